@@ -1,0 +1,31 @@
+"""The canonical model: Document, Layer, BoundaryScheme, and their native JSON form."""
+
+from segagree.schemas.document import CORE_COLUMNS, Document, Layer, Unit, from_units
+from segagree.schemas.scheme import (
+    BUILTIN_SCHEMES,
+    NONE_SYMBOL,
+    BoundaryScheme,
+    BoundaryType,
+    builtin_scheme,
+    builtin_schemes,
+    dump_scheme_toml,
+    load_scheme,
+    scheme_from_dict,
+)
+
+__all__ = [
+    "BUILTIN_SCHEMES",
+    "CORE_COLUMNS",
+    "NONE_SYMBOL",
+    "BoundaryScheme",
+    "BoundaryType",
+    "Document",
+    "Layer",
+    "Unit",
+    "builtin_scheme",
+    "builtin_schemes",
+    "dump_scheme_toml",
+    "from_units",
+    "load_scheme",
+    "scheme_from_dict",
+]

@@ -1,0 +1,284 @@
+"""The canonical model: a Document (one annotator's annotation of one text) and its Layers.
+
+A Document holds an ordered list of speakers and a *token table* (pandas DataFrame), one row
+per token in discourse order, with columns
+
+* ``speaker`` (str): the speaker's name, one of ``Document.speakers``;
+* ``text`` (str): the token as written;
+* ``start``, ``end`` (float seconds, NaN when unknown): a unit's time span is stored as the
+  ``start`` of its first token and the ``end`` of its last token; interior tokens carry times
+  only when the source has word times;
+* any further column is unit- or token-level metadata kept for round trips (``Turn``,
+  ``row_id``, ``kind``), prefixed by nothing in particular.
+
+Each speaker's tokens, in table order, form that speaker's running stream; streams of
+different speakers may interleave and overlap in time. A :class:`Layer` records for every
+token the boundary *after* it, as a code of the layer's :class:`BoundaryScheme` (0 = none).
+The last token of each unit carries the unit's boundary, so in a unit layer the last token
+of every speaker's stream has a non-zero code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from segagree.errors import SegagreeError
+from segagree.schemas.scheme import BoundaryScheme
+
+CORE_COLUMNS = ("speaker", "text", "start", "end")
+
+
+@dataclass(eq=False)
+class Layer:
+    """One kind of segmentation over a Document's tokens.
+
+    Attributes:
+        name: ``iu``, ``turn``, ``sentence``, ``subtitle`` ...
+        scheme: the boundary types and their costs.
+        boundaries: int array, one code per token (boundary after the token; 0 = none).
+    """
+
+    name: str
+    scheme: BoundaryScheme
+    boundaries: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.boundaries = np.asarray(self.boundaries, dtype=np.int16)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layer):
+            return NotImplemented
+        return (
+            self.name == other.name
+            and self.scheme == other.scheme
+            and np.array_equal(self.boundaries, other.boundaries)
+        )
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit of a layer: consecutive tokens of one speaker's stream ending in a boundary.
+
+    ``rows`` are token-table row positions (discourse order), ``boundary`` the code after the
+    last one (0 only for a trailing stretch with no boundary in a non-unit layer).
+    """
+
+    speaker: str
+    rows: tuple[int, ...]
+    boundary: int
+
+
+@dataclass(eq=False)
+class Document:
+    """One annotator's annotation of one text (see the module docstring)."""
+
+    name: str
+    speakers: list[str]
+    tokens: pd.DataFrame
+    layers: dict[str, Layer] = field(default_factory=dict)
+    annotator: str = ""
+    source_path: str = ""
+    source_format: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        t = self.tokens
+        for col in CORE_COLUMNS:
+            if col not in t.columns:
+                t[col] = np.nan if col in ("start", "end") else ""
+        t["speaker"] = t["speaker"].astype(str)
+        t["text"] = t["text"].astype(str)
+        t["start"] = pd.to_numeric(t["start"], errors="coerce").astype(float)
+        t["end"] = pd.to_numeric(t["end"], errors="coerce").astype(float)
+        self.tokens = t.reset_index(drop=True)
+
+    # --- basic facts --------------------------------------------------------------
+    @property
+    def n_tokens(self) -> int:
+        return len(self.tokens)
+
+    def layer(self, name: str | None = None) -> Layer:
+        """A layer by name; with no name, ``iu`` if present, else the only/first layer."""
+        if not self.layers:
+            raise SegagreeError("the annotation has no boundary layer", path=self.source_path or None)
+        if name is None:
+            return self.layers.get("iu") or next(iter(self.layers.values()))
+        try:
+            return self.layers[name]
+        except KeyError:
+            raise SegagreeError(
+                f"no layer {name!r}; layers: {sorted(self.layers)}", path=self.source_path or None
+            ) from None
+
+    def speaker_rows(self) -> dict[str, np.ndarray]:
+        """Token-table row positions of each speaker's stream, in stream order."""
+        codes = pd.Categorical(self.tokens["speaker"], categories=self.speakers)
+        order = np.argsort(codes.codes, kind="stable")
+        counts = np.bincount(codes.codes[codes.codes >= 0], minlength=len(self.speakers))
+        parts = np.split(order[: counts.sum()], np.cumsum(counts)[:-1])
+        return dict(zip(self.speakers, parts, strict=True))
+
+    def boundary_arrays(self, layer: str | None = None) -> dict[str, np.ndarray]:
+        """Per-speaker boundary code arrays of a layer (the input of every metric)."""
+        b = self.layer(layer).boundaries
+        return {s: b[rows] for s, rows in self.speaker_rows().items()}
+
+    def token_texts(self) -> dict[str, list[str]]:
+        """Per-speaker token texts in stream order."""
+        text = self.tokens["text"].to_numpy()
+        return {s: text[rows].tolist() for s, rows in self.speaker_rows().items()}
+
+    def units(self, layer: str | None = None) -> list[Unit]:
+        """The layer's units in discourse order (ordered by their first token's row)."""
+        b = self.layer(layer).boundaries
+        out: list[Unit] = []
+        for speaker, rows in self.speaker_rows().items():
+            cuts = np.flatnonzero(b[rows] != 0)
+            start = 0
+            for cut in cuts:
+                out.append(Unit(speaker, tuple(int(r) for r in rows[start : cut + 1]), int(b[rows[cut]])))
+                start = cut + 1
+            if start < len(rows):
+                out.append(Unit(speaker, tuple(int(r) for r in rows[start:]), 0))
+        out.sort(key=lambda u: u.rows[0])
+        return out
+
+    def iter_unit_texts(self, layer: str | None = None) -> Iterator[tuple[Unit, list[str]]]:
+        """Each unit with its token texts."""
+        text = self.tokens["text"].to_numpy()
+        for unit in self.units(layer):
+            yield unit, [str(text[r]) for r in unit.rows]
+
+    def meta_columns(self) -> list[str]:
+        """Token-table columns beyond speaker/text/start/end."""
+        return [c for c in self.tokens.columns if c not in CORE_COLUMNS]
+
+    @property
+    def has_times(self) -> bool:
+        return bool(self.tokens["start"].notna().any() or self.tokens["end"].notna().any())
+
+    # --- checks -----------------------------------------------------------------------
+    def validate(self) -> Document:
+        """Check the model's invariants; raise SegagreeError naming what is wrong."""
+        where = self.source_path or self.name
+        if len(set(self.speakers)) != len(self.speakers):
+            raise SegagreeError(f"duplicate speakers in {self.speakers}", path=where)
+        unknown = set(self.tokens["speaker"]) - set(self.speakers)
+        if unknown:
+            raise SegagreeError(f"tokens of unlisted speakers {sorted(unknown)}", path=where)
+        for name, layer in self.layers.items():
+            if layer.name != name:
+                raise SegagreeError(f"layer stored as {name!r} is named {layer.name!r}", path=where)
+            if layer.boundaries.shape != (self.n_tokens,):
+                raise SegagreeError(
+                    f"layer {name!r} has {layer.boundaries.size} boundaries for {self.n_tokens} tokens",
+                    path=where,
+                )
+            codes = layer.boundaries
+            if codes.size and (codes.min() < 0 or codes.max() >= layer.scheme.n_codes):
+                raise SegagreeError(f"layer {name!r} has codes outside its scheme", path=where)
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        """Same speakers, tokens (text, speaker, times to 1e-9 s) and layers."""
+        if not isinstance(other, Document):
+            return NotImplemented
+        return not self.differences(other)
+
+    def differences(self, other: Document, *, time_tol: float = 1e-9) -> list[str]:
+        """Human-readable differences in speakers, token table core columns and layers."""
+        diffs: list[str] = []
+        if self.speakers != other.speakers:
+            diffs.append(f"speakers {self.speakers} != {other.speakers}")
+        if self.n_tokens != other.n_tokens:
+            diffs.append(f"{self.n_tokens} tokens != {other.n_tokens}")
+            return diffs
+        for col in ("speaker", "text"):
+            a, b = self.tokens[col].to_numpy(), other.tokens[col].to_numpy()
+            bad = np.flatnonzero(a != b)
+            if bad.size:
+                i = bad[0]
+                diffs.append(f"token {i} {col}: {a[i]!r} != {b[i]!r}")
+        for col in ("start", "end"):
+            a, b = self.tokens[col].to_numpy(), other.tokens[col].to_numpy()
+            same = (np.isnan(a) & np.isnan(b)) | (np.abs(a - b) <= time_tol)
+            bad = np.flatnonzero(~same)
+            if bad.size:
+                i = bad[0]
+                diffs.append(f"token {i} {col}: {a[i]} != {b[i]}")
+        if set(self.layers) != set(other.layers):
+            diffs.append(f"layers {sorted(self.layers)} != {sorted(other.layers)}")
+        for name in set(self.layers) & set(other.layers):
+            la, lb = self.layers[name], other.layers[name]
+            if la.scheme != lb.scheme:
+                diffs.append(f"layer {name!r}: schemes differ")
+            bad = np.flatnonzero(la.boundaries != lb.boundaries)
+            if bad.size:
+                i = bad[0]
+                diffs.append(
+                    f"layer {name!r} token {i}: {la.scheme.symbol(la.boundaries[i])!r} != "
+                    f"{lb.scheme.symbol(lb.boundaries[i])!r}"
+                )
+        return diffs
+
+
+def from_units(
+    name: str,
+    units: list[Mapping[str, Any]],
+    *,
+    layer: str,
+    scheme: BoundaryScheme,
+    speakers: list[str] | None = None,
+    extra_layers: Mapping[str, tuple[BoundaryScheme, list[list[int]]]] | None = None,
+    **doc_fields: Any,
+) -> Document:
+    """Build a Document from units in discourse order (the common path of every reader).
+
+    Each unit is a mapping with ``speaker``, ``tokens`` (list of str), ``boundary`` (code of
+    ``scheme``), optional ``start``/``end`` (unit times, seconds), optional ``token_starts``/
+    ``token_ends`` (per-token times) and optional ``meta`` (dict copied to every token row).
+    ``extra_layers`` maps a layer name to its scheme and, per unit, the codes after each token.
+    Units with no tokens are skipped (the caller reports them as losses if it cares).
+    """
+    rows: dict[str, list[Any]] = {"speaker": [], "text": [], "start": [], "end": []}
+    meta_rows: list[dict[str, Any]] = []
+    codes: list[int] = []
+    extra_codes: dict[str, list[int]] = {k: [] for k in (extra_layers or {})}
+    seen: list[str] = list(speakers or [])
+    for i, unit in enumerate(units):
+        toks = list(unit["tokens"])
+        if not toks:
+            continue
+        spk = str(unit["speaker"])
+        if spk not in seen:
+            seen.append(spk)
+        n = len(toks)
+        starts = list(unit.get("token_starts") or [np.nan] * n)
+        ends = list(unit.get("token_ends") or [np.nan] * n)
+        if unit.get("start") is not None and (len(starts) == 0 or np.isnan(starts[0])):
+            starts[0] = float(unit["start"])
+        if unit.get("end") is not None and (len(ends) == 0 or np.isnan(ends[-1])):
+            ends[-1] = float(unit["end"])
+        rows["speaker"].extend([spk] * n)
+        rows["text"].extend(str(t) for t in toks)
+        rows["start"].extend(starts)
+        rows["end"].extend(ends)
+        meta = dict(unit.get("meta") or {})
+        meta_rows.extend([meta] * n)
+        codes.extend([0] * (n - 1) + [int(unit["boundary"])])
+        for lname, (_, per_unit) in (extra_layers or {}).items():
+            extra_codes[lname].extend(per_unit[i])
+    table = pd.DataFrame(rows)
+    if any(meta_rows):
+        meta_df = pd.DataFrame(meta_rows)
+        for col in meta_df.columns:
+            table[col] = meta_df[col].to_numpy()
+    layers = {layer: Layer(layer, scheme, np.asarray(codes, dtype=np.int16))}
+    for lname, (lscheme, _) in (extra_layers or {}).items():
+        layers[lname] = Layer(lname, lscheme, np.asarray(extra_codes[lname], dtype=np.int16))
+    return Document(name=name, speakers=seen, tokens=table, layers=layers, **doc_fields).validate()
