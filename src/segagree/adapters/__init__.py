@@ -1,0 +1,123 @@
+"""Format adapters: one module per format, a registry by name and extension.
+
+``read_document(path)`` picks the adapter from the extension (or ``fmt=``) and returns a
+validated :class:`~segagree.schemas.Document`; ``write_document(doc, path)`` writes atomically
+and returns the :class:`LossReport` of what the target format could not hold.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from segagree.adapters.base import Adapter, Loss, LossReport, atomic_path
+from segagree.errors import InputError, SegagreeError, UsageError
+from segagree.schemas import BoundaryScheme, Document, load_scheme
+
+# Module names under segagree.adapters, in the order `segagree formats` lists them.
+_MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt")
+
+
+@cache
+def adapters() -> dict[str, Adapter]:
+    """Every adapter by format name."""
+    out: dict[str, Adapter] = {}
+    for mod_name in _MODULES:
+        module = importlib.import_module(f"segagree.adapters.{mod_name}")
+        adapter: Adapter = module.ADAPTER
+        out[adapter.name] = adapter
+    return out
+
+
+def format_for(path: str | Path, fmt: str | None = None) -> Adapter:
+    """The adapter named ``fmt``, or the one whose extension ends ``path``'s name."""
+    table = adapters()
+    if fmt:
+        try:
+            return table[fmt.lower()]
+        except KeyError:
+            raise UsageError(f"unknown format {fmt!r}; known: {sorted(table)}") from None
+    name = Path(path).name.lower()
+    best: tuple[int, Adapter] | None = None
+    for adapter in table.values():
+        for ext in adapter.extensions:
+            if name.endswith(ext) and (best is None or len(ext) > best[0]):
+                best = (len(ext), adapter)
+    if best is None:
+        known = sorted({e for a in table.values() for e in a.extensions})
+        raise UsageError(
+            f"cannot tell the format from the extension; use --from/--to (extensions: {known})",
+            path=path,
+        )
+    return best[1]
+
+
+def read_document(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    scheme: BoundaryScheme | str | None = None,
+    **options: Any,
+) -> Document:
+    """Read any supported file into a validated Document.
+
+    Args:
+        path: the file.
+        fmt: format name (``text``, ``table``, ``json``, ``rez``, ``eaf``, ``textgrid``, ``srt``);
+            by default from the extension.
+        scheme: the endnote scheme for unit layers (name, file or object; default DuBois).
+        options: format-specific reader options (tier selection and the like).
+    """
+    adapter = format_for(path, fmt)
+    doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
+    doc.source_path = doc.source_path or str(path)
+    doc.source_format = doc.source_format or adapter.name
+    return doc.validate()
+
+
+def write_document(
+    doc: Document,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    strict: bool = False,
+    **options: Any,
+) -> LossReport:
+    """Write a Document atomically; return what the format could not hold.
+
+    With ``strict=True`` any loss is an error and nothing is written.
+    """
+    adapter = format_for(path, fmt)
+    if adapter.write is None:
+        writable = sorted(a.name for a in adapters().values() if a.can_write)
+        raise UsageError(f"format {adapter.name!r} cannot be written; writable: {writable}")
+    if doc.source_path and Path(doc.source_path).exists() and Path(path).exists():
+        if Path(path).resolve() == Path(doc.source_path).resolve():
+            raise SegagreeError("refusing to overwrite the input file", path=path)
+    losses = LossReport()
+    if strict:
+        # Dry run into a throwaway file to learn the losses before touching the target.
+        with tempfile.TemporaryDirectory() as scratch:
+            adapter.write(doc, Path(scratch) / Path(path).name, losses=losses, **options)
+        if losses:
+            raise SegagreeError(
+                "--strict: the conversion would lose " + "; ".join(losses.lines()), path=path
+            )
+    with atomic_path(path) as tmp:
+        adapter.write(doc, tmp, losses=losses, **options)
+    return losses
+
+
+__all__ = [
+    "Adapter",
+    "InputError",
+    "Loss",
+    "LossReport",
+    "adapters",
+    "format_for",
+    "read_document",
+    "write_document",
+]

@@ -1,0 +1,134 @@
+"""What every format adapter shares: the Adapter record, loss reports, atomic writes, decoding.
+
+An adapter module defines ``read(path, *, scheme, **options) -> Document`` and, if the format
+is writable, ``write(doc, path, *, losses, **options) -> None``. Writers record everything the
+target format cannot hold in the :class:`LossReport` they are given (times invented, layer
+dropped, speakers merged, times rounded) instead of failing; ``--strict`` turns losses into
+errors afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import InputError, SegagreeError
+
+Reader = Callable[..., Any]
+Writer = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """A format: its name, file extensions, reader and (optional) writer."""
+
+    name: str
+    extensions: tuple[str, ...]
+    description: str
+    read: Reader
+    write: Writer | None = None
+
+    @property
+    def can_write(self) -> bool:
+        return self.write is not None
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One thing a conversion could not carry over. ``kind`` is a short key
+    (``times-invented``, ``layer-dropped``, ``speakers-merged``, ``overlap``, ``times-rounded``,
+    ``meta-dropped``), ``message`` a sentence for the user."""
+
+    kind: str
+    message: str
+
+
+@dataclass
+class LossReport:
+    """The losses of one conversion, in the order they were found."""
+
+    losses: list[Loss] = field(default_factory=list)
+
+    def add(self, kind: str, message: str) -> None:
+        if Loss(kind, message) not in self.losses:
+            self.losses.append(Loss(kind, message))
+
+    def __bool__(self) -> bool:
+        return bool(self.losses)
+
+    def __iter__(self) -> Iterator[Loss]:
+        return iter(self.losses)
+
+    def lines(self) -> list[str]:
+        return [f"{loss.kind}: {loss.message}" for loss in self.losses]
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success rename it onto ``path``.
+
+    Refuses to overwrite any of ``inputs`` (nothing is lost), and removes the temporary file
+    if writing fails, so a reader never sees a half-written output.
+    """
+    target = Path(path)
+    for src in inputs:
+        if Path(src).exists() and target.exists() and target.resolve() == Path(src).resolve():
+            raise SegagreeError("refusing to overwrite an input file", path=target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:
+    """Write text to ``path`` atomically (temp file then rename)."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding=encoding, newline="")
+
+
+def decode_text(raw: bytes, path: str | Path, *, fallback: str | None = "cp1252") -> str:
+    """Decode a text file: BOM sniffing (UTF-8, UTF-16 LE/BE), then UTF-8, then ``fallback``.
+
+    UTF-16 without a BOM is recognised by its NUL bytes. Raises InputError if nothing fits.
+    """
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return raw[3:].decode("utf-8")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16")
+    if len(raw) >= 2 and raw[0] == 0 and raw[1] != 0:
+        return raw.decode("utf-16-be")
+    if len(raw) >= 2 and raw[1] == 0 and raw[0] != 0:
+        return raw.decode("utf-16-le")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if fallback is None:
+            raise InputError(f"not UTF-8 text (byte {err.start})", path=path) from None
+        return raw.decode(fallback, errors="strict")
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """Read a file's bytes, turning OS errors into a one-line InputError; empty files too."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path=p) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a file", path=p) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path=p) from None
+    if not raw.strip(b"\x00 \t\r\n\xef\xbb\xbf\xff\xfe"):
+        raise InputError("empty file", path=p)
+    return raw
