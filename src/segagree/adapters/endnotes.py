@@ -1,0 +1,59 @@
+"""Endnotes: finding a unit's boundary type in its text, shared by every reader and writer.
+
+Du Bois transcription ends an intonation unit with an endnote: ``,`` continuing, ``.`` final,
+``?`` appeal, ``--`` (DT2 ``—``) truncated; a unit without one is unclassified. The endnote is
+the unit's last token (``so it goes ,``) or glued to its last word (``so it goes,``). Pause
+tokens (``..``, ``...``, ``(..)``, ``(0.4)``) are words, never endnotes, even at a line end.
+"""
+
+from __future__ import annotations
+
+import re
+
+from segagree.schemas import BoundaryScheme
+
+# Pauses (DT1 `..` `...` `...(1.2)`, DT2 `(.)` `(..)` `(...)` `(1.2)`) are tokens, never endnotes.
+PAUSE = re.compile(r"^(\.{2,}(\(\d+(\.\d+)?\))?|\((\.{1,3}|\d+(\.\d+)?)\))$")
+
+
+def is_pause(token: str) -> bool:
+    """True for a pause token such as ``..``, ``...``, ``(..)``, ``(0.4)``."""
+    return bool(PAUSE.match(token))
+
+
+def split_endnote(
+    tokens: list[str], scheme: BoundaryScheme, *, glued: bool = True
+) -> tuple[list[str], int | None]:
+    """Split a unit's tokens into words and its endnote code.
+
+    Returns ``(words, code)`` where ``code`` is the scheme code of the endnote, or None when
+    the unit has none (the caller decides: unclassified, or an error). A final token that is
+    an endnote spelling (symbol or alias) is removed; with ``glued=True`` an endnote attached
+    to the last word (``fine.``) is split off, unless what remains is empty or a pause.
+    """
+    words = [t for t in tokens if t != ""]
+    if not words:
+        return words, None
+    last = words[-1]
+    if is_pause(last):
+        return words, None
+    code = scheme.find_code(last)
+    if code is not None and code != 0 and code != scheme.unclassified_code:
+        return words[:-1], code
+    if scheme.unclassified is not None and last == scheme.unclassified.symbol:
+        return words[:-1], scheme.unclassified_code
+    if glued:
+        for spelling in scheme.endnote_symbols():
+            if last.endswith(spelling) and len(last) > len(spelling):
+                stem = last[: -len(spelling)]
+                if is_pause(stem) or stem.endswith(".") and spelling == ".":
+                    continue
+                return [*words[:-1], stem], scheme.code(spelling)
+    return words, None
+
+
+def endnote_text(code: int, scheme: BoundaryScheme) -> str:
+    """The symbol to write for a boundary code: '' for none and for unclassified."""
+    if code == 0 or code == scheme.unclassified_code:
+        return ""
+    return scheme.symbol(code)
