@@ -80,7 +80,10 @@ def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Ite
         if Path(src).exists() and target.exists() and target.resolve() == Path(src).resolve():
             raise SegagreeError("refusing to overwrite an input file", path=target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # Keep the suffix so writers that look at it (xlsx vs csv) see the target's.
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{target.stem}.tmp-", suffix=target.suffix, dir=target.parent
+    )
     os.close(fd)
     tmp = Path(tmp_name)
     try:

@@ -22,14 +22,20 @@ def is_pause(token: str) -> bool:
 
 
 def split_endnote(
-    tokens: list[str], scheme: BoundaryScheme, *, glued: bool = True
+    tokens: list[str],
+    scheme: BoundaryScheme,
+    *,
+    glued: bool = True,
+    unclassified_token: bool = True,
 ) -> tuple[list[str], int | None]:
     """Split a unit's tokens into words and its endnote code.
 
     Returns ``(words, code)`` where ``code`` is the scheme code of the endnote, or None when
     the unit has none (the caller decides: unclassified, or an error). A final token that is
     an endnote spelling (symbol or alias) is removed; with ``glued=True`` an endnote attached
-    to the last word (``fine.``) is split off, unless what remains is empty or a pause.
+    to the last word (``fine.``) is split off, unless what remains is empty or a pause. With
+    ``unclassified_token=True`` a final token equal to the scheme's unclassified symbol
+    (``;``) marks an explicit unclassified boundary and is removed too.
     """
     words = [t for t in tokens if t != ""]
     if not words:
@@ -40,7 +46,7 @@ def split_endnote(
     code = scheme.find_code(last)
     if code is not None and code != 0 and code != scheme.unclassified_code:
         return words[:-1], code
-    if scheme.unclassified is not None and last == scheme.unclassified.symbol:
+    if unclassified_token and scheme.unclassified and last == scheme.unclassified.symbol:
         return words[:-1], scheme.unclassified_code
     if glued:
         for spelling in scheme.endnote_symbols():
@@ -57,3 +63,12 @@ def endnote_text(code: int, scheme: BoundaryScheme) -> str:
     if code == 0 or code == scheme.unclassified_code:
         return ""
     return scheme.symbol(code)
+
+
+_PUNCTUATION_ONLY = re.compile(r"^[,.?!;:\-\u2013\u2014]+$")
+
+
+def looks_like_endnote(token: str) -> bool:
+    """True for a punctuation-only token that is not a pause (``!``, ``,,``, ``-``): at the
+    end of a unit it was meant as an endnote, so an unknown one is worth an error."""
+    return bool(_PUNCTUATION_ONLY.match(token)) and not is_pause(token)

@@ -1,0 +1,171 @@
+"""Spreadsheets (CSV, TSV, XLSX): one row per unit, as segsimflex reads them.
+
+Columns ``Speaker`` and ``Utterance`` (names matched case-insensitively; ``text`` is accepted
+for ``Utterance``); a blank Speaker inherits the row above (segsimflex's ``reNA``); every other
+column (``Turn``, ``row_id``, ``docId`` ...) is kept as metadata on the unit's tokens and
+written back. Optional ``Start``/``End`` columns (seconds) give unit times.
+
+Tokenisation is segsimflex's (``genBdV2``), so its numbers are reproduced: tokens are
+separated by runs of ASCII spaces; a unit's endnote is its last token when that token is
+exactly an endnote symbol (``,`` ``.`` ``?`` ``--``), so ``b--`` or ``fine.`` stay words and
+the unit is unclassified; pauses such as ``..`` are tokens. One deliberate difference:
+leading or trailing spaces make an empty token in segsimflex, here they are ignored (none of
+the NCCU or SBC files has one).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
+from segagree.adapters.endnotes import endnote_text, split_endnote
+from segagree.errors import InputError
+from segagree.schemas import BoundaryScheme, Document, from_units
+
+SPEAKER_NAMES = ("speaker", "participant")
+TEXT_NAMES = ("utterance", "text", "transcript")
+TIME_NAMES = {"start": ("start", "unitstart"), "end": ("end", "unitend")}
+
+
+def _load_frame(path: Path) -> pd.DataFrame:
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        read_bytes(path)
+        try:
+            frame = pd.read_excel(path, dtype=str, keep_default_na=False, engine="openpyxl")
+        except Exception as err:  # openpyxl raises many types for a broken workbook
+            raise InputError(f"not a readable XLSX workbook: {err}", path=path) from None
+        return frame
+    text = decode_text(read_bytes(path), path)
+    sep = "\t" if suffix == ".tsv" else ","
+    try:
+        return pd.read_csv(
+            io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, quoting=csv.QUOTE_MINIMAL
+        )
+    except pd.errors.ParserError as err:
+        raise InputError(f"not a readable {suffix.lstrip('.').upper()} table: {err}", path=path) from None
+
+
+def _column(frame: pd.DataFrame, names: tuple[str, ...]) -> str | None:
+    lower = {str(c).strip().lower(): c for c in frame.columns}
+    for name in names:
+        if name in lower:
+            return lower[name]
+    return None
+
+
+def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
+    """Read a CSV/TSV/XLSX table of units (see module docstring)."""
+    path = Path(path)
+    frame = _load_frame(path)
+    spk_col, text_col = _column(frame, SPEAKER_NAMES), _column(frame, TEXT_NAMES)
+    if spk_col is None or text_col is None:
+        raise InputError(
+            f"expected columns 'Speaker' and 'Utterance', found {list(map(str, frame.columns))}",
+            path=path,
+            place="header",
+        )
+    time_cols = {k: _column(frame, names) for k, names in TIME_NAMES.items()}
+    meta_cols = [c for c in frame.columns if c not in (spk_col, text_col, *time_cols.values())]
+    units: list[dict[str, Any]] = []
+    speaker = ""
+    for i, row in enumerate(frame.itertuples(index=False), start=2):
+        values = dict(zip(frame.columns, row, strict=True))
+        raw_speaker = str(values[spk_col]).strip()
+        if raw_speaker:
+            speaker = raw_speaker
+        elif not speaker:
+            raise InputError("the first row has no Speaker", path=path, place=f"row {i}")
+        tokens = [t for t in str(values[text_col]).split(" ") if t]
+        if not tokens:
+            continue
+        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False)
+        if code is None:
+            if scheme.unclassified_code is None:
+                raise InputError(
+                    f"unit has no endnote and scheme {scheme.name!r} has no unclassified type",
+                    path=path,
+                    place=f"row {i}",
+                )
+            code = scheme.unclassified_code
+        if not words:
+            raise InputError("a unit with an endnote but no words", path=path, place=f"row {i}")
+        unit: dict[str, Any] = {
+            "speaker": speaker,
+            "tokens": words,
+            "boundary": code,
+            "meta": {str(c): values[c] for c in meta_cols},
+        }
+        for key, col in time_cols.items():
+            if col is not None and str(values[col]).strip():
+                try:
+                    unit[key] = float(values[col])
+                except ValueError:
+                    raise InputError(
+                        f"{col} {values[col]!r} is not a number of seconds",
+                        path=path,
+                        place=f"row {i}",
+                    ) from None
+        units.append(unit)
+    if not units:
+        raise InputError("no units: every Utterance is empty", path=path)
+    return from_units(
+        path.name.split(".")[0],
+        units,
+        layer="iu",
+        scheme=scheme,
+        source_path=str(path),
+        source_format="table",
+        meta={"columns": [str(c) for c in frame.columns]},
+    )
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = None, **_: Any) -> None:
+    """Write one row per unit: metadata columns, ``Speaker``, ``Utterance`` (+ Start/End)."""
+    lay = doc.layer(layer)
+    dropped = [name for name in doc.layers if name != lay.name]
+    if dropped:
+        losses.add("layer-dropped", f"a table holds one layer; dropped {dropped}")
+    meta_cols = [c for c in doc.meta_columns() if c not in ("Speaker", "Utterance", "Start", "End")]
+    starts, ends = doc.tokens["start"].to_numpy(), doc.tokens["end"].to_numpy()
+    records: list[dict[str, Any]] = []
+    for unit, words in doc.iter_unit_texts(lay.name):
+        note = endnote_text(unit.boundary, lay.scheme)
+        if note == "" and words and split_endnote(words, lay.scheme, glued=False)[1] is not None:
+            losses.add("boundary-changed", "a unit whose last word is an endnote symbol reads back typed")
+        first = unit.rows[0]
+        rec: dict[str, Any] = {c: _cell(doc.tokens.at[first, c]) for c in meta_cols}
+        rec["Speaker"] = unit.speaker
+        rec["Utterance"] = " ".join([*words, note] if note else words)
+        if doc.has_times:
+            rec["Start"] = _cell(starts[unit.rows[0]])
+            rec["End"] = _cell(ends[unit.rows[-1]])
+        records.append(rec)
+    frame = pd.DataFrame.from_records(records)
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        frame.to_excel(path, index=False, engine="xlsxwriter")
+    else:
+        sep = "\t" if suffix == ".tsv" else ","
+        frame.to_csv(path, index=False, sep=sep, lineterminator="\n")
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return value
+
+
+ADAPTER = Adapter(
+    name="table",
+    extensions=(".csv", ".tsv", ".xlsx"),
+    description="spreadsheet, one row per unit: Speaker, Utterance (+ Turn, Start, End, ...)",
+    read=read,
+    write=write,
+)

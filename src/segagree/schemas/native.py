@@ -1,0 +1,119 @@
+"""The native JSON form of a Document, and its JSON Schema (``data/document.schema.json``).
+
+Tokens are stored column-wise (speaker index, text, start, end, extra metadata columns);
+each layer stores its scheme in full and one symbol (or null) per token. The form is
+lossless: ``document_from_json(document_to_json(doc)) == doc``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from segagree.errors import InputError
+from segagree.schemas.document import CORE_COLUMNS, Document, Layer
+from segagree.schemas.scheme import scheme_from_dict
+
+FORMAT_TAG = "document/1"
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the native form."""
+    text = resources.files("segagree").joinpath("data/document.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def document_to_json(doc: Document) -> dict[str, Any]:
+    """The native JSON object of a Document."""
+    index = {s: i for i, s in enumerate(doc.speakers)}
+    t = doc.tokens
+    tokens: dict[str, Any] = {
+        "speaker": [index[s] for s in t["speaker"]],
+        "text": t["text"].tolist(),
+    }
+    if doc.has_times:
+        tokens["start"] = [_clean(x) for x in t["start"].tolist()]
+        tokens["end"] = [_clean(x) for x in t["end"].tolist()]
+    extra = {c: [_clean(x) for x in t[c].tolist()] for c in doc.meta_columns()}
+    if extra:
+        tokens["extra"] = extra
+    layers = []
+    for layer in doc.layers.values():
+        symbols = layer.scheme.symbols
+        layers.append(
+            {
+                "name": layer.name,
+                "scheme": layer.scheme.to_dict(),
+                "boundaries": [symbols[c] if c else None for c in layer.boundaries.tolist()],
+            }
+        )
+    out: dict[str, Any] = {"segagree": FORMAT_TAG, "name": doc.name}
+    if doc.annotator:
+        out["annotator"] = doc.annotator
+    out["meta"] = json.loads(json.dumps(doc.meta, default=str))
+    out.update(speakers=list(doc.speakers), tokens=tokens, layers=layers)
+    return out
+
+
+def document_from_json(data: Any, *, source: str = "<json>") -> Document:
+    """A Document from its native JSON object; validated against the JSON Schema."""
+    import jsonschema  # imported here: only the native format needs it
+
+    try:
+        jsonschema.validate(data, json_schema())
+    except jsonschema.ValidationError as err:
+        where = "/".join(str(p) for p in err.absolute_path) or "top level"
+        raise InputError(f"not a segagree document: {err.message}", path=source, place=where) from None
+    speakers = data["speakers"]
+    tok = data["tokens"]
+    n = len(tok["text"])
+    for key in ("speaker", "start", "end"):
+        if key in tok and len(tok[key]) != n:
+            raise InputError(f"tokens.{key} has {len(tok[key])} entries for {n} tokens", path=source)
+    if any(i >= len(speakers) for i in tok["speaker"]):
+        raise InputError("tokens.speaker refers to an unlisted speaker", path=source)
+    columns: dict[str, Any] = {
+        "speaker": [speakers[i] for i in tok["speaker"]],
+        "text": tok["text"],
+        "start": [np.nan if x is None else x for x in tok.get("start", [None] * n)],
+        "end": [np.nan if x is None else x for x in tok.get("end", [None] * n)],
+    }
+    for col, values in (tok.get("extra") or {}).items():
+        if col in CORE_COLUMNS or len(values) != n:
+            raise InputError(f"tokens.extra.{col} is reserved or has the wrong length", path=source)
+        columns[col] = values
+    layers: dict[str, Layer] = {}
+    for i, raw in enumerate(data["layers"]):
+        scheme = scheme_from_dict(raw["scheme"], source=f"{source}: layers/{i}/scheme")
+        if len(raw["boundaries"]) != n:
+            raise InputError(f"layer {raw['name']!r} has the wrong number of boundaries", path=source)
+        codes = []
+        for j, sym in enumerate(raw["boundaries"]):
+            code = 0 if sym is None else scheme.find_code(sym)
+            if code is None:
+                raise InputError(
+                    f"unknown boundary symbol {sym!r}", path=source, place=f"layers/{i}/boundaries/{j}"
+                )
+            codes.append(code)
+        layers[raw["name"]] = Layer(raw["name"], scheme, np.asarray(codes))
+    return Document(
+        name=data["name"],
+        speakers=list(speakers),
+        tokens=pd.DataFrame(columns),
+        layers=layers,
+        annotator=data.get("annotator", ""),
+        meta=dict(data.get("meta") or {}),
+    ).validate()
