@@ -1,0 +1,63 @@
+"""The ``segagree`` command line (typer): thin wrappers over :mod:`segagree.pipeline`.
+
+Errors in the input are one line on stderr and exit code 1 (2 for usage errors); results
+go to stdout as a table, or as exactly one JSON object with ``--json``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import typer
+
+from segagree.errors import SegagreeError, UsageError
+
+app = typer.Typer(
+    name="segagree",
+    help="Segmentation similarity and agreement for corpus linguists: read Rezonator, ELAN, Praat, "
+    "SRT, text and tables; score S_f, S_f^B, B, S, A, Pk, WindowDiff, WinPR; kappa; review workbooks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _register() -> None:
+    # Each module adds its commands to `app`; imported here so `app` exists first.
+    from segagree.cli import compare_cmd, convert_cmd  # noqa: F401
+    for optional in ("metrics_cmd", "agree_cmd", "run_cmd"):
+        try:
+            __import__(f"segagree.cli.{optional}")
+        except ModuleNotFoundError as err:  # TEMPORARY while commands are being written
+            if err.name != f"segagree.cli.{optional}":
+                raise
+
+
+def main() -> None:
+    """Entry point: run the app, turning segagree errors into one-line messages."""
+    logging.basicConfig(level=logging.WARNING, format="segagree: %(levelname)s: %(message)s")
+    _register()
+    try:
+        app(standalone_mode=False)
+    except UsageError as err:
+        print(f"segagree: error: {err}", file=sys.stderr)
+        sys.exit(2)
+    except SegagreeError as err:
+        print(f"segagree: error: {err}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("segagree: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as err:  # click's usage errors and the like
+        import click
+
+        if isinstance(err, click.exceptions.ClickException):
+            err.show()
+            sys.exit(err.exit_code)
+        if isinstance(err, click.exceptions.Abort):
+            sys.exit(1)
+        raise

@@ -1,0 +1,77 @@
+"""``segagree compare A B``: S_f / S_f^B (and any other metric) per speaker and pooled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from segagree.cli import app
+from segagree.cli.common import fmt_score, print_json, read, stderr, stdout
+from segagree.errors import UsageError
+from segagree.pipeline.compare import compare_documents
+from segagree.pipeline.metric_runner import resolve_metric_names
+from segagree.pipeline.operations import write_operations_csv
+from segagree.schemas import load_scheme
+
+
+@app.command()
+def compare(
+    file_a: Annotated[Path, typer.Argument(help="annotator A's file (any format)")],
+    file_b: Annotated[Path, typer.Argument(help="annotator B's file (any format)")],
+    scheme: Annotated[
+        str | None, typer.Option(help="boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a file")
+    ] = None,
+    mode: Annotated[str, typer.Option(help="optimal (exact minimum) or segsimflex (the R reference's search)")] = "optimal",
+    metric: Annotated[str, typer.Option(help="metrics besides S_f: a comma list or 'all' (see segagree metrics)")] = "sf",
+    layer: Annotated[str | None, typer.Option(help="layer to compare (default iu)")] = None,
+    from_: Annotated[str | None, typer.Option("--from", help="input format of both files (default: by extension)")] = None,
+    no_transpositions: Annotated[bool, typer.Option(help="score without transpositions")] = False,
+    align: Annotated[bool, typer.Option(help="align differing transcripts instead of failing")] = False,
+    ops: Annotated[Path | None, typer.Option(help="write every edit operation to this CSV file")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object instead of a table")] = False,
+) -> None:
+    """Compare two segmentations of the same text.
+
+    Example: segagree compare talk.a1.csv talk.a2.csv --scheme lai2023 --ops ops.csv
+    """
+    if mode not in ("optimal", "segsimflex"):
+        raise UsageError(f"--mode must be optimal or segsimflex, not {mode!r}")
+    sch = load_scheme(scheme)
+    names = resolve_metric_names(metric)
+    a = read(file_a, from_, sch)
+    b = read(file_b, from_, sch)
+    result = compare_documents(
+        a, b, layer=layer, scheme=sch, mode=mode, transpositions=not no_transpositions, align=align, metrics=names
+    )
+    if ops is not None:
+        write_operations_csv(result, ops, a=a, b=b)
+        stderr.print(f"wrote {len(result['operations'])} operations to {ops}")
+    result.pop("operation_rows", None)
+    if json_out:
+        print_json(result)
+        return
+    _print_table(result, file_a, file_b)
+
+
+def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
+    table = Table(title=f"{file_a.name} vs {file_b.name}", caption=result["signature"])
+    columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "match", "sub", "trans", "ins", "del"]
+    extra = list(result["metrics"])
+    for col in columns + extra:
+        table.add_column(col, justify="left" if col == "speaker" else "right")
+    rows = [(s, st) for s, st in result["per_speaker"].items()] + [("ALL", result)]
+    for name, st in rows:
+        counts = [str(st.get(k, "")) for k in ("matches", "substitutions", "transpositions", "insertions", "deletions")]
+        cells = [name, str(st["n_tokens"]), fmt_score(st["sf"]), fmt_score(st["sf_b"]), f"{st['cost']:g}",
+                 str(st["edits"]), *counts]
+        for m in extra:
+            res = result["metrics"][m]
+            value = res["value"] if name == "ALL" else res.get("per_speaker", {}).get(name)
+            cells.append(fmt_score(value))
+        table.add_row(*cells, end_section=name == rows[-2][0])
+    stdout.print(table)
+    if result["mismatches"]:
+        stdout.print(f"{len(result['mismatches'])} transcript mismatches were aligned")

@@ -1,0 +1,2 @@
+"""The pipeline: pairing annotations, aligning transcripts, scoring, agreement, review
+workbooks, reports and corpus runs."""

@@ -1,0 +1,146 @@
+"""Aligning two annotators' differing token streams of one speaker.
+
+Annotators edit words as well as boundaries (NCCU t004: em-dash tokens only one annotator
+has; t036: ``熟 . 不 知道`` against ``熟 不 知道``). Per speaker, the two streams are aligned by
+edit distance over tokens: :class:`difflib.SequenceMatcher` (no junk heuristic) finds the
+matching blocks in near-linear time, and each differing stretch between them is aligned by an
+exact Levenshtein dynamic program (substitution, insertion, deletion at cost 1).
+
+The common token index keeps every aligned *column* in which both annotators have a token
+(an identical token or a substitution). A token only one annotator has is dropped from the
+common index, and a boundary after it is carried to the nearest preceding common column
+(the following one at the very start of a stream), so no boundary is lost; where that column
+already holds a boundary of the same annotator, the later boundary wins. Every dropped or
+substituted token is reported as a mismatch.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from segagree.errors import MismatchError
+
+if TYPE_CHECKING:
+    from segagree.pipeline.pairing import AnnotationPair
+
+# Differing stretches longer than this on both sides are paired position by position
+# (then the rest as gaps) instead of by the quadratic Levenshtein program.
+_MAX_DP = 400
+
+
+def levenshtein_columns(ta: list[str], tb: list[str]) -> list[tuple[int, int]]:
+    """Optimal alignment columns ``(i, j)`` of two short token lists (``-1`` = gap)."""
+    n, m = len(ta), len(tb)
+    d = np.zeros((n + 1, m + 1), dtype=np.int32)
+    d[:, 0] = np.arange(n + 1)
+    d[0, :] = np.arange(m + 1)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (ta[i - 1] != tb[j - 1]))
+    cols: list[tuple[int, int]] = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and d[i, j] == d[i - 1, j - 1] + (ta[i - 1] != tb[j - 1]):
+            cols.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif i > 0 and d[i, j] == d[i - 1, j] + 1:
+            cols.append((i - 1, -1))
+            i -= 1
+        else:
+            cols.append((-1, j - 1))
+            j -= 1
+    return cols[::-1]
+
+
+def align_streams(ta: list[str], tb: list[str]) -> list[tuple[int, int]]:
+    """Alignment columns ``(i, j)`` of two token streams; ``-1`` marks a gap on that side."""
+    cols: list[tuple[int, int]] = []
+    matcher = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            cols.extend(zip(range(i1, i2), range(j1, j2), strict=True))
+        elif tag == "delete":
+            cols.extend((i, -1) for i in range(i1, i2))
+        elif tag == "insert":
+            cols.extend((-1, j) for j in range(j1, j2))
+        elif (i2 - i1) * (j2 - j1) <= _MAX_DP * _MAX_DP // 4:
+            cols.extend((i1 + i if i >= 0 else -1, j1 + j if j >= 0 else -1)
+                        for i, j in levenshtein_columns(ta[i1:i2], tb[j1:j2]))
+        else:
+            k = min(i2 - i1, j2 - j1)
+            cols.extend(zip(range(i1, i1 + k), range(j1, j1 + k), strict=True))
+            cols.extend((i, -1) for i in range(i1 + k, i2))
+            cols.extend((-1, j) for j in range(j1 + k, j2))
+    return cols
+
+
+def project_pair(
+    pair: AnnotationPair,
+    speaker: str,
+    ta: list[str],
+    tb: list[str],
+    codes_a: np.ndarray,
+    codes_b: np.ndarray,
+    *,
+    max_mismatch: float = 0.2,
+) -> None:
+    """Align one speaker's streams and store the projected arrays and mismatches in ``pair``.
+
+    Raises:
+        MismatchError: when more than ``max_mismatch`` of the longer stream's tokens are
+            mismatched, naming the speaker and the first differing stretch.
+    """
+    cols = align_streams(ta, tb)
+    common = [k for k, (i, j) in enumerate(cols) if i >= 0 and j >= 0]
+    mismatched = sum(1 for i, j in cols if i < 0 or j < 0 or ta[i] != tb[j])
+    longest = max(len(ta), len(tb), 1)
+    if not common or mismatched / longest > max_mismatch:
+        first = next(k for k, (i, j) in enumerate(cols) if i < 0 or j < 0 or ta[i] != tb[j])
+        stretch = cols[first : first + 8]
+        show_a = " ".join(ta[i] for i, _ in stretch if i >= 0)
+        show_b = " ".join(tb[j] for _, j in stretch if j >= 0)
+        raise MismatchError(
+            f"speaker {speaker!r}: the transcripts are too different to align "
+            f"({mismatched} of {longest} tokens mismatched, more than {max_mismatch:.0%}); first "
+            f"differing stretch at token {cols[first][0]} of A / {cols[first][1]} of B: "
+            f"A '{show_a}' vs B '{show_b}'"
+        )
+    # For each alignment column, the common column its boundary lands on.
+    target = np.empty(len(cols), dtype=np.int64)
+    last = -1
+    first_common = 0
+    for k in range(len(cols)):
+        i, j = cols[k]
+        if i >= 0 and j >= 0:
+            last += 1
+        target[k] = max(last, first_common)
+    out_a = np.zeros(len(common), dtype=np.int16)
+    out_b = np.zeros(len(common), dtype=np.int16)
+    for k, (i, j) in enumerate(cols):
+        if i >= 0 and codes_a[i]:
+            out_a[target[k]] = codes_a[i]
+        if j >= 0 and codes_b[j]:
+            out_b[target[k]] = codes_b[j]
+    pos_a = np.array([cols[k][0] for k in common], dtype=np.int64)
+    pos_b = np.array([cols[k][1] for k in common], dtype=np.int64)
+    pair.arrays_a[speaker], pair.arrays_b[speaker] = out_a, out_b
+    pair.tokens[speaker] = [ta[i] for i in pos_a]
+    pair.positions_a[speaker], pair.positions_b[speaker] = pos_a, pos_b
+    for k, (i, j) in enumerate(cols):
+        if i >= 0 and j >= 0 and ta[i] == tb[j]:
+            continue
+        kind = "substitution" if i >= 0 and j >= 0 else ("only_a" if j < 0 else "only_b")
+        pair.mismatches.append(
+            {
+                "speaker": speaker,
+                "kind": kind,
+                "position": int(target[k]),
+                "position_a": int(i) if i >= 0 else None,
+                "position_b": int(j) if j >= 0 else None,
+                "token_a": ta[i] if i >= 0 else "",
+                "token_b": tb[j] if j >= 0 else "",
+            }
+        )

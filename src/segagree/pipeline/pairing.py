@@ -1,0 +1,168 @@
+"""Pairing two annotations of one text: speakers by name, layers recoded to one scheme,
+token streams checked (or aligned, see :mod:`segagree.pipeline.align`).
+
+The result, :class:`AnnotationPair`, holds per-speaker boundary arrays of both annotators on
+a common token index, which is what every metric takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from segagree.errors import MismatchError
+from segagree.schemas import BoundaryScheme, Document, Layer
+
+
+@dataclass
+class AnnotationPair:
+    """Two annotations of one text on a common token index, per speaker.
+
+    Attributes:
+        a, b: the two Documents (annotator A, annotator B).
+        layer: the layer compared.
+        scheme: the scheme both layers are expressed in.
+        speakers: speakers in A's order.
+        arrays_a, arrays_b: speaker -> boundary codes on the common token index.
+        tokens: speaker -> token texts on the common index (A's text where they differ).
+        positions_a, positions_b: speaker -> for each common index, the token index in A's
+            (B's) own stream, or -1 where that annotator has no such token (alignment gaps).
+        mismatches: transcript differences found by the alignment (empty when identical).
+        own_tokens_a, own_tokens_b: speaker -> each annotator's own token stream.
+    """
+
+    a: Document
+    b: Document
+    layer: str
+    scheme: BoundaryScheme
+    speakers: list[str]
+    arrays_a: dict[str, np.ndarray]
+    arrays_b: dict[str, np.ndarray]
+    tokens: dict[str, list[str]]
+    positions_a: dict[str, np.ndarray] = field(default_factory=dict)
+    positions_b: dict[str, np.ndarray] = field(default_factory=dict)
+    mismatches: list[dict] = field(default_factory=list)
+    own_tokens_a: dict[str, list[str]] = field(default_factory=dict)
+    own_tokens_b: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def n_tokens(self) -> int:
+        return sum(len(v) for v in self.arrays_a.values())
+
+
+def recode(layer: Layer, scheme: BoundaryScheme, *, path: str = "") -> np.ndarray:
+    """The layer's codes expressed in ``scheme`` (matched by symbol, aliases allowed)."""
+    if layer.scheme.symbols == scheme.symbols:
+        return layer.boundaries
+    table = np.zeros(layer.scheme.n_codes, dtype=np.int16)
+    for code, sym in enumerate(layer.scheme.symbols):
+        target = scheme.find_code(sym)
+        if target is None and code in set(layer.boundaries.tolist()):
+            raise MismatchError(
+                f"boundary type {sym!r} of layer {layer.name!r} is not in scheme {scheme.name!r} "
+                f"({scheme.symbols[1:]})",
+                path=path or None,
+            )
+        table[code] = target or 0
+    return table[layer.boundaries]
+
+
+def normalise_speaker(name: str) -> str:
+    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` / ``F2``."""
+    return name.strip().rstrip(":;").strip() or name
+
+
+def speaker_arrays(
+    doc: Document,
+    layer: str | None,
+    scheme: BoundaryScheme,
+    speaker_map: Mapping[str, str] | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, list[str]], list[str]]:
+    """Per-speaker codes and token texts of one document, speakers renamed by ``speaker_map``.
+
+    Speakers that map to one name are merged in discourse order (``F2`` and ``F2:``)."""
+    lay = doc.layer(layer)
+    codes = recode(lay, scheme, path=doc.source_path)
+    rename = dict(speaker_map or {})
+    names = [rename.get(s, s) for s in doc.tokens["speaker"]]
+    order: list[str] = []
+    rows: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        if name not in rows:
+            rows[name] = []
+            order.append(name)
+        rows[name].append(i)
+    text = doc.tokens["text"].to_numpy()
+    arrays = {s: codes[np.asarray(r)] for s, r in rows.items()}
+    tokens = {s: text[np.asarray(r)].tolist() for s, r in rows.items()}
+    return arrays, tokens, order
+
+
+def pair_annotations(
+    a: Document,
+    b: Document,
+    *,
+    layer: str | None = None,
+    scheme: BoundaryScheme | None = None,
+    speaker_map: Mapping[str, str] | None = None,
+    align: bool = False,
+    max_mismatch: float = 0.2,
+) -> AnnotationPair:
+    """Pair two annotations speaker by speaker (by name, never by position).
+
+    Args:
+        layer: layer to compare (default ``iu``, else the first).
+        scheme: scheme to express both layers in (default: A's layer's scheme).
+        speaker_map: renames applied to both documents before pairing.
+        align: when the token streams differ, align them (edit distance over tokens) instead of
+            failing; see :func:`segagree.pipeline.align.align_streams`.
+        max_mismatch: with ``align``, the largest share of mismatched tokens tolerated.
+
+    Raises:
+        MismatchError: different speaker sets, or different token streams without ``align``
+            (naming the speaker and the first differing token).
+    """
+    lay_a = a.layer(layer)
+    scheme = scheme or lay_a.scheme
+    arr_a, tok_a, order_a = speaker_arrays(a, lay_a.name, scheme, speaker_map)
+    arr_b, tok_b, _ = speaker_arrays(b, lay_a.name if layer is None else layer, scheme, speaker_map)
+    only_a = [s for s in arr_a if s not in arr_b]
+    only_b = [s for s in arr_b if s not in arr_a]
+    if only_a or only_b:
+        parts = []
+        if only_a:
+            parts.append(f"only in {a.source_path or 'A'}: {only_a}")
+        if only_b:
+            parts.append(f"only in {b.source_path or 'B'}: {only_b}")
+        raise MismatchError(
+            "the annotations have different speakers (" + "; ".join(parts) + "); "
+            "map them with a speaker mapping"
+        )
+    pair = AnnotationPair(a, b, lay_a.name, scheme, order_a, {}, {}, {}, own_tokens_a=tok_a, own_tokens_b=tok_b)
+    for s in order_a:
+        if tok_a[s] == tok_b[s]:
+            pair.arrays_a[s], pair.arrays_b[s], pair.tokens[s] = arr_a[s], arr_b[s], tok_a[s]
+            idx = np.arange(len(tok_a[s]))
+            pair.positions_a[s], pair.positions_b[s] = idx, idx
+            continue
+        if not align:
+            raise MismatchError(_first_difference(s, tok_a[s], tok_b[s], a, b))
+        from segagree.pipeline.align import project_pair  # only needed for differing streams
+
+        project_pair(pair, s, tok_a[s], tok_b[s], arr_a[s], arr_b[s], max_mismatch=max_mismatch)
+    return pair
+
+
+def _first_difference(speaker: str, ta: list[str], tb: list[str], a: Document, b: Document) -> str:
+    n = min(len(ta), len(tb))
+    i = next((k for k in range(n) if ta[k] != tb[k]), n)
+    got_a = repr(ta[i]) if i < len(ta) else "end of stream"
+    got_b = repr(tb[i]) if i < len(tb) else "end of stream"
+    context = " ".join(ta[max(0, i - 3) : i])
+    return (
+        f"speaker {speaker!r}: the transcripts differ at token {i} (after '{context}'): "
+        f"{a.source_path or 'A'} has {got_a}, {b.source_path or 'B'} has {got_b} "
+        f"({len(ta)} vs {len(tb)} tokens); use alignment (segagree run aligns differing transcripts)"
+    )
