@@ -1,0 +1,389 @@
+"""Rezonator ``.rez`` files (read only), Rezonator 0.17 to 1.1.x.
+
+What the format holds
+---------------------
+A ``.rez`` file is UTF-8 JSON followed by a NUL byte (GameMaker writes NUL-terminated
+buffers; beautified copies have none). ``ROOT[0]`` is a header plus ``nodeMap``, a flat
+``id -> node`` dict. The header names the user-defined fields:
+
+* ``docNode`` (>= 0.20.5) or ``discourseNode`` (<= 0.20.3): the ``doc`` node, whose
+  ``unitList`` holds the units (intonation units, one per line) in discourse order;
+* ``participantField`` (>= 0.20.5) or ``speakerField`` (<= 0.20.3): the unit ``tagMap`` key
+  holding the speaker's name;
+* ``displayTokenField`` / ``tokenImportDisplayTokenColName``: the token ``tagMap`` key of the
+  word as displayed; ``tokenImportTranscriptColName``: the key of the transcription;
+* ``unitImportTurnDelimColName``: the unit ``tagMap`` key of the turn number (may be null);
+* ``unitImportUnitStartColName`` / ``...EndColName``: unit ``tagMap`` keys of the times
+  (used when ``unitStart``/``unitEnd`` are empty, as in 0.17).
+
+A unit's tokens are reached through ``unit.entryList -> entry.token`` and ordered by
+``docTokenSeq`` (``discourseTokenSeq`` before 0.20.5), else ``tokenOrder`` (``tokenSeq``).
+Santa Barbara Corpus files mark the endnote as a token of its own with
+``tagMap.kind = "endnote"`` and ``tagMap.endNote`` in continuing / final / appeal / break /
+suspended.
+
+How it maps to the model
+------------------------
+* units -> the ``iu`` layer (the given scheme, DuBois by default), sorted by ``unitSeq``;
+  the unit's boundary is after its last token;
+* speaker -> the participant field with a trailing ``;`` stripped (``MARCIA;`` -> ``MARCIA``,
+  ``>ENV;`` -> ``>ENV``); the raw labels are kept in ``meta['speaker_labels']``;
+* endnote tokens are boundaries, not words: ``continuing`` -> ``,``, ``final`` -> ``.``,
+  ``appeal`` -> ``?``, ``break`` -> ``--`` (looked up in the scheme by symbol, then by the
+  token's own text, e.g. ``—``); ``suspended`` (the unit is continued later) -> unclassified.
+  The raw ``endNote`` value is kept in the token column ``endnote_raw``;
+* a unit without an endnote token: in a file that uses endnote tokens it is unclassified
+  (the transcriber wrote none, e.g. a unit of ``(H)`` or ``###``; splitting a final ``.``
+  off a word there would invent a type); in a file without endnote tokens its final
+  punctuation is split off with :func:`split_endnote`, else it is unclassified;
+* turns -> a second layer ``turn`` (scheme ``turn``), a boundary after the last token of each
+  turn: per speaker, a turn ends where the next unit of that speaker has another value in the
+  header's turn column, or, without a turn column, where the next unit in discourse order
+  belongs to another speaker;
+* times -> ``unitStart``/``unitEnd`` (strings, seconds) or the tagMap time columns, as the
+  start of the unit's first token and the end of its last (tokens have no times);
+* pauses, vocalisms, laughs, ``anno`` and ``action`` tokens stay tokens; an SBC ``startnote``
+  (empty text, transcript ``&``) becomes the token ``&``: a token whose display text is empty
+  takes its transcript; a token with neither is dropped (counted in ``meta['dropped_tokens']``);
+* token columns: ``transcript`` (the transcription field), ``kind`` (SBC token kind),
+  ``endnote_raw``, ``unit_id`` (the unit delimiter field) and ``turn`` where the file has them;
+* a unit with no word tokens (only an endnote) is skipped and listed in
+  ``meta['dropped_units']`` (none occur in the known files).
+
+Not represented: chains (tracks/trails, resonances, stacks, cards), chunks, links, trees,
+POS and other token tags, UI state; ``meta['not_represented']`` counts those nodes.
+Files from Rezonator 0.8 and earlier (grid format, no ``nodeMap``) are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from segagree.adapters.base import Adapter, read_bytes
+from segagree.adapters.endnotes import split_endnote
+from segagree.errors import InputError
+from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
+
+# SBC endNote values and the DuBois symbol each one stands for; "suspended" has none.
+ENDNOTE_SYMBOLS = {"continuing": ",", "final": ".", "appeal": "?", "break": "--"}
+SUSPENDED = "suspended"
+
+# Node types that make up the text; every other typed node is annotation we do not carry.
+_TEXT_NODES = {"corpus", "doc", "unit", "entry", "token", "map", "list"}
+
+
+def _num(value: Any) -> float:
+    """A number from a GameMaker value (``"0.25"``, ``1.0``, ``3``, ``""``); NaN if none."""
+    if value is None or isinstance(value, bool):
+        return math.nan
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return math.nan
+    return out if math.isfinite(out) else math.nan
+
+
+def _clean_speaker(raw: str) -> str:
+    """``MARCIA;`` -> ``MARCIA``; ``>ENV;`` -> ``>ENV`` (the ``;`` is an import artefact)."""
+    return raw.strip().rstrip(";").strip()
+
+
+def _load(path: Path) -> dict[str, Any]:
+    """Decode the file (trailing NULs stripped) into the ``ROOT[0]`` header dict."""
+    raw = read_bytes(path).rstrip(b"\x00")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"not UTF-8 text (byte {err.start}); expected Rezonator JSON", path=path
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(
+            f"invalid JSON: {err.msg} (char {err.pos}); expected a complete Rezonator file",
+            path=path,
+            place=f"line {err.lineno} column {err.colno}",
+        ) from None
+    root = data.get("ROOT") if isinstance(data, dict) else None
+    if not isinstance(root, list) or not root or not isinstance(root[0], dict):
+        raise InputError(
+            "not a Rezonator file: expected a JSON object with a non-empty 'ROOT' list",
+            path=path,
+        )
+    header = root[0]
+    if "nodeMap" not in header:
+        if any(k in header for k in ("dynaWordGrid", "wordGrid", "unitGrid", "lineGrid")):
+            raise InputError(
+                "Rezonator 0.8 or earlier grid format (no 'nodeMap') is not supported; "
+                "open and save it in Rezonator 0.17 or later",
+                path=path,
+                place="ROOT[0]",
+            )
+        raise InputError("expected a 'nodeMap' object (Rezonator 0.17 or later)", path=path,
+                         place="ROOT[0]")
+    if not isinstance(header["nodeMap"], dict):
+        raise InputError("'nodeMap' must be an object", path=path, place="ROOT[0]")
+    return header
+
+
+def _node(nm: dict[str, Any], node_id: Any, kind: str, path: Path, where: str) -> dict[str, Any]:
+    node = nm.get(node_id) if isinstance(node_id, str) else None
+    if not isinstance(node, dict):
+        raise InputError(f"{kind} node {node_id!r} is missing from nodeMap", path=path,
+                         place=where)
+    return node
+
+
+def _token_sort_key(token: dict[str, Any], index: int) -> tuple[float, float, int]:
+    # Global order first (docTokenSeq >= 0.20.5, discourseTokenSeq before), then the order
+    # within the unit (tokenOrder / tokenSeq), then entryList position.
+    glob = _num(token.get("docTokenSeq", token.get("discourseTokenSeq")))
+    local = _num(token.get("tokenOrder", token.get("tokenSeq")))
+    return (
+        glob if not math.isnan(glob) else math.inf,
+        local if not math.isnan(local) else math.inf,
+        index,
+    )
+
+
+def _endnote_code(raw: str, text: str, scheme: BoundaryScheme) -> int | None:
+    """Scheme code of an endnote token (None when the scheme cannot express it)."""
+    if raw == SUSPENDED:
+        return scheme.unclassified_code
+    for candidate in (ENDNOTE_SYMBOLS.get(raw), text.strip()):
+        if candidate:
+            code = scheme.find_code(candidate)
+            if code:
+                return code
+    return scheme.unclassified_code
+
+
+def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Document:
+    """Read a Rezonator ``.rez`` file into a Document (see the module docstring)."""
+    scheme = scheme or builtin_scheme("dubois")
+    path = Path(path)
+    hdr = _load(path)
+    nm: dict[str, Any] = hdr["nodeMap"]
+
+    doc_id = hdr.get("docNode") or hdr.get("discourseNode")
+    if not doc_id:
+        raise InputError("header has neither 'docNode' nor 'discourseNode'", path=path,
+                         place="ROOT[0]")
+    doc_node = _node(nm, doc_id, "doc", path, "ROOT[0].docNode")
+    speaker_field = hdr.get("participantField") or hdr.get("speakerField")
+    if not speaker_field:
+        raise InputError("header has neither 'participantField' nor 'speakerField'",
+                         path=path, place="ROOT[0]")
+    display_field = hdr.get("displayTokenField") or hdr.get("tokenImportDisplayTokenColName")
+    if not display_field:
+        raise InputError(
+            "header has neither 'displayTokenField' nor 'tokenImportDisplayTokenColName'",
+            path=path, place="ROOT[0]",
+        )
+    transcript_field = hdr.get("tokenImportTranscriptColName") or None
+    turn_field = hdr.get("unitImportTurnDelimColName") or None
+    start_field = hdr.get("unitImportUnitStartColName") or None
+    end_field = hdr.get("unitImportUnitEndColName") or None
+    unit_id_field = hdr.get("unitDelimField") or None
+
+    unit_ids = doc_node.get("unitList")
+    if not isinstance(unit_ids, list):
+        raise InputError("doc node has no 'unitList'", path=path, place=f"node {doc_id!r}")
+    units = [(uid, _node(nm, uid, "unit", path, f"node {doc_id!r} unitList")) for uid in unit_ids]
+    # unitList is in discourse order in every known file; unitSeq is the documented order.
+    units.sort(key=lambda pair: _num(pair[1].get("unitSeq")))
+
+    # First pass: each unit's tokens (endnote tokens separated out).
+    parsed: list[dict[str, Any]] = []
+    any_endnote_token = False
+    for uid, unit in units:
+        where = f"node {uid!r}"
+        tag = unit.get("tagMap") or {}
+        raw_speaker = tag.get(speaker_field)
+        if not isinstance(raw_speaker, str) or not _clean_speaker(raw_speaker):
+            raise InputError(
+                f"unit has no speaker in tagMap field {speaker_field!r} (the header's "
+                "participant field)", path=path, place=where,
+            )
+        entries = unit.get("entryList") or []
+        toks = []
+        for i, eid in enumerate(entries):
+            entry = _node(nm, eid, "entry", path, where)
+            toks.append((_node(nm, entry.get("token"), "token", path, f"node {eid!r}"), i))
+        toks.sort(key=lambda pair: _token_sort_key(*pair))
+        tokens = [t for t, _ in toks]
+        words: list[dict[str, str]] = []
+        endnote: tuple[str, str] | None = None
+        for tok in tokens:
+            ttag = tok.get("tagMap") or {}
+            text = str(ttag.get(display_field) or "").strip()
+            if str(ttag.get("kind") or "").lower() == "endnote":
+                any_endnote_token = True
+                endnote = (str(ttag.get("endNote") or "").strip().lower(), text)
+                continue
+            transcript = str(ttag.get(transcript_field) or "") if transcript_field else ""
+            words.append({
+                "text": text or transcript.strip(),
+                "transcript": transcript,
+                "kind": str(ttag.get("kind") or ""),
+            })
+        start = _num(unit.get("unitStart"))
+        end = _num(unit.get("unitEnd"))
+        if math.isnan(start) and start_field:
+            start = _num(tag.get(start_field))
+        if math.isnan(end) and end_field:
+            end = _num(tag.get(end_field))
+        parsed.append({
+            "node": uid,
+            "seq": unit.get("unitSeq"),
+            "raw_speaker": raw_speaker,
+            "speaker": _clean_speaker(raw_speaker),
+            "words": words,
+            "endnote": endnote,
+            "start": start,
+            "end": end,
+            "turn": tag.get(turn_field) if turn_field else None,
+            "unit_id": tag.get(unit_id_field) if unit_id_field else None,
+        })
+
+    # Second pass: boundaries, dropped tokens/units.
+    dropped_units: list[dict[str, Any]] = []
+    dropped_tokens = 0
+    kept: list[dict[str, Any]] = []
+    for p in parsed:
+        words = [w for w in p["words"] if w["text"]]
+        dropped_tokens += len(p["words"]) - len(words)
+        raw_endnote = ""
+        if p["endnote"] is not None:
+            raw_endnote, en_text = p["endnote"]
+            code = _endnote_code(raw_endnote, en_text, scheme)
+        elif any_endnote_token:
+            code = scheme.unclassified_code
+        else:
+            texts, code = split_endnote([w["text"] for w in words], scheme)
+            if len(texts) < len(words):  # a standalone endnote token was removed
+                words = words[: len(texts)]
+            for w, t in zip(words, texts, strict=True):
+                w["text"] = t
+            if code is None:
+                code = scheme.unclassified_code
+        if code is None:
+            raise InputError(
+                f"unit {p['seq']} has no endnote the scheme {scheme.name!r} can express and "
+                "the scheme has no unclassified type; use a scheme with one (e.g. dubois)",
+                path=path, place=f"node {p['node']!r}",
+            )
+        if not words:
+            dropped_units.append({
+                "unitSeq": int(_num(p["seq"])) if not math.isnan(_num(p["seq"])) else None,
+                "node": p["node"],
+                "speaker": p["speaker"],
+                "endnote": raw_endnote or None,
+            })
+            continue
+        p["words"], p["code"], p["endnote_raw"] = words, code, raw_endnote
+        kept.append(p)
+
+    # Turn layer: per speaker, a turn ends where that speaker's next unit starts a new turn.
+    turn_scheme = builtin_scheme("turn")
+    turn_code = turn_scheme.code(turn_scheme.types[0].symbol)
+    ends_turn = [False] * len(kept)
+    if turn_field:
+        last_of: dict[str, int] = {}
+        for i, p in enumerate(kept):
+            j = last_of.get(p["speaker"])
+            if j is not None and kept[j]["turn"] != p["turn"]:
+                ends_turn[j] = True
+            last_of[p["speaker"]] = i
+        for j in last_of.values():
+            ends_turn[j] = True
+    else:
+        for i, p in enumerate(kept):
+            ends_turn[i] = i + 1 == len(kept) or kept[i + 1]["speaker"] != p["speaker"]
+
+    has_transcript = transcript_field is not None and any(
+        w["transcript"] for p in kept for w in p["words"]
+    )
+    has_kind = any(w["kind"] for p in kept for w in p["words"])
+    unit_dicts: list[dict[str, Any]] = []
+    turn_codes: list[list[int]] = []
+    for i, p in enumerate(kept):
+        n = len(p["words"])
+        meta: dict[str, Any] = {}
+        if unit_id_field:
+            meta["unit_id"] = "" if p["unit_id"] is None else str(p["unit_id"])
+        if turn_field:
+            meta["turn"] = "" if p["turn"] is None else str(p["turn"])
+        if any_endnote_token:
+            meta["endnote_raw"] = p["endnote_raw"]
+        unit_dicts.append({
+            "speaker": p["speaker"],
+            "tokens": [w["text"] for w in p["words"]],
+            "boundary": p["code"],
+            "start": None if math.isnan(p["start"]) else p["start"],
+            "end": None if math.isnan(p["end"]) else p["end"],
+            "meta": meta,
+        })
+        turn_codes.append([0] * (n - 1) + [turn_code if ends_turn[i] else 0])
+
+    labels: dict[str, list[str]] = {}
+    for p in kept:
+        raws = labels.setdefault(p["speaker"], [])
+        if p["raw_speaker"] not in raws:
+            raws.append(p["raw_speaker"])
+    other_nodes = Counter(
+        v.get("type") for v in nm.values()
+        if isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"] not in _TEXT_NODES
+    )
+    meta_doc: dict[str, Any] = {
+        "rezonator_version": str(hdr.get("version") or ""),
+        "import_type": hdr.get("importType"),
+        "doc_node": doc_id,
+        "fields": {
+            "participant": speaker_field,
+            "display_token": display_field,
+            "transcript": transcript_field,
+            "turn": turn_field,
+            "unit_start": start_field,
+            "unit_end": end_field,
+            "unit_delimiter": unit_id_field,
+        },
+        "speaker_labels": labels,
+        "endnote_tokens": any_endnote_token,
+        "dropped_units": dropped_units,
+        "dropped_tokens": dropped_tokens,
+        "not_represented": dict(sorted(other_nodes.items())),
+    }
+    if not unit_dicts:
+        raise InputError("the document has no unit with tokens", path=path,
+                         place=f"node {doc_id!r}")
+    doc = from_units(
+        path.stem,
+        unit_dicts,
+        layer="iu",
+        scheme=scheme,
+        extra_layers={"turn": (turn_scheme, turn_codes)},
+        source_path=str(path),
+        source_format="rez",
+        meta=meta_doc,
+    )
+    # Token-level columns (from_units copies unit meta only), in the same token order.
+    if has_transcript:
+        doc.tokens["transcript"] = [w["transcript"] for p in kept for w in p["words"]]
+    if has_kind:
+        doc.tokens["kind"] = [w["kind"] for p in kept for w in p["words"]]
+    return doc
+
+
+ADAPTER = Adapter(
+    name="rez",
+    extensions=(".rez",),
+    description="Rezonator .rez (0.17-1.1.x): units, speakers, endnote tokens, turns (read only)",
+    read=read,
+    write=None,
+)
