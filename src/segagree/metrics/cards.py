@@ -1,0 +1,153 @@
+"""Metric cards: what each metric computes, its parameters, citation and implementation.
+
+``METRIC_CARDS`` is a plain dict from a metric's short name to its :class:`MetricCard`; it feeds
+``segagree metrics``. Adding a metric is one line::
+
+    add_card(MetricCard("ter", "Translation Edit Rate", "...", {"case_sensitive": "False"},
+                        "Snover et al. 2006", library="sacrebleu", higher_is_better=False))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class MetricCard:
+    """One metric's card.
+
+    Attributes:
+        name: short name (the registry key, used on the command line).
+        title: full name.
+        definition: one line: what is computed.
+        parameters: parameter name -> default, as text.
+        citation: the paper that defines it.
+        library: what computes it (``"segagree"``, or e.g. ``"sacrebleu"``).
+        higher_is_better: True for similarities and agreement, False for error rates.
+        reference: the implementation it is checked against, if any.
+    """
+
+    name: str
+    title: str
+    definition: str
+    parameters: Mapping[str, str] = field(default_factory=dict)
+    citation: str = ""
+    library: str = "segagree"
+    higher_is_better: bool = True
+    reference: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+
+
+METRIC_CARDS: dict[str, MetricCard] = {}
+
+
+def add_card(card: MetricCard) -> MetricCard:
+    """Register a card under its name; a name can be registered only once."""
+    if card.name in METRIC_CARDS:
+        raise ValueError(f"metric card {card.name!r} is already registered")
+    METRIC_CARDS[card.name] = card
+    return card
+
+
+_LAI = "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)"
+_FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
+_F2013 = "Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL"
+
+add_card(
+    MetricCard(
+        "sf",
+        "S_f (flexible segmentation similarity)",
+        "1 - scheme-weighted edit cost / number of token positions, typed boundaries with a "
+        "similarity matrix and transpositions",
+        {"scheme": "dubois", "mode": "optimal"},
+        _LAI,
+        reference="R segsimflex 0.1.3",
+    )
+)
+add_card(
+    MetricCard(
+        "sf_b",
+        "S_f^B (flexible boundary similarity)",
+        "(actions - scheme-weighted edit cost) / actions, actions = matches and edit operations",
+        {"scheme": "dubois", "mode": "optimal"},
+        _LAI,
+        reference="R segsimflex 0.1.3",
+    )
+)
+add_card(
+    MetricCard(
+        "s",
+        "Segmentation Similarity S",
+        "(P - E) / P, E = weighted boundary edits, P = (N-1)|T|^2 potential boundaries",
+        {"n_t": "2", "weights": "segeval (addition 1, ordinal substitution, span/n_t)"},
+        _FI2012,
+        reference="segeval 2.0.11",
+    )
+)
+add_card(
+    MetricCard(
+        "b",
+        "Boundary Similarity B",
+        "1 - E / (additions + substitutions + transpositions + matches), E = weighted edits",
+        {"n_t": "2", "weights": "segeval", "scheme": "none (ordinal types)"},
+        _F2013,
+        reference="segeval 2.0.11",
+    )
+)
+add_card(
+    MetricCard(
+        "bed",
+        "Boundary edit distance",
+        "additions, substitutions and transpositions (near misses within n_t - 1 positions), greedy as in segeval",
+        {"n_t": "2", "weights": "segeval"},
+        _F2013,
+        higher_is_better=False,
+        reference="segeval 2.0.11",
+    )
+)
+add_card(
+    MetricCard(
+        "pk",
+        "Pk",
+        "share of the N-k windows where exactly one segmentation has a boundary",
+        {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"},
+        "Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine Learning 34",
+        higher_is_better=False,
+        reference="NLTK 3.10.4, segeval 2.0.11",
+    )
+)
+add_card(
+    MetricCard(
+        "windowdiff",
+        "WindowDiff",
+        "share of the N-k windows whose boundary counts differ",
+        {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean", "lamprier": "False"},
+        "Pevzner & Hearst (2002), A Critique and Improvement of an Evaluation Metric for Text "
+        "Segmentation, Computational Linguistics 28",
+        higher_is_better=False,
+        reference="NLTK 3.10.4, segeval 2.0.11",
+    )
+)
+add_card(
+    MetricCard(
+        "winpr",
+        "WinPR",
+        "window-based TP/TN/FP/FN over k+1-gap windows with k phantom gaps of padding; precision, recall, F1",
+        {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"},
+        "Scaiano & Inkpen (2012), Getting More from Segmentation Evaluation, NAACL-HLT",
+    )
+)
+add_card(
+    MetricCard(
+        "a",
+        "Alignment-based similarity A",
+        "mean Jaccard over the distinct edges aligning every segment to its best-covering overlapping segment",
+        {},
+        "An Alignment-Based Approach to Text Segmentation Similarity Scoring, CoNLL 2022",
+        reference="the paper's code (values only)",
+    )
+)
