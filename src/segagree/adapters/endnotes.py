@@ -27,6 +27,7 @@ def split_endnote(
     *,
     glued: bool = True,
     unclassified_token: bool = True,
+    aliases: bool = True,
 ) -> tuple[list[str], int | None]:
     """Split a unit's tokens into words and its endnote code.
 
@@ -35,7 +36,9 @@ def split_endnote(
     an endnote spelling (symbol or alias) is removed; with ``glued=True`` an endnote attached
     to the last word (``fine.``) is split off, unless what remains is empty or a pause. With
     ``unclassified_token=True`` a final token equal to the scheme's unclassified symbol
-    (``;``) marks an explicit unclassified boundary and is removed too.
+    (``;``) marks an explicit unclassified boundary and is removed too. With
+    ``aliases=False`` only the types' own symbols count (``—`` is then a word, as in
+    segsimflex).
     """
     words = [t for t in tokens if t != ""]
     if not words:
@@ -44,6 +47,8 @@ def split_endnote(
     if is_pause(last):
         return words, None
     code = scheme.find_code(last)
+    if code is not None and not aliases and last not in scheme.symbols:
+        code = None
     if code is not None and code != 0 and code != scheme.unclassified_code:
         return words[:-1], code
     if unclassified_token and scheme.unclassified and last == scheme.unclassified.symbol:

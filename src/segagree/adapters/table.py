@@ -7,8 +7,8 @@ written back. Optional ``Start``/``End`` columns (seconds) give unit times.
 
 Tokenisation is segsimflex's (``genBdV2``), so its numbers are reproduced: tokens are
 separated by runs of ASCII spaces; a unit's endnote is its last token when that token is
-exactly an endnote symbol (``,`` ``.`` ``?`` ``--``), so ``b--`` or ``fine.`` stay words and
-the unit is unclassified; pauses such as ``..`` are tokens. One deliberate difference:
+exactly an endnote symbol (``,`` ``.`` ``?`` ``--``), so ``b--``, ``fine.`` or a final ``—``
+stay words and the unit is unclassified; pauses such as ``..`` are tokens. One deliberate difference:
 leading or trailing spaces make an empty token in segsimflex, here they are ignored (none of
 the NCCU or SBC files has one).
 """
@@ -85,7 +85,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
         tokens = [t for t in str(values[text_col]).split(" ") if t]
         if not tokens:
             continue
-        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False)
+        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)
         if code is None:
             if scheme.unclassified_code is None:
                 raise InputError(

@@ -250,9 +250,13 @@ class BoundaryScheme:
 # --- reading -----------------------------------------------------------------------
 
 
+# Spellings every scheme accepts for a symbol given as a plain string (DT2 prints `--` as `—`).
+DEFAULT_ALIASES = {"--": ("—",)}
+
+
 def _parse_type(value: Any, where: str) -> BoundaryType:
     if isinstance(value, str):
-        return BoundaryType(symbol=value)
+        return BoundaryType(symbol=value, aliases=DEFAULT_ALIASES.get(value, ()))
     if isinstance(value, Mapping) and isinstance(value.get("symbol"), str):
         unknown = set(value) - {"symbol", "name", "description", "aliases"}
         if unknown:
