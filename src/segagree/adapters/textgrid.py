@@ -1,0 +1,529 @@
+"""Praat TextGrid (``.TextGrid``): interval tiers of labelled time spans.
+
+What the format holds: a time range (``xmin``/``xmax``) and an ordered list of tiers. An
+*interval tier* tiles the range with intervals ``[xmin, xmax]`` each carrying a text label
+(an empty label means "nothing here"); a *point tier* (``TextTier``) holds labelled instants.
+Labels may contain newlines; ``"`` is written doubled. Files come in a long and a short
+("chronological-less") text form, in UTF-8 or UTF-16 with a BOM (older Praat versions).
+
+Parsing uses **praatio** (``praatio.utilities.textgrid_io.parseTextgridStr``): it reads all
+seven sample files (long, short, UTF-16BE, multi-line labels, doubled quotes). The
+``textgrid`` package was rejected because it fails on real short-format files with
+``AttributeError: 'NoneType' object has no attribute 'groups'`` and on short files with
+multi-line labels with a ``TypeError`` (``tgt`` fails on multi-line labels as well). We decode
+the bytes ourselves with :func:`decode_text` (BOM sniffing, UTF-8, cp1252 fallback) because
+praatio's own ``openTextgrid`` first tries ``utf-16`` without a BOM, which can turn an
+even-length UTF-8 file into garbage instead of failing.
+
+Mapping to the model (reading):
+
+* **Unit tiers.** By default every interval tier is one speaker (speaker = tier name; a
+  duplicated name is renamed ``Mary``, ``Mary_2``, ``Mary_3`` like praatio's
+  ``duplicateNamesMode="rename"``), except tiers named ``<tier>/words`` of another tier, which
+  are word tiers. ``tiers=[...]`` selects the unit tiers (use it for files with tiers that are
+  not speakers, e.g. Marion2's ``Commentaires``/``Silence``).
+* **Speaker tier.** ``speaker_tier=NAME``: the tier's labels (L1, L2, ...) name the speaker of
+  each unit of a single text tier, chosen by the largest time overlap. The text tier is
+  ``tiers=[NAME]`` or, if unambiguous, the only interval tier left once the speaker tier and
+  ``words``/``*/words`` tiers are removed.
+* **Units.** Each interval of a unit tier whose label is not a gap is one unit. Gaps are empty
+  labels and the pause labels of ``gap_labels`` (default ``_``, ``sil``, ``<sil>``, ``sp``,
+  ``<p:>``, ``#``), compared after stripping whitespace. Units are put in discourse order by
+  start time (ties: tier order, then interval order).
+* **Tokens.** From the unit's word tier when it has one, else the whitespace split of the label
+  (newlines count as whitespace; doubled quotes are already undone by the parser). The word
+  tier of unit tier ``T`` is: ``word_tier=NAME`` (a pattern with ``{speaker}`` such as
+  ``{speaker} - words`` when there are several unit tiers), else a tier named ``T/words``,
+  else — when there is only one unit tier — a tier named ``words``. A word tier must *nest*:
+  every non-gap word interval lies inside one unit interval. An explicitly chosen word tier
+  that does not nest is an error; an automatically found one is ignored (listed in
+  ``meta['ignored_tiers']``). Word intervals give token times; a unit with no word intervals
+  falls back to the label split (counted in ``meta['units_without_words']``).
+* **Boundaries.** Layer ``iu`` with the given scheme: the endnote is the label's final token
+  (separate or glued, via :func:`split_endnote`); no endnote means the scheme's unclassified
+  type. A final word-tier token that repeats the endnote is removed from the tokens.
+* **Not represented**: point tiers and unselected tiers (names in ``meta['ignored_tiers']``),
+  the unit interval's own times when a word tier gives the token times (the unit then spans
+  its first word's start to its last word's end), and gap intervals.
+
+Writing: one interval tier per speaker whose labels are the unit's tokens joined by spaces
+plus the endnote symbol as a separate token, with empty intervals filling the gaps, in
+praatio's long text form (UTF-8) with times at full float precision. A ``<speaker>/words``
+tier per speaker follows when it carries information the labels cannot: word times, or tokens
+a whitespace split of the label would not give back (``word_tiers=None``, the default; force
+with ``True``/``False``). Always writing word tiers would make a label-only document gain
+invented word times on re-reading, so read -> write -> read would not be the identity.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from praatio import textgrid as praat_textgrid
+from praatio.utilities import textgrid_io
+
+from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
+from segagree.adapters.endnotes import endnote_text, split_endnote
+from segagree.errors import InputError, UsageError
+from segagree.schemas import BoundaryScheme, Document, from_units
+
+DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
+_READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels"}
+_WRITE_OPTIONS = {"layer", "word_tiers", "format"}
+# Praat and praatio refuse intervals with start >= end; zero-length units are widened to this.
+_MIN_DURATION = 0.001
+# Tolerance when checking that a word interval lies inside its unit interval.
+_EPS = 1e-9
+
+
+@dataclass
+class _Tier:
+    name: str
+    is_interval: bool
+    entries: list[tuple[float, float, str]]  # (start, end, label); points have start == end
+
+
+def _encoding_name(raw: bytes) -> str:
+    """The encoding :func:`decode_text` will use, for ``meta['encoding']``."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    if raw.startswith(b"\xff\xfe"):
+        return "utf-16-le"
+    if raw.startswith(b"\xfe\xff"):
+        return "utf-16-be"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cp1252"
+    return "utf-8"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise UsageError(f"unknown TextGrid {what} option(s) {unknown}; known: {sorted(known)}")
+
+
+def _parse(path: Path) -> tuple[list[_Tier], dict[str, Any]]:
+    raw = read_bytes(path)
+    text = decode_text(raw, path)
+    head = text[:300]
+    if "ooBinaryFile" in head:
+        raise InputError(
+            "binary TextGrid is not supported; save it as a text file in Praat",
+            path=path,
+            place="line 1",
+        )
+    if "ooTextFile" not in head or "TextGrid" not in head:
+        raise InputError(
+            'not a Praat TextGrid: expected File type = "ooTextFile" and '
+            'Object class = "TextGrid" in the header',
+            path=path,
+            place="line 1",
+        )
+    try:
+        parsed = textgrid_io.parseTextgridStr(text, includeEmptyIntervals=True)
+    except Exception as err:  # praatio raises ParsingError, ValueError, IndexError ...
+        raise InputError(
+            f"cannot parse the TextGrid ({type(err).__name__}: {_one_line(str(err))})", path=path
+        ) from None
+    tiers: list[_Tier] = []
+    seen: set[str] = set()
+    for number, tier in enumerate(parsed["tiers"], start=1):
+        # Praat allows duplicate tier names; rename like praatio's duplicateNamesMode="rename".
+        name = str(tier["name"])
+        new_name, i = name, 2
+        while new_name in seen:
+            new_name = f"{name}_{i}"
+            i += 1
+        seen.add(new_name)
+        is_interval = tier["class"] == "IntervalTier"
+        entries: list[tuple[float, float, str]] = []
+        for k, entry in enumerate(tier["entries"], start=1):
+            try:
+                if is_interval:
+                    start, end, label = float(entry[0]), float(entry[1]), str(entry[2])
+                else:
+                    start = end = float(entry[0])
+                    label = str(entry[1])
+            except (TypeError, ValueError, IndexError):
+                kind = "interval" if is_interval else "point"
+                raise InputError(
+                    f"{kind} {k} has an unreadable time {entry!r}; expected numbers in seconds",
+                    path=path,
+                    place=f"tier {number} {new_name!r}",
+                ) from None
+            entries.append((start, end, label))
+        entries.sort(key=lambda e: (e[0], e[1]))
+        tiers.append(_Tier(new_name, is_interval, entries))
+    long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
+    meta = {
+        "format": "long" if long_form else "short",
+        "encoding": _encoding_name(raw),
+        "xmin": float(parsed["xmin"]),
+        "xmax": float(parsed["xmax"]),
+    }
+    return tiers, meta
+
+
+def _nests(words: _Tier, units: _Tier, gaps: set[str]) -> tuple[bool, int, tuple[float, float]]:
+    """Whether every non-gap word interval lies inside a non-gap unit interval.
+
+    Returns (ok, first bad interval number, its times)."""
+    spans = [(s, e) for s, e, lab in units.entries if lab.strip() not in gaps]
+    starts = [s for s, _ in spans]
+    for k, (s, e, lab) in enumerate(words.entries, start=1):
+        if lab.strip() in gaps:
+            continue
+        i = bisect.bisect_right(starts, (s + e) / 2) - 1
+        if i < 0 or s < spans[i][0] - _EPS or e > spans[i][1] + _EPS:
+            return False, k, (s, e)
+    return True, 0, (0.0, 0.0)
+
+
+def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
+    """Read a TextGrid into a Document with one ``iu`` layer (see the module docstring).
+
+    Options:
+        tiers: names of the unit tiers (default: every interval tier that is not a word tier).
+        speaker_tier: a tier whose labels name the speaker of each unit of one text tier.
+        word_tier: the word tier's name, or a pattern with ``{speaker}`` (the unit tier's name).
+        gap_labels: labels (besides the empty one) that mark gaps, not units.
+    """
+    _check_options(options, _READ_OPTIONS, "reader")
+    path = Path(path)
+    tiers, meta = _parse(path)
+    by_name = {t.name: t for t in tiers}
+    interval_names = [t.name for t in tiers if t.is_interval]
+    gaps = {""} | {g.strip() for g in options.get("gap_labels", DEFAULT_GAP_LABELS)}
+    speaker_tier: str | None = options.get("speaker_tier")
+    wanted: Sequence[str] | None = options.get("tiers")
+    word_opt: str | None = options.get("word_tier")
+
+    def need_tier(name: str, role: str) -> _Tier:
+        tier = by_name.get(name)
+        if tier is None:
+            raise InputError(f"no {role} tier {name!r}; tiers: {list(by_name)}", path=path)
+        if not tier.is_interval:
+            raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier",
+                             path=path)
+        return tier
+
+    is_words_tier = {
+        n for n in interval_names if n == "words" or (n.endswith("/words") and n[:-6] in by_name)
+    }
+    if speaker_tier is not None:
+        need_tier(speaker_tier, "speaker")
+        if wanted is not None:
+            unit_names = list(wanted)
+        else:
+            unit_names = [n for n in interval_names if n != speaker_tier and n not in is_words_tier]
+        if len(unit_names) != 1:
+            raise InputError(
+                f"with speaker_tier={speaker_tier!r} one text tier is needed, found "
+                f"{unit_names}; pass tiers=[NAME]",
+                path=path,
+            )
+    elif wanted is not None:
+        unit_names = list(wanted)
+    else:
+        unit_names = [n for n in interval_names if not (n.endswith("/words") and n[:-6] in by_name)]
+    unit_tiers = [need_tier(n, "unit") for n in unit_names]
+    if word_opt and "{speaker}" not in word_opt and len(unit_tiers) > 1:
+        raise UsageError(
+            f"word_tier={word_opt!r} names one tier but there are {len(unit_tiers)} unit tiers; "
+            "use a pattern with {speaker}"
+        )
+
+    # Word tier of each unit tier (explicit ones must nest; automatic ones are tried).
+    word_of: dict[str, _Tier] = {}
+    rejected: list[str] = []
+    for ut in unit_tiers:
+        if word_opt:
+            wt = need_tier(word_opt.replace("{speaker}", ut.name), "word")
+            ok, k, (s, e) = _nests(wt, ut, gaps)
+            if not ok:
+                raise InputError(
+                    f"word interval {k} ({s:g}-{e:g} s) is not inside any interval of unit "
+                    f"tier {ut.name!r}; a word tier must nest in its unit tier",
+                    path=path,
+                    place=f"tier {wt.name!r}",
+                )
+            word_of[ut.name] = wt
+            continue
+        candidates = [f"{ut.name}/words"] + (["words"] if len(unit_tiers) == 1 else [])
+        for cand in candidates:
+            wt = by_name.get(cand)
+            if wt is None or not wt.is_interval or cand in unit_names:
+                continue
+            if _nests(wt, ut, gaps)[0]:
+                word_of[ut.name] = wt
+                break
+            rejected.append(cand)
+
+    # Speaker spans for speaker-tier mode.
+    spk_spans: list[tuple[float, float, str]] = []
+    if speaker_tier is not None:
+        spk_spans = [
+            (s, e, lab.strip()) for s, e, lab in by_name[speaker_tier].entries
+            if lab.strip() not in gaps
+        ]
+
+    def speaker_for(tier: _Tier, k: int, s: float, e: float) -> str:
+        best, best_overlap = None, 0.0
+        for ss, se, lab in spk_spans:
+            overlap = min(e, se) - max(s, ss)
+            if overlap > best_overlap or (best is None and overlap >= 0 and s == e):
+                best, best_overlap = lab, overlap
+        if best is None:
+            raise InputError(
+                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier "
+                f"{speaker_tier!r}",
+                path=path,
+                place=f"tier {tier.name!r}",
+            )
+        return best
+
+    units: list[tuple[tuple[float, int, int], dict[str, Any]]] = []
+    n_gaps = 0
+    without_words = 0
+    for tier_idx, ut in enumerate(unit_tiers):
+        wt = word_of.get(ut.name)
+        words = [(s, e, lab) for s, e, lab in (wt.entries if wt else []) if lab.strip() not in gaps]
+        word_mids = [(s + e) / 2 for s, e, _ in words]
+        for k, (s, e, label) in enumerate(ut.entries, start=1):
+            if label.strip() in gaps:
+                n_gaps += 1
+                continue
+            label_tokens, code = split_endnote(label.split(), scheme)
+            if code is None:
+                code = scheme.unclassified_code
+                if code is None:
+                    raise InputError(
+                        f"label {_one_line(label)!r} has no endnote and scheme {scheme.name!r} "
+                        "has no unclassified type",
+                        path=path,
+                        place=f"tier {ut.name!r}, interval {k}",
+                    )
+            unit: dict[str, Any] = {"boundary": code, "start": s, "end": e}
+            lo = bisect.bisect_left(word_mids, s)
+            hi = bisect.bisect_right(word_mids, e)
+            if wt is not None and hi > lo:
+                toks: list[str] = []
+                t_starts: list[float] = []
+                t_ends: list[float] = []
+                for ws, we, wlab in words[lo:hi]:
+                    parts = wlab.split()
+                    toks.extend(parts)
+                    # A word label with inner whitespace gives several tokens sharing its span.
+                    t_starts.extend([ws] + [math.nan] * (len(parts) - 1))
+                    t_ends.extend([math.nan] * (len(parts) - 1) + [we])
+                stripped, wcode = split_endnote(toks, scheme)
+                if wcode is not None and wcode == code and stripped:
+                    if len(stripped) < len(toks):  # a separate endnote token: drop its times
+                        t_starts, t_ends = t_starts[: len(stripped)], t_ends[: len(stripped)]
+                    toks = stripped
+                unit.update(tokens=toks, token_starts=t_starts, token_ends=t_ends)
+            else:
+                if wt is not None:
+                    without_words += 1
+                unit["tokens"] = label_tokens
+            unit["speaker"] = speaker_for(ut, k, s, e) if speaker_tier else ut.name
+            units.append(((s, tier_idx, k), unit))
+    units.sort(key=lambda u: u[0])
+
+    used = set(unit_names) | {w.name for w in word_of.values()}
+    if speaker_tier:
+        used.add(speaker_tier)
+    meta.update(
+        tiers=unit_names,
+        word_tiers={u: w.name for u, w in word_of.items()},
+        speaker_tier=speaker_tier,
+        ignored_tiers=[t.name for t in tiers if t.name not in used],
+        gap_intervals=n_gaps,
+        units_without_words=without_words,
+    )
+    if rejected:
+        meta["rejected_word_tiers"] = rejected
+    return from_units(
+        path.stem,
+        [u for _, u in units],
+        layer="iu",
+        scheme=scheme,
+        speakers=None if speaker_tier else unit_names,
+        source_path=str(path),
+        source_format="textgrid",
+        meta=meta,
+    )
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _label(tokens: list[str], code: int, scheme: BoundaryScheme) -> str:
+    symbol = endnote_text(code, scheme)
+    return " ".join(tokens + ([symbol] if symbol else []))
+
+
+def _label_round_trips(tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
+    """Whether reading the written label alone gives back these tokens and this code."""
+    back, back_code = split_endnote(_label(tokens, code, scheme).split(), scheme)
+    if back_code is None:
+        back_code = scheme.unclassified_code
+    expected = code if code != 0 else scheme.unclassified_code
+    return back == tokens and back_code == expected
+
+
+def _spread(start: float, end: float, n: int) -> tuple[list[float], list[float]]:
+    """Evenly spaced token spans covering [start, end]."""
+    edges = np.linspace(start, end, n + 1)
+    return edges[:-1].tolist(), edges[1:].tolist()
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
+    """Write ``doc`` as a long-form TextGrid (see the module docstring).
+
+    Options:
+        layer: the unit layer to write (default: ``iu`` or the first layer).
+        word_tiers: True/False to force word tiers on/off; None decides (see above).
+        format: ``long`` (default) or ``short``.
+    """
+    _check_options(options, _WRITE_OPTIONS, "writer")
+    layer = doc.layer(options.get("layer"))
+    scheme = layer.scheme
+    fmt = options.get("format", "long")
+    if fmt not in ("long", "short"):
+        raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
+    for name in doc.layers:
+        if name != layer.name:
+            losses.add("layer-dropped", f"TextGrid holds one unit layer; layer {name!r} is not "
+                       f"written (only {layer.name!r})")
+    extra = doc.meta_columns()
+    if extra:
+        losses.add("meta-dropped", f"token columns {extra} have no place in a TextGrid")
+
+    tok = doc.tokens
+    texts = tok["text"].astype(str).tolist()
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    units = doc.units(layer.name)
+    spans = [(starts[u.rows[0]], ends[u.rows[-1]]) for u in units]
+    missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
+    invented = missing > 0
+    if invented:
+        # Without unit times there is nothing to place intervals on: 1 s per unit, in order.
+        spans = [(float(i), float(i + 1)) for i in range(len(units))]
+        losses.add(
+            "times-invented",
+            f"{missing} of {len(units)} units have no times; every unit was given 1 s in "
+            "discourse order",
+        )
+
+    # Per unit: label, span, word spans (if known).
+    per_speaker: dict[str, list[tuple[float, float, str, list[str], list[float], list[float]]]]
+    per_speaker = {s: [] for s in doc.speakers}
+    forced = options.get("word_tiers")
+    need_words = bool(forced)
+    decide = forced is None
+    word_times_invented = 0
+    for unit, (us, ue) in zip(units, spans, strict=True):
+        toks = [texts[r] for r in unit.rows]
+        ws = [float(starts[r]) for r in unit.rows]
+        we = [float(ends[r]) for r in unit.rows]
+        has_inner = not invented and (
+            any(not math.isnan(x) for x in ws[1:]) or any(not math.isnan(x) for x in we[:-1])
+        )
+        if decide and (has_inner or not _label_round_trips(toks, unit.boundary, scheme)):
+            need_words = True
+        complete = not invented and not any(math.isnan(x) for x in ws + we)
+        ordered = all(a < b for a, b in zip(ws, we, strict=True)) and all(
+            we[i] <= ws[i + 1] + _EPS for i in range(len(toks) - 1)
+        )
+        if not (complete and ordered):
+            if len(toks) > 1:
+                word_times_invented += 1
+            ws, we = _spread(us, ue, len(toks))
+        per_speaker[unit.speaker].append(
+            (us, ue, _label(toks, unit.boundary, scheme), toks, ws, we)
+        )
+    if need_words and word_times_invented:
+        losses.add(
+            "times-invented",
+            f"{word_times_invented} units have no word times; their word intervals were spread "
+            "evenly over the unit",
+        )
+
+    xmin = min([0.0] + [s for s, _ in spans])
+    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION])
+    if doc.source_format == "textgrid" and isinstance(doc.meta.get("xmax"), (int, float)):
+        xmax = max(xmax, float(doc.meta["xmax"]))
+        xmin = min(xmin, float(doc.meta.get("xmin", xmin)))
+
+    n_overlap = n_zero = 0
+    tier_entries: dict[str, tuple[list, list]] = {}
+    for speaker in doc.speakers:
+        items = sorted(per_speaker[speaker], key=lambda x: (x[0], x[1]))
+        unit_entries: list[tuple[float, float, str]] = []
+        word_entries: list[tuple[float, float, str]] = []
+        prev_end = -math.inf
+        for us, ue, label, toks, ws, we in items:
+            if us < prev_end - _EPS:
+                n_overlap += 1  # one speaker's intervals cannot overlap on one tier
+                us = prev_end
+            us = max(us, prev_end)
+            if ue - us < _MIN_DURATION / 10:
+                n_zero += 1
+                ue = us + _MIN_DURATION
+            if (us, ue) != (ws[0], we[-1]):
+                # Keep word times that still fit inside the (moved) unit, else spread evenly.
+                cs = [min(max(x, us), ue) for x in ws]
+                ce = [min(max(x, us), ue) for x in we]
+                bad = any(a >= b for a, b in zip(cs, ce, strict=True)) or any(
+                    ce[i] > cs[i + 1] for i in range(len(toks) - 1)
+                )
+                ws, we = _spread(us, ue, len(toks)) if bad else (cs, ce)
+            unit_entries.append((us, ue, label))
+            word_entries.extend(zip(ws, we, toks, strict=True))
+            prev_end = ue
+            xmax = max(xmax, ue)
+        tier_entries[speaker] = (unit_entries, word_entries)
+    tg = praat_textgrid.Textgrid()
+    for speaker, (unit_entries, word_entries) in tier_entries.items():
+        tg.addTier(praat_textgrid.IntervalTier(speaker, unit_entries, xmin, xmax))
+        if need_words:
+            tg.addTier(praat_textgrid.IntervalTier(f"{speaker}/words", word_entries, xmin, xmax))
+    if n_overlap:
+        losses.add("overlap", f"{n_overlap} units overlap an earlier unit of the same speaker; "
+                   "their start was moved to the earlier unit's end")
+    if n_zero:
+        losses.add("times-rounded", f"{n_zero} units had no duration; they were widened to "
+                   f"{_MIN_DURATION * 1000:g} ms")
+    tg.save(
+        str(path),
+        format="long_textgrid" if fmt == "long" else "short_textgrid",
+        includeBlankSpaces=True,
+        minTimestamp=xmin,
+        maxTimestamp=xmax,
+        minimumIntervalLength=None,
+        reportingMode="silence",
+    )
+
+
+ADAPTER = Adapter(
+    name="textgrid",
+    extensions=(".textgrid",),
+    description="Praat TextGrid (long/short, UTF-8/UTF-16): one interval tier per speaker",
+    read=read,
+    write=write,
+)
