@@ -1,0 +1,506 @@
+"""SubRip subtitles (``.srt``): timed blocks of one or more text lines.
+
+What the format holds: a sequence of cues (blocks), each an optional index line, a timing line
+``HH:MM:SS,mmm --> HH:MM:SS,mmm`` (optionally followed by ``X1:.. Y2:..`` coordinates) and
+text lines, separated by blank lines. Text may carry HTML-like tags (``<i> <b> <u> <s>
+<font ...>``) and ASS override blocks (``{\\an8}``). Speakers are not encoded; by convention a
+line starting with a dash is a new speaker in a dialogue cue, and SDH subtitles put
+``NAME:`` labels at the start of a line.
+
+Parsing uses the **srt** library (``srt.parse``/``srt.compose``) after decoding with
+:func:`decode_text` (UTF-8 with or without BOM, UTF-16 with BOM, cp1252 fallback; CRLF and CR
+line ends become LF). ``srt`` is lenient about timestamps (it takes ``00:00:01`` without
+milliseconds); we are not: every timing line is checked first, and a malformed one is an
+:class:`InputError` naming the cue (its number in the file, and its index line when present)
+and the line, never a dropped cue. ``allow_missing_ms=True`` accepts ``HH:MM:SS`` timestamps.
+
+Mapping to the model (reading):
+
+* **Layer** ``subtitle`` with scheme ``builtin_scheme("subtitle")``: the last token of a cue
+  gets ``<eob>`` (end of block), the last token of every other line of the cue ``<eol>`` (end of
+  line). Each line is a unit for :func:`from_units`; the cue's start time goes on its first
+  token and its end time on its last token; other tokens (interior lines) have NaN times.
+* **Tokens**: whitespace split of each line after removing styling tags. Lines left empty are
+  skipped (no ``<eol>``); cues with no tokens are skipped and counted in
+  ``meta['empty_cues']``. ASS escapes such as ``\\N``/``\\h`` are kept as text.
+* **Styling** (decision): only ``<b> <i> <u> <s> <font ...>`` (any case) and ``{\\...}`` blocks
+  are styling; other ``<...>`` text is kept as words (players show unknown tags). When a file has
+  styling, the token column ``style`` holds, per token, the opening tags active at its first
+  character, as written (``<b><i>``, ``<font color="red">``), and the first token of a cue also
+  carries the cue's ASS blocks as a prefix (``{\\an8}<i>``). The writer wraps each run of tokens
+  with the same style in those tags and puts the ASS blocks at the start of the cue, so bold,
+  italics, underline, strike-through, fonts and positioning survive; tags *inside* a word (the
+  ``m<font>o</font>st`` case) take the style of the word's first letter.
+* **Speakers** (decision): with no dashes or labels in the file, one speaker ``SUBTITLE``. A
+  line starting with ``-`` (not ``--``) starts a new speaker turn: the speaker alternates
+  ``A``/``B`` (the first dash line after ``SUBTITLE`` is ``A``), so a cue with two dash lines
+  has two speakers; lines without a dash continue the current speaker, also across cues. A
+  ``NAME:`` label at the start of a line (after an optional dash) sets the speaker to ``NAME``
+  and is removed from the tokens; by default (``speaker_labels="caps"``) only ALL-CAPS labels
+  count (``MAN:``, ``MAN 2:``, ``DR. WHO:``) so that ``Note: ...`` stays text;
+  ``speaker_labels="any"`` also accepts one capitalised word (``Marion:``), ``False`` none.
+* **Kept in meta**: ``encoding``, ``line_endings``, ``cues`` (non-empty cues read),
+  ``empty_cues``, ``missing_indexes``, ``speaker_marks`` and ``cue_proprietary`` (the
+  ``X1:..`` text after a timing line, by written cue number).
+* **Not represented**: index numbers (renumbered on writing), the exact spacing and line
+  layout of styling, tags of unknown kinds (kept as words), sound descriptions (words).
+
+Writing: one cue per ``<eob>`` unit of the ``subtitle`` layer, one text line per unit ending in
+``<eol>``, indexes renumbered from 1, cues in document order, times rounded to milliseconds
+(``times-rounded`` when that changes them). A document without a ``subtitle`` layer is written
+with one cue per unit of its unit layer (``iu``), the endnote glued to the last word
+(``layer-dropped``: reading back gives a ``subtitle`` layer). Speakers (``speaker_marks``):
+``"auto"`` writes ``- `` dashes at each speaker change when the document's speakers are the
+reader's anonymous ``SUBTITLE``/``A``/``B`` and the changes follow the A/B alternation, else
+``NAME: `` labels at each speaker change; ``"dash"``, ``"label"`` and ``"none"`` force one way.
+Times are invented (1 s per cue) when cues lack them (``times-invented``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import srt as srtlib
+
+from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
+from segagree.adapters.endnotes import endnote_text
+from segagree.errors import InputError, UsageError
+from segagree.schemas import Document, builtin_scheme, from_units
+from segagree.schemas.scheme import BoundaryScheme
+
+DEFAULT_SPEAKER = "SUBTITLE"
+_READ_OPTIONS = {"speaker_labels", "allow_missing_ms"}
+_WRITE_OPTIONS = {"layer", "speaker_marks"}
+
+_TS = r"(\d+):(\d{1,2}):(\d{1,2})(?:[,.](\d{1,3}))?"
+_TIMING = re.compile(rf"^\s*{_TS}\s*-[ -]\s*>\s*{_TS}(?:\s+(.*?))?\s*$")
+_ARROW = re.compile(r"-[ -] *>")
+_INDEX = re.compile(r"^\s*-?\d+(\.\d*)?\s*$")
+# Styling: a known HTML-like tag, or an ASS override block {\...}.
+_TAG = re.compile(r"<\s*(/?)\s*(b|i|u|s|font)\b([^<>]*)>|(\{\\[^{}]*\})", re.IGNORECASE)
+_DASH = re.compile(r"^-(?!-)\s*(?=\S)")
+_LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){0,3}):(?:\s+|$)")
+_LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
+
+
+def _encoding_name(raw: bytes) -> str:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    if raw.startswith(b"\xff\xfe"):
+        return "utf-16-le"
+    if raw.startswith(b"\xfe\xff"):
+        return "utf-16-be"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cp1252"
+    return "utf-8"
+
+
+def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise UsageError(f"unknown SRT {what} option(s) {unknown}; known: {sorted(known)}")
+
+
+def _check_timings(text: str, path: Path, allow_missing_ms: bool) -> tuple[int, int]:
+    """Validate every timing line; return (number of cues, cues without an index line).
+
+    A timing line is a line with an arrow at the start of a block or right after an index
+    line that starts a block, which is where ``srt`` looks for one.
+    """
+    lines = text.split("\n")
+    cues = missing_index = 0
+    for i, line in enumerate(lines):
+        block_start = i == 0 or not lines[i - 1].strip()
+        after_index = (
+            i >= 1 and _INDEX.match(lines[i - 1]) is not None and (i == 1 or not lines[i - 2].strip())
+        )
+        if not _ARROW.search(line) or not (block_start or after_index):
+            continue
+        cues += 1
+        if not after_index:
+            missing_index += 1
+        where = f"cue {cues}" + (f" (index {lines[i - 1].strip()})" if after_index else "")
+        m = _TIMING.match(line)
+        if m is None or (not allow_missing_ms and (m.group(4) is None or m.group(8) is None)):
+            raise InputError(
+                f"malformed timing line {line.strip()!r}; expected "
+                "HH:MM:SS,mmm --> HH:MM:SS,mmm",
+                path=path,
+                place=f"{where}, line {i + 1}",
+            )
+        h1, m1, s1, ms1, h2, m2, s2, ms2 = m.groups()[:8]
+        if int(m1) > 59 or int(s1) > 59 or int(m2) > 59 or int(s2) > 59:
+            raise InputError(
+                f"timing line {line.strip()!r} has minutes or seconds above 59",
+                path=path,
+                place=f"{where}, line {i + 1}",
+            )
+
+        def secs(h: str, mi: str, s: str, ms: str | None) -> float:
+            return int(h) * 3600 + int(mi) * 60 + int(s) + (int(ms.ljust(3, "0")) if ms else 0) / 1000
+
+        if secs(h2, m2, s2, ms2) < secs(h1, m1, s1, ms1):
+            raise InputError(
+                f"cue ends before it starts ({line.strip()!r})",
+                path=path,
+                place=f"{where}, line {i + 1}",
+            )
+    return cues, missing_index
+
+
+@dataclass
+class _Line:
+    """One text line of a cue after tag stripping: tokens, their styles, the speaker mark."""
+
+    tokens: list[str] = field(default_factory=list)
+    styles: list[str] = field(default_factory=list)
+
+
+def _strip_styles(line: str, stack: list[tuple[str, str]], ass: list[str]) -> tuple[str, list[str]]:
+    """Remove styling from a line; return its text and the style of each character.
+
+    ``stack`` holds the open (name, tag text) pairs and carries over to the next line of the
+    cue; ASS blocks are appended to ``ass`` (they apply to the whole cue).
+    """
+    chars: list[str] = []
+    styles: list[str] = []
+    pos = 0
+    for m in _TAG.finditer(line):
+        for ch in line[pos : m.start()]:
+            chars.append(ch)
+            styles.append("".join(t for _, t in stack))
+        pos = m.end()
+        if m.group(4):
+            ass.append(m.group(4))
+            continue
+        name = m.group(2).lower()
+        if m.group(1):  # a closing tag closes the latest open tag of that name, if any
+            for j in range(len(stack) - 1, -1, -1):
+                if stack[j][0] == name:
+                    del stack[j]
+                    break
+        else:
+            stack.append((name, m.group(0)))
+    for ch in line[pos:]:
+        chars.append(ch)
+        styles.append("".join(t for _, t in stack))
+    return "".join(chars), styles
+
+
+def _tokens_with_styles(text: str, styles: list[str]) -> tuple[list[str], list[str]]:
+    toks, tok_styles = [], []
+    for m in re.finditer(r"\S+", text):
+        toks.append(m.group(0))
+        tok_styles.append(styles[m.start()])
+    return toks, tok_styles
+
+
+def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
+    """Read an SRT file into a Document with one ``subtitle`` layer (see the module docstring).
+
+    ``scheme`` (the endnote scheme of unit layers) is not used: subtitle boundaries always use
+    the built-in ``subtitle`` scheme.
+
+    Options:
+        speaker_labels: ``"caps"`` (default), ``"any"`` or ``False`` (see the module docstring).
+        allow_missing_ms: accept ``HH:MM:SS`` timestamps without milliseconds.
+    """
+    _check_options(options, _READ_OPTIONS, "reader")
+    labels_opt = options.get("speaker_labels", "caps")
+    if labels_opt not in ("caps", "any", False, None):
+        raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
+    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
+    path = Path(path)
+    raw = read_bytes(path)
+    text = decode_text(raw, path)
+    line_endings = "CRLF" if "\r\n" in text else ("CR" if "\r" in text else "LF")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    n_cues, missing_index = _check_timings(text, path, bool(options.get("allow_missing_ms")))
+
+    subs: list[srtlib.Subtitle] = []
+    try:
+        for sub in srtlib.parse(text):
+            subs.append(sub)
+    except srtlib.SRTParseError as err:
+        line_no = text.count("\n", 0, err.expected_start) + 1
+        snippet = " ".join(str(err.unmatched_content).split())[:60]
+        raise InputError(
+            f"cannot parse SubRip text {snippet!r}; expected a cue (index line, "
+            "HH:MM:SS,mmm --> HH:MM:SS,mmm, text lines) or a blank line",
+            path=path,
+            place=f"cue {len(subs) + 1}, line {line_no}",
+        ) from None
+    except (srtlib.TimestampParseError, ValueError) as err:
+        raise InputError(
+            f"unreadable timestamp ({' '.join(str(err).split())})",
+            path=path,
+            place=f"cue {len(subs) + 1}",
+        ) from None
+    if len(subs) != n_cues:
+        raise InputError(
+            f"found {n_cues} timing lines but the srt parser found {len(subs)} cues; "
+            "the cue structure is not understood",
+            path=path,
+        )
+
+    eob, eol = 1, 2  # codes of builtin_scheme("subtitle")
+    units: list[dict[str, Any]] = []
+    styles: list[str] = []
+    speaker = DEFAULT_SPEAKER
+    marks: set[str] = set()
+    empty = cue_no = 0
+    proprietary: dict[str, str] = {}
+    for sub in subs:
+        stack: list[tuple[str, str]] = []
+        ass: list[str] = []
+        lines: list[tuple[str, _Line]] = []
+        for raw_line in sub.content.split("\n"):
+            plain, char_styles = _strip_styles(raw_line, stack, ass)
+            lead = len(plain) - len(plain.lstrip())
+            plain, char_styles = plain[lead:], char_styles[lead:]
+            m = _DASH.match(plain)
+            if m:
+                speaker = "B" if speaker == "A" else "A"
+                marks.add("dash")
+                plain, char_styles = plain[m.end() :], char_styles[m.end() :]
+            for rx in label_res:
+                lm = rx.match(plain)
+                if lm:
+                    speaker = lm.group(1)
+                    marks.add("label")
+                    plain, char_styles = plain[lm.end() :], char_styles[lm.end() :]
+                    break
+            toks, tok_styles = _tokens_with_styles(plain, char_styles)
+            if toks:
+                lines.append((speaker, _Line(toks, tok_styles)))
+        if not lines:
+            empty += 1
+            continue
+        if ass:
+            lines[0][1].styles[0] = "".join(ass) + lines[0][1].styles[0]
+        cue_no += 1
+        if sub.proprietary.strip():
+            proprietary[str(cue_no)] = sub.proprietary.strip()
+        for j, (spk, line) in enumerate(lines):
+            last = j == len(lines) - 1
+            unit: dict[str, Any] = {
+                "speaker": spk,
+                "tokens": line.tokens,
+                "boundary": eob if last else eol,
+            }
+            if j == 0:
+                unit["start"] = sub.start.total_seconds()
+            if last:
+                unit["end"] = sub.end.total_seconds()
+            units.append(unit)
+            styles.extend(line.styles)
+    meta = {
+        "encoding": _encoding_name(raw),
+        "line_endings": line_endings,
+        "cues": cue_no,
+        "empty_cues": empty,
+        "missing_indexes": missing_index,
+        "speaker_marks": "+".join(sorted(marks)) or "none",
+        "cue_proprietary": proprietary,
+    }
+    doc = from_units(
+        path.stem,
+        units,
+        layer="subtitle",
+        scheme=builtin_scheme("subtitle"),
+        source_path=str(path),
+        source_format="srt",
+        meta=meta,
+    )
+    if any(styles):
+        doc.tokens["style"] = styles
+    return doc
+
+
+# --- writing -----------------------------------------------------------------------------
+
+_TAG_NAME = re.compile(r"<\s*([a-zA-Z]+)")
+
+
+def _styled_line(tokens: list[str], styles: list[str]) -> str:
+    """Tokens joined by spaces, each run of equal style wrapped in its tags."""
+    parts: list[str] = []
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j < len(tokens) and styles[j] == styles[i]:
+            j += 1
+        text = " ".join(tokens[i:j])
+        if styles[i]:
+            closing = "".join(f"</{n.lower()}>" for n in reversed(_TAG_NAME.findall(styles[i])))
+            text = styles[i] + text + closing
+        parts.append(text)
+        i = j
+    return " ".join(parts)
+
+
+def _split_ass(style: str) -> tuple[str, str]:
+    """Split a first token's style into its leading ASS blocks and its tag part."""
+    m = re.match(r"^((?:\{\\[^{}]*\})*)(.*)$", style, re.DOTALL)
+    assert m is not None  # the pattern matches every string
+    return m.group(1), m.group(2)
+
+
+def _dash_sequence_ok(changes: list[str]) -> bool:
+    """Whether the reader's A/B alternation reproduces this sequence of speaker changes."""
+    current = DEFAULT_SPEAKER
+    for spk in changes:
+        current = "B" if current == "A" else "A"
+        if spk != current:
+            return False
+    return True
+
+
+def _ms(seconds: float) -> dt.timedelta:
+    return dt.timedelta(milliseconds=round(seconds * 1000))
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
+    """Write ``doc`` as SRT (see the module docstring).
+
+    Options:
+        layer: the layer to write (default: ``subtitle`` if present, else the unit layer).
+        speaker_marks: ``"auto"`` (default), ``"dash"``, ``"label"`` or ``"none"``.
+    """
+    _check_options(options, _WRITE_OPTIONS, "writer")
+    marks_opt = options.get("speaker_marks", "auto")
+    if marks_opt not in ("auto", "dash", "label", "none"):
+        raise UsageError(f"speaker_marks must be auto, dash, label or none, got {marks_opt!r}")
+    name = options.get("layer") or ("subtitle" if "subtitle" in doc.layers else None)
+    layer = doc.layer(name)
+    scheme = layer.scheme
+    eob = scheme.find_code("<eob>")
+    eol = scheme.find_code("<eol>")
+    subtitle_mode = eob is not None and eol is not None
+    for other in doc.layers:
+        if other != layer.name:
+            losses.add("layer-dropped", f"SRT holds only cue/line breaks; layer {other!r} is not "
+                       "written")
+    if not subtitle_mode:
+        losses.add(
+            "layer-dropped",
+            f"layer {layer.name!r} is written as one cue per unit with its endnotes in the text; "
+            "reading back gives a 'subtitle' layer",
+        )
+    extra = [c for c in doc.meta_columns() if c != "style"]
+    if extra:
+        losses.add("meta-dropped", f"token columns {extra} have no place in SRT")
+
+    tok = doc.tokens
+    texts = tok["text"].astype(str).tolist()
+    style_col = tok["style"].fillna("").astype(str).tolist() if "style" in tok else [""] * len(texts)
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+
+    # Cues: lists of (speaker, rows, tokens).
+    cues: list[list[tuple[str, tuple[int, ...], list[str]]]] = []
+    current: list[tuple[str, tuple[int, ...], list[str]]] = []
+    for unit in doc.units(layer.name):
+        words = [texts[r] for r in unit.rows]
+        if subtitle_mode:
+            current.append((unit.speaker, unit.rows, words))
+            if unit.boundary != eol:
+                cues.append(current)
+                current = []
+        else:
+            symbol = endnote_text(unit.boundary, scheme)
+            if symbol:
+                words = [*words[:-1], words[-1] + symbol]
+            cues.append([(unit.speaker, unit.rows, words)])
+    if current:
+        cues.append(current)
+
+    spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
+    missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
+    if missing:
+        spans = [(float(i), float(i + 1)) for i in range(len(cues))]
+        losses.add("times-invented", f"{missing} of {len(cues)} cues have no times; every cue "
+                   "was given 1 s in document order")
+    flat = np.asarray([t for span in spans for t in span], dtype=float)
+    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
+        losses.add("times-rounded", "SRT times have millisecond precision; times were rounded")
+
+    # Speaker marks.
+    line_speakers = [spk for cue in cues for spk, _, _ in cue]
+    changes: list[str] = []
+    prev = DEFAULT_SPEAKER
+    for spk in line_speakers:
+        if spk != prev:
+            changes.append(spk)
+        prev = spk
+    mode = marks_opt
+    if mode == "auto":
+        anonymous = set(line_speakers) <= {DEFAULT_SPEAKER, "A", "B"}
+        mode = "dash" if anonymous and _dash_sequence_ok(changes) else "label"
+    if not changes:
+        mode = "none"
+    if mode == "none" and changes:
+        losses.add("speakers-merged", f"speakers {sorted(set(line_speakers))} are written without "
+                   "marks; reading back gives one speaker")
+    if mode == "dash" and not _dash_sequence_ok(changes):
+        losses.add("speakers-merged", "speaker names are written as '- ' dashes; reading back "
+                   "gives alternating speakers A/B")
+    if mode == "label":
+        unreadable = sorted(
+            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(
+                s + ": "))}
+        )
+        if unreadable:
+            losses.add("speakers-merged", f"speaker names {unreadable} are written as NAME: labels "
+                       "the reader does not recognise; reading back merges them")
+
+    proprietary = doc.meta.get("cue_proprietary") or {}
+    keep_prop = doc.source_format == "srt" and doc.meta.get("cues") == len(cues)
+    subs: list[srtlib.Subtitle] = []
+    prev = DEFAULT_SPEAKER
+    for n, (cue, (start, end)) in enumerate(zip(cues, spans, strict=True), start=1):
+        out_lines: list[str] = []
+        ass = ""
+        for k, (spk, rows, words) in enumerate(cue):
+            line_styles = [style_col[r] for r in rows]
+            if k == 0 and line_styles:
+                ass, line_styles[0] = _split_ass(line_styles[0])
+            body = _styled_line(words, line_styles)
+            if spk != prev and mode == "dash":
+                body = "- " + body
+            elif spk != prev and mode == "label":
+                body = f"{spk}: {body}"
+            prev = spk
+            out_lines.append(body)
+        if ass:
+            out_lines[0] = ass + out_lines[0]
+        subs.append(
+            srtlib.Subtitle(
+                index=n,
+                start=_ms(start),
+                end=_ms(max(end, start)),
+                content="\n".join(out_lines),
+                proprietary=str(proprietary.get(str(n), "")) if keep_prop else "",
+            )
+        )
+    # reindex=False: compose would otherwise sort by time and drop zero-length cues.
+    text = srtlib.compose(subs, reindex=False)
+    Path(path).write_text(text, encoding="utf-8", newline="")
+
+
+ADAPTER = Adapter(
+    name="srt",
+    extensions=(".srt",),
+    description="SubRip subtitles: cues and line breaks as <eob>/<eol> boundaries",
+    read=read,
+    write=write,
+)
