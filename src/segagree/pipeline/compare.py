@@ -35,8 +35,10 @@ def score_pair(
     symbols = pair.scheme.symbols
     for op in out["operations"]:
         s = op["speaker"]
+        # Where B's boundary lands in A's stream (the base of an adjudicated gold file).
+        op["position_b_in_a"] = None if op["position_b"] is None else int(pair.positions_a[s][op["position_b"]])
         for side, positions in (("position_a", pair.positions_a), ("position_b", pair.positions_b)):
-            if op[side] is not None and s in positions:
+            if op[side] is not None:
                 op[side] = int(positions[s][op[side]])
     out["speakers"] = list(pair.speakers)
     out["layer"] = pair.layer

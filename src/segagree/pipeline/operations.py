@@ -18,7 +18,8 @@ from segagree.pipeline.pairing import AnnotationPair
 
 MARK = "‖"
 COLUMNS = (
-    "speaker", "op", "position_a", "position_b", "type_a", "type_b", "cost", "token_a", "token_b", "context"
+    "speaker", "op", "position_a", "position_b", "type_a", "type_b", "cost", "token_a", "token_b", "context",
+    "position_b_in_a",
 )
 
 
@@ -43,6 +44,7 @@ def operation_rows(result: dict[str, Any], pair: AnnotationPair, *, window: int 
         rows.append(
             {
                 **{k: op[k] for k in ("speaker", "op", "position_a", "position_b", "type_a", "type_b")},
+                "position_b_in_a": op.get("position_b_in_a"),
                 "cost": round(float(op["cost"]), 12),
                 "token_a": ta[pa] if pa is not None and pa < len(ta) else "",
                 "token_b": tb[pb] if pb is not None and pb < len(tb) else "",

@@ -1,0 +1,113 @@
+"""Settings of a corpus run, read from an optional ``segagree.toml``.
+
+Example (every key optional; these are the defaults)::
+
+    scheme = "dubois"            # built-in name or a scheme file (relative to this file)
+    layer = "iu"                 # the layer to compare
+    mode = "optimal"             # S_f search: optimal or segsimflex
+    transpositions = true
+    metrics = ["sf", "sf_b"]     # any of `segagree metrics`; kappa is set below
+    align = true                 # align differing transcripts instead of failing
+    max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
+    normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
+    review_matches = false       # list match operations in the review workbooks too
+
+    [kappa]
+    enabled = true
+    sims = 1000                  # K simulated chance annotations per speaker
+    chance = "cohen"             # cohen, scott, bennett, bennett_modified, segsimflex
+    seed = 12345
+
+    [speakers]                   # explicit renames, applied before pairing
+    "F2:" = "F2"
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from segagree import __version__
+from segagree.errors import SegagreeError
+from segagree.schemas import BoundaryScheme, load_scheme
+
+CONFIG_NAME = "segagree.toml"
+
+
+@dataclass
+class KappaSettings:
+    """Simulated chance-corrected agreement (Lai, Li & Zhang 2023, section 5)."""
+
+    enabled: bool = True
+    sims: int = 1000
+    chance: str = "cohen"
+    seed: int = 12345
+
+
+@dataclass
+class RunConfig:
+    """Everything that decides a run's numbers (its hash keys the resume cache)."""
+
+    scheme: str = "dubois"
+    layer: str | None = "iu"
+    mode: str = "optimal"
+    transpositions: bool = True
+    metrics: list[str] = field(default_factory=lambda: ["sf", "sf_b"])
+    align: bool = True
+    max_mismatch: float = 0.2
+    normalise_speakers: bool = True
+    review_matches: bool = False
+    kappa: KappaSettings = field(default_factory=KappaSettings)
+    speakers: dict[str, str] = field(default_factory=dict)
+    base_dir: str = "."
+
+    def load_scheme(self) -> BoundaryScheme:
+        """The scheme, a scheme file's path taken relative to the config's folder."""
+        candidate = Path(self.base_dir) / self.scheme
+        return load_scheme(candidate if candidate.is_file() else self.scheme)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("base_dir")
+        return d
+
+    @property
+    def digest(self) -> str:
+        """Hash of the settings, the scheme's cost model and the version (the cache key part)."""
+        payload = json.dumps({**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": __version__},
+                             sort_keys=True)
+        return hashlib.sha1(payload.encode()).hexdigest()[:12]
+
+
+def load_config(path: Path | None, corpus: Path) -> RunConfig:
+    """The run's settings: ``path``, else ``CORPUS/segagree.toml`` if present, else defaults."""
+    if path is None:
+        candidate = corpus / CONFIG_NAME
+        if not candidate.is_file():
+            return RunConfig(base_dir=str(corpus))
+        path = candidate
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise SegagreeError("no such config file", path=path) from None
+    except tomllib.TOMLDecodeError as err:
+        raise SegagreeError(f"not valid TOML: {err}", path=path) from None
+    known = set(RunConfig.__dataclass_fields__) - {"base_dir"}
+    unknown = set(data) - known
+    if unknown:
+        raise SegagreeError(f"unknown settings {sorted(unknown)}; known: {sorted(known)}", path=path)
+    kappa_raw = data.pop("kappa", {})
+    kappa_known = set(KappaSettings.__dataclass_fields__)
+    if set(kappa_raw) - kappa_known:
+        raise SegagreeError(f"unknown [kappa] settings {sorted(set(kappa_raw) - kappa_known)}", path=path)
+    config = RunConfig(**data, kappa=KappaSettings(**kappa_raw), base_dir=str(path.parent))
+    if config.mode not in ("optimal", "segsimflex"):
+        raise SegagreeError(f"mode must be optimal or segsimflex, not {config.mode!r}", path=path)
+    if config.kappa.sims < 1:
+        raise SegagreeError(f"[kappa] sims must be >= 1, not {config.kappa.sims}", path=path)
+    config.load_scheme()  # fail early on a bad scheme
+    return config

@@ -1,0 +1,118 @@
+"""One task of a corpus run: score one pair of annotators of one text.
+
+A task reads both files, pairs speakers (renamed and normalised as configured), aligns
+differing transcripts, computes S_f / S_f^B with every operation, the other requested metrics
+and the simulated kappa, and returns a JSON-ready dict (so results can be appended to the
+resume log and merged in any order). Its random numbers come from a seed derived from the
+run seed, the text and the annotator pair, so they do not depend on which worker ran it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from segagree import __version__
+from segagree.adapters import read_document
+from segagree.errors import SegagreeError
+from segagree.pipeline.compare import score_pair
+from segagree.pipeline.config import RunConfig
+from segagree.pipeline.operations import operation_rows
+from segagree.pipeline.pairing import normalise_speaker, pair_annotations
+from segagree.schemas import Document
+
+
+def file_digest(path: Path) -> str:
+    """SHA-1 of a file's bytes (part of the resume key)."""
+    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def task_key(text: str, ann_a: str, ann_b: str, file_a: Path, file_b: Path, config: RunConfig) -> str:
+    """Resume key: the inputs' content and the settings' signature."""
+    payload = f"{text}|{ann_a}|{ann_b}|{file_digest(file_a)}|{file_digest(file_b)}|{config.digest}"
+    return hashlib.sha1(payload.encode()).hexdigest()[:20]
+
+
+def task_seed(base: int, text: str, ann_a: str, ann_b: str) -> int:
+    """A 32-bit seed for one task from ``numpy.random.SeedSequence`` keyed by text and pair."""
+    entropy = [base, zlib.crc32(text.encode()), zlib.crc32(f"{ann_a}\x00{ann_b}".encode())]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0])
+
+
+def _speaker_map(config: RunConfig, *docs: Document) -> dict[str, str]:
+    mapping: dict[str, str] = {}
+    for doc in docs:
+        for s in doc.speakers:
+            name = config.speakers.get(s, s)
+            mapping[s] = normalise_speaker(name) if config.normalise_speakers else name
+    return mapping
+
+
+def run_task(text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config: RunConfig) -> dict[str, Any]:
+    """Score one pair; errors in the input become ``{"ok": False, "error": ...}``, never exceptions."""
+    result: dict[str, Any] = {
+        "text": text,
+        "annotator_a": ann_a,
+        "annotator_b": ann_b,
+        "file_a": str(file_a),
+        "file_b": str(file_b),
+        "version": __version__,
+    }
+    try:
+        result["key"] = task_key(text, ann_a, ann_b, Path(file_a), Path(file_b), config)
+        scheme = config.load_scheme()
+        a = read_document(file_a, scheme=scheme)
+        b = read_document(file_b, scheme=scheme)
+        result["format_a"], result["format_b"] = a.source_format, b.source_format
+        # The configured layer where the files have it (an SRT pair has only `subtitle`).
+        layer = a.layer(config.layer if config.layer in a.layers else None).name
+        pair = pair_annotations(
+            a,
+            b,
+            layer=layer,
+            scheme=scheme if layer == "iu" else None,  # other layers keep their own scheme
+            speaker_map=_speaker_map(config, a, b),
+            align=config.align,
+            max_mismatch=config.max_mismatch,
+        )
+        compare = score_pair(
+            pair,
+            mode=config.mode,
+            transpositions=config.transpositions,
+            metrics=[m for m in config.metrics if m not in ("sf", "sf_b")],
+        )
+        result["operation_rows"] = operation_rows(compare, pair)
+        compare.pop("operations")  # the rows carry them, with context
+        result["compare"] = compare
+        result["tracks"] = {
+            s: {"a": pair.arrays_a[s].tolist(), "b": pair.arrays_b[s].tolist(), "tokens": pair.tokens[s]}
+            for s in pair.speakers
+        }
+        result["kappa"] = _kappa(pair, config, task_seed(config.kappa.seed, text, ann_a, ann_b))
+        result["ok"] = True
+        result["error"] = None
+    except SegagreeError as err:
+        result.update(ok=False, error=str(err))
+    return result
+
+
+def _kappa(pair, config: RunConfig, seed: int) -> dict[str, Any] | None:
+    if not config.kappa.enabled:
+        return None
+    from segagree.metrics.agreement import sf_kappa
+
+    res = sf_kappa(
+        pair.arrays_a,
+        pair.arrays_b,
+        pair.scheme,
+        chance=config.kappa.chance,
+        sims=config.kappa.sims,
+        seed=seed,
+        mode=config.mode,
+        transpositions=config.transpositions,
+    )
+    return res.to_dict()
