@@ -38,7 +38,8 @@ Mapping to the model (reading):
   every non-gap word interval lies inside one unit interval. An explicitly chosen word tier
   that does not nest is an error; an automatically found one is ignored (listed in
   ``meta['ignored_tiers']``). Word intervals give token times; a unit with no word intervals
-  falls back to the label split (counted in ``meta['units_without_words']``).
+  falls back to the label split (counted in ``meta['units_without_words']``). A word label
+  with inner whitespace gives one token per part, the interval shared evenly between them.
 * **Boundaries.** Layer ``iu`` with the given scheme: the endnote is the label's final token
   (separate or glued, via :func:`split_endnote`); no endnote means the scheme's unclassified
   type. A final word-tier token that repeats the endnote is removed from the tokens.
@@ -47,7 +48,8 @@ Mapping to the model (reading):
   its first word's start to its last word's end), and gap intervals.
 
 Writing: one interval tier per speaker whose labels are the unit's tokens joined by spaces
-plus the endnote symbol as a separate token, with empty intervals filling the gaps, in
+plus the endnote symbol as a separate token (the unclassified symbol only when the label
+would otherwise read back differently, as in ``etc. ;``), with empty intervals filling the gaps, in
 praatio's long text form (UTF-8) with times at full float precision. A ``<speaker>/words``
 tier per speaker follows when it carries information the labels cannot: word times, or tokens
 a whitespace split of the label would not give back (``word_tiers=None``, the default; force
@@ -326,9 +328,11 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 for ws, we, wlab in words[lo:hi]:
                     parts = wlab.split()
                     toks.extend(parts)
-                    # A word label with inner whitespace gives several tokens sharing its span.
-                    t_starts.extend([ws] + [math.nan] * (len(parts) - 1))
-                    t_ends.extend([math.nan] * (len(parts) - 1) + [we])
+                    # A word label with inner whitespace (bobby's "RIPPED\nVerb") gives one
+                    # token per part, sharing the interval evenly, so that it writes back.
+                    p_starts, p_ends = _spread(ws, we, len(parts))
+                    t_starts.extend(p_starts)
+                    t_ends.extend(p_ends)
                 stripped, wcode = split_endnote(toks, scheme)
                 if wcode is not None and wcode == code and stripped:
                     if len(stripped) < len(toks):  # a separate endnote token: drop its times
@@ -371,24 +375,33 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
 # --- writing -----------------------------------------------------------------------------
 
 
-def _label(tokens: list[str], code: int, scheme: BoundaryScheme) -> str:
-    symbol = endnote_text(code, scheme)
-    return " ".join(tokens + ([symbol] if symbol else []))
-
-
-def _label_round_trips(tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
-    """Whether reading the written label alone gives back these tokens and this code."""
-    back, back_code = split_endnote(_label(tokens, code, scheme).split(), scheme)
+def _reads_back(label: str, tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
+    """Whether reading ``label`` alone gives back these tokens and this code."""
+    back, back_code = split_endnote(label.split(), scheme)
     if back_code is None:
         back_code = scheme.unclassified_code
     expected = code if code != 0 else scheme.unclassified_code
     return back == tokens and back_code == expected
 
 
+def _label(tokens: list[str], code: int, scheme: BoundaryScheme) -> str:
+    """Tokens and the endnote symbol; the unclassified symbol only where it is needed
+    (``etc.`` would otherwise read back as ``etc`` with a final ``.``)."""
+    symbol = endnote_text(code, scheme)
+    label = " ".join(tokens + ([symbol] if symbol else []))
+    if scheme.unclassified and not symbol and not _reads_back(label, tokens, code, scheme):
+        label = f"{label} {scheme.unclassified.symbol}"
+    return label
+
+
+def _label_round_trips(tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
+    return _reads_back(_label(tokens, code, scheme), tokens, code, scheme)
+
+
 def _spread(start: float, end: float, n: int) -> tuple[list[float], list[float]]:
     """Evenly spaced token spans covering [start, end]."""
-    edges = np.linspace(start, end, n + 1)
-    return edges[:-1].tolist(), edges[1:].tolist()
+    edges = [float(x) for x in np.linspace(start, end, n + 1)]
+    return edges[:-1], edges[1:]
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
@@ -418,7 +431,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
     units = doc.units(layer.name)
-    spans = [(starts[u.rows[0]], ends[u.rows[-1]]) for u in units]
+    # Python floats: praatio writes repr(), and repr(np.float64) is not a number to Praat.
+    spans = [(float(starts[u.rows[0]]), float(ends[u.rows[-1]])) for u in units]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     invented = missing > 0
     if invented:
@@ -493,8 +507,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                     ce[i] > cs[i + 1] for i in range(len(toks) - 1)
                 )
                 ws, we = _spread(us, ue, len(toks)) if bad else (cs, ce)
-            unit_entries.append((us, ue, label))
-            word_entries.extend(zip(ws, we, toks, strict=True))
+            unit_entries.append((float(us), float(ue), label))
+            word_entries.extend((float(a), float(b), t) for a, b, t in zip(ws, we, toks, strict=True))
             prev_end = ue
             xmax = max(xmax, ue)
         tier_entries[speaker] = (unit_entries, word_entries)
