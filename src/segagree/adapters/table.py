@@ -1,7 +1,8 @@
 """Spreadsheets (CSV, TSV, XLSX): one row per unit, as segsimflex reads them.
 
 Columns ``Speaker`` and ``Utterance`` (names matched case-insensitively; ``text`` is accepted
-for ``Utterance``); a blank Speaker inherits the row above (segsimflex's ``reNA``); every other
+for ``Utterance``); a blank Speaker, or R's missing value ``NA``, inherits the row above
+(segsimflex's ``reNA``); every other
 column (``Turn``, ``row_id``, ``docId`` ...) is kept as metadata on the unit's tokens and
 written back. Optional ``Start``/``End`` columns (seconds) give unit times.
 
@@ -30,6 +31,8 @@ from segagree.schemas import BoundaryScheme, Document, from_units
 
 SPEAKER_NAMES = ("speaker", "participant")
 TEXT_NAMES = ("utterance", "text", "transcript")
+# R's write.csv spells a missing value NA: segsimflex's reNA then inherits the speaker above.
+MISSING = {"NA"}
 TIME_NAMES = {"start": ("start", "unitstart"), "end": ("end", "unitend")}
 
 
@@ -78,6 +81,8 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
     for i, row in enumerate(frame.itertuples(index=False), start=2):
         values = dict(zip(frame.columns, row, strict=True))
         raw_speaker = str(values[spk_col]).strip()
+        if raw_speaker in MISSING:
+            raw_speaker = ""
         if raw_speaker:
             speaker = raw_speaker
         elif not speaker:

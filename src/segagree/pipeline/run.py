@@ -74,7 +74,8 @@ def load_results_log(path: Path) -> dict[str, dict[str, Any]]:
                 rec = json.loads(line)
             except json.JSONDecodeError:
                 continue  # a line cut short by a killed run
-            if isinstance(rec, dict) and rec.get("key") and rec.get("ok") is not None:
+            # Failed tasks are tried again: the cause may have been fixed outside the inputs.
+            if isinstance(rec, dict) and rec.get("key") and rec.get("ok"):
                 done[rec["key"]] = rec
     return done
 
