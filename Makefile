@@ -16,6 +16,8 @@ venv: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/segagree run sample_corpora -o demo_output
+	$(BIN)/segagree compare sample_corpora/garden.ann1.txt sample_corpora/garden.ann2.txt --ops demo_output/garden.operations.csv
+	$(BIN)/segagree convert sample_corpora/garden.ann1.txt -o demo_output/garden.ann1.eaf
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
@@ -24,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
 bench: $(STAMP)
-	$(BIN)/python bench/bench_sf.py
+	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) demo_output
