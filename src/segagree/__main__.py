@@ -1,0 +1,5 @@
+"""``python -m segagree``: the command line."""
+
+from segagree.cli import main
+
+main()
