@@ -9,8 +9,8 @@ Layout (``layout="dubois"``, extensions ``.txt``/``.trn``)::
 * one unit per line; blank lines are skipped;
 * an optional speaker label ``NAME:`` opens a line and carries over to the following lines
   (a label followed by a tab may be any name without a tab, ``M::`` for ``M:``; otherwise it
-  has no lowercase ASCII letter, so ``note: ...`` is text while ``M:``, ``F1:``, ``JOE:`` or CJK names are labels); lines
-  before any label belong to ``SPEAKER``. The writer puts a tab after every label and at
+  has no lowercase ASCII letter, so ``note: ...`` is text while ``M:``, ``F1:``, ``JOE:``
+  or CJK names are labels); lines before any label belong to ``SPEAKER``. The writer puts a tab after every label and at
   the start of continuation lines;
 * tokens are separated by whitespace; the endnote is the final token or glued to the last
   word: ``,`` continuing, ``.`` final, ``?`` appeal, ``--`` or ``—`` truncated; a line
