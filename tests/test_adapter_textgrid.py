@@ -407,3 +407,22 @@ def test_praat_opens_synthetic_unicode_textgrid(tmp_path: Path) -> None:
     back = tg.read(out, scheme=DUBOIS)
     assert back.differences(doc) == []
     assert math.isclose(back.tokens["end"].iloc[-1], 1 / 3, rel_tol=0, abs_tol=1e-15)
+
+
+def test_srt_lines_without_times_are_interpolated(tmp_path: Path) -> None:
+    from segagree.adapters import srt as srt_adapter
+
+    sub = srt_adapter.read(shared_path("corpora", "srt", "sintel_en.srt"), scheme=DUBOIS)
+    losses = LossReport()
+    out = tmp_path / "sintel.TextGrid"
+    tg.write(sub, out, losses=losses)
+    assert [loss.kind for loss in losses] == ["times-invented"]
+    assert "8 of 30 units" in losses.lines()[0] and "interpolated" in losses.lines()[0]
+    back = tg.read(out, scheme=builtin_scheme("subtitle"))
+    assert back.token_texts() == sub.token_texts()
+    # the cue times survive; the line break inside cue 3 falls between them
+    known = sub.tokens["start"].notna()
+    assert np.allclose(back.tokens.loc[known, "start"], sub.tokens.loc[known, "start"])
+    alone = back.tokens.index[back.tokens["text"] == "alone,"][0]
+    assert 148.0 < back.tokens.loc[alone, "end"] == back.tokens.loc[alone + 1, "start"] < 151.45
+    assert praat_summary(out, tmp_path)[:2] == ["tiers 1", "SUBTITLE\t56"]

@@ -398,6 +398,30 @@ def _label_round_trips(tokens: list[str], code: int, scheme: BoundaryScheme) -> 
     return _reads_back(_label(tokens, code, scheme), tokens, code, scheme)
 
 
+def _fill_spans(spans: list[tuple[float, float]], sizes: list[int]) -> list[tuple[float, float]]:
+    """Fill missing unit times: 1 s per unit when nothing is known, else linear interpolation
+    over token positions in discourse order (an SRT cue's interior line ends get times between
+    the cue's start and end, in proportion to their tokens)."""
+    known = [x for sp in spans for x in sp if not math.isnan(x)]
+    if not known:
+        return [(float(i), float(i + 1)) for i in range(len(spans))]
+    pos = np.concatenate([[0], np.cumsum(sizes)]).astype(float)
+    # Doubled positions keep anchors distinct: unit i's end (2p) comes before unit i+1's
+    # start (2p + 1) although both sit at token position p.
+    xs = np.concatenate([2 * pos[:-1] + 1, 2 * pos[1:]])
+    ys = np.asarray([s for s, _ in spans] + [e for _, e in spans], dtype=float)
+    ok = ~np.isnan(ys)
+    order = np.argsort(xs[ok])  # np.interp needs increasing anchors
+    filled = np.where(ok, ys, np.interp(xs, xs[ok][order], ys[ok][order]))
+    n = len(spans)
+    out = [(float(filled[i]), float(filled[n + i])) for i in range(n)]
+    for i in range(1, n):
+        # A missing start right after a missing end (an SRT line break): make them meet.
+        if not ok[i] and not ok[n + i - 1] and out[i - 1][1] <= out[i][1]:
+            out[i] = (out[i - 1][1], out[i][1])
+    return out
+
+
 def _spread(start: float, end: float, n: int) -> tuple[list[float], list[float]]:
     """Evenly spaced token spans covering [start, end]."""
     edges = [float(x) for x in np.linspace(start, end, n + 1)]
@@ -436,13 +460,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     invented = missing > 0
     if invented:
-        # Without unit times there is nothing to place intervals on: 1 s per unit, in order.
-        spans = [(float(i), float(i + 1)) for i in range(len(units))]
-        losses.add(
-            "times-invented",
-            f"{missing} of {len(units)} units have no times; every unit was given 1 s in "
-            "discourse order",
+        spans = _fill_spans(spans, [len(u.rows) for u in units])
+        how = (
+            "every unit was given 1 s in discourse order"
+            if missing == len(units) and not any(not math.isnan(x) for sp in spans for x in sp)
+            else "their times were interpolated by token count between the known times"
         )
+        losses.add("times-invented", f"{missing} of {len(units)} units have no start or end "
+                   f"time; {how}")
 
     # Per unit: label, span, word spans (if known).
     per_speaker: dict[str, list[tuple[float, float, str, list[str], list[float], list[float]]]]
