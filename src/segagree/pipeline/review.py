@@ -1,0 +1,493 @@
+"""Review workbooks: one xlsx per text for adjudicating the annotators' disagreements.
+
+Sheets (written with XlsxWriter, atomically):
+
+* **operations** (``Operations`` for a text with two annotators; ``ops A-B`` per annotator
+  pair otherwise, at most 31 characters): one row per S_f operation of the pair (match rows
+  only with ``review_matches``), with the speaker, the token position in A's and in B's own
+  stream, A's tokens around the boundary point (marked ``‖``), both boundaries, the
+  operation, its cost and the empty **decision** (drop-down: ``A``, ``B``, ``both``,
+  ``neither``, ``other``) and **comment** columns. Header frozen, autofilter on, one colour
+  per operation type. The grey columns at the right are technical, read back by
+  :func:`segagree.pipeline.adjudicate.adjudicate`: where B's boundary lands in A's stream
+  and the range of A's tokens whose boundary the comparison placed at A's position (more
+  than one token only where A has tokens B lacks).
+* **Summary**: per pair, S_f, S_f^B and kappa per speaker and pooled with the operation
+  counts; the counts of operations by type pair (rows: A's boundary type, columns: B's,
+  ``none`` included, as in Figure 6 of Lai, Li & Zhang 2023; every operation counts, match
+  rows included even when the operations sheet leaves them out); the transcript mismatches
+  the alignment bridged.
+* **About**: the signature, the settings (also as JSON), the reading scheme (JSON), the
+  source files of every pair (path relative to the workbook, absolute path, format, SHA-1),
+  and a one-line definition of every number and column.
+
+The column headers of the operations sheets and the layout of the About sheet's sources
+table are the contract with the adjudication step (:data:`OPS_HEADERS`, :data:`SOURCE_HEADERS`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from segagree import __version__
+from segagree.adapters.base import atomic_path
+from segagree.errors import SegagreeError
+from segagree.pipeline.config import RunConfig
+from segagree.pipeline.summary import POOLED, kappa_values
+from segagree.pipeline.tasks import file_digest
+from segagree.schemas import NONE_SYMBOL
+
+DECISIONS = ("A", "B", "both", "neither", "other")
+OPS = ("match", "substitution", "transposition", "insertion", "deletion")
+SINGLE_PAIR_SHEET = "Operations"
+SUMMARY_SHEET = "Summary"
+ABOUT_SHEET = "About"
+MATRIX_CORNER = "A \\ B"
+
+# (key, header, width, definition). Keys are the adjudication's names for the columns.
+OPS_COLUMNS: tuple[tuple[str, str, float, str], ...] = (
+    ("row_id", "row id", 7, "number of the operation in this pair's list (technical; keep it)"),
+    ("speaker", "speaker", 12, "the speaker whose stream the boundary is in (after speaker renames)"),
+    ("position_a", "A token #", 9,
+     "0-based index, in A's own stream of this speaker, of the token A's boundary follows (blank: A has none)"),
+    ("position_b", "B token #", 9,
+     "0-based index, in B's own stream of this speaker, of the token B's boundary follows (blank: B has none)"),
+    ("context", "context (‖ = boundary point)", 60,
+     "A's tokens around the boundary point, ‖ at the point (B's tokens where only B has a boundary)"),
+    ("token_a", "A token", 12, "the token A's boundary follows"),
+    ("token_b", "B token", 12, "the token B's boundary follows"),
+    ("type_a", "A boundary", 10, "annotator A's boundary type at this point ('none' = no boundary)"),
+    ("type_b", "B boundary", 10, "annotator B's boundary type at this point ('none' = no boundary)"),
+    ("op", "operation", 13,
+     "S_f edit operation: match, substitution (types differ), transposition (boundary moved), "
+     "insertion (only B has one), deletion (only A has one)"),
+    ("cost", "cost", 7, "the operation's cost in the scheme's cost model (0 for a match)"),
+    ("decision", "decision", 10,
+     "fill in: A (keep A's), B (take B's), both (A's and B's), neither (no boundary), other (fix by hand)"),
+    ("comment", "comment", 40, "free text for the adjudicator"),
+    ("position_b_in_a", "B's point in A", 9,
+     "technical: index in A's stream of the token B's boundary follows (where adjudication puts B's boundary)"),
+    ("span_a_from", "A span from", 9,
+     "technical: first token of A's stream whose boundary the comparison placed at 'A token #'"),
+    ("span_a_to", "A span to", 9,
+     "technical: last such token (differs from 'A token #' only where A has tokens B lacks)"),
+)
+OPS_HEADERS: dict[str, str] = {key: header for key, header, _, _ in OPS_COLUMNS}
+TECHNICAL = ("row_id", "position_b_in_a", "span_a_from", "span_a_to")
+SOURCE_HEADERS = (
+    "sheet", "annotator_a", "file_a", "file_a_absolute", "format_a", "sha1_a",
+    "annotator_b", "file_b", "file_b_absolute", "format_b", "sha1_b", "layer", "signature",
+)
+SETTINGS_JSON_LABEL = "settings (JSON)"
+SCHEME_JSON_LABEL = "reading scheme (JSON)"
+
+OP_COLOURS = {
+    "match": "#E2EFDA",
+    "substitution": "#FCE4D6",
+    "transposition": "#DDEBF7",
+    "insertion": "#FFF2CC",
+    "deletion": "#F8CBAD",
+}
+
+
+DECISION_MEANINGS: tuple[tuple[str, str], ...] = (
+    ("A", "keep annotator A's boundary (or A's absence of one) unchanged"),
+    ("B", "take annotator B's: B's boundary type at 'B's point in A', A's boundary removed where B has none"),
+    ("both", "keep A's boundary and add B's (a transposition: boundaries at both places; "
+             "not allowed on a substitution: one token holds one boundary)"),
+    ("neither", "remove A's boundary and do not add B's (refused at the last token of a speaker's stream, "
+                "which must end in a boundary)"),
+    ("other", "keep A's boundary for now and list the row as needing manual attention"),
+    ("(empty)", "undecided: keeps A's boundary and is listed (adjudicate --undecided error refuses instead)"),
+)
+
+SUMMARY_DEFINITIONS: tuple[tuple[str, str], ...] = (
+    ("S_f", "flexible segmentation similarity (Lai, Li & Zhang 2023): 1 - cost / tokens; 1 = identical"),
+    ("S_f^B", "the boundary-based variant: 1 - cost / edits (edits = boundary pairs, transpositions, "
+              "insertions, deletions); 1 = identical"),
+    ("kappa S_f, kappa S_f^B", "chance-corrected S_f and S_f^B from simulated chance annotations "
+                               "(blank: not computed)"),
+    ("tokens", "tokens of the speaker on the common index of both annotations"),
+    ("cost", "total cost of the S_f edit operations"),
+    ("matches ... deletions", "number of S_f operations of each kind"),
+    ("transcript mismatches", "tokens the two transcripts differ in (bridged by alignment)"),
+    ("type-pair counts", "operations by A's boundary type (row) and B's (column), 'none' = no boundary; "
+     "matches on the diagonal; transpositions in their own type pair; every operation counted"),
+    (POOLED, "pooled over all speakers (from summed statistics)"),
+)
+
+
+def sheet_names(pairs: Sequence[tuple[str, str]]) -> list[str]:
+    """Operation sheet names of a text's annotator pairs: ``Operations`` for one pair, else
+    ``ops A-B`` cut to Excel's 31 characters and made unique."""
+    if len(pairs) == 1:
+        return [SINGLE_PAIR_SHEET]
+    names: list[str] = []
+    for a, b in pairs:
+        clean_a, clean_b = (re.sub(r"[\[\]:*?/\\']", "_", x) for x in (a, b))
+        name = f"ops {clean_a}-{clean_b}"
+        if len(name) > 31:
+            name = f"ops {clean_a[:13]}-{clean_b[:13]}"
+        base, k = name, 2
+        while name.lower() in {n.lower() for n in names} or name.lower() in ("summary", "about"):
+            suffix = f"~{k}"
+            name = base[: 31 - len(suffix)] + suffix
+            k += 1
+        names.append(name)
+    return names
+
+
+def a_spans(result: dict[str, Any]) -> dict[str, dict[int, tuple[int, int]]]:
+    """speaker -> {A index of a common column: (first, last) A index whose boundary lands there}.
+
+    Only columns that A-only tokens (alignment gaps) project onto are listed; every other
+    column's span is the column itself."""
+    spans: dict[str, dict[int, tuple[int, int]]] = {}
+    only_a: dict[str, list[dict[str, Any]]] = {}
+    for m in result["compare"].get("mismatches", []):
+        if m["kind"] == "only_a" and m.get("position_a") is not None:
+            only_a.setdefault(m["speaker"], []).append(m)
+    for speaker, gaps in only_a.items():
+        gap_positions = sorted(m["position_a"] for m in gaps)
+        by_column: dict[int, list[int]] = {}
+        for m in gaps:
+            by_column.setdefault(m["position"], []).append(m["position_a"])
+        # The A index of common column k is the k-th A index that is not a gap.
+        col_to_a: dict[int, int] = {}
+        gap_set = set(gap_positions)
+        wanted = set(by_column)
+        k = 0
+        for i in range(max(gap_positions) + max(wanted) + 2):
+            if i in gap_set:
+                continue
+            if k in wanted:
+                col_to_a[k] = i
+            k += 1
+        spans[speaker] = {
+            col_to_a[k]: (min([*members, col_to_a[k]]), max([*members, col_to_a[k]]))
+            for k, members in by_column.items()
+            if k in col_to_a
+        }
+    return spans
+
+
+def review_rows(result: dict[str, Any], *, matches: bool) -> list[dict[str, Any]]:
+    """The operations sheet's rows of one pair (keys of :data:`OPS_COLUMNS`, decision empty)."""
+    spans = a_spans(result)
+    rows = []
+    for n, op in enumerate(result.get("operation_rows", []), start=1):
+        if op["op"] == "match" and not matches:
+            continue
+        pa = op.get("position_a")
+        span = spans.get(op["speaker"], {}).get(pa, (pa, pa)) if pa is not None else (None, None)
+        rows.append(
+            {
+                **{k: op.get(k) for k in ("speaker", "position_a", "position_b", "context", "token_a", "token_b",
+                                          "type_a", "type_b", "op", "cost", "position_b_in_a")},
+                "row_id": n,
+                "decision": None,
+                "comment": None,
+                "span_a_from": span[0],
+                "span_a_to": span[1],
+            }
+        )
+    return rows
+
+
+def type_pair_counts(result: dict[str, Any]) -> Counter[tuple[str, str]]:
+    """Number of operations of a pair by (A's type, B's type), every operation counted."""
+    return Counter((op["type_a"], op["type_b"]) for op in result.get("operation_rows", []))
+
+
+def _relative(path: Path, start: Path) -> str:
+    try:
+        return os.path.relpath(path, start)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any]], config: RunConfig) -> Path:
+    """Write the review workbook of one text (see the module docstring); return its path.
+
+    Args:
+        path: the ``.xlsx`` to write (atomically; its folder is created).
+        results_for_text: successful task results of one text, one per annotator pair.
+        config: the run's settings (``review_matches`` decides whether match rows are listed).
+    """
+    import xlsxwriter
+
+    results = [r for r in results_for_text if r.get("ok")]
+    if not results:
+        raise SegagreeError("no successful comparison to write a review workbook for", path=path)
+    path = Path(path)
+    names = sheet_names([(r["annotator_a"], r["annotator_b"]) for r in results])
+    with atomic_path(path) as tmp:
+        wb = xlsxwriter.Workbook(
+            str(tmp), {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
+        )
+        fmts = _formats(wb)
+        for name, result in zip(names, results, strict=True):
+            _write_ops_sheet(wb, fmts, name, review_rows(result, matches=config.review_matches))
+        _write_summary_sheet(wb, fmts, names, results)
+        _write_about_sheet(wb, fmts, names, results, config, path.resolve().parent)
+        wb.close()
+    return path
+
+
+def _formats(wb: Any) -> dict[str, Any]:
+    f = {
+        "header": wb.add_format({"bold": True, "bg_color": "#D9D9D9", "border": 1, "text_wrap": True,
+                                 "valign": "top"}),
+        "tech_header": wb.add_format({"bold": True, "bg_color": "#BFBFBF", "font_color": "#595959", "border": 1,
+                                      "text_wrap": True, "valign": "top"}),
+        "tech": wb.add_format({"font_color": "#808080", "bg_color": "#F2F2F2"}),
+        "title": wb.add_format({"bold": True, "font_size": 13}),
+        "bold": wb.add_format({"bold": True}),
+        "wrap": wb.add_format({"text_wrap": True, "valign": "top"}),
+        "num": wb.add_format({"num_format": "0.0000"}),
+        "cost": wb.add_format({"num_format": "0.###"}),
+        "input": wb.add_format({"bg_color": "#FFFFFF", "border": 1, "border_color": "#A6A6A6"}),
+    }
+    for op, colour in OP_COLOURS.items():
+        f[f"op_{op}"] = wb.add_format({"bg_color": colour})
+    return f
+
+
+def _write_cell(ws: Any, row: int, col: int, value: Any, fmt: Any = None) -> None:
+    if value is None:
+        ws.write_blank(row, col, None, fmt)
+    elif isinstance(value, bool):
+        ws.write_boolean(row, col, value, fmt)
+    elif isinstance(value, int | float):
+        ws.write_number(row, col, value, fmt)
+    else:
+        ws.write_string(row, col, str(value), fmt)
+
+
+def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[str, Any]]) -> None:
+    ws = wb.add_worksheet(name)
+    keys = [c[0] for c in OPS_COLUMNS]
+    for col, (key, header, width, _) in enumerate(OPS_COLUMNS):
+        technical = key in TECHNICAL
+        ws.write_string(0, col, header, fmts["tech_header" if technical else "header"])
+        col_fmt = fmts["tech"] if technical else (fmts["cost"] if key == "cost" else None)
+        ws.set_column(col, col, width, col_fmt)
+    for r, row in enumerate(rows, start=1):
+        for col, key in enumerate(keys):
+            fmt = fmts["tech"] if key in TECHNICAL else (fmts["cost"] if key == "cost" else None)
+            if key in ("decision", "comment"):
+                fmt = fmts["input"]
+            _write_cell(ws, r, col, row[key], fmt)
+    last = max(len(rows), 1)
+    ncols = len(keys)
+    ws.freeze_panes(1, 0)
+    ws.autofilter(0, 0, len(rows), ncols - 1)
+    ws.set_row(0, 30)
+    dec = keys.index("decision")
+    ws.data_validation(
+        1, dec, last, dec,
+        {
+            "validate": "list",
+            "source": list(DECISIONS),
+            "input_title": "decision",
+            "input_message": "A, B, both, neither or other",
+            "error_title": "not a decision",
+            "error_message": "Choose A, B, both, neither or other (see the About sheet).",
+        },
+    )
+    op_col = xlsx_col(keys.index("op"))
+    first_tech = min(keys.index(k) for k in TECHNICAL if k != "row_id")
+    for op in OPS:
+        # Colour the reviewer's columns by operation; the technical ones stay grey.
+        ws.conditional_format(
+            1, 1, last, first_tech - 1,
+            {"type": "formula", "criteria": f'=${op_col}2="{op}"', "format": fmts[f"op_{op}"]},
+        )
+
+
+def xlsx_col(index: int) -> str:
+    """Excel column letters of a 0-based column index."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def _write_summary_sheet(wb: Any, fmts: dict[str, Any], names: list[str], results: list[dict[str, Any]]) -> None:
+    ws = wb.add_worksheet(SUMMARY_SHEET)
+    ws.set_column(0, 0, 16)
+    ws.set_column(1, 16, 12)
+    r = 0
+    ws.write_string(r, 0, f"Text {results[0]['text']}: agreement per annotator pair", fmts["title"])
+    r += 2
+    for name, result in zip(names, results, strict=True):
+        r = _summary_block(ws, fmts, r, name, result) + 2
+    ws.write_string(r, 0, "Definitions", fmts["title"])
+    r += 1
+    for term, meaning in SUMMARY_DEFINITIONS:
+        ws.write_string(r, 0, term, fmts["bold"])
+        ws.write_string(r, 1, meaning)
+        r += 1
+
+
+def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dict[str, Any]) -> int:
+    comp = result["compare"]
+    ws.write_string(r, 0, f"{result['annotator_a']} (A) vs {result['annotator_b']} (B): "
+                          f"operations in sheet '{name}'", fmts["title"])
+    r += 1
+    kappa = kappa_values(result["kappa"]) if result.get("kappa") else {}
+    mismatches = comp.get("mismatches", [])
+    extra = list(comp.get("metrics", {}))
+    header = ["speaker", "tokens", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B", "cost",
+              "matches", "substitutions", "transpositions", "insertions", "deletions", "transcript mismatches",
+              *extra]
+    for c, h in enumerate(header):
+        ws.write_string(r, c, h, fmts["header"])
+    r += 1
+    speakers = list(comp["per_speaker"])
+    for speaker in [*speakers, POOLED]:
+        stats = comp if speaker == POOLED else comp["per_speaker"][speaker]
+        if speaker == POOLED:
+            counts = Counter(op["op"] for op in result.get("operation_rows", []))
+            n_mis = len(mismatches)
+        else:
+            counts = Counter(op["op"] for op in result.get("operation_rows", []) if op["speaker"] == speaker)
+            n_mis = sum(1 for m in mismatches if m["speaker"] == speaker)
+        kv = kappa.get(speaker, {})
+        values: list[Any] = [
+            speaker, stats.get("n_tokens"), stats.get("sf"), stats.get("sf_b"),
+            kv.get("kappa_sf"), kv.get("kappa_sf_b"), stats.get("cost"),
+            stats.get("matches", counts["match"]), stats.get("substitutions", counts["substitution"]),
+            stats.get("transpositions", counts["transposition"]), stats.get("insertions", counts["insertion"]),
+            stats.get("deletions", counts["deletion"]), n_mis,
+        ]
+        for metric in extra:
+            res = comp["metrics"][metric]
+            values.append(res.get("value") if speaker == POOLED else (res.get("per_speaker") or {}).get(speaker))
+        for c, v in enumerate(values):
+            fmt = fmts["num"] if c in (2, 3, 4, 5) or c >= 13 else None
+            _write_cell(ws, r, c, v if not isinstance(v, dict | list) else json.dumps(v), fmt)
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "Operations by type pair (rows: A's boundary, columns: B's boundary)", fmts["bold"])
+    r += 1
+    symbols = list(comp["scheme"]["symbols"])
+    counts = type_pair_counts(result)
+    for ta, tb in counts:  # a type outside the scheme (should not happen) still gets a line
+        for sym in (ta, tb):
+            if sym not in symbols:
+                symbols.append(sym)
+    order = [s for s in symbols if s != NONE_SYMBOL] + [NONE_SYMBOL]
+    ws.write_string(r, 0, MATRIX_CORNER, fmts["header"])
+    for c, sym in enumerate(order, start=1):
+        ws.write_string(r, c, sym, fmts["header"])
+    ws.write_string(r, len(order) + 1, "total", fmts["header"])
+    r += 1
+    for ta in order:
+        ws.write_string(r, 0, ta, fmts["header"])
+        for c, tb in enumerate(order, start=1):
+            if ta == NONE_SYMBOL and tb == NONE_SYMBOL:
+                ws.write_string(r, c, "-")
+            else:
+                ws.write_number(r, c, counts.get((ta, tb), 0))
+        ws.write_number(r, len(order) + 1, sum(v for (x, _), v in counts.items() if x == ta), fmts["bold"])
+        r += 1
+    ws.write_string(r, 0, "total", fmts["header"])
+    for c, tb in enumerate(order, start=1):
+        ws.write_number(r, c, sum(v for (_, y), v in counts.items() if y == tb), fmts["bold"])
+    ws.write_number(r, len(order) + 1, sum(counts.values()), fmts["bold"])
+    r += 2
+    ws.write_string(r, 0, f"Transcript mismatches ({len(mismatches)})", fmts["bold"])
+    r += 1
+    if not mismatches:
+        ws.write_string(r, 0, "none: both annotators have the same tokens")
+        return r
+    mis_header = ["speaker", "kind", "common index", "A token #", "B token #", "A token", "B token"]
+    for c, h in enumerate(mis_header):
+        ws.write_string(r, c, h, fmts["header"])
+    for m in mismatches:
+        r += 1
+        for c, key in enumerate(("speaker", "kind", "position", "position_a", "position_b", "token_a", "token_b")):
+            _write_cell(ws, r, c, m.get(key))
+    return r
+
+
+def _write_about_sheet(
+    wb: Any, fmts: dict[str, Any], names: list[str], results: list[dict[str, Any]], config: RunConfig, home: Path
+) -> None:
+    ws = wb.add_worksheet(ABOUT_SHEET)
+    ws.set_column(0, 0, 24)
+    ws.set_column(1, 1, 60)
+    ws.set_column(2, len(SOURCE_HEADERS), 18)
+    r = 0
+    ws.write_string(r, 0, f"Review workbook of text {results[0]['text']}", fmts["title"])
+    r += 2
+    signatures = sorted({res["compare"]["signature"] for res in results})
+    facts: list[tuple[str, str]] = [
+        ("text", str(results[0]["text"])),
+        ("written by", f"segagree {__version__}"),
+        ("signature", "; ".join(signatures)),
+        ("layer", str(results[0]["compare"].get("layer", ""))),
+        ("scheme", f"{results[0]['compare']['scheme']['name']} ({results[0]['compare']['scheme']['digest']})"),
+    ]
+    for key, value in config.to_dict().items():
+        facts.append((f"setting: {key}", json.dumps(value, ensure_ascii=False)))
+    scheme = config.load_scheme()
+    facts.append((SETTINGS_JSON_LABEL, json.dumps(config.to_dict(), ensure_ascii=False, sort_keys=True)))
+    facts.append((SCHEME_JSON_LABEL, json.dumps(scheme.to_dict(), ensure_ascii=False)))
+    for key, value in facts:
+        ws.write_string(r, 0, key, fmts["bold"])
+        ws.write_string(r, 1, value)
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "Sources (paths relative to this workbook, and absolute; SHA-1 = first 16 hex digits)",
+                    fmts["bold"])
+    r += 1
+    for c, h in enumerate(SOURCE_HEADERS):
+        ws.write_string(r, c, h, fmts["header"])
+    for name, res in zip(names, results, strict=True):
+        r += 1
+        abs_a, abs_b = Path(res["file_a"]).resolve(), Path(res["file_b"]).resolve()
+        values = [
+            name, res["annotator_a"], _relative(abs_a, home), str(abs_a), res.get("format_a", ""),
+            file_digest(abs_a), res["annotator_b"], _relative(abs_b, home), str(abs_b), res.get("format_b", ""),
+            file_digest(abs_b), res["compare"].get("layer", ""), res["compare"]["signature"],
+        ]
+        for c, v in enumerate(values):
+            ws.write_string(r, c, str(v))
+    r += 2
+    ws.write_string(r, 0, "Columns of the operations sheets", fmts["bold"])
+    r += 1
+    for _, header, _, definition in OPS_COLUMNS:
+        ws.write_string(r, 0, header, fmts["bold"])
+        ws.write_string(r, 1, definition)
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "Decisions (segagree adjudicate applies them to annotator A's file)", fmts["bold"])
+    r += 1
+    for decision, meaning in DECISION_MEANINGS:
+        ws.write_string(r, 0, decision, fmts["bold"])
+        ws.write_string(r, 1, meaning)
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "Numbers of the Summary sheet", fmts["bold"])
+    r += 1
+    for term, meaning in SUMMARY_DEFINITIONS:
+        ws.write_string(r, 0, term, fmts["bold"])
+        ws.write_string(r, 1, meaning)
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "Colours of the operation rows", fmts["bold"])
+    r += 1
+    for op in OPS:
+        ws.write_string(r, 0, op, fmts[f"op_{op}"])
+        r += 1
+
