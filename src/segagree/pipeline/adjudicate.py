@@ -1,0 +1,495 @@
+"""Adjudication: turn a filled-in review workbook into a gold annotation.
+
+:func:`adjudicate` reads a review workbook (see :mod:`segagree.pipeline.review`) with
+openpyxl, finds annotator A's source file through the About sheet (its path relative to the
+workbook, else the absolute path recorded there; refused if its SHA-1 changed since the
+workbook was written), reads it as the base annotation and applies the decision of every row
+of one operations sheet. Places are token indexes in A's own stream of a speaker (the
+boundary after that token):
+
+``A``
+    keep A's boundary (or A's absence of one): no change.
+``B``
+    B's boundary type at *B's point in A*; A's boundary at *A token #* is removed unless B's
+    boundary is the same type at the same place (a substitution becomes B's type, a
+    transposition moves, a deletion removes, an insertion adds).
+``both``
+    keep A's boundary and add B's (a transposition gives boundaries at both places). On a
+    substitution this would put two boundaries after one token, which is an error.
+``neither``
+    remove A's boundary and do not add B's. At the last token of a speaker's stream (which
+    must end in a boundary in a unit layer) this is an error naming the row: the adjudicator
+    has to choose a type (A, B or other), the tool does not invent one.
+``other``
+    keep A's boundary and list the row as needing manual attention.
+empty (undecided)
+    kept as A's and listed; with ``undecided="error"`` the rows are named and nothing is written.
+
+Where A has tokens B lacks, the comparison placed A's boundary after such a token at the
+preceding common token; the workbook's *A span* columns record those tokens, and a removal
+clears A's boundaries over the whole span.
+
+Contradictions are errors naming both rows (sheet and Excel row): two rows leaving different
+boundary types at one place (one row keeping A's boundary where another puts B's of another
+type), or a ``neither`` removing A's boundary at a place where another row adds one. A ``B``
+that removes A's boundary where another row puts B's is not a contradiction: it is how B's
+moved boundaries are taken over (all ``B`` reproduces B's annotation).
+
+The gold annotation is A's document with the adjudicated layer replaced, written in any
+writable format (by the output's extension or ``fmt``) with
+:func:`segagree.adapters.write_document`; its loss report is part of the returned report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from segagree.adapters import LossReport, format_for, read_document, write_document
+from segagree.errors import SegagreeError, UsageError
+from segagree.pipeline.pairing import normalise_speaker
+from segagree.pipeline.review import (
+    ABOUT_SHEET,
+    DECISIONS,
+    OPS_HEADERS,
+    SCHEME_JSON_LABEL,
+    SETTINGS_JSON_LABEL,
+    SOURCE_HEADERS,
+)
+from segagree.pipeline.tasks import file_digest
+from segagree.schemas import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
+
+Undecided = Literal["a", "error"]
+_REQUIRED = ("speaker", "position_a", "type_a", "type_b", "op", "decision", "position_b_in_a",
+             "span_a_from", "span_a_to")
+_LIST_LIMIT = 20
+
+
+@dataclass
+class AdjudicationReport:
+    """What :func:`adjudicate` did.
+
+    Attributes:
+        workbook, sheet: the review workbook and the operations sheet read.
+        base: annotator A's source file (the base of the gold annotation).
+        output, format: the gold file written and its format.
+        applied: number of rows by decision (``A``, ``B``, ``both``, ``neither``, ``other``),
+            undecided rows not included.
+        undecided: the undecided rows (``'sheet' row N``), kept as A's.
+        attention: rows decided ``other`` (with their comments), to be fixed by hand.
+        changed: tokens whose boundary in the gold annotation differs from A's.
+        losses: what the output format could not hold.
+    """
+
+    workbook: Path
+    sheet: str
+    base: Path
+    output: Path
+    format: str
+    applied: Counter[str] = field(default_factory=Counter)
+    undecided: list[str] = field(default_factory=list)
+    attention: list[str] = field(default_factory=list)
+    changed: int = 0
+    losses: LossReport = field(default_factory=LossReport)
+
+    def lines(self) -> list[str]:
+        """A short human-readable report."""
+        kinds = ", ".join(f"{d}: {self.applied[d]}" for d in DECISIONS if self.applied[d]) or "none"
+        out = [
+            f"wrote {self.output} ({self.format}) from {self.base} and sheet '{self.sheet}' of {self.workbook}",
+            f"decisions applied: {sum(self.applied.values())} ({kinds}); {self.changed} boundaries changed",
+        ]
+        out.append(f"undecided rows (kept A's): {len(self.undecided)}" + _listing(self.undecided))
+        out.append(f"rows needing attention ('other'): {len(self.attention)}" + _listing(self.attention))
+        out.extend(f"loss: {line}" for line in self.losses.lines())
+        if not self.losses:
+            out.append("lossless")
+        return out
+
+
+def _listing(items: list[str]) -> str:
+    if not items:
+        return ""
+    shown = "; ".join(items[:_LIST_LIMIT])
+    more = f"; and {len(items) - _LIST_LIMIT} more" if len(items) > _LIST_LIMIT else ""
+    return f": {shown}{more}"
+
+
+@dataclass
+class _Row:
+    ref: str
+    speaker: str
+    op: str
+    position_a: int | None
+    position_b_in_a: int | None
+    span: tuple[int, int] | None
+    type_a: str
+    type_b: str
+    token_a: str
+    decision: str | None
+    comment: str
+
+
+@dataclass
+class _Source:
+    sheet: str
+    values: dict[str, str]
+
+
+def adjudicate(
+    workbook: str | Path,
+    output: str | Path,
+    *,
+    undecided: Undecided = "a",
+    sheet: str | None = None,
+    fmt: str | None = None,
+) -> AdjudicationReport:
+    """Apply the decisions of a filled-in review workbook to annotator A's file; write the gold.
+
+    Args:
+        workbook: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
+        output: the gold annotation to write (format by extension unless ``fmt``).
+        undecided: ``"a"`` keeps A's boundary for rows without a decision (and lists them);
+            ``"error"`` refuses, naming them.
+        sheet: the operations sheet to apply (needed when the text has 3+ annotators).
+        fmt: output format name.
+
+    Raises:
+        SegagreeError: a missing or changed source file, an unknown decision, contradicting
+            decisions (naming both rows), undecided rows with ``undecided="error"``, ``neither``
+            at a stream's last token.
+    """
+    if undecided not in ("a", "error"):
+        raise UsageError(f"undecided must be 'a' or 'error', not {undecided!r}")
+    workbook, output = Path(workbook), Path(output)
+    if not workbook.is_file():
+        raise SegagreeError("no such review workbook", path=workbook)
+    if output.resolve() == workbook.resolve():
+        raise SegagreeError("refusing to overwrite the review workbook with the gold annotation", path=output)
+    target = format_for(output, fmt)  # fail on a bad output format before any work
+    about, sources, rows, sheet_name = _read_workbook(workbook, sheet)
+    src = sources[sheet_name]
+    base_path = _find_source(workbook, src)
+    try:
+        settings = json.loads(about[SETTINGS_JSON_LABEL])
+        scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]))
+    except (KeyError, TypeError, json.JSONDecodeError) as err:
+        raise SegagreeError(f"the About sheet's settings or scheme are missing or damaged ({err})",
+                            path=workbook) from None
+    doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme)
+    layer_name = src.values.get("layer") or None
+    lay = doc.layer(layer_name)
+    streams = _streams(doc, settings)
+
+    if undecided == "error":
+        missing = [r.ref for r in rows if r.decision is None]
+        if missing:
+            raise SegagreeError(f"{len(missing)} rows have no decision{_listing(missing)}", path=workbook)
+
+    codes = _apply(rows, lay, streams, doc, workbook)
+    gold = dataclasses.replace(
+        doc,
+        tokens=doc.tokens.copy(),
+        layers={**doc.layers, lay.name: Layer(lay.name, lay.scheme, codes)},
+        meta=dict(doc.meta),
+    )
+    options = {"layer": lay.name} if lay.name != "iu" else {}
+    losses = write_document(gold, output, fmt, **options)
+    report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
+    report.changed = int(np.count_nonzero(codes != lay.boundaries))
+    for r in rows:
+        if r.decision is None:
+            report.undecided.append(r.ref)
+        else:
+            report.applied[r.decision] += 1
+            if r.decision == "other":
+                report.attention.append(r.ref + (f" ({r.comment})" if r.comment else ""))
+    return report
+
+
+# --- reading the workbook ----------------------------------------------------------------
+
+
+def _read_workbook(workbook: Path, sheet: str | None) -> tuple[dict[str, str], dict[str, _Source], list[_Row], str]:
+    import openpyxl
+
+    try:
+        wb = openpyxl.load_workbook(workbook, read_only=True, data_only=True)
+    except Exception as err:  # zipfile/openpyxl raise many kinds for a damaged file
+        raise SegagreeError(f"cannot read the workbook ({err})", path=workbook) from None
+    try:
+        if ABOUT_SHEET not in wb.sheetnames:
+            raise SegagreeError("not a segagree review workbook: it has no About sheet", path=workbook)
+        about, sources = _read_about(wb[ABOUT_SHEET], workbook)
+        if sheet is None:
+            if len(sources) != 1:
+                raise UsageError(
+                    f"{workbook}: the workbook has {len(sources)} operations sheets ({sorted(sources)}); "
+                    "choose one with --sheet"
+                )
+            sheet = next(iter(sources))
+        if sheet not in sources or sheet not in wb.sheetnames:
+            raise UsageError(f"{workbook}: no operations sheet {sheet!r}; sheets: {sorted(sources)}")
+        rows = _read_ops(wb[sheet], sheet, workbook)
+    finally:
+        wb.close()
+    return about, sources, rows, sheet
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _read_about(ws: Any, workbook: Path) -> tuple[dict[str, str], dict[str, _Source]]:
+    about: dict[str, str] = {}
+    sources: dict[str, _Source] = {}
+    header: list[str] | None = None
+    for values in ws.iter_rows(values_only=True):
+        cells = [_text(v) for v in values]
+        if header is not None:
+            if not cells or not cells[0]:
+                header = None
+                continue
+            record = dict(zip(header, cells, strict=False))
+            sources[record["sheet"]] = _Source(record["sheet"], record)
+            continue
+        if len(cells) >= 2 and cells[0] == SOURCE_HEADERS[0] and cells[1] == SOURCE_HEADERS[1]:
+            header = cells
+            continue
+        if len(cells) >= 2 and cells[0] and cells[0] not in about:
+            about[cells[0]] = cells[1]
+    if not sources:
+        raise SegagreeError("the About sheet has no sources table (sheet, annotator_a, file_a ...)", path=workbook)
+    return about, sources
+
+
+def _int(value: Any, ref: str, what: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise SegagreeError(f"{ref}: {what} must be a token index, not {value!r}") from None
+    if not number.is_integer() or number < 0:
+        raise SegagreeError(f"{ref}: {what} must be a token index, not {value!r}")
+    return int(number)
+
+
+def _decision(value: Any, ref: str) -> str | None:
+    text = _text(value)
+    if not text:
+        return None
+    for d in DECISIONS:
+        if text.lower() == d.lower():
+            return d
+    raise SegagreeError(f"{ref}: unknown decision {text!r}; expected one of {', '.join(DECISIONS)} or empty")
+
+
+def _read_ops(ws: Any, sheet: str, workbook: Path) -> list[_Row]:
+    by_header = {header: key for key, header in OPS_HEADERS.items()}
+    rows: list[_Row] = []
+    columns: dict[str, int] = {}
+    for excel_row, values in enumerate(ws.iter_rows(values_only=True), start=1):
+        if excel_row == 1:
+            columns = {by_header[_text(v)]: i for i, v in enumerate(values) if _text(v) in by_header}
+            missing = [OPS_HEADERS[k] for k in _REQUIRED if k not in columns]
+            if missing:
+                raise SegagreeError(f"sheet {sheet!r} lacks the columns {missing}", path=workbook)
+            continue
+        if not any(_text(v) for v in values):
+            continue
+
+        def get(key: str, values: tuple[Any, ...] = values, columns: dict[str, int] = columns) -> Any:
+            i = columns.get(key)
+            return values[i] if i is not None and i < len(values) else None
+
+        ref = f"'{sheet}' row {excel_row}"
+        pa = _int(get("position_a"), ref, "A token #")
+        lo, hi = _int(get("span_a_from"), ref, "A span from"), _int(get("span_a_to"), ref, "A span to")
+        span = None
+        if pa is not None:
+            span = (pa if lo is None else lo, pa if hi is None else hi)
+            if not span[0] <= pa <= span[1]:
+                raise SegagreeError(f"{ref}: A span {span[0]}-{span[1]} does not contain A token # {pa}")
+        rows.append(
+            _Row(
+                ref=ref,
+                speaker=_text(get("speaker")),
+                op=_text(get("op")),
+                position_a=pa,
+                position_b_in_a=_int(get("position_b_in_a"), ref, "B's point in A"),
+                span=span,
+                type_a=_text(get("type_a")) or NONE_SYMBOL,
+                type_b=_text(get("type_b")) or NONE_SYMBOL,
+                token_a=_text(get("token_a")),
+                decision=_decision(get("decision"), ref),
+                comment=_text(get("comment")),
+            )
+        )
+    return rows
+
+
+def _find_source(workbook: Path, src: _Source) -> Path:
+    """Annotator A's file: relative to the workbook, else the recorded absolute path; SHA-1 checked."""
+    rel, absolute = src.values.get("file_a", ""), src.values.get("file_a_absolute", "")
+    candidates = []
+    if rel:
+        candidates.append(Path(rel) if Path(rel).is_absolute() else (workbook.resolve().parent / rel).resolve())
+    if absolute:
+        candidates.append(Path(absolute))
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None:
+        tried = ", ".join(str(p) for p in candidates) or "no path recorded"
+        raise SegagreeError(
+            f"annotator {src.values.get('annotator_a', 'A')}'s source file of sheet {src.sheet!r} is missing "
+            f"(tried {tried}); put it back beside the workbook as recorded in the About sheet",
+            path=workbook,
+        )
+    expected = src.values.get("sha1_a", "")
+    actual = file_digest(found)
+    if not expected or not (actual.startswith(expected) or expected.startswith(actual)):
+        raise SegagreeError(
+            f"annotator A's source file {found} changed since the workbook was written "
+            f"(SHA-1 {actual}, the About sheet records {expected or 'none'}); re-run segagree to review it again",
+            path=workbook,
+        )
+    return found
+
+
+def _streams(doc: Document, settings: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Token-table rows of every speaker's stream as the comparison saw it (renamed, merged)."""
+    renames = settings.get("speakers") or {}
+    normalise = bool(settings.get("normalise_speakers", True))
+    rename: dict[str, str] = {}
+    for s in doc.speakers:
+        name = renames.get(s, s)
+        rename[s] = normalise_speaker(name) if normalise else name
+    streams: dict[str, list[int]] = {}
+    for i, s in enumerate(doc.tokens["speaker"]):
+        streams.setdefault(rename.get(s, s), []).append(i)
+    return {s: np.asarray(rows, dtype=np.int64) for s, rows in streams.items()}
+
+
+# --- applying the decisions --------------------------------------------------------------
+
+
+def _code(scheme: BoundaryScheme, symbol: str, ref: str) -> int:
+    if symbol == NONE_SYMBOL:
+        return 0
+    code = scheme.find_code(symbol)
+    if code is None:
+        raise SegagreeError(f"{ref}: boundary {symbol!r} is not a type of scheme {scheme.name!r} {scheme.symbols}")
+    return code
+
+
+def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Document, workbook: Path) -> np.ndarray:
+    """The adjudicated boundary codes of the layer (see the module docstring)."""
+    texts = doc.tokens["text"].to_numpy()
+    keeps: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    sets: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    drops: dict[tuple[str, int], list[tuple[str, bool, tuple[int, int]]]] = {}
+    problems: list[str] = []
+
+    def where(speaker: str, p: int) -> str:
+        return f"after token {p} ('{texts[streams[speaker][p]]}') of {speaker}"
+
+    for r in rows:
+        if r.speaker not in streams:
+            raise SegagreeError(f"{r.ref}: speaker {r.speaker!r} is not in A's file (speakers: {sorted(streams)})",
+                                path=workbook)
+        n = len(streams[r.speaker])
+        for p in (r.position_a, r.position_b_in_a, *(r.span or ())):
+            if p is not None and p >= n:
+                raise SegagreeError(f"{r.ref}: token {p} is beyond {r.speaker}'s {n} tokens in A's file",
+                                    path=workbook)
+        if r.position_a is not None and r.token_a and texts[streams[r.speaker][r.position_a]] != r.token_a:
+            raise SegagreeError(
+                f"{r.ref}: the row does not fit A's file: token {r.position_a} of {r.speaker} is "
+                f"{texts[streams[r.speaker][r.position_a]]!r}, the row says {r.token_a!r}",
+                path=workbook,
+            )
+        code_a, code_b = _code(lay.scheme, r.type_a, r.ref), _code(lay.scheme, r.type_b, r.ref)
+        pa, pb = r.position_a, r.position_b_in_a
+        if r.position_a is not None and code_a == 0:
+            raise SegagreeError(f"{r.ref}: A token # is given but A's boundary is 'none'", path=workbook)
+        decision = r.decision or "A"
+        keep_a = set_b = False
+        drop: bool | None = None  # True: strong (neither), False: weak (B)
+        if decision in ("A", "other"):
+            keep_a = True
+        elif decision == "B":
+            if pa is not None:
+                if pb == pa and code_b == code_a:
+                    keep_a = True
+                else:
+                    drop = False
+            set_b = pb is not None and not keep_a
+        elif decision == "both":
+            if pa is not None and pb == pa and code_a != code_b:
+                problems.append(f"{r.ref}: 'both' on a substitution would put two boundaries ({r.type_a!r} and "
+                                f"{r.type_b!r}) {where(r.speaker, pa)}; choose A, B, neither or other")
+                continue
+            keep_a = pa is not None
+            set_b = pb is not None and pb != pa
+        elif decision == "neither":
+            if pa is not None:
+                drop = True
+        if keep_a and pa is not None:
+            keeps.setdefault((r.speaker, pa), []).append((r.ref, code_a))
+        if set_b and pb is not None:
+            sets.setdefault((r.speaker, pb), []).append((r.ref, code_b))
+        if drop is not None and pa is not None and r.span is not None:
+            drops.setdefault((r.speaker, pa), []).append((r.ref, drop, r.span))
+
+    sym = lay.scheme.symbol
+    for place in sorted({*keeps, *sets, *drops}):
+        speaker, p = place
+        placed = keeps.get(place, []) + sets.get(place, [])
+        for ref2, code2 in placed[1:]:
+            ref1, code1 = placed[0]
+            if code2 != code1 and ref2 != ref1:
+                problems.append(f"{ref1} and {ref2} contradict each other: {sym(code1)!r} and {sym(code2)!r} "
+                                f"{where(speaker, p)}")
+        for ref_d, strong, _ in drops.get(place, []):
+            for ref_k, _code_k in keeps.get(place, []):
+                if ref_k != ref_d:
+                    problems.append(f"{ref_d} removes A's boundary {where(speaker, p)} that {ref_k} keeps")
+            if strong:
+                for ref_s, code_s in sets.get(place, []):
+                    if ref_s != ref_d:
+                        problems.append(f"{ref_d} and {ref_s} contradict each other: 'neither' removes the boundary "
+                                        f"{where(speaker, p)} where {ref_s} adds {sym(code_s)!r}")
+    if problems:
+        raise SegagreeError("contradicting decisions: " + "; ".join(problems), path=workbook)
+
+    codes = lay.boundaries.copy()
+    for (speaker, _), entries in drops.items():
+        for _, _, (lo, hi) in entries:
+            codes[streams[speaker][lo : hi + 1]] = 0
+    for (speaker, p), entries in sets.items():
+        code = entries[0][1]
+        if any(c == code for _, c in keeps.get((speaker, p), [])):
+            continue  # A's boundary of that type stays at that place (possibly after a token B lacks)
+        codes[streams[speaker][p]] = code
+
+    # The last token of a speaker's stream keeps its boundary (a unit layer ends every stream in one).
+    for speaker, stream in streams.items():
+        last = stream[-1]
+        if lay.boundaries[last] != 0 and codes[last] == 0:
+            n = len(stream) - 1
+            culprits = [(ref, strong) for (s, _), entries in drops.items() if s == speaker
+                        for ref, strong, (lo, hi) in entries if lo <= n <= hi]
+            for ref, strong in culprits:
+                problems.append(
+                    f"{ref}: '{'neither' if strong else 'B'}' would leave the last token of {speaker}'s stream "
+                    f"('{texts[last]}') without a boundary, which every stream must end in; choose A, B or other"
+                )
+    if problems:
+        raise SegagreeError("; ".join(problems), path=workbook)
+    return codes
