@@ -1,0 +1,736 @@
+"""Chance-corrected agreement for S_f and S_f^B: kappa by simulation (or exactly), per speaker
+and pooled.
+
+Lai, Li & Zhang (2023, SCiL, section 5) correct S_f and S_f^B for chance the way Cohen (1960)
+corrects raw agreement, with the chance agreement estimated by simulation::
+
+    kappa = (S_obs - E[S_chance]) / (1 - E[S_chance])
+
+where ``S_chance`` is the similarity of two *random* annotations of the same token streams,
+each position drawn independently (i.i.d.) from a chance distribution over the scheme's codes
+(0 = no boundary, 1..T typed, T+1 unclassified). Artstein & Poesio (2008) describe the
+distributions; here:
+
+* ``cohen``: each annotator's own distribution (Cohen's kappa). Per-speaker kappa uses that
+  speaker's distributions; the *pooled* kappa simulates every speaker from that speaker's own
+  distributions (per annotator) and pools the simulated statistics like the observed ones
+  (summed cost over summed tokens / edits). With one speaker both coincide.
+* ``scott``: one distribution per speaker, pooled over both annotators (Scott's pi).
+* ``bennett``: uniform over all codes including "none" (Bennett, Alpert & Goldstein's S).
+* ``bennett_modified``: P(none) pooled over both annotators (per speaker), the rest spread
+  evenly over every boundary code (typed and unclassified).
+* ``segsimflex``: the R reference's ``IAA()`` model, quirks kept: for *every* speaker, each
+  annotator's codes are drawn from the counts of the **last speaker in sorted order**, with
+  the reference's off-by-one: in its symbol order (typed, unclassified, none) the first
+  symbol with a non-zero count has probability ``(count - 1) / (num - 1)`` and every other
+  ``count / (num - 1)`` (``num`` = that speaker's tokens). Simulations are always scored
+  *with* transpositions (the observed value follows ``transpositions``). Pooled kappa only.
+
+Positions are drawn i.i.d.: a simulated stream need not end with a boundary (the reference
+does the same, and it is the usual reading of the paper). Each simulated pair is scored by the
+exact S_f engine of :mod:`segagree.metrics.sf` (``mode="optimal"`` uses a batched, vectorised
+implementation of the same alignment, :func:`score_pairs`, tested against
+:func:`~segagree.metrics.sf.sf_speaker`; ``mode="segsimflex"`` calls ``sf_speaker``).
+
+Monte Carlo error: with K simulations, chance mean ``m`` and standard deviation ``s``
+(ddof = 1) of the simulated similarity, the standard error of kappa is
+``(1 - S_obs) / (1 - m)^2 * s / sqrt(K)`` (delta method, as in the segsimflex notes).
+
+Reproducibility: simulations come in blocks of :data:`SIM_BLOCK`; block ``j`` of speaker
+``i`` (speakers in sorted order) draws annotator A from
+``SeedSequence(seed).spawn(n_speakers)[i].spawn(n_blocks)[j].spawn(2)[0]`` and B from
+``[1]``. The numbers therefore depend only on (seed, K, input), not on ``jobs`` or on how the
+work is batched, and the first K' simulations of a K-run are those of a K'-run.
+
+Exact expectation (``chance_method="exact"``, only without transpositions): positions are
+independent, so ``E[cost] = sum_s n_s * sum_{x,y} p_a(x) p_b(y) (1 - M[x, y])`` and
+``E[S_f] = 1 - E[cost] / N``; the per-draw standard deviation follows from the per-position
+variance. S_f^B = 1 - cost/edits is a ratio of random quantities with no simple closed form:
+its exact kappa is reported as unavailable (``None`` with a reason).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from segagree.errors import MismatchError, UsageError
+from segagree.metrics.sf import MODES, SfStats, sf, sf_speaker
+from segagree.metrics.stats import signature
+from segagree.schemas.scheme import BoundaryScheme, builtin_scheme
+
+__all__ = [
+    "CHANCE_MODELS",
+    "SIM_BLOCK",
+    "KappaEstimate",
+    "SfKappaResult",
+    "chance_distributions",
+    "score_pairs",
+    "sf_kappa",
+]
+
+CHANCE_MODELS: dict[str, str] = {
+    "cohen": "each annotator's own code distribution (per speaker)",
+    "scott": "one code distribution pooled over both annotators (per speaker)",
+    "bennett": "uniform over all codes including none",
+    "bennett_modified": "P(none) pooled over both annotators, boundary codes uniform",
+    "segsimflex": "the R reference: last speaker's counts with its off-by-one, for every speaker",
+}
+SIM_BLOCK = 250
+"""Simulations per random stream (fixed, so the numbers do not depend on ``jobs``)."""
+_BATCH_TOKENS = 2_500_000  # tokens scored at once by the batched scorer (speed vs memory)
+_EPS = 1e-12
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass
+class KappaEstimate:
+    """Kappa of one similarity (``sf`` or ``sf_b``) for one speaker or pooled.
+
+    Attributes:
+        metric: ``"sf"`` or ``"sf_b"``.
+        observed: the observed similarity S_obs.
+        chance_mean: mean chance similarity m (exact expectation with ``method="exact"``).
+        chance_sd: standard deviation of the chance similarity per simulated pair (ddof 1), or the
+            exact per-draw value; None with K = 1.
+        kappa: ``(S_obs - m) / (1 - m)``; None when undefined (see ``reason``).
+        se: Monte Carlo standard error of kappa ``(1 - S_obs) / (1 - m)^2 * sd / sqrt(K)``
+            (0 for the exact method); None when undefined.
+        reason: why a value is missing, else None.
+    """
+
+    metric: str
+    observed: float
+    chance_mean: float | None
+    chance_sd: float | None
+    kappa: float | None
+    se: float | None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (NaN written as None)."""
+        return {k: _clean(v) for k, v in self.__dict__.items()}
+
+
+@dataclass
+class SfKappaResult:
+    """Simulated (or exact) kappa of S_f and S_f^B, pooled and per speaker.
+
+    Attributes:
+        pooled: ``{"sf": KappaEstimate, "sf_b": KappaEstimate}`` for the pooled similarity.
+        per_speaker: speaker -> the same, chance estimated from that speaker (empty for the
+            ``segsimflex`` model and with ``per_speaker=False``).
+        chance: the chance model; method: ``"simulation"`` or ``"exact"``.
+        K: simulations (None for exact); seed: the seed (None for exact).
+        mode, transpositions, scheme: how S_f was scored.
+        speakers: speakers in sorted order (rows of the arrays below).
+        observed: speaker -> observed :class:`SfStats`.
+        sim_cost, sim_edits: ``(n_speakers, K)`` cost and edits of every simulated pair (empty
+            for exact); the sufficient statistics for pooling and bootstrapping.
+        n_tokens: ``(n_speakers,)`` tokens per speaker.
+        distributions: speaker -> ``{"a": probs, "b": probs}`` over codes 0..k-1 actually used.
+    """
+
+    pooled: dict[str, KappaEstimate]
+    per_speaker: dict[str, dict[str, KappaEstimate]]
+    chance: str
+    method: str
+    K: int | None
+    seed: int | None
+    mode: str
+    transpositions: bool
+    scheme: BoundaryScheme
+    speakers: list[str]
+    observed: dict[str, SfStats]
+    sim_cost: np.ndarray = field(repr=False)
+    sim_edits: np.ndarray = field(repr=False)
+    n_tokens: np.ndarray = field(repr=False)
+    distributions: dict[str, dict[str, list[float]]] = field(default_factory=dict, repr=False)
+
+    @property
+    def signature(self) -> str:
+        """sacrebleu-style description of the computation."""
+        params: dict[str, Any] = {"chance": self.chance, "method": "sim" if self.method == "simulation" else "exact"}
+        if self.method == "simulation":
+            params.update(K=self.K, seed=self.seed)
+        params.update(mode=self.mode, trans=self.transpositions, scheme=f"{self.scheme.name}@{self.scheme.digest}")
+        return signature("kappa", **params)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: pooled and per-speaker estimates, settings, signature."""
+        return {
+            "pooled": {k: v.to_dict() for k, v in self.pooled.items()},
+            "per_speaker": {s: {k: v.to_dict() for k, v in d.items()} for s, d in self.per_speaker.items()},
+            "chance": self.chance,
+            "method": self.method,
+            "K": self.K,
+            "seed": self.seed,
+            "mode": self.mode,
+            "transpositions": self.transpositions,
+            "distributions": self.distributions,
+            "signature": self.signature,
+        }
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+# --- chance distributions ----------------------------------------------------------------------
+
+
+def _counts(x: np.ndarray, k: int) -> np.ndarray:
+    return np.bincount(x, minlength=k).astype(float)
+
+
+def _segsimflex_probs(counts: np.ndarray) -> np.ndarray:
+    """The reference's draw ``floor(runif(1, 1, num))`` mapped through ``c(1, cumsum(counts))``,
+    in its symbol order (codes 1..k-1, then 0): probabilities by code."""
+    k = counts.size
+    order = list(range(1, k)) + [0]
+    c = counts[order]
+    num = c.sum()
+    if num < 2:
+        raise UsageError("the segsimflex chance model needs at least 2 tokens for the last speaker")
+    p = c / (num - 1)
+    first = int(np.flatnonzero(c > 0)[0])
+    p[first] = (c[first] - 1) / (num - 1)
+    out = np.empty(k)
+    out[order] = p
+    return out
+
+
+def chance_distributions(
+    a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], n_codes: int, chance: str
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per speaker, the distributions over codes ``0..n_codes-1`` from which annotator A's and
+    B's random annotations are drawn under ``chance`` (see the module docstring)."""
+    if chance not in CHANCE_MODELS:
+        raise UsageError(f"unknown chance model {chance!r}; expected one of {list(CHANCE_MODELS)}")
+    k = n_codes
+    speakers = sorted(a)
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    if chance == "segsimflex":
+        last = speakers[-1]
+        pa = _segsimflex_probs(_counts(a[last], k))
+        pb = _segsimflex_probs(_counts(b[last], k))
+        return {s: (pa, pb) for s in speakers}
+    for s in speakers:
+        ca, cb = _counts(a[s], k), _counts(b[s], k)
+        n = max(ca.sum(), 1.0)
+        if chance == "cohen":
+            pa, pb = ca / n, cb / n
+        elif chance == "scott":
+            pa = pb = (ca + cb) / (2 * n)
+        elif chance == "bennett":
+            pa = pb = np.full(k, 1.0 / k)
+        else:  # bennett_modified
+            p0 = (ca[0] + cb[0]) / (2 * n)
+            pa = np.full(k, (1.0 - p0) / (k - 1)) if k > 1 else np.zeros(k)
+            pa[0] = p0
+            pb = pa
+        out[s] = (pa, pb)
+    return out
+
+
+def _draw(rng: np.random.Generator, p: np.ndarray, rows: int, n: int) -> np.ndarray:
+    """``rows`` x ``n`` i.i.d. codes from ``p`` (inverse CDF of uniform doubles)."""
+    cdf = np.cumsum(p)
+    cdf[-1] = 1.0
+    u = rng.random((rows, n))
+    codes = np.searchsorted(cdf, u, side="right")
+    return np.minimum(codes, p.size - 1).astype(np.int16)
+
+
+# --- the batched exact scorer --------------------------------------------------------------------
+
+
+class _Tables:
+    """Cost tables of a scheme and the longest distance a pair can span."""
+
+    def __init__(self, scheme: BoundaryScheme):
+        c = 1.0 - scheme.similarity
+        self.c = c
+        self.c_flat = c.ravel().copy()
+        self.dele = c[:, 0].copy()
+        self.ins = c[0, :].copy()
+        self.trans = np.asarray(scheme.transposition, dtype=float)
+        dmax = 0.0
+        k = scheme.n_codes
+        for x in range(1, k):
+            for y in range(1, k):
+                gain = self.dele[x] + self.ins[y] - c[x, y]
+                if gain <= _EPS:
+                    continue
+                for t in (self.trans[x], self.trans[y]):
+                    if t <= 0:
+                        dmax = float("inf")
+                        continue
+                    # the largest d with t * d < gain (pairs are made only when strictly cheaper)
+                    d = int(np.floor(gain / t))
+                    while d > 0 and not t * d < gain - _EPS:
+                        d -= 1
+                    while t * (d + 1) < gain - _EPS:
+                        d += 1
+                    dmax = max(dmax, float(d))
+        self.dmax = dmax
+
+
+def _bucket(n: np.ndarray) -> np.ndarray:
+    """Block sizes rounded up to 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (few distinct DP shapes)."""
+    out = n.copy()
+    big = n > 4
+    if big.any():
+        v = n[big].astype(float)
+        p2 = 2.0 ** np.floor(np.log2(v))
+        cand = np.where(v <= p2, p2, np.where(v <= 1.5 * p2, 1.5 * p2, 2 * p2))
+        out[big] = cand.astype(n.dtype)
+    return out
+
+
+def _block_dp(
+    tab: _Tables,
+    pa: np.ndarray, xa: np.ndarray, va: np.ndarray,
+    pb: np.ndarray, yb: np.ndarray, vb: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Minimum-cost order-preserving pairing for ``m`` blocks at once (padded to P x Q items;
+    padding has ``va``/``vb`` False: free to skip, no edit, never paired). Same moves, order and
+    tie rule as :func:`segagree.metrics.sf._align_block`. Returns cost and edits per block."""
+    m, P = pa.shape
+    Q = pb.shape[1]
+    da = np.where(va, tab.dele[xa], 0.0).T.copy()  # (P, m)
+    ea = va.astype(np.int64).T.copy()
+    ib = np.where(vb, tab.ins[yb], 0.0).T.copy()  # (Q, m)
+    eb = vb.astype(np.int64).T.copy()
+    d = pa[:, :, None] - pb[:, None, :]
+    t_later = np.where(d > 0, tab.trans[xa][:, :, None], tab.trans[yb][:, None, :])
+    pc = t_later * np.abs(d) + tab.c[xa[:, :, None], yb[:, None, :]]
+    ok = (pc < np.where(va, tab.dele[xa], 0.0)[:, :, None] + np.where(vb, tab.ins[yb], 0.0)[:, None, :] - _EPS)
+    ok &= va[:, :, None] & vb[:, None, :]
+    pc = np.where(ok, pc, np.inf).transpose(1, 2, 0).copy()  # (P, Q, m)
+    # cost[i + 1, j + 1] is the DP value of (i, j); row/column 0 is an infinite sentinel.
+    cost = np.full((P + 2, Q + 2, m), np.inf)
+    edits = np.zeros((P + 2, Q + 2, m), dtype=np.int64)
+    cost[1, 1] = 0.0
+    # Anti-diagonal i + j = s depends only on diagonals s - 1 and s - 2: one vector step each.
+    for s_ in range(1, P + Q + 1):
+        i = np.arange(max(0, s_ - Q), min(P, s_) + 1)
+        j = s_ - i
+        bc = cost[i, j + 1] + da[i - 1]
+        be = edits[i, j + 1] + ea[i - 1]
+        cc = cost[i + 1, j] + ib[j - 1]
+        ee = edits[i + 1, j] + eb[j - 1]
+        take = (cc < bc - _EPS) | ((cc <= bc + _EPS) & (ee > be))
+        bc = np.where(take, cc, bc)
+        be = np.where(take, ee, be)
+        cc = cost[i, j] + pc[i - 1, j - 1]
+        ee = edits[i, j] + 1
+        take = (cc < bc - _EPS) | ((cc <= bc + _EPS) & (ee > be))
+        cost[i + 1, j + 1] = np.where(take, cc, bc)
+        edits[i + 1, j + 1] = np.where(take, ee, be)
+    return cost[P + 1, Q + 1], edits[P + 1, Q + 1]
+
+
+def _score_flat(
+    a: np.ndarray, b: np.ndarray, lens: np.ndarray, tab: _Tables, mode: str, transpositions: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cost and edits of ``len(lens)`` pairs laid end to end in ``a`` and ``b`` (optimal mode,
+    or any mode without transpositions)."""
+    r_n = lens.size
+    starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    k = tab.c.shape[0]
+    nza, nzb = a != 0, b != 0
+    cost = np.add.reduceat(tab.c_flat[a * k + b], starts)
+    if not transpositions and mode == "segsimflex":
+        return cost, np.add.reduceat((a != b).astype(np.int64), starts)
+    edits = np.add.reduceat((nza | nzb).astype(np.int64), starts)
+    if not transpositions:
+        return cost, edits
+    idx = np.flatnonzero(nza ^ nzb)
+    if idx.size < 2:
+        return cost, edits
+    r = np.searchsorted(starts, idx, side="right") - 1
+    pos = idx - starts[r]
+    isb = nzb[idx]
+    typ = np.where(isb, b[idx], a[idx])
+    anc = np.searchsorted(np.flatnonzero(nza & nzb), idx)  # anchors before each item
+    new = np.ones(idx.size, dtype=bool)
+    new[1:] = (r[1:] != r[:-1]) | (anc[1:] != anc[:-1]) | (np.diff(pos) > tab.dmax)
+    blk = np.cumsum(new) - 1
+    nb = int(blk[-1]) + 1
+    nq = np.bincount(blk, weights=isb, minlength=nb).round().astype(np.int64)
+    npa = np.bincount(blk, minlength=nb) - nq
+    mixed = (npa > 0) & (nq > 0)
+    if not mixed.any():
+        return cost, edits
+    bstart = np.flatnonzero(new)
+    isa = ~isb
+    cum_a = np.cumsum(isa, dtype=np.int64) - isa  # exclusive
+    cum_b = np.cumsum(isb, dtype=np.int64) - isb
+    rank = np.where(isb, cum_b - cum_b[bstart][blk], cum_a - cum_a[bstart][blk])
+    block_row = r[bstart]
+    base_cost = np.where(isb, tab.ins[typ], tab.dele[typ])
+    block_base = np.bincount(blk, weights=base_cost, minlength=nb)
+    bp, bq = _bucket(npa), _bucket(nq)
+    mixed_ids = np.flatnonzero(mixed)
+    shape_key = bp[mixed_ids] * 100_003 + bq[mixed_ids]
+    d_cost = np.zeros(nb)
+    d_edits = np.zeros(nb, dtype=np.int64)
+    # Items of mixed blocks, grouped by their block's DP shape (stable: position order kept).
+    item_ids = np.flatnonzero(mixed[blk])
+    bkey = np.zeros(nb, dtype=np.int64)
+    bkey[mixed_ids] = shape_key
+    order = item_ids[np.argsort(bkey[blk[item_ids]], kind="stable")]
+    okey = bkey[blk[order]]
+    cuts = np.flatnonzero(np.diff(okey)) + 1
+    local = np.full(nb, -1, dtype=np.int64)
+    for grp in np.split(order, cuts):
+        g_blk = blk[grp]  # non-decreasing: items stay in block order within a shape
+        ids = g_blk[np.concatenate(([True], g_blk[1:] != g_blk[:-1]))]
+        P, Q = int(bp[ids[0]]), int(bq[ids[0]])
+        local[ids] = np.arange(ids.size)
+        li, rk, sb = local[g_blk], rank[grp], isb[grp]
+        ps, ts = pos[grp], typ[grp]
+        m = ids.size
+        pa = np.zeros((m, P), dtype=np.int64)
+        xa = np.zeros((m, P), dtype=np.int64)
+        va = np.zeros((m, P), dtype=bool)
+        pb = np.zeros((m, Q), dtype=np.int64)
+        yb = np.zeros((m, Q), dtype=np.int64)
+        vb = np.zeros((m, Q), dtype=bool)
+        sa = ~sb
+        pa[li[sa], rk[sa]] = ps[sa]
+        xa[li[sa], rk[sa]] = ts[sa]
+        va[li[sa], rk[sa]] = True
+        pb[li[sb], rk[sb]] = ps[sb]
+        yb[li[sb], rk[sb]] = ts[sb]
+        vb[li[sb], rk[sb]] = True
+        c_blk, e_blk = _block_dp(tab, pa, xa, va, pb, yb, vb)
+        d_cost[ids] = c_blk - block_base[ids]
+        d_edits[ids] = e_blk - (npa[ids] + nq[ids])
+    cost = cost + np.bincount(block_row, weights=d_cost, minlength=r_n)
+    edits = edits + np.bincount(block_row, weights=d_edits, minlength=r_n).round().astype(np.int64)
+    return cost, edits
+
+
+def score_pairs(
+    a: np.ndarray | Sequence[np.ndarray],
+    b: np.ndarray | Sequence[np.ndarray],
+    scheme: BoundaryScheme | None = None,
+    *,
+    mode: str = "optimal",
+    transpositions: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """S_f cost and edits of many pairs of code arrays at once.
+
+    Exactly :func:`segagree.metrics.sf.sf_speaker`'s ``stats.cost`` and ``stats.edits`` for
+    every pair ``(a[r], b[r])``, vectorised over the pairs for ``mode="optimal"`` (and for any
+    mode without transpositions); ``mode="segsimflex"`` with transpositions calls
+    ``sf_speaker`` pair by pair.
+
+    Args:
+        a, b: ``(R, n)`` int arrays, or sequences of R 1-D arrays (lengths may differ by row,
+            equal between a[r] and b[r]).
+
+    Returns:
+        ``cost`` (float, ``(R,)``) and ``edits`` (int, ``(R,)``).
+    """
+    if mode not in MODES:
+        raise UsageError(f"unknown S_f mode {mode!r}; expected one of {list(MODES)}")
+    scheme = builtin_scheme("dubois") if scheme is None else scheme
+    rows_a = [np.asarray(x) for x in a]
+    rows_b = [np.asarray(x) for x in b]
+    if len(rows_a) != len(rows_b):
+        raise MismatchError(f"{len(rows_a)} arrays in a but {len(rows_b)} in b")
+    for i, (x, y) in enumerate(zip(rows_a, rows_b, strict=True)):
+        if x.shape != y.shape or x.ndim != 1:
+            raise MismatchError(f"pair {i}: shapes {x.shape} and {y.shape} differ or are not 1-D")
+    if not rows_a:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    if mode == "segsimflex" and transpositions:
+        pairs = zip(rows_a, rows_b, strict=True)
+        out = [sf_speaker(x, y, scheme, mode=mode, with_operations=False)[0] for x, y in pairs]
+        return np.array([s.cost for s in out]), np.array([s.edits for s in out], dtype=np.int64)
+    lens = np.array([x.size for x in rows_a], dtype=np.int64)
+    keep = [i for i, x in enumerate(rows_a) if x.size]
+    if len(keep) < len(rows_a):  # empty streams: no cost, no edits
+        cost = np.zeros(len(rows_a))
+        edits = np.zeros(len(rows_a), dtype=np.int64)
+        if keep:
+            c, e = score_pairs([rows_a[i] for i in keep], [rows_b[i] for i in keep], scheme, mode=mode,
+                               transpositions=transpositions)
+            cost[keep], edits[keep] = c, e
+        return cost, edits
+    flat_a = np.concatenate(rows_a).astype(np.int64, copy=False)
+    flat_b = np.concatenate(rows_b).astype(np.int64, copy=False)
+    k = scheme.n_codes
+    if flat_a.size and (min(flat_a.min(), flat_b.min()) < 0 or max(flat_a.max(), flat_b.max()) >= k):
+        raise UsageError(f"codes outside 0..{k - 1} for scheme {scheme.name!r}")
+    return _score_flat(flat_a, flat_b, lens, _Tables(scheme), mode, transpositions)
+
+
+# --- simulation -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What a worker needs to draw and score its tasks."""
+
+    scheme: BoundaryScheme
+    mode: str
+    transpositions: bool
+    lengths: tuple[int, ...]
+    probs: tuple[tuple[np.ndarray, np.ndarray], ...]
+    seed: int
+    n_blocks: int
+
+
+def _streams(
+    seed: int, n_speakers: int, n_blocks: int, s: int, j: int
+) -> tuple[np.random.Generator, np.random.Generator]:
+    child = np.random.SeedSequence(seed).spawn(n_speakers)[s].spawn(n_blocks)[j]
+    sa, sb = child.spawn(2)
+    return np.random.default_rng(sa), np.random.default_rng(sb)
+
+
+def _run_tasks(
+    spec: _Spec, tasks: Sequence[tuple[int, int, int]], progress: Callable[[int], None] | None = None
+) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+    """Draw and score tasks ``(speaker index, block index, sims)``; returns per task the costs
+    and edits of its simulations, in order."""
+    tab = _Tables(spec.scheme)
+    n_speakers = len(spec.lengths)
+    results: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    buf_a: list[np.ndarray] = []
+    buf_b: list[np.ndarray] = []
+    owners: list[tuple[int, int]] = []  # (task number, rows)
+    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+    tokens = 0
+
+    def flush() -> None:
+        nonlocal tokens
+        if not buf_a:
+            return
+        rows_a = [r for blk in buf_a for r in blk]
+        rows_b = [r for blk in buf_b for r in blk]
+        if spec.mode == "segsimflex" and spec.transpositions:
+            cost, edits = score_pairs(rows_a, rows_b, spec.scheme, mode=spec.mode)
+        else:
+            lens = np.array([r.size for r in rows_a], dtype=np.int64)
+            cost, edits = _score_flat(
+                np.concatenate(rows_a), np.concatenate(rows_b), lens, tab, spec.mode, spec.transpositions
+            )
+        at = 0
+        for t, nrows in owners:
+            pending.setdefault(t, []).append((cost[at:at + nrows], edits[at:at + nrows]))
+            at += nrows
+        if progress is not None:
+            progress(at)
+        buf_a.clear()
+        buf_b.clear()
+        owners.clear()
+        tokens = 0
+
+    for t, (s, j, sims) in enumerate(tasks):
+        n = spec.lengths[s]
+        if n == 0:  # an empty stream: nothing to draw, no cost, no edits
+            pending[t] = [(np.zeros(sims), np.zeros(sims, dtype=np.int64))]
+            continue
+        ra, rb = _streams(spec.seed, n_speakers, spec.n_blocks, s, j)
+        pa, pb = spec.probs[s]
+        step = max(1, _BATCH_TOKENS // max(n, 1))
+        done = 0
+        while done < sims:
+            rows = min(step, sims - done)
+            buf_a.append(_draw(ra, pa, rows, n))
+            buf_b.append(_draw(rb, pb, rows, n))
+            owners.append((t, rows))
+            tokens += rows * n
+            done += rows
+            if tokens >= _BATCH_TOKENS:
+                flush()
+    flush()
+    for t, (s, j, _) in enumerate(tasks):
+        parts = pending.get(t, [])
+        cost = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0)
+        edits = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+        results.append((s, j, cost, edits))
+    return results
+
+
+def _simulate(
+    spec: _Spec, K: int, jobs: int, progress: Callable[[int], None] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    n_speakers = len(spec.lengths)
+    tasks = [
+        (s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in range(spec.n_blocks)
+    ]
+    cost = np.zeros((n_speakers, K))
+    edits = np.zeros((n_speakers, K), dtype=np.int64)
+    if jobs > 1 and len(tasks) > 1:
+        from joblib import Parallel, delayed
+
+        groups = [tasks[i::jobs * 2] for i in range(min(len(tasks), jobs * 2))]
+        parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+        outs = parallel(delayed(_run_tasks)(spec, g) for g in groups)
+        for out in outs:
+            for s, j, c, e in out:
+                cost[s, j * SIM_BLOCK:j * SIM_BLOCK + c.size] = c
+                edits[s, j * SIM_BLOCK:j * SIM_BLOCK + e.size] = e
+                if progress is not None:
+                    progress(c.size)
+    else:
+        for s, j, c, e in _run_tasks(spec, tasks, progress):
+            cost[s, j * SIM_BLOCK:j * SIM_BLOCK + c.size] = c
+            edits[s, j * SIM_BLOCK:j * SIM_BLOCK + e.size] = e
+    return cost, edits
+
+
+# --- kappa ----------------------------------------------------------------------------------
+
+
+def _estimate(metric: str, observed: float, values: np.ndarray | None, K: int | None,
+              exact: tuple[float, float] | None = None) -> KappaEstimate:
+    """Kappa from simulated chance values (or an exact mean and per-draw sd)."""
+    if exact is not None:
+        mean, sd = exact
+        se: float | None = 0.0
+    else:
+        assert values is not None and K
+        mean = float(values.mean())
+        sd = float(values.std(ddof=1)) if K > 1 else float("nan")
+        se = None
+    denom = 1.0 - mean
+    if denom <= _EPS:
+        return KappaEstimate(metric, observed, mean, _clean(sd), None, None,
+                             "chance agreement is 1: kappa is undefined")
+    kappa = (observed - mean) / denom
+    if se is None:
+        se = (1.0 - observed) / denom**2 * sd / math.sqrt(K) if math.isfinite(sd) else None  # type: ignore[arg-type]
+    reason = None if se is not None else "K = 1: no Monte Carlo standard error"
+    return KappaEstimate(metric, observed, mean, _clean(sd), kappa, se, reason)
+
+
+def _sim_values(cost: np.ndarray, edits: np.ndarray, n: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    sf_v = 1.0 - cost / np.maximum(n, 1)
+    sfb_v = np.where(edits > 0, 1.0 - cost / np.maximum(edits, 1), 1.0)
+    return sf_v, sfb_v
+
+
+def sf_kappa(
+    a: Mapping[str, Sequence[int] | np.ndarray],
+    b: Mapping[str, Sequence[int] | np.ndarray],
+    scheme: BoundaryScheme | None = None,
+    chance: str = "cohen",
+    sims: int = 1000,
+    seed: int = 12345,
+    per_speaker: bool = True,
+    mode: str = "optimal",
+    transpositions: bool = True,
+    jobs: int = 1,
+    *,
+    chance_method: str = "simulation",
+    progress: Callable[[int], None] | None = None,
+) -> SfKappaResult:
+    """Chance-corrected S_f and S_f^B (Lai, Li & Zhang 2023): kappa pooled and per speaker.
+
+    Args:
+        a, b: speaker -> boundary-code arrays of annotators A and B (same speakers, same
+            lengths; see :func:`segagree.metrics.sf.sf`).
+        scheme: the cost model (default ``dubois``).
+        chance: one of :data:`CHANCE_MODELS` (see the module docstring).
+        sims: K, the number of simulated pairs (>= 1).
+        seed: seed of the random streams (see the module docstring).
+        per_speaker: also compute per-speaker kappas (not for ``chance="segsimflex"``).
+        mode, transpositions: how S_f is scored (``"optimal"`` or ``"segsimflex"``).
+        jobs: worker processes (joblib loky) for the simulations; the numbers do not depend on it.
+        chance_method: ``"simulation"`` or ``"exact"`` (closed-form expectation of S_f; needs
+            ``transpositions=False`` and not the ``segsimflex`` model; S_f^B has none).
+        progress: called with the number of simulated pairs finished, as they finish.
+
+    Raises:
+        UsageError: bad K, chance model, method, mode or jobs; MismatchError: the annotations
+            do not fit together.
+    """
+    scheme = builtin_scheme("dubois") if scheme is None else scheme
+    if chance not in CHANCE_MODELS:
+        raise UsageError(f"unknown chance model {chance!r}; expected one of {list(CHANCE_MODELS)}")
+    if chance_method not in ("simulation", "exact"):
+        raise UsageError(f"chance_method must be 'simulation' or 'exact', not {chance_method!r}")
+    if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 1:
+        raise UsageError(f"the number of simulations K must be an integer >= 1, got {sims!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise UsageError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if chance_method == "exact" and (transpositions or chance == "segsimflex"):
+        raise UsageError(
+            "the exact chance expectation exists only without transpositions and not for the segsimflex "
+            "model (it always simulates with transpositions); use chance_method='simulation'"
+        )
+    obs = sf(a, b, scheme, mode=mode, transpositions=transpositions, with_operations=False)
+    speakers = list(obs.per_speaker)
+    if not speakers:
+        raise UsageError("no speakers to compare")
+    arr_a = {s: np.asarray(a[s], dtype=np.int64) for s in speakers}
+    arr_b = {s: np.asarray(b[s], dtype=np.int64) for s in speakers}
+    n_tok = np.array([arr_a[s].size for s in speakers], dtype=np.int64)
+    if n_tok.sum() == 0:
+        raise UsageError("the annotations have no tokens")
+    dists = chance_distributions(arr_a, arr_b, scheme.n_codes, chance)
+    do_speakers = per_speaker and chance != "segsimflex"
+    pooled: dict[str, KappaEstimate] = {}
+    per: dict[str, dict[str, KappaEstimate]] = {}
+    no_b = ("S_f^B = 1 - cost/edits is a ratio of random quantities with no simple closed form; "
+            "use chance_method='simulation'")
+    if chance_method == "exact":
+        c = 1.0 - scheme.similarity
+        e_cost, v_cost = [], []
+        for s in speakers:
+            pa, pb = dists[s]
+            joint = np.outer(pa, pb)
+            mu = float((joint * c).sum())
+            e_cost.append(mu)
+            v_cost.append(max(float((joint * c * c).sum()) - mu * mu, 0.0))
+        for i, s in enumerate(speakers):
+            if do_speakers:
+                n = int(n_tok[i])
+                ex = (1.0 - e_cost[i], math.sqrt(n * v_cost[i]) / n if n else 0.0)
+                per[s] = {"sf": _estimate("sf", obs.per_speaker[s].sf, None, None, ex),
+                          "sf_b": KappaEstimate("sf_b", obs.per_speaker[s].sf_b, None, None, None, None, no_b)}
+        total = float(n_tok.sum())
+        mean = 1.0 - float(np.dot(n_tok, e_cost)) / total
+        sd = math.sqrt(float(np.dot(n_tok, v_cost))) / total
+        pooled = {"sf": _estimate("sf", obs.sf, None, None, (mean, sd)),
+                  "sf_b": KappaEstimate("sf_b", obs.sf_b, None, None, None, None, no_b)}
+        return SfKappaResult(pooled, per, chance, "exact", None, None, mode, transpositions, scheme, speakers,
+                             dict(obs.per_speaker), np.zeros((len(speakers), 0)),
+                             np.zeros((len(speakers), 0), dtype=np.int64), n_tok,
+                             {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers})
+    K = int(sims)
+    spec = _Spec(
+        scheme=scheme,
+        mode=mode,
+        transpositions=True if chance == "segsimflex" else transpositions,
+        lengths=tuple(int(x) for x in n_tok),
+        probs=tuple(dists[s] for s in speakers),
+        seed=int(seed),
+        n_blocks=(K + SIM_BLOCK - 1) // SIM_BLOCK,
+    )
+    cost, edits = _simulate(spec, K, int(jobs), progress)
+    sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), int(n_tok.sum()))
+    pooled = {"sf": _estimate("sf", obs.sf, sf_v, K), "sf_b": _estimate("sf_b", obs.sf_b, sfb_v, K)}
+    if do_speakers:
+        for i, s in enumerate(speakers):
+            v1, v2 = _sim_values(cost[i], edits[i], int(n_tok[i]))
+            st = obs.per_speaker[s]
+            per[s] = {"sf": _estimate("sf", st.sf, v1, K), "sf_b": _estimate("sf_b", st.sf_b, v2, K)}
+    return SfKappaResult(pooled, per, chance, "simulation", K, int(seed), mode, transpositions, scheme, speakers,
+                         dict(obs.per_speaker), cost, edits, n_tok,
+                         {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers})
