@@ -40,7 +40,10 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="segagree: %(levelname)s: %(message)s")
     _register()
     try:
-        app(standalone_mode=False)
+        # Without standalone mode click returns typer.Exit's code instead of exiting.
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except UsageError as err:
         print(f"segagree: error: {err}", file=sys.stderr)
         sys.exit(2)
