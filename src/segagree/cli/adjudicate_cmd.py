@@ -27,8 +27,9 @@ def adjudicate(
 ) -> None:
     """Apply the decisions of a review workbook to annotator A's file and write the gold annotation.
 
-    Decisions: A keeps A's boundary, B takes B's, both keeps A's and adds B's, neither removes
-    A's, other keeps A's and lists the row for manual work (see the workbook's About sheet).
+    Decisions (defined on the workbook's About sheet):
+    A keeps A's boundary; B takes B's; both keeps A's and adds B's;
+    neither removes A's; other keeps A's and lists the row for manual work.
 
     Example: segagree adjudicate out/review/garden.xlsx -o garden.gold.txt
     """
@@ -36,4 +37,4 @@ def adjudicate(
         raise UsageError(f"--undecided must be keep-a or error, not {undecided!r}")
     report = adjudicate_workbook(review, output, undecided=_UNDECIDED[undecided], sheet=sheet, fmt=to)  # type: ignore[arg-type]
     for line in report.lines():
-        stderr.print(line, markup=False, highlight=False)
+        stderr.print(line, markup=False, highlight=False, soft_wrap=True)
