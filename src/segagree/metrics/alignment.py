@@ -22,8 +22,9 @@ whole computation is O(N) after the boundaries are known (O(number of segments) 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -53,7 +54,8 @@ class AlignmentResult:
 
     Attributes:
         value: mean Jaccard of the aligned pairs, in (0, 1].
-        pairs: the distinct alignment edges, sorted by (a, b), for display.
+        pair_arrays: the distinct edges as arrays (a index, b index, intersection, union),
+            sorted by (a, b); :attr:`pairs` gives them as :class:`AlignedPair` tuples.
         partner_of_a: for each segment of ``a``, the index of its partner in ``b``.
         partner_of_b: for each segment of ``b``, the index of its partner in ``a``.
         stats: Jaccard sum and pair count, additive over speakers.
@@ -61,11 +63,17 @@ class AlignmentResult:
     """
 
     value: float
-    pairs: tuple[AlignedPair, ...]
-    partner_of_a: tuple[int, ...]
-    partner_of_b: tuple[int, ...]
+    pair_arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = field(repr=False)
+    partner_of_a: np.ndarray = field(repr=False)
+    partner_of_b: np.ndarray = field(repr=False)
     stats: AlignmentStats
     signature: str
+
+    @cached_property
+    def pairs(self) -> tuple[AlignedPair, ...]:
+        """The distinct alignment edges, sorted by (a, b), for display."""
+        cols = (c.tolist() for c in self.pair_arrays)
+        return tuple(AlignedPair(*row) for row in zip(*cols, strict=True))
 
     @property
     def exact(self) -> Fraction:
@@ -73,14 +81,16 @@ class AlignmentResult:
         return sum((p.jaccard for p in self.pairs), Fraction(0)) / len(self.pairs)
 
 
-def _best_partners(own: np.ndarray, other: np.ndarray, inter: np.ndarray, other_len: np.ndarray) -> np.ndarray:
-    """For each segment index in ``own`` (grouped, ascending), the partner index in ``other``:
-    max intersection, then shortest partner (highest Jaccard), then leftmost."""
-    order = np.lexsort((other, other_len, -inter, own))
-    own_sorted = own[order]
-    first = np.ones(own_sorted.size, dtype=bool)
-    first[1:] = own_sorted[1:] != own_sorted[:-1]
-    return order[first]
+def _best_partners(group: np.ndarray, n_groups: int, key: np.ndarray) -> np.ndarray:
+    """For pieces grouped by ``group`` (non-decreasing), the first piece of each group with the
+    group's largest ``key``, in O(pieces)."""
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    best = np.maximum.reduceat(key, starts)
+    hits = np.flatnonzero(key == best[group])
+    first = np.concatenate(([True], group[hits][1:] != group[hits][:-1]))
+    out = hits[first]
+    assert out.size == n_groups
+    return out
 
 
 def alignment_similarity(a: Any, b: Any, *, fmt: Format | None = None) -> AlignmentResult:
@@ -100,29 +110,37 @@ def alignment_similarity(a: Any, b: Any, *, fmt: Format | None = None) -> Alignm
     """
     sa, sb = as_pair(a, b, fmt)
     n = sa.n_units
-    ea = np.concatenate(([0], sa.boundary_positions() + 1, [n]))  # segment edges of a
-    eb = np.concatenate(([0], sb.boundary_positions() + 1, [n]))
-    la, lb = np.diff(ea), np.diff(eb)
-    # pieces of the common refinement: one per overlapping (segment of a, segment of b) pair
-    cuts = np.union1d(ea, eb)
-    starts, inter = cuts[:-1], np.diff(cuts)
-    ia = np.searchsorted(ea, starts, side="right") - 1
-    ib = np.searchsorted(eb, starts, side="right") - 1
-    best_a = _best_partners(ia, ib, inter, lb[ib])  # piece index per segment of a
-    best_b = _best_partners(ib, ia, inter, la[ia])  # piece index per segment of b
-    chosen = np.unique(np.concatenate((best_a, best_b)))  # a piece is a pair: dedupe edges
-    pa, pb, pi = ia[chosen], ib[chosen], inter[chosen]
+    pos_a, pos_b = sa.boundary_positions() + 1, sb.boundary_positions() + 1
+    la = np.diff(np.concatenate(([0], pos_a, [n])))  # segment lengths
+    lb = np.diff(np.concatenate(([0], pos_b, [n])))
+    # pieces of the common refinement: one per overlapping (segment of a, segment of b) pair;
+    # pieces are in text order, so both segment indices are non-decreasing
+    mark_a = np.zeros(n, dtype=np.int64)
+    mark_b = np.zeros(n, dtype=np.int64)
+    mark_a[pos_a] = 1
+    mark_b[pos_b] = 1
+    starts = np.concatenate(([0], np.flatnonzero(mark_a | mark_b)))  # unit 0 never a boundary
+    inter = np.diff(np.concatenate((starts, [n])))
+    ia = np.cumsum(mark_a)[starts]
+    ib = np.cumsum(mark_b)[starts]
+    # best partner: largest intersection, then the shortest partner (higher Jaccard), then
+    # the leftmost (the first piece of the group); one integer key, larger is better
+    scale = n + 1
+    best_a = _best_partners(ia, la.size, inter * scale - lb[ib])  # piece per segment of a
+    best_b = _best_partners(ib, lb.size, inter * scale - la[ia])  # piece per segment of b
+    chosen = np.zeros(starts.size, dtype=bool)
+    chosen[best_a] = True  # a piece is a pair: marking dedupes mutual edges
+    chosen[best_b] = True
+    idx = np.flatnonzero(chosen)
+    pa, pb, pi = ia[idx], ib[idx], inter[idx]
     pu = la[pa] + lb[pb] - pi
-    pairs = tuple(
-        AlignedPair(x, y, i, u) for x, y, i, u in zip(pa.tolist(), pb.tolist(), pi.tolist(), pu.tolist(), strict=True)
-    )
     jsum = math.fsum((pi / pu).tolist())
-    stats = AlignmentStats("a", jsum, len(pairs))
+    stats = AlignmentStats("a", jsum, int(idx.size))
     return AlignmentResult(
         value=stats.value,
-        pairs=pairs,
-        partner_of_a=tuple(ib[best_a].tolist()),
-        partner_of_b=tuple(ia[best_b].tolist()),
+        pair_arrays=(pa, pb, pi, pu),
+        partner_of_a=ib[best_a],
+        partner_of_b=ia[best_b],
         stats=stats,
         signature=signature("a"),
     )

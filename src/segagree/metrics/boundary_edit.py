@@ -103,7 +103,10 @@ class BoundaryEditResult:
     @property
     def matches(self) -> tuple[Match, ...]:
         """Positions where both segmentations have the same type, one entry per type."""
-        return tuple(Match(p, t) for p, t in zip(self.match_positions.tolist(), self.match_types.tolist(), strict=True))
+        return tuple(
+            Match(p, t)
+            for p, t in zip(self.match_positions.tolist(), self.match_types.tolist(), strict=True)
+        )
 
     @property
     def n_matches(self) -> int:
@@ -150,7 +153,9 @@ def _single(code: int) -> frozenset[int]:
     return fs
 
 
-def _pair_types(ra: set[int], rb: set[int], cost: Callable[[int, int], Any]) -> list[tuple[int, int]]:
+def _pair_types(
+    ra: set[int], rb: set[int], cost: Callable[[int, int], Any]
+) -> list[tuple[int, int]]:
     """Pair leftover types into substitutions with minimal summed cost (segeval's rule)."""
     if len(ra) == 1 and len(rb) == 1:
         return [(next(iter(ra)), next(iter(rb)))]
@@ -168,7 +173,9 @@ def _pair_types(ra: set[int], rb: set[int], cost: Callable[[int, int], Any]) -> 
     return _pair_types_dp(sa, sb, cost)
 
 
-def _pair_types_dp(sa: list[int], sb: list[int], cost: Callable[[int, int], Any]) -> list[tuple[int, int]]:
+def _pair_types_dp(
+    sa: list[int], sb: list[int], cost: Callable[[int, int], Any]
+) -> list[tuple[int, int]]:
     """Minimal-cost pairing of every type of the shorter list (bitmask DP over it)."""
     swap = len(sa) < len(sb)
     long, short = (sb, sa) if swap else (sa, sb)
@@ -204,33 +211,74 @@ class _Ops(NamedTuple):
     types: frozenset[int]
 
 
-def _edit_operations(sa: Segmentation, sb: Segmentation, n_t: int, cost: Callable[[int, int], Any]) -> _Ops:
+def _edit_operations_codes(ga: np.ndarray, gb: np.ndarray, n_t: int) -> _Ops:
+    """segeval's greedy BED when every position holds at most one type per side.
+
+    With one type per side, a type ``d`` is a transposition candidate at ``(i, j)`` exactly
+    when it is on opposite sides at ``i`` and ``j``; "already touched by a transposition of
+    type ``d``" is "``d``'s side at that position was consumed"; and the order in which two
+    candidate types of one ``(i, j)`` are tried cannot change the outcome. So the set algebra
+    of :func:`_edit_operations` reduces to integer comparisons.
+    """
+    same = ga == gb
+    mpos = np.flatnonzero(same & (ga != 0))
+    mtyp = ga[mpos]
+    diff_arr = np.flatnonzero(~same)
+    diff = diff_arr.tolist()
+    xa, xb = ga[diff_arr].tolist(), gb[diff_arr].tolist()
+    ra, rb = list(xa), list(xb)  # remaining (not transposed) type per side, 0 = none
+    index = {p: k for k, p in enumerate(diff)}
+    transpositions: list[Transposition] = []
+    for span in range(1, n_t):
+        for k, i in enumerate(diff):
+            kj = index.get(i + span)
+            if kj is None:
+                continue
+            xi, yi, xj, yj = xa[k], xb[k], xa[kj], xb[kj]
+            if xi and xi == yj and ra[k] and rb[kj]:  # a's boundary at i, b's at j
+                if not (ra[k] and rb[k] and ra[kj] and rb[kj]):
+                    transpositions.append(Transposition(i, i + span, xi))
+                    ra[k] = 0
+                    rb[kj] = 0
+            if yi and yi == xj and rb[k] and ra[kj]:  # b's boundary at i, a's at j
+                if not (ra[k] and rb[k] and ra[kj] and rb[kj]):
+                    transpositions.append(Transposition(i, i + span, yi))
+                    rb[k] = 0
+                    ra[kj] = 0
+    additions: list[Addition] = []
+    substitutions: list[Substitution] = []
+    for i, x, y in zip(diff, ra, rb, strict=True):
+        if x and y:
+            substitutions.append(Substitution(i, x, y))
+        elif x:
+            additions.append(Addition(i, x, "a"))
+        elif y:
+            additions.append(Addition(i, y, "b"))
+    nz_a, nz_b = ga[ga != 0], gb[gb != 0]
+    types = frozenset(np.unique(np.concatenate((nz_a, nz_b))).tolist())
+    return _Ops(additions, substitutions, transpositions, mpos, mtyp, types)
+
+
+def _edit_operations(
+    sa: Segmentation, sb: Segmentation, n_t: int, cost: Callable[[int, int], Any]
+) -> _Ops:
     """segeval's greedy boundary edit distance on the positions where a and b differ."""
     if sa.gaps is not None and sb.gaps is not None:
-        ga, gb = sa.gaps, sb.gaps
-        same = ga == gb
-        mpos = np.flatnonzero(same & (ga != 0))
-        mtyp = ga[mpos]
-        diff = np.flatnonzero(~same).tolist()
-        va, vb = ga[diff].tolist(), gb[diff].tolist()
-        A = {i: _single(x) for i, x in zip(diff, va, strict=True)}
-        B = {i: _single(x) for i, x in zip(diff, vb, strict=True)}
-        types = sa.types() | sb.types()
-    else:
-        seta, setb = sa.gap_sets(), sb.gap_sets()
-        A, B = {}, {}
-        mp: list[int] = []
-        mt: list[int] = []
-        diff = []
-        for i, (x, y) in enumerate(zip(seta, setb, strict=True)):
-            if x != y:
-                diff.append(i)
-                A[i], B[i] = x, y
-            for t in sorted(x & y):
-                mp.append(i)
-                mt.append(t)
-        mpos, mtyp = np.asarray(mp, dtype=np.int64), np.asarray(mt, dtype=np.int64)
-        types = sa.types() | sb.types()
+        return _edit_operations_codes(sa.gaps, sb.gaps, n_t)
+    seta, setb = sa.gap_sets(), sb.gap_sets()
+    A, B = {}, {}
+    mp: list[int] = []
+    mt: list[int] = []
+    diff = []
+    for i, (x, y) in enumerate(zip(seta, setb, strict=True)):
+        if x != y:
+            diff.append(i)
+            A[i], B[i] = x, y
+        for t in sorted(x & y):
+            mp.append(i)
+            mt.append(t)
+    mpos, mtyp = np.asarray(mp, dtype=np.int64), np.asarray(mt, dtype=np.int64)
+    types = sa.types() | sb.types()
 
     # candidate edits per differing position: [sym. difference, only in a, only in b]
     opts = {i: (set(A[i] ^ B[i]), set(A[i] - B[i]), set(B[i] - A[i])) for i in diff}
@@ -291,12 +339,16 @@ def _check_weights(weights: Any) -> Weights:
     if weights is None:
         return (None, None, None)
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence) or len(weights) != 3:
-        raise UsageError("weights must be (addition, substitution, transposition): numbers or None each")
+        raise UsageError(
+            "weights must be (addition, substitution, transposition): numbers or None each"
+        )
     out = []
     for name, w in zip(("addition", "substitution", "transposition"), weights, strict=True):
         if w is None:
             out.append(None)
-        elif isinstance(w, (int, float, Fraction, np.integer, np.floating)) and not isinstance(w, bool):
+        elif isinstance(w, (int, float, Fraction, np.integer, np.floating)) and not isinstance(
+            w, bool
+        ):
             if not math.isfinite(float(w)) or w < 0:
                 raise UsageError(f"the {name} weight {w!r} must be finite and >= 0")
             out.append(Fraction(w) if not isinstance(w, float) else Fraction(w))
@@ -329,7 +381,9 @@ def _weighted_edits(ops: _Ops, n_t: int, w: Weights) -> Fraction:
     return e_a + e_s + e_t
 
 
-def _bed(a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None) -> tuple[BoundaryEditResult, Segmentation, _Ops]:
+def _bed(
+    a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None
+) -> tuple[BoundaryEditResult, Segmentation, _Ops]:
     n_t = _check_n_t(n_t)
     w = _check_weights(weights)
     sa, sb = as_pair(a, b, fmt)
@@ -489,7 +543,10 @@ def _scheme_boundary_similarity(
     for name, seg in (("a", sa), ("b", sb)):
         bad = [t for t in seg.types() if t >= k]
         if bad:
-            raise UsageError(f"{name} holds boundary code {max(bad)}, but scheme {scheme.name!r} has codes 1..{k - 1}")
+            raise UsageError(
+                f"{name} holds boundary code {max(bad)}, but scheme {scheme.name!r} has "
+                f"codes 1..{k - 1}"
+            )
     cost_m = scheme.cost
     trans = scheme.transposition
 
@@ -497,7 +554,10 @@ def _scheme_boundary_similarity(
         return float(cost_m[x, y])
 
     ops = _edit_operations(sa, sb, n_t, pair_cost)
-    costs = [float(cost_m[t.type, 0]) if t.side == "a" else float(cost_m[0, t.type]) for t in ops.additions]
+    costs = [
+        float(cost_m[t.type, 0]) if t.side == "a" else float(cost_m[0, t.type])
+        for t in ops.additions
+    ]
     costs += [float(cost_m[s.type_a, s.type_b]) for s in ops.substitutions]
     costs += [min(1.0, float(trans[t.type]) * (t.end - t.start)) for t in ops.transpositions]
     edits = math.fsum(costs)

@@ -34,8 +34,8 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-def validate_masses(masses: Any, name: str = "masses") -> tuple[int, ...]:
-    """Check a mass list and return it as a tuple of Python ints.
+def validate_masses(masses: Any, name: str = "masses") -> np.ndarray:
+    """Check a mass list and return it as an int64 array.
 
     Raises:
         UsageError: when it is empty, not a sequence, or holds a non-integer or
@@ -43,6 +43,14 @@ def validate_masses(masses: Any, name: str = "masses") -> tuple[int, ...]:
     """
     if isinstance(masses, (str, bytes)) or not isinstance(masses, Iterable):
         raise UsageError(f"{name} must be a sequence of positive ints, got {type(masses).__name__}")
+    arr: np.ndarray | None = None
+    if isinstance(masses, np.ndarray):
+        if masses.ndim == 1 and masses.dtype.kind in "iu":
+            arr = masses
+    elif isinstance(masses, (list, tuple)) and set(map(type, masses)) == {int}:
+        arr = np.array(masses, dtype=np.int64)  # fast path: plain Python ints
+    if arr is not None and arr.size and arr.min() > 0:
+        return arr.astype(np.int64, copy=False)
     out = []
     for i, m in enumerate(masses):
         if not _is_int(m):
@@ -52,7 +60,7 @@ def validate_masses(masses: Any, name: str = "masses") -> tuple[int, ...]:
         out.append(int(m))
     if not out:
         raise UsageError(f"{name} is empty: a segmentation needs at least one segment")
-    return tuple(out)
+    return np.array(out, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,7 +110,7 @@ class Segmentation:
     def types(self) -> frozenset[int]:
         """The boundary types that occur at the gaps."""
         if self.gaps is not None:
-            return frozenset(int(t) for t in np.unique(self.gaps) if t)
+            return frozenset(np.unique(self.gaps[self.gaps != 0]).tolist())
         assert self.sets is not None
         return frozenset().union(*self.sets) if self.sets else frozenset()
 
@@ -116,7 +124,7 @@ class Segmentation:
 
 def _segmentation_from_masses(masses: Any, name: str) -> Segmentation:
     m = validate_masses(masses, name)
-    n = sum(m)
+    n = int(m.sum())
     gaps = np.zeros(n - 1, dtype=np.int64)
     ends = np.cumsum(m)[:-1] - 1
     gaps[ends] = 1
@@ -242,7 +250,7 @@ def sets_from_masses(masses: Sequence[int]) -> list[frozenset[int]]:
 def codes_from_masses(masses: Sequence[int], code: int = 1) -> np.ndarray:
     """Per-token code array of a mass list: ``code`` on the last token of every segment."""
     m = validate_masses(masses)
-    out = np.zeros(sum(m), dtype=np.int64)
+    out = np.zeros(int(m.sum()), dtype=np.int64)
     out[np.cumsum(m) - 1] = code
     return out
 
@@ -267,7 +275,7 @@ def masses_from_positions(positions: Iterable[int], n_units: int) -> list[int]:
 def boundary_string(masses: Sequence[int]) -> str:
     """NLTK's boundary string of a mass list: ``N - 1`` characters, ``"1"`` at a boundary."""
     m = validate_masses(masses)
-    s = ["0"] * (sum(m) - 1)
+    s = ["0"] * (int(m.sum()) - 1)
     for p in np.cumsum(m)[:-1] - 1:
         s[int(p)] = "1"
     return "".join(s)
