@@ -77,7 +77,14 @@ def test_bad_similarity_parameters():
     _raises(boundary_similarity, [2, 3], [5], weights=(1, "x", 1), match="substitution weight")
     _raises(boundary_similarity, [2, 3], [5], weights=(-1, 1, 1), match="addition weight")
     scheme = builtin_scheme("turn")
-    _raises(boundary_similarity, [2, 3], [5], weights=(1, 1, 1), scheme=scheme, match="either weights or scheme")
+    _raises(
+        boundary_similarity,
+        [2, 3],
+        [5],
+        weights=(1, 1, 1),
+        scheme=scheme,
+        match="either weights or scheme",
+    )
     _raises(boundary_similarity, [2, 3], [5], scheme="turn", match="must be a BoundaryScheme")
     codes = np.array([0, 2, 0, 1])
     _raises(
@@ -107,6 +114,8 @@ def test_pooling_errors():
     _raises(pooled, [], match="at least one result")
     _raises(pooled, [pk([2, 2], [4], 1), windowdiff([2, 2], [4], 1)], match="cannot pool pk")
     _raises(
-        pooled, [boundary_similarity([2, 2], [4]), segmentation_similarity([2, 2], [4])], match="cannot pool b with s"
+        pooled,
+        [boundary_similarity([2, 2], [4]), segmentation_similarity([2, 2], [4])],
+        match="cannot pool b with s",
     )
     _raises(pooled, [0.5], match="no additive statistics")

@@ -241,7 +241,9 @@ def test_pooling_sums_statistics():
     pk_results = [pk(r, h, 2) for r, h in speakers]
     total = pooled(pk_results)
     assert total.errors == sum(r.errors for r in pk_results)
-    assert total.value == pytest.approx(sum(r.errors for r in pk_results) / sum(r.windows for r in pk_results))
+    assert total.value == pytest.approx(
+        sum(r.errors for r in pk_results) / sum(r.windows for r in pk_results)
+    )
     b_results = [boundary_similarity(r, h) for r, h in speakers]
     b_total = pooled(b_results)
     edits = sum(r.stats.edits for r in b_results)
@@ -275,3 +277,46 @@ def test_metric_cards():
         assert METRIC_CARDS["test_dummy"] is card and card.library == "segagree"
     finally:
         del METRIC_CARDS["test_dummy"]
+
+
+def _naive_a(a, b):
+    """A straight from its definition, O(n^2) over segment pairs with exact fractions."""
+
+    def segments(masses):
+        out, start = [], 0
+        for m in masses:
+            out.append(set(range(start, start + m)))
+            start += m
+        return out
+
+    sa, sb = segments(a), segments(b)
+    edges = set()
+    for own, other, flip in ((sa, sb, False), (sb, sa, True)):
+        for i, x in enumerate(own):
+            best = None
+            for j, y in enumerate(other):
+                inter = len(x & y)
+                if inter:
+                    score = (Fraction(inter, len(x)), Fraction(inter, len(x | y)))
+                    if best is None or score > best[0]:  # strict: the leftmost tie stays
+                        best = (score, j)
+            edges.add((best[1], i) if flip else (i, best[1]))
+    total = sum(Fraction(len(sa[i] & sb[j]), len(sa[i] | sb[j])) for i, j in edges)
+    return total / len(edges), sorted(edges)
+
+
+@settings(max_examples=400, deadline=None)
+@given(mass_pairs(max_n=14))
+def test_alignment_equals_definition(pair):
+    a, b = pair
+    value, edges = _naive_a(a, b)
+    res = alignment_similarity(a, b)
+    assert res.exact == value
+    assert [(p.a, p.b) for p in res.pairs] == edges
+
+
+def test_alignment_tie_break_leftmost():
+    # the notes' example: 1/2 with the leftmost candidate kept (11/24 with the rightmost)
+    res = alignment_similarity([3, 2, 1], [2, 2, 2])
+    assert res.exact == Fraction(1, 2)
+    assert list(res.partner_of_a) == [0, 1, 2] and list(res.partner_of_b) == [0, 1, 2]

@@ -65,6 +65,16 @@ def set_pairs(draw):
     return a, tuple(b)
 
 
+@st.composite
+def typed_gap_pairs(draw):
+    """Sets format with at most one type per gap (types 1..3): the per-token-code case."""
+    n_gaps = draw(st.integers(1, 40))
+    gap = st.one_of(st.just(frozenset()), st.integers(1, 3).map(lambda t: frozenset({t})))
+    a = tuple(draw(st.lists(gap, min_size=n_gaps, max_size=n_gaps)))
+    b = tuple(x if draw(st.booleans()) else draw(gap) for x in a)
+    return a, b
+
+
 def _close(ours: Fraction | float, ref: Decimal | float) -> bool:
     return abs(float(ours) - float(ref)) <= TOL
 
@@ -86,7 +96,9 @@ def _check_similarities(a, b, fmt_kwargs):
         stats = segeval.boundary_statistics(a, b, n_t=n_t, **fmt_kwargs)
         ours = boundary_edit_distance(a, b, n_t)
         assert sorted(ours.transpositions) == sorted(tuple(t) for t in stats["transpositions"])
-        assert sorted((x.type, x.side) for x in ours.additions) == sorted(tuple(x) for x in stats["additions"])
+        assert sorted((x.type, x.side) for x in ours.additions) == sorted(
+            tuple(x) for x in stats["additions"]
+        )
         assert sorted((x.type_a, x.type_b) for x in ours.substitutions) == sorted(
             tuple(x) for x in stats["substitutions"]
         )
@@ -105,6 +117,14 @@ def test_s_b_bed_match_segeval_on_masses(pair):
 @SETTINGS
 @given(set_pairs())
 def test_s_b_bed_match_segeval_on_multitype_sets(pair):
+    a, b = pair
+    assume(any(a) or any(b))
+    _check_similarities(a, b, {"boundary_format": segeval.BoundaryFormat.sets})
+
+
+@SETTINGS
+@given(typed_gap_pairs())
+def test_s_b_bed_match_segeval_on_one_type_per_gap(pair):
     a, b = pair
     assume(any(a) or any(b))
     _check_similarities(a, b, {"boundary_format": segeval.BoundaryFormat.sets})
