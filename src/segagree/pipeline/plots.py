@@ -1,0 +1,352 @@
+"""Figures of the run report, drawn with matplotlib's Agg canvas into PNG bytes.
+
+Every function returns the PNG as ``bytes`` (the report embeds it as base64 and also saves it
+under ``OUTDIR/plots/``). Figures are built on :class:`matplotlib.figure.Figure` with an
+explicit :class:`~matplotlib.backends.backend_agg.FigureCanvasAgg`, so they never touch pyplot's
+global state or the user's interactive backend, and work without a display.
+
+Colours: the sequential colour map is ``cividis`` (readable with every common colour-vision
+deficiency and in greyscale); categories use the Okabe-Ito palette.
+
+Also here: the seeded percentile bootstrap over texts of pooled S_f / S_f^B
+(:func:`bootstrap_over_texts`), computed from each text's summed statistics.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import Colormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
+
+__all__ = [
+    "OKABE_ITO",
+    "OP_ORDER",
+    "Interval",
+    "agreement_windows",
+    "bootstrap_over_texts",
+    "boundary_agreement_png",
+    "confusion_counts",
+    "confusion_png",
+    "nice_window",
+    "operation_counts",
+    "operations_png",
+    "scores_png",
+]
+
+SEQUENTIAL = "cividis"
+#: Okabe & Ito (2008) colour-blind-safe qualitative palette (black left out).
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+OP_ORDER = ("match", "substitution", "transposition", "insertion", "deletion")
+OP_COLOURS = dict(zip(OP_ORDER, OKABE_ITO, strict=False))
+MISSING_COLOUR = "#ffffff"  # windows without any boundary
+PAST_END_COLOUR = "#b0b0b0"
+DPI = 110
+
+
+def _png(fig: Figure) -> bytes:
+    """Render a figure to PNG bytes with the Agg canvas."""
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    return buf.getvalue()
+
+
+def _figure(width: float, height: float) -> Figure:
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _cmap() -> Colormap:
+    from matplotlib import colormaps
+
+    return colormaps[SEQUENTIAL].with_extremes(bad=MISSING_COLOUR)
+
+
+def _text_colour(cmap: Colormap, share: float) -> str:
+    """Black or white, whichever reads better on the colour map at ``share`` (0..1)."""
+    r, g, b, _ = cmap(share)
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
+
+
+def _label(symbol: str) -> str:
+    """An endnote symbol as an axis label (``none`` stays a word, symbols get quotes)."""
+    return "none" if symbol == "none" else f"‘{symbol}’"
+
+
+# --------------------------------------------------------------------------- agreement along a text
+
+
+def nice_window(n_tokens: int, *, max_windows: int = 40, minimum: int = 5) -> int:
+    """A round window size (5, 10, 20, 25, 50, 100, ...) giving at most ``max_windows`` windows."""
+    need = max(minimum, math.ceil(max(n_tokens, 1) / max_windows))
+    scale = 1
+    while True:
+        for step in (1, 2, 2.5, 5):
+            size = int(step * scale)
+            if size >= need and step * scale == size:
+                return size
+        scale *= 10
+
+
+def agreement_windows(
+    a: Sequence[int], b: Sequence[int], window: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per window of ``window`` tokens: (agreeing positions, boundary positions, share).
+
+    A boundary position is one where at least one annotator put a boundary; it agrees when
+    both put one of the same type. ``share`` is NaN for windows without boundary positions.
+    """
+    av = np.asarray(a, dtype=np.int64)
+    bv = np.asarray(b, dtype=np.int64)
+    if av.shape != bv.shape:
+        raise ValueError(f"tracks of different lengths: {av.size} and {bv.size}")
+    n_win = max(1, math.ceil(av.size / window))
+    boundary = (av != 0) | (bv != 0)
+    agree = boundary & (av == bv)
+    idx = np.arange(av.size) // window
+    n_agree = np.bincount(idx[agree], minlength=n_win)[:n_win]
+    n_bound = np.bincount(idx[boundary], minlength=n_win)[:n_win]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(n_bound > 0, n_agree / np.maximum(n_bound, 1), np.nan)
+    return n_agree, n_bound, share
+
+
+def boundary_agreement_png(
+    tracks: Mapping[str, Mapping[str, Sequence[Any]]], *, title: str, window: int | None = None
+) -> tuple[bytes, int]:
+    """Heat map of boundary agreement along a text (after Fournier & Inkpen 2012, Figure 11).
+
+    x: position in each speaker's token stream, in windows of ``window`` tokens; y: speaker;
+    colour: share of the window's boundary positions where A and B agree (same position, same
+    type). White: no boundary by either annotator in the window; hatched: past the speaker's
+    last token.
+    Returns (PNG bytes, window size used).
+    """
+    speakers = list(tracks)
+    longest = max((len(tracks[s]["a"]) for s in speakers), default=0)
+    window = window or nice_window(longest)
+    n_win = max(1, math.ceil(longest / window))
+    grid = np.full((max(len(speakers), 1), n_win), np.nan)
+    counts: dict[tuple[int, int], tuple[int, int]] = {}
+    for row, s in enumerate(speakers):
+        n_agree, n_bound, share = agreement_windows(tracks[s]["a"], tracks[s]["b"], window)
+        grid[row, : share.size] = share
+        for col in range(share.size):
+            counts[(row, col)] = (int(n_agree[col]), int(n_bound[col]))
+    cmap = _cmap()
+    height = 1.8 + 0.42 * max(len(speakers), 1)
+    fig = _figure(min(max(6.5, 0.3 * n_win + 2.8), 13.0), height)
+    ax = fig.add_subplot()
+    image = ax.imshow(grid, aspect="auto", cmap=cmap, vmin=0.0, vmax=1.0, interpolation="nearest")
+    for row, s in enumerate(speakers):  # windows past the speaker's last token: hatched
+        first_empty = math.ceil(len(tracks[s]["a"]) / window)
+        if first_empty < n_win:
+            ax.add_patch(Rectangle((first_empty - 0.5, row - 0.5), n_win - first_empty, 1.0, facecolor="white",
+                                   edgecolor=PAST_END_COLOUR, hatch="////", linewidth=0))
+    ax.set_yticks(range(len(speakers)), labels=speakers or ["(no speakers)"], fontsize=9)
+    step = max(1, math.ceil(n_win / 12))
+    ticks = list(range(0, n_win + 1, step))
+    ax.set_xticks([t - 0.5 for t in ticks], labels=[str(t * window) for t in ticks], fontsize=9)
+    ax.set_xticks([c - 0.5 for c in range(1, n_win)], minor=True)
+    ax.set_yticks([r - 0.5 for r in range(1, len(speakers))], minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.2)
+    ax.tick_params(which="minor", length=0)
+    for spine in ax.spines.values():
+        spine.set_edgecolor(PAST_END_COLOUR)
+    ax.set_xlabel(f"token position in the speaker's stream (windows of {window} tokens)", fontsize=10)
+    ax.set_ylabel("speaker", fontsize=10)
+    ax.set_title(title, fontsize=11)
+    if n_win <= 24:
+        for (row, col), (agree, bound) in counts.items():
+            if bound:
+                ax.text(col, row, f"{agree}/{bound}", ha="center", va="center", fontsize=7.5,
+                        color=_text_colour(cmap, agree / bound))
+    bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.015)
+    bar.set_label("share of boundary\npositions agreeing", fontsize=9)
+    bar.ax.tick_params(labelsize=8)
+    return _png(fig), window
+
+
+# --------------------------------------------------------------------------- operations and confusion
+
+
+def operation_counts(rows: Sequence[Mapping[str, Any]]) -> Counter[tuple[str, str, str]]:
+    """Counts of operations by (A's type, B's type, operation)."""
+    return Counter((str(r["type_a"]), str(r["type_b"]), str(r["op"])) for r in rows)
+
+
+def operations_png(rows: Sequence[Mapping[str, Any]], symbols: Sequence[str], *, title: str) -> bytes:
+    """Operations by endnote type (after Lai, Li & Zhang 2023, Figure 6).
+
+    One horizontal bar per (A's type -> B's type) that occurs, coloured by the operation
+    (match, substitution, transposition, insertion, deletion), with its count.
+    """
+    counts = operation_counts(rows)
+    order = {s: i for i, s in enumerate(symbols)}
+
+    def key(item: tuple[tuple[str, str, str], int]) -> tuple[int, int, int]:
+        (ta, tb, op), _ = item
+        return (OP_ORDER.index(op) if op in OP_ORDER else 99, order.get(ta, 99), order.get(tb, 99))
+
+    items = sorted(counts.items(), key=key)
+    height = 1.6 + 0.3 * max(len(items), 1)
+    fig = _figure(7.5, min(height, 14.0))
+    ax = fig.add_subplot()
+    if not items:
+        ax.text(0.5, 0.5, "no boundaries in either annotation", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        ax.set_title(title, fontsize=11)
+        return _png(fig)
+    labels = [f"A {_label(ta)} → B {_label(tb)}" for (ta, tb, _), _ in items]
+    values = [n for _, n in items]
+    colours = [OP_COLOURS.get(op, "#999999") for (_, _, op), _ in items]
+    ypos = np.arange(len(items))
+    ax.barh(ypos, values, color=colours, edgecolor="black", linewidth=0.4)
+    ax.set_yticks(ypos, labels=labels, fontsize=9)
+    ax.invert_yaxis()
+    for y, v in zip(ypos, values, strict=True):
+        ax.text(v, y, f" {v}", va="center", ha="left", fontsize=8.5)
+    ax.set_xlim(0, max(values) * 1.15 + 0.5)
+    ax.set_xlabel("number of operations", fontsize=10)
+    ax.set_title(title, fontsize=11)
+    ax.spines[["top", "right"]].set_visible(False)
+    present = [op for op in OP_ORDER if any(k[2] == op for k in counts)]
+    ax.legend(handles=[Patch(facecolor=OP_COLOURS[op], edgecolor="black", linewidth=0.4, label=op) for op in present],
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False, title="operation",
+              title_fontsize=9)
+    return _png(fig)
+
+
+def confusion_counts(
+    tracks: Mapping[str, Mapping[str, Sequence[int]]], symbols: Sequence[str]
+) -> np.ndarray:
+    """Pass-1 pairs: a (k x k) count matrix, A's type (rows) x B's type (columns).
+
+    Counts positions where both annotators put a boundary; ``k = len(symbols) - 1`` (code 0,
+    no boundary, is left out).
+    """
+    k = max(len(symbols) - 1, 0)
+    matrix = np.zeros((k, k), dtype=np.int64)
+    for track in tracks.values():
+        a = np.asarray(track["a"], dtype=np.int64)
+        b = np.asarray(track["b"], dtype=np.int64)
+        both = (a != 0) & (b != 0)
+        np.add.at(matrix, (a[both] - 1, b[both] - 1), 1)
+    return matrix
+
+
+def confusion_png(matrix: np.ndarray, symbols: Sequence[str], *, title: str) -> bytes:
+    """Annotated heat map of a confusion matrix of endnote types (symbols without ``none``)."""
+    labels = [_label(s) for s in symbols[1:]]
+    k = len(labels)
+    fig = _figure(max(4.6, 0.65 * k + 2.6), max(3.8, 0.6 * k + 2.0))
+    ax = fig.add_subplot()
+    cmap = _cmap()
+    top = max(int(matrix.max()) if matrix.size else 0, 1)
+    image = ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top, interpolation="nearest")
+    ax.set_xticks(range(k), labels=labels, fontsize=9)
+    ax.set_yticks(range(k), labels=labels, fontsize=9)
+    ax.set_xlabel("annotator B's type", fontsize=10)
+    ax.set_ylabel("annotator A's type", fontsize=10)
+    ax.set_title(title, fontsize=11)
+    for i in range(k):
+        for j in range(k):
+            ax.text(j, i, str(int(matrix[i, j])), ha="center", va="center", fontsize=9,
+                    color=_text_colour(cmap, matrix[i, j] / top), fontweight="bold" if i == j else "normal")
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    bar.set_label("positions", fontsize=9)
+    bar.ax.tick_params(labelsize=8)
+    return _png(fig)
+
+
+# --------------------------------------------------------------------------- corpus scores
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A percentile bootstrap interval, or why there is none (``low``/``high`` None)."""
+
+    estimate: float
+    low: float | None
+    high: float | None
+    n_texts: int
+    resamples: int
+    note: str = ""
+
+
+def bootstrap_over_texts(
+    stats: Mapping[str, tuple[float, float]],
+    *,
+    resamples: int = 2000,
+    seed: int = 12345,
+    level: float = 0.95,
+) -> Interval:
+    """Seeded percentile bootstrap over texts of a pooled ratio score ``1 - sum(cost) / sum(n)``.
+
+    ``stats`` maps each text to its summed (cost, n) -- (cost, n_tokens) for S_f, (cost, edits)
+    for S_f^B. Texts are resampled with replacement; each resample's score is pooled from summed
+    statistics, like the point estimate. With fewer than two texts there is no interval.
+    """
+    texts = sorted(stats)
+    cost = np.array([float(stats[t][0]) for t in texts])
+    n = np.array([float(stats[t][1]) for t in texts])
+    total = n.sum()
+    estimate = float(1.0 - cost.sum() / total) if total > 0 else 1.0
+    if len(texts) < 2:
+        return Interval(estimate, None, None, len(texts), 0, "no interval: a single text")
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(texts), size=(resamples, len(texts)))
+    n_draw = n[idx].sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = np.where(n_draw > 0, 1.0 - cost[idx].sum(axis=1) / np.maximum(n_draw, 1e-300), 1.0)
+    tail = (1.0 - level) / 2 * 100
+    low, high = np.percentile(scores, [tail, 100 - tail])
+    return Interval(estimate, float(low), float(high), len(texts), resamples)
+
+
+def scores_png(
+    entries: Sequence[Mapping[str, Any]], *, title: str
+) -> bytes:
+    """Dot plot of S_f and S_f^B per text and pair; kappa intervals as bars where given.
+
+    Each entry: ``label``, ``sf``, ``sf_b`` and optional ``kappa_sf``, ``kappa_sf_low``,
+    ``kappa_sf_high`` (drawn as a third marker with its interval).
+    """
+    labels = [str(e["label"]) for e in entries]
+    y = np.arange(len(entries))
+    fig = _figure(8.0, min(1.6 + 0.4 * max(len(entries), 1), 16.0))
+    ax = fig.add_subplot()
+    series = [("sf", r"$S_f$", "o", OKABE_ITO[0]), ("sf_b", r"$S_f^B$", "s", OKABE_ITO[1]),
+              ("kappa_sf", r"$\kappa(S_f)$", "D", OKABE_ITO[2])]
+    offsets = {"sf": -0.18, "sf_b": 0.0, "kappa_sf": 0.18}
+    for key, name, marker, colour in series:
+        pts = [(i, e[key]) for i, e in enumerate(entries) if e.get(key) is not None]
+        if not pts:
+            continue
+        ys = np.array([p[0] for p in pts]) + offsets[key]
+        xs = np.array([p[1] for p in pts], dtype=float)
+        if key == "kappa_sf":
+            lows = np.array([entries[i].get("kappa_sf_low", v) for i, v in pts], dtype=float)
+            highs = np.array([entries[i].get("kappa_sf_high", v) for i, v in pts], dtype=float)
+            ax.errorbar(xs, ys, xerr=[xs - lows, highs - xs], fmt="none", ecolor=colour, elinewidth=1.2, capsize=2.5)
+        ax.plot(xs, ys, linestyle="none", marker=marker, color=colour, markeredgecolor="black",
+                markeredgewidth=0.5, markersize=6, label=name)
+    ax.set_yticks(y, labels=labels, fontsize=9)
+    ax.set_ylim(len(entries) - 0.5, -0.5)
+    ax.set_xlim(min(0.0, ax.get_xlim()[0]), 1.02)
+    ax.axvline(1.0, color="#888888", linewidth=0.6, linestyle=":")
+    ax.set_xlabel("score (1 = identical segmentation)", fontsize=10)
+    ax.set_title(title, fontsize=11)
+    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
+    return _png(fig)
