@@ -48,7 +48,7 @@ def validate_masses(masses: Any, name: str = "masses") -> np.ndarray:
         if masses.ndim == 1 and masses.dtype.kind in "iu":
             arr = masses
     elif isinstance(masses, (list, tuple)) and set(map(type, masses)) == {int}:
-        arr = np.array(masses, dtype=np.int64)  # fast path: plain Python ints
+        arr = np.fromiter(masses, dtype=np.int64, count=len(masses))  # plain Python ints
     if arr is not None and arr.size and arr.min() > 0:
         return arr.astype(np.int64, copy=False)
     out = []
@@ -125,7 +125,7 @@ class Segmentation:
 def _segmentation_from_masses(masses: Any, name: str) -> Segmentation:
     m = validate_masses(masses, name)
     n = int(m.sum())
-    gaps = np.zeros(n - 1, dtype=np.int64)
+    gaps = np.zeros(n - 1, dtype=np.int8)  # one type: the smallest dtype
     ends = np.cumsum(m)[:-1] - 1
     gaps[ends] = 1
     return Segmentation(n, gaps)

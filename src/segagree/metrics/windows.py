@@ -76,7 +76,9 @@ def _resolve_k(seg: Segmentation, k: Any, k_rule: str) -> tuple[int, str, bool]:
 
 def _window_counts(presence: np.ndarray, k: int) -> np.ndarray:
     """Boundary counts of every window of k consecutive gaps."""
-    c = np.concatenate(([0], np.cumsum(presence, dtype=np.int64)))
+    c = np.empty(presence.size + 1, dtype=np.int32)
+    c[0] = 0
+    np.cumsum(presence, dtype=np.int32, out=c[1:])
     return c[k:] - c[:-k]
 
 
