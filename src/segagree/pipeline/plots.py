@@ -8,8 +8,9 @@ global state or the user's interactive backend, and work without a display.
 Colours: the sequential colour map is ``cividis`` (readable with every common colour-vision
 deficiency and in greyscale); categories use the Okabe-Ito palette.
 
-Also here: the seeded percentile bootstrap over texts of pooled S_f / S_f^B
-(:func:`bootstrap_over_texts`), computed from each text's summed statistics.
+Also here: the seeded percentile bootstrap over texts of pooled S_f / S_f^B (by
+:func:`segagree.metrics.fleiss.bootstrap_ci`), :func:`bootstrap_over_texts`, from each text's summed
+statistics.
 """
 
 from __future__ import annotations
@@ -292,24 +293,28 @@ def bootstrap_over_texts(
     """Seeded percentile bootstrap over texts of a pooled ratio score ``1 - sum(cost) / sum(n)``.
 
     ``stats`` maps each text to its summed (cost, n) -- (cost, n_tokens) for S_f, (cost, edits)
-    for S_f^B. Texts are resampled with replacement; each resample's score is pooled from summed
+    for S_f^B. Texts are resampled with replacement by
+    :func:`segagree.metrics.fleiss.bootstrap_ci`; each resample's score is pooled from summed
     statistics, like the point estimate. With fewer than two texts there is no interval.
     """
+    from segagree.metrics.fleiss import bootstrap_ci
+
     texts = sorted(stats)
     cost = np.array([float(stats[t][0]) for t in texts])
     n = np.array([float(stats[t][1]) for t in texts])
     total = n.sum()
     estimate = float(1.0 - cost.sum() / total) if total > 0 else 1.0
     if len(texts) < 2:
-        return Interval(estimate, None, None, len(texts), 0, "no interval: a single text")
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(texts), size=(resamples, len(texts)))
-    n_draw = n[idx].sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scores = np.where(n_draw > 0, 1.0 - cost[idx].sum(axis=1) / np.maximum(n_draw, 1e-300), 1.0)
-    tail = (1.0 - level) / 2 * 100
-    low, high = np.percentile(scores, [tail, 100 - tail])
-    return Interval(estimate, float(low), float(high), len(texts), resamples)
+        note = "no interval: a single text" if texts else "no interval: no text"
+        return Interval(estimate, None, None, len(texts), 0, note)
+
+    def pooled(weights: np.ndarray) -> np.ndarray:
+        n_draw = weights @ n
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n_draw > 0, 1.0 - (weights @ cost) / n_draw, 1.0)
+
+    ci = bootstrap_ci(len(texts), pooled, n_boot=resamples, seed=seed, level=level, unit="text")
+    return Interval(estimate, ci["low"], ci["high"], len(texts), resamples)
 
 
 def scores_png(

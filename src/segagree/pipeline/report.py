@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from segagree import __version__
-from segagree.adapters.base import atomic_path
+from segagree.adapters.base import atomic_path, write_text_atomic
 from segagree.pipeline import plots
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.summary import POOLED, kappa_values
@@ -49,7 +49,6 @@ PLOTS_DIR = "plots"
 MAX_MISMATCHES = 50
 BOOTSTRAP_RESAMPLES = 2000
 Z95 = 1.959963984540054
-READABLE = 0o644
 OP_KEYS = ("matches", "substitutions", "transpositions", "insertions", "deletions")
 
 CSS = """
@@ -194,7 +193,6 @@ class _Builder:
         path = self.outdir / PLOTS_DIR / name
         with atomic_path(path) as tmp:
             tmp.write_bytes(png)
-            tmp.chmod(READABLE)
         self.plots_written.append(path)
         width, height = _png_size(png)
         data = base64.b64encode(png).decode("ascii")
@@ -330,8 +328,8 @@ class _Builder:
             '<p class="note">Pooled scores come from summed statistics: S<sub>f</sub> = 1 − Σcost / Σtokens and '
             "S<sub>f</sub><sup>B</sup> = 1 − Σcost / Σedits over texts (and speakers), never from averaged "
             f"scores. Intervals: percentile bootstrap over texts ({BOOTSTRAP_RESAMPLES} resamples of the texts "
-            f"with replacement, seed {seed}), computed by this report from each text's summed cost, tokens and "
-            "edits; they show how much the pooled score depends on which texts were annotated. "
+            f"with replacement, seed {seed}, <code>segagree.metrics.fleiss.bootstrap_ci</code>) of each text's "
+            "summed cost, tokens and edits; they show how much the pooled score depends on which texts were annotated. "
             "A corpus of a single text has no interval.</p></section>"
         )
         return "".join(parts)
@@ -683,7 +681,5 @@ def write_report(outdir: Path, outcome: RunOutcome, config: RunConfig) -> Path:
     builder = _Builder(outdir, outcome, config)
     page = builder.render()
     path = outdir / REPORT_NAME
-    with atomic_path(path) as tmp:
-        tmp.write_text(page, encoding="utf-8", newline="")
-        tmp.chmod(READABLE)  # mkstemp's 0600 would keep a shared report private
+    write_text_atomic(path, page)
     return path
