@@ -108,9 +108,7 @@ def write_document(
         with tempfile.TemporaryDirectory() as scratch:
             adapter.write(doc, Path(scratch) / Path(path).name, losses=losses, **options)
         if losses:
-            raise SegagreeError(
-                "--strict: the conversion would lose " + "; ".join(losses.lines()), path=path
-            )
+            raise SegagreeError("--strict: the conversion would lose " + "; ".join(losses.lines()), path=path)
     try:
         with atomic_path(path) as tmp:
             adapter.write(doc, tmp, losses=losses, **options)

@@ -81,9 +81,7 @@ def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Ite
             raise SegagreeError("refusing to overwrite an input file", path=target)
     target.parent.mkdir(parents=True, exist_ok=True)
     # Keep the suffix so writers that look at it (xlsx vs csv) see the target's.
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{target.stem}.tmp-", suffix=target.suffix, dir=target.parent
-    )
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.stem}.tmp-", suffix=target.suffix, dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     try:

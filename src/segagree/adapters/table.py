@@ -48,9 +48,7 @@ def _load_frame(path: Path) -> pd.DataFrame:
     text = decode_text(read_bytes(path), path)
     sep = "\t" if suffix == ".tsv" else ","
     try:
-        return pd.read_csv(
-            io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, quoting=csv.QUOTE_MINIMAL
-        )
+        return pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, quoting=csv.QUOTE_MINIMAL)
     except pd.errors.ParserError as err:
         raise InputError(f"not a readable {suffix.lstrip('.').upper()} table: {err}", path=path) from None
 

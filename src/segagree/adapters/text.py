@@ -72,9 +72,7 @@ def read(
     )
 
 
-def _unit(
-    tokens: list[str], path: Path, lineno: int, scheme: BoundaryScheme, glued: bool
-) -> tuple[list[str], int]:
+def _unit(tokens: list[str], path: Path, lineno: int, scheme: BoundaryScheme, glued: bool) -> tuple[list[str], int]:
     words, code = split_endnote(tokens, scheme, glued=glued)
     if code is None:
         if words and looks_like_endnote(words[-1]):
@@ -96,9 +94,7 @@ def _unit(
     return words, code
 
 
-def _dubois_units(
-    lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool
-) -> list[dict[str, Any]]:
+def _dubois_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool) -> list[dict[str, Any]]:
     units: list[dict[str, Any]] = []
     speaker = DEFAULT_SPEAKER
     for lineno, line in enumerate(lines, start=1):
@@ -114,9 +110,7 @@ def _dubois_units(
     return units
 
 
-def _rezonator_units(
-    lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool
-) -> list[dict[str, Any]]:
+def _rezonator_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool) -> list[dict[str, Any]]:
     units: list[dict[str, Any]] = []
     header_seen = False
     for lineno, line in enumerate(lines, start=1):

@@ -27,6 +27,7 @@ app = typer.Typer(
 def _register() -> None:
     # Each module adds its commands to `app`; imported here so `app` exists first.
     from segagree.cli import compare_cmd, convert_cmd  # noqa: F401
+
     for optional in ("metrics_cmd", "agree_cmd", "run_cmd", "adjudicate_cmd"):
         try:
             __import__(f"segagree.cli.{optional}")

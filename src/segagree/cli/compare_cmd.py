@@ -24,10 +24,16 @@ def compare(
     scheme: Annotated[
         str | None, typer.Option(help="boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a file")
     ] = None,
-    mode: Annotated[str, typer.Option(help="optimal (exact minimum) or segsimflex (the R reference's search)")] = "optimal",
-    metric: Annotated[str, typer.Option(help="metrics besides S_f: a comma list or 'all' (see segagree metrics)")] = "sf",
+    mode: Annotated[
+        str, typer.Option(help="optimal (exact minimum) or segsimflex (the R reference's search)")
+    ] = "optimal",
+    metric: Annotated[
+        str, typer.Option(help="metrics besides S_f: a comma list or 'all' (see segagree metrics)")
+    ] = "sf",
     layer: Annotated[str | None, typer.Option(help="layer to compare (default iu)")] = None,
-    from_: Annotated[str | None, typer.Option("--from", help="input format of both files (default: by extension)")] = None,
+    from_: Annotated[
+        str | None, typer.Option("--from", help="input format of both files (default: by extension)")
+    ] = None,
     no_transpositions: Annotated[bool, typer.Option(help="score without transpositions")] = False,
     align: Annotated[bool, typer.Option(help="align differing transcripts instead of failing")] = False,
     ops: Annotated[Path | None, typer.Option(help="write every edit operation to this CSV file")] = None,
@@ -59,19 +65,32 @@ def compare(
 def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
     table = Table(title=f"{file_a.name} vs {file_b.name}", caption=result["signature"])
     columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "match", "sub", "trans", "ins", "del"]
-    extra = list(result["metrics"])
-    for col in columns + extra:
+    for col in columns:
         table.add_column(col, justify="left" if col == "speaker" else "right")
-    rows = [(s, st) for s, st in result["per_speaker"].items()] + [("ALL", result)]
-    for name, st in rows:
-        counts = [str(st.get(k, "")) for k in ("matches", "substitutions", "transpositions", "insertions", "deletions")]
-        cells = [name, str(st["n_tokens"]), fmt_score(st["sf"]), fmt_score(st["sf_b"]), f"{st['cost']:g}",
-                 str(st["edits"]), *counts]
-        for m in extra:
-            res = result["metrics"][m]
-            value = res["value"] if name == "ALL" else res.get("per_speaker", {}).get(name)
-            cells.append(fmt_score(value))
-        table.add_row(*cells, end_section=name == rows[-2][0])
+    speakers = list(result["per_speaker"])
+    pooled = {k: sum(st[k] for st in result["per_speaker"].values()) for k in COUNTS}
+    for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", {**result, **pooled})]:
+        table.add_row(
+            name,
+            str(st["n_tokens"]),
+            fmt_score(st["sf"]),
+            fmt_score(st["sf_b"]),
+            f"{st['cost']:g}",
+            str(st["edits"]),
+            *(str(st[k]) for k in COUNTS),
+            end_section=name == speakers[-1],
+        )
     stdout.print(table)
+    if result["metrics"]:
+        other = Table(title="other metrics (pooled from summed statistics)")
+        for col in ("metric", *speakers, "ALL"):
+            other.add_column(col, justify="left" if col == "metric" else "right")
+        for name, res in result["metrics"].items():
+            per = res.get("per_speaker", {})
+            other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), fmt_score(res["value"]))
+        stdout.print(other)
     if result["mismatches"]:
         stdout.print(f"{len(result['mismatches'])} transcript mismatches were aligned")
+
+
+COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions")

@@ -19,9 +19,13 @@ from segagree.pipeline.summary import POOLED
 
 @app.command()
 def run(
-    corpus: Annotated[Path, typer.Argument(help="folder of annotations: TEXT.ANNOTATOR.EXT files, or one folder per annotator")],
+    corpus: Annotated[
+        Path, typer.Argument(help="folder of annotations: TEXT.ANNOTATOR.EXT files, or one folder per annotator")
+    ],
     output: Annotated[Path, typer.Option("-o", "--output", help="folder for summary, workbooks and report")],
-    config: Annotated[Path | None, typer.Option(help="settings file (default: CORPUS/segagree.toml if present)")] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="settings file (default: CORPUS/segagree.toml if present)")
+    ] = None,
     jobs: Annotated[int, typer.Option(help="texts scored in parallel (results identical for any number)")] = 1,
     backend: Annotated[str, typer.Option(help="loky (joblib, default) or dask (pip install segagree[dask])")] = "loky",
     sims: Annotated[int | None, typer.Option(help="kappa: simulated chance annotations per speaker (K)")] = None,
@@ -76,19 +80,30 @@ def run(
             progress=progress,
         )
     if json_out:
-        print_json({"outputs": outcome.outputs, "rows": outcome.rows,
-                    "failures": [r["error"] for r in outcome.failures], "skipped": outcome.corpus.skipped})
+        print_json(
+            {
+                "outputs": outcome.outputs,
+                "rows": outcome.rows,
+                "failures": [r["error"] for r in outcome.failures],
+                "skipped": outcome.corpus.skipped,
+            }
+        )
     else:
         _print_summary(outcome)
     if not quiet:
-        stderr.print(f"{outcome.computed} pairs scored, {outcome.reused} reused from an earlier run; "
-                     f"wrote {output}/summary.csv, summary.json"
-                     + (", review/*.xlsx" if not no_workbooks else "") + (", report.html" if not no_report else ""))
+        stderr.print(
+            f"{outcome.computed} pairs scored, {outcome.reused} reused from an earlier run; "
+            f"wrote {output}/summary.csv, summary.json"
+            + (", review/*.xlsx" if not no_workbooks else "")
+            + (", report.html" if not no_report else "")
+        )
     for line in outcome.corpus.skipped:
         stderr.print(f"skipped: {line}", markup=False)
     for failure in outcome.failures:
-        stderr.print(f"failed: {failure['text']} ({failure['annotator_a']} vs {failure['annotator_b']}): "
-                     f"{failure['error']}", markup=False)
+        stderr.print(
+            f"failed: {failure['text']} ({failure['annotator_a']} vs {failure['annotator_b']}): {failure['error']}",
+            markup=False,
+        )
     if outcome.failures:
         raise typer.Exit(1)
 

@@ -157,3 +157,13 @@ add_card(
         reference="the paper's code (values only)",
     )
 )
+add_card(
+    MetricCard(
+        "b_scheme",
+        "Boundary Similarity B with a scheme's costs",
+        "B with unordered types: substitutions cost 1 - M[x, y], additions the scheme's insertion/deletion "
+        "cost, transpositions min(1, cost per token x span)",
+        {"n_t": "2", "scheme": "the compared layer's scheme"},
+        _F2013 + "; scheme weights: segagree",
+    )
+)

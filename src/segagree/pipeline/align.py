@@ -67,8 +67,10 @@ def align_streams(ta: list[str], tb: list[str]) -> list[tuple[int, int]]:
         elif tag == "insert":
             cols.extend((-1, j) for j in range(j1, j2))
         elif (i2 - i1) * (j2 - j1) <= _MAX_DP * _MAX_DP // 4:
-            cols.extend((i1 + i if i >= 0 else -1, j1 + j if j >= 0 else -1)
-                        for i, j in levenshtein_columns(ta[i1:i2], tb[j1:j2]))
+            cols.extend(
+                (i1 + i if i >= 0 else -1, j1 + j if j >= 0 else -1)
+                for i, j in levenshtein_columns(ta[i1:i2], tb[j1:j2])
+            )
         else:
             k = min(i2 - i1, j2 - j1)
             cols.extend(zip(range(i1, i1 + k), range(j1, j1 + k), strict=True))

@@ -78,8 +78,9 @@ class RunConfig:
     @property
     def digest(self) -> str:
         """Hash of the settings, the scheme's cost model and the version (the cache key part)."""
-        payload = json.dumps({**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": __version__},
-                             sort_keys=True)
+        payload = json.dumps(
+            {**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": __version__}, sort_keys=True
+        )
         return hashlib.sha1(payload.encode()).hexdigest()[:12]
 
 

@@ -2,7 +2,10 @@
 
 ``RUNNERS`` maps a metric name (as in ``compare --metric`` and ``segagree metrics``) to a
 function ``(pair, options) -> {"value": pooled, "per_speaker": {...}, "params": {...}}``.
-Pooled values come from summed statistics, never from averaged per-speaker scores.
+Pooled values come from summed statistics (:func:`segagree.metrics.stats.pooled`), never from
+averaged per-speaker scores. Boundary metrics read each speaker's code array of the compared
+layer (``fmt="codes"``: the boundary after the stream's last token is the text's end, not a
+gap, as in segeval's masses).
 """
 
 from __future__ import annotations
@@ -10,15 +13,87 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from segagree.errors import UsageError
+from segagree.errors import SegagreeError, UsageError
+from segagree.metrics.alignment import alignment_similarity
+from segagree.metrics.boundary_edit import boundary_edit_distance, boundary_similarity, segmentation_similarity
+from segagree.metrics.stats import pooled
+from segagree.metrics.windows import pk, windowdiff, winpr
 from segagree.pipeline.pairing import AnnotationPair
 
 Runner = Callable[[AnnotationPair, Mapping[str, Any]], dict[str, Any]]
+# (pair, options) -> a function of two code arrays returning a metric result with `.stats`.
+ComputeFactory = Callable[[AnnotationPair, Mapping[str, Any]], Callable[[Any, Any], Any]]
 
 RUNNERS: dict[str, Runner] = {}
 
 # Names that `compare` computes itself (the S_f engine) and accepts in --metric lists.
 SF_NAMES = ("sf", "sf_b")
+
+
+def per_speaker_runner(factory: ComputeFactory, value_of: Callable[[Any], float]) -> Runner:
+    """A runner applying a metric per speaker and pooling its additive statistics.
+
+    A speaker the metric cannot score (a window metric on a one-token stream) gets ``None``
+    with the reason in ``skipped``; the pooled value sums the other speakers' statistics.
+    """
+
+    def run(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+        compute = factory(pair, options)
+        per: dict[str, Any] = {}
+        results = []
+        skipped: dict[str, str] = {}
+        ks: dict[str, int] = {}
+        for s in pair.speakers:
+            try:
+                res = compute(pair.arrays_a[s], pair.arrays_b[s])
+            except SegagreeError as err:
+                per[s], skipped[s] = None, err.message
+                continue
+            per[s] = value_of(res)
+            results.append(res)
+            if getattr(res, "k", None) is not None:
+                ks[s] = int(res.k)
+        out: dict[str, Any] = {"value": value_of(pooled(results)) if results else None, "per_speaker": per}
+        if results:
+            out["signature"] = getattr(results[0], "signature", "")
+        if ks:
+            out["params"] = {"k": ks}
+        if skipped:
+            out["skipped"] = skipped
+        return out
+
+    return run
+
+
+def _codes(fn: Callable[..., Any], *accepted: str, **fixed: Any) -> ComputeFactory:
+    """Factory for ``fn(a, b, fmt="codes", **fixed, **options it accepts)``."""
+
+    def factory(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[[Any, Any], Any]:
+        chosen = {k: v for k, v in options.items() if k in accepted}
+        return lambda a, b: fn(a, b, fmt="codes", **fixed, **chosen)
+
+    return factory
+
+
+def _scheme_b(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[[Any, Any], Any]:
+    n_t = options.get("n_t", 2)
+    return lambda a, b: boundary_similarity(a, b, n_t, scheme=pair.scheme, fmt="codes")
+
+
+def _value(result: Any) -> float:
+    return float(result.value)
+
+
+RUNNERS.update(
+    s=per_speaker_runner(_codes(segmentation_similarity, "n_t"), _value),
+    b=per_speaker_runner(_codes(boundary_similarity, "n_t"), _value),
+    b_scheme=per_speaker_runner(_scheme_b, _value),
+    bed=per_speaker_runner(_codes(boundary_edit_distance, "n_t"), _value),
+    pk=per_speaker_runner(_codes(pk, "k", "k_rule"), _value),
+    windowdiff=per_speaker_runner(_codes(windowdiff, "k", "k_rule", "lamprier"), _value),
+    winpr=per_speaker_runner(_codes(winpr, "k", "k_rule"), lambda r: float(r.f1)),
+    a=per_speaker_runner(_codes(alignment_similarity), _value),
+)
 
 
 def known_metrics() -> list[str]:

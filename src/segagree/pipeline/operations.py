@@ -18,7 +18,16 @@ from segagree.pipeline.pairing import AnnotationPair
 
 MARK = "‖"
 COLUMNS = (
-    "speaker", "op", "position_a", "position_b", "type_a", "type_b", "cost", "token_a", "token_b", "context",
+    "speaker",
+    "op",
+    "position_a",
+    "position_b",
+    "type_a",
+    "type_b",
+    "cost",
+    "token_a",
+    "token_b",
+    "context",
     "position_b_in_a",
 )
 

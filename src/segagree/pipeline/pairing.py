@@ -137,8 +137,7 @@ def pair_annotations(
         if only_b:
             parts.append(f"only in {b.source_path or 'B'}: {only_b}")
         raise MismatchError(
-            "the annotations have different speakers (" + "; ".join(parts) + "); "
-            "map them with a speaker mapping"
+            "the annotations have different speakers (" + "; ".join(parts) + "); map them with a speaker mapping"
         )
     pair = AnnotationPair(a, b, lay_a.name, scheme, order_a, {}, {}, {}, own_tokens_a=tok_a, own_tokens_b=tok_b)
     for s in order_a:

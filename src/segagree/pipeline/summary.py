@@ -23,8 +23,19 @@ if TYPE_CHECKING:
     from segagree.pipeline.run import RunOutcome
 
 POOLED = "ALL"
-COLUMNS = ["text", "speaker", "annotator_a", "annotator_b", "metric", "value",
-           "layer", "scheme", "scheme_digest", "mode", "signature"]
+COLUMNS = [
+    "text",
+    "speaker",
+    "annotator_a",
+    "annotator_b",
+    "metric",
+    "value",
+    "layer",
+    "scheme",
+    "scheme_digest",
+    "mode",
+    "signature",
+]
 COUNT_KEYS = ("n_tokens", "cost", "edits", "matches", "substitutions", "transpositions", "insertions", "deletions")
 
 
@@ -81,8 +92,8 @@ def kappa_values(kappa: dict[str, Any]) -> dict[str, dict[str, float]]:
             part = entry.get(target) or {}
             if part.get("kappa") is not None:
                 vals[f"kappa_{target}"] = part["kappa"]
-            if part.get("kappa_se") is not None:
-                vals[f"kappa_{target}_se"] = part["kappa_se"]
+            if part.get("se") is not None:
+                vals[f"kappa_{target}_se"] = part["se"]
         out[speaker] = vals
     return out
 
@@ -112,12 +123,15 @@ def write_summary(outdir, outcome: RunOutcome, config: RunConfig) -> dict[str, s
         "settings": config.to_dict(),
         "texts": sorted(outcome.corpus.texts),
         "skipped": outcome.corpus.skipped,
-        "failures": [{"text": r["text"], "annotator_a": r["annotator_a"], "annotator_b": r["annotator_b"],
-                      "error": r["error"]} for r in outcome.failures],
+        "failures": [
+            {"text": r["text"], "annotator_a": r["annotator_a"], "annotator_b": r["annotator_b"], "error": r["error"]}
+            for r in outcome.failures
+        ],
         "rows": outcome.rows,
         "mismatches": {
             f"{r['text']}|{r['annotator_a']}|{r['annotator_b']}": r["compare"].get("mismatches", [])
-            for r in outcome.results if r.get("ok")
+            for r in outcome.results
+            if r.get("ok")
         },
     }
     json_path = outdir / "summary.json"

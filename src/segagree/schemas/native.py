@@ -104,9 +104,7 @@ def document_from_json(data: Any, *, source: str = "<json>") -> Document:
         for j, sym in enumerate(raw["boundaries"]):
             code = 0 if sym is None else scheme.find_code(sym)
             if code is None:
-                raise InputError(
-                    f"unknown boundary symbol {sym!r}", path=source, place=f"layers/{i}/boundaries/{j}"
-                )
+                raise InputError(f"unknown boundary symbol {sym!r}", path=source, place=f"layers/{i}/boundaries/{j}")
             codes.append(code)
         layers[raw["name"]] = Layer(raw["name"], scheme, np.asarray(codes))
     return Document(

@@ -83,11 +83,7 @@ class BoundaryScheme:
         sim = np.eye(k) if self.similarity is None else np.asarray(self.similarity, dtype=float)
         if sim.shape != (k, k):
             raise SchemeError(f"similarity matrix must be {k}x{k}, got {sim.shape}", place=self.name)
-        trans = (
-            0.5 * (1.0 - sim[:, 0])
-            if self.transposition is None
-            else np.asarray(self.transposition, dtype=float)
-        )
+        trans = 0.5 * (1.0 - sim[:, 0]) if self.transposition is None else np.asarray(self.transposition, dtype=float)
         if trans.shape != (k,):
             raise SchemeError(f"transposition costs must have {k} entries", place=self.name)
         trans = trans.copy()
@@ -211,12 +207,9 @@ class BoundaryScheme:
             out["unclassified"] = type_dict(self.unclassified)
         out["symmetric"] = self.symmetric
         out["similarity"] = {
-            syms[i]: {syms[j]: float(self.similarity[i, j]) for j in range(self.n_codes)}
-            for i in range(self.n_codes)
+            syms[i]: {syms[j]: float(self.similarity[i, j]) for j in range(self.n_codes)} for i in range(self.n_codes)
         }
-        out["transposition_cost"] = {
-            syms[i]: float(self.transposition[i]) for i in range(1, self.n_codes)
-        }
+        out["transposition_cost"] = {syms[i]: float(self.transposition[i]) for i in range(1, self.n_codes)}
         return out
 
     @property
@@ -284,9 +277,7 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
     if not isinstance(raw_types, list) or not raw_types:
         raise SchemeError("'types' must be a non-empty list of symbols", path=source)
     types = tuple(_parse_type(t, "types") for t in raw_types)
-    unclassified = (
-        _parse_type(data["unclassified"], "unclassified") if data.get("unclassified") else None
-    )
+    unclassified = _parse_type(data["unclassified"], "unclassified") if data.get("unclassified") else None
     symmetric = bool(data.get("symmetric", True))
     name = str(data.get("name", Path(source).stem))
     symbols = [NONE_SYMBOL] + [t.symbol for t in types] + ([unclassified.symbol] if unclassified else [])
@@ -297,9 +288,7 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
 
     def code_of(sym: str, where: str) -> int:
         if sym not in index:
-            raise SchemeError(
-                f"unknown symbol {sym!r} in [{where}]; known: {symbols}", path=source
-            )
+            raise SchemeError(f"unknown symbol {sym!r} in [{where}]; known: {symbols}", path=source)
         return index[sym]
 
     for row_sym, row in (data.get("similarity") or {}).items():
@@ -315,9 +304,7 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
                     f"similarity[{row_sym!r}][{col_sym!r}] = {value!r} is not a number", path=source
                 ) from None
             if not 0.0 <= v <= 1.0:
-                raise SchemeError(
-                    f"similarity[{row_sym!r}][{col_sym!r}] = {v} is outside [0, 1]", path=source
-                )
+                raise SchemeError(f"similarity[{row_sym!r}][{col_sym!r}] = {v} is outside [0, 1]", path=source)
             sim[i, j] = v
             given[i, j] = True
             if symmetric and not given[j, i]:
