@@ -8,8 +8,8 @@ import shutil
 import jsonschema
 import numpy as np
 import pytest
-
 from conftest import REPO, shared_path
+
 from segagree.adapters import read_document, write_document
 from segagree.errors import InputError
 from segagree.schemas import builtin_scheme
@@ -159,7 +159,7 @@ def test_writing_never_overwrites_the_input(tmp_path):
 
 def test_blank_speaker_inherits_and_first_blank_is_an_error(tmp_path):
     good = tmp_path / "g.csv"
-    good.write_text("Speaker,Utterance\nA:,\"x y ,\"\n,z .\nB:,w ?\n", encoding="utf-8")
+    good.write_text('Speaker,Utterance\nA:,"x y ,"\n,z .\nB:,w ?\n', encoding="utf-8")
     doc = read_document(good)
     assert doc.token_texts() == {"A:": ["x", "y", "z"], "B:": ["w"]}
     bad = tmp_path / "b.csv"

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, shared_path
 
 SAMPLE = REPO / "sample_corpora"
@@ -80,12 +79,15 @@ def test_unknown_endnote_error(tmp_path):
 def test_scheme_errors(tmp_path):
     out_of_range = tmp_path / "range.toml"
     out_of_range.write_text('types = [","]\n[similarity]\n"," = { "none" = 1.2 }\n', encoding="utf-8")
-    proc = segagree("compare", str(SAMPLE / "garden.ann1.txt"), str(SAMPLE / "garden.ann2.txt"),
-                    "--scheme", str(out_of_range))
+    proc = segagree(
+        "compare", str(SAMPLE / "garden.ann1.txt"), str(SAMPLE / "garden.ann2.txt"), "--scheme", str(out_of_range)
+    )
     assert_clean_error(proc, 1, str(out_of_range), "outside [0, 1]")
     asym = tmp_path / "asym.toml"
-    asym.write_text('types = [",", "."]\nsymmetric = true\n[similarity]\n"," = { "." = 0.5 }\n"." = { "," = 0.2 }\n',
-                    encoding="utf-8")
+    asym.write_text(
+        'types = [",", "."]\nsymmetric = true\n[similarity]\n"," = { "." = 0.5 }\n"." = { "," = 0.2 }\n',
+        encoding="utf-8",
+    )
     proc = segagree("compare", str(SAMPLE / "garden.ann1.txt"), str(SAMPLE / "garden.ann2.txt"), "--scheme", str(asym))
     assert_clean_error(proc, 1, str(asym), "symmetric")
 
@@ -102,7 +104,9 @@ def test_speaker_mismatch_error(tmp_path):
 def test_token_mismatch_error_names_speaker_and_token(tmp_path):
     other = tmp_path / "other.txt"
     other.write_text(
-        (SAMPLE / "garden.ann2.txt").read_text(encoding="utf-8").replace("a deer in the middle", "a moose in the middle"),
+        (SAMPLE / "garden.ann2.txt")
+        .read_text(encoding="utf-8")
+        .replace("a deer in the middle", "a moose in the middle"),
         encoding="utf-8",
     )
     proc = segagree("compare", str(SAMPLE / "garden.ann1.txt"), str(other))

@@ -11,8 +11,8 @@ import sys
 import time
 
 import pytest
-
 from conftest import REPO, shared_path
+
 from segagree.pipeline.config import RunConfig, load_config
 from segagree.pipeline.corpus import find_annotations, split_name
 from segagree.pipeline.run import RESULTS_LOG, run_corpus
@@ -104,7 +104,9 @@ def test_unreadable_file_does_not_stop_the_others(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.run(
         [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), "--no-kappa", "-q"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
@@ -119,8 +121,19 @@ def test_unreadable_file_does_not_stop_the_others(tmp_path):
 def test_killed_run_resumes_without_recomputing(tmp_path):
     corpus = shared_path("corpora", "nccu")
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), "--no-kappa", "-q",
-           "--no-workbooks", "--no-report"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "segagree",
+        "run",
+        str(corpus),
+        "-o",
+        str(out),
+        "--no-kappa",
+        "-q",
+        "--no-workbooks",
+        "--no-report",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     log = out / RESULTS_LOG
     deadline = time.time() + 120

@@ -63,11 +63,13 @@ def test_builtin_round_trips_through_toml(tmp_path, name):
     ("body", "needle"),
     [
         ('types = [","]\n[similarity]\n"," = { "none" = 1.5 }\n', "outside [0, 1]"),
-        ('types = [",", "."]\nsymmetric = true\n[similarity]\n"," = { "." = 0.5 }\n"." = { "," = 0.25 }\n',
-         "marked symmetric"),
+        (
+            'types = [",", "."]\nsymmetric = true\n[similarity]\n"," = { "." = 0.5 }\n"." = { "," = 0.25 }\n',
+            "marked symmetric",
+        ),
         ('types = [","]\n[similarity]\n"!" = { "none" = 0.5 }\n', "unknown symbol '!'"),
         ('types = [","]\n[similarity]\n"," = { "," = 0.5 }\n', "diagonal"),
-        ('types = []\n', "non-empty"),
+        ("types = []\n", "non-empty"),
         ('types = [","\n', "not valid"),
     ],
 )
