@@ -173,6 +173,8 @@ class _Builder:
     values: dict[tuple[str, str, str, str, str], Any] = field(default_factory=dict)
     pairs: list[_Pair] = field(default_factory=list)
     plots_written: list[Path] = field(default_factory=list)
+    jobs: int = 1
+    rendered: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for row in self.outcome.rows:
@@ -185,6 +187,17 @@ class _Builder:
                 stem += "_"
             used.add(stem)
             self.pairs.append(_Pair(result, f"pair-{i}", stem))
+        # The per-pair figures dominate the report's cost: render them up front, in parallel.
+        jobs = min(self.jobs, len(self.pairs))
+        if jobs > 1:
+            from joblib import Parallel, delayed
+
+            figures = Parallel(n_jobs=jobs, backend="loky")(
+                delayed(_pair_figures)(p.result, p.label) for p in self.pairs
+            )
+        else:
+            figures = [_pair_figures(p.result, p.label) for p in self.pairs]
+        self.rendered = {p.stem: f for p, f in zip(self.pairs, figures, strict=True)}
 
     # ------------------------------------------------------------------ helpers
 
@@ -452,7 +465,7 @@ class _Builder:
             if not tracks:
                 parts.append('<p class="note">No token tracks in this result.</p>')
                 continue
-            png, window = plots.boundary_agreement_png(tracks, title=f"Boundary agreement — {p.label}")
+            png, window = self.rendered[p.stem]["agreement"]
             parts.append(self.figure(
                 png, f"{p.stem}__agreement.png", f"heat map of boundary agreement along {p.label}",
                 f"Windows of {window} tokens.",
@@ -471,7 +484,7 @@ class _Builder:
             symbols = p.result["compare"]["scheme"]["symbols"]
             counts = plots.operation_counts(rows)
             total = sum(n for (_, _, op), n in counts.items() if op != "match")
-            png = plots.operations_png(rows, symbols, title=f"Operations by endnote type — {p.label}")
+            png = self.rendered[p.stem]["operations"]
             parts.append(f'<h3 id="{p.anchor}-operations">{esc(p.label)}</h3>')
             parts.append(self.figure(
                 png, f"{p.stem}__operations.png", f"bar chart of operations by endnote type for {p.label}",
@@ -492,10 +505,9 @@ class _Builder:
             if len(symbols) < 2 or not tracks:
                 parts.append('<p class="note">No boundary types or token tracks in this result.</p>')
                 continue
-            matrix = plots.confusion_counts(tracks, symbols)
+            png, matrix = self.rendered[p.stem]["confusion"]
             both = int(matrix.sum())
             same = int(matrix.trace())
-            png = plots.confusion_png(matrix, symbols, title=f"Endnote types where both put a boundary\n{p.label}")
             share = f" ({same / both:.0%})" if both else ""
             parts.append(self.figure(
                 png, f"{p.stem}__confusion.png", f"confusion matrix of endnote types for {p.label}",
@@ -675,10 +687,29 @@ def _setting(value: Any) -> str:
     return str(value)
 
 
-def write_report(outdir: Path, outcome: RunOutcome, config: RunConfig) -> Path:
-    """Write ``OUTDIR/report.html`` and its figures under ``OUTDIR/plots/``; return the report's path."""
+def _pair_figures(result: Mapping[str, Any], label: str) -> dict[str, Any]:
+    """The three figures of one pair (a module-level function so worker processes can run it)."""
+    out: dict[str, Any] = {}
+    tracks = result.get("tracks") or {}
+    symbols = result["compare"]["scheme"]["symbols"]
+    rows = result.get("operation_rows") or []
+    if tracks:
+        out["agreement"] = plots.boundary_agreement_png(tracks, title=f"Boundary agreement — {label}")
+    out["operations"] = plots.operations_png(rows, symbols, title=f"Operations by endnote type — {label}")
+    if len(symbols) >= 2 and tracks:
+        matrix = plots.confusion_counts(tracks, symbols)
+        title = f"Endnote types where both put a boundary\n{label}"
+        out["confusion"] = (plots.confusion_png(matrix, symbols, title=title), matrix)
+    return out
+
+
+def write_report(outdir: Path, outcome: RunOutcome, config: RunConfig, *, jobs: int = 1) -> Path:
+    """Write ``OUTDIR/report.html`` and its figures under ``OUTDIR/plots/``; return the report's path.
+
+    ``jobs`` > 1 renders the per-pair figures in that many worker processes.
+    """
     outdir = Path(outdir)
-    builder = _Builder(outdir, outcome, config)
+    builder = _Builder(outdir, outcome, config, jobs=jobs)
     page = builder.render()
     path = outdir / REPORT_NAME
     write_text_atomic(path, page)

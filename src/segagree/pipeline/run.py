@@ -159,7 +159,7 @@ def run_corpus(
     if report:
         from segagree.pipeline.report import write_report
 
-        outcome.outputs["report"] = str(write_report(outdir, outcome, config))
+        outcome.outputs["report"] = str(write_report(outdir, outcome, config, jobs=jobs))
     write_text_atomic(outdir / "skipped.txt", "\n".join(corpus.skipped) + ("\n" if corpus.skipped else ""))
     return outcome
 
