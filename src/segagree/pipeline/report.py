@@ -481,7 +481,6 @@ class _Builder:
                  "insertions (only B) and deletions (only A). After Lai, Li &amp; Zhang (2023), Figure 6.</p>"]
         for p in self.pairs:
             rows = p.result.get("operation_rows") or []
-            symbols = p.result["compare"]["scheme"]["symbols"]
             counts = plots.operation_counts(rows)
             total = sum(n for (_, _, op), n in counts.items() if op != "match")
             png = self.rendered[p.stem]["operations"]
