@@ -76,7 +76,7 @@ import numpy as np
 from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, read_bytes
-from segagree.adapters.endnotes import endnote_text, split_endnote
+from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -501,6 +501,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
                 "layer-dropped",
                 f"ELAN holds one unit layer per tier; layer {other!r} is not written",
             )
+    note_unit_layer_losses(layer_name, scheme, losses, "ELAN")
     units = doc.units(layer_name)
     starts = doc.tokens["start"].to_numpy(dtype=float)
     ends = doc.tokens["end"].to_numpy(dtype=float)

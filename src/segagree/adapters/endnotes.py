@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from segagree.adapters.base import LossReport
 from segagree.schemas import BoundaryScheme
 
 # Pauses (DT1 `..` `...` `...(1.2)`, DT2 `(.)` `(..)` `(...)` `(1.2)`) are tokens, never endnotes.
@@ -63,11 +64,28 @@ def split_endnote(
     return words, None
 
 
+def is_endnote_scheme(scheme: BoundaryScheme) -> bool:
+    """True when every type is written as a punctuation endnote (``,`` ``--``), so a unit's text
+    can carry it; False for schemes such as subtitles' ``<eob>``/``<eol>`` or ``<turn>``."""
+    return all(looks_like_endnote(t.symbol) for t in scheme.types)
+
+
 def endnote_text(code: int, scheme: BoundaryScheme) -> str:
-    """The symbol to write for a boundary code: '' for none and for unclassified."""
-    if code == 0 or code == scheme.unclassified_code:
+    """The symbol to write after a unit's words: '' for none, unclassified, and for the types of a
+    scheme that is not an endnote scheme (they would read back as words)."""
+    if code == 0 or code == scheme.unclassified_code or not is_endnote_scheme(scheme):
         return ""
     return scheme.symbol(code)
+
+
+def note_unit_layer_losses(layer_name: str, scheme: BoundaryScheme, losses: LossReport, fmt: str) -> None:
+    """Record what a format that reads its units back as an ``iu`` endnote layer loses of
+    ``layer_name``: its name, and its types when they are not endnotes."""
+    if layer_name != "iu":
+        losses.add("layer-renamed", f"{fmt} units read back as layer 'iu' (written from layer {layer_name!r})")
+    if not is_endnote_scheme(scheme):
+        kinds = ", ".join(t.symbol for t in scheme.types)
+        losses.add("types-dropped", f"{fmt} writes endnotes only; the {kinds} boundaries read back unclassified")
 
 
 _PUNCTUATION_ONLY = re.compile(r"^[,.?!;:\-\u2013\u2014]+$")

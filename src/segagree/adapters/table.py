@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
-from segagree.adapters.endnotes import endnote_text, split_endnote
+from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, from_units
 
@@ -132,6 +132,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
 def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = None, **_: Any) -> None:
     """Write one row per unit: metadata columns, ``Speaker``, ``Utterance`` (+ Start/End)."""
     lay = doc.layer(layer)
+    note_unit_layer_losses(lay.name, lay.scheme, losses, "a table")
     dropped = [name for name in doc.layers if name != lay.name]
     if dropped:
         losses.add("layer-dropped", f"a table holds one layer; dropped {dropped}")

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
-from segagree.adapters.endnotes import endnote_text, looks_like_endnote, split_endnote
+from segagree.adapters.endnotes import endnote_text, looks_like_endnote, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, from_units
 
@@ -164,6 +164,7 @@ def write(
     """
     lay = doc.layer(layer)
     scheme = lay.scheme
+    note_unit_layer_losses(lay.name, lay.scheme, losses, "text")
     dropped = [name for name in doc.layers if name != lay.name]
     if dropped:
         losses.add("layer-dropped", f"text holds one layer; dropped {dropped}")

@@ -72,7 +72,7 @@ from praatio import textgrid as praat_textgrid
 from praatio.utilities import textgrid_io
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
-from segagree.adapters.endnotes import endnote_text, split_endnote
+from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, from_units
 
@@ -446,6 +446,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         if name != layer.name:
             losses.add("layer-dropped", f"TextGrid holds one unit layer; layer {name!r} is not "
                        f"written (only {layer.name!r})")
+    note_unit_layer_losses(layer.name, scheme, losses, "TextGrid")
     extra = doc.meta_columns()
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in a TextGrid")

@@ -34,7 +34,9 @@ def convert(
     to: Annotated[str | None, typer.Option("--to", help="output format (default: by extension)")] = None,
     scheme: Annotated[str | None, typer.Option(help="endnote scheme: built-in name or TOML/JSON file")] = None,
     layer: Annotated[str | None, typer.Option(help="layer to write for one-layer formats (default iu)")] = None,
-    layout: Annotated[str, typer.Option(help="text layout: dubois, or rezonator (tab-separated import)")] = "dubois",
+    layout: Annotated[
+        str | None, typer.Option(help="text layout: dubois (default), or rezonator (tab-separated import)")
+    ] = None,
     strict: Annotated[bool, typer.Option(help="treat every loss as an error; write nothing then")] = False,
 ) -> None:
     """Convert annotations between formats, reporting on stderr what the target cannot hold.
@@ -43,7 +45,8 @@ def convert(
     Batch:   segagree convert annotations/ -o converted/ --to srt
     """
     sch = load_scheme(scheme)
-    options = {"layer": layer, "layout": layout}
+    # Only the options the user set: each writer refuses options it does not know.
+    options = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
     if source.is_dir():
         _convert_folder(source, output, from_, to, sch, strict, options)
         return
