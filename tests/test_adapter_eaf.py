@@ -11,13 +11,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import shared_path
 from lxml import etree
 
 from segagree.adapters import eaf
 from segagree.adapters.base import LossReport
 from segagree.errors import InputError, UsageError
 from segagree.schemas import builtin_scheme, from_units
+
+from conftest import shared_path
 
 DUBOIS = builtin_scheme("dubois")
 TOL = 0.0005

@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import shared_path
 
 from segagree.adapters import rez
 from segagree.errors import InputError
 from segagree.schemas import builtin_scheme
+
+from conftest import shared_path
 
 DUBOIS = builtin_scheme("dubois")
 

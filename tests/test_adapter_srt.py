@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import shared_path
 
 from segagree.adapters import srt as srt_adapter
 from segagree.adapters.base import LossReport
 from segagree.errors import InputError, UsageError
 from segagree.schemas import Document, builtin_scheme, from_units
+
+from conftest import shared_path
 
 DUBOIS = builtin_scheme("dubois")
 SUB = builtin_scheme("subtitle")

@@ -8,12 +8,13 @@ import shutil
 import jsonschema
 import numpy as np
 import pytest
-from conftest import REPO, shared_path
 
 from segagree.adapters import read_document, write_document
 from segagree.errors import InputError
 from segagree.schemas import builtin_scheme
 from segagree.schemas.native import document_to_json, json_schema
+
+from conftest import REPO, shared_path
 
 SAMPLE = REPO / "sample_corpora"
 DUBOIS = builtin_scheme("dubois")

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import openpyxl
 import pytest
-from conftest import REPO
 from typer.testing import CliRunner
 
 from segagree.adapters import read_document
@@ -19,6 +18,8 @@ from segagree.pipeline.compare import compare_documents
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.review import OPS_HEADERS, write_review_workbook
 from segagree.pipeline.tasks import run_task
+
+from conftest import REPO
 
 SAMPLE = REPO / "sample_corpora"
 

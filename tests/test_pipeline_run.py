@@ -11,11 +11,12 @@ import sys
 import time
 
 import pytest
-from conftest import REPO, shared_path
 
 from segagree.pipeline.config import RunConfig, load_config
 from segagree.pipeline.corpus import find_annotations, split_name
 from segagree.pipeline.run import RESULTS_LOG, run_corpus
+
+from conftest import REPO, shared_path
 
 SAMPLE = REPO / "sample_corpora"
 

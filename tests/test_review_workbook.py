@@ -8,7 +8,6 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from conftest import REPO
 
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.review import (
@@ -22,6 +21,8 @@ from segagree.pipeline.review import (
     write_review_workbook,
 )
 from segagree.pipeline.tasks import file_digest, run_task
+
+from conftest import REPO
 
 SAMPLE = REPO / "sample_corpora"
 
