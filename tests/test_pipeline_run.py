@@ -170,3 +170,16 @@ def test_folder_layout_and_config(tmp_path):
     (corpus / "segagree.toml").write_text('colour = "blue"\n', encoding="utf-8")
     with pytest.raises(Exception, match="unknown settings"):
         load_config(None, corpus)
+
+
+def test_dask_backend_matches_loky(tmp_path):
+    pytest.importorskip("dask.distributed", reason="the dask extra is not installed (pip install segagree[dask])")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("garden.ann1.txt", "garden.ann2.txt"):
+        shutil.copy(SAMPLE / name, corpus / name)
+        shutil.copy(SAMPLE / name, corpus / name.replace("garden", "other"))
+    config = quick_config(sims=20, seed=3) if _have_kappa() else quick_config()
+    local = run_corpus(corpus, tmp_path / "loky", config, jobs=1, workbooks=False, report=False)
+    dask = run_corpus(corpus, tmp_path / "dask", config, jobs=2, backend="dask", workbooks=False, report=False)
+    assert dask.rows == local.rows and dask.computed == 2
