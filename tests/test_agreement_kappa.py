@@ -230,10 +230,10 @@ NCCU = ["nccu_t001", "nccu_t009", "nccu_t016", "nccu_t025", "nccu_t049"]
                          + [("nccu_t049", "custom", "lai2023")])
 def test_segsimflex_kappa_matches_the_reference(segsimflex_oracle: dict, case: str, config: str,
                                                 scheme_name: str) -> None:
-    from conftest import shared_path
-
     from segagree.adapters import read_document
     from segagree.pipeline.pairing import pair_annotations
+
+    from conftest import shared_path
 
     iaa = segsimflex_oracle["cases"][case].get("iaa") or {}
     ref = iaa.get(f"{config}__seed1_K100")
