@@ -26,12 +26,7 @@ def adapters() -> dict[str, Adapter]:
     """Every adapter by format name."""
     out: dict[str, Adapter] = {}
     for mod_name in _MODULES:
-        try:
-            module = importlib.import_module(f"segagree.adapters.{mod_name}")
-        except ModuleNotFoundError as err:  # TEMPORARY while adapters are being written
-            if err.name == f"segagree.adapters.{mod_name}":
-                continue
-            raise
+        module = importlib.import_module(f"segagree.adapters.{mod_name}")
         adapter: Adapter = module.ADAPTER
         out[adapter.name] = adapter
     return out

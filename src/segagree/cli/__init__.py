@@ -26,14 +26,14 @@ app = typer.Typer(
 
 def _register() -> None:
     # Each module adds its commands to `app`; imported here so `app` exists first.
-    from segagree.cli import compare_cmd, convert_cmd  # noqa: F401
-
-    for optional in ("metrics_cmd", "agree_cmd", "run_cmd", "adjudicate_cmd"):
-        try:
-            __import__(f"segagree.cli.{optional}")
-        except ModuleNotFoundError as err:  # TEMPORARY while commands are being written
-            if err.name != f"segagree.cli.{optional}":
-                raise
+    from segagree.cli import (  # noqa: F401
+        adjudicate_cmd,
+        agree_cmd,
+        compare_cmd,
+        convert_cmd,
+        metrics_cmd,
+        run_cmd,
+    )
 
 
 def main() -> None:
