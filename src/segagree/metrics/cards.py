@@ -167,3 +167,57 @@ add_card(
         _F2013 + "; scheme weights: segagree",
     )
 )
+_AGREE = "Lai, Li & Zhang (2023) section 5 (simulated chance); Cohen (1960), Scott (1955), Bennett et al. (1954)"
+add_card(
+    MetricCard(
+        "kappa_sf",
+        "kappa of S_f",
+        "(S_f - E[S_f]) / (1 - E[S_f]), E[S_f] the mean S_f of K simulated chance annotation pairs",
+        {"chance": "cohen (scott, bennett, bennett_modified, segsimflex)", "sims": "1000", "seed": "12345"},
+        _AGREE,
+        reference="R segsimflex 0.1.3 IAA (within Monte Carlo error)",
+    )
+)
+add_card(
+    MetricCard(
+        "kappa_sf_b",
+        "kappa of S_f^B",
+        "(S_f^B - E[S_f^B]) / (1 - E[S_f^B]) with simulated chance annotations, as kappa_sf",
+        {"chance": "cohen", "sims": "1000", "seed": "12345"},
+        _AGREE,
+        reference="R segsimflex 0.1.3 IAA (within Monte Carlo error)",
+    )
+)
+add_card(
+    MetricCard(
+        "fleiss_pi",
+        "Fleiss' multi-pi",
+        "(A_a - A_e) / (1 - A_e): actual agreement pooled over coder pairs, expected from pooled boundary "
+        "proportions (Scott's pi for two coders)",
+        {"similarity": "b (s, sf, sf_b)", "n_t": "2"},
+        _FI2012 + "; Fleiss (1971)",
+        reference="segeval 2.0.11 fleiss_pi_linear",
+    )
+)
+add_card(
+    MetricCard(
+        "fleiss_kappa",
+        "Fleiss' multi-kappa",
+        "(A_a - A_e) / (1 - A_e) with A_e the mean over coder pairs of their proportions' product "
+        "(Cohen's kappa for two coders)",
+        {"similarity": "b (s, sf, sf_b)", "n_t": "2"},
+        _FI2012 + "; Davies & Fleiss (1982)",
+        reference="segeval 2.0.11 fleiss_kappa_linear",
+    )
+)
+add_card(
+    MetricCard(
+        "bias",
+        "Artstein & Poesio annotator bias",
+        "A_e(pi) - A_e(kappa): how much the coders' boundary proportions differ",
+        {"similarity": "b"},
+        _FI2012 + "; Artstein & Poesio (2008)",
+        higher_is_better=False,
+        reference="segeval 2.0.11 artstein_poesio_bias_linear",
+    )
+)
