@@ -63,10 +63,11 @@ def compare(
 
 
 def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
-    table = Table(title=f"{file_a.name} vs {file_b.name}", caption=result["signature"])
-    columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "match", "sub", "trans", "ins", "del"]
+    caption = "M match, S substitution, T transposition, I insertion, D deletion\n" + result["signature"]
+    table = Table(title=f"{file_a.name} vs {file_b.name}", caption=caption)
+    columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "M", "S", "T", "I", "D"]
     for col in columns:
-        table.add_column(col, justify="left" if col == "speaker" else "right")
+        table.add_column(col, justify="left" if col == "speaker" else "right", no_wrap=col != "speaker")
     speakers = list(result["per_speaker"])
     pooled = {k: sum(st[k] for st in result["per_speaker"].values()) for k in COUNTS}
     for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", {**result, **pooled})]:

@@ -115,8 +115,8 @@ def _print_summary(outcome) -> None:
         if row["speaker"] == POOLED and row["metric"] in wanted:
             values.setdefault((row["text"], row["annotator_a"], row["annotator_b"]), {})[row["metric"]] = row["value"]
     table = Table(title="segagree run: pooled over speakers")
-    for col in ("text", "A", "B", "S_f", "S_f^B", "kappa(S_f)", "kappa(S_f^B)", "mismatches"):
-        table.add_column(col, justify="left" if col in ("text", "A", "B") else "right")
+    for col in ("text", "A", "B", "S_f", "S_f^B", "κ(S_f)", "κ(S_f^B)", "mismatches"):
+        table.add_column(col, justify="left" if col in ("text", "A", "B") else "right", no_wrap=col != "text")
     for (text, a, b), v in values.items():
         table.add_row(text, a, b, *(fmt_score(v.get(k)) for k in wanted[:4]), str(v.get("transcript_mismatches", 0)))
     stdout.print(table)
