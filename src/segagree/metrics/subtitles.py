@@ -45,6 +45,8 @@ Definitions and papers
   cut into segments at *sync points* (reference ``<eob>`` where the hypothesis also has
   ``<eob>`` after the aligned token) and, once a segment holds ``max_words`` reference words,
   at the next reference ``<eob>``. Every break, segment-final ones included, is a token.
+  Short segments also let sacrebleu's greedy shift search find the one-word break shifts it
+  misses on long ones (3 breaks moved by one word: 3 edits here, 5 on the whole 69-word text).
   ``unit="subtitle"`` scores subtitle i against subtitle i without the segment-final ``<eob>``
   (SubER's ``TER-br``; needs equal subtitle counts).
 * **S-BLEU** (Matusov, Wilken & Georgakopoulou 2019, *Customizing Neural Machine Translation

@@ -18,6 +18,11 @@ token, and where two breaks land on one token ``<eob>`` wins over ``<eol>``. The
 scores and TER_br's sync points use this projection; the output's ``text`` block gives the
 token counts (matched, substituted, only in one side) and which metrics need perfect text.
 
+**Words.** The words are the Document's tokens. segagree's SRT reader splits lines on
+whitespace like SubER's reader but removes styling tags of every kind, dialogue dashes and
+``NAME:`` speaker labels, which SubER's reader keeps as words (it strips one-letter tags
+only); on files with such marks BLEU/TER/SubER can therefore differ from SubER's own output.
+
 **Corpus level.** :func:`evaluate_corpus` scores several (reference, hypothesis) pairs: each
 file's scores, and pooled scores from summed statistics: break counts summed; BLEU and TER by
 sacrebleu's corpus statistics over the segments of all files; SubER on the files placed one
