@@ -66,7 +66,11 @@ def _run(corpus: Path, outdir: Path) -> tuple[Path, RunOutcome, str]:
 
 @pytest.fixture(scope="module")
 def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunOutcome, str]:
-    return _run(SAMPLE, tmp_path_factory.mktemp("sample_out"))
+    """The sample conversation alone (the sample corpus's subtitle pair has its own test)."""
+    corpus = tmp_path_factory.mktemp("garden")
+    for name in ("garden.ann1.txt", "garden.ann2.txt"):
+        shutil.copy(SAMPLE / name, corpus / name)
+    return _run(corpus, tmp_path_factory.mktemp("sample_out"))
 
 
 def _edit(text: str, old: str, new: str) -> str:

@@ -28,7 +28,10 @@ def compare(
         str, typer.Option(help="optimal (exact minimum) or segsimflex (the R reference's search)")
     ] = "optimal",
     metric: Annotated[
-        str, typer.Option(help="metrics besides S_f: a comma list or 'all' (see segagree metrics)")
+        str,
+        typer.Option(
+            help="metrics besides S_f: a comma list, 'all' (boundary metrics) or 'subtitles' (see segagree metrics)"
+        ),
     ] = "sf",
     layer: Annotated[str | None, typer.Option(help="layer to compare (default iu)")] = None,
     from_: Annotated[
@@ -86,10 +89,24 @@ def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
         other = Table(title="other metrics (pooled from summed statistics)")
         for col in ("metric", *speakers, "ALL"):
             other.add_column(col, justify="left" if col == "metric" else "right")
+        notes = []
         for name, res in result["metrics"].items():
             per = res.get("per_speaker", {})
-            other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), fmt_score(res["value"]))
+            pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
+            if "precision" in res and res["value"] is not None:
+                pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
+            other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value)
+            if res.get("reason"):
+                notes.append(f"{name}: not applicable: {res['reason']}")
         stdout.print(other)
+        text = next((r["text"] for r in result["metrics"].values() if isinstance(r.get("text"), dict)), None)
+        if text and not text.get("identical", True):
+            notes.append(
+                f"imperfect text: {text['matched']} of {text['n_reference_tokens']} reference tokens matched; "
+                "break metrics use the hypothesis's breaks projected onto the reference"
+            )
+        for note in notes:
+            stdout.print(note, markup=False)
     if result["mismatches"]:
         stdout.print(f"{len(result['mismatches'])} transcript mismatches were aligned")
 

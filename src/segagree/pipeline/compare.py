@@ -17,7 +17,7 @@ from typing import Any
 from segagree.metrics.sf import SfResult, sf
 from segagree.pipeline.metric_runner import run_metrics
 from segagree.pipeline.operations import operation_rows
-from segagree.pipeline.pairing import AnnotationPair, pair_annotations
+from segagree.pipeline.pairing import AnnotationPair, pair_annotations, resolve_layer
 from segagree.schemas import BoundaryScheme, Document
 
 
@@ -63,8 +63,11 @@ def compare_documents(
     metric_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Pair two Documents and score them; see :func:`score_pair`."""
+    name, scheme, merge = resolve_layer(a, b, layer, scheme)
+    if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
+        speaker_map, align = merge, True
     pair = pair_annotations(
-        a, b, layer=layer, scheme=scheme, speaker_map=speaker_map, align=align, max_mismatch=max_mismatch
+        a, b, layer=name, scheme=scheme, speaker_map=speaker_map, align=align, max_mismatch=max_mismatch
     )
     result = score_pair(pair, mode=mode, transpositions=transpositions, metrics=metrics, metric_options=metric_options)
     result["operation_rows"] = operation_rows(result, pair)

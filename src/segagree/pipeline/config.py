@@ -11,6 +11,8 @@ Example (every key optional; these are the defaults)::
     max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
     review_matches = false       # list match operations in the review workbooks too
+    reference = ""               # annotator scored as A (the reference) in its pairs; by default
+                                 # one named ref, reference or gold, else alphabetical order
 
     [kappa]
     enabled = true
@@ -61,6 +63,7 @@ class RunConfig:
     max_mismatch: float = 0.2
     normalise_speakers: bool = True
     review_matches: bool = False
+    reference: str = ""
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     base_dir: str = "."

@@ -96,6 +96,24 @@ RUNNERS.update(
 )
 
 
+def _register_subtitle_metrics() -> dict[str, tuple[str, ...]]:
+    """Subtitle metrics (BLEU-br/nb, TER-br, S-BLEU, T-BLEU, TBHR, SubER, break F1) and their cards."""
+    from segagree.metrics.cards import METRIC_CARDS, MetricCard, add_card
+    from segagree.metrics.subtitles import METRIC_CARDS as SUBTITLE_CARDS
+    from segagree.pipeline import subtitles
+
+    for card in SUBTITLE_CARDS:
+        if card["name"] not in METRIC_CARDS:
+            fields = {k: v for k, v in card.items() if k != "params"}
+            add_card(MetricCard(**fields, parameters=card["params"]))
+    return subtitles.register(RUNNERS)
+
+
+# Named groups of metrics: `all` is every boundary metric, `subtitles` every subtitle metric.
+GROUPS: dict[str, tuple[str, ...]] = {"all": (*SF_NAMES, *RUNNERS)}
+GROUPS.update(_register_subtitle_metrics())
+
+
 def known_metrics() -> list[str]:
     """Every metric name `compare --metric` accepts."""
     return [*SF_NAMES, *RUNNERS]
@@ -109,11 +127,12 @@ def resolve_metric_names(spec: str | Sequence[str]) -> list[str]:
         name = raw.strip().lower()
         if not name:
             continue
-        if name == "all":
-            out.extend(known_metrics())
+        if name in GROUPS:
+            out.extend(GROUPS[name])
             continue
         if name not in known_metrics():
-            raise UsageError(f"unknown metric {raw!r}; known: {', '.join(known_metrics())} (or 'all')")
+            groups = ", ".join(f"'{g}'" for g in GROUPS)
+            raise UsageError(f"unknown metric {raw!r}; known: {', '.join(known_metrics())} (or {groups})")
         out.append(name)
     return list(dict.fromkeys(out))
 

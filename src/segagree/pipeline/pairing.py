@@ -69,6 +69,27 @@ def recode(layer: Layer, scheme: BoundaryScheme, *, path: str = "") -> np.ndarra
     return table[layer.boundaries]
 
 
+SUBTITLE_STREAM = "SUBTITLE"
+
+
+def resolve_layer(
+    a: Document, b: Document, layer: str | None, scheme: BoundaryScheme | None
+) -> tuple[str, BoundaryScheme | None, dict[str, str] | None]:
+    """The layer to compare, the scheme to score it in and a speaker merge, if any.
+
+    The configured scheme is the endnote scheme of ``iu`` layers; other layers (``subtitle``,
+    ``turn``) keep their own. A ``subtitle`` layer is one running text whatever the dialogue
+    dashes say, so its speakers are merged into one stream.
+    """
+    name = a.layer(layer if layer is None or layer in a.layers else layer).name
+    if name == "iu":
+        return name, scheme, None
+    if name == "subtitle":
+        merge = {s: SUBTITLE_STREAM for s in (*a.speakers, *b.speakers)}
+        return name, None, merge
+    return name, None, None
+
+
 def normalise_speaker(name: str) -> str:
     """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` / ``F2``."""
     return name.strip().rstrip(":;").strip() or name

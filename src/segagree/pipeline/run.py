@@ -53,12 +53,21 @@ class RunOutcome:
         return [r for r in self.results if not r.get("ok")]
 
 
-def plan_tasks(corpus: Corpus) -> list[tuple[str, str, str, str, str]]:
-    """(text, annotator A, annotator B, file A, file B) for every pair, sorted."""
+REFERENCE_NAMES = ("ref", "reference", "gold")
+
+
+def plan_tasks(corpus: Corpus, reference: str = "") -> list[tuple[str, str, str, str, str]]:
+    """(text, annotator A, annotator B, file A, file B) for every pair, sorted.
+
+    The reference annotator (``reference``, else one named ref/reference/gold) is A in its
+    pairs, since subtitle metrics and adjudication take A as the reference/base.
+    """
     tasks = []
     for text in sorted(corpus.texts):
         files = corpus.texts[text]
-        for ann_a, ann_b in combinations(sorted(files), 2):
+        ref = reference or next((n for n in REFERENCE_NAMES if n in files), "")
+        order = sorted(files, key=lambda name: (name != ref, name))
+        for ann_a, ann_b in combinations(order, 2):
             tasks.append((text, ann_a, ann_b, str(files[ann_a]), str(files[ann_b])))
     return tasks
 
@@ -121,7 +130,7 @@ def run_corpus(
 ) -> RunOutcome:
     """Run the pipeline (see the module docstring) and return what it produced."""
     corpus = find_annotations(corpus_dir)
-    tasks = plan_tasks(corpus)
+    tasks = plan_tasks(corpus, config.reference)
     outdir.mkdir(parents=True, exist_ok=True)
     log_path = outdir / RESULTS_LOG
     done = load_results_log(log_path) if resume else {}

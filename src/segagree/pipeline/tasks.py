@@ -21,8 +21,9 @@ from segagree.adapters import read_document
 from segagree.errors import SegagreeError
 from segagree.pipeline.compare import score_pair
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.metric_runner import GROUPS
 from segagree.pipeline.operations import operation_rows
-from segagree.pipeline.pairing import normalise_speaker, pair_annotations
+from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.schemas import Document
 
 
@@ -69,22 +70,22 @@ def run_task(text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config
         b = read_document(file_b, scheme=scheme)
         result["format_a"], result["format_b"] = a.source_format, b.source_format
         # The configured layer where the files have it (an SRT pair has only `subtitle`).
-        layer = a.layer(config.layer if config.layer in a.layers else None).name
+        layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
         pair = pair_annotations(
             a,
             b,
             layer=layer,
-            scheme=scheme if layer == "iu" else None,  # other layers keep their own scheme
-            speaker_map=_speaker_map(config, a, b),
-            align=config.align,
+            scheme=layer_scheme,
+            speaker_map=merge or _speaker_map(config, a, b),
+            align=config.align or merge is not None,
             max_mismatch=config.max_mismatch,
         )
-        compare = score_pair(
-            pair,
-            mode=config.mode,
-            transpositions=config.transpositions,
-            metrics=[m for m in config.metrics if m not in ("sf", "sf_b")],
-        )
+        metrics = [m for m in config.metrics if m not in ("sf", "sf_b")]
+        if layer == "subtitle":  # texts with subtitles get the subtitle metrics too
+            metrics += [m for m in GROUPS["subtitles"] if m not in metrics]
+        compare = score_pair(pair, mode=config.mode, transpositions=config.transpositions, metrics=metrics)
+        if layer == "subtitle":
+            result["subtitles"] = {m: compare["metrics"][m].get("value") for m in GROUPS["subtitles"]}
         result["operation_rows"] = operation_rows(compare, pair)
         compare.pop("operations")  # the rows carry them, with context
         result["compare"] = compare
