@@ -102,25 +102,42 @@ def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -
         tmp.write_text(text, encoding=encoding, newline="")
 
 
-def decode_text(raw: bytes, path: str | Path, *, fallback: str | None = "cp1252") -> str:
-    """Decode a text file: BOM sniffing (UTF-8, UTF-16 LE/BE), then UTF-8, then ``fallback``.
-
-    UTF-16 without a BOM is recognised by its NUL bytes. Raises InputError if nothing fits.
-    """
+def detect_encoding(raw: bytes) -> str:
+    """The encoding of a text file's bytes: BOM (UTF-8, UTF-16 LE/BE), UTF-16 without a BOM
+    (recognised by its NUL bytes), UTF-8, else ``cp1252`` (subtitle editors' Windows files)."""
     if raw.startswith(b"\xef\xbb\xbf"):
-        return raw[3:].decode("utf-8")
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16")
+        return "utf-8-sig"
+    if raw.startswith(b"\xff\xfe"):
+        return "utf-16-le"
+    if raw.startswith(b"\xfe\xff"):
+        return "utf-16-be"
     if len(raw) >= 2 and raw[0] == 0 and raw[1] != 0:
-        return raw.decode("utf-16-be")
+        return "utf-16-be"
     if len(raw) >= 2 and raw[1] == 0 and raw[0] != 0:
-        return raw.decode("utf-16-le")
+        return "utf-16-le"
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        if fallback is None:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cp1252"
+    return "utf-8"
+
+
+def decode_text(raw: bytes, path: str | Path, *, fallback: str | None = "cp1252") -> str:
+    """Decode a text file with :func:`detect_encoding`, without its BOM.
+
+    With ``fallback=None`` a file that is not UTF-8/UTF-16 is an InputError instead of cp1252.
+    """
+    encoding = detect_encoding(raw)
+    if encoding == "cp1252" and fallback is None:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as err:
             raise InputError(f"not UTF-8 text (byte {err.start})", path=path) from None
-        return raw.decode(fallback, errors="strict")
+    try:
+        text = raw.decode(encoding if encoding != "cp1252" else (fallback or "cp1252"))
+    except UnicodeDecodeError as err:
+        raise InputError(f"not {encoding} text (byte {err.start})", path=path) from None
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def read_bytes(path: str | Path) -> bytes:

@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 import srt as srtlib
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
+from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
 from segagree.adapters.endnotes import endnote_text
 from segagree.errors import InputError, UsageError
 from segagree.schemas import Document, builtin_scheme, from_units
@@ -90,18 +90,6 @@ _LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){
 _LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
 
 
-def _encoding_name(raw: bytes) -> str:
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig"
-    if raw.startswith(b"\xff\xfe"):
-        return "utf-16-le"
-    if raw.startswith(b"\xfe\xff"):
-        return "utf-16-be"
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return "cp1252"
-    return "utf-8"
 
 
 def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
@@ -304,7 +292,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             units.append(unit)
             styles.extend(line.styles)
     meta = {
-        "encoding": _encoding_name(raw),
+        "encoding": detect_encoding(raw),
         "line_endings": line_endings,
         "cues": cue_no,
         "empty_cues": empty,

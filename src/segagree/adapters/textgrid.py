@@ -71,7 +71,7 @@ import numpy as np
 from praatio import textgrid as praat_textgrid
 from praatio.utilities import textgrid_io
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
+from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, from_units
@@ -92,19 +92,6 @@ class _Tier:
     entries: list[tuple[float, float, str]]  # (start, end, label); points have start == end
 
 
-def _encoding_name(raw: bytes) -> str:
-    """The encoding :func:`decode_text` will use, for ``meta['encoding']``."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig"
-    if raw.startswith(b"\xff\xfe"):
-        return "utf-16-le"
-    if raw.startswith(b"\xfe\xff"):
-        return "utf-16-be"
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return "cp1252"
-    return "utf-8"
 
 
 def _one_line(text: str) -> str:
@@ -172,7 +159,7 @@ def _parse(path: Path) -> tuple[list[_Tier], dict[str, Any]]:
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
     meta = {
         "format": "long" if long_form else "short",
-        "encoding": _encoding_name(raw),
+        "encoding": detect_encoding(raw),
         "xmin": float(parsed["xmin"]),
         "xmax": float(parsed["xmax"]),
     }
