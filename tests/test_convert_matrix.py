@@ -118,3 +118,52 @@ def test_rez_to_rezonator_import_layout(tmp_path):
     back = read_document(out)
     assert back.token_texts() == doc.token_texts()
     assert np.array_equal(back.layer("iu").boundaries, doc.layer("iu").boundaries)
+
+
+def test_convert_picks_speakers_and_tiers(tmp_path):
+    out = tmp_path / "two.txt"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "segagree",
+            "convert",
+            str(SAMPLE / "garden.ann1.txt"),
+            "-o",
+            str(out),
+            "--speaker",
+            "MAYA",
+            "--speaker",
+            "BEN",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = read_document(out)
+    assert sorted(doc.speakers) == ["BEN", "MAYA"]
+    full = read_document(SAMPLE / "garden.ann1.txt")
+    assert doc.token_texts()["MAYA"] == full.token_texts()["MAYA"]
+    marion = shared_path("corpora", "textgrid", "teicorpo_Marion2_ANON_131015.TextGrid")
+    out = tmp_path / "marion.segagree.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "segagree",
+            "convert",
+            str(marion),
+            "-o",
+            str(out),
+            "--tier",
+            "Marion",
+            "--tier",
+            "Alexis",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert read_document(out).speakers == ["Marion", "Alexis"]

@@ -37,6 +37,10 @@ def convert(
     layout: Annotated[
         str | None, typer.Option(help="text layout: dubois (default), or rezonator (tab-separated import)")
     ] = None,
+    tier: Annotated[
+        list[str] | None, typer.Option(help="ELAN/Praat tier to read as a speaker's units (repeat for several)")
+    ] = None,
+    speaker: Annotated[list[str] | None, typer.Option(help="keep only this speaker (repeat for several)")] = None,
     strict: Annotated[bool, typer.Option(help="treat every loss as an error; write nothing then")] = False,
 ) -> None:
     """Convert annotations between formats, reporting on stderr what the target cannot hold.
@@ -47,10 +51,13 @@ def convert(
     sch = load_scheme(scheme)
     # Only the options the user set: each writer refuses options it does not know.
     options = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
+    read_options = {"tiers": list(tier)} if tier else {}
     if source.is_dir():
-        _convert_folder(source, output, from_, to, sch, strict, options)
+        _convert_folder(source, output, from_, to, sch, strict, options, read_options, speaker)
         return
-    doc = read_document(source, from_, scheme=sch)
+    doc = read_document(source, from_, scheme=sch, **read_options)
+    if speaker:
+        doc = doc.select_speakers(list(speaker))
     losses = write_document(doc, output, to, strict=strict, **options)
     stderr.print(f"wrote {output} ({format_for(output, to).name})")
     for line in losses.lines():
@@ -59,7 +66,7 @@ def convert(
         stderr.print("  lossless")
 
 
-def _convert_folder(source, output, from_, to, sch, strict, options) -> None:
+def _convert_folder(source, output, from_, to, sch, strict, options, read_options, speakers) -> None:
     if not to:
         raise UsageError("a batch conversion needs --to FORMAT")
     target = format_for("x", to)
@@ -78,7 +85,9 @@ def _convert_folder(source, output, from_, to, sch, strict, options) -> None:
         ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
         out = output / rel.parent / (rel.name[: -len(ext)] + target.extensions[0])
         try:
-            doc = read_document(path, from_, scheme=sch)
+            doc = read_document(path, from_, scheme=sch, **read_options)
+            if speakers:
+                doc = doc.select_speakers(list(speakers))
             losses = write_document(doc, out, to, strict=strict, **options)
             ok += 1
             for line in losses.lines():

@@ -162,6 +162,24 @@ class Document:
     def has_times(self) -> bool:
         return bool(self.tokens["start"].notna().any() or self.tokens["end"].notna().any())
 
+    def select_speakers(self, names: list[str]) -> Document:
+        """A copy holding only the given speakers' tokens (and their boundaries), in ``names`` order."""
+        unknown = [n for n in names if n not in self.speakers]
+        if unknown:
+            raise SegagreeError(f"no speakers {unknown}; the file has {self.speakers}", path=self.source_path or None)
+        keep = self.tokens["speaker"].isin(names).to_numpy()
+        layers = {n: Layer(n, lay.scheme, lay.boundaries[keep]) for n, lay in self.layers.items()}
+        return Document(
+            name=self.name,
+            speakers=[s for s in names],
+            tokens=self.tokens[keep].copy(),
+            layers=layers,
+            annotator=self.annotator,
+            source_path=self.source_path,
+            source_format=self.source_format,
+            meta=dict(self.meta),
+        ).validate()
+
     # --- checks -----------------------------------------------------------------------
     def validate(self) -> Document:
         """Check the model's invariants; raise SegagreeError naming what is wrong."""
