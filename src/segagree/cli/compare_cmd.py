@@ -72,8 +72,7 @@ def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
     for col in columns:
         table.add_column(col, justify="left" if col == "speaker" else "right", no_wrap=col != "speaker")
     speakers = list(result["per_speaker"])
-    pooled = {k: sum(st[k] for st in result["per_speaker"].values()) for k in COUNTS}
-    for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", {**result, **pooled})]:
+    for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]:
         table.add_row(
             name,
             str(st["n_tokens"]),

@@ -240,13 +240,9 @@ class SfResult:
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: scores, per-speaker statistics, operations, signature, mode."""
+        """A JSON-ready dict: pooled scores and counts, per-speaker statistics, operations, signature, mode."""
         return {
-            "sf": self.sf,
-            "sf_b": self.sf_b,
-            "cost": self.cost,
-            "edits": self.edits,
-            "n_tokens": self.n_tokens,
+            **self.stats.to_dict(),
             "per_speaker": {name: s.to_dict() for name, s in self.per_speaker.items()},
             "operations": [op.to_dict(self.scheme) for op in self.operations],
             "signature": self.signature,
