@@ -33,7 +33,9 @@ def compare(
             help="metrics besides S_f: a comma list, 'all' (boundary metrics) or 'subtitles' (see segagree metrics)"
         ),
     ] = "sf",
-    layer: Annotated[str | None, typer.Option(help="layer to compare (default iu)")] = None,
+    layer: Annotated[
+        str | None, typer.Option(help="layer to compare (default iu); a comma list compares layers as segeval sets")
+    ] = None,
     from_: Annotated[
         str | None, typer.Option("--from", help="input format of both files (default: by extension)")
     ] = None,

@@ -66,8 +66,17 @@ from segagree.pipeline.tasks import file_digest
 from segagree.schemas import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
 
 Undecided = Literal["a", "error"]
-_REQUIRED = ("speaker", "position_a", "type_a", "type_b", "op", "decision", "position_b_in_a",
-             "span_a_from", "span_a_to")
+_REQUIRED = (
+    "speaker",
+    "position_a",
+    "type_a",
+    "type_b",
+    "op",
+    "decision",
+    "position_b_in_a",
+    "span_a_from",
+    "span_a_to",
+)
 _LIST_LIMIT = 20
 
 
@@ -180,8 +189,9 @@ def adjudicate(
         settings = json.loads(about[SETTINGS_JSON_LABEL])
         scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]))
     except (KeyError, TypeError, json.JSONDecodeError) as err:
-        raise SegagreeError(f"the About sheet's settings or scheme are missing or damaged ({err})",
-                            path=workbook) from None
+        raise SegagreeError(
+            f"the About sheet's settings or scheme are missing or damaged ({err})", path=workbook
+        ) from None
     doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme)
     layer_name = src.values.get("layer") or None
     lay = doc.layer(layer_name)
@@ -401,13 +411,13 @@ def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Do
 
     for r in rows:
         if r.speaker not in streams:
-            raise SegagreeError(f"{r.ref}: speaker {r.speaker!r} is not in A's file (speakers: {sorted(streams)})",
-                                path=workbook)
+            raise SegagreeError(
+                f"{r.ref}: speaker {r.speaker!r} is not in A's file (speakers: {sorted(streams)})", path=workbook
+            )
         n = len(streams[r.speaker])
         for p in (r.position_a, r.position_b_in_a, *(r.span or ())):
             if p is not None and p >= n:
-                raise SegagreeError(f"{r.ref}: token {p} is beyond {r.speaker}'s {n} tokens in A's file",
-                                    path=workbook)
+                raise SegagreeError(f"{r.ref}: token {p} is beyond {r.speaker}'s {n} tokens in A's file", path=workbook)
         if r.position_a is not None and r.token_a and texts[streams[r.speaker][r.position_a]] != r.token_a:
             raise SegagreeError(
                 f"{r.ref}: the row does not fit A's file: token {r.position_a} of {r.speaker} is "
@@ -432,8 +442,10 @@ def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Do
             set_b = pb is not None and not keep_a
         elif decision == "both":
             if pa is not None and pb == pa and code_a != code_b:
-                problems.append(f"{r.ref}: 'both' on a substitution would put two boundaries ({r.type_a!r} and "
-                                f"{r.type_b!r}) {where(r.speaker, pa)}; choose A, B, neither or other")
+                problems.append(
+                    f"{r.ref}: 'both' on a substitution would put two boundaries ({r.type_a!r} and "
+                    f"{r.type_b!r}) {where(r.speaker, pa)}; choose A, B, neither or other"
+                )
                 continue
             keep_a = pa is not None
             set_b = pb is not None and pb != pa
@@ -454,8 +466,9 @@ def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Do
         for ref2, code2 in placed[1:]:
             ref1, code1 = placed[0]
             if code2 != code1 and ref2 != ref1:
-                problems.append(f"{ref1} and {ref2} contradict each other: {sym(code1)!r} and {sym(code2)!r} "
-                                f"{where(speaker, p)}")
+                problems.append(
+                    f"{ref1} and {ref2} contradict each other: {sym(code1)!r} and {sym(code2)!r} {where(speaker, p)}"
+                )
         for ref_d, strong, _ in drops.get(place, []):
             for ref_k, _code_k in keeps.get(place, []):
                 if ref_k != ref_d:
@@ -463,8 +476,10 @@ def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Do
             if strong:
                 for ref_s, code_s in sets.get(place, []):
                     if ref_s != ref_d:
-                        problems.append(f"{ref_d} and {ref_s} contradict each other: 'neither' removes the boundary "
-                                        f"{where(speaker, p)} where {ref_s} adds {sym(code_s)!r}")
+                        problems.append(
+                            f"{ref_d} and {ref_s} contradict each other: 'neither' removes the boundary "
+                            f"{where(speaker, p)} where {ref_s} adds {sym(code_s)!r}"
+                        )
     if problems:
         raise SegagreeError("contradicting decisions: " + "; ".join(problems), path=workbook)
 
@@ -483,8 +498,13 @@ def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Do
         last = stream[-1]
         if lay.boundaries[last] != 0 and codes[last] == 0:
             n = len(stream) - 1
-            culprits = [(ref, strong) for (s, _), entries in drops.items() if s == speaker
-                        for ref, strong, (lo, hi) in entries if lo <= n <= hi]
+            culprits = [
+                (ref, strong)
+                for (s, _), entries in drops.items()
+                if s == speaker
+                for ref, strong, (lo, hi) in entries
+                if lo <= n <= hi
+            ]
             for ref, strong in culprits:
                 problems.append(
                     f"{ref}: '{'neither' if strong else 'B'}' would leave the last token of {speaker}'s stream "

@@ -66,24 +66,27 @@ def load_segeval_json(path: str | Path) -> dict[str, dict[str, list[int]]]:
     if not isinstance(data, dict):
         raise InputError("a segeval dataset is a JSON object", path=p)
     if data.get("segmentation_type") != "linear":
-        raise InputError(
-            f"expected \"segmentation_type\": \"linear\", got {data.get('segmentation_type')!r}", path=p
-        )
+        raise InputError(f'expected "segmentation_type": "linear", got {data.get("segmentation_type")!r}', path=p)
     items = data.get("items")
     if not isinstance(items, dict) or not items:
-        raise InputError("expected a non-empty object \"items\": {item: {coder: [masses]}}", path=p)
+        raise InputError('expected a non-empty object "items": {item: {coder: [masses]}}', path=p)
     out: dict[str, dict[str, list[int]]] = {}
     for item, codings in items.items():
         if not isinstance(codings, dict):
             raise InputError("expected {coder: [masses]}", path=p, place=f"item {item!r}")
         out[str(item)] = {}
         for coder, masses in codings.items():
-            ok = isinstance(masses, list) and masses and all(
-                isinstance(m, int) and not isinstance(m, bool) and m > 0 for m in masses
+            ok = (
+                isinstance(masses, list)
+                and masses
+                and all(isinstance(m, int) and not isinstance(m, bool) and m > 0 for m in masses)
             )
             if not ok:
-                raise InputError("masses must be a non-empty list of positive integers", path=p,
-                                 place=f"item {item!r}, coder {coder!r}")
+                raise InputError(
+                    "masses must be a non-empty list of positive integers",
+                    path=p,
+                    place=f"item {item!r}, coder {coder!r}",
+                )
             out[str(item)][str(coder)] = masses
     return out
 
@@ -107,8 +110,9 @@ def agree_dataset(
         out["ci"][sim] = _split_ci(ci, ("pi", "kappa", "bias"))
         out["coders"] = res.coders
         out["items"] = res.items
-    out["definitions"] = {k: DEFINITIONS[k] for k in ("s", "b", "actual", "expected_pi", "expected_kappa", "pi",
-                                                      "kappa", "bias", "ci")}
+    out["definitions"] = {
+        k: DEFINITIONS[k] for k in ("s", "b", "actual", "expected_pi", "expected_kappa", "pi", "kappa", "bias", "ci")
+    }
     return out
 
 
@@ -147,8 +151,12 @@ def _kappa_statistic(res: SfKappaResult) -> Callable[[np.ndarray], np.ndarray]:
                 ch_sf = (1 - sc / wt[:, None]).mean(axis=1)
                 ch_b = np.where(se > 0, 1 - sc / np.where(se > 0, se, 1), 1.0).mean(axis=1)
             else:  # exact: per-speaker expected costs are additive
-                exp_cost = np.array([(1 - res.per_speaker[s]["sf"].chance_mean) * n if s in res.per_speaker else np.nan
-                                     for s, n in zip(res.speakers, tok, strict=True)])
+                exp_cost = np.array(
+                    [
+                        (1 - res.per_speaker[s]["sf"].chance_mean) * n if s in res.per_speaker else np.nan
+                        for s, n in zip(res.speakers, tok, strict=True)
+                    ]
+                )
                 ch_sf = 1 - (w @ exp_cost) / wt
                 ch_b = np.full(w.shape[0], np.nan)
             k_sf = (obs_sf - ch_sf) / (1 - ch_sf)
@@ -162,16 +170,27 @@ def _pair_summary(res: SfKappaResult) -> dict[str, Any]:
     speakers = {}
     for s in res.speakers:
         st = res.observed[s]
-        row: dict[str, Any] = {"n_tokens": st.n_tokens, "sf": st.sf, "sf_b": st.sf_b, "cost": st.cost,
-                               "edits": st.edits}
+        row: dict[str, Any] = {
+            "n_tokens": st.n_tokens,
+            "sf": st.sf,
+            "sf_b": st.sf_b,
+            "cost": st.cost,
+            "edits": st.edits,
+        }
         if s in res.per_speaker:
             row["kappa_sf"] = res.per_speaker[s]["sf"].to_dict()
             row["kappa_sf_b"] = res.per_speaker[s]["sf_b"].to_dict()
         speakers[s] = row
     total = sum(res.observed.values(), SfStats())
-    pooled = {"n_tokens": total.n_tokens, "sf": total.sf, "sf_b": total.sf_b, "cost": total.cost,
-              "edits": total.edits, "kappa_sf": res.pooled["sf"].to_dict(),
-              "kappa_sf_b": res.pooled["sf_b"].to_dict()}
+    pooled = {
+        "n_tokens": total.n_tokens,
+        "sf": total.sf,
+        "sf_b": total.sf_b,
+        "cost": total.cost,
+        "edits": total.edits,
+        "kappa_sf": res.pooled["sf"].to_dict(),
+        "kappa_sf_b": res.pooled["sf_b"].to_dict(),
+    }
     return {"speakers": speakers, "pooled": pooled, "signature": res.signature}
 
 
@@ -213,8 +232,11 @@ def agree_documents(
         raise UsageError(f"agreement needs two or more annotations of the same text, got {len(docs)}")
     if ci_over not in ("texts", "speakers"):
         raise UsageError(f"ci_over must be 'texts' or 'speakers', not {ci_over!r}")
-    labels = list(names) if names else [Path(d.source_path).name or d.name or f"annotator{i + 1}"
-                                        for i, d in enumerate(docs)]
+    labels = (
+        list(names)
+        if names
+        else [Path(d.source_path).name or d.name or f"annotator{i + 1}" for i, d in enumerate(docs)]
+    )
     if len(set(labels)) != len(labels):
         labels = [f"{i + 1}:{x}" for i, x in enumerate(labels)]
     pairs_out = []
@@ -223,14 +245,26 @@ def agree_documents(
         pair = pair_annotations(docs[i], docs[j], layer=layer, scheme=scheme, align=align)
         if i == 0:
             first_pairs[j] = pair
-        res = sf_kappa(pair.arrays_a, pair.arrays_b, pair.scheme, chance=chance, sims=sims, seed=seed,
-                       per_speaker=per_speaker, mode=mode, transpositions=transpositions, jobs=jobs,
-                       chance_method=chance_method, progress=progress)
+        res = sf_kappa(
+            pair.arrays_a,
+            pair.arrays_b,
+            pair.scheme,
+            chance=chance,
+            sims=sims,
+            seed=seed,
+            per_speaker=per_speaker,
+            mode=mode,
+            transpositions=transpositions,
+            jobs=jobs,
+            chance_method=chance_method,
+            progress=progress,
+        )
         summary = _pair_summary(res)
         summary.update(a=labels[i], b=labels[j], mismatches=len(pair.mismatches))
         if ci_over == "speakers":
-            ci = bootstrap_ci(len(res.speakers), _kappa_statistic(res), n_boot=n_boot, seed=seed, level=level,
-                              unit="speaker")
+            ci = bootstrap_ci(
+                len(res.speakers), _kappa_statistic(res), n_boot=n_boot, seed=seed, level=level, unit="speaker"
+            )
         else:
             ci = bootstrap_ci(1, _kappa_statistic(res), n_boot=n_boot, seed=seed, level=level, unit="text")
         summary["ci"] = _split_ci(ci, ("sf", "sf_b", "kappa_sf", "kappa_sf_b"))
@@ -264,4 +298,3 @@ def agree_documents(
             }
     out["definitions"] = dict(DEFINITIONS)
     return out
-

@@ -62,13 +62,22 @@ def compare_documents(
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Pair two Documents and score them; see :func:`score_pair`."""
+    """Pair two Documents and score them; see :func:`score_pair`.
+
+    ``layer`` may name several layers (``"iu,turn"``): S_f scores the first, and the other
+    metrics compare all of them at once with segeval's multi-type "sets" semantics.
+    """
+    names = [n.strip() for n in (layer or "").split(",") if n.strip()]
+    layer = names[0] if names else None
     name, scheme, merge = resolve_layer(a, b, layer, scheme)
     if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
         speaker_map, align = merge, True
     pair = pair_annotations(
         a, b, layer=name, scheme=scheme, speaker_map=speaker_map, align=align, max_mismatch=max_mismatch
     )
+    for extra in names[1:]:
+        other = pair_annotations(a, b, layer=extra, speaker_map=speaker_map, align=align, max_mismatch=max_mismatch)
+        pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
     result = score_pair(pair, mode=mode, transpositions=transpositions, metrics=metrics, metric_options=metric_options)
     result["operation_rows"] = operation_rows(result, pair)
     return result

@@ -21,8 +21,9 @@ from segagree.metrics.windows import pk, windowdiff, winpr
 from segagree.pipeline.pairing import AnnotationPair
 
 Runner = Callable[[AnnotationPair, Mapping[str, Any]], dict[str, Any]]
-# (pair, options) -> a function of two code arrays returning a metric result with `.stats`.
-ComputeFactory = Callable[[AnnotationPair, Mapping[str, Any]], Callable[[Any, Any], Any]]
+# (pair, options) -> a function of two code arrays (or, with fmt="sets", two gap-set lists)
+# returning a metric result with `.stats`.
+ComputeFactory = Callable[[AnnotationPair, Mapping[str, Any]], Callable[..., Any]]
 
 RUNNERS: dict[str, Runner] = {}
 
@@ -45,7 +46,10 @@ def per_speaker_runner(factory: ComputeFactory, value_of: Callable[[Any], float]
         ks: dict[str, int] = {}
         for s in pair.speakers:
             try:
-                res = compute(pair.arrays_a[s], pair.arrays_b[s])
+                if pair.extra_layers:  # several layers at once: segeval's multi-type sets
+                    res = compute(*pair.gap_sets(s), fmt="sets")
+                else:
+                    res = compute(pair.arrays_a[s], pair.arrays_b[s])
             except SegagreeError as err:
                 per[s], skipped[s] = None, err.message
                 continue
@@ -68,16 +72,22 @@ def per_speaker_runner(factory: ComputeFactory, value_of: Callable[[Any], float]
 def _codes(fn: Callable[..., Any], *accepted: str, **fixed: Any) -> ComputeFactory:
     """Factory for ``fn(a, b, fmt="codes", **fixed, **options it accepts)``."""
 
-    def factory(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[[Any, Any], Any]:
+    def factory(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[..., Any]:
         chosen = {k: v for k, v in options.items() if k in accepted}
-        return lambda a, b: fn(a, b, fmt="codes", **fixed, **chosen)
+        return lambda a, b, fmt="codes": fn(a, b, fmt=fmt, **fixed, **chosen)
 
     return factory
 
 
-def _scheme_b(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[[Any, Any], Any]:
+def _scheme_b(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[..., Any]:
     n_t = options.get("n_t", 2)
-    return lambda a, b: boundary_similarity(a, b, n_t, scheme=pair.scheme, fmt="codes")
+
+    def compute(a: Any, b: Any, fmt: str = "codes") -> Any:
+        if fmt != "codes":
+            raise SegagreeError("b_scheme compares one layer (its scheme's types), not several")
+        return boundary_similarity(a, b, n_t, scheme=pair.scheme, fmt="codes")
+
+    return compute
 
 
 def _value(result: Any) -> float:

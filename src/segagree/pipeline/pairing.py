@@ -31,6 +31,8 @@ class AnnotationPair:
             (B's) own stream, or -1 where that annotator has no such token (alignment gaps).
         mismatches: transcript differences found by the alignment (empty when identical).
         own_tokens_a, own_tokens_b: speaker -> each annotator's own token stream.
+        extra_layers: further layers compared together with ``layer`` (segeval's multi-type
+            "sets" semantics): name -> (arrays_a, arrays_b) on the same common index.
     """
 
     a: Document
@@ -46,6 +48,27 @@ class AnnotationPair:
     mismatches: list[dict] = field(default_factory=list)
     own_tokens_a: dict[str, list[str]] = field(default_factory=dict)
     own_tokens_b: dict[str, list[str]] = field(default_factory=dict)
+    extra_layers: dict[str, tuple[dict[str, np.ndarray], dict[str, np.ndarray], int]] = field(default_factory=dict)
+
+    def gap_sets(self, speaker: str) -> tuple[list[frozenset[int]], list[frozenset[int]]]:
+        """Both annotators' N-1 gap type sets of a speaker over ``layer`` and ``extra_layers``.
+
+        Type ids are the layers' codes shifted so that no two layers share one: the compared
+        layer keeps its codes, each further layer starts after the previous one's last code.
+        """
+        layers = [(self.arrays_a, self.arrays_b, self.scheme.n_codes)]
+        layers += list(self.extra_layers.values())
+        n = len(self.arrays_a[speaker])
+        sets_a: list[set[int]] = [set() for _ in range(max(n - 1, 0))]
+        sets_b: list[set[int]] = [set() for _ in range(max(n - 1, 0))]
+        offset = 0
+        for arrays_a, arrays_b, n_codes in layers:
+            for arrays, sets in ((arrays_a, sets_a), (arrays_b, sets_b)):
+                codes = arrays[speaker]
+                for i in np.flatnonzero(codes[:-1]):
+                    sets[i].add(offset + int(codes[i]))
+            offset += n_codes
+        return [frozenset(x) for x in sets_a], [frozenset(x) for x in sets_b]
 
     @property
     def n_tokens(self) -> int:

@@ -97,9 +97,7 @@ def nice_window(n_tokens: int, *, max_windows: int = 40, minimum: int = 5) -> in
         scale *= 10
 
 
-def agreement_windows(
-    a: Sequence[int], b: Sequence[int], window: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def agreement_windows(a: Sequence[int], b: Sequence[int], window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per window of ``window`` tokens: (agreeing positions, boundary positions, share).
 
     A boundary position is one where at least one annotator put a boundary; it agrees when
@@ -150,8 +148,17 @@ def boundary_agreement_png(
     for row, s in enumerate(speakers):  # windows past the speaker's last token: hatched
         first_empty = math.ceil(len(tracks[s]["a"]) / window)
         if first_empty < n_win:
-            ax.add_patch(Rectangle((first_empty - 0.5, row - 0.5), n_win - first_empty, 1.0, facecolor="white",
-                                   edgecolor=PAST_END_COLOUR, hatch="////", linewidth=0))
+            ax.add_patch(
+                Rectangle(
+                    (first_empty - 0.5, row - 0.5),
+                    n_win - first_empty,
+                    1.0,
+                    facecolor="white",
+                    edgecolor=PAST_END_COLOUR,
+                    hatch="////",
+                    linewidth=0,
+                )
+            )
     ax.set_yticks(range(len(speakers)), labels=speakers or ["(no speakers)"], fontsize=9)
     step = max(1, math.ceil(n_win / 12))
     ticks = list(range(0, n_win + 1, step))
@@ -168,8 +175,15 @@ def boundary_agreement_png(
     if n_win <= 24:
         for (row, col), (agree, bound) in counts.items():
             if bound:
-                ax.text(col, row, f"{agree}/{bound}", ha="center", va="center", fontsize=7.5,
-                        color=_text_colour(cmap, agree / bound))
+                ax.text(
+                    col,
+                    row,
+                    f"{agree}/{bound}",
+                    ha="center",
+                    va="center",
+                    fontsize=7.5,
+                    color=_text_colour(cmap, agree / bound),
+                )
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.015)
     bar.set_label("share of boundary\npositions agreeing", fontsize=9)
     bar.ax.tick_params(labelsize=8)
@@ -220,15 +234,19 @@ def operations_png(rows: Sequence[Mapping[str, Any]], symbols: Sequence[str], *,
     ax.set_title(title, fontsize=11)
     ax.spines[["top", "right"]].set_visible(False)
     present = [op for op in OP_ORDER if any(k[2] == op for k in counts)]
-    ax.legend(handles=[Patch(facecolor=OP_COLOURS[op], edgecolor="black", linewidth=0.4, label=op) for op in present],
-              loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False, title="operation",
-              title_fontsize=9)
+    ax.legend(
+        handles=[Patch(facecolor=OP_COLOURS[op], edgecolor="black", linewidth=0.4, label=op) for op in present],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=8.5,
+        frameon=False,
+        title="operation",
+        title_fontsize=9,
+    )
     return _png(fig)
 
 
-def confusion_counts(
-    tracks: Mapping[str, Mapping[str, Sequence[int]]], symbols: Sequence[str]
-) -> np.ndarray:
+def confusion_counts(tracks: Mapping[str, Mapping[str, Sequence[int]]], symbols: Sequence[str]) -> np.ndarray:
     """Pass-1 pairs: a (k x k) count matrix, A's type (rows) x B's type (columns).
 
     Counts positions where both annotators put a boundary; ``k = len(symbols) - 1`` (code 0,
@@ -260,8 +278,16 @@ def confusion_png(matrix: np.ndarray, symbols: Sequence[str], *, title: str) -> 
     ax.set_title(title, fontsize=11)
     for i in range(k):
         for j in range(k):
-            ax.text(j, i, str(int(matrix[i, j])), ha="center", va="center", fontsize=9,
-                    color=_text_colour(cmap, matrix[i, j] / top), fontweight="bold" if i == j else "normal")
+            ax.text(
+                j,
+                i,
+                str(int(matrix[i, j])),
+                ha="center",
+                va="center",
+                fontsize=9,
+                color=_text_colour(cmap, matrix[i, j] / top),
+                fontweight="bold" if i == j else "normal",
+            )
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     bar.set_label("positions", fontsize=9)
     bar.ax.tick_params(labelsize=8)
@@ -317,9 +343,7 @@ def bootstrap_over_texts(
     return Interval(estimate, ci["low"], ci["high"], len(texts), resamples)
 
 
-def scores_png(
-    entries: Sequence[Mapping[str, Any]], *, title: str
-) -> bytes:
+def scores_png(entries: Sequence[Mapping[str, Any]], *, title: str) -> bytes:
     """Dot plot of S_f and S_f^B per text and pair; kappa intervals as bars where given.
 
     Each entry: ``label``, ``sf``, ``sf_b`` and optional ``kappa_sf``, ``kappa_sf_low``,
@@ -329,8 +353,11 @@ def scores_png(
     y = np.arange(len(entries))
     fig = _figure(8.0, min(1.6 + 0.4 * max(len(entries), 1), 16.0))
     ax = fig.add_subplot()
-    series = [("sf", r"$S_f$", "o", OKABE_ITO[0]), ("sf_b", r"$S_f^B$", "s", OKABE_ITO[1]),
-              ("kappa_sf", r"$\kappa(S_f)$", "D", OKABE_ITO[2])]
+    series = [
+        ("sf", r"$S_f$", "o", OKABE_ITO[0]),
+        ("sf_b", r"$S_f^B$", "s", OKABE_ITO[1]),
+        ("kappa_sf", r"$\kappa(S_f)$", "D", OKABE_ITO[2]),
+    ]
     offsets = {"sf": -0.18, "sf_b": 0.0, "kappa_sf": 0.18}
     for key, name, marker, colour in series:
         pts = [(i, e[key]) for i, e in enumerate(entries) if e.get(key) is not None]
@@ -342,8 +369,17 @@ def scores_png(
             lows = np.array([entries[i].get("kappa_sf_low", v) for i, v in pts], dtype=float)
             highs = np.array([entries[i].get("kappa_sf_high", v) for i, v in pts], dtype=float)
             ax.errorbar(xs, ys, xerr=[xs - lows, highs - xs], fmt="none", ecolor=colour, elinewidth=1.2, capsize=2.5)
-        ax.plot(xs, ys, linestyle="none", marker=marker, color=colour, markeredgecolor="black",
-                markeredgewidth=0.5, markersize=6, label=name)
+        ax.plot(
+            xs,
+            ys,
+            linestyle="none",
+            marker=marker,
+            color=colour,
+            markeredgecolor="black",
+            markeredgewidth=0.5,
+            markersize=6,
+            label=name,
+        )
     ax.set_yticks(y, labels=labels, fontsize=9)
     ax.set_ylim(len(entries) - 0.5, -0.5)
     ax.set_xlim(min(0.0, ax.get_xlim()[0]), 1.02)

@@ -242,8 +242,9 @@ class _Builder:
             return float(part["ci_low"]), float(part["ci_high"]), "ci"
         vals = kappa_values(kappa).get(speaker, {})
         k = vals.get(f"kappa_{target}", part.get("kappa"))
-        se = next((v for v in (vals.get(f"kappa_{target}_se"), part.get("kappa_se"), part.get("se")) if v is not None),
-                  None)
+        se = next(
+            (v for v in (vals.get(f"kappa_{target}_se"), part.get("kappa_se"), part.get("se")) if v is not None), None
+        )
         if k is None:
             return None, None, str(part.get("reason") or "")
         if se is None:
@@ -305,7 +306,7 @@ class _Builder:
             sfb_i = plots.bootstrap_over_texts(sfb_stats, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
             cls = ' class="pooled"' if name == "all pairs" else ""
             rows.append(
-                f"<tr{cls}><td>{esc(name)}</td><td class=\"num\">{sf_i.n_texts}</td>"
+                f'<tr{cls}><td>{esc(name)}</td><td class="num">{sf_i.n_texts}</td>'
                 f'<td class="num" data-corpus="{esc(name)}|sf" data-value="{_exact(sf_i.estimate)}">'
                 f"{_score(sf_i.estimate)}</td>"
                 f'<td class="ci">{esc(_interval(sf_i.low, sf_i.high) or sf_i.note)}</td>'
@@ -314,28 +315,37 @@ class _Builder:
                 f'<td class="ci">{esc(_interval(sfb_i.low, sfb_i.high) or sfb_i.note)}</td></tr>'
             )
             if name == "all pairs":
-                for label, interval in (("S<sub>f</sub>, all texts and pairs", sf_i),
-                                        ("S<sub>f</sub><sup>B</sup>, all texts and pairs", sfb_i)):
+                for label, interval in (
+                    ("S<sub>f</sub>, all texts and pairs", sf_i),
+                    ("S<sub>f</sub><sup>B</sup>, all texts and pairs", sfb_i),
+                ):
                     cards.append(
                         f'<div class="card"><div class="label">{label}</div>'
                         f'<div class="value">{_score(interval.estimate)}</div>'
                         f'<div class="ci">{esc(_interval(interval.low, interval.high) or interval.note)}</div></div>'
                     )
-        cards.append(f'<div class="card"><div class="label">texts scored</div>'
-                     f'<div class="value">{len({p.text for p in self.pairs})}</div></div>')
-        cards.append(f'<div class="card"><div class="label">annotator pairs scored</div>'
-                     f'<div class="value">{len(self.pairs)}</div></div>')
+        cards.append(
+            f'<div class="card"><div class="label">texts scored</div>'
+            f'<div class="value">{len({p.text for p in self.pairs})}</div></div>'
+        )
+        cards.append(
+            f'<div class="card"><div class="label">annotator pairs scored</div>'
+            f'<div class="value">{len(self.pairs)}</div></div>'
+        )
         n_fail = len(self.outcome.failures)
-        cards.append(f'<div class="card"><div class="label">failed pairs</div>'
-                     f'<div class="value {"bad" if n_fail else "ok"}">{n_fail}</div></div>')
+        cards.append(
+            f'<div class="card"><div class="label">failed pairs</div>'
+            f'<div class="value {"bad" if n_fail else "ok"}">{n_fail}</div></div>'
+        )
         n_mis = sum(len(p.result["compare"].get("mismatches", [])) for p in self.pairs)
-        cards.append(f'<div class="card"><div class="label">transcript mismatches</div>'
-                     f'<div class="value">{n_mis}</div></div>')
+        cards.append(
+            f'<div class="card"><div class="label">transcript mismatches</div><div class="value">{n_mis}</div></div>'
+        )
         parts.append(f'<div class="cards">{"".join(cards)}</div>')
         parts.append(
             '<div class="tablewrap"><table><thead><tr><th>annotators</th><th class="num">texts</th>'
             '<th class="num">S<sub>f</sub></th><th>95% interval</th><th class="num">S<sub>f</sub><sup>B</sup></th>'
-            f'<th>95% interval</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            f"<th>95% interval</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         )
         parts.append(
             '<p class="note">Pooled scores come from summed statistics: S<sub>f</sub> = 1 − Σcost / Σtokens and '
@@ -358,8 +368,10 @@ class _Builder:
             '<th class="num">S<sub>f</sub></th><th class="num">S<sub>f</sub><sup>B</sup></th>'
         )
         if kappa_on:
-            head += ('<th class="num">κ(S<sub>f</sub>)</th><th>interval</th>'
-                     '<th class="num">κ(S<sub>f</sub><sup>B</sup>)</th><th>interval</th>')
+            head += (
+                '<th class="num">κ(S<sub>f</sub>)</th><th>interval</th>'
+                '<th class="num">κ(S<sub>f</sub><sup>B</sup>)</th><th>interval</th>'
+            )
         head += (
             '<th class="num">cost</th><th class="num">edits</th>'
             '<th class="num" title="matches">M</th><th class="num" title="substitutions">S</th>'
@@ -373,7 +385,8 @@ class _Builder:
             for speaker in [POOLED, *per_speaker]:
                 pooled = speaker == POOLED
                 cells = [
-                    f"<td>{esc(p.text)}</td><td>{esc(p.a)} vs {esc(p.b)}</td><td>all</td>" if pooled
+                    f"<td>{esc(p.text)}</td><td>{esc(p.a)} vs {esc(p.b)}</td><td>all</td>"
+                    if pooled
                     else f"<td></td><td></td><td>{esc(speaker)}</td>",
                     self.cell(p, speaker, "n_tokens", "count"),
                     self.cell(p, speaker, "sf"),
@@ -395,21 +408,28 @@ class _Builder:
                         cells.append(f'<td class="num">{total}</td>')
                 body.append(f'<tr class="{"pooled" if pooled else "speaker"}">{"".join(cells)}</tr>')
         parts.append(f'<div class="tablewrap"><table><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>')
-        notes = ["Bold rows (speaker <i>all</i>) pool all speakers of a pair from summed statistics; the rows "
-                 "below are its speakers. "
-                 "M, S, T, I, D: matches, substitutions, transpositions, insertions and deletions of S<sub>f</sub>'s "
-                 "optimal alignment. The numbers are those of <code>summary.csv</code>."]
+        notes = [
+            "Bold rows (speaker <i>all</i>) pool all speakers of a pair from summed statistics; the rows "
+            "below are its speakers. "
+            "M, S, T, I, D: matches, substitutions, transpositions, insertions and deletions of S<sub>f</sub>'s "
+            "optimal alignment. The numbers are those of <code>summary.csv</code>."
+        ]
         if not kappa_on:
-            notes.append("Kappa was not computed "
-                         + ("(disabled in the settings)." if not self.config.kappa.enabled else "for any pair."))
+            notes.append(
+                "Kappa was not computed "
+                + ("(disabled in the settings)." if not self.config.kappa.enabled else "for any pair.")
+            )
         else:
             notes.append(
                 f"κ: chance-corrected agreement against {self.config.kappa.sims} simulated "
                 f"{esc(self.config.kappa.chance)} chance annotations; "
                 + ("intervals as reported by the kappa computation" if "ci" in how_seen else "")
                 + (" and " if {"ci", "se"} <= how_seen else "")
-                + ("intervals κ ± 1.96 × its Monte Carlo standard error (the simulation's uncertainty, not the "
-                   "texts')" if "se" in how_seen else "")
+                + (
+                    "intervals κ ± 1.96 × its Monte Carlo standard error (the simulation's uncertainty, not the texts')"
+                    if "se" in how_seen
+                    else ""
+                )
                 + "."
             )
         parts.append(f'<p class="note">{" ".join(notes)}</p>')
@@ -423,15 +443,23 @@ class _Builder:
             k = self.values.get((p.text, p.a, p.b, POOLED, "kappa_sf"))
             if k is not None:
                 low, high, _ = self.kappa_interval(p, POOLED, "sf")
-                entry.update(kappa_sf=k, kappa_sf_low=low if low is not None else k,
-                             kappa_sf_high=high if high is not None else k)
+                entry.update(
+                    kappa_sf=k,
+                    kappa_sf_low=low if low is not None else k,
+                    kappa_sf_high=high if high is not None else k,
+                )
             entries.append(entry)
         png = plots.scores_png(entries, title="Scores per text and annotator pair (all speakers)")
-        parts.append(self.figure(
-            png, "scores.png", "dot plot of S_f and S_f^B per text and pair",
-            "S<sub>f</sub> (circles) and S<sub>f</sub><sup>B</sup> (squares) per text and pair"
-            + (", κ(S<sub>f</sub>) (diamonds) with its interval" if kappa_on else "") + ".",
-        ))
+        parts.append(
+            self.figure(
+                png,
+                "scores.png",
+                "dot plot of S_f and S_f^B per text and pair",
+                "S<sub>f</sub> (circles) and S<sub>f</sub><sup>B</sup> (squares) per text and pair"
+                + (", κ(S<sub>f</sub>) (diamonds) with its interval" if kappa_on else "")
+                + ".",
+            )
+        )
         parts.append(self.other_metrics())
         parts.append("</section>")
         return "".join(parts)
@@ -447,18 +475,20 @@ class _Builder:
             cells = "".join(self.cell(p, POOLED, n) for n in names)
             body.append(f"<tr><td>{esc(p.text)}</td><td>{esc(p.a)} vs {esc(p.b)}</td>{cells}</tr>")
         return (
-            "<h3>Other metrics (all speakers)</h3><div class=\"tablewrap\"><table><thead><tr><th>text</th>"
+            '<h3>Other metrics (all speakers)</h3><div class="tablewrap"><table><thead><tr><th>text</th>'
             f"<th>annotators</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
         )
 
     def section_heatmaps(self) -> str:
-        parts = ['<section id="agreement"><h2>Boundary agreement along the texts</h2>',
-                 '<p class="note">One row per speaker, along that speaker\'s tokens in windows; the colour is the '
-                 "share of the window's boundary positions (a boundary by either annotator) where both annotators "
-                 "put a boundary of the same type at the same token (dark: disagreement, yellow: agreement; the "
-                 "numbers are agreeing / boundary positions). White: no boundary in the window; hatched: past the "
-                 "speaker's last token. A transposition "
-                 "shows as disagreement at both positions. After Fournier &amp; Inkpen (2012), Figure 11.</p>"]
+        parts = [
+            '<section id="agreement"><h2>Boundary agreement along the texts</h2>',
+            '<p class="note">One row per speaker, along that speaker\'s tokens in windows; the colour is the '
+            "share of the window's boundary positions (a boundary by either annotator) where both annotators "
+            "put a boundary of the same type at the same token (dark: disagreement, yellow: agreement; the "
+            "numbers are agreeing / boundary positions). White: no boundary in the window; hatched: past the "
+            "speaker's last token. A transposition "
+            "shows as disagreement at both positions. After Fournier &amp; Inkpen (2012), Figure 11.</p>",
+        ]
         for p in self.pairs:
             parts.append(f'<h3 id="{p.anchor}-agreement">{esc(p.label)}</h3>')
             tracks = p.result.get("tracks") or {}
@@ -466,37 +496,49 @@ class _Builder:
                 parts.append('<p class="note">No token tracks in this result.</p>')
                 continue
             png, window = self.rendered[p.stem]["agreement"]
-            parts.append(self.figure(
-                png, f"{p.stem}__agreement.png", f"heat map of boundary agreement along {p.label}",
-                f"Windows of {window} tokens.",
-            ))
+            parts.append(
+                self.figure(
+                    png,
+                    f"{p.stem}__agreement.png",
+                    f"heat map of boundary agreement along {p.label}",
+                    f"Windows of {window} tokens.",
+                )
+            )
         parts.append("</section>")
         return "".join(parts)
 
     def section_operations(self) -> str:
-        parts = ['<section id="operations"><h2>Operations by endnote type</h2>',
-                 '<p class="note">Every operation of S<sub>f</sub>\'s alignment by annotator A\'s endnote type and '
-                 "annotator B's (<i>none</i>: no boundary), coloured by operation: matches, substitutions "
-                 "(different types at one position), transpositions (a boundary moved to a nearby token), "
-                 "insertions (only B) and deletions (only A). After Lai, Li &amp; Zhang (2023), Figure 6.</p>"]
+        parts = [
+            '<section id="operations"><h2>Operations by endnote type</h2>',
+            "<p class=\"note\">Every operation of S<sub>f</sub>'s alignment by annotator A's endnote type and "
+            "annotator B's (<i>none</i>: no boundary), coloured by operation: matches, substitutions "
+            "(different types at one position), transpositions (a boundary moved to a nearby token), "
+            "insertions (only B) and deletions (only A). After Lai, Li &amp; Zhang (2023), Figure 6.</p>",
+        ]
         for p in self.pairs:
             rows = p.result.get("operation_rows") or []
             counts = plots.operation_counts(rows)
             total = sum(n for (_, _, op), n in counts.items() if op != "match")
             png = self.rendered[p.stem]["operations"]
             parts.append(f'<h3 id="{p.anchor}-operations">{esc(p.label)}</h3>')
-            parts.append(self.figure(
-                png, f"{p.stem}__operations.png", f"bar chart of operations by endnote type for {p.label}",
-                f"{len(rows)} operations, {total} of them not matches.",
-            ))
+            parts.append(
+                self.figure(
+                    png,
+                    f"{p.stem}__operations.png",
+                    f"bar chart of operations by endnote type for {p.label}",
+                    f"{len(rows)} operations, {total} of them not matches.",
+                )
+            )
         parts.append("</section>")
         return "".join(parts)
 
     def section_confusion(self) -> str:
-        parts = ['<section id="confusion"><h2>Confusion of endnote types</h2>',
-                 '<p class="note">Positions where both annotators put a boundary (the pairs of S<sub>f</sub>\'s '
-                 "first pass): annotator A's type (rows) against annotator B's (columns). The diagonal (bold) "
-                 "is agreement on the type; the rest are substitutions.</p>"]
+        parts = [
+            '<section id="confusion"><h2>Confusion of endnote types</h2>',
+            '<p class="note">Positions where both annotators put a boundary (the pairs of S<sub>f</sub>\'s '
+            "first pass): annotator A's type (rows) against annotator B's (columns). The diagonal (bold) "
+            "is agreement on the type; the rest are substitutions.</p>",
+        ]
         for p in self.pairs:
             symbols = p.result["compare"]["scheme"]["symbols"]
             tracks = p.result.get("tracks") or {}
@@ -508,19 +550,25 @@ class _Builder:
             both = int(matrix.sum())
             same = int(matrix.trace())
             share = f" ({same / both:.0%})" if both else ""
-            parts.append(self.figure(
-                png, f"{p.stem}__confusion.png", f"confusion matrix of endnote types for {p.label}",
-                f"{both} positions with a boundary by both annotators, {same} of the same type{share}.",
-            ))
+            parts.append(
+                self.figure(
+                    png,
+                    f"{p.stem}__confusion.png",
+                    f"confusion matrix of endnote types for {p.label}",
+                    f"{both} positions with a boundary by both annotators, {same} of the same type{share}.",
+                )
+            )
         parts.append("</section>")
         return "".join(parts)
 
     def section_mismatches(self) -> str:
-        parts = ['<section id="mismatches"><h2>Transcript mismatches</h2>',
-                 '<p class="note">Tokens where the two transcripts differ, bridged by aligning them: '
-                 "<i>substitution</i> (different words at one place), <i>only_a</i> / <i>only_b</i> (a token in "
-                 "one transcript only). Positions are 0-based token indexes in each annotator's speaker stream. "
-                 f"At most {MAX_MISMATCHES} are listed per pair; all are in <code>summary.json</code>.</p>"]
+        parts = [
+            '<section id="mismatches"><h2>Transcript mismatches</h2>',
+            '<p class="note">Tokens where the two transcripts differ, bridged by aligning them: '
+            "<i>substitution</i> (different words at one place), <i>only_a</i> / <i>only_b</i> (a token in "
+            "one transcript only). Positions are 0-based token indexes in each annotator's speaker stream. "
+            f"At most {MAX_MISMATCHES} are listed per pair; all are in <code>summary.json</code>.</p>",
+        ]
         any_listed = False
         for p in self.pairs:
             mismatches = p.result["compare"].get("mismatches") or []
@@ -532,7 +580,8 @@ class _Builder:
                 f'<h3 id="{p.anchor}-mismatches">{esc(p.label)}: '
                 f'<span data-mismatches="{esc(p.text)}|{esc(p.a)}|{esc(p.b)}">{len(mismatches)}</span> '
                 f"mismatch{'es' if len(mismatches) != 1 else ''}"
-                + (f", first {len(shown)} shown" if len(shown) < len(mismatches) else "") + "</h3>"
+                + (f", first {len(shown)} shown" if len(shown) < len(mismatches) else "")
+                + "</h3>"
             )
             rows = "".join(
                 f"<tr><td>{esc(m.get('speaker', ''))}</td><td>{esc(m.get('kind', ''))}</td>"
@@ -603,20 +652,32 @@ class _Builder:
     def section_settings(self) -> str:
         rows = []
         for key, value in _flatten(self.config.to_dict()):
-            rows.append(f"<tr><td class=\"mono\">{esc(key)}</td><td class=\"mono\">{esc(_setting(value))}</td></tr>")
-        schemes = sorted({(p.result["compare"]["scheme"]["name"], p.result["compare"]["scheme"]["digest"],
-                           " ".join(p.result["compare"]["scheme"]["symbols"][1:])) for p in self.pairs})
+            rows.append(f'<tr><td class="mono">{esc(key)}</td><td class="mono">{esc(_setting(value))}</td></tr>')
+        schemes = sorted(
+            {
+                (
+                    p.result["compare"]["scheme"]["name"],
+                    p.result["compare"]["scheme"]["digest"],
+                    " ".join(p.result["compare"]["scheme"]["symbols"][1:]),
+                )
+                for p in self.pairs
+            }
+        )
         scheme_rows = "".join(
-            f"<tr><td class=\"mono\">{esc(n)}</td><td class=\"mono\">{esc(d)}</td><td class=\"mono\">{esc(s)}</td></tr>"
+            f'<tr><td class="mono">{esc(n)}</td><td class="mono">{esc(d)}</td><td class="mono">{esc(s)}</td></tr>'
             for n, d, s in schemes
         )
         sigs = "".join(f"<li><code>{esc(s)}</code></li>" for s in self.signatures()) or "<li>none (no pair scored)</li>"
-        kappa_sigs = [(p.label, str(p.result["kappa"]["signature"])) for p in self.pairs
-                      if isinstance(p.result.get("kappa"), Mapping) and p.result["kappa"].get("signature")]
+        kappa_sigs = [
+            (p.label, str(p.result["kappa"]["signature"]))
+            for p in self.pairs
+            if isinstance(p.result.get("kappa"), Mapping) and p.result["kappa"].get("signature")
+        ]
         kappa_html = ""
         if kappa_sigs:
-            kappa_rows = "".join(f"<tr><td>{esc(label)}</td><td class=\"mono\">{esc(sig)}</td></tr>"
-                                 for label, sig in kappa_sigs)
+            kappa_rows = "".join(
+                f'<tr><td>{esc(label)}</td><td class="mono">{esc(sig)}</td></tr>' for label, sig in kappa_sigs
+            )
             kappa_html = (
                 "<p>Kappa signatures (each pair's seed is derived from the run seed, the text and the pair):</p>"
                 '<div class="tablewrap"><table><thead><tr><th>pair</th><th>kappa signature</th></tr></thead>'
@@ -633,7 +694,9 @@ class _Builder:
             f"<code>{esc(__version__)}</code>.</p>{kappa_html}"
             + (
                 '<div class="tablewrap"><table><thead><tr><th>scheme</th><th>digest</th><th>endnote types</th></tr>'
-                f"</thead><tbody>{scheme_rows}</tbody></table></div>" if schemes else ""
+                f"</thead><tbody>{scheme_rows}</tbody></table></div>"
+                if schemes
+                else ""
             )
             + '<div class="tablewrap"><table><thead><tr><th>setting</th><th>value</th></tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div></section>"

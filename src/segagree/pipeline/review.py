@@ -54,35 +54,78 @@ MATRIX_CORNER = "A \\ B"
 OPS_COLUMNS: tuple[tuple[str, str, float, str], ...] = (
     ("row_id", "row id", 7, "number of the operation in this pair's list (technical; keep it)"),
     ("speaker", "speaker", 12, "the speaker whose stream the boundary is in (after speaker renames)"),
-    ("position_a", "A token #", 9,
-     "0-based index, in A's own stream of this speaker, of the token A's boundary follows (blank: A has none)"),
-    ("position_b", "B token #", 9,
-     "0-based index, in B's own stream of this speaker, of the token B's boundary follows (blank: B has none)"),
-    ("context", "context (‖ = boundary point)", 60,
-     "A's tokens around the boundary point, ‖ at the point (B's tokens where only B has a boundary)"),
+    (
+        "position_a",
+        "A token #",
+        9,
+        "0-based index, in A's own stream of this speaker, of the token A's boundary follows (blank: A has none)",
+    ),
+    (
+        "position_b",
+        "B token #",
+        9,
+        "0-based index, in B's own stream of this speaker, of the token B's boundary follows (blank: B has none)",
+    ),
+    (
+        "context",
+        "context (‖ = boundary point)",
+        60,
+        "A's tokens around the boundary point, ‖ at the point (B's tokens where only B has a boundary)",
+    ),
     ("token_a", "A token", 12, "the token A's boundary follows"),
     ("token_b", "B token", 12, "the token B's boundary follows"),
     ("type_a", "A boundary", 10, "annotator A's boundary type at this point ('none' = no boundary)"),
     ("type_b", "B boundary", 10, "annotator B's boundary type at this point ('none' = no boundary)"),
-    ("op", "operation", 13,
-     "S_f edit operation: match, substitution (types differ), transposition (boundary moved), "
-     "insertion (only B has one), deletion (only A has one)"),
+    (
+        "op",
+        "operation",
+        13,
+        "S_f edit operation: match, substitution (types differ), transposition (boundary moved), "
+        "insertion (only B has one), deletion (only A has one)",
+    ),
     ("cost", "cost", 7, "the operation's cost in the scheme's cost model (0 for a match)"),
-    ("decision", "decision", 10,
-     "fill in: A (keep A's), B (take B's), both (A's and B's), neither (no boundary), other (fix by hand)"),
+    (
+        "decision",
+        "decision",
+        10,
+        "fill in: A (keep A's), B (take B's), both (A's and B's), neither (no boundary), other (fix by hand)",
+    ),
     ("comment", "comment", 40, "free text for the adjudicator"),
-    ("position_b_in_a", "B's point in A", 9,
-     "technical: index in A's stream of the token B's boundary follows (where adjudication puts B's boundary)"),
-    ("span_a_from", "A span from", 9,
-     "technical: first token of A's stream whose boundary the comparison placed at 'A token #'"),
-    ("span_a_to", "A span to", 9,
-     "technical: last such token (differs from 'A token #' only where A has tokens B lacks)"),
+    (
+        "position_b_in_a",
+        "B's point in A",
+        9,
+        "technical: index in A's stream of the token B's boundary follows (where adjudication puts B's boundary)",
+    ),
+    (
+        "span_a_from",
+        "A span from",
+        9,
+        "technical: first token of A's stream whose boundary the comparison placed at 'A token #'",
+    ),
+    (
+        "span_a_to",
+        "A span to",
+        9,
+        "technical: last such token (differs from 'A token #' only where A has tokens B lacks)",
+    ),
 )
 OPS_HEADERS: dict[str, str] = {key: header for key, header, _, _ in OPS_COLUMNS}
 TECHNICAL = ("row_id", "position_b_in_a", "span_a_from", "span_a_to")
 SOURCE_HEADERS = (
-    "sheet", "annotator_a", "file_a", "file_a_absolute", "format_a", "sha1_a",
-    "annotator_b", "file_b", "file_b_absolute", "format_b", "sha1_b", "layer", "signature",
+    "sheet",
+    "annotator_a",
+    "file_a",
+    "file_a_absolute",
+    "format_a",
+    "sha1_a",
+    "annotator_b",
+    "file_b",
+    "file_b_absolute",
+    "format_b",
+    "sha1_b",
+    "layer",
+    "signature",
 )
 SETTINGS_JSON_LABEL = "settings (JSON)"
 SCHEME_JSON_LABEL = "reading scheme (JSON)"
@@ -99,26 +142,40 @@ OP_COLOURS = {
 DECISION_MEANINGS: tuple[tuple[str, str], ...] = (
     ("A", "keep annotator A's boundary (or A's absence of one) unchanged"),
     ("B", "take annotator B's: B's boundary type at 'B's point in A', A's boundary removed where B has none"),
-    ("both", "keep A's boundary and add B's (a transposition: boundaries at both places; "
-             "not allowed on a substitution: one token holds one boundary)"),
-    ("neither", "remove A's boundary and do not add B's (refused at the last token of a speaker's stream, "
-                "which must end in a boundary)"),
+    (
+        "both",
+        "keep A's boundary and add B's (a transposition: boundaries at both places; "
+        "not allowed on a substitution: one token holds one boundary)",
+    ),
+    (
+        "neither",
+        "remove A's boundary and do not add B's (refused at the last token of a speaker's stream, "
+        "which must end in a boundary)",
+    ),
     ("other", "keep A's boundary for now and list the row as needing manual attention"),
     ("(empty)", "undecided: keeps A's boundary and is listed (adjudicate --undecided error refuses instead)"),
 )
 
 SUMMARY_DEFINITIONS: tuple[tuple[str, str], ...] = (
     ("S_f", "flexible segmentation similarity (Lai, Li & Zhang 2023): 1 - cost / tokens; 1 = identical"),
-    ("S_f^B", "the boundary-based variant: 1 - cost / edits (edits = boundary pairs, transpositions, "
-              "insertions, deletions); 1 = identical"),
-    ("kappa S_f, kappa S_f^B", "chance-corrected S_f and S_f^B from simulated chance annotations "
-                               "(blank: not computed)"),
+    (
+        "S_f^B",
+        "the boundary-based variant: 1 - cost / edits (edits = boundary pairs, transpositions, "
+        "insertions, deletions); 1 = identical",
+    ),
+    (
+        "kappa S_f, kappa S_f^B",
+        "chance-corrected S_f and S_f^B from simulated chance annotations (blank: not computed)",
+    ),
     ("tokens", "tokens of the speaker on the common index of both annotations"),
     ("cost", "total cost of the S_f edit operations"),
     ("matches ... deletions", "number of S_f operations of each kind"),
     ("transcript mismatches", "tokens the two transcripts differ in (bridged by alignment)"),
-    ("type-pair counts", "operations by A's boundary type (row) and B's (column), 'none' = no boundary; "
-     "matches on the diagonal; transpositions in their own type pair; every operation counted"),
+    (
+        "type-pair counts",
+        "operations by A's boundary type (row) and B's (column), 'none' = no boundary; "
+        "matches on the diagonal; transpositions in their own type pair; every operation counted",
+    ),
     (POOLED, "pooled over all speakers (from summed statistics)"),
 )
 
@@ -188,8 +245,22 @@ def review_rows(result: dict[str, Any], *, matches: bool) -> list[dict[str, Any]
         span = spans.get(op["speaker"], {}).get(pa, (pa, pa)) if pa is not None else (None, None)
         rows.append(
             {
-                **{k: op.get(k) for k in ("speaker", "position_a", "position_b", "context", "token_a", "token_b",
-                                          "type_a", "type_b", "op", "cost", "position_b_in_a")},
+                **{
+                    k: op.get(k)
+                    for k in (
+                        "speaker",
+                        "position_a",
+                        "position_b",
+                        "context",
+                        "token_a",
+                        "token_b",
+                        "type_a",
+                        "type_b",
+                        "op",
+                        "cost",
+                        "position_b_in_a",
+                    )
+                },
                 "row_id": n,
                 "decision": None,
                 "comment": None,
@@ -242,10 +313,17 @@ def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any
 
 def _formats(wb: Any) -> dict[str, Any]:
     f = {
-        "header": wb.add_format({"bold": True, "bg_color": "#D9D9D9", "border": 1, "text_wrap": True,
-                                 "valign": "top"}),
-        "tech_header": wb.add_format({"bold": True, "bg_color": "#BFBFBF", "font_color": "#595959", "border": 1,
-                                      "text_wrap": True, "valign": "top"}),
+        "header": wb.add_format({"bold": True, "bg_color": "#D9D9D9", "border": 1, "text_wrap": True, "valign": "top"}),
+        "tech_header": wb.add_format(
+            {
+                "bold": True,
+                "bg_color": "#BFBFBF",
+                "font_color": "#595959",
+                "border": 1,
+                "text_wrap": True,
+                "valign": "top",
+            }
+        ),
         "tech": wb.add_format({"font_color": "#808080", "bg_color": "#F2F2F2"}),
         "title": wb.add_format({"bold": True, "font_size": 13}),
         "bold": wb.add_format({"bold": True}),
@@ -291,7 +369,10 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[s
     ws.set_row(0, 30)
     dec = keys.index("decision")
     ws.data_validation(
-        1, dec, last, dec,
+        1,
+        dec,
+        last,
+        dec,
         {
             "validate": "list",
             "source": list(DECISIONS),
@@ -306,7 +387,10 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[s
     for op in OPS:
         # Colour the reviewer's columns by operation; the technical ones stay grey.
         ws.conditional_format(
-            1, 1, last, first_tech - 1,
+            1,
+            1,
+            last,
+            first_tech - 1,
             {"type": "formula", "criteria": f'=${op_col}2="{op}"', "format": fmts[f"op_{op}"]},
         )
 
@@ -340,15 +424,29 @@ def _write_summary_sheet(wb: Any, fmts: dict[str, Any], names: list[str], result
 
 def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dict[str, Any]) -> int:
     comp = result["compare"]
-    ws.write_string(r, 0, f"{result['annotator_a']} (A) vs {result['annotator_b']} (B): "
-                          f"operations in sheet '{name}'", fmts["title"])
+    ws.write_string(
+        r, 0, f"{result['annotator_a']} (A) vs {result['annotator_b']} (B): operations in sheet '{name}'", fmts["title"]
+    )
     r += 1
     kappa = kappa_values(result["kappa"]) if result.get("kappa") else {}
     mismatches = comp.get("mismatches", [])
     extra = list(comp.get("metrics", {}))
-    header = ["speaker", "tokens", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B", "cost",
-              "matches", "substitutions", "transpositions", "insertions", "deletions", "transcript mismatches",
-              *extra]
+    header = [
+        "speaker",
+        "tokens",
+        "S_f",
+        "S_f^B",
+        "kappa S_f",
+        "kappa S_f^B",
+        "cost",
+        "matches",
+        "substitutions",
+        "transpositions",
+        "insertions",
+        "deletions",
+        "transcript mismatches",
+        *extra,
+    ]
     for c, h in enumerate(header):
         ws.write_string(r, c, h, fmts["header"])
     r += 1
@@ -363,11 +461,19 @@ def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dic
             n_mis = sum(1 for m in mismatches if m["speaker"] == speaker)
         kv = kappa.get(speaker, {})
         values: list[Any] = [
-            speaker, stats.get("n_tokens"), stats.get("sf"), stats.get("sf_b"),
-            kv.get("kappa_sf"), kv.get("kappa_sf_b"), stats.get("cost"),
-            stats.get("matches", counts["match"]), stats.get("substitutions", counts["substitution"]),
-            stats.get("transpositions", counts["transposition"]), stats.get("insertions", counts["insertion"]),
-            stats.get("deletions", counts["deletion"]), n_mis,
+            speaker,
+            stats.get("n_tokens"),
+            stats.get("sf"),
+            stats.get("sf_b"),
+            kv.get("kappa_sf"),
+            kv.get("kappa_sf_b"),
+            stats.get("cost"),
+            stats.get("matches", counts["match"]),
+            stats.get("substitutions", counts["substitution"]),
+            stats.get("transpositions", counts["transposition"]),
+            stats.get("insertions", counts["insertion"]),
+            stats.get("deletions", counts["deletion"]),
+            n_mis,
         ]
         for metric in extra:
             res = comp["metrics"][metric]
@@ -448,8 +554,9 @@ def _write_about_sheet(
         ws.write_string(r, 1, value)
         r += 1
     r += 1
-    ws.write_string(r, 0, "Sources (paths relative to this workbook, and absolute; SHA-1 = first 16 hex digits)",
-                    fmts["bold"])
+    ws.write_string(
+        r, 0, "Sources (paths relative to this workbook, and absolute; SHA-1 = first 16 hex digits)", fmts["bold"]
+    )
     r += 1
     for c, h in enumerate(SOURCE_HEADERS):
         ws.write_string(r, c, h, fmts["header"])
@@ -457,9 +564,19 @@ def _write_about_sheet(
         r += 1
         abs_a, abs_b = Path(res["file_a"]).resolve(), Path(res["file_b"]).resolve()
         values = [
-            name, res["annotator_a"], _relative(abs_a, home), str(abs_a), res.get("format_a", ""),
-            file_digest(abs_a), res["annotator_b"], _relative(abs_b, home), str(abs_b), res.get("format_b", ""),
-            file_digest(abs_b), res["compare"].get("layer", ""), res["compare"]["signature"],
+            name,
+            res["annotator_a"],
+            _relative(abs_a, home),
+            str(abs_a),
+            res.get("format_a", ""),
+            file_digest(abs_a),
+            res["annotator_b"],
+            _relative(abs_b, home),
+            str(abs_b),
+            res.get("format_b", ""),
+            file_digest(abs_b),
+            res["compare"].get("layer", ""),
+            res["compare"]["signature"],
         ]
         for c, v in enumerate(values):
             ws.write_string(r, c, str(v))
@@ -490,4 +607,3 @@ def _write_about_sheet(
     for op in OPS:
         ws.write_string(r, 0, op, fmts[f"op_{op}"])
         r += 1
-

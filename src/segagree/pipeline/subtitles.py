@@ -162,8 +162,11 @@ class SubtitleOptions:
             "f1_eob": {"include_final": self.include_final, "normalise_alignment": self.normalise_alignment},
             "bleu_br": bleu,
             "bleu_nb": bleu,
-            "ter_br": {"unit": self.ter_br_unit, "max_words": self.ter_br_max_words,
-                       "case_sensitive": self.ter_case_sensitive},
+            "ter_br": {
+                "unit": self.ter_br_unit,
+                "max_words": self.ter_br_max_words,
+                "case_sensitive": self.ter_case_sensitive,
+            },
             "s_bleu": bleu,
             "t_bleu": bleu,
             "tbhr": bleu,
@@ -364,8 +367,9 @@ def pair_stats(
         if opts.ter_br_unit == "subtitle":
             segs["ter_br"] = subtitle_segments(ref.cues, hyp.cues, breaks=True, mask=True)
         else:
-            segs["ter_br"] = sync_segments(ref.words, ref.codes, hyp.words, hyp.codes, proj.targets,
-                                           max_words=opts.ter_br_max_words)
+            segs["ter_br"] = sync_segments(
+                ref.words, ref.codes, hyp.words, hyp.codes, proj.targets, max_words=opts.ter_br_max_words
+            )
     if "s_bleu" in names:
         segs["s_bleu"] = subtitle_segments(ref.cues, hyp.cues)
     if "t_bleu" in names or "tbhr" in names:
@@ -430,8 +434,7 @@ def pooled_scores(
 
 
 def _text_summary(stats: Sequence[PairStats], names: Sequence[str]) -> dict[str, Any]:
-    keys = ("n_reference_tokens", "n_hypothesis_tokens", "matched", "substituted", "reference_only",
-            "hypothesis_only")
+    keys = ("n_reference_tokens", "n_hypothesis_tokens", "matched", "substituted", "reference_only", "hypothesis_only")
     dicts = [s.projection.to_dict() for s in stats]
     out: dict[str, Any] = {k: sum(d[k] for d in dicts) for k in keys}
     out["identical"] = all(d["identical"] for d in dicts)
@@ -456,8 +459,12 @@ def evaluate_pair(
     opts = SubtitleOptions.from_mapping(options)
     names = _resolve(metrics)
     st = pair_stats(reference, hypothesis, names, opts)
-    return {"reference": st.reference, "hypothesis": st.hypothesis, "text": _text_summary([st], names),
-            "metrics": pooled_scores([st], names, opts)}
+    return {
+        "reference": st.reference,
+        "hypothesis": st.hypothesis,
+        "text": _text_summary([st], names),
+        "metrics": pooled_scores([st], names, opts),
+    }
 
 
 def evaluate_corpus(
@@ -475,12 +482,24 @@ def evaluate_corpus(
     opts = SubtitleOptions.from_mapping(options)
     names = _resolve(metrics)
     stats = [pair_stats(r, h, names, opts) for r, h in pairs]
-    files = [{"reference": s.reference, "hypothesis": s.hypothesis, "text": _text_summary([s], names),
-              "metrics": pooled_scores([s], names, opts)} for s in stats]
-    return {"files": files,
-            "pooled": {"n_files": len(stats), "text": _text_summary(stats, names),
-                       "metrics": pooled_scores(stats, names, opts)},
-            "library": {n: LIBRARY[n] for n in names}}
+    files = [
+        {
+            "reference": s.reference,
+            "hypothesis": s.hypothesis,
+            "text": _text_summary([s], names),
+            "metrics": pooled_scores([s], names, opts),
+        }
+        for s in stats
+    ]
+    return {
+        "files": files,
+        "pooled": {
+            "n_files": len(stats),
+            "text": _text_summary(stats, names),
+            "metrics": pooled_scores(stats, names, opts),
+        },
+        "library": {n: LIBRARY[n] for n in names},
+    }
 
 
 def evaluate_paths(
@@ -522,8 +541,13 @@ def _make_runner(name: str) -> Any:
         except SegagreeError as err:
             if isinstance(err, UsageError):
                 raise
-            return {"value": None, "applicable": False, "reason": f"not a subtitle comparison: {err.message}",
-                    "per_speaker": {}, "params": {}}
+            return {
+                "value": None,
+                "applicable": False,
+                "reason": f"not a subtitle comparison: {err.message}",
+                "per_speaker": {},
+                "params": {},
+            }
         m = dict(res["metrics"][name])
         m["per_speaker"] = {}
         m["text"] = res["text"]
@@ -547,4 +571,3 @@ def register(runners: dict[str, Any] | None = None) -> dict[str, tuple[str, ...]
     for name in SUBTITLE_METRICS:
         runners[name] = _make_runner(name)
     return dict(GROUPS)
-
