@@ -147,3 +147,26 @@ def test_formats_lists_every_format():
     assert proc.returncode == 0
     for name in ("text", "table", "json", "rez", "eaf", "textgrid", "srt"):
         assert name in proc.stdout
+
+
+def test_review_then_adjudicate_all_b_gives_b(tmp_path):
+    import openpyxl
+
+    workbook = tmp_path / "garden.review.xlsx"
+    a, b = SAMPLE / "garden.ann1.txt", SAMPLE / "tables" / "garden.ann2.csv"
+    proc = segagree("review", str(a), str(b), "-o", str(workbook), "--sims", "20")
+    assert proc.returncode == 0, proc.stderr
+    wb = openpyxl.load_workbook(workbook)
+    sheet = wb["Operations"]
+    header = [c.value for c in sheet[1]]
+    decision = header.index("decision") + 1
+    assert sheet.max_row - 1 == 11  # the sample pair's 11 disagreements
+    for row in range(2, sheet.max_row + 1):
+        sheet.cell(row, decision, "B")
+    wb.save(workbook)
+    gold = tmp_path / "garden.gold.txt"
+    proc = segagree("adjudicate", str(workbook), "-o", str(gold))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(segagree("compare", str(gold), str(b), "--json").stdout)
+    assert out["sf"] == 1.0 and out["sf_b"] == 1.0
+    assert_clean_error(segagree("review", str(a), str(b), "-o", str(tmp_path / "x.csv")), 2, ".xlsx")

@@ -32,6 +32,7 @@ def _register() -> None:
         compare_cmd,
         convert_cmd,
         metrics_cmd,
+        review_cmd,
         run_cmd,
     )
 
