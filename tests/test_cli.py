@@ -170,3 +170,10 @@ def test_review_then_adjudicate_all_b_gives_b(tmp_path):
     out = json.loads(segagree("compare", str(gold), str(b), "--json").stdout)
     assert out["sf"] == 1.0 and out["sf_b"] == 1.0
     assert_clean_error(segagree("review", str(a), str(b), "-o", str(tmp_path / "x.csv")), 2, ".xlsx")
+
+
+@pytest.mark.parametrize("args", [["compare"], ["compare", "a.txt", "b.txt", "--mode"], ["nope"], ["run"]])
+def test_usage_mistakes_exit_2_without_traceback(args):
+    proc = segagree(*args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "Error" in proc.stderr

@@ -57,12 +57,12 @@ def main() -> None:
         sys.exit(130)
     except SystemExit:
         raise
-    except Exception as err:  # click's usage errors and the like
-        import click
-
-        if isinstance(err, click.exceptions.ClickException):
+    except Exception as err:
+        # click's usage errors (typer vendors its own click, so match by behaviour, not class):
+        # missing or bad arguments print their usage message and exit 2.
+        if hasattr(err, "show") and hasattr(err, "exit_code"):
             err.show()
             sys.exit(err.exit_code)
-        if isinstance(err, click.exceptions.Abort):
+        if type(err).__name__ == "Abort":
             sys.exit(1)
         raise
