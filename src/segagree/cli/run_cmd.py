@@ -11,7 +11,7 @@ from rich.table import Table
 
 from segagree.cli import app
 from segagree.cli.common import fmt_score, print_json, stderr, stdout
-from segagree.errors import UsageError
+from segagree.errors import SegagreeError, UsageError
 from segagree.pipeline.config import load_config
 from segagree.pipeline.run import run_corpus
 from segagree.pipeline.summary import POOLED
@@ -45,6 +45,8 @@ def run(
         raise UsageError("--jobs must be >= 1")
     if backend not in ("loky", "dask"):
         raise UsageError(f"--backend must be loky or dask, not {backend!r}")
+    if not corpus.is_dir():
+        raise SegagreeError("not a folder of annotations", path=corpus)
     settings = load_config(config, corpus)
     if sims is not None:
         if sims < 1:
