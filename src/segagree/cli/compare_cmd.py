@@ -88,15 +88,15 @@ def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
     stdout.print(table)
     if result["metrics"]:
         other = Table(title="other metrics (pooled from summed statistics)")
-        for col in ("metric", *speakers, "ALL"):
-            other.add_column(col, justify="left" if col == "metric" else "right")
+        for col in ("metric", *speakers, "ALL", "parameters"):
+            other.add_column(col, justify="left" if col in ("metric", "parameters") else "right")
         notes = []
         for name, res in result["metrics"].items():
             per = res.get("per_speaker", {})
             pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
             if "precision" in res and res["value"] is not None:
                 pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
-            other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value)
+            other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
             if res.get("reason"):
                 notes.append(f"{name}: not applicable: {res['reason']}")
         stdout.print(other)
@@ -113,3 +113,16 @@ def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
 
 
 COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions")
+
+
+def _params_text(res: dict) -> str:
+    """A metric's parameters: its signature without name and version, per-speaker k if it varies."""
+    parts = [p for p in str(res.get("signature", "")).split("|")[1:] if not p.startswith("v:")]
+    if not parts and isinstance(res.get("params"), dict):
+        parts = [f"{k}:{v}" for k, v in res["params"].items() if not isinstance(v, dict)]
+    ks = (res.get("params") or {}).get("k")
+    if isinstance(ks, dict) and len(set(ks.values())) > 1:
+        parts = [p for p in parts if not p.startswith("k:")] + [
+            "k per speaker: " + ", ".join(f"{s} {k}" for s, k in ks.items())
+        ]
+    return " ".join(parts)
