@@ -16,9 +16,8 @@ from rich.table import Table
 from segagree.cli import app
 from segagree.cli.common import fmt_score, print_json, read, stderr, stdout
 from segagree.errors import UsageError
-from segagree.metrics.agreement import CHANCE_MODELS
 from segagree.pipeline.agreement import DEFINITIONS, agree_dataset, agree_documents, load_segeval_json
-from segagree.schemas import load_scheme
+from segagree.pipeline.io import CHANCE_MODELS, load_scheme
 
 _H_FILES = "two or more annotations of the same text (any formats)"
 _H_DATASET = "a segeval JSON dataset (items x coders, masses) instead of files"
@@ -33,8 +32,14 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     if not enabled or total <= 0:
         yield None
         return
-    with Progress(TextColumn("simulating chance pairs"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=stderr, transient=True) as bar:
+    with Progress(
+        TextColumn("simulating chance pairs"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=True,
+    ) as bar:
         task = bar.add_task("sims", total=total)
         yield lambda n: bar.advance(task, n)
 
@@ -95,9 +100,20 @@ def agree(
     show = not quiet and sys.stderr.isatty()
     with _progress(total, show) as progress:
         result = agree_documents(
-            docs, names=[p.name for p in paths], scheme=sch, layer=layer, align=align, mode=mode,
-            transpositions=not no_transpositions, chance=chance, chance_method="exact" if exact else "simulation",
-            sims=sims, seed=seed, jobs=jobs, ci_over="speakers" if ci_speakers else "texts", n_boot=n_boot,
+            docs,
+            names=[p.name for p in paths],
+            scheme=sch,
+            layer=layer,
+            align=align,
+            mode=mode,
+            transpositions=not no_transpositions,
+            chance=chance,
+            chance_method="exact" if exact else "simulation",
+            sims=sims,
+            seed=seed,
+            jobs=jobs,
+            ci_over="speakers" if ci_speakers else "texts",
+            n_boot=n_boot,
             progress=progress,
         )
     if json_out:
@@ -118,15 +134,31 @@ def _print_documents(result: dict[str, Any]) -> None:
     for pair in result["pairs"]:
         caption = pair["signature"]
         table = Table(title=f"{pair['a']} vs {pair['b']}", caption=caption)
-        for col in ("speaker", "tokens", "S_f", "S_f^B", "kappa S_f (±MC se)", "kappa S_f^B (±MC se)", "chance S_f",
-                    "chance S_f^B"):
+        for col in (
+            "speaker",
+            "tokens",
+            "S_f",
+            "S_f^B",
+            "kappa S_f (±MC se)",
+            "kappa S_f^B (±MC se)",
+            "chance S_f",
+            "chance S_f^B",
+        ):
             table.add_column(col, justify="left" if col == "speaker" else "right")
         rows = [*pair["speakers"].items(), ("ALL", pair["pooled"])]
         for name, st in rows:
             ks, kb = st.get("kappa_sf"), st.get("kappa_sf_b")
-            table.add_row(name, str(st["n_tokens"]), fmt_score(st["sf"]), fmt_score(st["sf_b"]), _k(ks), _k(kb),
-                          fmt_score(ks and ks.get("chance_mean")), fmt_score(kb and kb.get("chance_mean")),
-                          end_section=name == rows[-2][0])
+            table.add_row(
+                name,
+                str(st["n_tokens"]),
+                fmt_score(st["sf"]),
+                fmt_score(st["sf_b"]),
+                _k(ks),
+                _k(kb),
+                fmt_score(ks and ks.get("chance_mean")),
+                fmt_score(kb and kb.get("chance_mean")),
+                end_section=name == rows[-2][0],
+            )
         stdout.print(table)
         ci = pair["ci"]["kappa_sf"]
         if ci["low"] is None:
@@ -148,8 +180,9 @@ def _print_pairwise(result: dict[str, Any]) -> None:
         table.add_column(col, justify="left" if col in ("A", "B") else "right")
     for p in result["pairs"]:
         po = p["pooled"]
-        table.add_row(p["a"], p["b"], fmt_score(po["sf"]), fmt_score(po["sf_b"]), _k(po["kappa_sf"]),
-                      _k(po["kappa_sf_b"]))
+        table.add_row(
+            p["a"], p["b"], fmt_score(po["sf"]), fmt_score(po["sf_b"]), _k(po["kappa_sf"]), _k(po["kappa_sf_b"])
+        )
     stdout.print(table)
 
 
@@ -158,8 +191,15 @@ def _print_multi(multi: dict[str, Any], title: str) -> None:
     for col in ("similarity", "A_a", "A_e (pi)", "A_e (kappa)", "multi-pi", "multi-kappa", "bias"):
         table.add_column(col, justify="left" if col == "similarity" else "right")
     for sim, r in multi.items():
-        table.add_row(sim, fmt_score(r["actual"]), fmt_score(r["expected_pi"]), fmt_score(r["expected_kappa"]),
-                      fmt_score(r["pi"]), fmt_score(r["kappa"]), fmt_score(r["bias"]))
+        table.add_row(
+            sim,
+            fmt_score(r["actual"]),
+            fmt_score(r["expected_pi"]),
+            fmt_score(r["expected_kappa"]),
+            fmt_score(r["pi"]),
+            fmt_score(r["kappa"]),
+            fmt_score(r["bias"]),
+        )
     stdout.print(table)
 
 
@@ -170,8 +210,14 @@ def _print_dataset(result: dict[str, Any]) -> None:
         for col in ("A", "B", "A_a", "Scott's pi", "Cohen's kappa", "bias"):
             table.add_column(col, justify="left" if col in ("A", "B") else "right")
         for r in rows:
-            table.add_row(r["coder_a"], r["coder_b"], fmt_score(r["actual"]), fmt_score(r["scott_pi"]),
-                          fmt_score(r["cohen_kappa"]), fmt_score(r["bias"]))
+            table.add_row(
+                r["coder_a"],
+                r["coder_b"],
+                fmt_score(r["actual"]),
+                fmt_score(r["scott_pi"]),
+                fmt_score(r["cohen_kappa"]),
+                fmt_score(r["bias"]),
+            )
         stdout.print(table)
     for sim, cis in result["ci"].items():
         ci = cis["pi"]

@@ -9,8 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from segagree.adapters import read_document
-from segagree.schemas import BoundaryScheme, Document
+from segagree.pipeline.io import BoundaryScheme, Document, read_document
 
 stderr = Console(stderr=True)
 stdout = Console(highlight=False)

@@ -12,9 +12,9 @@ from segagree.cli import app
 from segagree.cli.common import fmt_score, print_json, read, stderr, stdout
 from segagree.errors import UsageError
 from segagree.pipeline.compare import compare_documents
+from segagree.pipeline.io import load_scheme
 from segagree.pipeline.metric_runner import resolve_metric_names
 from segagree.pipeline.operations import write_operations_csv
-from segagree.schemas import load_scheme
 
 
 @app.command()

@@ -8,11 +8,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from segagree.adapters import adapters, format_for, read_document, write_document
 from segagree.cli import app
 from segagree.cli.common import stderr, stdout
 from segagree.errors import SegagreeError, UsageError
-from segagree.schemas import load_scheme
+from segagree.pipeline.io import adapters, format_for, load_scheme, read_document, write_document
 
 
 @app.command()

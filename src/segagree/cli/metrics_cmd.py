@@ -9,7 +9,7 @@ from rich.table import Table
 
 from segagree.cli import app
 from segagree.cli.common import print_json, stdout
-from segagree.metrics.cards import METRIC_CARDS
+from segagree.pipeline.io import METRIC_CARDS
 
 
 @app.command()
