@@ -413,6 +413,25 @@ def _bed(
     return result, sa, ops
 
 
+def _edit_similarity(
+    metric: str, bed: BoundaryEditResult, ops: _Ops, denominator: int, weights: Weights | None
+) -> SimilarityResult:
+    """S or B from a boundary edit distance: ``1 - weighted edits / denominator``, exactly."""
+    stats = SimilarityStats(
+        metric,
+        bed.weighted_edits,
+        denominator,
+        len(ops.additions),
+        len(ops.substitutions),
+        len(ops.transpositions),
+        bed.n_matches,
+    )
+    exact = stats.exact
+    assert exact is not None
+    sig = signature(metric, n_t=bed.n_t, w=_weights_label(_check_weights(weights)))
+    return SimilarityResult(float(exact), exact, stats, bed, sig)
+
+
 def boundary_edit_distance(
     a: Any, b: Any, n_t: int = 2, *, weights: Weights | None = None, fmt: Format | None = None
 ) -> BoundaryEditResult:
@@ -454,20 +473,7 @@ def segmentation_similarity(
     raises ``ValueError`` there).
     """
     bed, sa, ops = _bed(a, b, n_t, weights, fmt)
-    p = sa.n_gaps * len(ops.types) * len(ops.types)
-    stats = SimilarityStats(
-        "s",
-        bed.weighted_edits,
-        p,
-        len(ops.additions),
-        len(ops.substitutions),
-        len(ops.transpositions),
-        bed.n_matches,
-    )
-    exact = stats.exact
-    assert exact is not None
-    sig = signature("s", n_t=bed.n_t, w=_weights_label(_check_weights(weights)))
-    return SimilarityResult(float(exact), exact, stats, bed, sig)
+    return _edit_similarity("s", bed, ops, sa.n_gaps * len(ops.types) * len(ops.types), weights)
 
 
 def boundary_similarity(
@@ -514,19 +520,7 @@ def boundary_similarity(
     if scheme is None:
         bed, _, ops = _bed(a, b, n_t, weights, fmt)
         d = len(ops.additions) + len(ops.substitutions) + len(ops.transpositions) + bed.n_matches
-        stats = SimilarityStats(
-            "b",
-            bed.weighted_edits,
-            d,
-            len(ops.additions),
-            len(ops.substitutions),
-            len(ops.transpositions),
-            bed.n_matches,
-        )
-        exact = stats.exact
-        assert exact is not None
-        sig = signature("b", n_t=bed.n_t, w=_weights_label(_check_weights(weights)))
-        return SimilarityResult(float(exact), exact, stats, bed, sig)
+        return _edit_similarity("b", bed, ops, d, weights)
     return _scheme_boundary_similarity(a, b, n_t, weights, scheme, fmt)
 
 
