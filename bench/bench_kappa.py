@@ -40,8 +40,11 @@ def run(label: str, a: dict, b: dict, scheme, sims: int, jobs: int, chance: str,
         tracemalloc.stop()
     n = int(res.n_tokens.sum())
     k_sf, k_b = res.pooled["sf"], res.pooled["sf_b"]
-    print(f"{label:22s} {n:8d} {len(res.speakers):3d} {wall:8.2f} {cpu:8.2f} {peak:9.1f}   "
-          f"{k_sf.kappa:.4f}±{k_sf.se:.4f}  {k_b.kappa:.4f}±{k_b.se:.4f}", flush=True)
+    print(
+        f"{label:22s} {n:8d} {len(res.speakers):3d} {wall:8.2f} {cpu:8.2f} {peak:9.1f}   "
+        f"{k_sf.kappa:.4f}±{k_sf.se:.4f}  {k_b.kappa:.4f}±{k_b.se:.4f}",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -55,8 +58,10 @@ def main() -> None:
     args = ap.parse_args()
     scheme = builtin_scheme(args.scheme)
     print(f"K={args.sims} jobs={args.jobs} scheme={args.scheme} chance={args.chance} mode=optimal")
-    print(f"{'text':22s} {'tokens':>8s} {'spk':>3s} {'wall s':>8s} {'cpu s':>8s} {'peak MiB':>9s}   "
-          "kappa S_f        kappa S_f^B")
+    print(
+        f"{'text':22s} {'tokens':>8s} {'spk':>3s} {'wall s':>8s} {'cpu s':>8s} {'peak MiB':>9s}   "
+        "kappa S_f        kappa S_f^B"
+    )
     for a1 in sorted(NCCU.glob("nccu_t*.a1.csv")):
         a2 = a1.with_name(a1.name.replace(".a1.", ".a2."))
         da, db = read_document(a1, scheme=scheme), read_document(a2, scheme=scheme)

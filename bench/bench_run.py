@@ -101,22 +101,40 @@ def main() -> None:
         corpus = Path(tmp) / "corpus"
         corpus.mkdir()
         total = write_corpus(corpus, args.texts, args.tokens)
-        print(f"synthetic corpus: {args.texts} texts x {args.tokens} tokens = {total:,} tokens, 2 annotators; "
-              f"kappa K={args.sims}; workbooks and report on")
+        print(
+            f"synthetic corpus: {args.texts} texts x {args.tokens} tokens = {total:,} tokens, 2 annotators; "
+            f"kappa K={args.sims}; workbooks and report on"
+        )
         for jobs in args.jobs:
             out = Path(tmp) / f"out{jobs}"
             before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             t0 = time.perf_counter()
             proc = subprocess.run(
-                [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), "--jobs", str(jobs),
-                 "--sims", str(args.sims), "--fresh", "-q"],
-                capture_output=True, text=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "segagree",
+                    "run",
+                    str(corpus),
+                    "-o",
+                    str(out),
+                    "--jobs",
+                    str(jobs),
+                    "--sims",
+                    str(args.sims),
+                    "--fresh",
+                    "-q",
+                ],
+                capture_output=True,
+                text=True,
             )
             wall = time.perf_counter() - t0
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             status = "ok" if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"
-            print(f"--jobs {jobs}: {wall:7.1f} s wall, {total / wall:,.0f} tokens/s, "
-                  f"peak RSS of one process {max(peak, before) / 1024:,.0f} MiB ({status})")
+            print(
+                f"--jobs {jobs}: {wall:7.1f} s wall, {total / wall:,.0f} tokens/s, "
+                f"peak RSS of one process {max(peak, before) / 1024:,.0f} MiB ({status})"
+            )
 
 
 if __name__ == "__main__":

@@ -70,8 +70,7 @@ def nccu_pairs() -> list[tuple[str, Annotation, Annotation]]:
 
         def arrays(strings: list[str], names: list[str] = names) -> Annotation:
             return {
-                n: np.array([CHAR_CODES[c] for c in s], dtype=np.int64)
-                for n, s in zip(names, strings, strict=True)
+                n: np.array([CHAR_CODES[c] for c in s], dtype=np.int64) for n, s in zip(names, strings, strict=True)
             }
 
         out.append((name, arrays(case["boundary_strings_a1"]), arrays(case["boundary_strings_a2"])))

@@ -17,8 +17,10 @@ from segagree.metrics.subtitles import SUBTITLE_METRICS
 from segagree.pipeline.subtitles import evaluate_pair
 from segagree.schemas import builtin_scheme, from_units
 
-_VOCAB = ("the a we they garden road river light small old went saw found said was were and but so "
-          "then when because with from into over under night morning rain wind house door").split()
+_VOCAB = (
+    "the a we they garden road river light small old went saw found said was were and but so "
+    "then when because with from into over under night morning rain wind house door"
+).split()
 
 
 def make_pair(n_words: int, shift: float, seed: int):

@@ -200,9 +200,7 @@ def _built_doc(with_times: bool = True):
     ]
     turn = builtin_scheme("turn")
     turns = [[0] * (len(x["tokens"]) - 1) + [1] for x in units]
-    return from_units(
-        "built", units, layer="iu", scheme=DUBOIS, extra_layers={"turn": (turn, turns)}
-    )
+    return from_units("built", units, layer="iu", scheme=DUBOIS, extra_layers={"turn": (turn, turns)})
 
 
 def test_built_document_round_trip(tmp_path: Path) -> None:
@@ -218,8 +216,7 @@ def test_built_document_round_trip(tmp_path: Path) -> None:
     assert set(tiers) == {"JOE", "JOE-words", "MARY", "MARY-words"}
     assert tiers["JOE-words"].get("PARENT_REF") == "JOE"
     assert tiers["MARY"].get("PARTICIPANT") == "MARY"
-    types = {lt.get("LINGUISTIC_TYPE_ID"): lt.get("CONSTRAINTS") for lt in
-             root.iter("LINGUISTIC_TYPE")}
+    types = {lt.get("LINGUISTIC_TYPE_ID"): lt.get("CONSTRAINTS") for lt in root.iter("LINGUISTIC_TYPE")}
     assert types[tiers["JOE-words"].get("LINGUISTIC_TYPE_REF")] == "Symbolic_Subdivision"
     values = [a.findtext("ANNOTATION_VALUE") for a in tiers["JOE"].iter("ALIGNABLE_ANNOTATION")]
     assert values == ["so I went ,", "and they said --", "no .", "@@ ..."]
@@ -331,10 +328,7 @@ def test_symbolic_words_follow_previous_annotation_chain(tmp_path: Path) -> None
         + "</TIER>\n"
         '<TIER LINGUISTIC_TYPE_REF="sym" PARENT_REF="utt@K" TIER_ID="w@K">'
         # Document order w3 w1 w2; the chain says w1 -> w2 -> w3.
-        + _ref("w3", "a1", "?", "w2")
-        + _ref("w1", "a1", "are")
-        + _ref("w2", "a1", "you", "w1")
-        + "</TIER>\n"
+         + _ref("w3", "a1", "?", "w2") + _ref("w1", "a1", "are") + _ref("w2", "a1", "you", "w1") + "</TIER>\n"
     )
     doc = _read(_eaf_file(tmp_path / "chain.eaf", body))
     assert _units(doc) == [("Kim", ["are", "you"], "?")]
@@ -347,9 +341,7 @@ def test_time_subdivision_words_and_unaligned_slots(tmp_path: Path) -> None:
         '<TIME_ORDER><TIME_SLOT TIME_SLOT_ID="t1" TIME_VALUE="0"/>'
         '<TIME_SLOT TIME_SLOT_ID="t2"/><TIME_SLOT TIME_SLOT_ID="t3" TIME_VALUE="1500"/>'
         '<TIME_SLOT TIME_SLOT_ID="t4" TIME_VALUE="3000"/></TIME_ORDER>\n'
-        '<TIER LINGUISTIC_TYPE_REF="utt" TIER_ID="S">'
-        + _align("a1", "t1", "t4", "one two three.")
-        + "</TIER>\n"
+        '<TIER LINGUISTIC_TYPE_REF="utt" TIER_ID="S">' + _align("a1", "t1", "t4", "one two three.") + "</TIER>\n"
         '<TIER LINGUISTIC_TYPE_REF="tsub" PARENT_REF="S" TIER_ID="S-w">'
         + _align("b2", "t2", "t3", "two")
         + _align("b1", "t1", "t2", "one")

@@ -163,9 +163,7 @@ def test_sbc018_endnotes_and_columns() -> None:
     }
     # Endnote tokens are boundaries, never words.
     assert not set(doc.tokens["text"]) & {",", ".", "?", "—"}
-    assert set(doc.tokens["kind"]) == {
-        "word", "pause", "vocalism", "action", "laugh", "startnote", "anno"
-    }
+    assert set(doc.tokens["kind"]) == {"word", "pause", "vocalism", "action", "laugh", "startnote", "anno"}
     # A startnote (empty text, transcript "&") becomes the token "&".
     starts = doc.tokens[doc.tokens["kind"] == "startnote"]
     assert len(starts) == 3 and set(starts["text"]) == {"&"}
@@ -293,19 +291,19 @@ def EN(kind: str, text: str) -> tuple[str, str, str, str]:
 
 
 SBC_LIKE = [
-    {"speaker": "JOE;", "tokens": [W("so"), W("well"), EN("continuing", ",")], "start": 0.5,
-     "end": 1.0, "turn": 1},
-    {"speaker": "JOE;", "tokens": [W("I"), W("went"), EN("break", "—")], "start": 1.0,
-     "end": 1.5, "turn": 1},
-    {"speaker": "ANN;", "tokens": [W("yes"), EN("appeal", "?")], "start": 1.2, "end": 1.4,
-     "turn": 2},
-    {"speaker": "JOE;", "tokens": [W("and"), EN("suspended", "")], "start": 1.6, "end": 1.8,
-     "turn": 3},
+    {"speaker": "JOE;", "tokens": [W("so"), W("well"), EN("continuing", ",")], "start": 0.5, "end": 1.0, "turn": 1},
+    {"speaker": "JOE;", "tokens": [W("I"), W("went"), EN("break", "—")], "start": 1.0, "end": 1.5, "turn": 1},
+    {"speaker": "ANN;", "tokens": [W("yes"), EN("appeal", "?")], "start": 1.2, "end": 1.4, "turn": 2},
+    {"speaker": "JOE;", "tokens": [W("and"), EN("suspended", "")], "start": 1.6, "end": 1.8, "turn": 3},
     {"speaker": "JOE;", "tokens": [EN("final", ".")], "start": 1.8, "end": 1.9, "turn": 3},
-    {"speaker": "JOE;", "tokens": [("", "startnote", "", "&"), W("then"), EN("final", ".")],
-     "start": 1.9, "end": 2.5, "turn": 3},
-    {"speaker": ">ENV;", "tokens": [("((DOOR))", "action", "", "((DOOR))")], "start": 2.6,
-     "end": 2.7, "turn": 4},
+    {
+        "speaker": "JOE;",
+        "tokens": [("", "startnote", "", "&"), W("then"), EN("final", ".")],
+        "start": 1.9,
+        "end": 2.5,
+        "turn": 3,
+    },
+    {"speaker": ">ENV;", "tokens": [("((DOOR))", "action", "", "((DOOR))")], "start": 2.6, "end": 2.7, "turn": 4},
 ]
 
 
@@ -321,9 +319,7 @@ def test_synthetic_endnotes_suspended_and_dropped_units(tmp_path: Path) -> None:
         (">ENV", ["((DOOR))"], ";"),  # no endnote token in an endnote file -> unclassified
     ]
     # The endnote-only unit is skipped and reported.
-    assert doc.meta["dropped_units"] == [
-        {"unitSeq": 5, "node": "U5", "speaker": "JOE", "endnote": "final"}
-    ]
+    assert doc.meta["dropped_units"] == [{"unitSeq": 5, "node": "U5", "speaker": "JOE", "endnote": "final"}]
     raw = doc.tokens["endnote_raw"].tolist()
     assert raw[5] == "suspended" and raw[-1] == ""
     # turnSeq: JOE's turn 1 ends after "went", turn 3 (still open after "and") after "then".
@@ -334,7 +330,15 @@ def test_synthetic_endnotes_suspended_and_dropped_units(tmp_path: Path) -> None:
 
 def test_synthetic_old_keys_tagmap_times_and_token_order(tmp_path: Path) -> None:
     units = [
-        {"speaker": "A", "tokens": [W("one"), W("two."), ], "start": 1, "end": 2},
+        {
+            "speaker": "A",
+            "tokens": [
+                W("one"),
+                W("two."),
+            ],
+            "start": 1,
+            "end": 2,
+        },
         {"speaker": "A", "tokens": [W("three"), W("?")], "start": 2, "end": 3},
         {"speaker": "B", "tokens": [W("four")], "start": 2.5, "end": 4},
     ]
@@ -378,8 +382,7 @@ def test_legacy_grid_format_is_refused(tmp_path: Path) -> None:
         (b"\x00", "empty file"),
         (b"[1, 2]", "ROOT"),
         (b'{"ROOT": [{"nodeMap": {}}]}', "docNode"),
-        (b'{"ROOT": [{"nodeMap": {}, "docNode": "X", "participantField": "p", '
-         b'"displayTokenField": "t"}]}', "node 'X'"),
+        (b'{"ROOT": [{"nodeMap": {}, "docNode": "X", "participantField": "p", "displayTokenField": "t"}]}', "node 'X'"),
         (b"\xff\xfe\x00{", "UTF-8"),
     ],
 )

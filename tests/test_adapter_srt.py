@@ -66,8 +66,7 @@ def test_sintel_multiline_cues_crlf(tmp_path: Path) -> None:
     assert counts(doc) == (26, 4) and doc.n_tokens == 110
     cues = cue_texts(doc)
     assert cues[0] == [["This", "blade", "has", "a", "dark", "past."]]
-    assert cues[2] == [["You're", "a", "fool", "for", "traveling", "alone,"],
-                       ["so", "completely", "unprepared."]]
+    assert cues[2] == [["You're", "a", "fool", "for", "traveling", "alone,"], ["so", "completely", "unprepared."]]
     assert cues[-1] == [["Scales..."]]
     # cue 3: start on "You're", end on "unprepared.", the <eol> line's end left NaN
     t = doc.tokens
@@ -113,8 +112,25 @@ def test_empty_cues_are_skipped_and_counted(tmp_path: Path) -> None:
     assert doc.meta["empty_cues"] == 2 and doc.meta["cues"] == 5
     assert counts(doc) == (5, 3) and doc.n_tokens == 82
     cues = cue_texts(doc)
-    assert cues[2] == [["and", "hinder", "progress,", "and", "one", "of", "the", "responses", "I",
-                        "got,", "I", "didn't", "answer", "it,", "was:"]]
+    assert cues[2] == [
+        [
+            "and",
+            "hinder",
+            "progress,",
+            "and",
+            "one",
+            "of",
+            "the",
+            "responses",
+            "I",
+            "got,",
+            "I",
+            "didn't",
+            "answer",
+            "it,",
+            "was:",
+        ]
+    ]
     assert doc.tokens["start"].iloc[doc.n_tokens - 20] == 43.0
     round_trip(doc, tmp_path)
 
@@ -172,8 +188,9 @@ Fine.
 """
 
 
-def write_srt(tmp_path: Path, text: str, name: str = "x.srt", encoding: str = "utf-8",
-              bom: bytes = b"", crlf: bool = False) -> Path:
+def write_srt(
+    tmp_path: Path, text: str, name: str = "x.srt", encoding: str = "utf-8", bom: bytes = b"", crlf: bool = False
+) -> Path:
     if crlf:
         text = text.replace("\n", "\r\n")
     path = tmp_path / name
@@ -200,9 +217,14 @@ def test_bad_timestamp_names_the_cue(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("encoding", "bom", "crlf"),
-    [("utf-8", b"", False), ("utf-8", b"", True), ("utf-8", b"\xef\xbb\xbf", True),
-     ("utf-16-le", b"\xff\xfe", True), ("utf-16-be", b"\xfe\xff", False),
-     ("cp1252", b"", True)],
+    [
+        ("utf-8", b"", False),
+        ("utf-8", b"", True),
+        ("utf-8", b"\xef\xbb\xbf", True),
+        ("utf-16-le", b"\xff\xfe", True),
+        ("utf-16-be", b"\xfe\xff", False),
+        ("cp1252", b"", True),
+    ],
 )
 def test_encodings_and_line_ends(encoding: str, bom: bytes, crlf: bool, tmp_path: Path) -> None:
     text = PLAIN.replace("Fine.", "Très bien.")
@@ -216,10 +238,12 @@ def test_encodings_and_line_ends(encoding: str, bom: bytes, crlf: bool, tmp_path
 
 
 def test_missing_index_and_empty_cue(tmp_path: Path) -> None:
-    text = ("00:00:01,000 --> 00:00:02,000\nOne.\n\n"
-            "2\n00:00:02,000 --> 00:00:03,000\n\n\n"
-            "3\n00:00:03,000 --> 00:00:04,000\n<i></i>\n\n"
-            "00:00:04,000 --> 00:00:05,000\nTwo.\n")
+    text = (
+        "00:00:01,000 --> 00:00:02,000\nOne.\n\n"
+        "2\n00:00:02,000 --> 00:00:03,000\n\n\n"
+        "3\n00:00:03,000 --> 00:00:04,000\n<i></i>\n\n"
+        "00:00:04,000 --> 00:00:05,000\nTwo.\n"
+    )
     doc = read(write_srt(tmp_path, text))
     assert cue_texts(doc) == [[["One."]], [["Two."]]]
     assert doc.meta["missing_indexes"] == 2 and doc.meta["empty_cues"] == 2
@@ -227,22 +251,23 @@ def test_missing_index_and_empty_cue(tmp_path: Path) -> None:
 
 
 def test_styling_tags_round_trip(tmp_path: Path) -> None:
-    text = ("1\n00:00:01,000 --> 00:00:02,000\n{\\an8}<i>Who's</i> <B>there</B>?\n"
-            "<font color=\"red\">Me.</font>\n")
+    text = '1\n00:00:01,000 --> 00:00:02,000\n{\\an8}<i>Who\'s</i> <B>there</B>?\n<font color="red">Me.</font>\n'
     doc = read(write_srt(tmp_path, text))
     assert doc.tokens["text"].tolist() == ["Who's", "there?", "Me."]
     assert doc.tokens["style"].tolist() == ["{\\an8}<i>", "<B>", '<font color="red">']
     round_trip(doc, tmp_path)
     written = (tmp_path / "rt.srt").read_text(encoding="utf-8")
-    assert "{\\an8}<i>Who's</i> <B>there?</b>\n<font color=\"red\">Me.</font>" in written
+    assert '{\\an8}<i>Who\'s</i> <B>there?</b>\n<font color="red">Me.</font>' in written
     plain = read(write_srt(tmp_path, PLAIN, name="plain.srt"))
     assert "style" not in plain.tokens  # no column when the file has no styling
 
 
 def test_dialogue_dashes(tmp_path: Path) -> None:
-    text = ("1\n00:00:01,000 --> 00:00:02,000\n- Tu es à l'antenne.\n- Là, maintenant?\n\n"
-            "2\n00:00:02,500 --> 00:00:03,000\nOui.\n\n"
-            "3\n00:00:03,000 --> 00:00:04,000\n-Non.\n-- et pas -5 degrés\n")
+    text = (
+        "1\n00:00:01,000 --> 00:00:02,000\n- Tu es à l'antenne.\n- Là, maintenant?\n\n"
+        "2\n00:00:02,500 --> 00:00:03,000\nOui.\n\n"
+        "3\n00:00:03,000 --> 00:00:04,000\n-Non.\n-- et pas -5 degrés\n"
+    )
     doc = read(write_srt(tmp_path, text))
     assert doc.speakers == ["A", "B"]
     assert doc.meta["speaker_marks"] == "dash"
@@ -258,20 +283,24 @@ def test_dialogue_dashes(tmp_path: Path) -> None:
     back = round_trip(doc, tmp_path)
     assert back.speakers == ["A", "B"]
     written = (tmp_path / "rt.srt").read_text(encoding="utf-8")
-    assert "- Tu es à l'antenne.\n- Là, maintenant?\n\n2\n00:00:02,500 --> 00:00:03,000\nOui." \
-        in written
+    assert "- Tu es à l'antenne.\n- Là, maintenant?\n\n2\n00:00:02,500 --> 00:00:03,000\nOui." in written
 
 
 def test_name_labels(tmp_path: Path) -> None:
-    text = ("1\n00:00:01,000 --> 00:00:02,000\nMAN 2: Who's there?\nNote: it's late.\n\n"
-            "2\n00:00:02,000 --> 00:00:03,000\nDR. WHO:\nMe.\n\n"
-            "3\n00:00:03,000 --> 00:00:04,000\n- JOE: Hi.\n- Bye.\n")
+    text = (
+        "1\n00:00:01,000 --> 00:00:02,000\nMAN 2: Who's there?\nNote: it's late.\n\n"
+        "2\n00:00:02,000 --> 00:00:03,000\nDR. WHO:\nMe.\n\n"
+        "3\n00:00:03,000 --> 00:00:04,000\n- JOE: Hi.\n- Bye.\n"
+    )
     doc = read(write_srt(tmp_path, text))
     assert doc.speakers == ["MAN 2", "DR. WHO", "JOE", "A"]
     assert doc.meta["speaker_marks"] == "dash+label"
     units = [(u.speaker, toks) for u, toks in doc.iter_unit_texts("subtitle")]
-    assert units[:3] == [("MAN 2", ["Who's", "there?"]), ("MAN 2", ["Note:", "it's", "late."]),
-                         ("DR. WHO", ["Me."])]  # the label on a line of its own
+    assert units[:3] == [
+        ("MAN 2", ["Who's", "there?"]),
+        ("MAN 2", ["Note:", "it's", "late."]),
+        ("DR. WHO", ["Me."]),
+    ]  # the label on a line of its own
     assert units[3:] == [("JOE", ["Hi."]), ("A", ["Bye."])]
     assert read(write_srt(tmp_path, text), speaker_labels=False).speakers[:2] == ["SUBTITLE", "A"]
     back = round_trip(doc, tmp_path)
@@ -287,11 +316,17 @@ def test_iu_document_is_written_one_cue_per_unit(tmp_path: Path) -> None:
     semi = DUBOIS.unclassified_code
     doc = from_units(
         "iu",
-        [{"speaker": "JOE", "tokens": ["so", "it", "goes"], "boundary": DUBOIS.code(","),
-          "start": 0.5, "end": 1.2345},
-         {"speaker": "JILL", "tokens": ["yes"], "boundary": DUBOIS.code("?"), "start": 1.0,
-          "end": 2.0},
-         {"speaker": "JOE", "tokens": ["well"], "boundary": semi, "start": 2.0, "end": 3.0}],
+        [
+            {
+                "speaker": "JOE",
+                "tokens": ["so", "it", "goes"],
+                "boundary": DUBOIS.code(","),
+                "start": 0.5,
+                "end": 1.2345,
+            },
+            {"speaker": "JILL", "tokens": ["yes"], "boundary": DUBOIS.code("?"), "start": 1.0, "end": 2.0},
+            {"speaker": "JOE", "tokens": ["well"], "boundary": semi, "start": 2.0, "end": 3.0},
+        ],
         layer="iu",
         scheme=DUBOIS,
     )
@@ -312,8 +347,7 @@ def test_iu_document_is_written_one_cue_per_unit(tmp_path: Path) -> None:
 def test_write_without_times_and_unmarked_speakers(tmp_path: Path) -> None:
     doc = from_units(
         "nt",
-        [{"speaker": "x", "tokens": ["a"], "boundary": 1},
-         {"speaker": "y", "tokens": ["b"], "boundary": 1}],
+        [{"speaker": "x", "tokens": ["a"], "boundary": 1}, {"speaker": "y", "tokens": ["b"], "boundary": 1}],
         layer="iu",
         scheme=DUBOIS,
     )

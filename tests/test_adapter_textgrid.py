@@ -45,8 +45,7 @@ def round_trip(doc: Document, tmp_path: Path, name: str = "out.TextGrid", **read
 
 
 def test_marion2_speaker_tiers() -> None:
-    doc = tg.read(corpus("teicorpo_Marion2_ANON_131015.TextGrid"), scheme=DUBOIS,
-                  tiers=MARION_SPEAKERS)
+    doc = tg.read(corpus("teicorpo_Marion2_ANON_131015.TextGrid"), scheme=DUBOIS, tiers=MARION_SPEAKERS)
     assert doc.source_format == "textgrid"
     assert doc.speakers == MARION_SPEAKERS
     units = unit_texts(doc)
@@ -101,8 +100,7 @@ def test_for_dia_speaker_tier_needs_one_text_tier() -> None:
 
 @pytest.mark.parametrize(
     ("name", "fmt", "encoding"),
-    [("praatio_mary.TextGrid", "short", "utf-8"),
-     ("praatio_mary_longfile.TextGrid", "long", "utf-16-be")],
+    [("praatio_mary.TextGrid", "short", "utf-8"), ("praatio_mary_longfile.TextGrid", "long", "utf-16-be")],
 )
 def test_mary_short_and_utf16_long(name: str, fmt: str, encoding: str) -> None:
     doc = tg.read(corpus(name), scheme=DUBOIS)
@@ -123,16 +121,14 @@ def test_mary_short_equals_long() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["praatio_bobby_words_with_newlines.TextGrid",
-     "praatio_bobby_words_with_newlines_longfile.TextGrid"],
+    ["praatio_bobby_words_with_newlines.TextGrid", "praatio_bobby_words_with_newlines_longfile.TextGrid"],
 )
 def test_bobby_newlines_and_doubled_quotes(name: str) -> None:
     doc = tg.read(corpus(name), scheme=DUBOIS)
     assert doc.speakers == ['"word"', "phrase"]  # tier name """word""" unescaped
     assert doc.meta["ignored_tiers"] == [""]  # the unnamed point tier
     texts = doc.token_texts()
-    assert texts['"word"'] == ['"""BOBBY"""', "Noun", "RIPPED", "Verb", "THE", "Determiner",
-                               "LEDGER", "Noun"]
+    assert texts['"word"'] == ['"""BOBBY"""', "Noun", "RIPPED", "Verb", "THE", "Determiner", "LEDGER", "Noun"]
     assert texts["phrase"] == ["BOBBY", "RIPPED", "THE", "LEDGER"]
     assert len(doc.units()) == 5
     # the phrase tier with the "word" tier as its (explicit) word tier
@@ -146,21 +142,21 @@ def test_bobby_newlines_and_doubled_quotes(name: str) -> None:
 def test_duplicate_tier_names_are_renamed() -> None:
     doc = tg.read(corpus("praatio_all_tiers_have_the_same_name.TextGrid"), scheme=DUBOIS)
     assert doc.speakers == ["Mary", "Mary_2", "Mary_3"]
-    assert unit_texts(doc) == [("Mary", ["Mary"], ";"), ("Mary_2", ["Maary"], ";"),
-                               ("Mary_3", ["Bob"], ";")]
+    assert unit_texts(doc) == [("Mary", ["Mary"], ";"), ("Mary_2", ["Maary"], ";"), ("Mary_3", ["Bob"], ";")]
     assert doc.meta["gap_intervals"] == 6
 
 
 @pytest.mark.parametrize(
     ("name", "opts"),
-    [("teicorpo_Marion2_ANON_131015.TextGrid", {"tiers": MARION_SPEAKERS}),
-     ("teicorpo_FOR_DIA.TextGrid", {"speaker_tier": "spk", "tiers": ["ortho"]}),
-     ("praatio_mary.TextGrid", {}),
-     ("praatio_mary_longfile.TextGrid", {}),
-     ("praatio_bobby_words_with_newlines.TextGrid", {}),
-     ("praatio_bobby_words_with_newlines_longfile.TextGrid", {"tiers": ["phrase"],
-                                                              "word_tier": '"word"'}),
-     ("praatio_all_tiers_have_the_same_name.TextGrid", {})],
+    [
+        ("teicorpo_Marion2_ANON_131015.TextGrid", {"tiers": MARION_SPEAKERS}),
+        ("teicorpo_FOR_DIA.TextGrid", {"speaker_tier": "spk", "tiers": ["ortho"]}),
+        ("praatio_mary.TextGrid", {}),
+        ("praatio_mary_longfile.TextGrid", {}),
+        ("praatio_bobby_words_with_newlines.TextGrid", {}),
+        ("praatio_bobby_words_with_newlines_longfile.TextGrid", {"tiers": ["phrase"], "word_tier": '"word"'}),
+        ("praatio_all_tiers_have_the_same_name.TextGrid", {}),
+    ],
 )
 def test_real_files_round_trip(name: str, opts: dict, tmp_path: Path) -> None:
     doc = tg.read(corpus(name), scheme=DUBOIS, **opts)
@@ -171,7 +167,7 @@ def test_real_files_round_trip(name: str, opts: dict, tmp_path: Path) -> None:
 
 # --- synthetic fixtures -------------------------------------------------------------------
 
-LONG = '''File type = "ooTextFile"
+LONG = """File type = "ooTextFile"
 Object class = "TextGrid"
 
 xmin = 0
@@ -211,7 +207,7 @@ item []:
         points [1]:
             number = 2.5
             mark = "cough"
-'''
+"""
 
 
 def test_synthetic_endnotes_quotes_newlines_utf16(tmp_path: Path) -> None:
@@ -233,10 +229,14 @@ def test_written_labels_and_word_tiers(tmp_path: Path) -> None:
     doc = from_units(
         "d",
         [
-            {"speaker": "A", "tokens": ["well", "etc."], "boundary": SEMI,
-             "token_starts": [0.5, 0.75], "token_ends": [0.75, 1.25]},
-            {"speaker": "B", "tokens": ["yes"], "boundary": DUBOIS.code("?"), "start": 1.0,
-             "end": 2.0},
+            {
+                "speaker": "A",
+                "tokens": ["well", "etc."],
+                "boundary": SEMI,
+                "token_starts": [0.5, 0.75],
+                "token_ends": [0.75, 1.25],
+            },
+            {"speaker": "B", "tokens": ["yes"], "boundary": DUBOIS.code("?"), "start": 1.0, "end": 2.0},
         ],
         layer="iu",
         scheme=DUBOIS,
@@ -254,8 +254,12 @@ def test_written_labels_and_word_tiers(tmp_path: Path) -> None:
     assert back.differences(doc) == []
     assert back.meta["word_tiers"] == {"A": "A/words", "B": "B/words"}
     # label-only documents get no word tiers, so they read back without word times
-    plain = from_units("p", [{"speaker": "A", "tokens": ["hi", "etc."], "boundary": SEMI,
-                              "start": 0.0, "end": 1.0}], layer="iu", scheme=DUBOIS)
+    plain = from_units(
+        "p",
+        [{"speaker": "A", "tokens": ["hi", "etc."], "boundary": SEMI, "start": 0.0, "end": 1.0}],
+        layer="iu",
+        scheme=DUBOIS,
+    )
     tg.write(plain, out, losses=LossReport())
     assert "/words" not in out.read_text(encoding="utf-8")
     assert tg.read(out, scheme=DUBOIS).differences(plain) == []
@@ -268,9 +272,11 @@ def test_written_labels_and_word_tiers(tmp_path: Path) -> None:
 def test_write_without_times_invents_them(tmp_path: Path) -> None:
     doc = from_units(
         "notimes",
-        [{"speaker": "A", "tokens": ["one", "two"], "boundary": 1},
-         {"speaker": "B", "tokens": ["three"], "boundary": 2},
-         {"speaker": "A", "tokens": ["four"], "boundary": SEMI}],
+        [
+            {"speaker": "A", "tokens": ["one", "two"], "boundary": 1},
+            {"speaker": "B", "tokens": ["three"], "boundary": 2},
+            {"speaker": "A", "tokens": ["four"], "boundary": SEMI},
+        ],
         layer="iu",
         scheme=DUBOIS,
         extra_layers={"turn": (builtin_scheme("turn"), [[0, 1], [1], [1]])},
@@ -290,9 +296,11 @@ def test_write_without_times_invents_them(tmp_path: Path) -> None:
 def test_overlap_and_zero_length_are_repaired(tmp_path: Path) -> None:
     doc = from_units(
         "o",
-        [{"speaker": "A", "tokens": ["a"], "boundary": 1, "start": 0.0, "end": 2.0},
-         {"speaker": "A", "tokens": ["b"], "boundary": 1, "start": 1.0, "end": 3.0},
-         {"speaker": "A", "tokens": ["c"], "boundary": 1, "start": 4.0, "end": 4.0}],
+        [
+            {"speaker": "A", "tokens": ["a"], "boundary": 1, "start": 0.0, "end": 2.0},
+            {"speaker": "A", "tokens": ["b"], "boundary": 1, "start": 1.0, "end": 3.0},
+            {"speaker": "A", "tokens": ["c"], "boundary": 1, "start": 4.0, "end": 4.0},
+        ],
         layer="iu",
         scheme=DUBOIS,
     )
@@ -310,8 +318,7 @@ def test_bad_inputs_are_one_line_errors(tmp_path: Path) -> None:
         tg.read(bad, scheme=DUBOIS)
     assert str(err.value).startswith(str(bad)) and "\n" not in str(err.value)
     broken = tmp_path / "broken.TextGrid"
-    broken.write_text(LONG.split("intervals [2]")[0].replace("xmax = 1\n", "xmax = x\n"),
-                      encoding="utf-8")
+    broken.write_text(LONG.split("intervals [2]")[0].replace("xmax = 1\n", "xmax = x\n"), encoding="utf-8")
     with pytest.raises(InputError) as err:
         tg.read(broken, scheme=DUBOIS)
     assert "\n" not in str(err.value)
@@ -372,32 +379,36 @@ def praat_summary(path: Path, tmp_path: Path) -> list[str]:
         pytest.skip("praat is not on PATH (Debian: apt-get install praat)")
     script = tmp_path / "summary.praat"
     script.write_text(PRAAT_SCRIPT, encoding="utf-8")
-    run = subprocess.run([praat, "--run", str(script), str(path)], capture_output=True,
-                         text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [praat, "--run", str(script), str(path)], capture_output=True, text=True, timeout=120, check=False
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout.strip().splitlines()
 
 
 def test_praat_opens_written_textgrids(tmp_path: Path) -> None:
-    doc = tg.read(corpus("teicorpo_Marion2_ANON_131015.TextGrid"), scheme=DUBOIS,
-                  tiers=MARION_SPEAKERS)
+    doc = tg.read(corpus("teicorpo_Marion2_ANON_131015.TextGrid"), scheme=DUBOIS, tiers=MARION_SPEAKERS)
     out = tmp_path / "marion.TextGrid"
     tg.write(doc, out, losses=LossReport())
     lines = praat_summary(out, tmp_path)
     assert lines[0] == "tiers 5"
     # the same interval counts as the original (gaps refilled with empty intervals)
-    assert lines[1:] == ["Marion\t381", "Alexis\t408", "Christian\t250", "Laetitia\t149",
-                         "Locuteur3\t63"]
-    dia = tg.read(corpus("teicorpo_FOR_DIA.TextGrid"), scheme=DUBOIS, speaker_tier="spk",
-                  tiers=["ortho"])
+    assert lines[1:] == ["Marion\t381", "Alexis\t408", "Christian\t250", "Laetitia\t149", "Locuteur3\t63"]
+    dia = tg.read(corpus("teicorpo_FOR_DIA.TextGrid"), scheme=DUBOIS, speaker_tier="spk", tiers=["ortho"])
     tg.write(dia, out, losses=LossReport())
     lines = praat_summary(out, tmp_path)
     assert lines[0] == "tiers 6" and lines[1] == "L1\t15" and lines[2] == "L1/words\t33"
 
 
 def test_praat_opens_synthetic_unicode_textgrid(tmp_path: Path) -> None:
-    tokens = pd.DataFrame({"speaker": ["Mélanie"] * 3, "text": ["ça", '"va"', "日本"],
-                           "start": [0.1, np.nan, np.nan], "end": [np.nan, np.nan, 1 / 3]})
+    tokens = pd.DataFrame(
+        {
+            "speaker": ["Mélanie"] * 3,
+            "text": ["ça", '"va"', "日本"],
+            "start": [0.1, np.nan, np.nan],
+            "end": [np.nan, np.nan, 1 / 3],
+        }
+    )
     layer = np.array([0, 0, 2], dtype=np.int16)
     from segagree.schemas import Layer
 

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from segagree.adapters import read_document
 from segagree.errors import SegagreeError, UsageError
-from segagree.pipeline.adjudicate import adjudicate
+from segagree.outputs.adjudicate import adjudicate
+from segagree.outputs.review import OPS_HEADERS, write_review_workbook
 from segagree.pipeline.compare import compare_documents
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.review import OPS_HEADERS, write_review_workbook
 from segagree.pipeline.tasks import run_task
 
 from conftest import REPO
@@ -39,8 +39,14 @@ def corpus(tmp_path) -> Path:
     return folder
 
 
-def make_workbook(folder: Path, out: Path, cfg: RunConfig | None = None, pairs=(("ann1", "ann2"),),
-                  text: str = "garden", ext: str = "txt") -> Path:
+def make_workbook(
+    folder: Path,
+    out: Path,
+    cfg: RunConfig | None = None,
+    pairs=(("ann1", "ann2"),),
+    text: str = "garden",
+    ext: str = "txt",
+) -> Path:
     cfg = cfg or config()
     results = []
     for a, b in pairs:
@@ -53,8 +59,13 @@ def make_workbook(folder: Path, out: Path, cfg: RunConfig | None = None, pairs=(
 Decide = Callable[[dict], "str | None"]
 
 
-def fill(workbook: Path, decide: Decide | str | None, out: Path | None = None, sheet: str = "Operations",
-         comment: str | None = None) -> Path:
+def fill(
+    workbook: Path,
+    decide: Decide | str | None,
+    out: Path | None = None,
+    sheet: str = "Operations",
+    comment: str | None = None,
+) -> Path:
     """Write a decision into every row (``decide(row)`` gets the row as {column key: value})."""
     wb = openpyxl.load_workbook(workbook)
     ws = wb[sheet]
@@ -223,8 +234,10 @@ def test_refuses_to_overwrite_inputs(corpus, tmp_path):
         adjudicate(wb, wb)
     with pytest.raises(SegagreeError, match="overwrite"):
         adjudicate(wb, corpus / "garden.ann1.txt")
-    assert read_document(corpus / "garden.ann1.txt").layer().boundaries.tolist() == \
-        read_document(SAMPLE / "garden.ann1.txt").layer().boundaries.tolist()
+    assert (
+        read_document(corpus / "garden.ann1.txt").layer().boundaries.tolist()
+        == read_document(SAMPLE / "garden.ann1.txt").layer().boundaries.tolist()
+    )
 
 
 def test_three_annotators_need_a_sheet(corpus, tmp_path):

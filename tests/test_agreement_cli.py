@@ -27,8 +27,9 @@ def one_line_error(proc: subprocess.CompletedProcess, code: int, needle: str) ->
 
 
 def test_two_annotators_json() -> None:
-    proc = segagree("agree", str(A1), str(A2), "--sims", "30", "--seed", "7", "--json", "--ci-speakers",
-                    "--n-boot", "200")
+    proc = segagree(
+        "agree", str(A1), str(A2), "--sims", "30", "--seed", "7", "--json", "--ci-speakers", "--n-boot", "200"
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)  # exactly one object
     assert out["K"] == 30 and out["seed"] == 7 and out["chance"] == "cohen"
@@ -60,8 +61,9 @@ def test_three_annotators_table_and_multi() -> None:
 
 
 def test_exact_and_chance_options() -> None:
-    out = json.loads(segagree("agree", str(A1), str(A2), "--exact", "--no-transpositions", "--json",
-                              "--chance", "scott").stdout)
+    out = json.loads(
+        segagree("agree", str(A1), str(A2), "--exact", "--no-transpositions", "--json", "--chance", "scott").stdout
+    )
     pooled = out["pairs"][0]["pooled"]
     assert out["chance_method"] == "exact" and pooled["kappa_sf"]["se"] == 0.0
     assert pooled["kappa_sf_b"]["kappa"] is None and pooled["kappa_sf_b"]["reason"]
@@ -77,15 +79,18 @@ def test_dataset_mode(tmp_path: Path) -> None:
     assert table.returncode == 0 and "Scott's pi" in table.stdout
 
 
-@pytest.mark.parametrize("args,code,needle", [
-    ((str(A1),), 2, "two or more"),
-    ((), 2, "two or more"),
-    ((str(A1), str(A2), "--sims", "0"), 2, "--sims"),
-    ((str(A1), str(A2), "--chance", "nope"), 2, "--chance"),
-    ((str(A1), str(A2), "--dataset", "x.json"), 2, "not both"),
-    ((str(A1), str(A2), "--exact"), 2, "exact"),
-    ((str(A1), str(SAMPLE / "missing.txt")), 1, "missing.txt"),
-])
+@pytest.mark.parametrize(
+    "args,code,needle",
+    [
+        ((str(A1),), 2, "two or more"),
+        ((), 2, "two or more"),
+        ((str(A1), str(A2), "--sims", "0"), 2, "--sims"),
+        ((str(A1), str(A2), "--chance", "nope"), 2, "--chance"),
+        ((str(A1), str(A2), "--dataset", "x.json"), 2, "not both"),
+        ((str(A1), str(A2), "--exact"), 2, "exact"),
+        ((str(A1), str(SAMPLE / "missing.txt")), 1, "missing.txt"),
+    ],
+)
 def test_errors(args: tuple[str, ...], code: int, needle: str) -> None:
     one_line_error(segagree("agree", *args), code, needle)
 
@@ -95,6 +100,9 @@ def test_mismatched_texts_error(tmp_path: Path) -> None:
     other.write_text("ROSA: hello there .\n", encoding="utf-8")
     one_line_error(segagree("agree", str(A1), str(other)), 1, "speakers")
     ds = tmp_path / "ds.json"
-    ds.write_text(json.dumps({"segmentation_type": "linear", "items": {"i": {"a": [2, 3], "b": [5]},
-                                                                       "j": {"a": [1, 1], "c": [2]}}}))
+    ds.write_text(
+        json.dumps(
+            {"segmentation_type": "linear", "items": {"i": {"a": [2, 3], "b": [5]}, "j": {"a": [1, 1], "c": [2]}}}
+        )
+    )
     one_line_error(segagree("agree", "--dataset", str(ds)), 1, "same coders")

@@ -24,8 +24,14 @@ from segagree.metrics.fleiss import (
 from segagree.pipeline.agreement import agree_dataset, load_segeval_json
 from segagree.schemas.scheme import builtin_scheme
 
-SAMPLES = ["KAZANTSEVA2012_G5", "KAZANTSEVA2012_G2", "HEARST_1997_STARGAZER", "COMPLETE_AGREEMENT",
-           "LARGE_DISAGREEMENT", "MULTIPLE_BOUNDARY_TYPES"]
+SAMPLES = [
+    "KAZANTSEVA2012_G5",
+    "KAZANTSEVA2012_G2",
+    "HEARST_1997_STARGAZER",
+    "COMPLETE_AGREEMENT",
+    "LARGE_DISAGREEMENT",
+    "MULTIPLE_BOUNDARY_TYPES",
+]
 
 
 def _segeval():
@@ -50,8 +56,11 @@ def test_equals_segeval_on_its_samples(name: str, similarity: str) -> None:
     kw = {"fnc_compare": segmentation_similarity} if similarity == "s" else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ref_pi, ref_k, ref_bias = (fleiss_pi_linear(ds, **kw), fleiss_kappa_linear(ds, **kw),
-                                   artstein_poesio_bias_linear(ds, **kw))
+        ref_pi, ref_k, ref_bias = (
+            fleiss_pi_linear(ds, **kw),
+            fleiss_kappa_linear(ds, **kw),
+            artstein_poesio_bias_linear(ds, **kw),
+        )
     res = fleiss(_plain(ds), similarity)
     # segeval computes with 28-digit Decimals; ours are exact Fractions
     for ours, ref in ((res.exact["pi"], ref_pi), (res.exact["kappa"], ref_k), (res.exact["bias"], ref_bias)):
@@ -149,16 +158,22 @@ def test_segeval_json_loader(tmp_path: Path) -> None:
     assert out["multi"]["b"]["pi"] == pytest.approx(fleiss_pi(_plain(samples.HEARST_1997_STARGAZER), "b"))
     assert out["ci"]["b"]["pi"]["low"] is None and "1 item" in out["ci"]["b"]["pi"]["reason"]
     bad = tmp_path / "bad.json"
-    for text, msg in (("{", "not valid JSON"), ('{"items": {}}', "linear"),
-                      ('{"segmentation_type": "linear"}', "items"),
-                      ('{"segmentation_type": "linear", "items": {"i": {"a": [0, 2]}}}', "positive")):
+    for text, msg in (
+        ("{", "not valid JSON"),
+        ('{"items": {}}', "linear"),
+        ('{"segmentation_type": "linear"}', "items"),
+        ('{"segmentation_type": "linear", "items": {"i": {"a": [0, 2]}}}', "positive"),
+    ):
         bad.write_text(text)
         with pytest.raises(InputError, match=msg):
             load_segeval_json(bad)
     with pytest.raises(InputError, match="no such file"):
         load_segeval_json(tmp_path / "missing.json")
     two = tmp_path / "two.json"
-    two.write_text(json.dumps({"segmentation_type": "linear",
-                               "items": {"i": {"a": [2, 3], "b": [5]}, "j": {"a": [1, 1], "b": [2]}}}))
+    two.write_text(
+        json.dumps(
+            {"segmentation_type": "linear", "items": {"i": {"a": [2, 3], "b": [5]}, "j": {"a": [1, 1], "b": [2]}}}
+        )
+    )
     out = agree_dataset(load_segeval_json(two), n_boot=100)
     assert out["ci"]["b"]["pi"]["n_units"] == 2

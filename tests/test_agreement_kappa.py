@@ -50,8 +50,7 @@ def test_score_pairs_equals_sf_speaker(name: str, density: float, transpositions
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=60),
-       st.sampled_from(SCHEMES))
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=60), st.sampled_from(SCHEMES))
 def test_score_pairs_property(pairs: list[tuple[int, int]], name: str) -> None:
     scheme = builtin_scheme(name)
     a = np.array([x for x, _ in pairs])
@@ -226,10 +225,12 @@ def test_segsimflex_chance_matches_a_loop_implementation() -> None:
 NCCU = ["nccu_t001", "nccu_t009", "nccu_t016", "nccu_t025", "nccu_t049"]
 
 
-@pytest.mark.parametrize("case,config,scheme_name", [(c, "identity", "dubois") for c in NCCU]
-                         + [("nccu_t049", "custom", "lai2023")])
-def test_segsimflex_kappa_matches_the_reference(segsimflex_oracle: dict, case: str, config: str,
-                                                scheme_name: str) -> None:
+@pytest.mark.parametrize(
+    "case,config,scheme_name", [(c, "identity", "dubois") for c in NCCU] + [("nccu_t049", "custom", "lai2023")]
+)
+def test_segsimflex_kappa_matches_the_reference(
+    segsimflex_oracle: dict, case: str, config: str, scheme_name: str
+) -> None:
     from segagree.adapters import read_document
     from segagree.pipeline.pairing import pair_annotations
 

@@ -58,12 +58,8 @@ def test_s_and_b_exact(case):
             assert abs(res.value - ref["value"]) <= TOL
             assert res.stats.denominator == Fraction(ref["denominator"])
             # segeval's numerator is a 28-digit Decimal (1/3 weights are rounded)
-            assert abs(Fraction(res.stats.numerator) - Fraction(ref["numerator"])) < Fraction(
-                1, 10**20
-            )
-    assert boundary_similarity(case["hyp"], case["ref"]).value == pytest.approx(
-        seg["B_swapped_args_nt2"], abs=TOL
-    )
+            assert abs(Fraction(res.stats.numerator) - Fraction(ref["numerator"])) < Fraction(1, 10**20)
+    assert boundary_similarity(case["hyp"], case["ref"]).value == pytest.approx(seg["B_swapped_args_nt2"], abs=TOL)
 
 
 @pytest.mark.parametrize("case", PAIRS)
@@ -74,9 +70,7 @@ def test_boundary_edit_distance_operations(case):
         ref = case["segeval"]["bed"][f"nt{n_t}"]
         bed = boundary_edit_distance(case["ref"], case["hyp"], n_t)
         assert sorted([a.type, a.side] for a in bed.additions) == sorted(ref["additions"])
-        assert sorted([s.type_a, s.type_b] for s in bed.substitutions) == sorted(
-            ref["substitutions"]
-        )
+        assert sorted([s.type_a, s.type_b] for s in bed.substitutions) == sorted(ref["substitutions"])
         assert [list(t) for t in bed.transpositions] == ref["transpositions"]
         assert bed.n_matches == ref["n_matches"]
         assert bed.weighted_edits == Fraction(ref["count_edits_weighted_exact"])
@@ -123,9 +117,7 @@ def test_pk_and_windowdiff(case):
     assert window_size(ref, "nltk") == max(1, nltk_k)
     if nltk_k >= 1:
         auto = pk(ref, hyp, k_rule="nltk")
-        assert auto.k == nltk_k and auto.value == pytest.approx(
-            w["nltk_pk_default_k"]["value"], abs=TOL
-        )
+        assert auto.k == nltk_k and auto.value == pytest.approx(w["nltk_pk_default_k"]["value"], abs=TOL)
     if "value" in w["segeval_pk"] and w["k_segeval_default"] <= n - 1:
         auto = pk(ref, hyp, k_rule="segeval")
         assert auto.value == pytest.approx(w["segeval_pk"]["value"], abs=TOL)

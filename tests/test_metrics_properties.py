@@ -241,9 +241,7 @@ def test_pooling_sums_statistics():
     pk_results = [pk(r, h, 2) for r, h in speakers]
     total = pooled(pk_results)
     assert total.errors == sum(r.errors for r in pk_results)
-    assert total.value == pytest.approx(
-        sum(r.errors for r in pk_results) / sum(r.windows for r in pk_results)
-    )
+    assert total.value == pytest.approx(sum(r.errors for r in pk_results) / sum(r.windows for r in pk_results))
     b_results = [boundary_similarity(r, h) for r, h in speakers]
     b_total = pooled(b_results)
     edits = sum(r.stats.edits for r in b_results)

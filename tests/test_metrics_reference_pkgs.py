@@ -96,9 +96,7 @@ def _check_similarities(a, b, fmt_kwargs):
         stats = segeval.boundary_statistics(a, b, n_t=n_t, **fmt_kwargs)
         ours = boundary_edit_distance(a, b, n_t)
         assert sorted(ours.transpositions) == sorted(tuple(t) for t in stats["transpositions"])
-        assert sorted((x.type, x.side) for x in ours.additions) == sorted(
-            tuple(x) for x in stats["additions"]
-        )
+        assert sorted((x.type, x.side) for x in ours.additions) == sorted(tuple(x) for x in stats["additions"])
         assert sorted((x.type_a, x.type_b) for x in ours.substitutions) == sorted(
             tuple(x) for x in stats["substitutions"]
         )

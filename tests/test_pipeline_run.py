@@ -12,9 +12,9 @@ import time
 
 import pytest
 
+from segagree.outputs.run import RESULTS_LOG, run_corpus
 from segagree.pipeline.config import RunConfig, load_config
 from segagree.pipeline.corpus import find_annotations, split_name
-from segagree.pipeline.run import RESULTS_LOG, run_corpus
 
 from conftest import REPO, shared_path
 

@@ -27,10 +27,10 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from segagree.pipeline import plots
+from segagree.outputs import plots
+from segagree.outputs.report import write_report
+from segagree.outputs.run import RunOutcome, run_corpus
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.report import write_report
-from segagree.pipeline.run import RunOutcome, run_corpus
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_corpora"
@@ -46,8 +46,15 @@ SECTIONS = [
     "Settings and signature",
 ]
 BROWSER_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
 ]
 
 
@@ -156,8 +163,12 @@ def test_report_is_written_self_contained_with_decodable_images(sample_run: tupl
     images = [attrs for tag, attrs in parsed.tags if tag == "img"]
     assert len(images) == 4  # scores, agreement, operations, confusion
     saved = {p.name: p.read_bytes() for p in (report.parent / "plots").glob("*.png")}
-    assert set(saved) == {"scores.png", "garden__ann1_vs_ann2__agreement.png",
-                          "garden__ann1_vs_ann2__operations.png", "garden__ann1_vs_ann2__confusion.png"}
+    assert set(saved) == {
+        "scores.png",
+        "garden__ann1_vs_ann2__agreement.png",
+        "garden__ann1_vs_ann2__operations.png",
+        "garden__ann1_vs_ann2__confusion.png",
+    }
     for attrs in images:
         assert attrs["src"].startswith("data:image/png;base64,")
         assert attrs.get("alt")
@@ -183,8 +194,11 @@ def test_every_section_heading_is_present(sample_run: tuple[Path, RunOutcome, st
 def test_numbers_equal_the_summary(which: str, request: pytest.FixtureRequest) -> None:
     report, outcome, page = request.getfixturevalue(which)
     summary = _summary_values(report.parent)
-    cells = {attrs["data-key"]: (float(attrs["data-value"]), text)
-             for attrs, text in _parse(page).cells if "data-key" in attrs}
+    cells = {
+        attrs["data-key"]: (float(attrs["data-value"]), text)
+        for attrs, text in _parse(page).cells
+        if "data-key" in attrs
+    }
     assert cells, "no summary numbers found in the report"
     for key, (value, shown) in cells.items():
         assert key in summary, key
@@ -216,8 +230,9 @@ def test_bootstrap_interval_over_texts(rich_run: tuple[Path, RunOutcome, str]) -
     ok = [r["compare"] for r in outcome.results if r.get("ok")]
     assert len(ok) == 2 and ok[0]["sf"] != ok[1]["sf"]
     pooled = 1 - sum(c["cost"] for c in ok) / sum(c["n_tokens"] for c in ok)
-    row = re.search(r'data-corpus="all pairs\|sf" data-value="([^"]+)">[^<]+</td><td class="ci">\[([\d.]+), ([\d.]+)\]',
-                    page)
+    row = re.search(
+        r'data-corpus="all pairs\|sf" data-value="([^"]+)">[^<]+</td><td class="ci">\[([\d.]+), ([\d.]+)\]', page
+    )
     assert row, "no interval for the pooled S_f of two texts"
     estimate, low, high = (float(x) for x in row.groups())
     assert estimate == pytest.approx(pooled)
@@ -246,15 +261,25 @@ def test_subtitle_hook_and_escaping(sample_run: tuple[Path, RunOutcome, str], tm
     _, outcome, _ = sample_run
     results = copy.deepcopy(outcome.results)
     results[0]["subtitles"] = {"SubER": 0.25, "cues_a": 12, "note": "<i>fine</i>"}
-    results.append({"text": "<b>evil</b>", "annotator_a": "x&y", "annotator_b": "z", "ok": False,
-                    "error": "<script>alert(1)</script>"})
+    results.append(
+        {
+            "text": "<b>evil</b>",
+            "annotator_a": "x&y",
+            "annotator_b": "z",
+            "ok": False,
+            "error": "<script>alert(1)</script>",
+        }
+    )
     fake = dataclasses.replace(outcome, results=results)
     page = write_report(tmp_path, fake, _config()).read_text(encoding="utf-8")
     h2 = [text for tag, text in _parse(page).headings if tag == "h2"]
     assert "Subtitle metrics" in h2 and h2.index("Subtitle metrics") == h2.index("Failures and skipped files") - 1
     subs = {a["data-subtitle"]: t for a, t in _parse(page).cells if "data-subtitle" in a}
-    assert subs == {"garden|ann1|ann2|SubER": "0.250", "garden|ann1|ann2|cues_a": "12",
-                    "garden|ann1|ann2|note": "<i>fine</i>"}  # parsed text: the markup was escaped
+    assert subs == {
+        "garden|ann1|ann2|SubER": "0.250",
+        "garden|ann1|ann2|cues_a": "12",
+        "garden|ann1|ann2|note": "<i>fine</i>",
+    }  # parsed text: the markup was escaped
     assert "&lt;i&gt;fine&lt;/i&gt;" in page
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;b&gt;evil&lt;/b&gt;" in page and "x&amp;y" in page
@@ -304,9 +329,16 @@ def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, s
     shot = tmp_path / "report.png"
     base = [browser, *BROWSER_FLAGS]
     done = subprocess.run(
-        [*base, f"--user-data-dir={tmp_path / 'profile1'}", "--window-size=1280,2400", f"--screenshot={shot}",
-         report.resolve().as_uri()],
-        capture_output=True, text=True, timeout=120,
+        [
+            *base,
+            f"--user-data-dir={tmp_path / 'profile1'}",
+            "--window-size=1280,2400",
+            f"--screenshot={shot}",
+            report.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     pixels = imread(shot)
@@ -325,9 +357,16 @@ def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, s
     wrapper = tmp_path / "probe.html"
     wrapper.write_text(page.replace("</body>", probe + "</body>", 1), encoding="utf-8")
     done = subprocess.run(
-        [*base, f"--user-data-dir={tmp_path / 'profile2'}", "--virtual-time-budget=10000", "--dump-dom",
-         wrapper.as_uri()],
-        capture_output=True, text=True, timeout=120,
+        [
+            *base,
+            f"--user-data-dir={tmp_path / 'profile2'}",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            wrapper.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     dom = done.stdout

@@ -9,8 +9,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.review import (
+from segagree.outputs.review import (
     DECISIONS,
     MATRIX_CORNER,
     OPS_COLUMNS,
@@ -20,6 +19,7 @@ from segagree.pipeline.review import (
     sheet_names,
     write_review_workbook,
 )
+from segagree.pipeline.config import RunConfig
 from segagree.pipeline.tasks import file_digest, run_task
 
 from conftest import REPO
@@ -34,8 +34,7 @@ def config(**kw) -> RunConfig:
 
 
 def garden(cfg: RunConfig | None = None, a: str = "ann1", b: str = "ann2", folder: Path = SAMPLE) -> dict:
-    result = run_task("garden", a, b, str(folder / f"garden.{a}.txt"), str(folder / f"garden.{b}.txt"),
-                      cfg or config())
+    result = run_task("garden", a, b, str(folder / f"garden.{a}.txt"), str(folder / f"garden.{b}.txt"), cfg or config())
     assert result["ok"], result["error"]
     return result
 
@@ -132,8 +131,10 @@ def test_summary_shows_kappa_and_mismatches(tmp_path):
     b.write_text("JOE:\tso we went down uh to the river .\n\tand then we swam all day .\n", encoding="utf-8")
     result = run_task("t", "ann1", "ann2", str(a), str(b), config())
     assert result["ok"], result["error"]
-    result["kappa"] = {"per_speaker": {"JOE": {"sf": {"kappa": 0.25}, "sf_b": {"kappa": 0.125}}},
-                       "pooled": {"sf": {"kappa": 0.25}, "sf_b": {"kappa": 0.125}}}
+    result["kappa"] = {
+        "per_speaker": {"JOE": {"sf": {"kappa": 0.25}, "sf_b": {"kappa": 0.125}}},
+        "pooled": {"sf": {"kappa": 0.25}, "sf_b": {"kappa": 0.125}},
+    }
     path = write_review_workbook(tmp_path / "t.xlsx", [result], config())
     cells = list(openpyxl.load_workbook(path)["Summary"].iter_rows(values_only=True))
     start = next(i for i, row in enumerate(cells) if row and row[0] == "speaker")
@@ -183,9 +184,11 @@ def test_three_annotators_one_sheet_per_pair(tmp_path):
 
 
 def test_sheet_names_fit_excel():
-    long = [("annotator-with-a-very-long-name-1", "annotator-with-a-very-long-name-2"),
-            ("annotator-with-a-very-long-name-1", "annotator-with-a-very-long-name-3"),
-            ("a:b", "c/d")]
+    long = [
+        ("annotator-with-a-very-long-name-1", "annotator-with-a-very-long-name-2"),
+        ("annotator-with-a-very-long-name-1", "annotator-with-a-very-long-name-3"),
+        ("a:b", "c/d"),
+    ]
     names = sheet_names(long)
     assert all(len(n) <= 31 for n in names)
     assert len({n.lower() for n in names}) == 3
@@ -195,11 +198,15 @@ def test_sheet_names_fit_excel():
 
 def test_a_spans_cover_tokens_only_a_has():
     # A has "uh" (index 1) that B lacks: its boundary is compared at "well" (index 0).
-    result = {"compare": {"mismatches": [
-        {"speaker": "S", "kind": "only_a", "position": 0, "position_a": 1, "position_b": None},
-        {"speaker": "S", "kind": "only_b", "position": 3, "position_a": None, "position_b": 4},
-        {"speaker": "S", "kind": "only_a", "position": 4, "position_a": 6, "position_b": None},
-        {"speaker": "S", "kind": "only_a", "position": 4, "position_a": 7, "position_b": None},
-    ]}}
+    result = {
+        "compare": {
+            "mismatches": [
+                {"speaker": "S", "kind": "only_a", "position": 0, "position_a": 1, "position_b": None},
+                {"speaker": "S", "kind": "only_b", "position": 3, "position_a": None, "position_b": 4},
+                {"speaker": "S", "kind": "only_a", "position": 4, "position_a": 6, "position_b": None},
+                {"speaker": "S", "kind": "only_a", "position": 4, "position_a": 7, "position_b": None},
+            ]
+        }
+    }
     # A's common columns: 0->0, 1->2, 2->3, 3->4, 4->5 (6 and 7 are gaps), 5->8.
     assert a_spans(result) == {"S": {0: (0, 1), 5: (5, 7)}}

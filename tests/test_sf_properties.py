@@ -18,9 +18,7 @@ ASYMMETRIC = BoundaryScheme(
     "asym",
     (BoundaryType(","), BoundaryType(".")),
     BoundaryType(";"),
-    similarity=np.array(
-        [[1, 0.25, 0, 0.5], [0, 1, 0.5, 1], [0.75, 0.25, 1, 1], [1, 0, 0, 1]], dtype=float
-    ),
+    similarity=np.array([[1, 0.25, 0, 0.5], [0, 1, 0.5, 1], [0.75, 0.25, 1, 1], [1, 0, 0, 1]], dtype=float),
     transposition=np.array([0, 0.25, 0.0, 0.5]),
     symmetric=False,
 )
@@ -33,9 +31,7 @@ def annotation_pair(draw, scheme: BoundaryScheme | None = None):
     """(scheme, A, B): 1-3 speakers with equal-length code arrays."""
     scheme = scheme or draw(st.sampled_from([*SCHEMES, ASYMMETRIC]))
     k = scheme.n_codes
-    names = draw(
-        st.lists(st.sampled_from(["F:", "M:", "X", "Y"]), min_size=1, max_size=3, unique=True)
-    )
+    names = draw(st.lists(st.sampled_from(["F:", "M:", "X", "Y"]), min_size=1, max_size=3, unique=True))
     a, b = {}, {}
     for name in names:
         n = draw(st.integers(0, 40))
@@ -77,9 +73,7 @@ def test_bounds_and_operation_costs(data, mode: str, trans: bool) -> None:
         assert -1.0 < res.sf_b <= 1.0
         assert res.edits == len(res.operations)
         s = res.stats
-        assert res.edits == (
-            s.matches + s.substitutions + s.transpositions + s.insertions + s.deletions
-        )
+        assert res.edits == (s.matches + s.substitutions + s.transpositions + s.insertions + s.deletions)
         if not trans:
             assert s.transpositions == 0
     opt = sf(a, b, scheme, transpositions=trans)

@@ -232,7 +232,15 @@ def test_cards_and_library_cover_every_metric():
     for c in METRIC_CARDS:
         assert {"name", "title", "definition", "params", "citation", "library"} <= set(c)
         assert c["definition"] and c["citation"] and c["library"] == LIBRARY[c["name"]]
-        card = MetricCard(c["name"], c["title"], c["definition"], c["params"], c["citation"],
-                          library=c["library"], higher_is_better=c["higher_is_better"], reference=c["reference"])
+        card = MetricCard(
+            c["name"],
+            c["title"],
+            c["definition"],
+            c["params"],
+            c["citation"],
+            library=c["library"],
+            higher_is_better=c["higher_is_better"],
+            reference=c["reference"],
+        )
         assert card.name == c["name"]
     assert {c["name"] for c in METRIC_CARDS if not c["higher_is_better"]} == {"ter_br", "tbhr", "suber"}

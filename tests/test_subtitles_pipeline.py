@@ -51,8 +51,15 @@ def suber_cli(hyps: list[str], refs: list[str], metrics: list[str]) -> dict:
     exe = SUBER if SUBER.exists() else shutil.which("suber")
     if exe is None:
         pytest.skip("the suber command-line program is not installed")
-    cmd = [str(exe), "-H", *[str(DATA / f"{h}.srt") for h in hyps],
-           "-R", *[str(DATA / f"{r}.srt") for r in refs], "-m", *metrics]
+    cmd = [
+        str(exe),
+        "-H",
+        *[str(DATA / f"{h}.srt") for h in hyps],
+        "-R",
+        *[str(DATA / f"{r}.srt") for r in refs],
+        "-m",
+        *metrics,
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120)
     return json.loads(out.stdout)
 
@@ -213,8 +220,11 @@ def test_malformed_srt_gives_input_error(tmp_path):
 
 def test_untimed_documents_get_not_applicable_time_metrics():
     scheme = builtin_scheme("subtitle")
-    units = [{"speaker": "S", "tokens": ["a", "b"], "boundary": 2}, {"speaker": "S", "tokens": ["c"], "boundary": 1},
-             {"speaker": "S", "tokens": ["d", "e"], "boundary": 1}]
+    units = [
+        {"speaker": "S", "tokens": ["a", "b"], "boundary": 2},
+        {"speaker": "S", "tokens": ["c"], "boundary": 1},
+        {"speaker": "S", "tokens": ["d", "e"], "boundary": 1},
+    ]
     a = from_units("a", units, layer="subtitle", scheme=scheme)
     b = from_units("b", [{**u, "boundary": 1} for u in units], layer="subtitle", scheme=scheme)
     res = evaluate_pair(a, b, "subtitles")
@@ -265,7 +275,8 @@ def test_register_into_metric_runner():
 
     before = dict(metric_runner.RUNNERS)
     try:
-        register()
+        metric_runner.RUNNERS.clear()
+        register(metric_runner.RUNNERS)
         assert set(SUBTITLE_METRICS) <= set(metric_runner.RUNNERS)
         assert "t_bleu" in metric_runner.known_metrics()
     finally:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import Adapter, Loss, LossReport, atomic_path
+from segagree.adapters.checks import check_times
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, load_scheme
 
@@ -75,6 +76,7 @@ def read_document(
     doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
     doc.source_path = doc.source_path or str(path)
     doc.source_format = doc.source_format or adapter.name
+    check_times(doc, path)
     return doc.validate()
 
 

@@ -13,11 +13,12 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from segagree.errors import InputError, SegagreeError
+from segagree.schemas.losses import Loss, LossReport, read_losses  # noqa: F401  (re-exported)
 
 Reader = Callable[..., Any]
 Writer = Callable[..., None]
@@ -36,36 +37,6 @@ class Adapter:
     @property
     def can_write(self) -> bool:
         return self.write is not None
-
-
-@dataclass(frozen=True)
-class Loss:
-    """One thing a conversion could not carry over. ``kind`` is a short key
-    (``times-invented``, ``layer-dropped``, ``speakers-merged``, ``overlap``, ``times-rounded``,
-    ``meta-dropped``), ``message`` a sentence for the user."""
-
-    kind: str
-    message: str
-
-
-@dataclass
-class LossReport:
-    """The losses of one conversion, in the order they were found."""
-
-    losses: list[Loss] = field(default_factory=list)
-
-    def add(self, kind: str, message: str) -> None:
-        if Loss(kind, message) not in self.losses:
-            self.losses.append(Loss(kind, message))
-
-    def __bool__(self) -> bool:
-        return bool(self.losses)
-
-    def __iter__(self) -> Iterator[Loss]:
-        return iter(self.losses)
-
-    def lines(self) -> list[str]:
-        return [f"{loss.kind}: {loss.message}" for loss in self.losses]
 
 
 @contextlib.contextmanager

@@ -64,7 +64,6 @@ import contextlib
 import io
 import logging
 import math
-import re
 import tempfile
 import warnings
 import xml.etree.ElementTree as ET
@@ -77,6 +76,7 @@ from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -108,20 +108,8 @@ def _quiet_pympi() -> Iterator[None]:
 
 
 def _parse_xml(path: Path) -> etree._ElementTree:
-    """Parse with lxml for a precise error position (pympi only says 'unable to parse')."""
-    raw = read_bytes(path)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
-    try:
-        tree = etree.ElementTree(etree.fromstring(raw, parser))
-    except etree.XMLSyntaxError as err:
-        line, col = err.position if err.position else (err.lineno, 0)
-        msg = str(err.msg).splitlines()[0] if err.msg else "syntax error"
-        msg = re.sub(r",? line \d+, column \d+$", "", msg)  # the place says it already
-        raise InputError(
-            f"not well-formed XML: {msg}; expected an ELAN annotation document",
-            path=path,
-            place=f"line {line} column {col}",
-        ) from None
+    """Parse with lxml (:func:`segagree.adapters.xml.parse_xml`): safe, with a precise error position."""
+    tree = parse_xml(read_bytes(path), path, expected="an ELAN annotation document")
     root = tree.getroot()
     if root.tag != "ANNOTATION_DOCUMENT":
         raise InputError(
@@ -336,8 +324,7 @@ def read(
         chosen = [t for t in view.order if view.is_unit_tier(t)]
     if not chosen:
         raise InputError(
-            "no top-level time-aligned tier with annotations; tiers: "
-            f"{view.order or 'none'}",
+            f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
             path=path,
         )
 
@@ -376,16 +363,18 @@ def read(
             if not value.strip() and not unit_words:
                 empty += 1
                 continue
-            raw_units.append({
-                "key": (key, tier_index, idx),
-                "tier": tier,
-                "aid": aid,
-                "speaker": speaker,
-                "value": value or "",
-                "words": unit_words,
-                "start": start,
-                "end": end,
-            })
+            raw_units.append(
+                {
+                    "key": (key, tier_index, idx),
+                    "tier": tier,
+                    "aid": aid,
+                    "speaker": speaker,
+                    "value": value or "",
+                    "words": unit_words,
+                    "start": start,
+                    "end": end,
+                }
+            )
     raw_units.sort(key=lambda u: u["key"])
     if duplicates:
         log.warning("%s: duplicate annotation ids %s (all annotations kept)", path, duplicates)
@@ -640,9 +629,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             prev = waid
     eaf.maxaid, eaf.maxts = next_aid, n_slots
     # ELAN continues numbering new annotations from this property.
-    eaf.properties = [
-        (k, next_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties
-    ]
+    eaf.properties = [(k, next_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
 
     with _quiet_pympi():
         root = to_adocument(eaf, pretty=True)

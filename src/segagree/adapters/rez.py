@@ -98,9 +98,7 @@ def _load(path: Path) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InputError(
-            f"not UTF-8 text (byte {err.start}); expected Rezonator JSON", path=path
-        ) from None
+        raise InputError(f"not UTF-8 text (byte {err.start}); expected Rezonator JSON", path=path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -124,8 +122,7 @@ def _load(path: Path) -> dict[str, Any]:
                 path=path,
                 place="ROOT[0]",
             )
-        raise InputError("expected a 'nodeMap' object (Rezonator 0.17 or later)", path=path,
-                         place="ROOT[0]")
+        raise InputError("expected a 'nodeMap' object (Rezonator 0.17 or later)", path=path, place="ROOT[0]")
     if not isinstance(header["nodeMap"], dict):
         raise InputError("'nodeMap' must be an object", path=path, place="ROOT[0]")
     return header
@@ -134,8 +131,7 @@ def _load(path: Path) -> dict[str, Any]:
 def _node(nm: dict[str, Any], node_id: Any, kind: str, path: Path, where: str) -> dict[str, Any]:
     node = nm.get(node_id) if isinstance(node_id, str) else None
     if not isinstance(node, dict):
-        raise InputError(f"{kind} node {node_id!r} is missing from nodeMap", path=path,
-                         place=where)
+        raise InputError(f"{kind} node {node_id!r} is missing from nodeMap", path=path, place=where)
     return node
 
 
@@ -172,18 +168,17 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
 
     doc_id = hdr.get("docNode") or hdr.get("discourseNode")
     if not doc_id:
-        raise InputError("header has neither 'docNode' nor 'discourseNode'", path=path,
-                         place="ROOT[0]")
+        raise InputError("header has neither 'docNode' nor 'discourseNode'", path=path, place="ROOT[0]")
     doc_node = _node(nm, doc_id, "doc", path, "ROOT[0].docNode")
     speaker_field = hdr.get("participantField") or hdr.get("speakerField")
     if not speaker_field:
-        raise InputError("header has neither 'participantField' nor 'speakerField'",
-                         path=path, place="ROOT[0]")
+        raise InputError("header has neither 'participantField' nor 'speakerField'", path=path, place="ROOT[0]")
     display_field = hdr.get("displayTokenField") or hdr.get("tokenImportDisplayTokenColName")
     if not display_field:
         raise InputError(
             "header has neither 'displayTokenField' nor 'tokenImportDisplayTokenColName'",
-            path=path, place="ROOT[0]",
+            path=path,
+            place="ROOT[0]",
         )
     transcript_field = hdr.get("tokenImportTranscriptColName") or None
     turn_field = hdr.get("unitImportTurnDelimColName") or None
@@ -207,8 +202,9 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         raw_speaker = tag.get(speaker_field)
         if not isinstance(raw_speaker, str) or not _clean_speaker(raw_speaker):
             raise InputError(
-                f"unit has no speaker in tagMap field {speaker_field!r} (the header's "
-                "participant field)", path=path, place=where,
+                f"unit has no speaker in tagMap field {speaker_field!r} (the header's participant field)",
+                path=path,
+                place=where,
             )
         entries = unit.get("entryList") or []
         toks = []
@@ -227,29 +223,33 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
                 endnote = (str(ttag.get("endNote") or "").strip().lower(), text)
                 continue
             transcript = str(ttag.get(transcript_field) or "") if transcript_field else ""
-            words.append({
-                "text": text or transcript.strip(),
-                "transcript": transcript,
-                "kind": str(ttag.get("kind") or ""),
-            })
+            words.append(
+                {
+                    "text": text or transcript.strip(),
+                    "transcript": transcript,
+                    "kind": str(ttag.get("kind") or ""),
+                }
+            )
         start = _num(unit.get("unitStart"))
         end = _num(unit.get("unitEnd"))
         if math.isnan(start) and start_field:
             start = _num(tag.get(start_field))
         if math.isnan(end) and end_field:
             end = _num(tag.get(end_field))
-        parsed.append({
-            "node": uid,
-            "seq": unit.get("unitSeq"),
-            "raw_speaker": raw_speaker,
-            "speaker": _clean_speaker(raw_speaker),
-            "words": words,
-            "endnote": endnote,
-            "start": start,
-            "end": end,
-            "turn": tag.get(turn_field) if turn_field else None,
-            "unit_id": tag.get(unit_id_field) if unit_id_field else None,
-        })
+        parsed.append(
+            {
+                "node": uid,
+                "seq": unit.get("unitSeq"),
+                "raw_speaker": raw_speaker,
+                "speaker": _clean_speaker(raw_speaker),
+                "words": words,
+                "endnote": endnote,
+                "start": start,
+                "end": end,
+                "turn": tag.get(turn_field) if turn_field else None,
+                "unit_id": tag.get(unit_id_field) if unit_id_field else None,
+            }
+        )
 
     # Second pass: boundaries, dropped tokens/units.
     dropped_units: list[dict[str, Any]] = []
@@ -276,15 +276,18 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             raise InputError(
                 f"unit {p['seq']} has no endnote the scheme {scheme.name!r} can express and "
                 "the scheme has no unclassified type; use a scheme with one (e.g. dubois)",
-                path=path, place=f"node {p['node']!r}",
+                path=path,
+                place=f"node {p['node']!r}",
             )
         if not words:
-            dropped_units.append({
-                "unitSeq": int(_num(p["seq"])) if not math.isnan(_num(p["seq"])) else None,
-                "node": p["node"],
-                "speaker": p["speaker"],
-                "endnote": raw_endnote or None,
-            })
+            dropped_units.append(
+                {
+                    "unitSeq": int(_num(p["seq"])) if not math.isnan(_num(p["seq"])) else None,
+                    "node": p["node"],
+                    "speaker": p["speaker"],
+                    "endnote": raw_endnote or None,
+                }
+            )
             continue
         p["words"], p["code"], p["endnote_raw"] = words, code, raw_endnote
         kept.append(p)
@@ -306,9 +309,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         for i, p in enumerate(kept):
             ends_turn[i] = i + 1 == len(kept) or kept[i + 1]["speaker"] != p["speaker"]
 
-    has_transcript = transcript_field is not None and any(
-        w["transcript"] for p in kept for w in p["words"]
-    )
+    has_transcript = transcript_field is not None and any(w["transcript"] for p in kept for w in p["words"])
     has_kind = any(w["kind"] for p in kept for w in p["words"])
     unit_dicts: list[dict[str, Any]] = []
     turn_codes: list[list[int]] = []
@@ -321,14 +322,16 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             meta["turn"] = "" if p["turn"] is None else str(p["turn"])
         if any_endnote_token:
             meta["endnote_raw"] = p["endnote_raw"]
-        unit_dicts.append({
-            "speaker": p["speaker"],
-            "tokens": [w["text"] for w in p["words"]],
-            "boundary": p["code"],
-            "start": None if math.isnan(p["start"]) else p["start"],
-            "end": None if math.isnan(p["end"]) else p["end"],
-            "meta": meta,
-        })
+        unit_dicts.append(
+            {
+                "speaker": p["speaker"],
+                "tokens": [w["text"] for w in p["words"]],
+                "boundary": p["code"],
+                "start": None if math.isnan(p["start"]) else p["start"],
+                "end": None if math.isnan(p["end"]) else p["end"],
+                "meta": meta,
+            }
+        )
         turn_codes.append([0] * (n - 1) + [turn_code if ends_turn[i] else 0])
 
     labels: dict[str, list[str]] = {}
@@ -337,7 +340,8 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         if p["raw_speaker"] not in raws:
             raws.append(p["raw_speaker"])
     other_nodes = Counter(
-        v.get("type") for v in nm.values()
+        v.get("type")
+        for v in nm.values()
         if isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"] not in _TEXT_NODES
     )
     meta_doc: dict[str, Any] = {
@@ -360,8 +364,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         "not_represented": dict(sorted(other_nodes.items())),
     }
     if not unit_dicts:
-        raise InputError("the document has no unit with tokens", path=path,
-                         place=f"node {doc_id!r}")
+        raise InputError("the document has no unit with tokens", path=path, place=f"node {doc_id!r}")
     doc = from_units(
         path.stem,
         unit_dicts,

@@ -90,8 +90,6 @@ _LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){
 _LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
 
 
-
-
 def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
     unknown = sorted(set(given) - known)
     if unknown:
@@ -108,9 +106,7 @@ def _check_timings(text: str, path: Path, allow_missing_ms: bool) -> tuple[int, 
     cues = missing_index = 0
     for i, line in enumerate(lines):
         block_start = i == 0 or not lines[i - 1].strip()
-        after_index = (
-            i >= 1 and _INDEX.match(lines[i - 1]) is not None and (i == 1 or not lines[i - 2].strip())
-        )
+        after_index = i >= 1 and _INDEX.match(lines[i - 1]) is not None and (i == 1 or not lines[i - 2].strip())
         if not _ARROW.search(line) or not (block_start or after_index):
             continue
         cues += 1
@@ -120,8 +116,7 @@ def _check_timings(text: str, path: Path, allow_missing_ms: bool) -> tuple[int, 
         m = _TIMING.match(line)
         if m is None or (not allow_missing_ms and (m.group(4) is None or m.group(8) is None)):
             raise InputError(
-                f"malformed timing line {line.strip()!r}; expected "
-                "HH:MM:SS,mmm --> HH:MM:SS,mmm",
+                f"malformed timing line {line.strip()!r}; expected HH:MM:SS,mmm --> HH:MM:SS,mmm",
                 path=path,
                 place=f"{where}, line {i + 1}",
             )
@@ -376,8 +371,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     subtitle_mode = eob is not None and eol is not None
     for other in doc.layers:
         if other != layer.name:
-            losses.add("layer-dropped", f"SRT holds only cue/line breaks; layer {other!r} is not "
-                       "written")
+            losses.add("layer-dropped", f"SRT holds only cue/line breaks; layer {other!r} is not written")
     if not subtitle_mode:
         losses.add(
             "layer-dropped",
@@ -416,8 +410,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     if missing:
         spans = [(float(i), float(i + 1)) for i in range(len(cues))]
-        losses.add("times-invented", f"{missing} of {len(cues)} cues have no times; every cue "
-                   "was given 1 s in document order")
+        losses.add(
+            "times-invented", f"{missing} of {len(cues)} cues have no times; every cue was given 1 s in document order"
+        )
     flat = np.asarray([t for span in spans for t in span], dtype=float)
     if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
         losses.add("times-rounded", "SRT times have millisecond precision; times were rounded")
@@ -437,19 +432,24 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     if not changes:
         mode = "none"
     if mode == "none" and changes:
-        losses.add("speakers-merged", f"speakers {sorted(set(line_speakers))} are written without "
-                   "marks; reading back gives one speaker")
+        losses.add(
+            "speakers-merged",
+            f"speakers {sorted(set(line_speakers))} are written without marks; reading back gives one speaker",
+        )
     if mode == "dash" and not _dash_sequence_ok(changes):
-        losses.add("speakers-merged", "speaker names are written as '- ' dashes; reading back "
-                   "gives alternating speakers A/B")
+        losses.add(
+            "speakers-merged", "speaker names are written as '- ' dashes; reading back gives alternating speakers A/B"
+        )
     if mode == "label":
         unreadable = sorted(
-            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(
-                s + ": "))}
+            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(s + ": "))}
         )
         if unreadable:
-            losses.add("speakers-merged", f"speaker names {unreadable} are written as NAME: labels "
-                       "the reader does not recognise; reading back merges them")
+            losses.add(
+                "speakers-merged",
+                f"speaker names {unreadable} are written as NAME: labels "
+                "the reader does not recognise; reading back merges them",
+            )
 
     proprietary = doc.meta.get("cue_proprietary") or {}
     keep_prop = doc.source_format == "srt" and doc.meta.get("cues") == len(cues)

@@ -92,8 +92,6 @@ class _Tier:
     entries: list[tuple[float, float, str]]  # (start, end, label); points have start == end
 
 
-
-
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -116,8 +114,7 @@ def _parse(path: Path) -> tuple[list[_Tier], dict[str, Any]]:
         )
     if "ooTextFile" not in head or "TextGrid" not in head:
         raise InputError(
-            'not a Praat TextGrid: expected File type = "ooTextFile" and '
-            'Object class = "TextGrid" in the header',
+            'not a Praat TextGrid: expected File type = "ooTextFile" and Object class = "TextGrid" in the header',
             path=path,
             place="line 1",
         )
@@ -205,13 +202,10 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         if tier is None:
             raise InputError(f"no {role} tier {name!r}; tiers: {list(by_name)}", path=path)
         if not tier.is_interval:
-            raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier",
-                             path=path)
+            raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier", path=path)
         return tier
 
-    is_words_tier = {
-        n for n in interval_names if n == "words" or (n.endswith("/words") and n[:-6] in by_name)
-    }
+    is_words_tier = {n for n in interval_names if n == "words" or (n.endswith("/words") and n[:-6] in by_name)}
     if speaker_tier is not None:
         need_tier(speaker_tier, "speaker")
         if wanted is not None:
@@ -220,8 +214,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             unit_names = [n for n in interval_names if n != speaker_tier and n not in is_words_tier]
         if len(unit_names) != 1:
             raise InputError(
-                f"with speaker_tier={speaker_tier!r} one text tier is needed, found "
-                f"{unit_names}; pass tiers=[NAME]",
+                f"with speaker_tier={speaker_tier!r} one text tier is needed, found {unit_names}; pass tiers=[NAME]",
                 path=path,
             )
     elif wanted is not None:
@@ -264,10 +257,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     # Speaker spans for speaker-tier mode.
     spk_spans: list[tuple[float, float, str]] = []
     if speaker_tier is not None:
-        spk_spans = [
-            (s, e, lab.strip()) for s, e, lab in by_name[speaker_tier].entries
-            if lab.strip() not in gaps
-        ]
+        spk_spans = [(s, e, lab.strip()) for s, e, lab in by_name[speaker_tier].entries if lab.strip() not in gaps]
 
     def speaker_for(tier: _Tier, k: int, s: float, e: float) -> str:
         best, best_overlap = None, 0.0
@@ -277,8 +267,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 best, best_overlap = lab, overlap
         if best is None:
             raise InputError(
-                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier "
-                f"{speaker_tier!r}",
+                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier {speaker_tier!r}",
                 path=path,
                 place=f"tier {tier.name!r}",
             )
@@ -431,8 +420,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
     for name in doc.layers:
         if name != layer.name:
-            losses.add("layer-dropped", f"TextGrid holds one unit layer; layer {name!r} is not "
-                       f"written (only {layer.name!r})")
+            losses.add(
+                "layer-dropped", f"TextGrid holds one unit layer; layer {name!r} is not written (only {layer.name!r})"
+            )
     note_unit_layer_losses(layer.name, scheme, losses, "TextGrid")
     extra = doc.meta_columns()
     if extra:
@@ -454,8 +444,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             if missing == len(units) and not any(not math.isnan(x) for sp in spans for x in sp)
             else "their times were interpolated by token count between the known times"
         )
-        losses.add("times-invented", f"{missing} of {len(units)} units have no start or end "
-                   f"time; {how}")
+        losses.add("times-invented", f"{missing} of {len(units)} units have no start or end time; {how}")
 
     # Per unit: label, span, word spans (if known).
     per_speaker: dict[str, list[tuple[float, float, str, list[str], list[float], list[float]]]]
@@ -468,9 +457,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         toks = [texts[r] for r in unit.rows]
         ws = [float(starts[r]) for r in unit.rows]
         we = [float(ends[r]) for r in unit.rows]
-        has_inner = not invented and (
-            any(not math.isnan(x) for x in ws[1:]) or any(not math.isnan(x) for x in we[:-1])
-        )
+        has_inner = not invented and (any(not math.isnan(x) for x in ws[1:]) or any(not math.isnan(x) for x in we[:-1]))
         if decide and (has_inner or not _label_round_trips(toks, unit.boundary, scheme)):
             need_words = True
         complete = not invented and not any(math.isnan(x) for x in ws + we)
@@ -481,14 +468,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             if len(toks) > 1:
                 word_times_invented += 1
             ws, we = _spread(us, ue, len(toks))
-        per_speaker[unit.speaker].append(
-            (us, ue, _label(toks, unit.boundary, scheme), toks, ws, we)
-        )
+        per_speaker[unit.speaker].append((us, ue, _label(toks, unit.boundary, scheme), toks, ws, we))
     if need_words and word_times_invented:
         losses.add(
             "times-invented",
-            f"{word_times_invented} units have no word times; their word intervals were spread "
-            "evenly over the unit",
+            f"{word_times_invented} units have no word times; their word intervals were spread evenly over the unit",
         )
 
     xmin = min([0.0] + [s for s, _ in spans])
@@ -531,11 +515,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         if need_words:
             tg.addTier(praat_textgrid.IntervalTier(f"{speaker}/words", word_entries, xmin, xmax))
     if n_overlap:
-        losses.add("overlap", f"{n_overlap} units overlap an earlier unit of the same speaker; "
-                   "their start was moved to the earlier unit's end")
+        losses.add(
+            "overlap",
+            f"{n_overlap} units overlap an earlier unit of the same speaker; "
+            "their start was moved to the earlier unit's end",
+        )
     if n_zero:
-        losses.add("times-rounded", f"{n_zero} units had no duration; they were widened to "
-                   f"{_MIN_DURATION * 1000:g} ms")
+        losses.add("times-rounded", f"{n_zero} units had no duration; they were widened to {_MIN_DURATION * 1000:g} ms")
     tg.save(
         str(path),
         format="long_textgrid" if fmt == "long" else "short_textgrid",

@@ -10,7 +10,7 @@ import typer
 from segagree.cli import app
 from segagree.cli.common import stderr
 from segagree.errors import UsageError
-from segagree.pipeline.adjudicate import adjudicate as adjudicate_workbook
+from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
 
 _UNDECIDED = {"keep-a": "a", "error": "error"}
 

@@ -57,11 +57,13 @@ def convert(
     doc = read_document(source, from_, scheme=sch, **read_options)
     if speaker:
         doc = doc.select_speakers(list(speaker))
+    if strict and doc.losses:
+        raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=source)
     losses = write_document(doc, output, to, strict=strict, **options)
     stderr.print(f"wrote {output} ({format_for(output, to).name})")
-    for line in losses.lines():
+    for line in [*doc.losses.lines(), *losses.lines()]:
         stderr.print(f"  loss: {line}", markup=False)
-    if not losses:
+    if not losses and not doc.losses:
         stderr.print("  lossless")
 
 
@@ -87,9 +89,11 @@ def _convert_folder(source, output, from_, to, sch, strict, options, read_option
             doc = read_document(path, from_, scheme=sch, **read_options)
             if speakers:
                 doc = doc.select_speakers(list(speakers))
+            if strict and doc.losses:
+                raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=path)
             losses = write_document(doc, out, to, strict=strict, **options)
             ok += 1
-            for line in losses.lines():
+            for line in [*doc.losses.lines(), *losses.lines()]:
                 stderr.print(f"{rel}: loss: {line}", markup=False)
         except SegagreeError as err:
             failed.append(f"{err}")

@@ -10,8 +10,8 @@ import typer
 from segagree.cli import app
 from segagree.cli.common import stderr
 from segagree.errors import SegagreeError, UsageError
+from segagree.outputs.review import write_review_workbook
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.review import write_review_workbook
 from segagree.pipeline.tasks import run_task
 
 

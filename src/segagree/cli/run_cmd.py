@@ -12,9 +12,9 @@ from rich.table import Table
 from segagree.cli import app
 from segagree.cli.common import fmt_score, print_json, stderr, stdout
 from segagree.errors import SegagreeError, UsageError
+from segagree.outputs.run import run_corpus
+from segagree.outputs.summary import POOLED
 from segagree.pipeline.config import load_config
-from segagree.pipeline.run import run_corpus
-from segagree.pipeline.summary import POOLED
 
 
 @app.command()

@@ -298,8 +298,12 @@ def _bucket(n: np.ndarray) -> np.ndarray:
 
 def _block_dp(
     tab: _Tables,
-    pa: np.ndarray, xa: np.ndarray, va: np.ndarray,
-    pb: np.ndarray, yb: np.ndarray, vb: np.ndarray,
+    pa: np.ndarray,
+    xa: np.ndarray,
+    va: np.ndarray,
+    pb: np.ndarray,
+    yb: np.ndarray,
+    vb: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Minimum-cost order-preserving pairing for ``m`` blocks at once (padded to P x Q items;
     padding has ``va``/``vb`` False: free to skip, no edit, never paired). Same moves, order and
@@ -313,7 +317,7 @@ def _block_dp(
     d = pa[:, :, None] - pb[:, None, :]
     t_later = np.where(d > 0, tab.trans[xa][:, :, None], tab.trans[yb][:, None, :])
     pc = t_later * np.abs(d) + tab.c[xa[:, :, None], yb[:, None, :]]
-    ok = (pc < np.where(va, tab.dele[xa], 0.0)[:, :, None] + np.where(vb, tab.ins[yb], 0.0)[:, None, :] - _EPS)
+    ok = pc < np.where(va, tab.dele[xa], 0.0)[:, :, None] + np.where(vb, tab.ins[yb], 0.0)[:, None, :] - _EPS
     ok &= va[:, :, None] & vb[:, None, :]
     pc = np.where(ok, pc, np.inf).transpose(1, 2, 0).copy()  # (P, Q, m)
     # cost[i + 1, j + 1] is the DP value of (i, j); row/column 0 is an infinite sentinel.
@@ -465,8 +469,9 @@ def score_pairs(
         cost = np.zeros(len(rows_a))
         edits = np.zeros(len(rows_a), dtype=np.int64)
         if keep:
-            c, e = score_pairs([rows_a[i] for i in keep], [rows_b[i] for i in keep], scheme, mode=mode,
-                               transpositions=transpositions)
+            c, e = score_pairs(
+                [rows_a[i] for i in keep], [rows_b[i] for i in keep], scheme, mode=mode, transpositions=transpositions
+            )
             cost[keep], edits[keep] = c, e
         return cost, edits
     flat_a = np.concatenate(rows_a).astype(np.int64, copy=False)
@@ -530,7 +535,7 @@ def _run_tasks(
             )
         at = 0
         for t, nrows in owners:
-            pending.setdefault(t, []).append((cost[at:at + nrows], edits[at:at + nrows]))
+            pending.setdefault(t, []).append((cost[at : at + nrows], edits[at : at + nrows]))
             at += nrows
         if progress is not None:
             progress(at)
@@ -566,39 +571,36 @@ def _run_tasks(
     return results
 
 
-def _simulate(
-    spec: _Spec, K: int, jobs: int, progress: Callable[[int], None] | None
-) -> tuple[np.ndarray, np.ndarray]:
+def _simulate(spec: _Spec, K: int, jobs: int, progress: Callable[[int], None] | None) -> tuple[np.ndarray, np.ndarray]:
     n_speakers = len(spec.lengths)
-    tasks = [
-        (s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in range(spec.n_blocks)
-    ]
+    tasks = [(s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in range(spec.n_blocks)]
     cost = np.zeros((n_speakers, K))
     edits = np.zeros((n_speakers, K), dtype=np.int64)
     if jobs > 1 and len(tasks) > 1:
         from joblib import Parallel, delayed
 
-        groups = [tasks[i::jobs * 2] for i in range(min(len(tasks), jobs * 2))]
+        groups = [tasks[i :: jobs * 2] for i in range(min(len(tasks), jobs * 2))]
         parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
         outs = parallel(delayed(_run_tasks)(spec, g) for g in groups)
         for out in outs:
             for s, j, c, e in out:
-                cost[s, j * SIM_BLOCK:j * SIM_BLOCK + c.size] = c
-                edits[s, j * SIM_BLOCK:j * SIM_BLOCK + e.size] = e
+                cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
+                edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
                 if progress is not None:
                     progress(c.size)
     else:
         for s, j, c, e in _run_tasks(spec, tasks, progress):
-            cost[s, j * SIM_BLOCK:j * SIM_BLOCK + c.size] = c
-            edits[s, j * SIM_BLOCK:j * SIM_BLOCK + e.size] = e
+            cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
+            edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
     return cost, edits
 
 
 # --- kappa ----------------------------------------------------------------------------------
 
 
-def _estimate(metric: str, observed: float, values: np.ndarray | None, K: int | None,
-              exact: tuple[float, float] | None = None) -> KappaEstimate:
+def _estimate(
+    metric: str, observed: float, values: np.ndarray | None, K: int | None, exact: tuple[float, float] | None = None
+) -> KappaEstimate:
     """Kappa from simulated chance values (or an exact mean and per-draw sd)."""
     if exact is not None:
         mean, sd = exact
@@ -610,8 +612,9 @@ def _estimate(metric: str, observed: float, values: np.ndarray | None, K: int | 
         se = None
     denom = 1.0 - mean
     if denom <= _EPS:
-        return KappaEstimate(metric, observed, mean, _clean(sd), None, None,
-                             "chance agreement is 1: kappa is undefined")
+        return KappaEstimate(
+            metric, observed, mean, _clean(sd), None, None, "chance agreement is 1: kappa is undefined"
+        )
     kappa = (observed - mean) / denom
     if se is None:
         se = (1.0 - observed) / denom**2 * sd / math.sqrt(K) if math.isfinite(sd) else None  # type: ignore[arg-type]
@@ -687,8 +690,10 @@ def sf_kappa(
     do_speakers = per_speaker and chance != "segsimflex"
     pooled: dict[str, KappaEstimate] = {}
     per: dict[str, dict[str, KappaEstimate]] = {}
-    no_b = ("S_f^B = 1 - cost/edits is a ratio of random quantities with no simple closed form; "
-            "use chance_method='simulation'")
+    no_b = (
+        "S_f^B = 1 - cost/edits is a ratio of random quantities with no simple closed form; "
+        "use chance_method='simulation'"
+    )
     if chance_method == "exact":
         c = 1.0 - scheme.similarity
         e_cost, v_cost = [], []
@@ -702,17 +707,34 @@ def sf_kappa(
             if do_speakers:
                 n = int(n_tok[i])
                 ex = (1.0 - e_cost[i], math.sqrt(n * v_cost[i]) / n if n else 0.0)
-                per[s] = {"sf": _estimate("sf", obs.per_speaker[s].sf, None, None, ex),
-                          "sf_b": KappaEstimate("sf_b", obs.per_speaker[s].sf_b, None, None, None, None, no_b)}
+                per[s] = {
+                    "sf": _estimate("sf", obs.per_speaker[s].sf, None, None, ex),
+                    "sf_b": KappaEstimate("sf_b", obs.per_speaker[s].sf_b, None, None, None, None, no_b),
+                }
         total = float(n_tok.sum())
         mean = 1.0 - float(np.dot(n_tok, e_cost)) / total
         sd = math.sqrt(float(np.dot(n_tok, v_cost))) / total
-        pooled = {"sf": _estimate("sf", obs.sf, None, None, (mean, sd)),
-                  "sf_b": KappaEstimate("sf_b", obs.sf_b, None, None, None, None, no_b)}
-        return SfKappaResult(pooled, per, chance, "exact", None, None, mode, transpositions, scheme, speakers,
-                             dict(obs.per_speaker), np.zeros((len(speakers), 0)),
-                             np.zeros((len(speakers), 0), dtype=np.int64), n_tok,
-                             {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers})
+        pooled = {
+            "sf": _estimate("sf", obs.sf, None, None, (mean, sd)),
+            "sf_b": KappaEstimate("sf_b", obs.sf_b, None, None, None, None, no_b),
+        }
+        return SfKappaResult(
+            pooled,
+            per,
+            chance,
+            "exact",
+            None,
+            None,
+            mode,
+            transpositions,
+            scheme,
+            speakers,
+            dict(obs.per_speaker),
+            np.zeros((len(speakers), 0)),
+            np.zeros((len(speakers), 0), dtype=np.int64),
+            n_tok,
+            {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers},
+        )
     K = int(sims)
     spec = _Spec(
         scheme=scheme,
@@ -731,6 +753,20 @@ def sf_kappa(
             v1, v2 = _sim_values(cost[i], edits[i], int(n_tok[i]))
             st = obs.per_speaker[s]
             per[s] = {"sf": _estimate("sf", st.sf, v1, K), "sf_b": _estimate("sf_b", st.sf_b, v2, K)}
-    return SfKappaResult(pooled, per, chance, "simulation", K, int(seed), mode, transpositions, scheme, speakers,
-                         dict(obs.per_speaker), cost, edits, n_tok,
-                         {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers})
+    return SfKappaResult(
+        pooled,
+        per,
+        chance,
+        "simulation",
+        K,
+        int(seed),
+        mode,
+        transpositions,
+        scheme,
+        speakers,
+        dict(obs.per_speaker),
+        cost,
+        edits,
+        n_tok,
+        {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers},
+    )

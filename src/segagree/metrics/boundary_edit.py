@@ -103,10 +103,7 @@ class BoundaryEditResult:
     @property
     def matches(self) -> tuple[Match, ...]:
         """Positions where both segmentations have the same type, one entry per type."""
-        return tuple(
-            Match(p, t)
-            for p, t in zip(self.match_positions.tolist(), self.match_types.tolist(), strict=True)
-        )
+        return tuple(Match(p, t) for p, t in zip(self.match_positions.tolist(), self.match_types.tolist(), strict=True))
 
     @property
     def n_matches(self) -> int:
@@ -153,9 +150,7 @@ def _single(code: int) -> frozenset[int]:
     return fs
 
 
-def _pair_types(
-    ra: set[int], rb: set[int], cost: Callable[[int, int], Any]
-) -> list[tuple[int, int]]:
+def _pair_types(ra: set[int], rb: set[int], cost: Callable[[int, int], Any]) -> list[tuple[int, int]]:
     """Pair leftover types into substitutions with minimal summed cost (segeval's rule)."""
     if len(ra) == 1 and len(rb) == 1:
         return [(next(iter(ra)), next(iter(rb)))]
@@ -173,9 +168,7 @@ def _pair_types(
     return _pair_types_dp(sa, sb, cost)
 
 
-def _pair_types_dp(
-    sa: list[int], sb: list[int], cost: Callable[[int, int], Any]
-) -> list[tuple[int, int]]:
+def _pair_types_dp(sa: list[int], sb: list[int], cost: Callable[[int, int], Any]) -> list[tuple[int, int]]:
     """Minimal-cost pairing of every type of the shorter list (bitmask DP over it)."""
     swap = len(sa) < len(sb)
     long, short = (sb, sa) if swap else (sa, sb)
@@ -259,9 +252,7 @@ def _edit_operations_codes(ga: np.ndarray, gb: np.ndarray, n_t: int) -> _Ops:
     return _Ops(additions, substitutions, transpositions, mpos, mtyp, types)
 
 
-def _edit_operations(
-    sa: Segmentation, sb: Segmentation, n_t: int, cost: Callable[[int, int], Any]
-) -> _Ops:
+def _edit_operations(sa: Segmentation, sb: Segmentation, n_t: int, cost: Callable[[int, int], Any]) -> _Ops:
     """segeval's greedy boundary edit distance on the positions where a and b differ."""
     if sa.gaps is not None and sb.gaps is not None:
         return _edit_operations_codes(sa.gaps, sb.gaps, n_t)
@@ -339,16 +330,12 @@ def _check_weights(weights: Any) -> Weights:
     if weights is None:
         return (None, None, None)
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence) or len(weights) != 3:
-        raise UsageError(
-            "weights must be (addition, substitution, transposition): numbers or None each"
-        )
+        raise UsageError("weights must be (addition, substitution, transposition): numbers or None each")
     out = []
     for name, w in zip(("addition", "substitution", "transposition"), weights, strict=True):
         if w is None:
             out.append(None)
-        elif isinstance(w, (int, float, Fraction, np.integer, np.floating)) and not isinstance(
-            w, bool
-        ):
+        elif isinstance(w, (int, float, Fraction, np.integer, np.floating)) and not isinstance(w, bool):
             if not math.isfinite(float(w)) or w < 0:
                 raise UsageError(f"the {name} weight {w!r} must be finite and >= 0")
             out.append(Fraction(w) if not isinstance(w, float) else Fraction(w))
@@ -381,9 +368,7 @@ def _weighted_edits(ops: _Ops, n_t: int, w: Weights) -> Fraction:
     return e_a + e_s + e_t
 
 
-def _bed(
-    a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None
-) -> tuple[BoundaryEditResult, Segmentation, _Ops]:
+def _bed(a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None) -> tuple[BoundaryEditResult, Segmentation, _Ops]:
     n_t = _check_n_t(n_t)
     w = _check_weights(weights)
     sa, sb = as_pair(a, b, fmt)
@@ -537,10 +522,7 @@ def _scheme_boundary_similarity(
     for name, seg in (("a", sa), ("b", sb)):
         bad = [t for t in seg.types() if t >= k]
         if bad:
-            raise UsageError(
-                f"{name} holds boundary code {max(bad)}, but scheme {scheme.name!r} has "
-                f"codes 1..{k - 1}"
-            )
+            raise UsageError(f"{name} holds boundary code {max(bad)}, but scheme {scheme.name!r} has codes 1..{k - 1}")
     cost_m = scheme.cost
     trans = scheme.transposition
 
@@ -548,10 +530,7 @@ def _scheme_boundary_similarity(
         return float(cost_m[x, y])
 
     ops = _edit_operations(sa, sb, n_t, pair_cost)
-    costs = [
-        float(cost_m[t.type, 0]) if t.side == "a" else float(cost_m[0, t.type])
-        for t in ops.additions
-    ]
+    costs = [float(cost_m[t.type, 0]) if t.side == "a" else float(cost_m[0, t.type]) for t in ops.additions]
     costs += [float(cost_m[s.type_a, s.type_b]) for s in ops.substitutions]
     costs += [min(1.0, float(trans[t.type]) * (t.end - t.start)) for t in ops.transpositions]
     edits = math.fsum(costs)

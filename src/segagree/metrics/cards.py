@@ -53,9 +53,7 @@ def add_card(card: MetricCard) -> MetricCard:
     return card
 
 
-_LAI = (
-    "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)"
-)
+_LAI = "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)"
 _FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
 _F2013 = "Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL"
 
@@ -104,8 +102,7 @@ add_card(
     MetricCard(
         "bed",
         "Boundary edit distance",
-        "additions, substitutions and transpositions (near misses within n_t - 1 positions), "
-        "greedy as in segeval",
+        "additions, substitutions and transpositions (near misses within n_t - 1 positions), greedy as in segeval",
         {"n_t": "2", "weights": "segeval"},
         _F2013,
         higher_is_better=False,
@@ -118,8 +115,7 @@ add_card(
         "Pk",
         "share of the N-k windows where exactly one segmentation has a boundary",
         {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"},
-        "Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, "
-        "Machine Learning 34",
+        "Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine Learning 34",
         higher_is_better=False,
         reference="NLTK 3.10.4, segeval 2.0.11",
     )
@@ -140,8 +136,7 @@ add_card(
     MetricCard(
         "winpr",
         "WinPR",
-        "window-based TP/TN/FP/FN over k+1-gap windows with k phantom gaps of padding; "
-        "precision, recall, F1",
+        "window-based TP/TN/FP/FN over k+1-gap windows with k phantom gaps of padding; precision, recall, F1",
         {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"},
         "Scaiano & Inkpen (2012), Getting More from Segmentation Evaluation, NAACL-HLT",
     )
@@ -150,8 +145,7 @@ add_card(
     MetricCard(
         "a",
         "Alignment-based similarity A",
-        "mean Jaccard over the distinct edges aligning every segment to its best-covering "
-        "overlapping segment",
+        "mean Jaccard over the distinct edges aligning every segment to its best-covering overlapping segment",
         {},
         "An Alignment-Based Approach to Text Segmentation Similarity Scoring, CoNLL 2022",
         reference="the paper's code (values only)",

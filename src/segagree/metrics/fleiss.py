@@ -133,8 +133,7 @@ def _check_dataset(dataset: Mapping[str, Mapping[str, Any]]) -> tuple[list[str],
             coders = names
         elif names != coders:
             raise MismatchError(
-                f"item {item!r} is coded by {names} but item {items[0]!r} by {coders}; "
-                "every item needs the same coders"
+                f"item {item!r} is coded by {names} but item {items[0]!r} by {coders}; every item needs the same coders"
             )
     assert coders is not None
     if len(coders) < 2:
@@ -149,9 +148,9 @@ def _ratio(num: Any, den: Any) -> Any:
 # --- s and b (segeval) -------------------------------------------------------------------------
 
 
-def _segeval_parts(dataset: Mapping[str, Mapping[str, Any]], similarity: str, n_t: int) -> tuple[
-    list[str], list[str], np.ndarray, list[list[Any]]
-]:
+def _segeval_parts(
+    dataset: Mapping[str, Mapping[str, Any]], similarity: str, n_t: int
+) -> tuple[list[str], list[str], np.ndarray, list[list[Any]]]:
     """Per item: [num, den, prop_sum, prop_count, bnd_c..., pbs_c...] as exact numbers."""
     items, coders = _check_dataset(dataset)
     fn = segmentation_similarity if similarity == "s" else boundary_similarity
@@ -188,7 +187,7 @@ def _segeval_from_sums(nc: int) -> Callable[[np.ndarray], np.ndarray]:
         with np.errstate(divide="ignore", invalid="ignore"):
             a_a = np.where(s[:, 1] > 0, s[:, 0] / s[:, 1], 1.0)
             ae_pi = (s[:, 2] / s[:, 3]) ** 2
-            bnd, pbs = s[:, 4:4 + nc], s[:, 4 + nc:4 + 2 * nc]
+            bnd, pbs = s[:, 4 : 4 + nc], s[:, 4 + nc : 4 + 2 * nc]
             p = np.where(pbs > 0, bnd / np.where(pbs > 0, pbs, 1), 0.0)
             ae_k = np.mean([p[:, m] * p[:, n] for m, n in pairs], axis=0)
             pi = (a_a - ae_pi) / (1 - ae_pi)
@@ -222,9 +221,18 @@ def _segeval_result(dataset: Mapping[str, Mapping[str, Any]], similarity: str, n
     if kappa is not None:
         exact["kappa"] = kappa
     return FleissResult(
-        similarity, coders, [str(i) for i in items], float(a_a), float(ae_pi), float(ae_k),
-        None if pi is None else float(pi), None if kappa is None else float(kappa), float(ae_pi - ae_k),
-        exact, stats, _segeval_from_sums(nc),
+        similarity,
+        coders,
+        [str(i) for i in items],
+        float(a_a),
+        float(ae_pi),
+        float(ae_k),
+        None if pi is None else float(pi),
+        None if kappa is None else float(kappa),
+        float(ae_pi - ae_k),
+        exact,
+        stats,
+        _segeval_from_sums(nc),
     )
 
 
@@ -246,7 +254,10 @@ def _expected(p: np.ndarray, q: np.ndarray, sim: np.ndarray, similarity: str) ->
 
 
 def _sf_result(
-    dataset: Mapping[str, Mapping[str, Any]], similarity: str, scheme: BoundaryScheme, mode: str,
+    dataset: Mapping[str, Mapping[str, Any]],
+    similarity: str,
+    scheme: BoundaryScheme,
+    mode: str,
     transpositions: bool,
 ) -> FleissResult:
     items, coders = _check_dataset(dataset)
@@ -256,8 +267,9 @@ def _sf_result(
         cod = {c: _speaker_map(dataset[item][c]) for c in coders}
         num = den = 0.0
         for m, n in itertools.combinations(range(nc), 2):
-            st = sf(cod[coders[m]], cod[coders[n]], scheme, mode=mode, transpositions=transpositions,
-                    with_operations=False).stats
+            st = sf(
+                cod[coders[m]], cod[coders[n]], scheme, mode=mode, transpositions=transpositions, with_operations=False
+            ).stats
             if similarity == "sf":
                 num, den = num + st.n_tokens - st.cost, den + st.n_tokens
             else:
@@ -286,9 +298,18 @@ def _sf_result(
 
     v = from_sums(stats.sum(axis=0, keepdims=True))[0]
     return FleissResult(
-        similarity, coders, [str(i) for i in items], float(v[3]), float(v[4]), float(v[5]),
-        None if math.isnan(v[0]) else float(v[0]), None if math.isnan(v[1]) else float(v[1]), float(v[2]),
-        {}, stats, lambda s: from_sums(s)[:, :3],
+        similarity,
+        coders,
+        [str(i) for i in items],
+        float(v[3]),
+        float(v[4]),
+        float(v[5]),
+        None if math.isnan(v[0]) else float(v[0]),
+        None if math.isnan(v[1]) else float(v[1]),
+        float(v[2]),
+        {},
+        stats,
+        lambda s: from_sums(s)[:, :3],
     )
 
 
@@ -321,8 +342,7 @@ def fleiss(
         raise UsageError(f"unknown similarity {similarity!r}; expected one of {list(SIMILARITIES)}")
     if similarity in ("s", "b"):
         return _segeval_result(dataset, similarity, n_t)
-    return _sf_result(dataset, similarity, builtin_scheme("dubois") if scheme is None else scheme, mode,
-                      transpositions)
+    return _sf_result(dataset, similarity, builtin_scheme("dubois") if scheme is None else scheme, mode, transpositions)
 
 
 def fleiss_pi(dataset: Mapping[str, Mapping[str, Any]], similarity: str = "b", n_t: int = 2, **kw: Any) -> float | None:
@@ -357,8 +377,9 @@ def pairwise_table(
     for m, n in itertools.combinations(coders, 2):
         sub = {item: {m: cod[m], n: cod[n]} for item, cod in dataset.items()}
         r = fleiss(sub, similarity, n_t, **kw)
-        rows.append({"coder_a": m, "coder_b": n, "actual": r.actual, "scott_pi": r.pi, "cohen_kappa": r.kappa,
-                     "bias": r.bias})
+        rows.append(
+            {"coder_a": m, "coder_b": n, "actual": r.actual, "scott_pi": r.pi, "cohen_kappa": r.kappa, "bias": r.bias}
+        )
     return rows
 
 
@@ -382,8 +403,16 @@ def bootstrap_ci(
         ``{"low", "high", "level", "n_boot", "seed", "unit", "n_units", "reason"}``; with fewer
         than two units ``low``/``high`` are None and ``reason`` says why.
     """
-    out: dict[str, Any] = {"low": None, "high": None, "level": level, "n_boot": n_boot, "seed": seed,
-                           "unit": unit, "n_units": n_units, "reason": None}
+    out: dict[str, Any] = {
+        "low": None,
+        "high": None,
+        "level": level,
+        "n_boot": n_boot,
+        "seed": seed,
+        "unit": unit,
+        "n_units": n_units,
+        "reason": None,
+    }
     if n_units < 2:
         out["reason"] = f"only {n_units} {unit}: a bootstrap over {unit}s needs at least two"
         return out

@@ -579,9 +579,7 @@ def sf_speaker(
             f"{who} has {ca.size} tokens in annotation A but {cb.size} in annotation B; "
             "S_f compares boundaries of the same token stream"
         )
-    return _speaker(
-        ca, cb, scheme, _CostModel(scheme), mode, transpositions, speaker, with_operations, memo
-    )
+    return _speaker(ca, cb, scheme, _CostModel(scheme), mode, transpositions, speaker, with_operations, memo)
 
 
 def _speaker(
@@ -599,9 +597,7 @@ def _speaker(
         return _optimal_speaker(ca, cb, model, transpositions, speaker, with_operations)
     from segagree.metrics.sf_segsimflex import segsimflex_speaker
 
-    out = segsimflex_speaker(
-        ca, cb, scheme, transpositions=transpositions, memo=memo, with_operations=True
-    )
+    out = segsimflex_speaker(ca, cb, scheme, transpositions=transpositions, memo=memo, with_operations=True)
     counts = dict.fromkeys(_OP_NAMES, 0)
     ops: list[Operation] = []
     for op, pa, pb, ta, tb, c in out.operations:
@@ -671,9 +667,7 @@ def sf(
                 f"speaker {name!r} has {ca.size} tokens in annotation A but {cb.size} in "
                 "annotation B; S_f compares boundaries of the same token stream"
             )
-        stats, ops = _speaker(
-            ca, cb, scheme, model, mode, transpositions, name, with_operations, memo
-        )
+        stats, ops = _speaker(ca, cb, scheme, model, mode, transpositions, name, with_operations, memo)
         per_speaker[name] = stats
         operations.extend(ops)
     pooled = sum(per_speaker.values(), SfStats())

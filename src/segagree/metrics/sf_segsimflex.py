@@ -66,10 +66,7 @@ def _char(code: int) -> str:
 def _shift(ops: list[_RawOp], k: int) -> list[_RawOp]:
     if not k:
         return ops
-    return [
-        (kind, None if ai is None else ai + k, None if bi is None else bi + k, c)
-        for kind, ai, bi, c in ops
-    ]
+    return [(kind, None if ai is None else ai + k, None if bi is None else bi + k, c) for kind, ai, bi, c in ops]
 
 
 def _unswap(ops: list[_RawOp], j: int) -> list[_RawOp]:
@@ -109,9 +106,7 @@ class _Search:
             return ("del", 0, None, c)
         return ("pair", 0, 0, c)
 
-    def d(
-        self, t1: str, t2: str, mx: float, so_far: float, cumul: int
-    ) -> tuple[float, int, list[_RawOp]] | None:
+    def d(self, t1: str, t2: str, mx: float, so_far: float, cumul: int) -> tuple[float, int, list[_RawOp]] | None:
         """(cost, cumulative actions, operations) or None (R's NA: pruned)."""
         orig = cumul
         if not so_far < mx:

@@ -111,18 +111,28 @@ LIBRARY: dict[str, str] = {
     "suber": "suber calculate_SubER",
 }
 
-_K2020 = ("Karakanta, Negri & Turchi (2020), Is 42 the Answer to Everything in Subtitling-oriented Speech "
-          "Translation?, IWSLT")
-_K2022 = ("Karakanta, Gaido, Negri & Turchi (2022), Evaluating Subtitle Segmentation for End-to-end Generation "
-          "Systems, LREC")
+_K2020 = (
+    "Karakanta, Negri & Turchi (2020), Is 42 the Answer to Everything in Subtitling-oriented Speech Translation?, IWSLT"
+)
+_K2022 = (
+    "Karakanta, Gaido, Negri & Turchi (2022), Evaluating Subtitle Segmentation for End-to-end Generation Systems, LREC"
+)
 _M2019 = "Matusov, Wilken & Georgakopoulou (2019), Customizing Neural Machine Translation for Subtitling, WMT"
 _C2021 = "Cherry, Arivazhagan, Padfield & Krikun (2021), Subtitle Translation as Markup Translation, Interspeech"
 _W2022 = "Wilken, Georgakopoulou & Matusov (2022), SubER - A Metric for Automatic Evaluation of Subtitle Quality, IWSLT"
 _BLEU_PARAMS = {"tokenize": "13a", "lowercase": "False", "smooth": "exp"}
 
 
-def _card(name: str, title: str, definition: str, params: dict[str, str], citation: str, *,
-          higher_is_better: bool = True, reference: str = "") -> dict[str, Any]:
+def _card(
+    name: str,
+    title: str,
+    definition: str,
+    params: dict[str, str],
+    citation: str,
+    *,
+    higher_is_better: bool = True,
+    reference: str = "",
+) -> dict[str, Any]:
     return {
         "name": name,
         "title": title,
@@ -145,32 +155,73 @@ METRIC_CARDS: list[dict[str, Any]] = [
             {"include_final": "False", "normalise_alignment": "True"},
             _K2022,
         )
-        for kind, label in (("eob", "<eob> (end of block)"), ("eol", "<eol> (end of line)"),
-                            ("eox", "breaks of any type (<eob>/<eol> merged)"))
+        for kind, label in (
+            ("eob", "<eob> (end of block)"),
+            ("eol", "<eol> (end of line)"),
+            ("eox", "breaks of any type (<eob>/<eol> merged)"),
+        )
     ),
-    _card("bleu_br", "BLEU with breaks (BLEU_br)",
-          "BLEU of the whole text with every break as an extra token eol/eob; files pooled by corpus statistics",
-          dict(_BLEU_PARAMS), _K2020),
-    _card("bleu_nb", "BLEU without breaks (BLEU_nb)",
-          "BLEU of the whole text without breaks; files pooled by corpus statistics", dict(_BLEU_PARAMS), _K2020),
-    _card("ter_br", "TER on breaks (TER_br)",
-          "TER with every word masked so only breaks count; segments cut at common <eob> (sync points)",
-          {"unit": "sync", "max_words": "40", "case_sensitive": "False"}, _K2020, higher_is_better=False,
-          reference="suber TER-br (unit=subtitle)"),
-    _card("s_bleu", "Subtitle BLEU (S-BLEU)",
-          "corpus BLEU with subtitle i of the hypothesis against subtitle i of the reference; "
-          "not applicable when the subtitle counts differ", dict(_BLEU_PARAMS), _M2019, reference="suber BLEU"),
-    _card("t_bleu", "Timed BLEU (T-BLEU)",
-          "BLEU after each hypothesis word, timed by linear interpolation within its subtitle, is moved to the "
-          "reference subtitle whose span holds it", dict(_BLEU_PARAMS), _C2021, reference="suber t-BLEU"),
-    _card("tbhr", "T-BLEU headroom (TBHR)",
-          "BLEU of the hypothesis re-segmented into the reference subtitles by minimum-edit-distance alignment "
-          "(hypothesis breaks ignored, AS-BLEU) minus T-BLEU", dict(_BLEU_PARAMS), _C2021,
-          higher_is_better=False, reference="suber AS-BLEU minus t-BLEU"),
-    _card("suber", "Subtitle Edit Rate (SubER)",
-          "edits (TER with shifts over words and break tokens, alignments only within time-overlapping subtitles) "
-          "per reference word and break, x 100", {"variant": "SubER (lower-cased, punctuation removed)"},
-          _W2022, higher_is_better=False, reference="suber command line"),
+    _card(
+        "bleu_br",
+        "BLEU with breaks (BLEU_br)",
+        "BLEU of the whole text with every break as an extra token eol/eob; files pooled by corpus statistics",
+        dict(_BLEU_PARAMS),
+        _K2020,
+    ),
+    _card(
+        "bleu_nb",
+        "BLEU without breaks (BLEU_nb)",
+        "BLEU of the whole text without breaks; files pooled by corpus statistics",
+        dict(_BLEU_PARAMS),
+        _K2020,
+    ),
+    _card(
+        "ter_br",
+        "TER on breaks (TER_br)",
+        "TER with every word masked so only breaks count; segments cut at common <eob> (sync points)",
+        {"unit": "sync", "max_words": "40", "case_sensitive": "False"},
+        _K2020,
+        higher_is_better=False,
+        reference="suber TER-br (unit=subtitle)",
+    ),
+    _card(
+        "s_bleu",
+        "Subtitle BLEU (S-BLEU)",
+        "corpus BLEU with subtitle i of the hypothesis against subtitle i of the reference; "
+        "not applicable when the subtitle counts differ",
+        dict(_BLEU_PARAMS),
+        _M2019,
+        reference="suber BLEU",
+    ),
+    _card(
+        "t_bleu",
+        "Timed BLEU (T-BLEU)",
+        "BLEU after each hypothesis word, timed by linear interpolation within its subtitle, is moved to the "
+        "reference subtitle whose span holds it",
+        dict(_BLEU_PARAMS),
+        _C2021,
+        reference="suber t-BLEU",
+    ),
+    _card(
+        "tbhr",
+        "T-BLEU headroom (TBHR)",
+        "BLEU of the hypothesis re-segmented into the reference subtitles by minimum-edit-distance alignment "
+        "(hypothesis breaks ignored, AS-BLEU) minus T-BLEU",
+        dict(_BLEU_PARAMS),
+        _C2021,
+        higher_is_better=False,
+        reference="suber AS-BLEU minus t-BLEU",
+    ),
+    _card(
+        "suber",
+        "Subtitle Edit Rate (SubER)",
+        "edits (TER with shifts over words and break tokens, alignments only within time-overlapping subtitles) "
+        "per reference word and break, x 100",
+        {"variant": "SubER (lower-cased, punctuation removed)"},
+        _W2022,
+        higher_is_better=False,
+        reference="suber command line",
+    ),
 ]
 
 
@@ -242,8 +293,9 @@ def cues_from_codes(
     begin = 0
     for i in range(n):
         if codes_arr[i] == EOB or i == n - 1:
-            out.append(Cue(tuple(words[begin : i + 1]), tuple(int(c) for c in codes_arr[begin : i + 1]),
-                           st[begin], en[i]))
+            out.append(
+                Cue(tuple(words[begin : i + 1]), tuple(int(c) for c in codes_arr[begin : i + 1]), st[begin], en[i])
+            )
             begin = i + 1
     return out
 
@@ -255,8 +307,14 @@ def flatten(cues: Sequence[Cue]) -> tuple[list[str], np.ndarray]:
     return words, codes
 
 
-def tagged_text(words: Sequence[str], codes: Sequence[int] | np.ndarray, *, breaks: bool = True,
-                mask: bool = False, final_break: bool = True) -> str:
+def tagged_text(
+    words: Sequence[str],
+    codes: Sequence[int] | np.ndarray,
+    *,
+    breaks: bool = True,
+    mask: bool = False,
+    final_break: bool = True,
+) -> str:
     """Words joined by spaces, each break after its word as ``eol``/``eob`` (when ``breaks``).
 
     ``mask`` replaces every word by ``<mask>``; ``final_break=False`` drops a trailing ``eob``.
@@ -305,13 +363,21 @@ class BreakCounts:
         return 2 * p * r / (p + r) if p + r else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.f1, "precision": self.precision, "recall": self.recall,
-                "tp": self.tp, "fp": self.fp, "fn": self.fn,
-                "n_reference": self.tp + self.fn, "n_hypothesis": self.tp + self.fp}
+        return {
+            "value": self.f1,
+            "precision": self.precision,
+            "recall": self.recall,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "n_reference": self.tp + self.fn,
+            "n_hypothesis": self.tp + self.fp,
+        }
 
 
-def break_counts(ref_codes: Sequence[int] | np.ndarray, hyp_codes: Sequence[int] | np.ndarray, *,
-                 include_final: bool = False) -> dict[str, BreakCounts]:
+def break_counts(
+    ref_codes: Sequence[int] | np.ndarray, hyp_codes: Sequence[int] | np.ndarray, *, include_final: bool = False
+) -> dict[str, BreakCounts]:
     """Counts of ``eob``, ``eol`` and ``eox`` (any type) breaks on one token index.
 
     ``hyp_codes`` must be on the reference's tokens (projected for imperfect text).
@@ -374,10 +440,17 @@ def bleu_score(segs: Segments, *, tokenize: str = "13a", lowercase: bool = False
         return NotApplicable("no non-empty reference segment").to_dict()
     metric = BLEU(tokenize=tokenize, lowercase=lowercase)
     res = metric.corpus_score(kept.hyp, [kept.ref])
-    return {"value": float(res.score), "bp": float(res.bp), "ratio": float(res.ratio),
-            "hyp_len": int(res.sys_len), "ref_len": int(res.ref_len),
-            "precisions": [float(p) for p in res.precisions], "n_segments": len(kept),
-            "skipped_empty_references": skipped, "signature": str(metric.get_signature())}
+    return {
+        "value": float(res.score),
+        "bp": float(res.bp),
+        "ratio": float(res.ratio),
+        "hyp_len": int(res.sys_len),
+        "ref_len": int(res.ref_len),
+        "precisions": [float(p) for p in res.precisions],
+        "n_segments": len(kept),
+        "skipped_empty_references": skipped,
+        "signature": str(metric.get_signature()),
+    }
 
 
 def ter_score(segs: Segments, *, case_sensitive: bool = False) -> dict[str, Any]:
@@ -389,9 +462,14 @@ def ter_score(segs: Segments, *, case_sensitive: bool = False) -> dict[str, Any]
         return NotApplicable("no non-empty reference segment").to_dict()
     metric = TER(case_sensitive=case_sensitive)
     res = metric.corpus_score(kept.hyp, [kept.ref])
-    return {"value": float(res.score), "num_edits": float(res.num_edits), "ref_length": float(res.ref_length),
-            "n_segments": len(kept), "skipped_empty_references": skipped,
-            "signature": str(metric.get_signature())}
+    return {
+        "value": float(res.score),
+        "num_edits": float(res.num_edits),
+        "ref_length": float(res.ref_length),
+        "n_segments": len(kept),
+        "skipped_empty_references": skipped,
+        "signature": str(metric.get_signature()),
+    }
 
 
 def text_segments(ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool) -> Segments:
@@ -399,8 +477,9 @@ def text_segments(ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool) -> Se
     return Segments([tagged_text(*flatten(hyp), breaks=breaks)], [tagged_text(*flatten(ref), breaks=breaks)])
 
 
-def subtitle_segments(ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool = False,
-                      mask: bool = False) -> Segments | NotApplicable:
+def subtitle_segments(
+    ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool = False, mask: bool = False
+) -> Segments | NotApplicable:
     """Subtitle i of the hypothesis against subtitle i of the reference (S-BLEU; SubER's ``BLEU``).
 
     With ``breaks`` the segment-final ``eob`` (present on both sides) is left out, as in SubER.
@@ -412,6 +491,7 @@ def subtitle_segments(ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool = 
             "subtitle-level scores need equal counts",
             {"n_hypothesis_subtitles": len(hyp), "n_reference_subtitles": len(ref)},
         )
+
     def seg(c: Cue) -> str:
         return tagged_text(c.words, c.breaks, breaks=breaks, mask=mask, final_break=False)
 
@@ -508,8 +588,10 @@ def to_suber_subtitles(cues: Sequence[Cue], offset: float = 0.0) -> list[Any]:
         if not c.timed:
             raise ValueError(f"subtitle {k + 1} has no start or end time")
         start, end = c.start + offset, c.end + offset
-        words = [TimedWord(string=w, line_break=kinds[b], subtitle_start_time=start, subtitle_end_time=end)
-                 for w, b in zip(c.words, c.breaks, strict=True)]
+        words = [
+            TimedWord(string=w, line_break=kinds[b], subtitle_start_time=start, subtitle_end_time=end)
+            for w, b in zip(c.words, c.breaks, strict=True)
+        ]
         if words:
             if end - start > 2e-8:
                 set_approximate_word_times(words, start, end)
@@ -526,8 +608,10 @@ def _check_timed(ref: Sequence[Cue], hyp: Sequence[Cue]) -> NotApplicable | None
     for side, cues in (("reference", ref), ("hypothesis", hyp)):
         untimed = [k + 1 for k, c in enumerate(cues) if not c.timed]
         if untimed:
-            return NotApplicable(f"the {side} has subtitles without times (first: subtitle {untimed[0]})",
-                                 {"untimed_subtitles": len(untimed)})
+            return NotApplicable(
+                f"the {side} has subtitles without times (first: subtitle {untimed[0]})",
+                {"untimed_subtitles": len(untimed)},
+            )
     return None
 
 
@@ -601,8 +685,12 @@ def suber_score(pairs: Sequence[tuple[Sequence[Cue], Sequence[Cue]]], *, variant
         offset = max([offset, *ends]) + 1e-3
     score = calculate_SubER(hypothesis=all_hyp, reference=all_ref, metric=variant)
     n_ref = sum(len(s.word_list) + sum(1 for w in s.word_list if w.line_break.value) for s in all_ref)
-    return {"value": float(score), "variant": variant, "reference_tokens": n_ref,
-            "signature": f"suber {_suber_version()}|{variant}"}
+    return {
+        "value": float(score),
+        "variant": variant,
+        "reference_tokens": n_ref,
+        "signature": f"suber {_suber_version()}|{variant}",
+    }
 
 
 def tbhr_from(as_bleu: dict[str, Any], t_bleu: dict[str, Any]) -> dict[str, Any]:
@@ -610,5 +698,9 @@ def tbhr_from(as_bleu: dict[str, Any], t_bleu: dict[str, Any]) -> dict[str, Any]
     if as_bleu.get("value") is None or t_bleu.get("value") is None:
         reason = as_bleu.get("reason") or t_bleu.get("reason") or "not applicable"
         return NotApplicable(reason).to_dict()
-    return {"value": as_bleu["value"] - t_bleu["value"], "as_bleu": as_bleu["value"], "t_bleu": t_bleu["value"],
-            "signature": t_bleu.get("signature", "")}
+    return {
+        "value": as_bleu["value"] - t_bleu["value"],
+        "as_bleu": as_bleu["value"],
+        "t_bleu": t_bleu["value"],
+        "signature": t_bleu.get("signature", ""),
+    }

@@ -17,14 +17,11 @@ substituted token is reported as a mismatch.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from segagree.errors import MismatchError
-
-if TYPE_CHECKING:
-    from segagree.pipeline.pairing import AnnotationPair
+from segagree.pipeline.results import AnnotationPair
 
 # Differing stretches longer than this on both sides are paired position by position
 # (then the rest as gaps) instead of by the quadratic Levenshtein program.

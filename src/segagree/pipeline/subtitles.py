@@ -557,17 +557,13 @@ def _make_runner(name: str) -> Any:
     return run
 
 
-def register(runners: dict[str, Any] | None = None) -> dict[str, tuple[str, ...]]:
-    """Add a runner for every subtitle metric to ``metric_runner.RUNNERS`` (or to ``runners``).
+def register(runners: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Add a runner for every subtitle metric to ``runners`` (``metric_runner.RUNNERS``).
 
     Returns the metric groups (``{"subtitles": (...)}``) for the caller's name expansion.
     Runners return ``{"value", "applicable", "per_speaker": {}, "params", "library", "text", ...}``;
     subtitle metrics have no per-speaker values.
     """
-    if runners is None:
-        from segagree.pipeline.metric_runner import RUNNERS
-
-        runners = RUNNERS
     for name in SUBTITLE_METRICS:
         runners[name] = _make_runner(name)
     return dict(GROUPS)

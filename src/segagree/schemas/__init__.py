@@ -1,6 +1,7 @@
 """The canonical model: Document, Layer, BoundaryScheme, and their native JSON form."""
 
 from segagree.schemas.document import CORE_COLUMNS, Document, Layer, Unit, from_units
+from segagree.schemas.losses import Loss, LossReport, read_losses
 from segagree.schemas.scheme import (
     BUILTIN_SCHEMES,
     NONE_SYMBOL,
@@ -21,11 +22,14 @@ __all__ = [
     "BoundaryType",
     "Document",
     "Layer",
+    "Loss",
+    "LossReport",
     "Unit",
     "builtin_scheme",
     "builtin_schemes",
     "dump_scheme_toml",
     "from_units",
     "load_scheme",
+    "read_losses",
     "scheme_from_dict",
 ]

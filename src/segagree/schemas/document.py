@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from segagree.errors import SegagreeError
+from segagree.schemas.losses import LossReport, read_losses
 from segagree.schemas.scheme import BoundaryScheme
 
 CORE_COLUMNS = ("speaker", "text", "start", "end")
@@ -85,6 +86,9 @@ class Document:
     source_path: str = ""
     source_format: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    # What the reader could not carry from the file into the model (see schemas.losses);
+    # not part of equality, not serialised.
+    losses: LossReport = field(default_factory=read_losses)
 
     def __post_init__(self) -> None:
         t = self.tokens
@@ -178,7 +182,17 @@ class Document:
             source_path=self.source_path,
             source_format=self.source_format,
             meta=dict(self.meta),
+            losses=self._losses_after_selecting(names),
         ).validate()
+
+    def _losses_after_selecting(self, names: list[str]) -> LossReport:
+        losses = read_losses()
+        losses.extend(self.losses)
+        dropped = [s for s in self.speakers if s not in names]
+        if dropped:
+            n = int((~self.tokens["speaker"].isin(names)).sum())
+            losses.add("speakers-dropped", f"speakers not selected: {', '.join(dropped)}", count=n)
+        return losses
 
     # --- checks -----------------------------------------------------------------------
     def validate(self) -> Document:

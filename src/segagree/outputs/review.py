@@ -9,7 +9,7 @@ Sheets (written with XlsxWriter, atomically):
   operation, its cost and the empty **decision** (drop-down: ``A``, ``B``, ``both``,
   ``neither``, ``other``) and **comment** columns. Header frozen, autofilter on, one colour
   per operation type. The grey columns at the right are technical, read back by
-  :func:`segagree.pipeline.adjudicate.adjudicate`: where B's boundary lands in A's stream
+  :func:`segagree.outputs.adjudicate.adjudicate`: where B's boundary lands in A's stream
   and the range of A's tokens whose boundary the comparison placed at A's position (more
   than one token only where A has tokens B lacks).
 * **Summary**: per pair, S_f, S_f^B and kappa per speaker and pooled with the operation
@@ -38,8 +38,8 @@ from typing import Any
 from segagree import __version__
 from segagree.adapters.base import atomic_path
 from segagree.errors import SegagreeError
+from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.summary import POOLED, kappa_values
 from segagree.pipeline.tasks import file_digest
 from segagree.schemas import NONE_SYMBOL
 

@@ -19,38 +19,22 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from segagree import __version__
 from segagree.adapters.base import write_text_atomic
+from segagree.outputs.summary import summary_rows, write_summary
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.corpus import Corpus, find_annotations
-from segagree.pipeline.summary import summary_rows, write_summary
+from segagree.pipeline.results import RunOutcome
 from segagree.pipeline.tasks import run_task, task_key
 
 log = logging.getLogger(__name__)
 RESULTS_LOG = "results.jsonl"
 
 Progress = Callable[[int, int, str], None]
-
-
-@dataclass
-class RunOutcome:
-    """What a run produced: per-task results (in a fixed order), summary rows, files written."""
-
-    corpus: Corpus
-    results: list[dict[str, Any]]
-    rows: list[dict[str, Any]]
-    computed: int = 0
-    reused: int = 0
-    outputs: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def failures(self) -> list[dict[str, Any]]:
-        return [r for r in self.results if not r.get("ok")]
 
 
 REFERENCE_NAMES = ("ref", "reference", "gold")
@@ -166,7 +150,7 @@ def run_corpus(
     if workbooks:
         outcome.outputs["workbooks"] = _write_workbooks(outdir, outcome, config)
     if report:
-        from segagree.pipeline.report import write_report
+        from segagree.outputs.report import write_report
 
         outcome.outputs["report"] = str(write_report(outdir, outcome, config, jobs=jobs))
     write_text_atomic(outdir / "skipped.txt", "\n".join(corpus.skipped) + ("\n" if corpus.skipped else ""))
@@ -174,7 +158,7 @@ def run_corpus(
 
 
 def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig) -> list[str]:
-    from segagree.pipeline.review import write_review_workbook
+    from segagree.outputs.review import write_review_workbook
 
     by_text: dict[str, list[dict[str, Any]]] = {}
     for r in outcome.results:

@@ -20,7 +20,7 @@ from segagree.adapters.base import write_text_atomic
 from segagree.pipeline.config import RunConfig
 
 if TYPE_CHECKING:
-    from segagree.pipeline.run import RunOutcome
+    from segagree.pipeline.results import RunOutcome
 
 POOLED = "ALL"
 COLUMNS = [

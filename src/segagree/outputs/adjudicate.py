@@ -1,6 +1,6 @@
 """Adjudication: turn a filled-in review workbook into a gold annotation.
 
-:func:`adjudicate` reads a review workbook (see :mod:`segagree.pipeline.review`) with
+:func:`adjudicate` reads a review workbook (see :mod:`segagree.outputs.review`) with
 openpyxl, finds annotator A's source file through the About sheet (its path relative to the
 workbook, else the absolute path recorded there; refused if its SHA-1 changed since the
 workbook was written), reads it as the base annotation and applies the decision of every row
@@ -53,8 +53,7 @@ import numpy as np
 
 from segagree.adapters import LossReport, format_for, read_document, write_document
 from segagree.errors import SegagreeError, UsageError
-from segagree.pipeline.pairing import normalise_speaker
-from segagree.pipeline.review import (
+from segagree.outputs.review import (
     ABOUT_SHEET,
     DECISIONS,
     OPS_HEADERS,
@@ -62,6 +61,7 @@ from segagree.pipeline.review import (
     SETTINGS_JSON_LABEL,
     SOURCE_HEADERS,
 )
+from segagree.pipeline.pairing import normalise_speaker
 from segagree.pipeline.tasks import file_digest
 from segagree.schemas import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
 

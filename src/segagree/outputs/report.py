@@ -35,12 +35,12 @@ import numpy as np
 
 from segagree import __version__
 from segagree.adapters.base import atomic_path, write_text_atomic
-from segagree.pipeline import plots
+from segagree.outputs import plots
+from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.summary import POOLED, kappa_values
 
 if TYPE_CHECKING:
-    from segagree.pipeline.run import RunOutcome
+    from segagree.pipeline.results import RunOutcome
 
 __all__ = ["BOOTSTRAP_RESAMPLES", "MAX_MISMATCHES", "REPORT_NAME", "PLOTS_DIR", "write_report"]
 

@@ -1,0 +1,88 @@
+"""Loss reports: what a reader or writer could not carry between a file and the model.
+
+The contract every adapter keeps (issue 11, "lossless must be true"):
+
+* a **reader** records in ``doc.losses`` everything the file holds that the Document does not
+  (tiers not read, point tiers, media descriptors, empty tokens dropped, ...), and everything it
+  repaired (an SRT timing with a dot for the comma);
+* a **writer** records in the ``losses`` report it is given everything the Document holds that
+  the target format cannot (times invented, layer dropped, speakers merged, times rounded).
+
+``convert`` says "lossless" only when both are empty; ``--strict`` turns any loss into an error.
+Each loss says what kind it is, where (tier, speaker, cue, line) and how much (a count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One thing a read or a write could not carry over.
+
+    Attributes:
+        kind: a short key (``times-invented``, ``layer-dropped``, ``tier-ignored``,
+            ``tokens-dropped``, ``meta-dropped``, ``repaired``, ``encoding`` ...).
+        message: a sentence for the user.
+        where: the place (``tier 'pitch'``, ``speaker JOE``, ``cue 4``, ``line 12``), if one.
+        count: how many items were lost, if countable.
+        side: ``read`` or ``write``.
+    """
+
+    kind: str
+    message: str
+    where: str | None = None
+    count: int | None = None
+    side: str = "write"
+
+    def line(self) -> str:
+        where = f" [{self.where}]" if self.where else ""
+        count = f" ({self.count})" if self.count is not None else ""
+        return f"{self.kind}{where}: {self.message}{count}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass
+class LossReport:
+    """The losses of one read or conversion, in the order they were found (no duplicates)."""
+
+    losses: list[Loss] = field(default_factory=list)
+    side: str = "write"
+
+    def add(self, kind: str, message: str, *, where: str | None = None, count: int | None = None) -> None:
+        loss = Loss(kind, message, where=where, count=count, side=self.side)
+        if loss not in self.losses:
+            self.losses.append(loss)
+
+    def extend(self, other: Iterable[Loss]) -> None:
+        for loss in other:
+            if loss not in self.losses:
+                self.losses.append(loss)
+
+    def __bool__(self) -> bool:
+        return bool(self.losses)
+
+    def __len__(self) -> int:
+        return len(self.losses)
+
+    def __iter__(self) -> Iterator[Loss]:
+        return iter(self.losses)
+
+    def kinds(self) -> set[str]:
+        return {loss.kind for loss in self.losses}
+
+    def lines(self) -> list[str]:
+        return [loss.line() for loss in self.losses]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [loss.to_json() for loss in self.losses]
+
+
+def read_losses() -> LossReport:
+    """An empty report for a reader's side of a conversion."""
+    return LossReport(side="read")

@@ -1,0 +1,102 @@
+"""The package's layering (../shared/DESIGN.md): imports run one way, and no module imports
+another that imports it back, counting imports inside functions and under TYPE_CHECKING."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "segagree"
+
+# Each layer may import only the layers listed before it (and itself).
+LAYERS = ["errors", "schemas", "adapters", "metrics", "pipeline", "outputs", "api", "cli"]
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """segagree modules imported anywhere in ``path`` (resolved to known module names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    me = _module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name.startswith("segagree") and name != me and name != "segagree":
+                found.add(name)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    modules = set(files)
+    return {name: _imports(path, modules) for name, path in files.items()}
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_no_import_cycles() -> None:
+    graph = _graph()
+    # A package's __init__ importing its own submodules is not a cycle of two modules.
+    edges = {
+        m: {d for d in deps if not m.startswith(d + ".") and not d.startswith(m + ".")} for m, deps in graph.items()
+    }
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for dep in sorted(edges.get(node, ())):
+            if state.get(dep) == 1:
+                cycles.append([*stack[stack.index(dep) :], dep])
+            elif dep not in state:
+                visit(dep)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_imports_run_one_way_between_layers() -> None:
+    bad = []
+    for module, deps in _graph().items():
+        mine = _layer(module)
+        if mine is None:
+            continue
+        for dep in deps:
+            theirs = _layer(dep)
+            if theirs is not None and LAYERS.index(theirs) > LAYERS.index(mine):
+                bad.append(f"{module} imports {dep}")
+    assert not bad, "imports against the layering: " + "; ".join(sorted(bad))
+
+
+@pytest.mark.parametrize("layer", ["schemas", "adapters", "metrics", "pipeline", "outputs", "cli"])
+def test_every_layer_exists(layer: str) -> None:
+    assert (PACKAGE / layer / "__init__.py").is_file()
