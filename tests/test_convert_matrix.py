@@ -22,6 +22,7 @@ WRITABLE = {
     "eaf": ".eaf",
     "textgrid": ".TextGrid",
     "srt": ".srt",
+    "vtt": ".vtt",
 }
 
 
@@ -62,7 +63,7 @@ def test_conversion_pairs(tmp_path, src, dst):
 
 def test_untimed_to_timed_formats_report_invented_times(tmp_path):
     doc = read_document(SAMPLE / "garden.ann1.txt")
-    for fmt in ("eaf", "textgrid", "srt"):
+    for fmt in ("eaf", "textgrid", "srt", "vtt"):
         losses = write_document(doc, tmp_path / f"g{WRITABLE[fmt]}")
         assert "times-invented" in {loss.kind for loss in losses}, fmt
 

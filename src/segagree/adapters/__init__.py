@@ -19,7 +19,7 @@ from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, load_scheme
 
 # Module names under segagree.adapters, in the order `segagree formats` lists them.
-_MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt")
+_MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt", "vtt")
 
 
 @cache
@@ -67,7 +67,7 @@ def read_document(
 
     Args:
         path: the file.
-        fmt: format name (``text``, ``table``, ``json``, ``rez``, ``eaf``, ``textgrid``, ``srt``);
+        fmt: format name (``text``, ``table``, ``json``, ``rez``, ``eaf``, ``textgrid``, ``srt``, ``vtt``);
             by default from the extension.
         scheme: the endnote scheme for unit layers (name, file or object; default DuBois).
         options: format-specific reader options (tier selection and the like).
@@ -100,6 +100,12 @@ def write_document(
         if Path(path).resolve() == Path(doc.source_path).resolve():
             raise SegagreeError("refusing to overwrite the input file", path=path)
     losses = LossReport()
+    kept = doc.meta.get("vtt")
+    if adapter.name not in ("vtt", "json") and isinstance(kept, dict) and any(kept.values()):
+        # The WebVTT reader keeps these in meta for its writer (and the native JSON keeps meta).
+        names = {"cues": "cue identifiers, settings and notes", "metadata": "header lines"}
+        what = [names.get(k, k.replace("_", " ")) for k, v in kept.items() if v]
+        losses.add("meta-dropped", f"WebVTT {', '.join(what)} have no place in {adapter.name}")
     if strict:
         # Dry run into a throwaway file to learn the losses before touching the target.
         with tempfile.TemporaryDirectory() as scratch:

@@ -407,6 +407,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         cues.append(current)
 
     spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
+    # SRT has cue times only: word times inside a cue (WebVTT timestamp tags, word tiers) are lost.
+    inner = sum(
+        int(not math.isnan(starts[r]) and r != c[0][1][0]) + int(not math.isnan(ends[r]) and r != c[-1][1][-1])
+        for c in cues
+        for _, rows, _ in c
+        for r in rows
+    )
+    if inner:
+        losses.add("times-dropped", "SRT has no times for words inside a cue; they are not written", count=inner)
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     if missing:
         spans = [(float(i), float(i + 1)) for i in range(len(cues))]

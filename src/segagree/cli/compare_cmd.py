@@ -83,7 +83,7 @@ def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
             f"{st['cost']:g}",
             str(st["edits"]),
             *(str(st[k]) for k in COUNTS),
-            end_section=name == speakers[-1],
+            end_section=bool(speakers) and name == speakers[-1],
         )
     stdout.print(table)
     if result["metrics"]:

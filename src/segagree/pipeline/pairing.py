@@ -110,6 +110,12 @@ def pair_annotations(
         MismatchError: different speaker sets, or different token streams without ``align``
             (naming the speaker and the first differing token).
     """
+    for empty, other in ((a, b), (b, a)):
+        if not empty.n_tokens and other.n_tokens:
+            raise MismatchError(
+                f"{empty.source_path or 'one annotation'} has no words (an empty file); "
+                f"there is nothing to pair with the {other.n_tokens} tokens of {other.source_path or 'the other'}"
+            )
     lay_a = a.layer(layer)
     scheme = scheme or lay_a.scheme
     arr_a, tok_a, order_a = speaker_arrays(a, lay_a.name, scheme, speaker_map)

@@ -121,6 +121,8 @@ class Document:
 
     def speaker_rows(self) -> dict[str, np.ndarray]:
         """Token-table row positions of each speaker's stream, in stream order."""
+        if not self.speakers:  # a document with no words (an empty subtitle file)
+            return {}
         codes = pd.Categorical(self.tokens["speaker"], categories=self.speakers)
         order = np.argsort(codes.codes, kind="stable")
         counts = np.bincount(codes.codes[codes.codes >= 0], minlength=len(self.speakers))
