@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from segagree.adapters import read_document, write_document
 from segagree.adapters import vtt as vtt_adapter
@@ -245,9 +247,9 @@ def test_only_the_header_is_an_empty_document(tmp_path: Path) -> None:
 
 def test_empty_files_compare(tmp_path: Path) -> None:
     empty = corpus("no_captions")
-    proc = _segagree("compare", str(empty), str(empty), "--metric", "subtitles", "--json")
+    proc = _segagree("compare", str(empty), str(empty), "--metric", "subtitles")  # the table, no words
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["n_tokens"] == 0
+    assert re.search(r"ALL\s.*\s0\s", proc.stdout), proc.stdout  # the pooled row: 0 tokens
     proc = _segagree("compare", str(corpus("sample")), str(empty))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert f"{empty} has no words" in proc.stderr
@@ -524,7 +526,7 @@ def test_damaged_files_give_a_document_or_a_clean_error(tmp_path: Path) -> None:
     sources = [corpus(n).read_bytes() for n in names] + [PLAIN.encode()]
     rng = random.Random(20261123)
     outcomes = {"document": 0, "error": 0}
-    for case in range(400):
+    for case in range(300):
         data = _damage(sources[case % len(sources)], rng)
         path = tmp_path / f"d{case}.vtt"
         path.write_bytes(data)
@@ -541,7 +543,7 @@ def test_damaged_files_give_a_document_or_a_clean_error(tmp_path: Path) -> None:
         back = read_document(out, allow_unordered=True)
         if not losses:
             assert doc.differences(back) == [], (case, data)
-    assert outcomes["document"] > 100 and outcomes["error"] > 50, outcomes
+    assert outcomes["document"] > 75 and outcomes["error"] > 40, outcomes
 
 
 def test_registry_knows_vtt() -> None:
@@ -549,3 +551,75 @@ def test_registry_knows_vtt() -> None:
 
     assert format_for("movie.VTT").name == "vtt"
     assert re.search(r"\bvtt\b", _segagree("formats").stdout)
+
+
+# --- properties -----------------------------------------------------------------------------
+
+WORDS = st.sampled_from(
+    ["so", "Très", "-", "-5", "--", "&", "a&b", "<i>", "x>y", "-->", "MAN:", "Note:", "NOTE", "ok."]
+)
+SPEAKERS = st.sampled_from(["SUBTITLE", "A", "B", "Joe", "Dr. Who", "x  y"])
+
+
+@st.composite
+def subtitle_documents(draw: st.DrawFn) -> Document:
+    units = []
+    t = 0.0
+    for _ in range(draw(st.integers(1, 6))):  # cues
+        n_lines = draw(st.integers(1, 3))
+        start = t + draw(st.sampled_from([0.0, 0.25, 1.0]))
+        end = start + draw(st.sampled_from([0.0, 0.5, 2.0]))
+        timed = draw(st.booleans())
+        for k in range(n_lines):
+            unit = {
+                "speaker": draw(SPEAKERS),
+                "tokens": draw(st.lists(WORDS, min_size=1, max_size=4)),
+                "boundary": EOB if k == n_lines - 1 else EOL,
+            }
+            if timed and k == 0:
+                unit["start"] = start
+            if timed and k == n_lines - 1:
+                unit["end"] = end
+            units.append(unit)
+        t = end
+    return from_units("p", units, layer="subtitle", scheme=SUB)
+
+
+@given(subtitle_documents())
+@settings(max_examples=150)
+def test_written_files_read_back_equal_or_report_the_difference(doc: Document) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "p.vtt"
+        losses = LossReport()
+        vtt_adapter.write(doc, out, losses=losses)
+        back = read(out, allow_unordered=True)
+        if not losses:
+            assert doc.differences(back) == []
+        else:
+            assert losses.kinds() <= {"times-invented", "round-trip", "speakers-merged"}, losses.lines()
+        if "round-trip" not in losses.kinds():
+            assert back.tokens["text"].tolist() == doc.tokens["text"].tolist()
+
+
+@given(st.lists(st.lists(st.lists(WORDS, min_size=1, max_size=3), min_size=1, max_size=3), min_size=1, max_size=5))
+@settings(max_examples=100)
+def test_the_same_cues_as_srt_and_as_vtt_read_the_same(cues: list[list[list[str]]]) -> None:
+    """Plain cue text (no tags) means the same in both formats: equal Documents."""
+    import tempfile
+
+    srt_parts, vtt_parts = [], ["WEBVTT", ""]
+    for i, lines in enumerate(cues):
+        text = "\n".join(" ".join(w for w in line) for line in lines)
+        if "<" in text or ">" in text or "&" in text:  # markup in WebVTT, words in SRT
+            text = text.replace("<", "").replace(">", "").replace("&", "and")
+        if not text.replace("\n", "").strip() or "-->" in text:
+            continue
+        srt_parts += [str(i + 1), f"00:00:{i:02d},000 --> 00:00:{i:02d},500", text, ""]
+        vtt_parts += [f"00:00:{i:02d}.000 --> 00:00:{i:02d}.500", text, ""]
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "a.srt").write_text("\n".join(srt_parts), encoding="utf-8")
+        (Path(tmp) / "a.vtt").write_text("\n".join(vtt_parts), encoding="utf-8")
+        a, b = read_document(Path(tmp) / "a.srt"), read_document(Path(tmp) / "a.vtt")
+    assert a.differences(b) == []

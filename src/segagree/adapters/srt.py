@@ -303,6 +303,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         source_path=str(path),
         source_format="srt",
         meta=meta,
+        speakers=None if units else [DEFAULT_SPEAKER],  # no words: an empty document of the one stream
     )
     if any(styles):
         doc.tokens["style"] = styles

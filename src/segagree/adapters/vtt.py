@@ -795,8 +795,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             "word start times outside their cue's span cannot be WebVTT timestamp tags; they are not written",
             count=dropped_starts,
         )
-    if subtitle_mode and not invented:
-        _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends)
+    if subtitle_mode:
+        _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends, invented)
     if vmeta and doc.meta.get("line_endings") == "CRLF":
         text = text.replace("\n", "\r\n")
     data = text.encode("utf-8")
@@ -825,9 +825,10 @@ def _check_round_trip(
     losses: LossReport,
     unwritten_starts: list[int],
     unwritten_ends: list[int],
+    times_invented: bool,
 ) -> None:
     """Read the written text back; report any difference from ``doc`` as a loss, beyond the
-    word times already reported as not written."""
+    word times already reported as not written (all times, when they were invented)."""
     try:
         back = _parse(text, path, allow_unordered=True)
     except SegagreeError as err:
@@ -837,6 +838,10 @@ def _check_round_trip(
     expected = doc.tokens[["speaker", "text", "start", "end"]].copy()
     expected.loc[unwritten_starts, "start"] = np.nan
     expected.loc[unwritten_ends, "end"] = np.nan
+    if times_invented:
+        expected[["start", "end"]] = (
+            back.tokens[["start", "end"]].to_numpy() if len(back.tokens) == len(expected) else np.nan
+        )
     sub = Document(
         name=doc.name,
         speakers=list(doc.speakers),
