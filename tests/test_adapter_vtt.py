@@ -297,6 +297,46 @@ def test_line_ends_bom_entities(crlf: bool, bom: bool, tmp_path: Path) -> None:
     assert b"Fine &amp; you?" in raw
 
 
+def test_regions_notes_styles_settings_round_trip(tmp_path: Path) -> None:
+    text = (
+        "WEBVTT\nLanguage: fr\n\n"
+        "NOTE about the regions\n\n"
+        "REGION\nid:fred\nwidth:40%\n\n"
+        "NOTE before the style\n\n"
+        "STYLE\n::cue(.loud) { color: red; }\n\n"
+        "intro\n00:00:01.000 --> 00:00:02.000 region:fred align:left line:-1\n<c.loud>Bonjour</c> à tous.\n\n"
+        "NOTE an empty cue follows\n\n"
+        "00:00:02.000 --> 00:00:03.000 position:10%\n<i> </i>\n\n"
+        "REGION\nid:late\n\n"
+        "00:00:03.000 --> 00:00:04.000\nFin.\n\n"
+        "NOTE the end\n"
+    )
+    doc = read(write_vtt(tmp_path, text))
+    assert cue_texts(doc) == [[["Bonjour", "à", "tous."]], [["Fin."]]]
+    v = doc.meta["vtt"]
+    assert v["metadata"] == ["Language: fr"] and v["header_comments"] == ["about the regions"]
+    assert v["regions"] == [{"settings": "id:fred width:40%", "comments": []}]
+    assert v["styles"] == [{"text": "::cue(.loud) { color: red; }", "comments": ["before the style"]}]
+    assert v["cues"] == {"1": {"identifier": "intro", "settings": "region:fred align:left line:-1"}}
+    assert v["empty_cues"] == [
+        {
+            "after": 1,
+            "start": "00:00:02.000",
+            "end": "00:00:03.000",
+            "lines": ["<i> </i>"],
+            "settings": "position:10%",
+            "comments": ["an empty cue follows"],
+        }
+    ]
+    assert v["footer_comments"] == ["the end"]
+    (loss,) = doc.losses  # a REGION after the first cue is ignored, as WebVTT says
+    assert loss.kind == "block-ignored" and loss.where == "line 24"
+    round_trip(doc, tmp_path)
+    written = (tmp_path / "rt.vtt").read_text(encoding="utf-8")
+    assert "REGION\nid:fred\nwidth:40%" in written and "NOTE the end" in written
+    assert "intro\n00:00:01.000 --> 00:00:02.000 region:fred align:left line:-1\n<c.loud>Bonjour</c> à tous." in written
+
+
 def test_same_text_as_srt_gives_the_same_document(tmp_path: Path) -> None:
     srt_text = (
         "1\n00:00:01,000 --> 00:00:02,500\nHello there,\nhow are you?\n\n"
