@@ -16,9 +16,12 @@ glues cue identifiers into the previous cue's text (``Caption text #1\\N\\Ncredi
 ``<b>`` into ASS ``{\\b1}``, silently reads zero cues from Microsoft Teams files
 (``0:0:0.0 --> 0:0:0.570``) and drops ``NOTE``, ``STYLE``, cue identifiers and settings;
 webvtt-py keeps all of them (and writes them back), follows the specification's block rules
-(a timing line ends the previous block) and reads Teams timestamps leniently. It ignores cue
-blocks whose timing it cannot read; we do not: every line with ``-->`` must be the timing line
-of a cue the library returned, else :class:`InputError` naming the cue, the line and the
+(a timing line ends the previous block) and reads Teams timestamps leniently. On 1,000 seeded
+damaged copies of those files (truncation, bit flips, deleted, duplicated or swapped lines)
+webvtt-py raised only its documented ``MalformedFileError`` (55 files without the signature)
+and returned fewer cues than timing lines in 95; pysubs2 raised ``ValueError`` in 6 and lost
+cues in 136. Both ignore cue blocks whose timing they cannot read; we do not: every line with
+``-->`` must be the timing line of a cue the library returned, else :class:`InputError` naming the cue, the line and the
 expected form. Cue *text* markup (tags, voices, timestamps, character references) is not
 parsed by the library (it only strips tags), so a small scanner here follows the
 specification's cue-text tokenizer (``<`` up to the next ``>`` is a tag).
