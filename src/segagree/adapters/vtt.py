@@ -21,10 +21,10 @@ damaged copies of those files (truncation, bit flips, deleted, duplicated or swa
 webvtt-py raised only its documented ``MalformedFileError`` (55 files without the signature)
 and returned fewer cues than timing lines in 95; pysubs2 raised ``ValueError`` in 6 and lost
 cues in 136. Both ignore cue blocks whose timing they cannot read; we do not: every line with
-``-->`` must be the timing line of a cue the library returned, else :class:`InputError` naming the cue, the line and the
-expected form. Cue *text* markup (tags, voices, timestamps, character references) is not
-parsed by the library (it only strips tags), so a small scanner here follows the
-specification's cue-text tokenizer (``<`` up to the next ``>`` is a tag).
+``-->`` must be the timing line of a cue the library returned, else :class:`InputError`
+naming the cue, the line and the expected form. Cue *text* markup (tags, voices, timestamps,
+character references) is not parsed by the library (it only strips tags), so a small scanner
+here follows the specification's cue-text tokenizer (``<`` up to the next ``>`` is a tag).
 
 Mapping to the model (reading), the same model as :mod:`segagree.adapters.srt`, so an SRT and a
 WebVTT file of the same subtitles read into equal Documents:
