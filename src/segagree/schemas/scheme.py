@@ -443,6 +443,50 @@ def _single(name: str, symbol: str, label: str, description: str) -> BoundarySch
     return BoundaryScheme(name, (BoundaryType(symbol, label, description),), None)
 
 
+# CLAN CHAT utterance terminators (CHAT manual, "Utterance Terminators" and "Special Utterance
+# Terminators"; CA intonation ends from the CA chapter; "," is Jefferson's continuing intonation,
+# which CA-style CHAT such as CABNC writes at line ends). The last field is the Du Bois endnote
+# each maps to when a CHAT file is read with a Du Bois scheme (adapters/chat_terminators.py).
+CHAT_TERMINATORS: tuple[tuple[str, str, str, tuple[str, ...], str], ...] = (
+    (".", "period", "declarative utterance", (), "."),
+    ("?", "question", "question", (), "?"),
+    ("!", "exclamation", "exclamation", (), "."),
+    ("+...", "trailing off", "utterance trails off, incomplete", ("+\u2026",), "--"),
+    ("+..?", "trailing off of a question", "question that trails off", (), "--"),
+    ("+!?", "question with exclamation", "exclamatory question", (), "?"),
+    ("+/.", "interruption", "interrupted by another speaker", (), "--"),
+    ("+/?", "interruption of a question", "question interrupted by another speaker", (), "--"),
+    ("+//.", "self-interruption", "the speaker breaks off", (), "--"),
+    ("+//?", "self-interrupted question", "question the speaker breaks off", (), "--"),
+    ('+"/.', "quotation follows", "the next line is a quotation", (), ","),
+    ('+".', "quotation precedes", "end of a quotation given on the previous line", (), "."),
+    ("+.", "transcription break", "a break for coding, not an utterance end", (), ";"),
+    ("+\u224b", "technical break TCU continuation", "CA: turn unit continues after a technical break", (), ";"),
+    ("+\u2248", "no break TCU continuation", "CA: turn unit continues without a break", (), ","),
+    ("\u21d7", "rise to high", "CA intonation: rise to high", (), "?"),
+    ("\u2197", "rise to mid", "CA intonation: rise to mid", (), "?"),
+    ("\u2192", "level", "CA intonation: level", (), ","),
+    ("\u2198", "fall to mid", "CA intonation: fall to mid", (), "."),
+    ("\u21d8", "fall to low", "CA intonation: fall to low", (), "."),
+    (",", "continuing (CA)", "CA continuing intonation at a line end (not a CHAT terminator)", (), ","),
+)
+
+
+def _chat() -> BoundaryScheme:
+    """The CHAT scheme: identity, except that two terminators mapping to the same Du Bois endnote
+    are 0.5 similar (``!`` and ``.``, ``+...`` and ``+/.``); unclassified = no terminator."""
+    types = tuple(BoundaryType(sym, name, desc, aliases) for sym, name, desc, aliases, _ in CHAT_TERMINATORS)
+    dubois = [d for *_, d in CHAT_TERMINATORS] + [";"]
+    k = len(types) + 2
+    sim = np.eye(k)
+    for i in range(1, k):
+        for j in range(1, k):
+            if i != j and dubois[i - 1] == dubois[j - 1]:
+                sim[i, j] = 0.5
+    unclassified = BoundaryType(";", "no terminator", "utterance without a terminator")
+    return BoundaryScheme("chat", types, unclassified, similarity=sim, symmetric=True)
+
+
 BUILTIN_SCHEMES: dict[str, str] = {
     "dubois": "Du Bois endnotes , . ? -- and unclassified ;, identity matrix, transposition 0.5",
     "lai2023": "the S_f paper's section 4.2 matrix (Lai, Li & Zhang 2023), transposition 0.5 x deletion",
@@ -450,6 +494,8 @@ BUILTIN_SCHEMES: dict[str, str] = {
     "subtitle": "subtitle breaks: <eob> end of block, <eol> end of line; identity, transposition 0.5",
     "turn": "one type: end of turn",
     "sentence": "one type: end of sentence",
+    "chat": "CLAN CHAT utterance terminators (. ? ! +... +/. +//. +\"/. ... and CA's intonation ends); "
+    "types that share a Du Bois endnote are 0.5 similar",
 }
 
 
@@ -474,6 +520,8 @@ def builtin_scheme(name: str) -> BoundaryScheme:
         return _single("turn", "<turn>", "end of turn", "the speaker's turn ends here")
     if name == "sentence":
         return _single("sentence", "<s>", "end of sentence", "a sentence ends here")
+    if name == "chat":
+        return _chat()
     raise SchemeError(f"unknown built-in scheme {name!r}; known: {sorted(BUILTIN_SCHEMES)}")
 
 
