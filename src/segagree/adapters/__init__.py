@@ -19,7 +19,7 @@ from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, load_scheme
 
 # Module names under segagree.adapters, in the order `segagree formats` lists them.
-_MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt", "vtt", "chat")
+_MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt", "vtt", "chat", "transcriber", "exmaralda")
 
 
 @cache

@@ -1,0 +1,445 @@
+"""EXMARaLDA basic transcriptions ``.exb`` (read and write), parsed with lxml.
+
+Format (EXMARaLDA's ``basic-transcription.dtd``): ``<head>`` holds ``<meta-information>`` and
+the ``<speakertable>`` (``<speaker id>`` with an ``<abbreviation>``, sex, languages and
+user-defined ``<ud-information>``); ``<basic-body>`` holds the ``<common-timeline>`` (``<tli
+id [time] [type="intp"]>`` points in document order; a point without ``time`` is untimed, one
+with ``type="intp"`` has an interpolated time) and ``<tier id speaker category type>`` s of
+``<event start end>`` s between two points. Tier types: ``t`` transcription, ``a`` annotation,
+``d`` description.
+
+How it maps to the model (reading)
+----------------------------------
+* **units**: every non-empty event of a transcription tier (``type="t"``), as EXMARaLDA
+  segments speech (HIAT transcripts split one utterance over several events, so a unit is an
+  event, not an utterance); discourse order by the start point's position in the timeline, ties
+  by tier order;
+* **speaker** = the tier speaker's ``abbreviation`` (its id where that is empty); a speaker's
+  second transcription tier is the speaker ``"ABBR [category]"``, and a transcription tier
+  without a speaker (token layers of Pepper/ANNIS exports) is the speaker named by its category
+  (else its id), so no two tiers' events are mixed into one stream. Every speaker of the
+  speaker table is a speaker, also one without a transcription tier;
+* **times**: the points' times; an untimed point stays unknown (NaN): its time is *not*
+  interpolated, since EXMARaLDA's own interpolation is only an editing aid. Interpolated
+  points (``type="intp"``) keep their time and type;
+* **tokens** = the event text split at whitespace, with a final Du Bois endnote split off
+  (:func:`segagree.adapters.endnotes.split_endnote`; HIAT's ``…`` and ``˙`` are not endnotes
+  and stay in the word);
+* kept for writing back (``meta['exb']`` and the columns ``exb_tier``, ``exb_start``,
+  ``exb_end``): the meta-information, the speaker table, the timeline, the attributes of every
+  tier, the annotation and description tiers (type ``a``/``d``) with their events, and the
+  ``tierformat-table``; reported: empty events and ``ud-information`` inside events.
+* a file without tiers (``pepper_expected_empty_doc1.exb``: empty speaker table, no timeline, no
+  tiers) or whose transcription tiers have no text is an InputError: there is nothing to score.
+
+Writing
+-------
+A document read from ``.exb`` whose units still sit on their own timeline points is written with
+its timeline, speaker table, tier attributes and annotation tiers as read. Any other document gets
+a new timeline (every distinct unit time; a unit without times gets untimed points placed after
+the previous unit in discourse order), one speaker and one ``v`` transcription tier per speaker,
+and one event per unit (tokens and endnote as text); annotation tiers of the old timeline are then
+dropped (``tiers-dropped``). Overlapping units of one speaker share its tier
+(``overlap-in-tier``: EXMARaLDA's editor expects none), and units whose timeline order differs from
+the document's order are read back in timeline order (``reordered``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
+from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.xml import parse_xml
+from segagree.errors import InputError
+from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
+
+OWN_COLUMNS = ("exb_tier", "exb_start", "exb_end")
+EXPECTED = "an EXMARaLDA basic transcription (<basic-transcription>)"
+
+
+def _event_text(ev: etree._Element) -> str:
+    """The event's text without the text of ``ud-information`` children."""
+    return (ev.text or "") + "".join(child.tail or "" for child in ev)
+
+
+def _xml_string(el: etree._Element | None) -> str:
+    return etree.tostring(el, encoding="unicode") if el is not None else ""
+
+
+def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Document:
+    """Read an EXMARaLDA basic transcription into a Document (see the module docstring)."""
+    scheme = scheme or builtin_scheme("dubois")
+    path = Path(path)
+    tree = parse_xml(read_bytes(path), path, expected=EXPECTED)
+    root = tree.getroot()
+    if root.tag != "basic-transcription":
+        raise InputError(
+            f"root element is <{root.tag}>, expected {EXPECTED}", path=path, place=f"line {root.sourceline}"
+        )
+    body = root.find("basic-body")
+    if body is None:
+        raise InputError(f"no <basic-body>; expected {EXPECTED}", path=path)
+    tiers = body.findall("tier")
+    if not tiers:
+        raise InputError("no tiers in <basic-body>: the transcription is empty, nothing to read", path=path)
+    timeline: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for tli in body.iterfind("common-timeline/tli"):
+        tid = tli.get("id")
+        if not tid:
+            raise InputError("a <tli> without an id", path=path, place=f"line {tli.sourceline}")
+        if tid in index:
+            raise InputError(f"duplicate timeline point id {tid!r}", path=path, place=f"line {tli.sourceline}")
+        t = tli.get("time")
+        time: float | None = None
+        if t is not None and t.strip():
+            try:
+                time = float(t)
+            except ValueError:
+                raise InputError(
+                    f"time={t!r} of point {tid!r} is not a number of seconds", path=path, place=f"line {tli.sourceline}"
+                ) from None
+            if not math.isfinite(time) or time < 0 or time > 864000:
+                raise InputError(
+                    f"time={t!r} of point {tid!r} is not a time in a recording (0 to 10 days)",
+                    path=path,
+                    place=f"line {tli.sourceline}",
+                )
+        index[tid] = len(timeline)
+        timeline.append({"id": tid, "time": time, "type": tli.get("type")})
+    timed = [p["time"] for p in timeline if p["time"] is not None]
+    if any(b < a for a, b in zip(timed, timed[1:], strict=False)):
+        raise InputError("the timeline's times decrease in document order; expected an ordered timeline", path=path)
+
+    speaker_els = root.findall("head/speakertable/speaker")
+    name_of: dict[str, str] = {}
+    for sp in speaker_els:
+        sid = sp.get("id") or ""
+        name = (sp.findtext("abbreviation") or "").strip() or sid
+        if name in name_of.values():
+            name = sid
+        name_of[sid] = name
+    speakers = list(name_of.values())
+    tier_speaker: dict[str, str] = {}
+    tier_attrs: list[dict[str, str]] = []
+    other_tiers: list[dict[str, Any]] = []
+    raw_units: list[tuple[int, int, int, dict[str, Any]]] = []
+    empty = ud_in_events = 0
+    for t_pos, tier in enumerate(tiers):
+        attrs = dict(tier.attrib)
+        tid = attrs.get("id") or f"#{t_pos}"
+        tier_attrs.append(attrs)
+        if attrs.get("type") != "t":
+            other_tiers.append(
+                {
+                    "attrs": attrs,
+                    "xml": _xml_string(tier),
+                }
+            )
+            continue
+        spk_id = attrs.get("speaker")
+        if spk_id:
+            if spk_id not in name_of:
+                raise InputError(
+                    f"tier {tid!r} names speaker {spk_id!r}, which is not in the speaker table",
+                    path=path,
+                    place=f"line {tier.sourceline}",
+                )
+            name = name_of[spk_id]
+            if name in tier_speaker.values():
+                name = f"{name} [{attrs.get('category') or tid}]"
+        else:
+            name = (attrs.get("category") or "").strip() or tid
+        while name in tier_speaker.values() or (name in speakers and not spk_id):
+            name += "_"
+        tier_speaker[tid] = name
+        for e_pos, ev in enumerate(tier.iterfind("event")):
+            s_id, e_id = ev.get("start"), ev.get("end")
+            if s_id not in index or e_id not in index:
+                raise InputError(
+                    f"event points {s_id!r}-{e_id!r} are not in the common timeline",
+                    path=path,
+                    place=f"line {ev.sourceline}, tier {tid!r}",
+                )
+            if index[e_id] <= index[s_id]:
+                raise InputError(
+                    f"event ends at {e_id!r}, not after its start {s_id!r} in the timeline",
+                    path=path,
+                    place=f"line {ev.sourceline}, tier {tid!r}",
+                )
+            ud_in_events += len(ev)
+            words = _event_text(ev).split()
+            if not words:
+                empty += 1
+                continue
+            toks, code = split_endnote(words, scheme)
+            if not toks:
+                toks, code = words, None
+            if code is None:
+                code = scheme.unclassified_code
+            if code is None:
+                raise InputError(
+                    f"an event without an endnote, and the scheme {scheme.name!r} has no unclassified type",
+                    path=path,
+                    place=f"line {ev.sourceline}",
+                )
+            unit = {
+                "speaker": name,
+                "tokens": toks,
+                "boundary": code,
+                "start": timeline[index[s_id]]["time"],
+                "end": timeline[index[e_id]]["time"],
+                "meta": {"exb_tier": tid, "exb_start": s_id, "exb_end": e_id},
+            }
+            raw_units.append((index[s_id], t_pos, e_pos, unit))
+    if not raw_units:
+        raise InputError("no transcription tier (type 't') has text; nothing to read", path=path)
+    raw_units.sort(key=lambda r: r[:3])
+    head = root.find("head")
+    meta = {
+        "exb": {
+            "meta_information": _xml_string(head.find("meta-information")) if head is not None else "",
+            "speakertable": _xml_string(head.find("speakertable")) if head is not None else "",
+            "timeline": timeline,
+            "tiers": tier_attrs,
+            "tier_speakers": tier_speaker,
+            "other_tiers": other_tiers,
+            "tierformat_table": _xml_string(root.find("tierformat-table")),
+        }
+    }
+    speakers += [s for s in tier_speaker.values() if s not in speakers]
+    doc = from_units(
+        path.stem,
+        [u for *_, u in raw_units],
+        layer="iu",
+        scheme=scheme,
+        speakers=speakers,
+        source_path=str(path),
+        source_format="exmaralda",
+        meta=meta,
+    )
+    if empty:
+        doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=empty)
+    if ud_in_events:
+        doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=ud_in_events)
+    return doc
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def _fmt(t: float) -> str:
+    return repr(float(t))
+
+
+def _same(a: float | None, b: float) -> bool:
+    return (a is None and math.isnan(b)) or (a is not None and not math.isnan(b) and a == b)
+
+
+def _own_timeline(doc: Document, units: list[Any]) -> bool:
+    """True when every unit still sits on the timeline points it was read from."""
+    exb = doc.meta.get("exb") or {}
+    timeline = exb.get("timeline")
+    if not timeline or not all(c in doc.tokens.columns for c in OWN_COLUMNS):
+        return False
+    time_of = {p["id"]: p["time"] for p in timeline}
+    tok = doc.tokens
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    for u in units:
+        s_id, e_id = tok["exb_start"].iat[u.rows[0]], tok["exb_end"].iat[u.rows[0]]
+        if s_id not in time_of or e_id not in time_of:
+            return False
+        if not (_same(time_of[s_id], starts[u.rows[0]]) and _same(time_of[e_id], ends[u.rows[-1]])):
+            return False
+    return True
+
+
+def _new_timeline(units: list[Any], starts: Any, ends: Any) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """A timeline for units in discourse order, and each unit's (start, end) point ids."""
+
+    class _P:
+        __slots__ = ("time",)
+
+        def __init__(self, time: float | None) -> None:
+            self.time = time
+
+    times = sorted({t for u in units for t in (starts[u.rows[0]], ends[u.rows[-1]]) if not math.isnan(t)})
+    points: list[_P] = [_P(t) for t in times]
+    at = {p.time: p for p in points}
+    pairs: list[tuple[_P, _P]] = []
+    prev: _P | None = None
+    for u in units:
+        s, e = starts[u.rows[0]], ends[u.rows[-1]]
+        if not math.isnan(s):
+            sp = at[s]
+        else:
+            sp = _P(None)
+            if not math.isnan(e):
+                points.insert(points.index(at[e]), sp)
+            else:
+                points.insert(points.index(prev) + 1 if prev is not None else 0, sp)
+        if not math.isnan(e) and e > (s if not math.isnan(s) else -1.0):
+            ep = at[e]
+        else:
+            ep = _P(None if math.isnan(e) else e)
+            points.insert(points.index(sp) + 1, ep)
+        pairs.append((sp, ep))
+        prev = ep
+    ids = {id(p): f"T{k}" for k, p in enumerate(points)}
+    timeline = [{"id": ids[id(p)], "time": p.time, "type": None} for p in points]
+    return timeline, [(ids[id(a)], ids[id(b)]) for a, b in pairs]
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
+    """Write a Document as an EXMARaLDA basic transcription (see the module docstring)."""
+    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
+    layer = doc.layer(layer_name)
+    scheme = layer.scheme
+    for other in doc.layers:
+        if other != layer_name:
+            losses.add("layer-dropped", f"EXMARaLDA transcription tiers hold one segmentation; {other!r} not written")
+    note_unit_layer_losses(layer_name, scheme, losses, "EXMARaLDA")
+    extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
+    if extra:
+        losses.add("meta-dropped", f"EXMARaLDA events keep no token metadata; dropped {extra}")
+    exb = doc.meta.get("exb") or {}
+    units = doc.units(layer_name)
+    tok = doc.tokens
+    text = tok["text"].to_numpy()
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    inner = sum(
+        1
+        for u in units
+        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
+    )
+    if inner:
+        losses.add("times-dropped", "word times inside units are not written", count=inner)
+
+    own = _own_timeline(doc, units)
+    root = etree.Element("basic-transcription")
+    head = etree.SubElement(root, "head")
+    tier_of_unit: list[str] = []
+    tiers_out: list[dict[str, str]] = []
+    if own:
+        timeline = exb["timeline"]
+        points = [(str(tok["exb_start"].iat[u.rows[0]]), str(tok["exb_end"].iat[u.rows[0]])) for u in units]
+        head.append(etree.fromstring(exb["meta_information"]) if exb.get("meta_information") else _meta_info(doc))
+        head.append(etree.fromstring(exb["speakertable"]) if exb.get("speakertable") else etree.Element("speakertable"))
+        known = {a.get("id"): a for a in exb.get("tiers") or []}
+        tier_speakers = exb.get("tier_speakers") or {}
+        for u in units:
+            tid = str(tok["exb_tier"].iat[u.rows[0]])
+            if tid not in known or tier_speakers.get(tid) != u.speaker:
+                own = False
+                break
+            tier_of_unit.append(tid)
+        tiers_out = [a for a in exb.get("tiers") or []]
+    if not own:
+        if exb.get("other_tiers"):
+            losses.add(
+                "tiers-dropped",
+                "annotation/description tiers refer to the old timeline and are not written",
+                count=len(exb["other_tiers"]),
+            )
+        timeline, points = _new_timeline(units, starts, ends)
+        head.clear()
+        head.append(_meta_info(doc))
+        table = etree.SubElement(head, "speakertable")
+        tiers_out, tier_id = [], {}
+        for k, spk in enumerate(doc.speakers):
+            sp = etree.SubElement(table, "speaker", {"id": f"SPK{k}"})
+            etree.SubElement(sp, "abbreviation").text = spk
+            for child in ("sex", "languages-used", "l1", "l2", "ud-speaker-information", "comment"):
+                el = etree.SubElement(sp, child)
+                if child == "sex":
+                    el.set("value", "u")
+            tier_id[spk] = f"TIE{k}"
+            tiers_out.append(
+                {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
+            )
+        tier_of_unit = [tier_id[u.speaker] for u in units]
+        pos = {p["id"]: i for i, p in enumerate(timeline)}
+        order = sorted(range(len(units)), key=lambda k: (pos[points[k][0]], doc.speakers.index(units[k].speaker), k))
+        if order != sorted(order):
+            losses.add("reordered", "units not in timeline order are read back in timeline order")
+        last_end: dict[str, int] = {}
+        overlap = 0
+        for k in order:
+            t = tier_of_unit[k]
+            if pos[points[k][0]] < last_end.get(t, -1):
+                overlap += 1
+            last_end[t] = max(last_end.get(t, -1), pos[points[k][1]])
+        if overlap:
+            losses.add("overlap-in-tier", "units of one speaker overlap on its tier", count=overlap)
+
+    body = etree.SubElement(root, "basic-body")
+    tl = etree.SubElement(body, "common-timeline")
+    for p in timeline:
+        attrs = {"id": p["id"]}
+        if p["time"] is not None:
+            attrs["time"] = _fmt(p["time"])
+        if p.get("type"):
+            attrs["type"] = p["type"]
+        etree.SubElement(tl, "tli", attrs)
+    pos = {p["id"]: i for i, p in enumerate(timeline)}
+    events: dict[str, list[tuple[int, int, str]]] = {a.get("id", ""): [] for a in tiers_out}
+    changed = 0
+    for k, u in enumerate(units):
+        words = [str(text[r]) for r in u.rows]
+        symbol = endnote_text(u.boundary, scheme)
+        value = " ".join([*words, symbol] if symbol else words)
+        back, code = split_endnote(value.split(), scheme)
+        if back != words or (code if code is not None else scheme.unclassified_code) != u.boundary:
+            changed += 1
+        events[tier_of_unit[k]].append((pos[points[k][0]], k, value))
+    if changed:
+        losses.add(
+            "tokens-changed", "units whose tokens (spaces, glued endnotes) will not read back the same", count=changed
+        )
+    other_xml = {t["attrs"].get("id"): t["xml"] for t in exb.get("other_tiers") or []} if own else {}
+    for attrs in tiers_out:
+        tid = attrs.get("id", "")
+        if tid in other_xml:
+            body.append(etree.fromstring(other_xml[tid]))
+            continue
+        if attrs.get("type") != "t" and not own:
+            continue
+        tier_el = etree.SubElement(body, "tier", attrs)
+        for _, k, value in sorted(events.get(tid, [])):
+            ev = etree.SubElement(tier_el, "event", {"start": points[k][0], "end": points[k][1]})
+            ev.text = value
+    if own and exb.get("tierformat_table"):
+        root.append(etree.fromstring(exb["tierformat_table"]))
+    elif exb.get("tierformat_table"):
+        losses.add("meta-dropped", "the <tierformat-table> (display formats of the old tiers) is not written")
+    etree.indent(root, space="  ")
+    data = etree.tostring(etree.ElementTree(root), xml_declaration=True, encoding="UTF-8")
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data + b"\n")
+
+
+def _meta_info(doc: Document) -> etree._Element:
+    mi = etree.Element("meta-information")
+    etree.SubElement(mi, "project-name")
+    etree.SubElement(mi, "transcription-name").text = doc.name
+    etree.SubElement(mi, "referenced-file", {"url": ""})
+    etree.SubElement(mi, "ud-meta-information")
+    etree.SubElement(mi, "comment").text = "written by segagree"
+    etree.SubElement(mi, "transcription-convention")
+    return mi
+
+
+ADAPTER = Adapter(
+    name="exmaralda",
+    extensions=(".exb",),
+    description="EXMARaLDA .exb: events of transcription tiers as units on the common timeline",
+    read=read,
+    write=write,
+)

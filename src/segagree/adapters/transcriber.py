@@ -1,0 +1,483 @@
+"""Transcriber ``.trs`` files (read and write), parsed with lxml.
+
+Format (Transcriber's ``trans-14.dtd``): ``<Trans>`` holds ``<Speakers>`` (``<Speaker id name
+.../>``), ``<Topics>`` and one ``<Episode>`` of ``<Section>`` s, each a sequence of ``<Turn
+speaker="ids" startTime endTime>``. A turn's text is mixed content cut by empty elements:
+``<Sync time/>`` starts a new timed segment, ``<Who nb="N"/>`` gives the rest of the segment to
+the N-th speaker of a multi-speaker (overlapping) turn ``speaker="spk1 spk2"``, and
+``<Event/>``, ``<Comment/>``, ``<Background/>`` mark noises, comments and background sounds.
+Files declare their encoding (ISO-8859-1 for most); lxml honours the declaration.
+
+How it maps to the model (reading)
+----------------------------------
+* **speaker** = the ``Speaker``'s ``name`` (its id where the name is empty). Ids that share a
+  name are one speaker (as in TEICORPO's ELAN export of the same file, where ``L1`` and ``SD``
+  are both ``Mélanie``); each token keeps its speaker id in the column ``trs_speaker``. Every
+  listed speaker is a speaker, also a silent one;
+* **units**: each ``Sync``-delimited segment of a turn, and within a multi-speaker turn each
+  ``Who`` part, as a unit of its speaker; empty segments are gaps, not units. Times: the
+  segment's ``Sync`` time to the next ``Sync`` (or the turn's ``endTime``); ``Who`` parts of
+  one segment share its times;
+* **tokens** = the text split at whitespace; **boundary** = a final endnote of the text
+  (:func:`segagree.adapters.endnotes.split_endnote`, Transcriber texts rarely have one, so most
+  units are unclassified);
+* ``Event``, ``Comment`` and ``Background`` elements inside a unit are kept in the token column
+  ``trs_marks`` (JSON: position among the unit's tokens, tag, attributes) and written back where
+  they were; those in segments without words are reported (``marks-dropped``). Turn and
+  section attributes, topics and the speaker table are kept in ``meta['trs']`` and the columns
+  ``trs_turn``/``trs_section``;
+* text in a turn without a speaker is an error (``teicorpo_badfile.trs``: no ``<Speakers>``,
+  a speaker-less turn with text), unless ``no_speaker="NAME"`` names a speaker for it. Empty
+  speaker-less turns (silences) are ignored.
+
+Writing
+-------
+The speaker table, sections and turns are rebuilt from ``meta['trs']`` and the columns where
+the document came from a ``.trs`` file; otherwise one speaker per document speaker
+(``spk1``, ``spk2`` ...), one section, and a turn per run of one speaker's units, with units of
+several speakers that share their exact times written as one ``Who`` turn. Each unit becomes a
+``Sync`` at its start with its tokens (and endnote) as text, plus an empty ``Sync`` at its end when
+the next unit does not start there. Transcriber needs times: a document without times gets 1 s
+per unit in discourse order (``times-invented``). Output is in the encoding the file was read in
+(ISO-8859-1 or UTF-8; characters it lacks become character references), UTF-8 otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
+from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.xml import parse_xml
+from segagree.errors import InputError
+from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
+
+OWN_COLUMNS = ("trs_speaker", "trs_turn", "trs_section", "trs_marks")
+MARK_TAGS = ("Event", "Comment", "Background")
+EXPECTED = "a Transcriber transcription (<Trans>)"
+
+
+def _time(value: str | None, path: Path, el: etree._Element, attr: str) -> float | None:
+    if value is None or value.strip() == "":
+        return None
+    try:
+        t = float(value)
+    except ValueError:
+        raise InputError(
+            f"{attr}={value!r} is not a number of seconds", path=path, place=f"line {el.sourceline} <{el.tag}>"
+        ) from None
+    if not math.isfinite(t) or t < 0 or t > 864000:
+        raise InputError(
+            f"{attr}={value!r} is not a time in a recording (0 to 10 days)",
+            path=path,
+            place=f"line {el.sourceline} <{el.tag}>",
+        )
+    return t
+
+
+class _Part:
+    """Text and marks of one unit in the making."""
+
+    def __init__(self, speaker_id: str, start: float | None, line: int) -> None:
+        self.speaker_id, self.start, self.line = speaker_id, start, line
+        self.end: float | None = None
+        self.words: list[str] = []
+        self.marks: list[list[Any]] = []
+
+    def add_text(self, text: str | None) -> None:
+        if text:
+            self.words.extend(text.split())
+
+    def add_mark(self, el: etree._Element) -> None:
+        self.marks.append([len(self.words), el.tag, dict(el.attrib)])
+
+
+def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | None = None, **_: Any) -> Document:
+    """Read a Transcriber file into a Document (see the module docstring).
+
+    Args:
+        path: the ``.trs`` file.
+        scheme: the endnote scheme of the ``iu`` layer (default Du Bois).
+        no_speaker: speaker name for text in turns without a speaker (default: such text is an error).
+    """
+    scheme = scheme or builtin_scheme("dubois")
+    path = Path(path)
+    raw = read_bytes(path)
+    tree = parse_xml(raw, path, expected=EXPECTED)
+    root = tree.getroot()
+    if root.tag != "Trans":
+        raise InputError(
+            f"root element is <{root.tag}>, expected {EXPECTED}", path=path, place=f"line {root.sourceline}"
+        )
+    speakers_table = [dict(s.attrib) for s in root.iterfind("Speakers/Speaker")]
+    name_of: dict[str, str] = {}
+    for s in speakers_table:
+        sid = s.get("id") or ""
+        if not sid:
+            raise InputError("a <Speaker> without an id", path=path)
+        name_of[sid] = (s.get("name") or "").strip() or sid
+    speakers = list(dict.fromkeys(name_of.values()))
+
+    parts: list[tuple[_Part, int, int]] = []  # part, turn index, section index
+    turns: list[dict[str, str]] = []
+    sections: list[dict[str, str]] = []
+    lost_marks = 0
+    for section in root.iter("Section"):
+        sections.append(dict(section.attrib))
+        sec_index = len(sections) - 1
+        for turn in section.iterfind("Turn"):
+            turns.append(dict(turn.attrib))
+            t_index = len(turns) - 1
+            ids = (turn.get("speaker") or "").split()
+            t_start = _time(turn.get("startTime"), path, turn, "startTime")
+            t_end = _time(turn.get("endTime"), path, turn, "endTime")
+            for sid in ids:
+                if sid not in name_of:
+                    raise InputError(
+                        f"turn speaker {sid!r} is not in <Speakers> ({sorted(name_of) or 'none'})",
+                        path=path,
+                        place=f"line {turn.sourceline} <Turn>",
+                    )
+            segment: list[_Part] = []
+
+            def new_part(sid: str, start: float | None, line: int, segment: list[_Part] = segment) -> _Part:
+                p = _Part(sid, start, line)
+                segment.append(p)
+                return p
+
+            def close(
+                end: float | None, segment: list[_Part] = segment, t_index: int = t_index, sec_index: int = sec_index
+            ) -> None:
+                nonlocal lost_marks
+                for p in segment:
+                    p.end = end
+                    if p.words:
+                        parts.append((p, t_index, sec_index))
+                    else:
+                        lost_marks += len(p.marks)
+                segment.clear()
+
+            first_id = ids[0] if ids else ""
+            cur = new_part(first_id, t_start, turn.sourceline)
+            seg_start = t_start
+            cur.add_text(turn.text)
+            for el in turn:
+                if el.tag == "Sync":
+                    t = _time(el.get("time"), path, el, "time")
+                    if t is None:
+                        raise InputError("<Sync> without a time", path=path, place=f"line {el.sourceline} <Sync>")
+                    close(t)
+                    seg_start = t
+                    cur = new_part(first_id, t, el.sourceline)
+                elif el.tag == "Who":
+                    try:
+                        nb = int(el.get("nb") or "")
+                        sid = ids[nb - 1]
+                        if nb < 1:
+                            raise IndexError
+                    except (ValueError, IndexError):
+                        raise InputError(
+                            f"<Who nb={el.get('nb')!r}> does not name one of the turn's {len(ids)} speakers",
+                            path=path,
+                            place=f"line {el.sourceline} <Who>",
+                        ) from None
+                    if not cur.words and not cur.marks and cur in segment:
+                        segment.remove(cur)
+                    cur = new_part(sid, seg_start, el.sourceline)
+                elif el.tag in MARK_TAGS:
+                    cur.add_mark(el)
+                elif isinstance(el.tag, str):
+                    raise InputError(
+                        f"unexpected <{el.tag}> in a <Turn>; expected Sync, Who, Event, Comment or Background",
+                        path=path,
+                        place=f"line {el.sourceline}",
+                    )
+                cur.add_text(el.tail)
+            close(t_end)
+    units: list[dict[str, Any]] = []
+    for p, t_index, sec_index in parts:
+        if not p.speaker_id:
+            if no_speaker is None:
+                raise InputError(
+                    "text in a <Turn> without a speaker"
+                    + ("" if name_of else " and the file has no <Speakers> list")
+                    + "; expected speaker=\"id\" on every turn with text (or give no_speaker='NAME')",
+                    path=path,
+                    place=f"line {p.line}",
+                )
+            name = no_speaker
+        else:
+            name = name_of[p.speaker_id]
+        toks, code = split_endnote(p.words, scheme)
+        code = code if code is not None else scheme.unclassified_code
+        if code is None:
+            raise InputError(
+                f"a segment without an endnote, and the scheme {scheme.name!r} has no unclassified type",
+                path=path,
+                place=f"line {p.line}",
+            )
+        if not toks:
+            toks = p.words  # a lone endnote-like token is a word here
+            code = scheme.unclassified_code or code
+        units.append(
+            {
+                "speaker": name,
+                "tokens": toks,
+                "boundary": code,
+                "start": p.start,
+                "end": p.end,
+                "meta": {
+                    "trs_speaker": p.speaker_id,
+                    "trs_turn": t_index,
+                    "trs_section": sec_index,
+                    "trs_marks": json.dumps(p.marks, ensure_ascii=False) if p.marks else "",
+                },
+            }
+        )
+    if not units:
+        raise InputError("no turn has text; nothing to read", path=path)
+    meta = {
+        "trs": {
+            "trans": dict(root.attrib),
+            "speakers": speakers_table,
+            "topics": [dict(t.attrib) for t in root.iterfind("Topics/Topic")],
+            "episode": dict(root.find("Episode").attrib) if root.find("Episode") is not None else {},
+            "sections": sections,
+            "turns": turns,
+            "encoding": (tree.docinfo.encoding or "UTF-8"),
+        }
+    }
+    doc = from_units(
+        path.stem,
+        units,
+        layer="iu",
+        scheme=scheme,
+        speakers=speakers,
+        source_path=str(path),
+        source_format="transcriber",
+        meta=meta,
+    )
+    if lost_marks:
+        doc.losses.add(
+            "marks-dropped",
+            "Event/Comment/Background elements in segments without words are not kept",
+            count=lost_marks,
+        )
+    return doc
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def _fmt(t: float) -> str:
+    return repr(float(t))
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
+    """Write a Document as a Transcriber file (see the module docstring)."""
+    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
+    layer = doc.layer(layer_name)
+    scheme = layer.scheme
+    for other in doc.layers:
+        if other != layer_name:
+            losses.add("layer-dropped", f"Transcriber holds one segmentation; layer {other!r} is not written")
+    note_unit_layer_losses(layer_name, scheme, losses, "Transcriber")
+    extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
+    if extra:
+        losses.add("meta-dropped", f"Transcriber keeps no token metadata; dropped {extra}")
+    trs = doc.meta.get("trs") or {}
+    tok = doc.tokens
+    text = tok["text"].to_numpy()
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+
+    def col(name: str, row: int) -> Any:
+        if name not in tok.columns:
+            return None
+        v = tok[name].iat[row]
+        return None if isinstance(v, float) and math.isnan(v) else v
+
+    # Speaker ids: as read where the names still match, else new ones.
+    table = [dict(s) for s in trs.get("speakers") or []]
+    name_of = {s["id"]: (s.get("name") or "").strip() or s["id"] for s in table if s.get("id")}
+    id_of: dict[str, str] = {}
+    for s in table:
+        if s.get("id") and name_of[s["id"]] in doc.speakers:
+            id_of.setdefault(name_of[s["id"]], s["id"])
+    table = [s for s in table if s.get("id") and name_of[s["id"]] in doc.speakers]
+    for spk in doc.speakers:
+        if spk not in id_of:
+            k = len(table) + 1
+            while f"spk{k}" in name_of:
+                k += 1
+            id_of[spk] = f"spk{k}"
+            name_of[f"spk{k}"] = spk
+            table.append({"id": f"spk{k}", "name": spk})
+
+    units = doc.units(layer_name)
+    spans: list[tuple[float, float]] = []
+    invent = not doc.has_times
+    if invent:
+        losses.add("times-invented", "the document has no times; Transcriber needs them, so each unit got 1 s")
+    filled = 0
+    prev_end = 0.0
+    for i, u in enumerate(units):
+        if invent:
+            spans.append((float(i), float(i + 1)))
+            continue
+        s, e = starts[u.rows[0]], ends[u.rows[-1]]
+        if math.isnan(s) or math.isnan(e):
+            filled += 1
+            s = prev_end if math.isnan(s) else s
+            e = max(s, e) if not math.isnan(e) else s
+        spans.append((s, e))
+        prev_end = e
+    if filled:
+        losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
+    inner = sum(
+        1
+        for u in units
+        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
+    )
+    if inner:
+        losses.add("times-dropped", "word times inside units are not written", count=inner)
+
+    def sid(u: Any) -> str:
+        own = col("trs_speaker", u.rows[0])
+        if isinstance(own, str) and own in name_of and name_of[own] == u.speaker:
+            return own
+        return id_of[u.speaker]
+
+    # Turns: the turn index read, else runs of one speaker; units sharing exact times and turn
+    # with different speakers are the Who parts of one segment.
+    turns: list[list[list[int]]] = []  # turn -> segments -> unit indices
+    turn_keys: list[Any] = []
+    for k, u in enumerate(units):
+        key = col("trs_turn", u.rows[0])
+        key = ("trs", int(key)) if key is not None else None
+        if turns and turn_keys[-1] == key and key is not None:
+            same = turns[-1][-1]
+            if spans[same[0]] == spans[k] and all(units[j].speaker != u.speaker for j in same):
+                same.append(k)
+            else:
+                turns[-1].append([k])
+            continue
+        if key is None and turns and turn_keys[-1] is None:
+            last = turns[-1][-1]
+            if spans[last[0]] == spans[k] and all(units[j].speaker != u.speaker for j in last):
+                last.append(k)
+                continue
+            if all(units[j].speaker == u.speaker for seg in turns[-1] for j in seg) and len(turns[-1][-1]) == 1:
+                turns[-1].append([k])
+                continue
+        turns.append([[k]])
+        turn_keys.append(key)
+
+    root = etree.Element("Trans", {k: v for k, v in (trs.get("trans") or {}).items()})
+    if not len(root.attrib):
+        root.set("version", "1")
+    sp_el = etree.SubElement(root, "Speakers")
+    for s in table:
+        etree.SubElement(sp_el, "Speaker", s)
+    if trs.get("topics"):
+        top = etree.SubElement(root, "Topics")
+        for t in trs["topics"]:
+            etree.SubElement(top, "Topic", t)
+    episode = etree.SubElement(root, "Episode", trs.get("episode") or {})
+    sections_meta = trs.get("sections") or []
+    turns_meta = trs.get("turns") or []
+    current_section: etree._Element | None = None
+    current_sec_key: Any = object()
+    lost_marks = changed = 0
+    for t_i, segs in enumerate(turns):
+        first_unit = units[segs[0][0]]
+        sec_key = col("trs_section", first_unit.rows[0])
+        if current_section is None or sec_key != current_sec_key:
+            known = sec_key is not None and int(sec_key) < len(sections_meta)
+            attrs = dict(sections_meta[int(sec_key)]) if known else {}
+            attrs.setdefault("type", "report")
+            current_section = etree.SubElement(episode, "Section", attrs)
+            current_sec_key = sec_key
+        key = turn_keys[t_i]
+        attrs = dict(turns_meta[key[1]]) if key is not None and key[1] < len(turns_meta) else {}
+        members: list[str] = []
+        for seg in segs:
+            for k in seg:
+                s_id = sid(units[k])
+                if s_id not in members:
+                    members.append(s_id)
+        who = any(len(seg) > 1 for seg in segs) or len(members) > 1
+        t_start = spans[segs[0][0]][0]
+        t_end = max(spans[k][1] for seg in segs for k in seg)
+        attrs["speaker"] = " ".join(members)
+        attrs["startTime"] = _fmt(t_start)
+        attrs["endTime"] = _fmt(t_end)
+        turn_el = etree.SubElement(current_section, "Turn", attrs)
+        for n_seg, seg in enumerate(segs):
+            s, e = spans[seg[0]]
+            last: etree._Element = etree.SubElement(turn_el, "Sync", {"time": _fmt(s)})
+            last.tail = "\n"
+            for k in seg:
+                u = units[k]
+                if who:
+                    last = etree.SubElement(turn_el, "Who", {"nb": str(members.index(sid(u)) + 1)})
+                    last.tail = "\n"
+                words = [str(text[r]) for r in u.rows]
+                symbol = endnote_text(u.boundary, scheme)
+                toks = [*words, symbol] if symbol else words
+                back, back_code = split_endnote(" ".join(toks).split(), scheme)
+                if back != words or (back_code if back_code is not None else scheme.unclassified_code) != u.boundary:
+                    changed += 1
+                marks = json.loads(col("trs_marks", u.rows[0]) or "[]")
+                pos = 0
+                pieces: list[str] = []
+                for m_pos, tag, m_attrs in sorted(marks, key=lambda m: m[0]):
+                    if tag not in MARK_TAGS:
+                        lost_marks += 1
+                        continue
+                    m_pos = min(int(m_pos), len(toks))
+                    pieces = toks[pos:m_pos]
+                    last.tail = (last.tail or "") + (" ".join(pieces) + "\n" if pieces else "")
+                    last = etree.SubElement(turn_el, tag, {k2: str(v) for k2, v in m_attrs.items()})
+                    last.tail = "\n"
+                    pos = m_pos
+                rest = toks[pos:]
+                if rest:
+                    last.tail = (last.tail or "") + " ".join(rest) + "\n"
+            nxt = spans[segs[n_seg + 1][0]][0] if n_seg + 1 < len(segs) else None
+            if nxt is not None and nxt != e or nxt is None and e != t_end:
+                etree.SubElement(turn_el, "Sync", {"time": _fmt(e)}).tail = "\n"
+        turn_el.text = "\n"
+    if lost_marks:
+        losses.add("marks-dropped", "unknown mark elements were not written", count=lost_marks)
+    if changed:
+        losses.add(
+            "tokens-changed",
+            "units whose tokens (spaces, glued endnotes) will not read back the same",
+            count=changed,
+        )
+    encoding = str(trs.get("encoding") or "UTF-8")
+    if encoding.upper() not in ("UTF-8", "ISO-8859-1"):
+        encoding = "UTF-8"
+    data = etree.tostring(
+        etree.ElementTree(root),
+        xml_declaration=True,
+        encoding=encoding,
+        doctype='<!DOCTYPE Trans SYSTEM "trans-14.dtd">',
+    )
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data + b"\n")
+
+
+ADAPTER = Adapter(
+    name="transcriber",
+    extensions=(".trs",),
+    description="Transcriber .trs: Sync segments (and Who parts of overlapping turns) as units",
+    read=read,
+    write=write,
+)
