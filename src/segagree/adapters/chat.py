@@ -30,7 +30,8 @@ How it maps to the model (reading)
   other scheme (the Du Bois default) gets the documented Du Bois endnote
   (:mod:`segagree.adapters.chat_terminators`); no terminator is unclassified;
 * **speaker**: the participant's name in ``@Participants`` where one is given
-  (``CHI Lily Target_Child`` -> ``Lily``), else the code (``MOT Mother`` -> ``MOT``), as
+  (``CHI Lily Target_Child`` -> ``Lily``; in old files a second field that is no CHAT role,
+  ``CHI Laetitia``), else the code (``MOT Mother`` -> ``MOT``), as
   TEICORPO's ELAN export names them; every declared participant is a speaker, also a silent
   one; a code that speaks without being declared is its own speaker (``speaker-undeclared``);
 * **times**: the bullets' ms as seconds; with several bullets (CA: timed pauses on their own
@@ -154,15 +155,34 @@ def _bullet_times(text: str, path: Path, line: int) -> list[tuple[float, float]]
     return out
 
 
+# CHAT's standard participant roles (CLAN's depfile); a second field that is none of them is a
+# name (old CHAT files write `CHI Laetitia` without a role).
+ROLES = frozenset(
+    r.lower()
+    for r in (
+        "Target_Child Target_Adult Child Mother Father Brother Sister Sibling Grandfather Grandmother "
+        "Relative Participant Investigator Partner Boy Girl Adult Teenager Male Female Visitor Friend "
+        "Playmate Caretaker Environment Group Unidentified Uncertain Other Text Media PlayRole LENA "
+        "Justice Attorney Doctor Nurse Student Teacher Host Guest Leader Member Narrator Speaker "
+        "Audience Observer Camera_Operator Babysitter Non_Human Interviewer Interviewee Patient Clinician"
+    ).split()
+)
+
+
 def _participants(value: str) -> list[dict[str, str]]:
+    """``CODE [Name] Role`` entries of ``@Participants``."""
     out = []
     for entry in value.split(","):
         fields = entry.split()
         if not fields:
             continue
         code, rest = fields[0], fields[1:]
-        name = rest[0] if len(rest) >= 2 else ""
-        role = rest[-1] if rest else ""
+        if len(rest) >= 2:
+            name, role = rest[0], rest[-1]
+        elif rest and rest[0].lower() not in ROLES:
+            name, role = rest[0], ""
+        else:
+            name, role = "", rest[0] if rest else ""
         out.append({"code": code, "name": name, "role": role})
     return out
 
@@ -479,6 +499,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         term = terminator_for(u.boundary, scheme, col("terminator", last) or None)
         if raw and col("chat_code", first) == codes[u.speaker]:
             rt, rterm = tokenise(raw.split(":", 1)[1] if ":" in raw else raw, ca=ca)
+            rt = rt or [NO_WORDS]
             bullets = [(a, b) for a, b in _bullet_times_quiet(raw)]
             same_times = (
                 (not bullets and math.isnan(s) and math.isnan(e))

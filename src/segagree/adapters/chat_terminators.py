@@ -41,6 +41,10 @@ SPELLINGS: tuple[str, ...] = tuple(sorted(CHAT_TO_DUBOIS, key=len, reverse=True)
 _WRITE_PREFERENCE = (".", "?", "!", "+...", "+/.", "+//.", "+..?", "+/?", "+//?", "+!?", '+"/.', '+".', ",")
 
 
+#: The terminator written for an unclassified unit where it reads back unclassified.
+BREAK = "+."
+
+
 def terminator_code(term: str | None, scheme: BoundaryScheme) -> int | None:
     """The code of a CHAT terminator in ``scheme``: its own type if the scheme has it (the ``chat``
     scheme), else the type of its Du Bois endnote; the unclassified code for none (or None when
@@ -57,9 +61,14 @@ def terminator_code(term: str | None, scheme: BoundaryScheme) -> int | None:
 
 def terminator_for(code: int, scheme: BoundaryScheme, original: str | None = None) -> str | None:
     """The CHAT terminator to write for a boundary code: ``original`` if it reads back to that
-    code, else the preferred terminator that does; None for unclassified (or no CHAT spelling)."""
-    if code == 0 or code == scheme.unclassified_code:
+    code, else the preferred terminator that does; for unclassified ``+.`` where that reads back
+    unclassified (Du Bois schemes), else None (no terminator)."""
+    if code == 0:
         return None
+    if code == scheme.unclassified_code:
+        # CHAT wants a terminator on every utterance; its "broken for coding" `+.` reads back
+        # unclassified under a Du Bois scheme (not under ``chat``, where it is a type of its own).
+        return BREAK if terminator_code(BREAK, scheme) == code else None
     if original and terminator_code(original, scheme) == code:
         return original
     symbol = scheme.symbol(code)

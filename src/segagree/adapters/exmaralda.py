@@ -278,6 +278,16 @@ def _new_timeline(units: list[Any], starts: Any, ends: Any) -> tuple[list[dict[s
         s, e = starts[u.rows[0]], ends[u.rows[-1]]
         if not math.isnan(s):
             sp = at[s]
+            if prev is not None and prev.time is None and points.index(sp) < points.index(prev):
+                # After an untimed unit: a point of the same time behind it keeps the discourse order,
+                # where the timed neighbours allow it.
+                k = points.index(prev)
+                before = [p.time for p in points[: k + 1] if p.time is not None]
+                after = [p.time for p in points[k + 1 :] if p.time is not None]
+                if (not before or before[-1] <= s) and (not after or after[0] >= s):
+                    sp = _P(s)
+                    points.insert(k + 1, sp)
+                    at[s] = sp
         else:
             sp = _P(None)
             if not math.isnan(e):
