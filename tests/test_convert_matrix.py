@@ -23,6 +23,9 @@ WRITABLE = {
     "textgrid": ".TextGrid",
     "srt": ".srt",
     "vtt": ".vtt",
+    "chat": ".cha",
+    "transcriber": ".trs",
+    "exmaralda": ".exb",
 }
 
 
