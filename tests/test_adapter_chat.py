@@ -219,6 +219,51 @@ def test_ca_manual_against_automated_aligns_beyond_the_default_limit(tmp_path: P
     assert Path(out).stat().st_size > 0
 
 
+@pytest.mark.parametrize(
+    ("name", "target"),
+    [
+        ("teicorpo_short.cha", "eaf"),
+        ("cabnc_KBK_2-manual.cha", "eaf"),
+        ("teicorpo_TestDNF4.cha", "TextGrid"),
+        ("pylangacq_eve.cha", "json"),
+        ("teicorpo_testclan2.cha", "trs"),
+        ("cabnc_021A-C0897X0036XX-AAZZP0.cha", "exb"),
+    ],
+)
+def test_convert_and_back(name: str, target: str, tmp_path: Path) -> None:
+    doc = read_document(_path(name))
+    speaking = {s: t for s, t in doc.token_texts().items() if t}
+    mid = tmp_path / f"mid.{target}"
+    first = write_document(doc, mid)
+    other = read_document(mid)
+    got = {s: t for s, t in other.token_texts().items() if t}
+    if "reordered" in first.kinds():  # CA bullets out of order: the target orders by time
+        got = {s: sorted(t) for s, t in got.items()}
+        speaking = {s: sorted(t) for s, t in speaking.items()}
+        assert got == speaking
+        return
+    assert got == speaking
+    if target == "json":
+        assert other == doc, other.differences(doc)
+    out = tmp_path / "back.cha"
+    losses = write_document(other, out)
+    back = read_document(out)
+    assert {s: t for s, t in back.token_texts().items() if t} == speaking
+    assert back.boundary_arrays().keys() >= speaking.keys()
+    for s in speaking:
+        assert (back.boundary_arrays()[s] == other.boundary_arrays()[s]).all()
+    if not losses and not other.losses:
+        assert back == other, back.differences(other)
+
+
+def test_cli_convert_reports_losses(tmp_path: Path) -> None:
+    proc = segagree("convert", str(_path("cabnc_KBK_2-manual.cha")), "-o", str(tmp_path / "k.TextGrid"))
+    assert proc.returncode == 0, proc.stderr
+    assert "loss: meta-dropped" in proc.stderr and "chat_deps" in proc.stderr.replace("\n", "")
+    proc = segagree("convert", str(_path("teicorpo_short.cha")), "-o", str(tmp_path / "s.cha"))
+    assert proc.returncode == 0 and "lossless" in proc.stderr
+
+
 # --- pylangacq as an independent reader of what we write ---------------------------------
 
 pylangacq = pytest.importorskip("pylangacq", reason="pylangacq (test extra) reads our CHAT independently")
