@@ -13,7 +13,10 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from segagree.adapters import chat, read_document, write_document
 from segagree.adapters.base import LossReport
@@ -463,3 +466,44 @@ def test_scheme_without_unclassified_is_refused(tmp_path: Path) -> None:
 
 def test_bullet_regex_accepts_old_sound_bullets() -> None:
     assert chat._bullet_times('hi . \x15%snd:"a.wav"_100_250\x15', Path("x"), 1) == [(0.1, 0.25)]
+
+
+# --- property: any document of plain words reads back from CHAT as written -----------------
+
+
+WORD = st.from_regex(r"[a-zA-Zàéü][a-zàéü']{0,6}", fullmatch=True)
+
+
+@st.composite
+def chat_documents(draw, scheme):
+    units = []
+    for _ in range(draw(st.integers(1, 8))):
+        unit = {
+            "speaker": draw(st.sampled_from(["ANNA", "Bo Li", "CHI"])),
+            "tokens": draw(st.lists(WORD, min_size=1, max_size=4)),
+            "boundary": draw(st.integers(1, scheme.n_codes - 1)),
+        }
+        if draw(st.booleans()):
+            start = draw(st.integers(0, 10**7))
+            unit["start"], unit["end"] = start / 1000, (start + draw(st.integers(0, 10**5))) / 1000
+        units.append(unit)
+    return from_units("p", units, layer="iu", scheme=scheme)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from([DUBOIS, CHAT]).flatmap(lambda s: st.tuples(st.just(s), chat_documents(s))))
+def test_property_written_chat_reads_back(tmp_path: Path, case) -> None:
+    scheme, doc = case
+    out = tmp_path / "p.cha"
+    losses = LossReport()
+    chat.write(doc, out, losses=losses)
+    back = chat.read(out, scheme=scheme)
+    assert losses.kinds() <= {"speakers-renamed"}  # "Bo Li" is written Bo_Li
+    rename = {"Bo Li": "Bo_Li"}
+    assert back.speakers == [rename.get(s, s) for s in doc.speakers]
+    assert back.tokens["text"].tolist() == doc.tokens["text"].tolist()
+    assert back.tokens["speaker"].tolist() == [rename.get(s, s) for s in doc.tokens["speaker"]]
+    assert (back.layer().boundaries == doc.layer().boundaries).all()
+    for col in ("start", "end"):
+        a, b = back.tokens[col].to_numpy(), doc.tokens[col].to_numpy()
+        assert ((a == b) | (np.isnan(a) & np.isnan(b))).all()

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from segagree.adapters import exmaralda, read_document, write_document
 from segagree.adapters.base import LossReport
@@ -236,3 +238,39 @@ def test_wrong_root_and_truncation(tmp_path: Path) -> None:
         p.write_bytes(raw[:cut])
         with pytest.raises(InputError):
             read_document(p)
+
+
+# --- property: documents with timed and untimed units read back from EXMARaLDA -------------
+
+
+@st.composite
+def documents(draw):
+    units = []
+    t = 0.0
+    for _ in range(draw(st.integers(1, 8))):
+        unit = {
+            "speaker": draw(st.sampled_from(["ANNA", "Bo Li", "Cé"])),
+            "tokens": draw(st.lists(st.from_regex(r"[a-zàé'()]{1,6}", fullmatch=True), min_size=1, max_size=4)),
+            "boundary": draw(st.integers(1, DUBOIS.n_codes - 1)),
+        }
+        if draw(st.integers(0, 3)):  # mostly timed, in time order
+            t += draw(st.sampled_from([0.0, 0.25, 1.5]))
+            unit["start"], unit["end"] = t, t + draw(st.sampled_from([0.0, 0.5, 2.0]))
+        units.append(unit)
+    return from_units("p", units, layer="iu", scheme=DUBOIS)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(documents())
+def test_property_written_exb_reads_back(tmp_path: Path, doc) -> None:
+    out = tmp_path / "p.exb"
+    losses = LossReport()
+    exmaralda.write(doc, out, losses=losses)
+    back = exmaralda.read(out, scheme=DUBOIS)
+    assert losses.kinds() <= {"reordered", "overlap-in-tier"}, losses.lines()
+    if "reordered" not in losses.kinds():
+        assert back.differences(doc) == []
+    else:  # times that contradict the order (a unit starting before the previous one ends)
+        assert {k: sorted(v) for k, v in back.token_texts().items()} == {
+            k: sorted(v) for k, v in doc.token_texts().items()
+        }

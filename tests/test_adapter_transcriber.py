@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from segagree.adapters import read_document, transcriber, write_document
 from segagree.adapters.base import LossReport
@@ -228,3 +230,39 @@ def test_wrong_root_and_truncation(tmp_path: Path) -> None:
         p.write_bytes(raw[:cut])
         with pytest.raises(InputError):
             read_document(p)
+
+
+# --- property: any timed document of plain words reads back from Transcriber as written -----
+
+
+@st.composite
+def timed_documents(draw):
+    units = []
+    t = 0.0
+    for _ in range(draw(st.integers(1, 8))):
+        t += draw(st.sampled_from([0.0, 0.25, 1.5]))  # 0: the same start as the previous unit
+        units.append(
+            {
+                "speaker": draw(st.sampled_from(["ANNA", "Bo Li", "Cé"])),
+                "tokens": draw(st.lists(st.from_regex(r"[a-zàé'{}<>]{1,6}", fullmatch=True), min_size=1, max_size=4)),
+                "boundary": draw(st.integers(1, DUBOIS.n_codes - 1)),
+                "start": t,
+                "end": t + draw(st.sampled_from([0.0, 0.5, 2.0])),
+            }
+        )
+    return from_units("p", units, layer="iu", scheme=DUBOIS)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(timed_documents())
+def test_property_written_trs_reads_back(tmp_path: Path, doc) -> None:
+    out = tmp_path / "p.trs"
+    losses = LossReport()
+    transcriber.write(doc, out, losses=losses)
+    back = transcriber.read(out, scheme=DUBOIS)
+    assert not losses, losses.lines()
+    assert back.token_texts() == doc.token_texts()
+    assert back.boundary_arrays().keys() == doc.boundary_arrays().keys()
+    for s in doc.speakers:
+        assert (back.boundary_arrays()[s] == doc.boundary_arrays()[s]).all()
+    assert back.differences(doc) == []

@@ -77,7 +77,6 @@ from typing import Any
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, write_text_atomic
 from segagree.adapters.chat_terminators import split_terminator, terminator_code, terminator_for
 from segagree.adapters.checks import MAX_SECONDS
-from segagree.adapters.endnotes import note_unit_layer_losses
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -444,7 +443,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     for other in doc.layers:
         if other != layer_name:
             losses.add("layer-dropped", f"CHAT holds one utterance layer; layer {other!r} is not written")
-    note_unit_layer_losses(layer_name, scheme, losses, "CHAT")
+    if layer_name != "iu":
+        losses.add("layer-renamed", f"CHAT utterances read back as layer 'iu' (written from layer {layer_name!r})")
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"CHAT keeps no token metadata; dropped {extra}")
@@ -486,7 +486,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         return v if isinstance(v, str) else ""
 
     out = list(header)
-    regenerated = deps_dropped = changed = rounded = half_timed = inner_times = 0
+    regenerated = deps_dropped = changed = rounded = half_timed = inner_times = untyped = 0
     for u in doc.units(layer_name):
         first, last = u.rows[0], u.rows[-1]
         toks = [str(text[r]) for r in u.rows]
@@ -515,6 +515,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
                     out.extend(deps.split("\n"))
                 continue
         regenerated += 1
+        if term is None and u.boundary != scheme.unclassified_code:
+            untyped += 1
         if col("chat_deps", first):
             deps_dropped += 1
         line = f"*{codes[u.speaker]}:\t" + " ".join(toks) + (f" {term}" if term else "")
@@ -539,6 +541,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "tokens-changed",
             "tokens CHAT reads differently (spaces, brackets, pauses, CA marks) will not read back the same",
             count=changed,
+        )
+    if untyped:
+        kinds = ", ".join(t.symbol for t in scheme.types)
+        losses.add(
+            "types-dropped",
+            f"boundaries of scheme {scheme.name!r} ({kinds}) with no CHAT terminator are written without one",
+            count=untyped,
         )
     if rounded:
         losses.add("times-rounded", "CHAT bullets hold whole milliseconds; finer times were rounded", count=rounded)
