@@ -61,10 +61,13 @@ Utterances whose tokens, boundary and times still match their ``chat_raw`` are w
 were read (with their dependent tiers); others are written ``*CODE:\\ttokens terminator
 \\x15start_end\\x15`` (``dependent-tiers-dropped`` for tiers that no longer fit). The terminator is
 the one read when it still codes the unit's boundary, else the CHAT terminator of the boundary's
-type (Du Bois ``--`` -> ``+...``, ``,`` -> CA ``,``); unclassified units get none. Speaker codes
-and ``@Participants`` come from ``meta['chat']``, else are made from the names (``speakers-renamed``
-when a name is not a CHAT word). Every generated line is tokenised again, and tokens that would
-read back differently are reported (``tokens-changed``).
+type (Du Bois ``--`` -> ``+...``; ``,`` -> CA's line-final ``,``, which CLAN's CA mode reads but
+strict CHAT parsers such as pylangacq refuse); unclassified units get ``+.`` ("broken for
+coding") where it reads back unclassified (Du Bois schemes), else no terminator; types of other
+schemes with no CHAT spelling are written without one (``types-dropped``). Speaker codes and
+``@Participants`` come from ``meta['chat']`` (silent participants stay declared), else are made
+from the names (``speakers-renamed`` when a name is not one CHAT word). Every generated line is
+tokenised again, and tokens that would read back differently are reported (``tokens-changed``).
 """
 
 from __future__ import annotations
