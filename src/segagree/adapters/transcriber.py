@@ -38,7 +38,9 @@ the document came from a ``.trs`` file; otherwise one speaker per document speak
 several speakers that share their exact times written as one ``Who`` turn. Each unit becomes a
 ``Sync`` at its start with its tokens (and endnote) as text, plus an empty ``Sync`` at its end when
 the next unit does not start there. Transcriber needs times: a document without times gets 1 s
-per unit in discourse order (``times-invented``). Output is in the encoding the file was read in
+per unit in discourse order (``times-invented``). Units of different speakers that overlap
+without sharing their times (ELAN, CHAT bullets) give turns that overlap earlier ones; they read
+back here exactly, but Transcriber itself expects sequential turns. Output is in the encoding the file was read in
 (ISO-8859-1 or UTF-8; characters it lacks become character references), UTF-8 otherwise.
 """
 
