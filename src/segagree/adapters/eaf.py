@@ -64,7 +64,7 @@ import contextlib
 import io
 import logging
 import math
-import tempfile
+import re
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -75,9 +75,11 @@ import numpy as np
 from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, read_bytes
+from segagree.adapters.checks import check_times
+from segagree.adapters.eaf_parse import EafFile, read_structure
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
 from segagree.adapters.xml import parse_xml
-from segagree.errors import InputError, UsageError
+from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,9 @@ PROP_TIMES_VALUE = "invented"
 UNIT_TYPE = "IU"
 WORD_TYPE = "words"
 SUBDIVISIONS = ("Symbolic_Subdivision", "Time_Subdivision")
+KNOWN_VERSIONS = ("2.7", "2.8", "3.0")
+# Header properties that the writer computes itself (never copied from a source file).
+OWN_PROPERTIES = (PROP_WORDS, PROP_TIMES, "lastUsedAnnotation")
 
 
 @contextlib.contextmanager
@@ -120,32 +125,6 @@ def _parse_xml(path: Path) -> etree._ElementTree:
     return tree
 
 
-def _load_pympi(path: Path, tree: etree._ElementTree) -> Any:
-    """pympi's Eaf for the file. pympi deletes xsi:noNamespaceSchemaLocation unconditionally,
-    so a file without it is parsed from a copy that has it."""
-    from pympi.Elan import Eaf
-
-    root = tree.getroot()
-    try:
-        with _quiet_pympi():
-            if root.get(f"{{{XSI}}}noNamespaceSchemaLocation") is not None:
-                return Eaf(str(path))
-            root.set(f"{{{XSI}}}noNamespaceSchemaLocation", "")
-            with tempfile.TemporaryDirectory() as tmp:
-                copy = Path(tmp) / "copy.eaf"
-                tree.write(str(copy), xml_declaration=True, encoding="UTF-8")
-                return Eaf(str(copy))
-    except Exception as err:  # pympi raises bare Exception/KeyError/ValueError on bad input
-        raise InputError(
-            f"pympi cannot read it ({type(err).__name__}: {err}); expected a valid ELAN file",
-            path=path,
-        ) from None
-
-
-def _ms(value: int | None) -> float:
-    return math.nan if value is None else value / 1000.0
-
-
 def _chain_order(ids: list[str], prev: dict[str, str | None]) -> list[str]:
     """Order sibling REF_ANNOTATIONs by their PREVIOUS_ANNOTATION chain (document order for
     anything the chain does not reach)."""
@@ -171,14 +150,11 @@ def _chain_order(ids: list[str], prev: dict[str, str | None]) -> list[str]:
 
 
 class _EafView:
-    """What the reader needs from a pympi Eaf: tiers, their types, children, annotations."""
+    """What the reader needs from the file: tiers, their types, children, annotations."""
 
-    def __init__(self, eaf: Any, tree: etree._ElementTree) -> None:
+    def __init__(self, eaf: EafFile) -> None:
         self.eaf = eaf
-        self.xml_tiers: dict[str, Any] = {}
-        for el in tree.getroot().iterfind("TIER"):
-            self.xml_tiers.setdefault(el.get("TIER_ID"), el)
-        self.order = sorted(eaf.tiers, key=lambda t: eaf.tiers[t][3])
+        self.order = sorted(eaf.tiers, key=lambda t: eaf.tiers[t].ordinal)
         self.children: dict[str, list[str]] = {t: [] for t in self.order}
         for t in self.order:
             parent = self.attrs(t).get("PARENT_REF")
@@ -186,26 +162,12 @@ class _EafView:
                 self.children[parent].append(t)
 
     def attrs(self, tier: str) -> dict[str, Any]:
-        return self.eaf.tiers[tier][2]
+        return self.eaf.tiers[tier].attrs
 
     def alignable(self, tier: str) -> list[tuple[str, str, str, str]]:
-        """``(id, slot1, slot2, value)`` of a tier's aligned annotations in document order.
-
-        Read from the XML, not from pympi: pympi keys annotations by id, so a file with
-        duplicate ids (teicorpo_test.eaf has 24) would silently lose annotations.
-        """
-        el = self.xml_tiers.get(tier)
-        if el is None:
-            return []
-        return [
-            (
-                a.get("ANNOTATION_ID") or "",
-                a.get("TIME_SLOT_REF1") or "",
-                a.get("TIME_SLOT_REF2") or "",
-                a.findtext("ANNOTATION_VALUE") or "",
-            )
-            for a in el.iterfind("ANNOTATION/ALIGNABLE_ANNOTATION")
-        ]
+        """``(id, slot1, slot2, value)`` of a tier's aligned annotations in document order,
+        duplicate ids kept (teicorpo_test.eaf has 24; pympi would collapse them)."""
+        return [(a, s1, s2, v) for a, s1, s2, v, _ in self.eaf.tiers[tier].aligned]
 
     def stereotype(self, tier: str) -> str | None:
         lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"), {})
@@ -214,7 +176,7 @@ class _EafView:
     def alignable_type(self, tier: str) -> bool:
         lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"))
         if lt is None:  # unknown type: judge by the annotations
-            return bool(self.eaf.tiers[tier][0]) or not self.eaf.tiers[tier][1]
+            return bool(self.eaf.tiers[tier].aligned) or not self.eaf.tiers[tier].refs
         return str(lt.get("TIME_ALIGNABLE", "true")).lower() == "true"
 
     def is_unit_tier(self, tier: str) -> bool:
@@ -227,6 +189,7 @@ class _EafView:
     def word_tier(self, tier: str) -> tuple[str, list[str]] | None:
         """The unit tier's word tier and the association tiers on the way to it."""
         level: list[tuple[str, list[str]]] = [(tier, [])]
+        seen = {tier}
         while level:
             for stereo in SUBDIVISIONS:
                 for parent, via in level:
@@ -237,19 +200,20 @@ class _EafView:
                 (child, [*via, child])
                 for parent, via in level
                 for child in self.children[parent]
-                if self.stereotype(child) == "Symbolic_Association"
+                if self.stereotype(child) == "Symbolic_Association" and child not in seen
             ]
+            seen.update(child for child, _ in level)
         return None
 
     def words_by_unit(
         self, unit_tier: str, word_tier: str, via: list[str]
     ) -> dict[str, list[tuple[str, float, float]]]:
         """Unit annotation id -> its words ``(value, start, end)`` in order."""
-        eaf = self.eaf
+        tiers = self.eaf.tiers
         # Map association annotations back to the unit annotation they stand for.
-        to_unit = {aid: aid for aid in eaf.tiers[unit_tier][0]}
+        to_unit = {aid: aid for aid in tiers[unit_tier].aligned_ids()}
         for assoc in via:
-            for aid, (ref, _v, _p, _s) in eaf.tiers[assoc][1].items():
+            for aid, (ref, _v, _p, _line) in tiers[assoc].refs.items():
                 if ref in to_unit:
                     to_unit[aid] = to_unit[ref]
         out: dict[str, list[tuple[str, float, float]]] = {}
@@ -257,7 +221,7 @@ class _EafView:
             groups: dict[str, list[str]] = {}
             prev: dict[str, str | None] = {}
             values: dict[str, str] = {}
-            for aid, (ref, value, previous, _svg) in eaf.tiers[word_tier][1].items():
+            for aid, (ref, value, previous, _line) in tiers[word_tier].refs.items():
                 unit = to_unit.get(ref)
                 if unit is None:
                     continue
@@ -269,14 +233,14 @@ class _EafView:
             return out
         # Time_Subdivision: children share slots; follow them from the parent's first slot.
         by_start: dict[str, tuple[str, str, str]] = {}
-        for aid, (ts1, ts2, value, _svg) in eaf.tiers[word_tier][0].items():
+        for aid, ts1, ts2, value, _line in tiers[word_tier].aligned:
             by_start.setdefault(ts1, (aid, ts2, value))
         for uid, ts1, ts2, _v in self.alignable(unit_tier):
             words: list[tuple[str, float, float]] = []
             cur, guard = ts1, 0
             while cur in by_start and cur != ts2 and guard <= len(by_start):
                 _aid, nxt, value = by_start[cur]
-                words.append((value, _ms(eaf.timeslots.get(cur)), _ms(eaf.timeslots.get(nxt))))
+                words.append((value, self.eaf.ms(cur), self.eaf.ms(nxt)))
                 cur, guard = nxt, guard + 1
             if words and uid not in out:
                 out[uid] = words
@@ -304,9 +268,12 @@ def read(
     if speaker_from not in ("participant", "tier"):
         raise UsageError(f"speaker_from must be 'participant' or 'tier', got {speaker_from!r}")
     tree = _parse_xml(path)
-    eaf = _load_pympi(path, tree)
-    view = _EafView(eaf, tree)
-    props = {k: v for k, v in eaf.properties}
+    eaf = read_structure(tree, path)
+    version = eaf.adocument.get("VERSION")
+    if version not in KNOWN_VERSIONS:
+        log.warning("%s: unknown version %r of the ELAN format; reading it as 3.0", path, version)
+    view = _EafView(eaf)
+    props = dict(eaf.properties)
     own_words = props.get(PROP_WORDS) == PROP_WORDS_VALUE
     times_invented = props.get(PROP_TIMES) == PROP_TIMES_VALUE
 
@@ -348,7 +315,7 @@ def read(
         last_start = -math.inf
         keyed = []
         for idx, (aid, ts1, ts2, value) in enumerate(anns):
-            start, end = _ms(eaf.timeslots.get(ts1)), _ms(eaf.timeslots.get(ts2))
+            start, end = eaf.ms(ts1), eaf.ms(ts2)
             # Unaligned starts sort where they stand in the document, after the last known one.
             last_start = last_start if math.isnan(start) else start
             keyed.append((last_start, idx, aid, start, end, value))
@@ -423,22 +390,27 @@ def read(
     # Speakers in tier order (the order a writer emits them), not first-utterance order.
     tier_speaker = {u["meta"]["tier"]: u["speaker"] for u in units}
     speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
+    ignored = [t for t in view.order if t not in used]
     meta: dict[str, Any] = {
-        "eaf_version": eaf.adocument.get("VERSION"),
+        "eaf_version": version,
         "author": eaf.adocument.get("AUTHOR"),
         "date": eaf.adocument.get("DATE"),
         "unit_tiers": {t: tier_speaker.get(t) for t in chosen},
         "word_tiers": word_tiers,
-        "ignored_tiers": [t for t in view.order if t not in used],
+        "ignored_tiers": ignored,
         "empty_annotations": empty,
         "duplicate_annotation_ids": duplicates,
         "dropped_units": dropped,
         "properties": props,
         "media": [Path(str(m.get("MEDIA_URL", ""))).name for m in eaf.media_descriptors],
+        # Kept to be written back (so they are not losses).
+        "media_descriptors": eaf.media_descriptors,
+        "header": eaf.header,
+        "property_list": [[k, v] for k, v in eaf.properties if k not in OWN_PROPERTIES],
     }
     if times_invented:
         meta["times_invented"] = True
-    return from_units(
+    doc = from_units(
         path.stem,
         units,
         layer="iu",
@@ -448,6 +420,46 @@ def read(
         source_format="eaf",
         meta=meta,
     )
+    _note_read_losses(doc.losses, eaf, view, ignored, empty, dropped, word_tiers, own_words)
+    return doc
+
+
+def _note_read_losses(
+    losses: LossReport,
+    eaf: EafFile,
+    view: _EafView,
+    ignored: list[str],
+    empty: int,
+    dropped: list[dict[str, Any]],
+    word_tiers: dict[str, str],
+    own_words: bool,
+) -> None:
+    """Record in the Document's read report what the file holds that the Document does not."""
+    for tier in ignored:
+        t = eaf.tiers[tier]
+        n = len(t.aligned) + len(t.refs)
+        if n:
+            kind = "dependent" if t.attrs.get("PARENT_REF") else "independent"
+            losses.add("tier-ignored", f"{kind} tier not read", where=f"tier {tier!r}", count=n)
+    if empty:
+        losses.add("annotations-dropped", "blank annotations on unit tiers are not read", count=empty)
+    if dropped:
+        losses.add(
+            "units-dropped",
+            "annotations with an endnote and no words are not read",
+            where=", ".join(f"{d['tier']}/{d['annotation']}" for d in dropped[:5]),
+            count=len(dropped),
+        )
+    for what, n in sorted(eaf.uncarried.items()):
+        losses.add("meta-dropped", f"{what} are not carried", count=n)
+    if eaf.linked_files:
+        losses.add("meta-dropped", "linked file descriptors are not carried", count=len(eaf.linked_files))
+    if word_tiers and not own_words:
+        losses.add(
+            "tiers-renamed",
+            "word tiers become tokens; written back as '<tier>-words' symbolic subdivisions",
+            where=", ".join(f"{u} -> {w}" for u, w in word_tiers.items()),
+        )
 
 
 def _endnote_with_words(
@@ -481,6 +493,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     """Write a Document as ELAN (see the module docstring). ``path`` is written as given."""
     from pympi.Elan import Eaf, to_adocument
 
+    check_times(doc, path)
+    _check_xml_text(doc, path)
     layer_name = "iu" if "iu" in doc.layers else doc.layer().name
     layer = doc.layer(layer_name)
     scheme = layer.scheme
@@ -521,13 +535,16 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     eaf.linguistic_types.pop("default-lt", None)
     eaf.add_linguistic_type(UNIT_TYPE, timealignable=True)
     eaf.add_linguistic_type(WORD_TYPE, constraints="Symbolic_Subdivision", timealignable=False)
+    _restore_header(eaf, doc.meta, losses)
     eaf.add_property(PROP_WORDS, PROP_WORDS_VALUE)
     if invent:
         eaf.add_property(PROP_TIMES, PROP_TIMES_VALUE)
+    _note_dropped(doc, units, losses)
 
     # Unit times in ms; note precision lost and units without times (unaligned slots).
     spans: list[tuple[int | None, int | None]] = []
     rounded = missing = False
+    reversed_units = 0
     for i, u in enumerate(units):
         if invent:
             spans.append((i * 1000, (i + 1) * 1000))
@@ -541,7 +558,17 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
                 ms = int(round(t * 1000))
                 rounded = rounded or abs(ms / 1000 - t) > 1e-9
                 pair.append(ms)
+        if pair[0] is not None and pair[1] is not None and pair[1] < pair[0]:
+            # The unit's last token ends before its first starts (tokens out of time order).
+            reversed_units += 1
+            pair[1] = pair[0]
         spans.append((pair[0], pair[1]))
+    if reversed_units:
+        losses.add(
+            "times-changed",
+            "units whose last token ends before their first token starts were written with end = start",
+            count=reversed_units,
+        )
     known = [sp[0] for sp in spans if sp[0] is not None]
     late = sum(1 for a, b in zip(known, known[1:], strict=False) if b < a)
     if late:
@@ -559,34 +586,49 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "some units have no start or end time; they are written with unaligned time slots",
         )
 
-    # Tiers: per speaker, a main tier and overflow tiers for units overlapping earlier ones.
-    taken = set()
+    # Tiers: per speaker and source tier (the reader's token column ``tier``, else the speaker),
+    # a main tier and overflow tiers for units overlapping earlier ones.
+    source_tier = _unit_column(doc, units, "tier")
+    taken: set[str] = set()
+    renamed: list[str] = []
     tier_of_unit: list[str] = []
-    tiers_of: dict[str, list[tuple[str, int]]] = {}  # speaker -> [(tier id, last end ms)]
-    for u, (s, e) in zip(units, spans, strict=True):
-        slots = tiers_of.setdefault(u.speaker, [])
+    tiers_of: dict[tuple[str, str], list[tuple[str, int]]] = {}  # -> [(tier id, last end ms)]
+    for u, (s, e), wanted in zip(units, spans, source_tier, strict=True):
+        key = (u.speaker, wanted or u.speaker)
+        slots = tiers_of.setdefault(key, [])
         for k, (tid, last_end) in enumerate(slots):
             if s is None or last_end <= s:
                 slots[k] = (tid, e if e is not None else last_end)
                 tier_of_unit.append(tid)
                 break
         else:
-            tid = u.speaker if not slots else f"{u.speaker} ({len(slots) + 1})"
+            tid = key[1] if not slots else f"{key[1]} ({len(slots) + 1})"
             while tid in taken:
                 tid += "_"
+            if tid != key[1] and wanted:
+                renamed.append(wanted)
             taken.add(tid)
             slots.append((tid, e if e is not None else (s if s is not None else 0)))
             tier_of_unit.append(tid)
+    if renamed:
+        losses.add(
+            "tiers-renamed",
+            "units of these tiers overlap or share a tier name with another speaker; they are written on extra tiers",
+            where=", ".join(dict.fromkeys(renamed)),
+        )
     word_tier_of: dict[str, str] = {}
     for speaker in doc.speakers:
-        for tid, _ in tiers_of.get(speaker, []):
-            eaf.add_tier(tid, ling=UNIT_TYPE, part=speaker)
-            wid = f"{tid}-words"
-            while wid in taken or wid in eaf.tiers:
-                wid += "_"
-            taken.add(wid)
-            eaf.add_tier(wid, ling=WORD_TYPE, parent=tid, part=speaker)
-            word_tier_of[tid] = wid
+        for (spk, _), slots in tiers_of.items():
+            if spk != speaker:
+                continue
+            for tid, _ in slots:
+                eaf.add_tier(tid, ling=UNIT_TYPE, part=speaker)
+                wid = f"{tid}-words"
+                while wid in taken or wid in eaf.tiers:
+                    wid += "_"
+                taken.add(wid)
+                eaf.add_tier(wid, ling=WORD_TYPE, parent=tid, part=speaker)
+                word_tier_of[tid] = wid
     overflow = [t for sl in tiers_of.values() for t, _ in sl[1:]]
     if overflow:
         log.info("overlapping units of one speaker written on extra tiers %s", overflow)
@@ -598,11 +640,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         eaf.timeslots[sid] = t
     n_slots = len(times)
     text = doc.tokens["text"].to_numpy()
+    kept_ids = _kept_annotation_ids(doc, units, losses)
+    used_ids = {a for a in kept_ids if a}
     next_aid = 0
 
     def new_aid() -> str:
         nonlocal next_aid
         next_aid += 1
+        while f"a{next_aid}" in used_ids:
+            next_aid += 1
         return f"a{next_aid}"
 
     def slot(t: int | None) -> str:
@@ -613,11 +659,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         eaf.timeslots[f"ts{n_slots}"] = None
         return f"ts{n_slots}"
 
-    for u, (s, e), tid in zip(units, spans, tier_of_unit, strict=True):
+    for u, (s, e), tid, kept in zip(units, spans, tier_of_unit, kept_ids, strict=True):
         toks = [str(text[r]) for r in u.rows]
         symbol = endnote_text(u.boundary, scheme)
         value = " ".join(toks) + (f" {symbol}" if symbol else "")
-        aid = new_aid()
+        aid = kept or new_aid()
         eaf.tiers[tid][0][aid] = (slot(s), slot(e), value, None)
         eaf.annotations[aid] = tid
         prev = None
@@ -627,13 +673,114 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             eaf.tiers[wid][1][waid] = (aid, tok, prev, None)
             eaf.annotations[waid] = wid
             prev = waid
-    eaf.maxaid, eaf.maxts = next_aid, n_slots
+    last_aid = max([next_aid] + [int(a[1:]) for a in used_ids if a[:1] == "a" and a[1:].isdigit()])
+    eaf.maxaid, eaf.maxts = last_aid, n_slots
     # ELAN continues numbering new annotations from this property.
-    eaf.properties = [(k, next_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
+    eaf.properties = [(k, last_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
 
     with _quiet_pympi():
         root = to_adocument(eaf, pretty=True)
     ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+
+
+# XML 1.0 forbids these characters anywhere in a document; ElementTree would write them anyway.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _check_xml_text(doc: Document, path: Path) -> None:
+    """Refuse text that XML cannot hold (control characters), naming the token or speaker."""
+    for speaker in doc.speakers:
+        if _NOT_XML.search(speaker):
+            raise SegagreeError(f"speaker {speaker!r} holds a character XML cannot hold", path=path)
+    texts = doc.tokens["text"].astype(str)
+    bad = texts.str.contains(_NOT_XML)
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise SegagreeError(
+            f"token {texts.iat[i]!r} (row {i + 1}) holds a control character XML cannot hold; "
+            "remove it or convert to a text format",
+            path=path,
+        )
+
+
+def _unit_column(doc: Document, units: list[Any], column: str) -> list[str | None]:
+    """Each unit's value of a token column (its first token's), or None without the column."""
+    if column not in doc.tokens.columns:
+        return [None] * len(units)
+    values = doc.tokens[column].to_numpy()
+    out: list[str | None] = []
+    for u in units:
+        v = values[u.rows[0]]
+        out.append(v.strip() if isinstance(v, str) and v.strip() else None)
+    return out
+
+
+_XML_ID = re.compile(r"^[A-Za-z_][\w.\-]*$")
+
+
+def _kept_annotation_ids(doc: Document, units: list[Any], losses: LossReport) -> list[str | None]:
+    """The source annotation ids (token column ``annotation_id``) that can be written again:
+    valid XML ids, each used once. The others are renumbered (a loss when they existed)."""
+    wanted = _unit_column(doc, units, "annotation_id")
+    seen: set[str] = set()
+    out: list[str | None] = []
+    lost = 0
+    for aid in wanted:
+        if aid is not None and _XML_ID.match(aid) and aid not in seen:
+            seen.add(aid)
+            out.append(aid)
+        else:
+            lost += aid is not None
+            out.append(None)
+    if lost:
+        losses.add("ids-renumbered", "annotation ids used twice or not valid XML ids get new ids", count=lost)
+    return out
+
+
+def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
+    """Token columns, empty tokens and speakers without units that the file will not give back."""
+    extra = [c for c in doc.meta_columns() if c not in ("tier", "annotation_id")]
+    if extra:
+        losses.add("meta-dropped", f"token columns {extra} have no place in an ELAN file")
+    for col in ("tier", "annotation_id"):
+        if col in doc.tokens.columns:
+            values = doc.tokens[col].to_numpy()
+            varying = sum(1 for u in units if any(values[r] != values[u.rows[0]] for r in u.rows))
+            if varying:
+                losses.add("meta-dropped", f"column {col!r} varies inside units; only the first value is written")
+    blank = int((doc.tokens["text"].astype(str).str.strip() == "").sum())
+    if blank:
+        losses.add("tokens-dropped", "empty tokens are written but read back as nothing", count=blank)
+    silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
+    if silent:
+        losses.add("speakers-dropped", "speakers without tokens have no tier", where=", ".join(silent))
+
+
+def _restore_header(eaf: Any, meta: dict[str, Any], losses: LossReport) -> None:
+    """Write back what an EAF reader kept in ``meta``: author, date, header attributes, media
+    descriptors and properties (so converting ELAN to ELAN keeps them)."""
+    for key in ("author", "date"):
+        if isinstance(meta.get(key), str):
+            eaf.adocument[key.upper()] = meta[key]
+    header = meta.get("header")
+    if isinstance(header, dict) and all(isinstance(v, str) for v in header.values()):
+        eaf.header.update({str(k): v for k, v in header.items()})
+    media = meta.get("media_descriptors")
+    if isinstance(media, list) and all(isinstance(m, dict) for m in media):
+        eaf.media_descriptors = [{str(k): str(v) for k, v in m.items() if v is not None} for m in media]
+    props = meta.get("property_list")
+    if isinstance(props, list):
+        for item in props:
+            if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str):
+                if item[0] not in OWN_PROPERTIES:
+                    eaf.add_property(item[0], "" if item[1] is None else str(item[1]))
+    version = meta.get("eaf_version")
+    if version in KNOWN_VERSIONS:
+        # What this writer writes is valid in every known version: keep the source's.
+        eaf.adocument.update(VERSION=version, FORMAT=version)
+        eaf.adocument["xsi:noNamespaceSchemaLocation"] = f"http://www.mpi.nl/tools/elan/EAFv{version}.xsd"
+    elif isinstance(version, str):
+        losses.add("format-changed", f"EAF version {version!r} is written as {eaf.adocument.get('VERSION')}")
 
 
 ADAPTER = Adapter(

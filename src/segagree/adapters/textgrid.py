@@ -62,17 +62,20 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from praatio import textgrid as praat_textgrid
-from praatio.utilities import textgrid_io
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
+from segagree.adapters.checks import MAX_SECONDS, check_times
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.praat_text import Item as PraatItem
+from segagree.adapters.praat_text import TextGridFile, dump_textgrid, parse_textgrid
+from segagree.adapters.praat_text import Tier as PraatTier
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, from_units
 
@@ -90,6 +93,9 @@ class _Tier:
     name: str
     is_interval: bool
     entries: list[tuple[float, float, str]]  # (start, end, label); points have start == end
+    xmin: float = 0.0
+    xmax: float = 0.0
+    gaps: int = 0  # intervals not starting where the previous one ended
 
 
 def _one_line(text: str) -> str:
@@ -118,47 +124,29 @@ def _parse(path: Path) -> tuple[list[_Tier], dict[str, Any]]:
             path=path,
             place="line 1",
         )
-    try:
-        parsed = textgrid_io.parseTextgridStr(text, includeEmptyIntervals=True)
-    except Exception as err:  # praatio raises ParsingError, ValueError, IndexError ...
-        raise InputError(
-            f"cannot parse the TextGrid ({type(err).__name__}: {_one_line(str(err))})", path=path
-        ) from None
+    parsed = parse_textgrid(text, path)
     tiers: list[_Tier] = []
     seen: set[str] = set()
-    for number, tier in enumerate(parsed["tiers"], start=1):
+    renamed: list[str] = []
+    for tier in parsed.tiers:
         # Praat allows duplicate tier names; rename like praatio's duplicateNamesMode="rename".
-        name = str(tier["name"])
+        name = tier.name
         new_name, i = name, 2
         while new_name in seen:
             new_name = f"{name}_{i}"
             i += 1
+        if new_name != name:
+            renamed.append(new_name)
         seen.add(new_name)
-        is_interval = tier["class"] == "IntervalTier"
-        entries: list[tuple[float, float, str]] = []
-        for k, entry in enumerate(tier["entries"], start=1):
-            try:
-                if is_interval:
-                    start, end, label = float(entry[0]), float(entry[1]), str(entry[2])
-                else:
-                    start = end = float(entry[0])
-                    label = str(entry[1])
-            except (TypeError, ValueError, IndexError):
-                kind = "interval" if is_interval else "point"
-                raise InputError(
-                    f"{kind} {k} has an unreadable time {entry!r}; expected numbers in seconds",
-                    path=path,
-                    place=f"tier {number} {new_name!r}",
-                ) from None
-            entries.append((start, end, label))
-        entries.sort(key=lambda e: (e[0], e[1]))
-        tiers.append(_Tier(new_name, is_interval, entries))
+        entries = [(it.start, it.end, it.label) for it in tier.items]
+        tiers.append(_Tier(new_name, tier.is_interval, entries, tier.xmin, tier.xmax, tier.gaps))
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
     meta = {
         "format": "long" if long_form else "short",
         "encoding": detect_encoding(raw),
-        "xmin": float(parsed["xmin"]),
-        "xmax": float(parsed["xmax"]),
+        "xmin": parsed.xmin,
+        "xmax": parsed.xmax,
+        "renamed_tiers": renamed,
     }
     return tiers, meta
 
@@ -276,6 +264,9 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     units: list[tuple[tuple[float, int, int], dict[str, Any]]] = []
     n_gaps = 0
     without_words = 0
+    # What the Document will not carry (reported in doc.losses below).
+    shared_words = endnote_words = label_differs = span_differs = 0
+    empty_units: list[str] = []
     for tier_idx, ut in enumerate(unit_tiers):
         wt = word_of.get(ut.name)
         words = [(s, e, lab) for s, e, lab in (wt.entries if wt else []) if lab.strip() not in gaps]
@@ -309,17 +300,25 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                     p_starts, p_ends = _spread(ws, we, len(parts))
                     t_starts.extend(p_starts)
                     t_ends.extend(p_ends)
+                shared_words += sum(1 for _, _, wlab in words[lo:hi] if len(wlab.split()) > 1)
                 stripped, wcode = split_endnote(toks, scheme)
                 if wcode is not None and wcode == code and stripped:
                     if len(stripped) < len(toks):  # a separate endnote token: drop its times
                         t_starts, t_ends = t_starts[: len(stripped)], t_ends[: len(stripped)]
+                        endnote_words += 1
                     toks = stripped
+                if toks != label_tokens:
+                    label_differs += 1
+                if toks and (abs(t_starts[0] - s) > _EPS or abs(t_ends[len(toks) - 1] - e) > _EPS):
+                    span_differs += 1
                 unit.update(tokens=toks, token_starts=t_starts, token_ends=t_ends)
             else:
                 if wt is not None:
                     without_words += 1
                 unit["tokens"] = label_tokens
             unit["speaker"] = speaker_for(ut, k, s, e) if speaker_tier else ut.name
+            if not unit["tokens"]:
+                empty_units.append(f"{ut.name} {k}")
             units.append(((s, tier_idx, k), unit))
     units.sort(key=lambda u: u[0])
 
@@ -336,7 +335,8 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     )
     if rejected:
         meta["rejected_word_tiers"] = rejected
-    return from_units(
+    meta["tier_ranges"] = {t.name: [t.xmin, t.xmax] for t in tiers if t.name in used}
+    doc = from_units(
         path.stem,
         [u for _, u in units],
         layer="iu",
@@ -346,6 +346,58 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         source_format="textgrid",
         meta=meta,
     )
+    losses = doc.losses
+    for t in tiers:
+        if t.name in used:
+            continue
+        n = sum(1 for _, _, lab in t.entries if lab.strip())
+        what = "interval tier not read" if t.is_interval else "point tier: segagree reads interval tiers only"
+        losses.add("tier-ignored", what, where=f"tier {t.name!r}", count=n)
+    read_tiers = [t for t in tiers if t.name in used and t.name != speaker_tier]
+    pauses = Counter(lab.strip() for t in read_tiers for _, _, lab in t.entries if lab.strip() and lab.strip() in gaps)
+    if pauses:
+        losses.add(
+            "labels-dropped",
+            f"pause labels {sorted(pauses)} are read as gaps and written back as empty intervals",
+            count=sum(pauses.values()),
+        )
+    n_holes = sum(t.gaps for t in tiers if t.name in used)
+    if n_holes:
+        losses.add(
+            "repaired", "intervals that do not start where the previous one ends (Praat tiles each tier)", count=n_holes
+        )
+    if meta["renamed_tiers"]:
+        losses.add("tiers-renamed", "duplicate tier names were made unique", where=", ".join(meta["renamed_tiers"]))
+    if speaker_tier:
+        losses.add(
+            "tiers-restructured",
+            f"the text tier {unit_names[0]!r} and speaker tier {speaker_tier!r} become one tier per speaker",
+        )
+    for u, w in word_of.items():
+        if w.name != f"{u}/words":
+            losses.add("tiers-renamed", f"word tier {w.name!r} of {u!r} is written back as '<speaker>/words'")
+    if empty_units:
+        losses.add(
+            "units-dropped",
+            "intervals holding only an endnote have no tokens",
+            where=", ".join(empty_units[:5]),
+            count=len(empty_units),
+        )
+    if label_differs:
+        losses.add("labels-dropped", "unit labels whose text differs from their word tier's words", count=label_differs)
+    if span_differs:
+        losses.add("times-dropped", "unit intervals whose times differ from their words' span", count=span_differs)
+    if endnote_words:
+        losses.add(
+            "times-dropped",
+            "endnote word intervals are read as boundaries; their times are dropped",
+            count=endnote_words,
+        )
+    if shared_words:
+        losses.add(
+            "times-invented", "word labels holding several tokens; their interval was shared evenly", count=shared_words
+        )
+    return doc
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -413,6 +465,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         format: ``long`` (default) or ``short``.
     """
     _check_options(options, _WRITE_OPTIONS, "writer")
+    check_times(doc, path)
     layer = doc.layer(options.get("layer"))
     scheme = layer.scheme
     fmt = options.get("format", "long")
@@ -475,11 +528,10 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             f"{word_times_invented} units have no word times; their word intervals were spread evenly over the unit",
         )
 
-    xmin = min([0.0] + [s for s, _ in spans])
-    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION])
-    if doc.source_format == "textgrid" and isinstance(doc.meta.get("xmax"), (int, float)):
-        xmax = max(xmax, float(doc.meta["xmax"]))
-        xmin = min(xmin, float(doc.meta.get("xmin", xmin)))
+    # The file's range: a TextGrid reader's (kept in meta), widened to hold every unit.
+    meta_min, meta_max = _meta_time(doc.meta.get("xmin")), _meta_time(doc.meta.get("xmax"))
+    xmin = min([0.0 if meta_min is None else meta_min] + [s for s, _ in spans])
+    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION] + ([] if meta_max is None else [meta_max]))
 
     n_overlap = n_zero = 0
     tier_entries: dict[str, tuple[list, list]] = {}
@@ -509,11 +561,25 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             prev_end = ue
             xmax = max(xmax, ue)
         tier_entries[speaker] = (unit_entries, word_entries)
-    tg = praat_textgrid.Textgrid()
+    ranges = doc.meta.get("tier_ranges") if isinstance(doc.meta.get("tier_ranges"), dict) else {}
+    out_tiers: list[PraatTier] = []
+
+    def add_tier(name: str, entries: list[tuple[float, float, str]]) -> None:
+        lo, hi = xmin, xmax
+        kept = ranges.get(name)
+        if isinstance(kept, list) and len(kept) == 2:
+            a, b = _meta_time(kept[0]), _meta_time(kept[1])
+            # A tier's own range (Praat allows one narrower than the file's) when it still fits.
+            if a is not None and b is not None and xmin <= a <= b <= xmax:
+                if all(a - _EPS <= s and e <= b + _EPS for s, e, _ in entries):
+                    lo, hi = a, b
+        items = [PraatItem(max(s, lo), min(e, hi), lab, 0) for s, e, lab in entries]
+        out_tiers.append(PraatTier(name, True, lo, hi, items, 0))
+
     for speaker, (unit_entries, word_entries) in tier_entries.items():
-        tg.addTier(praat_textgrid.IntervalTier(speaker, unit_entries, xmin, xmax))
+        add_tier(speaker, unit_entries)
         if need_words:
-            tg.addTier(praat_textgrid.IntervalTier(f"{speaker}/words", word_entries, xmin, xmax))
+            add_tier(f"{speaker}/words", word_entries)
     if n_overlap:
         losses.add(
             "overlap",
@@ -522,15 +588,45 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         )
     if n_zero:
         losses.add("times-rounded", f"{n_zero} units had no duration; they were widened to {_MIN_DURATION * 1000:g} ms")
-    tg.save(
-        str(path),
-        format="long_textgrid" if fmt == "long" else "short_textgrid",
-        includeBlankSpaces=True,
-        minTimestamp=xmin,
-        maxTimestamp=xmax,
-        minimumIntervalLength=None,
-        reportingMode="silence",
-    )
+    _note_unreadable(per_speaker, need_words, losses)
+    text = dump_textgrid(TextGridFile(xmin, xmax, out_tiers), long=fmt == "long")
+    path.write_text(text, encoding="utf-8")
+
+
+def _meta_time(value: Any) -> float | None:
+    """A time kept in ``meta`` by a reader, if it is one a TextGrid can hold."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        if 0 <= value <= MAX_SECONDS:
+            return float(value)
+    return None
+
+
+def _note_unreadable(per_speaker: dict[str, list[Any]], need_words: bool, losses: LossReport) -> None:
+    """Units and tokens the TextGrid reader will not give back: a label that reads as a pause
+    (a unit of ``#`` from a .rez), and with word tiers, tokens that are empty, hold whitespace
+    or read as pauses."""
+    gaps = {""} | set(DEFAULT_GAP_LABELS)
+    gap_units: list[str] = []
+    bad_tokens = 0
+    for speaker, items in per_speaker.items():
+        for _us, _ue, label, toks, _ws, _we in items:
+            if label.strip() in gaps:
+                gap_units.append(f"{speaker}: {label.strip()!r}")
+            elif need_words:
+                bad_tokens += sum(1 for t in toks if t.strip() in gaps or len(t.split()) != 1)
+    if gap_units:
+        losses.add(
+            "units-dropped",
+            "units whose whole text is a pause label read back as gaps",
+            where=", ".join(gap_units[:5]),
+            count=len(gap_units),
+        )
+    if bad_tokens:
+        losses.add(
+            "tokens-changed",
+            "tokens that are empty, hold whitespace or are pause labels do not read back as one token",
+            count=bad_tokens,
+        )
 
 
 ADAPTER = Adapter(

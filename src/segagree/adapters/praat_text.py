@@ -1,0 +1,330 @@
+"""A strict reader of Praat's TextGrid text files (long and short form), checking what they declare.
+
+Praat's text serialisation of a TextGrid is one sequence of values, whether written in the long
+form (``xmin = 0``, ``intervals [1]:``) or the short one (bare values, one per line): the file
+type and class strings, the file's ``xmin`` and ``xmax``, ``<exists>``, the number of tiers;
+per tier its class (``"IntervalTier"`` or ``"TextTier"``), name, ``xmin``, ``xmax`` and number
+of items; per interval ``xmin``, ``xmax`` and a text, per point a time and a mark. Strings are
+double-quoted with ``""`` for a quote and may span lines. The long form's labels (``xmin =``,
+``item [2]:``) only decorate that sequence, so one tokenizer reads both forms.
+
+praatio (used to write) accepts a file cut in the middle and returns fewer tiers or intervals
+than the file declares, so reading checks every declaration against what follows: the tier and
+item counts, finite non-negative times (at most ten days), ``xmin <= xmax`` everywhere, items
+within their tier's range and tiers within the file's, intervals in order without overlap and
+points in order. Each refusal names the line, the tier and the item. Gaps between intervals
+(Praat requires them to tile the tier) are accepted and counted, as the writer fills them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from segagree.adapters.checks import MAX_SECONDS
+from segagree.errors import InputError
+
+# Tolerance for comparing interval ends (Praat writes times at full precision, but files from
+# other tools round them).
+EPS = 1e-6
+
+_TOKEN = re.compile(
+    r'"((?:[^"]|"")*)"'  # 1: a string
+    r"|(<exists>|<absent>)"  # 2: a flag
+    r"|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])"  # 3: a number
+    r"|[-+]?(?:inf(?:inity)?|nan)(?!\w)|--undefined--)"  # (impossible numbers, refused later)
+    r"|\[[^\]\n]*\]"  # a long-form index: item [1]:
+    r"|[A-Za-z_][\w?]*"  # a long-form label word: xmin, intervals, tiers?
+    r"|[=:!]"  # long-form punctuation
+    r"|(\S)",  # 4: anything else is damage
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Item:
+    """An interval (start < end or equal) or a point (start == end) with its label."""
+
+    start: float
+    end: float
+    label: str
+    line: int
+
+
+@dataclass
+class Tier:
+    name: str
+    is_interval: bool
+    xmin: float
+    xmax: float
+    items: list[Item]
+    line: int
+    gaps: int = 0  # intervals that do not start where the previous one ended
+
+
+@dataclass
+class TextGridFile:
+    xmin: float
+    xmax: float
+    tiers: list[Tier]
+
+
+class _Tokens:
+    """The file's values in order, with their line numbers."""
+
+    def __init__(self, text: str, path: Path) -> None:
+        self.path = path
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.iter: Iterator[re.Match[str]] = _TOKEN.finditer(text)
+        self.line = 1
+
+    def _line(self, pos: int) -> int:
+        return bisect.bisect_right(self.newlines, pos) + 1
+
+    def next(self, expected: str, where: str) -> tuple[str, str]:
+        """The next value as (kind, text): kind is ``str``, ``flag`` or ``num``."""
+        for m in self.iter:
+            if m.group(1) is not None:
+                self.line = self._line(m.start())
+                return "str", m.group(1).replace('""', '"')
+            if m.group(2) is not None:
+                self.line = self._line(m.start())
+                return "flag", m.group(2).lower()
+            if m.group(3) is not None:
+                self.line = self._line(m.start())
+                return "num", m.group(3)
+            if m.group(4) is not None:
+                self.line = self._line(m.start())
+                what = "an unterminated string" if m.group(4) == '"' else f"{m.group(4)!r}"
+                raise InputError(
+                    f"unexpected {what} where {expected} was expected",
+                    path=self.path,
+                    place=f"line {self.line}, {where}",
+                )
+        raise InputError(
+            f"the file ends where {expected} was expected; it is cut short or damaged",
+            path=self.path,
+            place=f"line {self.line}, {where}",
+        )
+
+    def string(self, expected: str, where: str) -> str:
+        kind, value = self.next(expected, where)
+        if kind != "str":
+            raise InputError(
+                f"found {value!r} where {expected} (a quoted string) was expected",
+                path=self.path,
+                place=f"line {self.line}, {where}",
+            )
+        return value
+
+    def number(self, expected: str, where: str) -> float:
+        kind, value = self.next(expected, where)
+        try:
+            out = float(value) if kind == "num" else math.nan
+        except ValueError:
+            out = math.nan
+        if kind != "num" or not math.isfinite(out):
+            raise InputError(
+                f"found {value!r} where {expected} (a finite number) was expected",
+                path=self.path,
+                place=f"line {self.line}, {where}",
+            )
+        return out
+
+    def time(self, expected: str, where: str) -> float:
+        value = self.number(expected, where)
+        if value < 0 or value > MAX_SECONDS:
+            raise InputError(
+                f"{expected} is {value!r}; expected a time from 0 to {MAX_SECONDS:.0f} s",
+                path=self.path,
+                place=f"line {self.line}, {where}",
+            )
+        return value
+
+    def count(self, expected: str, where: str) -> int:
+        value = self.number(expected, where)
+        if value < 0 or value != int(value):
+            raise InputError(
+                f"{expected} is {value!r}; expected a whole number >= 0",
+                path=self.path,
+                place=f"line {self.line}, {where}",
+            )
+        return int(value)
+
+    def at_end(self) -> tuple[int, str] | None:
+        """None when only whitespace and long-form decoration remain, else (line, what)."""
+        for m in self.iter:
+            if m.group(1) is not None or m.group(2) is not None or m.group(3) is not None or m.group(4) is not None:
+                return self._line(m.start()), m.group(0)[:30]
+        return None
+
+
+def parse_textgrid(text: str, path: Path) -> TextGridFile:
+    """Parse a decoded TextGrid text file, checking every declaration (see the module docstring)."""
+    tok = _Tokens(text, path)
+    if tok.string("the file type", "header") != "ooTextFile":
+        raise InputError('expected File type = "ooTextFile"', path=path, place=f"line {tok.line}")
+    if tok.string("the object class", "header") != "TextGrid":
+        raise InputError('expected Object class = "TextGrid"', path=path, place=f"line {tok.line}")
+    xmin = tok.time("the file's xmin", "header")
+    xmax = tok.time("the file's xmax", "header")
+    if xmax < xmin:
+        raise InputError(f"the file's xmax {xmax!r} is below its xmin {xmin!r}", path=path, place=f"line {tok.line}")
+    kind, flag = tok.next("<exists> or <absent>", "header")
+    if kind != "flag":
+        raise InputError(f"found {flag!r} where tiers? <exists> was expected", path=path, place=f"line {tok.line}")
+    n_tiers = tok.count("the number of tiers", "header") if flag == "<exists>" else 0
+    tiers = [_tier(tok, k, n_tiers, xmin, xmax) for k in range(1, n_tiers + 1)]
+    rest = tok.at_end()
+    if rest is not None:
+        raise InputError(
+            f"unexpected {rest[1]!r} after the {n_tiers} tiers the header declares (size = {n_tiers})",
+            path=path,
+            place=f"line {rest[0]}",
+        )
+    return TextGridFile(xmin, xmax, tiers)
+
+
+def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tier:
+    where = f"tier {k} of {n_tiers}"
+    line = tok.line
+    cls = tok.string("the tier class", where)
+    if cls not in ("IntervalTier", "TextTier"):
+        raise InputError(
+            f'tier class {cls!r}; expected "IntervalTier" or "TextTier"',
+            path=tok.path,
+            place=f"line {tok.line}, {where}",
+        )
+    name = tok.string("the tier name", where)
+    where = f"tier {k} {name!r}"
+    xmin = tok.time("the tier's xmin", where)
+    xmax = tok.time("the tier's xmax", where)
+    if xmax < xmin:
+        raise InputError(
+            f"the tier's xmax {xmax!r} is below its xmin {xmin!r}", path=tok.path, place=f"line {tok.line}, {where}"
+        )
+    if xmin < fxmin - EPS or xmax > fxmax + EPS:
+        raise InputError(
+            f"the tier's range {xmin:g}-{xmax:g} s lies outside the file's {fxmin:g}-{fxmax:g} s",
+            path=tok.path,
+            place=f"line {tok.line}, {where}",
+        )
+    is_interval = cls == "IntervalTier"
+    noun = "interval" if is_interval else "point"
+    n = tok.count(f"the number of {noun}s", where)
+    tier = Tier(name, is_interval, xmin, xmax, [], line)
+    prev_end = xmin
+    for i in range(1, n + 1):
+        here = f"{where}, {noun} {i} of {n}"
+        if is_interval:
+            start = tok.time("the interval's xmin", here)
+            end = tok.time("the interval's xmax", here)
+            label = tok.string("the interval's text", here)
+            if end < start:
+                raise InputError(
+                    f"the interval ends ({end:g} s) before it starts ({start:g} s)",
+                    path=tok.path,
+                    place=f"line {tok.line}, {here}",
+                )
+            if start < prev_end - EPS:
+                raise InputError(
+                    f"the interval starts ({start:g} s) before the previous one ends ({prev_end:g} s); "
+                    "expected intervals in time order without overlap",
+                    path=tok.path,
+                    place=f"line {tok.line}, {here}",
+                )
+            if start > prev_end + EPS:
+                tier.gaps += 1
+            prev_end = end
+        else:
+            start = end = tok.time("the point's time", here)
+            label = tok.string("the point's mark", here)
+            if start < prev_end - EPS:
+                raise InputError(
+                    f"the point ({start:g} s) comes before the previous one ({prev_end:g} s); "
+                    "expected points in time order",
+                    path=tok.path,
+                    place=f"line {tok.line}, {here}",
+                )
+            prev_end = start
+        if start < xmin - EPS or end > xmax + EPS:
+            raise InputError(
+                f"the {noun} ({start:g}-{end:g} s) lies outside its tier's range {xmin:g}-{xmax:g} s",
+                path=tok.path,
+                place=f"line {tok.line}, {here}",
+            )
+        tier.items.append(Item(start, end, label, tok.line))
+    return tier
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _num(x: float) -> str:
+    """A time as Praat writes it: shortest exact decimal, no trailing ``.0``."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _quote(label: str) -> str:
+    return '"' + label.replace('"', '""') + '"'
+
+
+def tiled(tier: Tier) -> list[Item]:
+    """The tier's intervals with empty ones filling every gap from its xmin to its xmax."""
+    out: list[Item] = []
+    cur = tier.xmin
+    for it in tier.items:
+        if it.start > cur:
+            out.append(Item(cur, it.start, "", 0))
+        out.append(it)
+        cur = it.end
+    if cur < tier.xmax or not out:
+        out.append(Item(cur, tier.xmax, "", 0))
+    return out
+
+
+def dump_textgrid(tg: TextGridFile, *, long: bool = True) -> str:
+    """The Praat text form of interval tiers (long or short), gaps filled with empty intervals.
+
+    The caller guarantees ordered, non-overlapping intervals inside each tier's range and tiers
+    inside the file's range (what :func:`parse_textgrid` checks on reading).
+    """
+    lines = ['File type = "ooTextFile"', 'Object class = "TextGrid"', ""]
+    if long:
+        lines += [
+            f"xmin = {_num(tg.xmin)} ",
+            f"xmax = {_num(tg.xmax)} ",
+            "tiers? <exists> ",
+            f"size = {len(tg.tiers)} ",
+            "item []: ",
+        ]
+    else:
+        lines += [_num(tg.xmin), _num(tg.xmax), "<exists>", str(len(tg.tiers))]
+    for k, tier in enumerate(tg.tiers, start=1):
+        items = tiled(tier)
+        if long:
+            lines += [
+                f"    item [{k}]:",
+                '        class = "IntervalTier" ',
+                f"        name = {_quote(tier.name)} ",
+                f"        xmin = {_num(tier.xmin)} ",
+                f"        xmax = {_num(tier.xmax)} ",
+                f"        intervals: size = {len(items)} ",
+            ]
+            for i, it in enumerate(items, start=1):
+                lines += [
+                    f"        intervals [{i}]:",
+                    f"            xmin = {_num(it.start)} ",
+                    f"            xmax = {_num(it.end)} ",
+                    f"            text = {_quote(it.label)} ",
+                ]
+        else:
+            lines += ['"IntervalTier"', _quote(tier.name), _num(tier.xmin), _num(tier.xmax), str(len(items))]
+            for it in items:
+                lines += [_num(it.start), _num(it.end), _quote(it.label)]
+    return "\n".join(lines) + "\n"
