@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import Adapter, read_bytes
+from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import split_endnote
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
@@ -82,9 +83,78 @@ def _num(value: Any) -> float:
         return math.nan
     try:
         out = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return math.nan
     return out if math.isfinite(out) else math.nan
+
+
+def _time(value: Any, path: Path, where: str) -> float:
+    """A unit time (seconds, a number or a numeric string); NaN when empty. Anything else, and
+    times no recording has (inf, negative, beyond ten days), is refused with its JSON path."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return math.nan
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InputError(f"{type(value).__name__} where a time in seconds was expected", path=path, place=where)
+    try:
+        out = float(value)
+    except (ValueError, OverflowError):
+        raise InputError(f"{value!r} is not a time in seconds", path=path, place=where) from None
+    if not math.isfinite(out) or out < 0 or out > MAX_SECONDS:
+        raise InputError(
+            f"time {value!r} is impossible; expected a finite time from 0 to {MAX_SECONDS:.0f} s",
+            path=path,
+            place=where,
+        )
+    return out
+
+
+def _obj(value: Any, path: Path, where: str, *, optional: bool = True) -> dict[str, Any]:
+    """A JSON object (``{}`` for a missing optional one); anything else is refused."""
+    if value is None and optional:
+        return {}
+    if not isinstance(value, dict):
+        raise InputError(f"{type(value).__name__} where a JSON object was expected", path=path, place=where)
+    return value
+
+
+def _list(value: Any, path: Path, where: str) -> list[Any]:
+    """A JSON array (``[]`` for a missing one); anything else is refused."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InputError(f"{type(value).__name__} where a JSON array was expected", path=path, place=where)
+    return value
+
+
+def _text(value: Any, path: Path, where: str) -> str:
+    """A token field: text (numbers are written as text); objects and arrays are refused."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise InputError(f"{type(value).__name__} where text was expected", path=path, place=where)
+
+
+def _field(hdr: dict[str, Any], *keys: str, path: Path) -> str | None:
+    """The first header field naming a key; must be a string when set."""
+    for key in keys:
+        value = hdr.get(key)
+        if value in (None, ""):
+            continue
+        if not isinstance(value, str):
+            raise InputError(
+                f"{type(value).__name__} where a field name (text) was expected", path=path, place=f"ROOT[0].{key}"
+            )
+        return value
+    return None
+
+
+def _seq(value: Any) -> tuple[bool, float]:
+    """Sort key of a sequence number: unknown ones (NaN) last, never compared as NaN."""
+    n = _num(value)
+    return (math.isnan(n), 0.0 if math.isnan(n) else n)
 
 
 def _clean_speaker(raw: str) -> str:
@@ -101,7 +171,10 @@ def _load(path: Path) -> dict[str, Any]:
         raise InputError(f"not UTF-8 text (byte {err.start}); expected Rezonator JSON", path=path) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as err:
+    except (ValueError, RecursionError) as err:
+        if not isinstance(err, json.JSONDecodeError):  # over-long integer literals, deep nesting
+            raise InputError(f"unreadable JSON ({type(err).__name__})", path=path) from err
+
         raise InputError(
             f"invalid JSON: {err.msg} (char {err.pos}); expected a complete Rezonator file",
             path=path,
@@ -166,39 +239,45 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     hdr = _load(path)
     nm: dict[str, Any] = hdr["nodeMap"]
 
-    doc_id = hdr.get("docNode") or hdr.get("discourseNode")
+    doc_id = _field(hdr, "docNode", "discourseNode", path=path)
     if not doc_id:
         raise InputError("header has neither 'docNode' nor 'discourseNode'", path=path, place="ROOT[0]")
     doc_node = _node(nm, doc_id, "doc", path, "ROOT[0].docNode")
-    speaker_field = hdr.get("participantField") or hdr.get("speakerField")
+    speaker_field = _field(hdr, "participantField", "speakerField", path=path)
     if not speaker_field:
         raise InputError("header has neither 'participantField' nor 'speakerField'", path=path, place="ROOT[0]")
-    display_field = hdr.get("displayTokenField") or hdr.get("tokenImportDisplayTokenColName")
+    display_field = _field(hdr, "displayTokenField", "tokenImportDisplayTokenColName", path=path)
     if not display_field:
         raise InputError(
             "header has neither 'displayTokenField' nor 'tokenImportDisplayTokenColName'",
             path=path,
             place="ROOT[0]",
         )
-    transcript_field = hdr.get("tokenImportTranscriptColName") or None
-    turn_field = hdr.get("unitImportTurnDelimColName") or None
-    start_field = hdr.get("unitImportUnitStartColName") or None
-    end_field = hdr.get("unitImportUnitEndColName") or None
-    unit_id_field = hdr.get("unitDelimField") or None
+    transcript_field = _field(hdr, "tokenImportTranscriptColName", path=path)
+    turn_field = _field(hdr, "unitImportTurnDelimColName", path=path)
+    start_field = _field(hdr, "unitImportUnitStartColName", path=path)
+    end_field = _field(hdr, "unitImportUnitEndColName", path=path)
+    unit_id_field = _field(hdr, "unitDelimField", path=path)
 
     unit_ids = doc_node.get("unitList")
     if not isinstance(unit_ids, list):
-        raise InputError("doc node has no 'unitList'", path=path, place=f"node {doc_id!r}")
-    units = [(uid, _node(nm, uid, "unit", path, f"node {doc_id!r} unitList")) for uid in unit_ids]
+        raise InputError("doc node has no 'unitList' array", path=path, place=f"nodeMap[{doc_id!r}]")
+    units = [
+        (uid, _node(nm, uid, "unit", path, f"nodeMap[{doc_id!r}].unitList[{i}]")) for i, uid in enumerate(unit_ids)
+    ]
     # unitList is in discourse order in every known file; unitSeq is the documented order.
-    units.sort(key=lambda pair: _num(pair[1].get("unitSeq")))
+    units.sort(key=lambda pair: _seq(pair[1].get("unitSeq")))
+    token_tags: Counter[str] = Counter()
+    unit_tags: Counter[str] = Counter()
+    lost_tokens: list[str] = []
 
     # First pass: each unit's tokens (endnote tokens separated out).
     parsed: list[dict[str, Any]] = []
     any_endnote_token = False
     for uid, unit in units:
-        where = f"node {uid!r}"
-        tag = unit.get("tagMap") or {}
+        where = f"nodeMap[{uid!r}]"
+        tag = _obj(unit.get("tagMap"), path, f"{where}.tagMap")
+        unit_tags.update(k for k, v in tag.items() if v not in (None, ""))
         raw_speaker = tag.get(speaker_field)
         if not isinstance(raw_speaker, str) or not _clean_speaker(raw_speaker):
             raise InputError(
@@ -206,36 +285,40 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
                 path=path,
                 place=where,
             )
-        entries = unit.get("entryList") or []
+        entries = _list(unit.get("entryList"), path, f"{where}.entryList")
         toks = []
         for i, eid in enumerate(entries):
-            entry = _node(nm, eid, "entry", path, where)
-            toks.append((_node(nm, entry.get("token"), "token", path, f"node {eid!r}"), i))
-        toks.sort(key=lambda pair: _token_sort_key(*pair))
-        tokens = [t for t, _ in toks]
+            entry = _node(nm, eid, "entry", path, f"{where}.entryList[{i}]")
+            tid = entry.get("token")
+            toks.append((tid, _node(nm, tid, "token", path, f"nodeMap[{eid!r}].token"), i))
+        toks.sort(key=lambda item: _token_sort_key(item[1], item[2]))
         words: list[dict[str, str]] = []
         endnote: tuple[str, str] | None = None
-        for tok in tokens:
-            ttag = tok.get("tagMap") or {}
-            text = str(ttag.get(display_field) or "").strip()
-            if str(ttag.get("kind") or "").lower() == "endnote":
+        for tid, tok, _ in toks:
+            twhere = f"nodeMap[{tid!r}].tagMap"
+            ttag = _obj(tok.get("tagMap"), path, twhere)
+            token_tags.update(k for k, v in ttag.items() if v not in (None, ""))
+            text = _text(ttag.get(display_field), path, f"{twhere}.{display_field}").strip()
+            kind = _text(ttag.get("kind"), path, f"{twhere}.kind")
+            if kind.lower() == "endnote":
                 any_endnote_token = True
-                endnote = (str(ttag.get("endNote") or "").strip().lower(), text)
+                endnote = (_text(ttag.get("endNote"), path, f"{twhere}.endNote").strip().lower(), text)
                 continue
-            transcript = str(ttag.get(transcript_field) or "") if transcript_field else ""
-            words.append(
-                {
-                    "text": text or transcript.strip(),
-                    "transcript": transcript,
-                    "kind": str(ttag.get("kind") or ""),
-                }
+            transcript = (
+                _text(ttag.get(transcript_field), path, f"{twhere}.{transcript_field}") if transcript_field else ""
             )
-        start = _num(unit.get("unitStart"))
-        end = _num(unit.get("unitEnd"))
+            if not text and not transcript.strip():
+                others = {k: v for k, v in ttag.items() if v not in (None, "") and k != "Col 0"}
+                lost_tokens.append(f"{tid} {others}" if others else str(tid))
+            words.append({"text": text or transcript.strip(), "transcript": transcript, "kind": kind})
+        start = _time(unit.get("unitStart"), path, f"{where}.unitStart")
+        end = _time(unit.get("unitEnd"), path, f"{where}.unitEnd")
         if math.isnan(start) and start_field:
-            start = _num(tag.get(start_field))
+            start = _time(tag.get(start_field), path, f"{where}.tagMap.{start_field}")
         if math.isnan(end) and end_field:
-            end = _num(tag.get(end_field))
+            end = _time(tag.get(end_field), path, f"{where}.tagMap.{end_field}")
+        if end < start:
+            raise InputError(f"the unit ends ({end:g} s) before it starts ({start:g} s)", path=path, place=where)
         parsed.append(
             {
                 "node": uid,
@@ -364,7 +447,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         "not_represented": dict(sorted(other_nodes.items())),
     }
     if not unit_dicts:
-        raise InputError("the document has no unit with tokens", path=path, place=f"node {doc_id!r}")
+        raise InputError("the document has no unit with tokens", path=path, place=f"nodeMap[{doc_id!r}]")
     doc = from_units(
         path.stem,
         unit_dicts,
@@ -380,7 +463,48 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         doc.tokens["transcript"] = [w["transcript"] for p in kept for w in p["words"]]
     if has_kind:
         doc.tokens["kind"] = [w["kind"] for p in kept for w in p["words"]]
+    _note_read_losses(doc, lost_tokens, dropped_units, other_nodes, token_tags, unit_tags, meta_doc["fields"])
     return doc
+
+
+def _note_read_losses(
+    doc: Document,
+    lost_tokens: list[str],
+    dropped_units: list[dict[str, Any]],
+    other_nodes: Counter[str],
+    token_tags: Counter[str],
+    unit_tags: Counter[str],
+    fields: dict[str, Any],
+) -> None:
+    """Record what the file holds that the Document does not carry."""
+    losses = doc.losses
+    if lost_tokens:
+        losses.add(
+            "tokens-dropped",
+            "tokens with neither display text nor transcript",
+            where="; ".join(lost_tokens[:3]) + (" ..." if len(lost_tokens) > 3 else ""),
+            count=len(lost_tokens),
+        )
+    if dropped_units:
+        losses.add("units-dropped", "units holding only an endnote token", count=len(dropped_units))
+    for kind, n in sorted(other_nodes.items()):
+        losses.add(
+            "annotations-dropped", f"Rezonator {kind} nodes (chains, links, chunks ...) are not carried", count=n
+        )
+    carried = {fields["display_token"], fields["transcript"], "kind", "endNote"}
+    extra = sorted(k for k in token_tags if k not in carried)
+    if extra:
+        losses.add("meta-dropped", f"token fields {extra} are not carried", count=sum(token_tags[k] for k in extra))
+    carried = {
+        fields["participant"],
+        fields["turn"],
+        fields["unit_start"],
+        fields["unit_end"],
+        fields["unit_delimiter"],
+    }
+    extra = sorted(k for k in unit_tags if k not in carried)
+    if extra:
+        losses.add("meta-dropped", f"unit fields {extra} are not carried", count=sum(unit_tags[k] for k in extra))
 
 
 ADAPTER = Adapter(

@@ -20,6 +20,8 @@ from segagree.schemas.document import CORE_COLUMNS, Document, Layer
 from segagree.schemas.scheme import scheme_from_dict
 
 FORMAT_TAG = "document/1"
+# Ten days, as segagree.adapters.checks.MAX_SECONDS (schemas cannot import adapters).
+MAX_SECONDS = 10 * 24 * 3600.0
 
 
 def json_schema() -> dict[str, Any]:
@@ -29,15 +31,47 @@ def json_schema() -> dict[str, Any]:
 
 
 def _clean(value: Any) -> Any:
+    """A table cell as JSON: NaN (unknown) -> null, numpy scalars -> Python ones."""
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, float) and math.isnan(value):
         return None
-    if isinstance(value, np.generic):
-        return value.item()
     return value
 
 
-def document_to_json(doc: Document) -> dict[str, Any]:
-    """The native JSON object of a Document."""
+def jsonable(value: Any, changed: list[str], where: str = "meta") -> Any:
+    """``value`` made strict JSON: non-finite floats become null, other non-JSON values their
+    text, keys text. Each change is recorded in ``changed`` (its path), so a writer can report it."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        if not math.isnan(value):
+            changed.append(where)
+        return None
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                changed.append(f"{where}/{k!r}")
+            out[str(k)] = jsonable(v, changed, f"{where}/{k}")
+        return out
+    if isinstance(value, (list, tuple)):  # a tuple reads back as a list: the same JSON
+        return [jsonable(v, changed, f"{where}/{i}") for i, v in enumerate(value)]
+    changed.append(where)
+    return str(value)
+
+
+def document_to_json(doc: Document, changed: list[str] | None = None) -> dict[str, Any]:
+    """The native JSON object of a Document (strict JSON: no NaN or infinity anywhere).
+
+    Values JSON cannot hold (infinite numbers in metadata columns, objects in ``meta``) are
+    replaced (see :func:`jsonable`) and their paths appended to ``changed``.
+    """
+    changed = [] if changed is None else changed
     index = {s: i for i, s in enumerate(doc.speakers)}
     t = doc.tokens
     tokens: dict[str, Any] = {
@@ -47,7 +81,9 @@ def document_to_json(doc: Document) -> dict[str, Any]:
     if doc.has_times:
         tokens["start"] = [_clean(x) for x in t["start"].tolist()]
         tokens["end"] = [_clean(x) for x in t["end"].tolist()]
-    extra = {c: [_clean(x) for x in t[c].tolist()] for c in doc.meta_columns()}
+    extra = {
+        str(c): [jsonable(_clean(x), changed, f"tokens/extra/{c}") for x in t[c].tolist()] for c in doc.meta_columns()
+    }
     if extra:
         tokens["extra"] = extra
     layers = []
@@ -63,7 +99,7 @@ def document_to_json(doc: Document) -> dict[str, Any]:
     out: dict[str, Any] = {"segagree": FORMAT_TAG, "name": doc.name}
     if doc.annotator:
         out["annotator"] = doc.annotator
-    out["meta"] = json.loads(json.dumps(doc.meta, default=str))
+    out["meta"] = jsonable(dict(doc.meta), changed)
     out.update(speakers=list(doc.speakers), tokens=tokens, layers=layers)
     return out
 
@@ -83,10 +119,26 @@ def document_from_json(data: Any, *, source: str = "<json>") -> Document:
     for key in ("speaker", "start", "end"):
         if key in tok and len(tok[key]) != n:
             raise InputError(f"tokens.{key} has {len(tok[key])} entries for {n} tokens", path=source)
-    if any(i >= len(speakers) for i in tok["speaker"]):
-        raise InputError("tokens.speaker refers to an unlisted speaker", path=source)
+    for j, i in enumerate(tok["speaker"]):
+        if i >= len(speakers):
+            raise InputError(
+                f"speaker number {i} is not listed (there are {len(speakers)} speakers)",
+                path=source,
+                place=f"tokens/speaker/{j}",
+            )
+    for key in ("start", "end"):
+        for j, x in enumerate(tok.get(key) or []):
+            if x is not None and not (0 <= x <= MAX_SECONDS):
+                raise InputError(
+                    f"time {x!r} is impossible; expected a finite time from 0 to {MAX_SECONDS:.0f} s or null",
+                    path=source,
+                    place=f"tokens/{key}/{j}",
+                )
+    names = [raw["name"] for raw in data["layers"]]
+    if len(set(names)) != len(names):
+        raise InputError(f"layer names {names} are not unique", path=source, place="layers")
     columns: dict[str, Any] = {
-        "speaker": [speakers[i] for i in tok["speaker"]],
+        "speaker": [speakers[int(i)] for i in tok["speaker"]],
         "text": tok["text"],
         "start": [np.nan if x is None else x for x in tok.get("start", [None] * n)],
         "end": [np.nan if x is None else x for x in tok.get("end", [None] * n)],
