@@ -438,9 +438,9 @@ def _note_read_losses(
     for tier in ignored:
         t = eaf.tiers[tier]
         n = len(t.aligned) + len(t.refs)
-        if n:
-            kind = "dependent" if t.attrs.get("PARENT_REF") else "independent"
-            losses.add("tier-ignored", f"{kind} tier not read", where=f"tier {tier!r}", count=n)
+        kind = "dependent" if t.attrs.get("PARENT_REF") else "independent"
+        what = f"{kind} tier not read" if n else f"empty {kind} tier not written back"
+        losses.add("tier-ignored", what, where=f"tier {tier!r}", count=n)
     if empty:
         losses.add("annotations-dropped", "blank annotations on unit tiers are not read", count=empty)
     if dropped:

@@ -266,6 +266,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     without_words = 0
     # What the Document will not carry (reported in doc.losses below).
     shared_words = endnote_words = label_differs = span_differs = 0
+    style: Counter[bool] = Counter()
     empty_units: list[str] = []
     for tier_idx, ut in enumerate(unit_tiers):
         wt = word_of.get(ut.name)
@@ -276,6 +277,8 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 n_gaps += 1
                 continue
             label_tokens, code = split_endnote(label.split(), scheme)
+            if code is not None and code != scheme.unclassified_code:
+                style[len(label_tokens) == len(label.split())] += 1  # True: glued to the last word
             if code is None:
                 code = scheme.unclassified_code
                 if code is None:
@@ -336,6 +339,11 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     if rejected:
         meta["rejected_word_tiers"] = rejected
     meta["tier_ranges"] = {t.name: [t.xmin, t.xmax] for t in tiers if t.name in used}
+    # How labels spell their endnote (glued ``fine.`` or separate ``fine .``), so that the
+    # writer spells them the same; a file mixing both is written back in its usual style.
+    glued = style[True] > style[False]
+    meta["endnote_style"] = "glued" if glued else "separate"
+    respaced = style[not glued]
     doc = from_units(
         path.stem,
         [u for _, u in units],
@@ -376,6 +384,13 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     for u, w in word_of.items():
         if w.name != f"{u}/words":
             losses.add("tiers-renamed", f"word tier {w.name!r} of {u!r} is written back as '<speaker>/words'")
+    if respaced:
+        losses.add(
+            "labels-respaced",
+            f"labels glue their endnote to the last word in some intervals and not in others; "
+            f"all are written back {meta['endnote_style']}",
+            count=respaced,
+        )
     if empty_units:
         losses.add(
             "units-dropped",
@@ -412,10 +427,15 @@ def _reads_back(label: str, tokens: list[str], code: int, scheme: BoundaryScheme
     return back == tokens and back_code == expected
 
 
-def _label(tokens: list[str], code: int, scheme: BoundaryScheme) -> str:
-    """Tokens and the endnote symbol; the unclassified symbol only where it is needed
-    (``etc.`` would otherwise read back as ``etc`` with a final ``.``)."""
+def _label(tokens: list[str], code: int, scheme: BoundaryScheme, glued: bool = False) -> str:
+    """Tokens and the endnote symbol (glued to the last token when asked and it reads back so);
+    the unclassified symbol only where it is needed (``etc.`` would otherwise read back as
+    ``etc`` with a final ``.``)."""
     symbol = endnote_text(code, scheme)
+    if glued and symbol and tokens:
+        label = " ".join(tokens[:-1] + [tokens[-1] + symbol])
+        if _reads_back(label, tokens, code, scheme):
+            return label
     label = " ".join(tokens + ([symbol] if symbol else []))
     if scheme.unclassified and not symbol and not _reads_back(label, tokens, code, scheme):
         label = f"{label} {scheme.unclassified.symbol}"
@@ -482,6 +502,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         losses.add("meta-dropped", f"token columns {extra} have no place in a TextGrid")
 
     tok = doc.tokens
+    glued = doc.meta.get("endnote_style") == "glued"
     texts = tok["text"].astype(str).tolist()
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
@@ -521,7 +542,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             if len(toks) > 1:
                 word_times_invented += 1
             ws, we = _spread(us, ue, len(toks))
-        per_speaker[unit.speaker].append((us, ue, _label(toks, unit.boundary, scheme), toks, ws, we))
+        label = _label(toks, unit.boundary, scheme, glued)
+        per_speaker[unit.speaker].append((us, ue, label, toks, ws, we))
     if need_words and word_times_invented:
         losses.add(
             "times-invented",
