@@ -344,7 +344,7 @@ def read(
             )
     raw_units.sort(key=lambda u: u["key"])
     if duplicates:
-        log.warning("%s: duplicate annotation ids %s (all annotations kept)", path, duplicates)
+        log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, duplicates)
 
     unclassified = scheme.unclassified_code
     units: list[dict[str, Any]] = []
@@ -505,7 +505,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
                 f"ELAN holds one unit layer per tier; layer {other!r} is not written",
             )
     note_unit_layer_losses(layer_name, scheme, losses, "ELAN")
-    units = doc.units(layer_name)
+    units = doc.units(layer_name) if doc.speakers else []  # (speaker_rows needs a speaker)
     starts = doc.tokens["start"].to_numpy(dtype=float)
     ends = doc.tokens["end"].to_numpy(dtype=float)
     invent = not doc.has_times

@@ -506,7 +506,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     texts = tok["text"].astype(str).tolist()
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
-    units = doc.units(layer.name)
+    units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
     # Python floats: praatio writes repr(), and repr(np.float64) is not a number to Praat.
     spans = [(float(starts[u.rows[0]]), float(ends[u.rows[-1]])) for u in units]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))

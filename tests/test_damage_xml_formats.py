@@ -1,0 +1,126 @@
+"""Seeded damage of real TextGrid, ELAN, Rezonator and native JSON files (issue 11).
+
+Property of every damaged file: reading gives a clean SegagreeError or a Document; a Document
+writes (same format; native JSON for .rez) with a clean SegagreeError or a file segagree reads
+back; when neither side reports a loss the read-back Document is equal ("lossless" is true);
+and a file cut short never reads as a different complete Document. Never any other exception.
+
+``SEGAGREE_FUZZ_CASES`` cases per adapter (default a few hundred; ``make fuzz`` runs more). A
+failure names its case id: ``damage.mutate(raw, random.Random(case_id), kind)`` rebuilds it.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from damage import case_count, fuzz_cases
+
+from segagree.adapters import read_document, write_document
+from segagree.errors import SegagreeError
+from segagree.schemas import Document
+
+from conftest import SHARED
+
+CORPORA = SHARED / "corpora"
+SOURCES = {
+    "textgrid": [
+        "praatio_mary.TextGrid",
+        "praatio_mary_longfile.TextGrid",
+        "praatio_bobby_words_with_newlines.TextGrid",
+        "praatio_bobby_words_with_newlines_longfile.TextGrid",
+        "praatio_all_tiers_have_the_same_name.TextGrid",
+        "teicorpo_FOR_DIA.TextGrid",
+    ],
+    "eaf": ["teicorpo_clan_short.eaf", "teicorpo_essai-filled-time.eaf", "teicorpo_DOC_FR_2020_CHOIX_5.eaf"],
+    "rez": ["Stack_2.rez", "three-flirt-2501.rez"],
+}
+EXT = {"textgrid": ".TextGrid", "eaf": ".eaf", "rez": ".rez", "json": ".segagree.json"}
+OUT = {"textgrid": "textgrid", "eaf": "eaf", "rez": "json", "json": "json"}
+TOL = {"eaf": 0.0005}
+
+
+@dataclass
+class Outcome:
+    counts: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+
+def _sources(fmt: str, tmp: Path) -> tuple[list[bytes], list[Document]]:
+    """The undamaged files' bytes and Documents (native JSON: written from real files)."""
+    if fmt == "json":
+        docs = [
+            read_document(CORPORA / "eaf" / "teicorpo_clan_short.eaf"),
+            read_document(CORPORA / "textgrid" / "praatio_mary.TextGrid"),
+        ]
+        raws = []
+        for i, doc in enumerate(docs):
+            out = tmp / f"src{i}.segagree.json"
+            write_document(doc, out)
+            raws.append(out.read_bytes())
+        return raws, [read_document(tmp / f"src{i}.segagree.json") for i in range(len(docs))]
+    paths = [CORPORA / fmt / name for name in SOURCES[fmt]]
+    return [p.read_bytes() for p in paths], [read_document(p) for p in paths]
+
+
+def _check(fmt: str, kind: str, data: bytes, original: Document, tmp: Path) -> str:
+    """One damaged file through read -> write -> read; the outcome, or raise AssertionError."""
+    path = tmp / f"case{EXT[fmt]}"
+    path.write_bytes(data)
+    try:
+        doc = read_document(path)
+    except SegagreeError as err:
+        assert "\n" not in str(err), f"multi-line error {err!r}"
+        return "refused"
+    tol = TOL.get(fmt, 1e-9)
+    if kind == "truncate":
+        # A file cut short must not read as a different, complete annotation.
+        assert original.differences(doc, time_tol=tol) == [], "a truncated file read as complete"
+    out_fmt = OUT[fmt]
+    out = tmp / f"out{EXT[out_fmt]}"
+    try:
+        losses = write_document(doc, out)
+    except SegagreeError:
+        return "read, write refused"
+    back = read_document(out)  # what segagree writes it must read
+    if not doc.losses and not losses:
+        diffs = doc.differences(back, time_tol=tol)
+        assert diffs == [], f"reported lossless but {diffs[:3]}"
+        return "read, lossless"
+    return "read, losses reported"
+
+
+def run_fuzz(fmt: str, n: int) -> Outcome:
+    outcome = Outcome()
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = Path(scratch)
+        raws, docs = _sources(fmt, tmp)
+        for case, src, kind, data in fuzz_cases(fmt, raws, n):
+            try:
+                outcome.counts[_check(fmt, kind, data, docs[src], tmp)] += 1
+            except Exception as err:  # noqa: BLE001 - every other exception is the finding
+                where = traceback.extract_tb(err.__traceback__)[-1]
+                outcome.failures.append(
+                    f"{case} ({kind} of source {src}): {type(err).__name__}: {str(err)[:300]} "
+                    f"[{Path(where.filename).name}:{where.lineno}]"
+                )
+                outcome.counts["FAILED"] += 1
+    return outcome
+
+
+@pytest.mark.parametrize("fmt", ["textgrid", "eaf", "rez", "json"])
+def test_damaged_files_give_clean_errors_or_faithful_reads(fmt: str) -> None:
+    if not CORPORA.is_dir():
+        pytest.skip(f"{CORPORA} is absent: the real files live in ../shared")
+    logging.getLogger("segagree").setLevel(logging.ERROR)
+    n = case_count()
+    outcome = run_fuzz(fmt, n)
+    print(f"{fmt}: {n} cases: {dict(outcome.counts)}")
+    assert not outcome.failures, "\n".join(outcome.failures[:15])
+    # The damage must actually exercise both paths.
+    assert outcome.counts["refused"] > 0 and sum(outcome.counts.values()) == n
