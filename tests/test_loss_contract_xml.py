@@ -90,7 +90,7 @@ def _eaf_structure(path: Path) -> dict[str, tuple]:
     return out
 
 
-def _structure(path: Path, fmt: str) -> dict[str, tuple] | None:
+def structure(path: Path, fmt: str) -> dict[str, tuple] | None:
     return {"textgrid": _textgrid_structure, "eaf": _eaf_structure}.get(fmt, lambda _p: None)(path)
 
 
@@ -106,7 +106,7 @@ def test_every_difference_is_reported(name: str, tmp_path: Path) -> None:
     lost_columns = [c for c in doc.meta_columns() if c not in back.meta_columns()]
     if lost_columns:
         assert "meta-dropped" in kinds, f"token columns {lost_columns} lost without a report: {reported}"
-    before, after = _structure(src, doc.source_format), _structure(out, doc.source_format)
+    before, after = structure(src, doc.source_format), structure(out, doc.source_format)
     if before is not None:
         for tier in set(before) - set(after):
             assert any(repr(tier) in line or tier in line for line in reported) or kinds & {
@@ -125,7 +125,7 @@ def test_written_files_round_trip_without_losses(name: str, tmp_path: Path) -> N
     again, back2, losses2, out2 = _round_trip(out, tmp_path / "2")
     assert again.losses.lines() == [] and losses2.lines() == []
     assert again.differences(back2) == []
-    assert _structure(out, back.source_format) == _structure(out2, back.source_format)
+    assert structure(out, back.source_format) == structure(out2, back.source_format)
 
 
 @pytest.mark.parametrize("name", FILES)

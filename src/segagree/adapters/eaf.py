@@ -349,11 +349,18 @@ def read(
     unclassified = scheme.unclassified_code
     units: list[dict[str, Any]] = []
     dropped: list[dict[str, Any]] = []
+    value_differs: list[str] = []
+    blank_words = 0
     for u in raw_units:
         word_list = [(v.strip(), s, e) for v, s, e in u["words"] if v and v.strip()]
         if word_list:
             texts = [w for w, _, _ in word_list]
             toks, code = _endnote_with_words(texts, u["value"], scheme, own_words)
+            blank_words += len(u["words"]) - len(word_list)
+            # The unit's own text is not kept when it says something else than its words.
+            symbol = endnote_text(code, scheme) if code is not None else ""
+            if " ".join(u["value"].split()) != " ".join(toks + ([symbol] if symbol else [])):
+                value_differs.append(u["aid"])
             word_list = word_list[: len(toks)]
             t_starts = [s for _, s, _ in word_list]
             t_ends = [e for _, _, e in word_list]
@@ -378,7 +385,8 @@ def read(
             "boundary": code,
             "start": None if times_invented or math.isnan(u["start"]) else u["start"],
             "end": None if times_invented or math.isnan(u["end"]) else u["end"],
-            "meta": {"tier": u["tier"], "annotation_id": u["aid"]},
+            "tier": u["tier"],
+            "aid": u["aid"],
         }
         if t_starts and not times_invented:
             unit["token_starts"] = t_starts
@@ -388,7 +396,7 @@ def read(
         raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
 
     # Speakers in tier order (the order a writer emits them), not first-utterance order.
-    tier_speaker = {u["meta"]["tier"]: u["speaker"] for u in units}
+    tier_speaker = {u["tier"]: u["speaker"] for u in units}
     speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
     ignored = [t for t in view.order if t not in used]
     meta: dict[str, Any] = {
@@ -420,7 +428,20 @@ def read(
         source_format="eaf",
         meta=meta,
     )
+    # Each unit's source, as token columns (built here: from_units' per-token dicts are slow).
+    sizes = [len(u["tokens"]) for u in units]
+    doc.tokens["tier"] = np.repeat(np.asarray([u["tier"] for u in units], dtype=object), sizes)
+    doc.tokens["annotation_id"] = np.repeat(np.asarray([u["aid"] for u in units], dtype=object), sizes)
     _note_read_losses(doc.losses, eaf, view, ignored, empty, dropped, word_tiers, own_words)
+    if value_differs:
+        doc.losses.add(
+            "labels-dropped",
+            "unit annotations whose text is not their words (and endnote); the words are read",
+            where=", ".join(value_differs[:5]),
+            count=len(value_differs),
+        )
+    if blank_words:
+        doc.losses.add("annotations-dropped", "blank word annotations are not read", count=blank_words)
     return doc
 
 

@@ -31,6 +31,9 @@ from segagree.adapters.checks import MAX_SECONDS
 from segagree.errors import InputError
 
 MAX_MS = MAX_SECONDS * 1000.0
+# One annotation holds a unit (a few words to a paragraph); a megabyte of text in one is damage
+# or an attack, and would take tens of seconds to tokenise (libxml2 itself stops at 10 MB).
+MAX_VALUE_CHARS = 1_000_000
 # Parts of the file segagree keeps nowhere in a Document (reported as read losses).
 UNCARRIED = {
     "LICENSE": "licence",
@@ -78,9 +81,17 @@ class EafFile:
         return math.nan if value is None else value / 1000.0
 
 
-def _text(el: Any) -> str:
-    """An element's whole text (entities already expanded by the parser)."""
-    return "".join(el.itertext()) if el is not None else ""
+def _text(el: Any, path: Path | None = None) -> str:
+    """An element's whole text (entities already expanded by the parser), at most
+    :data:`MAX_VALUE_CHARS` characters."""
+    text = "".join(el.itertext()) if el is not None else ""
+    if len(text) > MAX_VALUE_CHARS:
+        raise InputError(
+            f"an annotation of {len(text)} characters; expected at most {MAX_VALUE_CHARS} (one unit's text)",
+            path=path,
+            place=f"line {el.sourceline}",
+        )
+    return text
 
 
 def _need(el: Any, attr: str, what: str, path: Path) -> str:
@@ -161,11 +172,11 @@ def read_structure(tree: etree._ElementTree, path: Path) -> EafFile:
                     aid = _need(ann, "ANNOTATION_ID", "an ALIGNABLE_ANNOTATION", path)
                     ts1 = _need(ann, "TIME_SLOT_REF1", f"annotation {aid!r}", path)
                     ts2 = _need(ann, "TIME_SLOT_REF2", f"annotation {aid!r}", path)
-                    tier.aligned.append((aid, ts1, ts2, _text(ann.find("ANNOTATION_VALUE")), line))
+                    tier.aligned.append((aid, ts1, ts2, _text(ann.find("ANNOTATION_VALUE"), path), line))
                 elif ann.tag == "REF_ANNOTATION":
                     aid = _need(ann, "ANNOTATION_ID", "a REF_ANNOTATION", path)
                     ref = _need(ann, "ANNOTATION_REF", f"annotation {aid!r}", path)
-                    value = _text(ann.find("ANNOTATION_VALUE"))
+                    value = _text(ann.find("ANNOTATION_VALUE"), path)
                     tier.refs[aid] = (ref, value, ann.get("PREVIOUS_ANNOTATION"), line)
             out.tiers[tid] = tier
         elif tag == "LINGUISTIC_TYPE":

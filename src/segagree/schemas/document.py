@@ -202,7 +202,7 @@ class Document:
         where = self.source_path or self.name
         if len(set(self.speakers)) != len(self.speakers):
             raise SegagreeError(f"duplicate speakers in {self.speakers}", path=where)
-        unknown = set(self.tokens["speaker"]) - set(self.speakers)
+        unknown = set(self.tokens["speaker"].unique()) - set(self.speakers)  # unique(): fast on 1M tokens
         if unknown:
             raise SegagreeError(f"tokens of unlisted speakers {sorted(unknown)}", path=where)
         for name, layer in self.layers.items():
