@@ -187,6 +187,12 @@ def test_eaf_media_and_header_are_written_back(tmp_path: Path) -> None:
     a, b = read_structure(_parse_xml(src), src), read_structure(_parse_xml(out), out)
     assert a.media_descriptors == b.media_descriptors and a.media_descriptors
     assert a.header == b.header and a.adocument["VERSION"] == b.adocument["VERSION"]
+    # Unit tiers keep their names, participants, annotators and linguistic types.
+    src = CORPORA / "eaf" / "teicorpo_DOC_FR_2020_CHOIX_5.eaf"
+    write_document(read_document(src), out)
+    a, b = read_structure(_parse_xml(src), src), read_structure(_parse_xml(out), out)
+    for tier in ("L1", "L2", "Observateur", "SD"):
+        assert b.tiers[tier].attrs == a.tiers[tier].attrs
 
 
 def test_internal_entity_in_an_annotation_reads_right(tmp_path: Path) -> None:

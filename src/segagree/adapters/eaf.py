@@ -1,4 +1,5 @@
-"""ELAN ``.eaf`` files (read and write), through pympi-ling with lxml for error positions.
+"""ELAN ``.eaf`` files: read with lxml alone (:mod:`segagree.adapters.eaf_parse`, every
+reference checked), written with pympi-ling.
 
 What the format holds
 ---------------------
@@ -40,11 +41,19 @@ How it maps to the model (reading)
   annotations are read from the XML itself, so duplicate annotation ids (24 in
   teicorpo_test.eaf, which pympi would collapse) lose nothing; they are listed in
   ``meta['duplicate_annotation_ids']``.
+* **read losses** (``doc.losses``): tiers not read (dependent, ignored or empty), blank
+  annotations, endnote-only units, unit text that differs from its words, controlled
+  vocabularies, licence, external and lexicon references, languages, locales, linked files,
+  and word tiers renamed on writing. Kept in ``meta`` and written back: author, date, EAF
+  version (2.7/2.8/3.0), header attributes, media descriptors, properties, and the unit
+  tiers' names, participants, annotators and linguistic types.
 
 Writing
 -------
-One top-level tier per speaker (``TIER_ID`` = ``PARTICIPANT`` = the speaker, linguistic type
-``IU``) with one annotation per unit whose value is the tokens joined by spaces, plus
+One top-level tier per speaker and source tier (the ``tier`` token column when the document
+came from ELAN; else ``TIER_ID`` = ``PARTICIPANT`` = the speaker, linguistic type ``IU``),
+keeping the source annotation ids when they are unique (else ``ids-renumbered``), with one
+annotation per unit whose value is the tokens joined by spaces, plus
 ``" " + symbol`` when the boundary is typed; and a ``<speaker>-words`` child tier (type
 ``words``, ``Symbolic_Subdivision``) with the tokens, so they round-trip exactly. Units of one
 speaker that overlap in time go to an extra tier ``<speaker> (2)`` with the same participant,
@@ -415,6 +424,12 @@ def read(
         "media_descriptors": eaf.media_descriptors,
         "header": eaf.header,
         "property_list": [[k, v] for k, v in eaf.properties if k not in OWN_PROPERTIES],
+        "unit_tier_attrs": {t: _kept_tier_attrs(eaf.tiers[t].attrs) for t in chosen},
+        "unit_tier_types": {
+            lt: _kept_type_attrs(eaf.linguistic_types[lt])
+            for lt in dict.fromkeys(eaf.tiers[t].attrs.get("LINGUISTIC_TYPE_REF") for t in chosen)
+            if lt in eaf.linguistic_types
+        },
     }
     if times_invented:
         meta["times_invented"] = True
@@ -443,6 +458,20 @@ def read(
     if blank_words:
         doc.losses.add("annotations-dropped", "blank word annotations are not read", count=blank_words)
     return doc
+
+
+# Unit tier attributes written back: the rest (LANG_REF, DEFAULT_LOCALE, EXT_REF) refer to
+# parts of the file that are not carried (reported as such).
+_TIER_KEEP = ("LINGUISTIC_TYPE_REF", "PARTICIPANT", "ANNOTATOR")
+_TYPE_KEEP = ("LINGUISTIC_TYPE_ID", "TIME_ALIGNABLE", "GRAPHIC_REFERENCES")
+
+
+def _kept_tier_attrs(attrs: dict[str, str]) -> dict[str, str]:
+    return {k: attrs[k] for k in _TIER_KEEP if attrs.get(k) is not None}
+
+
+def _kept_type_attrs(attrs: dict[str, str]) -> dict[str, str]:
+    return {k: attrs[k] for k in _TYPE_KEEP if attrs.get(k) is not None}
 
 
 def _note_read_losses(
@@ -643,7 +672,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             if spk != speaker:
                 continue
             for tid, _ in slots:
-                eaf.add_tier(tid, ling=UNIT_TYPE, part=speaker)
+                eaf.add_tier(tid, tier_dict=_unit_tier_dict(eaf, tid, speaker, doc.meta))
                 wid = f"{tid}-words"
                 while wid in taken or wid in eaf.tiers:
                     wid += "_"
@@ -775,6 +804,35 @@ def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
     silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
     if silent:
         losses.add("speakers-dropped", "speakers without tokens have no tier", where=", ".join(silent))
+
+
+def _unit_tier_dict(eaf: Any, tid: str, speaker: str, meta: dict[str, Any]) -> dict[str, str | None]:
+    """A unit tier's attributes: the source tier's (type, participant, annotator) when an EAF
+    reader kept them for a tier of this name and they still fit, else type ``IU``."""
+    out: dict[str, str | None] = {"TIER_ID": tid, "LINGUISTIC_TYPE_REF": UNIT_TYPE, "PARTICIPANT": speaker}
+    kept = meta.get("unit_tier_attrs")
+    kept = kept.get(tid) if isinstance(kept, dict) else None
+    if not isinstance(kept, dict):
+        return out
+    types = meta.get("unit_tier_types") if isinstance(meta.get("unit_tier_types"), dict) else {}
+    lt = kept.get("LINGUISTIC_TYPE_REF")
+    lt_attrs = types.get(lt)
+    if (
+        isinstance(lt, str)
+        and isinstance(lt_attrs, dict)
+        and lt_attrs.get("LINGUISTIC_TYPE_ID") == lt
+        and str(lt_attrs.get("TIME_ALIGNABLE", "true")).lower() == "true"
+        and lt not in (WORD_TYPE,)
+        and all(isinstance(v, str) for v in lt_attrs.values())
+    ):
+        eaf.linguistic_types.setdefault(lt, dict(lt_attrs))
+        out["LINGUISTIC_TYPE_REF"] = lt
+    participant = kept.get("PARTICIPANT")
+    if participant is None and tid == speaker:
+        out["PARTICIPANT"] = None  # the source tier had none; the reader falls back to the id
+    if isinstance(kept.get("ANNOTATOR"), str):
+        out["ANNOTATOR"] = kept["ANNOTATOR"]
+    return out
 
 
 def _restore_header(eaf: Any, meta: dict[str, Any], losses: LossReport) -> None:

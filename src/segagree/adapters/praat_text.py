@@ -8,7 +8,7 @@ of items; per interval ``xmin``, ``xmax`` and a text, per point a time and a mar
 double-quoted with ``""`` for a quote and may span lines. The long form's labels (``xmin =``,
 ``item [2]:``) only decorate that sequence, so one tokenizer reads both forms.
 
-praatio (used to write) accepts a file cut in the middle and returns fewer tiers or intervals
+praatio accepts a file cut in the middle and returns fewer tiers or intervals
 than the file declares, so reading checks every declaration against what follows: the tier and
 item counts, finite non-negative times (at most ten days), ``xmin <= xmax`` everywhere, items
 within their tier's range and tiers within the file's, intervals in order without overlap and

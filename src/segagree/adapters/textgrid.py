@@ -6,14 +6,17 @@ What the format holds: a time range (``xmin``/``xmax``) and an ordered list of t
 Labels may contain newlines; ``"`` is written doubled. Files come in a long and a short
 ("chronological-less") text form, in UTF-8 or UTF-16 with a BOM (older Praat versions).
 
-Parsing uses **praatio** (``praatio.utilities.textgrid_io.parseTextgridStr``): it reads all
-seven sample files (long, short, UTF-16BE, multi-line labels, doubled quotes). The
-``textgrid`` package was rejected because it fails on real short-format files with
-``AttributeError: 'NoneType' object has no attribute 'groups'`` and on short files with
-multi-line labels with a ``TypeError`` (``tgt`` fails on multi-line labels as well). We decode
-the bytes ourselves with :func:`decode_text` (BOM sniffing, UTF-8, cp1252 fallback) because
-praatio's own ``openTextgrid`` first tries ``utf-16`` without a BOM, which can turn an
-even-length UTF-8 file into garbage instead of failing.
+Parsing uses segagree's own strict reader (:mod:`segagree.adapters.praat_text`), which
+agrees with praatio's ``parseTextgridStr`` on all seven sample files (long, short, UTF-16BE,
+multi-line labels, doubled quotes; a test checks it) but, unlike praatio, checks what the file
+declares: a file cut short (praatio returned fewer tiers or intervals than declared, so a
+truncated TextGrid read as complete), counts that do not match, times that are not finite,
+negative or beyond ten days, intervals out of order, overlapping or outside their tier, are
+refused with the line, tier and item. The ``textgrid`` package was rejected because it fails
+on real short-format files with ``AttributeError`` and on multi-line labels with a
+``TypeError`` (``tgt`` fails on multi-line labels as well). We decode the bytes with
+:func:`decode_text` (BOM sniffing, UTF-8, fallback) because praatio's ``openTextgrid`` first
+tries ``utf-16`` without a BOM, which can turn an even-length UTF-8 file into garbage.
 
 Mapping to the model (reading):
 
@@ -43,14 +46,17 @@ Mapping to the model (reading):
 * **Boundaries.** Layer ``iu`` with the given scheme: the endnote is the label's final token
   (separate or glued, via :func:`split_endnote`); no endnote means the scheme's unclassified
   type. A final word-tier token that repeats the endnote is removed from the tokens.
-* **Not represented**: point tiers and unselected tiers (names in ``meta['ignored_tiers']``),
-  the unit interval's own times when a word tier gives the token times (the unit then spans
-  its first word's start to its last word's end), and gap intervals.
+* **Not represented** (each reported in ``doc.losses``): point tiers and unselected tiers
+  (names in ``meta['ignored_tiers']``), pause labels (written back as empty intervals), the
+  unit interval's own times and text when a word tier gives the tokens, endnote word intervals,
+  duplicate tier names (renamed), a speaker tier's layout, gaps between intervals (filled),
+  and a file's mix of glued and separate endnotes. Kept in ``meta`` and written back: the
+  file's and each read tier's ``xmin``/``xmax`` and the usual endnote spelling.
 
 Writing: one interval tier per speaker whose labels are the unit's tokens joined by spaces
 plus the endnote symbol as a separate token (the unclassified symbol only when the label
 would otherwise read back differently, as in ``etc. ;``), with empty intervals filling the gaps, in
-praatio's long text form (UTF-8) with times at full float precision. A ``<speaker>/words``
+Praat's long (or short) text form (UTF-8) with times at full float precision. A ``<speaker>/words``
 tier per speaker follows when it carries information the labels cannot: word times, or tokens
 a whitespace split of the label would not give back (``word_tiers=None``, the default; force
 with ``True``/``False``). Always writing word tiers would make a label-only document gain
