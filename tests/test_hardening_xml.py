@@ -427,6 +427,18 @@ def test_writers_handle_empty_speakers_and_odd_tokens(tmp_path: Path, ext: str) 
         assert losses, "a changed document was reported lossless"
 
 
+@pytest.mark.parametrize("ext", WRITABLE)
+def test_writers_handle_a_blank_speaker_name(tmp_path: Path, ext: str) -> None:
+    doc = _doc([0.0, 1.0], [1.0, 2.0], speakers=[""])
+    doc.tokens["speaker"] = ""
+    out = tmp_path / f"out{ext}"
+    losses = write_document(doc, out)
+    back = read_document(out)
+    assert back.tokens["text"].tolist() == ["w0", "w1"]
+    if back.differences(doc, time_tol=0.0005):
+        assert "speakers-renamed" in losses.kinds()
+
+
 def test_eaf_writer_refuses_control_characters(tmp_path: Path) -> None:
     doc = _doc([0.0], [1.0], texts=["a\x01b"])
     with pytest.raises(SegagreeError, match="control character"):

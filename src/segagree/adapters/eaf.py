@@ -103,6 +103,7 @@ UNIT_TYPE = "IU"
 WORD_TYPE = "words"
 SUBDIVISIONS = ("Symbolic_Subdivision", "Time_Subdivision")
 KNOWN_VERSIONS = ("2.7", "2.8", "3.0")
+UNNAMED = "(unnamed)"  # the tier id of a speaker whose name is blank
 # Header properties that the writer computes itself (never copied from a source file).
 OWN_PROPERTIES = (PROP_WORDS, PROP_TIMES, "lastUsedAnnotation")
 
@@ -644,7 +645,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     tier_of_unit: list[str] = []
     tiers_of: dict[tuple[str, str], list[tuple[str, int]]] = {}  # -> [(tier id, last end ms)]
     for u, (s, e), wanted in zip(units, spans, source_tier, strict=True):
-        key = (u.speaker, wanted or u.speaker)
+        key = (u.speaker, wanted or u.speaker.strip() or UNNAMED)
         slots = tiers_of.setdefault(key, [])
         for k, (tid, last_end) in enumerate(slots):
             if s is None or last_end <= s:
@@ -660,6 +661,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             taken.add(tid)
             slots.append((tid, e if e is not None else (s if s is not None else 0)))
             tier_of_unit.append(tid)
+    unnamed = [s for s in doc.speakers if not s.strip()]
+    if unnamed and units:
+        losses.add(
+            "speakers-renamed", f"ELAN tier ids cannot be blank; speaker {unnamed[0]!r} is written as {UNNAMED!r}"
+        )
     if renamed:
         losses.add(
             "tiers-renamed",
@@ -728,9 +734,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     # ELAN continues numbering new annotations from this property.
     eaf.properties = [(k, last_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
 
-    with _quiet_pympi():
-        root = to_adocument(eaf, pretty=True)
-    ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+    try:
+        with _quiet_pympi():
+            root = to_adocument(eaf, pretty=True)
+        ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+    except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
+        log.debug("pympi could not write %s", path, exc_info=True)
+        raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
 
 
 # XML 1.0 forbids these characters anywhere in a document; ElementTree would write them anyway.
