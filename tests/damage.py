@@ -13,6 +13,7 @@ cases: the case id names the seed, so a failure reruns with ``mutate(raw, Random
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -158,7 +159,7 @@ def _replace_random_node(data: Any, rng: random.Random) -> Any:
             break
         path.append(key)
         node = node[key]
-    new = rng.choice([v for v in OTHER_TYPES if type(v) is not type(node)])
+    new = copy.deepcopy(rng.choice([v for v in OTHER_TYPES if type(v) is not type(node)]))
     if not path:
         return new
     parent = data

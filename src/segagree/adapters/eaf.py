@@ -135,9 +135,10 @@ def _parse_xml(path: Path) -> etree._ElementTree:
     return tree
 
 
-def _chain_order(ids: list[str], prev: dict[str, str | None]) -> list[str]:
+def _chain_order(ids: list[str], prev: dict[str, str | None], broken: list[str] | None = None) -> list[str]:
     """Order sibling REF_ANNOTATIONs by their PREVIOUS_ANNOTATION chain (document order for
-    anything the chain does not reach)."""
+    anything the chain does not reach). A chain that is not one line through all siblings
+    (two heads, a fork, a loop) has its first id appended to ``broken``."""
     members = set(ids)
     nxt: dict[str, str] = {}
     heads = []
@@ -156,6 +157,8 @@ def _chain_order(ids: list[str], prev: dict[str, str | None]) -> list[str]:
             seen.add(cur)
             cur = nxt.get(cur)
     out.extend(a for a in ids if a not in seen)
+    if broken is not None and len(ids) > 1 and (len(heads) != 1 or len(seen) != len(ids)):
+        broken.append(ids[0])
     return out
 
 
@@ -165,6 +168,7 @@ class _EafView:
     def __init__(self, eaf: EafFile) -> None:
         self.eaf = eaf
         self.order = sorted(eaf.tiers, key=lambda t: eaf.tiers[t].ordinal)
+        self.broken_chains: list[str] = []  # words whose PREVIOUS_ANNOTATION chain was repaired
         self.children: dict[str, list[str]] = {t: [] for t in self.order}
         for t in self.order:
             parent = self.attrs(t).get("PARENT_REF")
@@ -239,7 +243,7 @@ class _EafView:
                 prev[aid] = previous
                 values[aid] = value
             for unit, ids in groups.items():
-                out[unit] = [(values[a], math.nan, math.nan) for a in _chain_order(ids, prev)]
+                out[unit] = [(values[a], math.nan, math.nan) for a in _chain_order(ids, prev, self.broken_chains)]
             return out
         # Time_Subdivision: children share slots; follow them from the parent's first slot.
         by_start: dict[str, tuple[str, str, str]] = {}
@@ -363,10 +367,10 @@ def read(
     blank_words = 0
     for u in raw_units:
         word_list = [(v.strip(), s, e) for v, s, e in u["words"] if v and v.strip()]
+        blank_words += len(u["words"]) - len(word_list)
         if word_list:
             texts = [w for w, _, _ in word_list]
             toks, code = _endnote_with_words(texts, u["value"], scheme, own_words)
-            blank_words += len(u["words"]) - len(word_list)
             # The unit's own text is not kept when it says something else than its words.
             symbol = endnote_text(code, scheme) if code is not None else ""
             if " ".join(u["value"].split()) != " ".join(toks + ([symbol] if symbol else [])):
@@ -458,6 +462,14 @@ def read(
         )
     if blank_words:
         doc.losses.add("annotations-dropped", "blank word annotations are not read", count=blank_words)
+    if view.broken_chains:
+        doc.losses.add(
+            "repaired",
+            "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
+            "the words were put in document order where the chain fails",
+            where=", ".join(view.broken_chains[:5]),
+            count=len(view.broken_chains),
+        )
     return doc
 
 

@@ -109,7 +109,8 @@ def _time_value(el: Any, slot: str, path: Path) -> float | None:
         value = float(raw.strip())
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value < 0 or value > MAX_MS:
+    # ELAN's schema types TIME_VALUE as xsd:unsignedInt (whole milliseconds).
+    if not math.isfinite(value) or value < 0 or value > MAX_MS or not value.is_integer():
         raise InputError(
             f"time slot {slot!r} has TIME_VALUE {raw[:40]!r}; expected whole milliseconds from 0 to {MAX_MS:.0f}",
             path=path,
