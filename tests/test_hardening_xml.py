@@ -463,3 +463,18 @@ def test_writers_handle_documents_built_by_from_units(tmp_path: Path) -> None:
         assert back.tokens["text"].tolist() == ["x"]
         if not losses:
             assert doc.differences(back, time_tol=0.0005) == []
+
+
+def test_textgrid_without_word_tiers_reports_what_labels_cannot_hold(tmp_path: Path) -> None:
+    doc = _doc([0.0, 0.4, 0.7], [0.4, 0.7, 1.0], texts=["New York", "is", "big"])
+    out = tmp_path / "out.TextGrid"
+    losses = write_document(doc, out, word_tiers=False)
+    assert {"tokens-changed", "times-dropped"} <= losses.kinds()
+    back = read_document(out)
+    assert back.differences(doc)  # really changed: the report was needed
+    # With word tiers the times are kept, but a word label with a space still reads as two tokens.
+    losses = write_document(doc, tmp_path / "words.TextGrid")
+    assert losses.kinds() == {"tokens-changed"}
+    doc.tokens.loc[0, "text"] = "NewYork"
+    assert write_document(doc, tmp_path / "words2.TextGrid").lines() == []
+    assert read_document(tmp_path / "words2.TextGrid").differences(doc) == []

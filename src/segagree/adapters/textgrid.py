@@ -532,14 +532,17 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     forced = options.get("word_tiers")
     need_words = bool(forced)
     decide = forced is None
-    word_times_invented = 0
+    word_times_invented = inner_times = labels_lossy = 0
     for unit, (us, ue) in zip(units, spans, strict=True):
         toks = [texts[r] for r in unit.rows]
         ws = [float(starts[r]) for r in unit.rows]
         we = [float(ends[r]) for r in unit.rows]
         has_inner = not invented and (any(not math.isnan(x) for x in ws[1:]) or any(not math.isnan(x) for x in we[:-1]))
-        if decide and (has_inner or not _label_round_trips(toks, unit.boundary, scheme)):
+        label_ok = _label_round_trips(toks, unit.boundary, scheme)
+        if decide and (has_inner or not label_ok):
             need_words = True
+        inner_times += has_inner
+        labels_lossy += not label_ok
         complete = not invented and not any(math.isnan(x) for x in ws + we)
         ordered = all(a < b for a, b in zip(ws, we, strict=True)) and all(
             we[i] <= ws[i + 1] + _EPS for i in range(len(toks) - 1)
@@ -550,6 +553,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             ws, we = _spread(us, ue, len(toks))
         label = _label(toks, unit.boundary, scheme, glued)
         per_speaker[unit.speaker].append((us, ue, label, toks, ws, we))
+    if not need_words and inner_times:
+        losses.add("times-dropped", "word times inside units are not written (word_tiers=False)", count=inner_times)
+    if not need_words and labels_lossy:
+        losses.add(
+            "tokens-changed",
+            "units whose tokens a label cannot give back (spaces inside tokens, empty tokens) and no word tier",
+            count=labels_lossy,
+        )
     if need_words and word_times_invented:
         losses.add(
             "times-invented",
