@@ -12,19 +12,24 @@ failure names its case id: ``damage.mutate(raw, random.Random(case_id), kind)`` 
 from __future__ import annotations
 
 import logging
+import math
 import tempfile
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 from damage import case_count, fuzz_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_loss_contract_xml import structure
 
 from segagree.adapters import read_document, write_document
 from segagree.errors import SegagreeError
-from segagree.schemas import Document
+from segagree.schemas import Document, Layer, builtin_scheme
 
 from conftest import SHARED
 
@@ -44,6 +49,7 @@ SOURCES = {
 EXT = {"textgrid": ".TextGrid", "eaf": ".eaf", "rez": ".rez", "json": ".segagree.json"}
 OUT = {"textgrid": "textgrid", "eaf": "eaf", "rez": "json", "json": "json"}
 TOL = {"eaf": 0.0005}
+DUBOIS = builtin_scheme("dubois")
 
 
 @dataclass
@@ -134,3 +140,51 @@ def test_damaged_files_give_clean_errors_or_faithful_reads(fmt: str) -> None:
     assert not outcome.failures, "\n".join(outcome.failures[:15])
     # The damage must actually exercise both paths.
     assert outcome.counts["refused"] > 0 and sum(outcome.counts.values()) == n
+
+
+# --- writers: any Document, any value it can hold --------------------------------------------
+
+_TIMES = st.one_of(
+    st.just(math.nan), st.floats(0, 1e4, allow_nan=False), st.sampled_from([0.0, 1e-12, 0.0005, 864000.0])
+)
+_TEXT = st.one_of(
+    st.text(min_size=0, max_size=6),
+    st.sampled_from(["#", "_", "sil", ".", ",", "--", "a b", '"q"', "x\ny", "&amp;", "<b>", "…", "\u200b", ";"]),
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> Document:
+    """Documents with one or two speakers, odd tokens and any known or unknown times."""
+    speakers = draw(st.lists(st.sampled_from(["A", "B b", "", "Ω", "x/words"]), min_size=1, max_size=2, unique=True))
+    n = draw(st.integers(0, 12))
+    rows = [(draw(st.sampled_from(speakers)), draw(_TEXT), draw(_TIMES), draw(_TIMES)) for _ in range(n)]
+    rows = [(s, t, a, b) if math.isnan(a) or math.isnan(b) or a <= b else (s, t, b, a) for s, t, a, b in rows]
+    tokens = pd.DataFrame(rows, columns=["speaker", "text", "start", "end"])
+    codes = np.asarray([draw(st.integers(0, DUBOIS.n_codes - 1)) for _ in range(n)], dtype=np.int16)
+    for s in speakers:  # every speaker's stream ends in a boundary
+        rows_of = [i for i, r in enumerate(rows) if r[0] == s]
+        if rows_of and codes[rows_of[-1]] == 0:
+            codes[rows_of[-1]] = DUBOIS.unclassified_code
+    return Document("d", speakers, tokens, {"iu": Layer("iu", DUBOIS, codes)})
+
+
+@pytest.mark.parametrize("ext", [".TextGrid", ".eaf", ".segagree.json"])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(doc=documents())
+def test_writers_never_crash_and_never_claim_a_false_lossless(ext: str, doc: Document) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / f"out{ext}"
+        try:
+            losses = write_document(doc, out)
+        except SegagreeError:
+            return
+        try:
+            back = read_document(out)
+        except SegagreeError as err:
+            # Only a file left with no units may be unreadable (ELAN: no unit tier), and said so.
+            lost = {"units-dropped", "tokens-changed", "tokens-dropped", "speakers-dropped"}
+            assert not doc.n_tokens or not losses.kinds().isdisjoint(lost), err
+            return
+        if not losses:
+            assert doc.differences(back, time_tol=0.0005) == []

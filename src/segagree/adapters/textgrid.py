@@ -587,6 +587,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             if ue - us < _MIN_DURATION / 10:
                 n_zero += 1
                 ue = us + _MIN_DURATION
+                if ue > MAX_SECONDS:  # widen backwards at the ten-day ceiling
+                    ue = MAX_SECONDS
+                    us = max(prev_end, ue - _MIN_DURATION)
             if (us, ue) != (ws[0], we[-1]):
                 # Keep word times that still fit inside the (moved) unit, else spread evenly.
                 cs = [min(max(x, us), ue) for x in ws]
