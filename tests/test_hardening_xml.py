@@ -298,6 +298,8 @@ def _first_unit(data: dict) -> tuple[dict, str]:
         (lambda u, nm: u.__setitem__("unitStart", [1]), r"\.unitStart: list where a time"),
         (lambda u, nm: (u.__setitem__("unitStart", "5"), u.__setitem__("unitEnd", "1")), "ends .* before it starts"),
         (lambda u, nm: nm[nm[u["entryList"][0]]["token"]].__setitem__("tagMap", 7), r"int where a JSON object"),
+        (lambda u, nm: u.__setitem__("unitSeq", "first"), r"\.unitSeq: 'first' where a sequence number"),
+        (lambda u, nm: nm[nm[u["entryList"][0]]["token"]].__setitem__("tokenSeq", [2]), r"where a sequence number"),
         (
             lambda u, nm: nm[nm[u["entryList"][0]]["token"]]["tagMap"].__setitem__("word", {"x": 1}),
             r"tagMap\.word: dict where text was expected",

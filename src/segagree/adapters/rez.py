@@ -151,10 +151,15 @@ def _field(hdr: dict[str, Any], *keys: str, path: Path) -> str | None:
     return None
 
 
-def _seq(value: Any) -> tuple[bool, float]:
-    """Sort key of a sequence number: unknown ones (NaN) last, never compared as NaN."""
+def _seq(value: Any, path: Path, where: str) -> tuple[bool, float]:
+    """Sort key of a sequence number (``unitSeq``, ``docTokenSeq``, ``tokenOrder``; a number or
+    a numeric string): missing ones last. Anything else is refused with its JSON path."""
+    if value is None or value == "":
+        return (True, 0.0)
     n = _num(value)
-    return (math.isnan(n), 0.0 if math.isnan(n) else n)
+    if math.isnan(n):
+        raise InputError(f"{value!r} where a sequence number was expected", path=path, place=where)
+    return (False, n)
 
 
 def _clean_speaker(raw: str) -> str:
@@ -208,16 +213,14 @@ def _node(nm: dict[str, Any], node_id: Any, kind: str, path: Path, where: str) -
     return node
 
 
-def _token_sort_key(token: dict[str, Any], index: int) -> tuple[float, float, int]:
+def _token_sort_key(token: dict[str, Any], index: int, path: Path, where: str) -> tuple[Any, ...]:
     # Global order first (docTokenSeq >= 0.20.5, discourseTokenSeq before), then the order
     # within the unit (tokenOrder / tokenSeq), then entryList position.
-    glob = _num(token.get("docTokenSeq", token.get("discourseTokenSeq")))
-    local = _num(token.get("tokenOrder", token.get("tokenSeq")))
-    return (
-        glob if not math.isnan(glob) else math.inf,
-        local if not math.isnan(local) else math.inf,
-        index,
-    )
+    glob_key = "docTokenSeq" if "docTokenSeq" in token else "discourseTokenSeq"
+    local_key = "tokenOrder" if "tokenOrder" in token else "tokenSeq"
+    glob = _seq(token.get(glob_key), path, f"{where}.{glob_key}")
+    local = _seq(token.get(local_key), path, f"{where}.{local_key}")
+    return (glob, local, index)
 
 
 def _endnote_code(raw: str, text: str, scheme: BoundaryScheme) -> int | None:
@@ -266,7 +269,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         (uid, _node(nm, uid, "unit", path, f"nodeMap[{doc_id!r}].unitList[{i}]")) for i, uid in enumerate(unit_ids)
     ]
     # unitList is in discourse order in every known file; unitSeq is the documented order.
-    units.sort(key=lambda pair: _seq(pair[1].get("unitSeq")))
+    units.sort(key=lambda pair: _seq(pair[1].get("unitSeq"), path, f"nodeMap[{pair[0]!r}].unitSeq"))
     token_tags: Counter[str] = Counter()
     unit_tags: Counter[str] = Counter()
     lost_tokens: list[str] = []
@@ -291,7 +294,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             entry = _node(nm, eid, "entry", path, f"{where}.entryList[{i}]")
             tid = entry.get("token")
             toks.append((tid, _node(nm, tid, "token", path, f"nodeMap[{eid!r}].token"), i))
-        toks.sort(key=lambda item: _token_sort_key(item[1], item[2]))
+        toks.sort(key=lambda item: _token_sort_key(item[1], item[2], path, f"nodeMap[{item[0]!r}]"))
         words: list[dict[str, str]] = []
         endnote: tuple[str, str] | None = None
         for tid, tok, _ in toks:
