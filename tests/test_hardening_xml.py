@@ -243,6 +243,15 @@ def test_eaf_references_and_times_are_checked(tmp_path: Path, slots: str, ann: s
     _refused(_eaf(tmp_path, slots, ann, words), expected)
 
 
+def test_eaf_word_pointing_outside_its_parent_tier_is_reported(tmp_path: Path) -> None:
+    slots = _slot("t1", "0") + _slot("t2", "10")
+    path = _eaf(tmp_path, slots, _ann("a1", "t1", "t2", "so there ."), _ref("w1", "a1", "so") + _ref("w2", "w1", "x"))
+    doc = read_document(path)
+    assert doc.tokens["text"].tolist() == ["so"]
+    (loss,) = [x for x in doc.losses if x.kind == "annotations-dropped"]
+    assert loss.where == "w2" and loss.count == 1
+
+
 def test_eaf_duplicate_tier_ids_are_refused(tmp_path: Path) -> None:
     path = _eaf(tmp_path, _slot("t1", "0") + _slot("t2", "10"), _ann("a1", "t1", "t2", "x ."))
     text = path.read_text().replace("</TIER>\n", '</TIER>\n<TIER LINGUISTIC_TYPE_REF="utt" TIER_ID="A"/>\n', 1)

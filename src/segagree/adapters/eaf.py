@@ -169,6 +169,7 @@ class _EafView:
         self.eaf = eaf
         self.order = sorted(eaf.tiers, key=lambda t: eaf.tiers[t].ordinal)
         self.broken_chains: list[str] = []  # words whose PREVIOUS_ANNOTATION chain was repaired
+        self.orphan_words: list[str] = []  # word annotations whose parent is not a unit
         self.children: dict[str, list[str]] = {t: [] for t in self.order}
         for t in self.order:
             parent = self.attrs(t).get("PARENT_REF")
@@ -237,7 +238,8 @@ class _EafView:
             values: dict[str, str] = {}
             for aid, (ref, value, previous, _line) in tiers[word_tier].refs.items():
                 unit = to_unit.get(ref)
-                if unit is None:
+                if unit is None:  # refers to an annotation that is not on its parent's path
+                    self.orphan_words.append(aid)
                     continue
                 groups.setdefault(unit, []).append(aid)
                 prev[aid] = previous
@@ -462,6 +464,13 @@ def read(
         )
     if blank_words:
         doc.losses.add("annotations-dropped", "blank word annotations are not read", count=blank_words)
+    if view.orphan_words:
+        doc.losses.add(
+            "annotations-dropped",
+            "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
+            where=", ".join(view.orphan_words[:5]),
+            count=len(view.orphan_words),
+        )
     if view.broken_chains:
         doc.losses.add(
             "repaired",
