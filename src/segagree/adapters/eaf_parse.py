@@ -31,6 +31,8 @@ from segagree.adapters.checks import MAX_SECONDS
 from segagree.errors import InputError
 
 MAX_MS = MAX_SECONDS * 1000.0
+# Annotation attributes that point into parts segagree does not carry.
+_ANNOTATION_EXTRAS = ("CVE_REF", "EXT_REF", "LANG_REF", "SVG_REF")
 # One annotation holds a unit (a few words to a paragraph); a megabyte of text in one is damage
 # or an attack, and would take tens of seconds to tokenise (libxml2 itself stops at 10 MB).
 MAX_VALUE_CHARS = 1_000_000
@@ -169,6 +171,8 @@ def read_structure(tree: etree._ElementTree, path: Path) -> EafFile:
             tier = Tier(dict(el.attrib), len(out.tiers), el.sourceline or 0)
             for ann in el.iterfind("ANNOTATION/*"):
                 line = ann.sourceline or 0
+                if any(a in ann.attrib for a in _ANNOTATION_EXTRAS):
+                    out.uncarried["annotation attributes (CVE_REF, EXT_REF, LANG_REF, SVG_REF)"] += 1
                 if ann.tag == "ALIGNABLE_ANNOTATION":
                     aid = _need(ann, "ANNOTATION_ID", "an ALIGNABLE_ANNOTATION", path)
                     ts1 = _need(ann, "TIME_SLOT_REF1", f"annotation {aid!r}", path)
