@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import openpyxl
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from segagree.adapters import read_document
 from segagree.errors import SegagreeError, UsageError
@@ -294,10 +294,7 @@ def test_differing_transcripts(tmp_path, decision):
 
 
 def test_cli_adjudicate(corpus, tmp_path):
-    import segagree.cli.adjudicate_cmd  # noqa: F401  (registers the command)
-    from segagree.cli import _register, app
-
-    _register()  # the other commands, so `adjudicate` is a subcommand as in `segagree`
+    from segagree.cli import app
 
     wb = fill(make_workbook(corpus, tmp_path / "g.xlsx"), lambda row: None if row["speaker"] == "ROSA" else "B")
     runner = CliRunner()
@@ -312,7 +309,7 @@ def test_cli_adjudicate(corpus, tmp_path):
     assert res.exit_code != 0 and isinstance(res.exception, SegagreeError)
     assert "4 rows have no decision" in str(res.exception)
     res = runner.invoke(app, ["adjudicate", str(wb), "-o", str(tmp_path / "g3.txt"), "--undecided", "nope"])
-    assert isinstance(res.exception, UsageError)
+    assert res.exit_code == 2 and "keep-a" in res.output
     res = runner.invoke(app, ["adjudicate", str(wb), "-o", str(tmp_path / "g4.srt"), "--to", "textgrid"])
     assert res.exit_code == 0, res.output
     assert read_document(tmp_path / "g4.srt", "textgrid").n_tokens == 186

@@ -176,4 +176,4 @@ def test_review_then_adjudicate_all_b_gives_b(tmp_path):
 def test_usage_mistakes_exit_2_without_traceback(args):
     proc = segagree(*args)
     assert proc.returncode == 2
-    assert "Traceback" not in proc.stderr and "Error" in proc.stderr
+    assert "Traceback" not in proc.stderr and "error" in proc.stderr

@@ -1,9 +1,91 @@
 """segagree: segmentation similarity and agreement for corpus linguists.
 
-Reads Rezonator, ELAN, Praat, SRT, plain transcripts and spreadsheets into one
-canonical model (:mod:`segagree.schemas`), scores pairs of segmentations
-(:mod:`segagree.metrics`), turns similarity into chance-corrected agreement and
-writes review spreadsheets and reports (:mod:`segagree.pipeline`).
+Reads Rezonator, ELAN, Praat, SRT, plain transcripts and spreadsheets into one canonical model
+(:mod:`segagree.schemas`), scores pairs of segmentations (:mod:`segagree.metrics`), turns
+similarity into chance-corrected agreement and writes review spreadsheets and reports
+(:mod:`segagree.pipeline`, :mod:`segagree.outputs`).
+
+The Python API is at the package top (see :mod:`segagree.api`)::
+
+    import segagree
+    a = segagree.read("talk.ann1.txt")
+    result = segagree.compare(a, "talk.ann2.eaf", metrics=["sf", "b", "pk"])
+    print(result.sf, result.sf_b)
+
+Names are imported on first use (module ``__getattr__``), so ``import segagree`` stays cheap.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+# public name -> module that defines it
+_LAZY = {
+    "read": "segagree.api",
+    "write": "segagree.api",
+    "convert": "segagree.api",
+    "compare": "segagree.api",
+    "agree": "segagree.api",
+    "run": "segagree.api",
+    "metric_cards": "segagree.api",
+    "CompareResult": "segagree.api",
+    "AgreementResult": "segagree.api",
+    "ConversionReport": "segagree.api",
+    "RunOutcome": "segagree.api",
+    "Document": "segagree.api",
+    "BoundaryScheme": "segagree.api",
+    "LossReport": "segagree.api",
+    "SfResult": "segagree.api",
+    "SfKappaResult": "segagree.api",
+    "KappaEstimate": "segagree.api",
+    "MetricCard": "segagree.api",
+    "load_scheme": "segagree.api",
+    "SegagreeError": "segagree.errors",
+    "InputError": "segagree.errors",
+    "MismatchError": "segagree.errors",
+    "SchemeError": "segagree.errors",
+    "UsageError": "segagree.errors",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from segagree.api import (  # noqa: F401
+        AgreementResult,
+        BoundaryScheme,
+        CompareResult,
+        ConversionReport,
+        Document,
+        KappaEstimate,
+        LossReport,
+        MetricCard,
+        RunOutcome,
+        SfKappaResult,
+        SfResult,
+        agree,
+        compare,
+        convert,
+        load_scheme,
+        metric_cards,
+        read,
+        run,
+        write,
+    )
+    from segagree.errors import InputError, MismatchError, SchemeError, SegagreeError, UsageError  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'segagree' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

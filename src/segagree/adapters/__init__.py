@@ -22,6 +22,23 @@ from segagree.schemas import BoundaryScheme, Document, load_scheme
 _MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt", "vtt", "chat", "transcriber", "exmaralda")
 
 
+# Names users type for a format (matched case-insensitively, like the format names).
+ALIASES = {
+    "txt": "text",
+    "trn": "text",
+    "csv": "table",
+    "tsv": "table",
+    "xlsx": "table",
+    "excel": "table",
+    "praat": "textgrid",
+    "elan": "eaf",
+    "rezonator": "rez",
+    "native": "json",
+    "segagree": "json",
+    "subtitles": "srt",
+}
+
+
 @cache
 def adapters() -> dict[str, Adapter]:
     """Every adapter by format name."""
@@ -37,10 +54,11 @@ def format_for(path: str | Path, fmt: str | None = None) -> Adapter:
     """The adapter named ``fmt``, or the one whose extension ends ``path``'s name."""
     table = adapters()
     if fmt:
-        try:
-            return table[fmt.lower()]
-        except KeyError:
-            raise UsageError(f"unknown format {fmt!r}; known: {sorted(table)}") from None
+        key = fmt.strip().lower().lstrip(".")
+        key = ALIASES.get(key, key)
+        if key not in table:
+            raise UsageError(f"unknown format {fmt!r}; known: {', '.join(sorted(table))} (see segagree formats)")
+        return table[key]
     name = Path(path).name.lower()
     best: tuple[int, Adapter] | None = None
     for adapter in table.values():
@@ -123,6 +141,7 @@ def write_document(
 
 
 __all__ = [
+    "ALIASES",
     "Adapter",
     "InputError",
     "Loss",

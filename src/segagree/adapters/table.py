@@ -139,18 +139,29 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     meta_cols = [c for c in doc.meta_columns() if c not in ("Speaker", "Utterance", "Start", "End")]
     starts, ends = doc.tokens["start"].to_numpy(), doc.tokens["end"].to_numpy()
     records: list[dict[str, Any]] = []
+    varying: dict[str, int] = {}
     for unit, words in doc.iter_unit_texts(lay.name):
         note = endnote_text(unit.boundary, lay.scheme)
         if note == "" and words and split_endnote(words, lay.scheme, glued=False)[1] is not None:
             losses.add("boundary-changed", "a unit whose last word is an endnote symbol reads back typed")
-        first = unit.rows[0]
-        rec: dict[str, Any] = {c: _cell(doc.tokens.at[first, c]) for c in meta_cols}
+        rec: dict[str, Any] = {}
+        for c in meta_cols:
+            # A row holds one value per column: a token-level value that varies within the
+            # unit (a Rezonator token's transcript or kind) is left out, not copied over.
+            values = {repr(_cell(doc.tokens.at[r, c])) for r in unit.rows}
+            if len(values) == 1:
+                rec[c] = _cell(doc.tokens.at[unit.rows[0], c])
+            else:
+                rec[c] = ""
+                varying[c] = varying.get(c, 0) + 1
         rec["Speaker"] = unit.speaker
         rec["Utterance"] = " ".join([*words, note] if note else words)
         if doc.has_times:
             rec["Start"] = _cell(starts[unit.rows[0]])
             rec["End"] = _cell(ends[unit.rows[-1]])
         records.append(rec)
+    for c, n in varying.items():
+        losses.add("meta-dropped", f"column {c!r} varies within units; a row per unit cannot hold it", count=n)
     frame = pd.DataFrame.from_records(records)
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):

@@ -178,6 +178,7 @@ def write(
     if layout == "rezonator":
         out.append("\t".join(REZONATOR_HEADER))
     previous = None
+    renamed: set[str] = set()
     for unit, words in doc.iter_unit_texts(lay.name):
         note = endnote_text(unit.boundary, scheme)
         body = " ".join([*words, note] if note else words)
@@ -189,7 +190,12 @@ def write(
         else:
             if "\t" in unit.speaker:
                 raise InputError(f"speaker {unit.speaker!r} holds a tab", path=path)
-            label = f"{unit.speaker}:" if unit.speaker != previous else ""
+            # A label that already ends in ':' (ELAN/Rezonator "M:") is written once, not "M::".
+            name = unit.speaker.rstrip(":") or unit.speaker
+            if name != unit.speaker and unit.speaker not in renamed:
+                renamed.add(unit.speaker)
+                losses.add("speaker-renamed", f"speaker {unit.speaker!r} is written {name + ':'!r}, read back {name!r}")
+            label = f"{name}:" if unit.speaker != previous else ""
             out.append(f"{label}\t{body}")
         previous = unit.speaker
     path.write_text("\n".join(out) + "\n", encoding="utf-8")

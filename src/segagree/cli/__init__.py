@@ -1,68 +1,186 @@
-"""The ``segagree`` command line (typer): thin wrappers over :mod:`segagree.pipeline`.
+"""The ``segagree`` command line (click): a thin face over :mod:`segagree.api`.
 
-Errors in the input are one line on stderr and exit code 1 (2 for usage errors); results
-go to stdout as a table, or as exactly one JSON object with ``--json``.
+Start-up is kept cheap: the group below lists the commands from a table of names and short
+help, and imports a command's module (and with it pandas, numpy, rich) only when that command
+runs or shows its own help. ``segagree --help`` and ``segagree --version`` import click alone.
+
+Errors in the input are one line on stderr and exit code 1 (2 for usage errors); results go to
+stdout as a table, or as exactly one JSON object with ``--json``. Ctrl-C prints
+``segagree: interrupted`` and exits 130. ``--debug`` shows library detail and tracebacks.
 """
 
 from __future__ import annotations
 
-import logging
+import importlib
+import os
+import signal
 import sys
+from typing import Any
 
-import typer
+import click
 
-from segagree.errors import SegagreeError, UsageError
+from segagree import __version__
 
-app = typer.Typer(
-    name="segagree",
-    help="Segmentation similarity and agreement for corpus linguists: read Rezonator, ELAN, Praat, "
-    "SRT, text and tables; score S_f, S_f^B, B, S, A, Pk, WindowDiff, WinPR; kappa; review workbooks.",
+# name -> (module under segagree.cli, one-line help shown by `segagree --help`).
+# tests/test_cli_friendly.py checks each line against the command's own docstring.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": ("compare_cmd", "Compare two segmentations of the same text: S_f, S_f^B and other metrics."),
+    "agree": ("agree_cmd", "Chance-corrected agreement (kappa) of two or more annotations of a text."),
+    "review": ("review_cmd", "Write a review workbook listing every disagreement of two annotations."),
+    "adjudicate": ("adjudicate_cmd", "Apply a filled-in review workbook and write the gold annotation."),
+    "run": ("run_cmd", "Score every pair of annotators of every text of a corpus folder."),
+    "convert": ("convert_cmd", "Convert annotations between formats, reporting what the target cannot hold."),
+    "formats": ("formats_cmd", "List the formats segagree reads and writes."),
+    "metrics": ("metrics_cmd", "List the metrics, or show one metric's card."),
+}
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class Interrupted(BaseException):
+    """Ctrl-C, raised by our SIGINT handler (a BaseException so click does not turn it into Abort)."""
+
+
+class _State:
+    debug = os.environ.get("SEGAGREE_DEBUG", "") not in ("", "0")
+
+
+def debug_enabled() -> bool:
+    """Whether ``--debug`` (or ``SEGAGREE_DEBUG=1``) was given."""
+    return _State.debug
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported only when invoked (or asked for their own help)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"segagree.cli.{COMMANDS[cmd_name][0]}")
+        return getattr(module, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click would import every command to ask for its short help; the table has it.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, short) in COMMANDS.items()])
+
+
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"segagree {__version__}")
+        ctx.exit()
+
+
+def _set_debug(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        _State.debug = True
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings=CONTEXT,
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Run 'segagree COMMAND --help' for a command's options and examples.",
 )
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version."
+)
+@click.option(
+    "--debug", is_flag=True, expose_value=False, callback=_set_debug, help="Show library detail and tracebacks."
+)
+def app() -> None:
+    """Segmentation similarity and agreement for corpus linguists.
+
+    Reads Rezonator, ELAN, Praat, SRT, text and tables; scores S_f, S_f^B, B, S, A, Pk,
+    WindowDiff, WinPR and ghd; chance-corrected agreement; review workbooks.
+    """
 
 
-def _register() -> None:
-    # Each module adds its commands to `app`; imported here so `app` exists first.
-    from segagree.cli import (  # noqa: F401
-        adjudicate_cmd,
-        agree_cmd,
-        compare_cmd,
-        convert_cmd,
-        metrics_cmd,
-        review_cmd,
-        run_cmd,
+def _on_sigint(_signum: int, _frame: Any) -> None:
+    raise Interrupted
+
+
+def _fail(message: str, code: int) -> None:
+    print(f"segagree: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def _os_message(err: OSError) -> str:
+    """An operating-system error in the project's words, naming the path."""
+    what = {
+        PermissionError: "permission denied",
+        FileExistsError: "a file is in the way",
+        NotADirectoryError: "a file is in the way of a folder",
+        IsADirectoryError: "is a folder, not a file",
+        FileNotFoundError: "no such file or folder",
+    }.get(type(err), err.strerror or type(err).__name__)
+    path = err.filename if err.filename is not None else ""
+    where = f"{path}: " if path else ""
+    target = f" (writing {err.filename2})" if getattr(err, "filename2", None) else ""
+    return f"{where}{what}{target}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app; segagree errors become one-line messages."""
+    import logging
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    # --debug is global and may come anywhere before a bare `--`.
+    cut = args.index("--") if "--" in args else len(args)
+    if "--debug" in args[:cut]:
+        _State.debug = True
+        args = [a for i, a in enumerate(args) if not (a == "--debug" and i < cut)]
+    logging.basicConfig(
+        level=logging.DEBUG if _State.debug else logging.WARNING, format="segagree: %(levelname)s: %(message)s"
     )
-
-
-def main() -> None:
-    """Entry point: run the app, turning segagree errors into one-line messages."""
-    logging.basicConfig(level=logging.WARNING, format="segagree: %(levelname)s: %(message)s")
-    _register()
+    if threading_is_main():
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
-        # Without standalone mode click returns typer.Exit's code instead of exiting.
-        code = app(standalone_mode=False)
-        if isinstance(code, int) and code:
-            sys.exit(code)
-    except UsageError as err:
-        print(f"segagree: error: {err}", file=sys.stderr)
-        sys.exit(2)
-    except SegagreeError as err:
-        print(f"segagree: error: {err}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt:
+        app.main(args=args, prog_name="segagree", standalone_mode=False)
+    except Interrupted:
+        print("segagree: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except click.exceptions.Exit as err:
+        sys.exit(err.exit_code)
+    except click.UsageError as err:
+        # One line, like every other error, with where to look.
+        where = err.ctx.command_path if err.ctx is not None else "segagree"
+        _fail(f"{err.format_message()} (see '{where} --help')", err.exit_code)
+    except click.ClickException as err:
+        _fail(err.format_message(), err.exit_code)
+    except click.exceptions.Abort:
         print("segagree: interrupted", file=sys.stderr)
         sys.exit(130)
     except SystemExit:
         raise
-    except Exception as err:
-        # click's usage errors (typer vendors its own click, so match by behaviour, not class):
-        # missing or bad arguments print their usage message and exit 2.
-        if hasattr(err, "show") and hasattr(err, "exit_code"):
-            err.show()
-            sys.exit(err.exit_code)
-        if type(err).__name__ == "Abort":
-            sys.exit(1)
-        raise
+    except BaseException as err:  # noqa: BLE001  (every error must end as one line)
+        if _State.debug:
+            raise
+        _report(err)
+
+
+def _report(err: BaseException) -> None:
+    from segagree.errors import SegagreeError, UsageError
+
+    if isinstance(err, UsageError):
+        _fail(str(err), 2)
+    if isinstance(err, SegagreeError):
+        _fail(str(err), 1)
+    if isinstance(err, KeyboardInterrupt):
+        print("segagree: interrupted", file=sys.stderr)
+        sys.exit(130)
+    if isinstance(err, OSError):
+        _fail(_os_message(err), 1)
+    if isinstance(err, MemoryError):
+        _fail("out of memory", 1)
+    _fail(f"unexpected failure ({type(err).__name__}); run again with --debug for the details", 1)
+
+
+def threading_is_main() -> bool:
+    """signal.signal works only in the main thread (tests may call main() from another)."""
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

@@ -3,38 +3,61 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from segagree.cli import app
-from segagree.cli.common import stderr
-from segagree.errors import UsageError
-from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
+from segagree.cli.common import examples, say
 
 _UNDECIDED = {"keep-a": "a", "error": "error"}
 
 
-@app.command()
+@click.command(
+    epilog="Decisions (defined on the workbook's About sheet): A keeps A's boundary; B takes B's;\n"
+    "both keeps A's and adds B's; neither removes A's; other keeps A's and lists the row.\n\n"
+    + examples(
+        "segagree review garden.ann1.txt tables/garden.ann2.csv -o garden.review.xlsx",
+        "segagree adjudicate garden.review.xlsx -o garden.gold.txt",
+    )
+)
+@click.argument("review", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The gold annotation to write (format by extension).",
+)
+@click.option(
+    "--undecided",
+    default="keep-a",
+    show_default=True,
+    type=click.Choice(list(_UNDECIDED)),
+    help="Rows with an empty decision: keep-a (keep A's boundary and list them) or error.",
+)
+@click.option(
+    "--allow-undecided",
+    is_flag=True,
+    help="Accept a workbook whose operation rows were deleted or blanked (A's boundaries stay there).",
+)
+@click.option("--sheet", metavar="NAME", help="Operations sheet to apply (texts with 3+ annotators).")
+@click.option("--to", metavar="FORMAT", help="Output format (default: by extension).")
 def adjudicate(
-    review: Annotated[Path, typer.Argument(help="review workbook (review/TEXT.xlsx of segagree run), filled in")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="gold annotation to write (format by extension)")],
-    undecided: Annotated[
-        str, typer.Option(help="rows without a decision: keep-a (keep A's boundary, list them) or error")
-    ] = "keep-a",
-    sheet: Annotated[str | None, typer.Option(help="operations sheet to apply (texts with 3+ annotators)")] = None,
-    to: Annotated[str | None, typer.Option("--to", help="output format (default: by extension)")] = None,
+    review: Path, output: Path, undecided: str, allow_undecided: bool, sheet: str | None, to: str | None
 ) -> None:
-    """Apply the decisions of a review workbook to annotator A's file and write the gold annotation.
+    """Apply a filled-in review workbook and write the gold annotation.
 
-    Decisions (defined on the workbook's About sheet):
-    A keeps A's boundary; B takes B's; both keeps A's and adds B's;
-    neither removes A's; other keeps A's and lists the row for manual work.
-
-    Example: segagree adjudicate out/review/garden.xlsx -o garden.gold.txt
+    REVIEW is a workbook written by segagree review or segagree run (review/TEXT.xlsx).
+    The gold annotation is annotator A's file with the decisions applied.
     """
-    if undecided not in _UNDECIDED:
-        raise UsageError(f"--undecided must be keep-a or error, not {undecided!r}")
-    report = adjudicate_workbook(review, output, undecided=_UNDECIDED[undecided], sheet=sheet, fmt=to)  # type: ignore[arg-type]
+    from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
+
+    report = adjudicate_workbook(
+        review,
+        output,
+        undecided=_UNDECIDED[undecided],  # type: ignore[arg-type]
+        sheet=sheet,
+        fmt=to,
+        allow_missing_rows=allow_undecided,
+    )
     for line in report.lines():
-        stderr.print(line, markup=False, highlight=False, soft_wrap=True)
+        say(line)

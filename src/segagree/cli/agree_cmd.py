@@ -7,24 +7,32 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+import click
 
-from segagree.cli import app
-from segagree.cli.common import fmt_score, print_json, read, stderr, stdout
-from segagree.errors import UsageError
-from segagree.pipeline.agreement import DEFINITIONS, agree_dataset, agree_documents, load_segeval_json
-from segagree.pipeline.io import CHANCE_MODELS, load_scheme
+from segagree.cli.common import (
+    examples,
+    fmt_score,
+    json_option,
+    mode_option,
+    new_table,
+    print_json,
+    read_options,
+    reading_options,
+    scheme_option,
+    speaker_labels_option,
+    stderr,
+    stdout,
+)
 
-_H_FILES = "two or more annotations of the same text (any formats)"
-_H_DATASET = "a segeval JSON dataset (items x coders, masses) instead of files"
-_H_SCHEME = "boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a file"
-_H_MODE = "optimal (exact minimum) or segsimflex (the R reference's search)"
-_H_FROM = "input format of the files (default: by extension)"
-_DEFS = "\n\n".join(f"{k}: {v}" for k, v in DEFINITIONS.items())
+CHANCE = ("cohen", "scott", "bennett", "bennett_modified", "segsimflex")
+EXISTING = click.Path(dir_okay=False, path_type=Path)
+_DEFINITIONS = """Definitions: kappa = (S - E[S]) / (1 - E[S]), E[S] the expected similarity of chance
+annotations drawn from each annotator's boundary-type distribution (Cohen; Scott pools
+the two; Bennett makes the types equiprobable), simulated --sims times per speaker with
+--seed (Lai, Li & Zhang 2023, section 5). Multi-pi, multi-kappa and bias for three or
+more annotators follow Artstein & Poesio (2008)."""
 
 
 @contextmanager
@@ -32,55 +40,105 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     if not enabled or total <= 0:
         yield None
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     with Progress(
         TextColumn("simulating chance pairs"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=stderr,
+        console=stderr(),
         transient=True,
     ) as bar:
         task = bar.add_task("sims", total=total)
         yield lambda n: bar.advance(task, n)
 
 
-@app.command(epilog="Definitions:\n\n" + _DEFS)
+@click.command(
+    epilog=_DEFINITIONS
+    + "\n\n"
+    + examples(
+        "segagree agree garden.ann1.txt garden.ann2.txt tables/garden.ann2.csv --sims 200 --seed 1",
+        "segagree agree garden.ann1.txt garden.ann2.txt --exact --no-transpositions --json",
+    )
+)
+@click.argument("files", nargs=-1, type=EXISTING)
+@click.option(
+    "--dataset",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A segeval JSON dataset (items x coders, masses) instead of files.",
+)
+@click.option(
+    "--sims",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Simulated chance pairs per speaker (K).",
+)
+@click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the simulations and the bootstrap.")
+@click.option(
+    "--chance",
+    default="cohen",
+    show_default=True,
+    type=click.Choice(CHANCE, case_sensitive=False),
+    help="Chance model.",
+)
+@click.option("--exact", is_flag=True, help="Exact chance expectation of S_f (needs --no-transpositions).")
+@click.option(
+    "--jobs",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Worker processes for the simulations (same numbers for any value).",
+)
+@scheme_option
+@mode_option
+@click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
+@click.option("--layer", metavar="NAME", help="Layer to compare (default iu).")
+@click.option("--align", is_flag=True, help="Align differing transcripts instead of refusing them.")
+@speaker_labels_option
+@reading_options
+@click.option("--ci-speakers", is_flag=True, help="Bootstrap intervals over the speakers of the text.")
+@click.option("--n-boot", default=1000, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples.")
+@json_option()
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def agree(
-    files: Annotated[list[Path] | None, typer.Argument(help=_H_FILES)] = None,
-    dataset: Annotated[Path | None, typer.Option(help=_H_DATASET)] = None,
-    sims: Annotated[int, typer.Option(help="K: simulated chance pairs per speaker")] = 1000,
-    seed: Annotated[int, typer.Option(help="seed of the simulations and the bootstrap")] = 12345,
-    chance: Annotated[str, typer.Option(help="chance model: " + ", ".join(CHANCE_MODELS))] = "cohen",
-    exact: Annotated[bool, typer.Option(help="exact chance expectation of S_f (needs --no-transpositions)")] = False,
-    jobs: Annotated[int, typer.Option(help="worker processes for the simulations (same numbers for any value)")] = 1,
-    scheme: Annotated[str | None, typer.Option(help=_H_SCHEME)] = None,
-    mode: Annotated[str, typer.Option(help=_H_MODE)] = "optimal",
-    no_transpositions: Annotated[bool, typer.Option(help="score S_f without transpositions")] = False,
-    layer: Annotated[str | None, typer.Option(help="layer to compare (default iu)")] = None,
-    from_: Annotated[str | None, typer.Option("--from", help=_H_FROM)] = None,
-    align: Annotated[bool, typer.Option(help="align differing transcripts instead of failing")] = False,
-    ci_speakers: Annotated[bool, typer.Option(help="bootstrap intervals over the speakers of the text")] = False,
-    n_boot: Annotated[int, typer.Option(help="bootstrap resamples")] = 1000,
-    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object instead of tables")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    files: tuple[Path, ...],
+    dataset: Path | None,
+    sims: int,
+    seed: int,
+    chance: str,
+    exact: bool,
+    jobs: int,
+    scheme: str | None,
+    mode: str,
+    transpositions: bool,
+    layer: str | None,
+    align: bool,
+    keep_speaker_labels: bool,
+    from_: str | None,
+    encoding: str | None,
+    tiers: tuple[str, ...],
+    speaker_tier: str | None,
+    word_tier: str | None,
+    gap_labels: tuple[str, ...],
+    ci_speakers: bool,
+    n_boot: int,
+    json_out: bool,
+    quiet: bool,
 ) -> None:
-    """Chance-corrected agreement: S_f, S_f^B and their kappas per speaker and pooled; multi-pi,
-    multi-kappa and bias for three or more annotators; or S/B agreement of a segeval dataset.
+    """Chance-corrected agreement (kappa) of two or more annotations of a text.
 
-    Example: segagree agree talk.a1.csv talk.a2.csv talk.a3.csv --sims 1000 --seed 1
+    S_f, S_f^B and their kappas per speaker and pooled; multi-pi, multi-kappa and bias
+    for three or more annotators; or S/B agreement of a segeval dataset (--dataset).
     """
-    if sims < 1:
-        raise UsageError(f"--sims must be at least 1, got {sims}")
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    if n_boot < 1:
-        raise UsageError(f"--n-boot must be at least 1, got {n_boot}")
-    if chance not in CHANCE_MODELS:
-        raise UsageError(f"--chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
-    if mode not in ("optimal", "segsimflex"):
-        raise UsageError(f"--mode must be optimal or segsimflex, not {mode!r}")
-    paths = list(files or [])
+    import segagree.api as api
+    from segagree.errors import UsageError
+
+    paths = list(files)
     if dataset is not None:
+        from segagree.pipeline.agreement import agree_dataset, load_segeval_json
+
         if paths:
             raise UsageError("give either annotation files or --dataset, not both")
         result = agree_dataset(load_segeval_json(dataset), n_boot=n_boot, seed=seed)
@@ -92,23 +150,25 @@ def agree(
         return
     if len(paths) < 2:
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
-    sch = load_scheme(scheme)
-    docs = [read(p, from_, sch) for p in paths]
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    sch = api.load_scheme(scheme)
+    docs = [api.read(p, from_, scheme=sch, **opts) for p in paths]
     n_speakers = len({s for d in docs for s in d.speakers})
     n_pairs = len(docs) * (len(docs) - 1) // 2
     total = 0 if exact else sims * n_speakers * n_pairs
     show = not quiet and sys.stderr.isatty()
     with _progress(total, show) as progress:
-        result = agree_documents(
+        result = api.agree(
             docs,
             names=[p.name for p in paths],
             scheme=sch,
             layer=layer,
             align=align,
-            mode=mode,
-            transpositions=not no_transpositions,
-            chance=chance,
-            chance_method="exact" if exact else "simulation",
+            normalise_speakers=not keep_speaker_labels,
+            mode=mode.lower(),
+            transpositions=transpositions,
+            chance=chance.lower(),
+            exact=exact,
             sims=sims,
             seed=seed,
             jobs=jobs,
@@ -133,7 +193,7 @@ def _print_documents(result: dict[str, Any]) -> None:
     many = len(result["annotators"]) > 2
     for pair in result["pairs"]:
         caption = pair["signature"]
-        table = Table(title=f"{pair['a']} vs {pair['b']}", caption=caption)
+        table = new_table(title=f"{pair['a']} vs {pair['b']}", caption=caption)
         for col in (
             "speaker",
             "tokens",
@@ -144,7 +204,7 @@ def _print_documents(result: dict[str, Any]) -> None:
             "chance S_f",
             "chance S_f^B",
         ):
-            table.add_column(col, justify="left" if col == "speaker" else "right")
+            table.add_column(col, justify="left" if col == "speaker" else "right", overflow="fold")
         rows = [*pair["speakers"].items(), ("ALL", pair["pooled"])]
         for name, st in rows:
             ks, kb = st.get("kappa_sf"), st.get("kappa_sf_b")
@@ -159,37 +219,37 @@ def _print_documents(result: dict[str, Any]) -> None:
                 fmt_score(kb and kb.get("chance_mean")),
                 end_section=name == rows[-2][0],
             )
-        stdout.print(table)
+        stdout().print(table)
         ci = pair["ci"]["kappa_sf"]
         if ci["low"] is None:
-            stdout.print(f"no interval: {ci['reason']}")
+            stdout().print(f"no interval: {ci['reason']}")
         else:
             lines = [f"{k} [{fmt_score(v['low'])}, {fmt_score(v['high'])}]" for k, v in pair["ci"].items()]
-            stdout.print(f"{int(ci['level'] * 100)}% bootstrap over {ci['unit']}s: " + "; ".join(lines))
+            stdout().print(f"{int(ci['level'] * 100)}% bootstrap over {ci['unit']}s: " + "; ".join(lines))
     if many:
         _print_pairwise(result)
         if result["multi"]:
             _print_multi(result["multi"], "multi-annotator agreement (S_f, S_f^B)")
         else:
-            stdout.print(result["multi_reason"])
+            stdout().print(result["multi_reason"])
 
 
 def _print_pairwise(result: dict[str, Any]) -> None:
-    table = Table(title="pairwise (pooled over speakers)")
+    table = new_table(title="pairwise (pooled over speakers)")
     for col in ("A", "B", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B"):
-        table.add_column(col, justify="left" if col in ("A", "B") else "right")
+        table.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
     for p in result["pairs"]:
         po = p["pooled"]
         table.add_row(
             p["a"], p["b"], fmt_score(po["sf"]), fmt_score(po["sf_b"]), _k(po["kappa_sf"]), _k(po["kappa_sf_b"])
         )
-    stdout.print(table)
+    stdout().print(table)
 
 
 def _print_multi(multi: dict[str, Any], title: str) -> None:
-    table = Table(title=title)
+    table = new_table(title=title)
     for col in ("similarity", "A_a", "A_e (pi)", "A_e (kappa)", "multi-pi", "multi-kappa", "bias"):
-        table.add_column(col, justify="left" if col == "similarity" else "right")
+        table.add_column(col, justify="left" if col == "similarity" else "right", overflow="fold")
     for sim, r in multi.items():
         table.add_row(
             sim,
@@ -200,15 +260,15 @@ def _print_multi(multi: dict[str, Any], title: str) -> None:
             fmt_score(r["kappa"]),
             fmt_score(r["bias"]),
         )
-    stdout.print(table)
+    stdout().print(table)
 
 
 def _print_dataset(result: dict[str, Any]) -> None:
     _print_multi(result["multi"], f"{result['dataset']}: {len(result['items'])} items, {len(result['coders'])} coders")
     for sim, rows in result["pairwise"].items():
-        table = Table(title=f"pairwise ({sim.upper()})")
+        table = new_table(title=f"pairwise ({sim.upper()})")
         for col in ("A", "B", "A_a", "Scott's pi", "Cohen's kappa", "bias"):
-            table.add_column(col, justify="left" if col in ("A", "B") else "right")
+            table.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
         for r in rows:
             table.add_row(
                 r["coder_a"],
@@ -218,11 +278,11 @@ def _print_dataset(result: dict[str, Any]) -> None:
                 fmt_score(r["cohen_kappa"]),
                 fmt_score(r["bias"]),
             )
-        stdout.print(table)
+        stdout().print(table)
     for sim, cis in result["ci"].items():
         ci = cis["pi"]
         if ci["low"] is None:
-            stdout.print(f"{sim}: no interval: {ci['reason']}")
+            stdout().print(f"{sim}: no interval: {ci['reason']}")
         else:
             lines = [f"{k} [{fmt_score(v['low'])}, {fmt_score(v['high'])}]" for k, v in cis.items()]
-            stdout.print(f"{sim}: {int(ci['level'] * 100)}% bootstrap over items: " + "; ".join(lines))
+            stdout().print(f"{sim}: {int(ci['level'] * 100)}% bootstrap over items: " + "; ".join(lines))

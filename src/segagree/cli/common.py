@@ -1,23 +1,57 @@
-"""Options and helpers shared by the commands: reading files, printing JSON."""
+"""Options and helpers shared by the commands: reading options, consoles, printing JSON.
+
+Nothing heavy is imported here (rich loads on first print), so ``segagree COMMAND --help``
+stays quick.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+import click
 
-from segagree.pipeline.io import BoundaryScheme, Document, read_document
+if TYPE_CHECKING:
+    from rich.console import Console
 
-stderr = Console(stderr=True)
-stdout = Console(highlight=False)
+F = Callable[..., Any]
+
+SCHEME_HELP = "Boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a TOML/JSON file."
+MODE_HELP = "S_f search: optimal (the exact minimum, default) or segsimflex (the R package's search)."
+MODE_CHOICE = click.Choice(["optimal", "segsimflex"], case_sensitive=False)
 
 
-def read(path: Path, fmt: str | None, scheme: BoundaryScheme | None) -> Document:
-    """Read an annotation file (format by extension unless ``fmt``)."""
-    return read_document(path, fmt, scheme=scheme)
+@cache
+def stdout() -> Console:
+    """Results (tables). Markup off: text from files and messages prints as written."""
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False)
+
+
+@cache
+def stderr() -> Console:
+    """Progress and messages."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, markup=False)
+
+
+def new_table(**kwargs: Any) -> Any:
+    """A rich Table (imported on first use)."""
+    from rich.table import Table
+
+    return Table(**kwargs)
+
+
+def say(message: str) -> None:
+    """One message line on stderr, printed as written (no markup, no wrapping of paths)."""
+    print(message, file=sys.stderr)
 
 
 def print_json(obj: Any) -> None:
@@ -30,6 +64,8 @@ def _default(value: Any) -> Any:
         return value.item()
     if hasattr(value, "tolist"):
         return value.tolist()
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
     return str(value)
 
 
@@ -41,3 +77,110 @@ def fmt_score(value: Any) -> str:
         return f"{float(value):.4f}"
     except (TypeError, ValueError):
         return str(value)
+
+
+def examples(*lines: str) -> str:
+    """An 'Examples:' block for a command's help, kept as written (click's \\b marker).
+
+    Every line starting with ``segagree`` is run by tests/test_cli_friendly.py in a copy of
+    sample_corpora/, so examples must work there.
+    """
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def json_option(what: str = "print one JSON object instead of tables") -> Callable[[F], F]:
+    return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
+
+
+def scheme_option(f: F) -> F:
+    return click.option("--scheme", metavar="NAME|FILE", help=SCHEME_HELP)(f)
+
+
+def mode_option(f: F) -> F:
+    return click.option("--mode", type=MODE_CHOICE, default="optimal", show_default=True, help=MODE_HELP)(f)
+
+
+def reading_options(f: F) -> F:
+    """--from, --encoding and the tier options of the ELAN and Praat readers."""
+    options = [
+        click.option(
+            "--from",
+            "from_",
+            metavar="FORMAT",
+            help="Input format (default: by extension); e.g. text, csv, eaf, praat. See segagree formats.",
+        ),
+        click.option("--encoding", metavar="NAME", help="Text encoding of the input files (default: detected)."),
+        click.option(
+            "--tier",
+            "tiers",
+            multiple=True,
+            metavar="NAME",
+            help="ELAN/Praat tier to read as a speaker's units (repeat for several).",
+        ),
+        click.option("--speaker-tier", metavar="NAME", help="Praat: the tier whose labels name each unit's speaker."),
+        click.option(
+            "--word-tier", metavar="NAME", help="Praat: the word tier, or a pattern such as '{speaker}-words'."
+        ),
+        click.option(
+            "--gap-label",
+            "gap_labels",
+            multiple=True,
+            metavar="LABEL",
+            help="Praat: a label that marks a gap, not a unit (repeat for several).",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def read_options(
+    encoding: str | None,
+    tiers: tuple[str, ...] = (),
+    speaker_tier: str | None = None,
+    word_tier: str | None = None,
+    gap_labels: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """The reader options the user set (readers refuse options they do not know)."""
+    raw = {
+        "encoding": encoding,
+        "tiers": list(tiers) or None,
+        "speaker_tier": speaker_tier,
+        "word_tier": word_tier,
+        "gap_labels": list(gap_labels) or None,
+    }
+    return {k: v for k, v in raw.items() if v is not None}
+
+
+def speaker_labels_option(f: F) -> F:
+    return click.option(
+        "--keep-speaker-labels",
+        is_flag=True,
+        help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
+    )(f)
+
+
+def check_writable(path: Path, *, folder: bool = False) -> None:
+    """Refuse, naming the path, an output that cannot be written, before any work is done.
+
+    ``path`` is an output file (or a folder with ``folder=True``) that may not exist yet; its
+    nearest existing ancestor must be a folder we may write into.
+    """
+    from segagree.errors import SegagreeError
+
+    if path.exists():
+        if folder and not path.is_dir():
+            raise SegagreeError("a file is in the way: the output must be a folder", path=path)
+        if not folder and path.is_dir():
+            raise SegagreeError("is a folder; give an output file name", path=path)
+        target = path if folder else path.parent
+        if not os.access(target if folder else path, os.W_OK) or not os.access(target, os.W_OK | os.X_OK):
+            raise SegagreeError("cannot write here (permission denied)", path=path)
+        return
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise SegagreeError(f"cannot create it: {parent} is a file, not a folder", path=path)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise SegagreeError(f"cannot create it: no permission to write into {parent}", path=path)

@@ -3,63 +3,99 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Any
 
-import typer
-from rich.table import Table
+import click
 
-from segagree.cli import app
-from segagree.cli.common import fmt_score, print_json, read, stderr, stdout
-from segagree.errors import UsageError
-from segagree.pipeline.compare import compare_documents
-from segagree.pipeline.io import load_scheme
-from segagree.pipeline.metric_runner import resolve_metric_names
-from segagree.pipeline.operations import write_operations_csv
+from segagree.cli.common import (
+    examples,
+    fmt_score,
+    json_option,
+    mode_option,
+    print_json,
+    read_options,
+    reading_options,
+    say,
+    scheme_option,
+    speaker_labels_option,
+    stdout,
+)
+
+EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
-@app.command()
+@click.command(
+    epilog=examples(
+        "segagree compare garden.ann1.txt garden.ann2.txt",
+        "segagree compare garden.ann1.txt tables/garden.ann2.csv --scheme lai2023 --ops ops.csv",
+        "segagree compare garden.ann1.txt garden.ann2.txt --metric all --json",
+        "segagree compare film.ref.srt film.mt.srt --metric subtitles",
+    )
+)
+@click.argument("file_a", type=EXISTING)
+@click.argument("file_b", type=EXISTING)
+@scheme_option
+@mode_option
+@click.option(
+    "--metric",
+    default="sf",
+    show_default=True,
+    metavar="NAMES",
+    help="Metrics besides S_f: a comma list, 'all' (boundary metrics) or 'subtitles' (see segagree metrics).",
+)
+@click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
+@click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
+@click.option("--align", is_flag=True, help="Align differing transcripts instead of refusing them.")
+@speaker_labels_option
+@reading_options
+@click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
+@json_option()
 def compare(
-    file_a: Annotated[Path, typer.Argument(help="annotator A's file (any format)")],
-    file_b: Annotated[Path, typer.Argument(help="annotator B's file (any format)")],
-    scheme: Annotated[
-        str | None, typer.Option(help="boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a file")
-    ] = None,
-    mode: Annotated[
-        str, typer.Option(help="optimal (exact minimum) or segsimflex (the R reference's search)")
-    ] = "optimal",
-    metric: Annotated[
-        str,
-        typer.Option(
-            help="metrics besides S_f: a comma list, 'all' (boundary metrics) or 'subtitles' (see segagree metrics)"
-        ),
-    ] = "sf",
-    layer: Annotated[
-        str | None, typer.Option(help="layer to compare (default iu); a comma list compares layers as segeval sets")
-    ] = None,
-    from_: Annotated[
-        str | None, typer.Option("--from", help="input format of both files (default: by extension)")
-    ] = None,
-    no_transpositions: Annotated[bool, typer.Option(help="score without transpositions")] = False,
-    align: Annotated[bool, typer.Option(help="align differing transcripts instead of failing")] = False,
-    ops: Annotated[Path | None, typer.Option(help="write every edit operation to this CSV file")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object instead of a table")] = False,
+    file_a: Path,
+    file_b: Path,
+    scheme: str | None,
+    mode: str,
+    metric: str,
+    layer: str | None,
+    transpositions: bool,
+    align: bool,
+    keep_speaker_labels: bool,
+    from_: str | None,
+    encoding: str | None,
+    tiers: tuple[str, ...],
+    speaker_tier: str | None,
+    word_tier: str | None,
+    gap_labels: tuple[str, ...],
+    ops: Path | None,
+    json_out: bool,
 ) -> None:
-    """Compare two segmentations of the same text.
+    """Compare two segmentations of the same text: S_f, S_f^B and other metrics.
 
-    Example: segagree compare talk.a1.csv talk.a2.csv --scheme lai2023 --ops ops.csv
+    FILE_A and FILE_B may be in any formats. S_f and S_f^B (Lai, Li & Zhang 2023) are
+    given per speaker and pooled; --metric adds B, S, A, Pk, WindowDiff, WinPR, ghd or the
+    subtitle metrics.
     """
-    if mode not in ("optimal", "segsimflex"):
-        raise UsageError(f"--mode must be optimal or segsimflex, not {mode!r}")
-    sch = load_scheme(scheme)
-    names = resolve_metric_names(metric)
-    a = read(file_a, from_, sch)
-    b = read(file_b, from_, sch)
-    result = compare_documents(
-        a, b, layer=layer, scheme=sch, mode=mode, transpositions=not no_transpositions, align=align, metrics=names
+    import segagree.api as api
+    from segagree.pipeline.operations import write_operations_csv
+
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    sch = api.load_scheme(scheme)
+    a = api.read(file_a, from_, scheme=sch, **opts)
+    b = api.read(file_b, from_, scheme=sch, **opts)
+    result = api.compare(
+        a,
+        b,
+        metrics=metric,
+        scheme=sch,
+        mode=mode.lower(),
+        align=align,
+        layer=layer,
+        transpositions=transpositions,
+        normalise_speakers=not keep_speaker_labels,
     )
     if ops is not None:
         write_operations_csv(result, ops, a=a, b=b)
-        stderr.print(f"wrote {len(result['operations'])} operations to {ops}")
+        say(f"wrote {len(result['operations'])} operations to {ops}")
     result.pop("operation_rows", None)
     if json_out:
         print_json(result)
@@ -67,7 +103,12 @@ def compare(
     _print_table(result, file_a, file_b)
 
 
-def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
+COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions")
+
+
+def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
+    from rich.table import Table
+
     caption = "M match, S substitution, T transposition, I insertion, D deletion\n" + result["signature"]
     table = Table(title=f"{file_a.name} vs {file_b.name}", caption=caption)
     columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "M", "S", "T", "I", "D"]
@@ -85,37 +126,42 @@ def _print_table(result: dict, file_a: Path, file_b: Path) -> None:
             *(str(st[k]) for k in COUNTS),
             end_section=bool(speakers) and name == speakers[-1],
         )
-    stdout.print(table)
+    out = stdout()
+    out.print(table)
     if result["metrics"]:
-        other = Table(title="other metrics (pooled from summed statistics)")
-        for col in ("metric", *speakers, "ALL", "parameters"):
-            other.add_column(col, justify="left" if col in ("metric", "parameters") else "right")
-        notes = []
-        for name, res in result["metrics"].items():
-            per = res.get("per_speaker", {})
-            pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
-            if "precision" in res and res["value"] is not None:
-                pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
-            other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
-            if res.get("reason"):
-                notes.append(f"{name}: not applicable: {res['reason']}")
-        stdout.print(other)
-        text = next((r["text"] for r in result["metrics"].values() if isinstance(r.get("text"), dict)), None)
-        if text and not text.get("identical", True):
-            notes.append(
-                f"imperfect text: {text['matched']} of {text['n_reference_tokens']} reference tokens matched; "
-                "break metrics use the hypothesis's breaks projected onto the reference"
-            )
-        for note in notes:
-            stdout.print(note, markup=False)
+        _print_other(result, speakers)
     if result["mismatches"]:
-        stdout.print(f"{len(result['mismatches'])} transcript mismatches were aligned")
+        out.print(f"{len(result['mismatches'])} transcript mismatches were aligned")
 
 
-COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions")
+def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
+    from rich.table import Table
+
+    other = Table(title="other metrics (pooled from summed statistics)")
+    for col in ("metric", *speakers, "ALL", "parameters"):
+        other.add_column(col, justify="left" if col in ("metric", "parameters") else "right", overflow="fold")
+    notes = []
+    for name, res in result["metrics"].items():
+        per = res.get("per_speaker", {})
+        pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
+        if "precision" in res and res["value"] is not None:
+            pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
+        other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
+        if res.get("reason"):
+            notes.append(f"{name}: not applicable: {res['reason']}")
+    out = stdout()
+    out.print(other)
+    text = next((r["text"] for r in result["metrics"].values() if isinstance(r.get("text"), dict)), None)
+    if text and not text.get("identical", True):
+        notes.append(
+            f"imperfect text: {text['matched']} of {text['n_reference_tokens']} reference tokens matched; "
+            "break metrics use the hypothesis's breaks projected onto the reference"
+        )
+    for note in notes:
+        out.print(note)
 
 
-def _params_text(res: dict) -> str:
+def _params_text(res: dict[str, Any]) -> str:
     """A metric's parameters: its signature without name and version, per-speaker k if it varies."""
     parts = [p for p in str(res.get("signature", "")).split("|")[1:] if not p.startswith("v:")]
     if not parts and isinstance(res.get("params"), dict):

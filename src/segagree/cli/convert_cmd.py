@@ -1,73 +1,118 @@
-"""``segagree convert`` and ``segagree formats``."""
+"""``segagree convert``: one file, or a folder, into another format, with the loss report."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Any
 
-import typer
-from rich.table import Table
+import click
 
-from segagree.cli import app
-from segagree.cli.common import stderr, stdout
-from segagree.errors import SegagreeError, UsageError
-from segagree.pipeline.io import adapters, format_for, load_scheme, read_document, write_document
-
-
-@app.command()
-def formats() -> None:
-    """List the formats segagree reads and writes, with their extensions."""
-    table = Table(title="formats")
-    for col in ("name", "extensions", "read", "write", "what it holds"):
-        table.add_column(col)
-    for a in adapters().values():
-        table.add_row(a.name, " ".join(a.extensions), "yes", "yes" if a.can_write else "no", a.description)
-    stdout.print(table)
+from segagree.cli.common import (
+    check_writable,
+    examples,
+    json_option,
+    print_json,
+    read_options,
+    reading_options,
+    say,
+    scheme_option,
+)
 
 
-@app.command()
+@click.command(
+    epilog=examples(
+        "segagree convert tools/garden.ann1.eaf -o garden.ann1.TextGrid",
+        "segagree convert garden.ann1.txt -o garden.ann1.csv --json",
+        "segagree convert tables/garden.ann2.csv -o garden.ann2.txt --strict",
+        "segagree convert tools/ -o converted/ --to srt",
+    )
+)
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option(
+    "-o", "--output", required=True, type=click.Path(path_type=Path), help="Output file (or folder for a batch)."
+)
+@click.option("--to", metavar="FORMAT", help="Output format (default: by extension); e.g. praat, elan, csv, srt.")
+@scheme_option
+@click.option("--layer", metavar="NAME", help="Layer to write for one-layer formats (default iu).")
+@click.option(
+    "--layout",
+    type=click.Choice(["dubois", "rezonator"]),
+    help="Text layout: dubois (default), or rezonator (Rezonator's tab-separated import).",
+)
+@click.option(
+    "--speaker", "speakers", multiple=True, metavar="NAME", help="Keep only this speaker (repeat for several)."
+)
+@click.option("--strict", is_flag=True, help="Treat any loss as an error (exit 1) and write nothing.")
+@reading_options
+@json_option("print the loss report as one JSON object")
 def convert(
-    source: Annotated[Path, typer.Argument(help="annotation file, or a folder for a batch conversion")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="output file (or folder for a batch)")],
-    from_: Annotated[str | None, typer.Option("--from", help="input format (default: by extension)")] = None,
-    to: Annotated[str | None, typer.Option("--to", help="output format (default: by extension)")] = None,
-    scheme: Annotated[str | None, typer.Option(help="endnote scheme: built-in name or TOML/JSON file")] = None,
-    layer: Annotated[str | None, typer.Option(help="layer to write for one-layer formats (default iu)")] = None,
-    layout: Annotated[
-        str | None, typer.Option(help="text layout: dubois (default), or rezonator (tab-separated import)")
-    ] = None,
-    tier: Annotated[
-        list[str] | None, typer.Option(help="ELAN/Praat tier to read as a speaker's units (repeat for several)")
-    ] = None,
-    speaker: Annotated[list[str] | None, typer.Option(help="keep only this speaker (repeat for several)")] = None,
-    strict: Annotated[bool, typer.Option(help="treat every loss as an error; write nothing then")] = False,
+    source: Path,
+    output: Path,
+    to: str | None,
+    scheme: str | None,
+    layer: str | None,
+    layout: str | None,
+    speakers: tuple[str, ...],
+    strict: bool,
+    from_: str | None,
+    encoding: str | None,
+    tiers: tuple[str, ...],
+    speaker_tier: str | None,
+    word_tier: str | None,
+    gap_labels: tuple[str, ...],
+    json_out: bool,
 ) -> None:
-    """Convert annotations between formats, reporting on stderr what the target cannot hold.
+    """Convert annotations between formats, reporting what the target cannot hold.
 
-    Example: segagree convert talk.eaf -o talk.TextGrid
-    Batch:   segagree convert annotations/ -o converted/ --to srt
+    SOURCE is an annotation file, or a folder for a batch conversion (then --to is needed).
+    The loss report lists what reading and writing lost; 'lossless' means nothing was.
     """
-    sch = load_scheme(scheme)
+    import segagree.api as api
+
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
     # Only the options the user set: each writer refuses options it does not know.
-    options = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
-    read_options = {"tiers": list(tier)} if tier else {}
+    write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
     if source.is_dir():
-        _convert_folder(source, output, from_, to, sch, strict, options, read_options, speaker)
+        _convert_folder(source, output, from_, to, scheme, strict, write_opts, opts, speakers, json_out)
         return
-    doc = read_document(source, from_, scheme=sch, **read_options)
-    if speaker:
-        doc = doc.select_speakers(list(speaker))
-    if strict and doc.losses:
-        raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=source)
-    losses = write_document(doc, output, to, strict=strict, **options)
-    stderr.print(f"wrote {output} ({format_for(output, to).name})")
-    for line in [*doc.losses.lines(), *losses.lines()]:
-        stderr.print(f"  loss: {line}", markup=False)
-    if not losses and not doc.losses:
-        stderr.print("  lossless")
+    check_writable(output)
+    report = api.convert(
+        source,
+        output,
+        from_format=from_,
+        to_format=to,
+        scheme=scheme,
+        speakers=list(speakers) or None,
+        strict=strict,
+        read_options=opts,
+        **write_opts,
+    )
+    if json_out:
+        print_json(report.to_dict())
+        return
+    say(f"wrote {output} ({report.format_to})")
+    for line in report.lines():
+        say(f"  loss: {line}")
+    if report.lossless:
+        say("  lossless")
 
 
-def _convert_folder(source, output, from_, to, sch, strict, options, read_options, speakers) -> None:
+def _convert_folder(
+    source: Path,
+    output: Path,
+    from_: str | None,
+    to: str | None,
+    scheme: str | None,
+    strict: bool,
+    write_opts: dict[str, Any],
+    read_opts: dict[str, Any],
+    speakers: tuple[str, ...],
+    json_out: bool,
+) -> None:
+    import segagree.api as api
+    from segagree.adapters import adapters, format_for
+    from segagree.errors import SegagreeError, UsageError
+
     if not to:
         raise UsageError("a batch conversion needs --to FORMAT")
     target = format_for("x", to)
@@ -77,28 +122,42 @@ def _convert_folder(source, output, from_, to, sch, strict, options, read_option
     files = sorted(p for p in source.rglob("*") if p.is_file() and any(p.name.lower().endswith(e) for e in known))
     if not files:
         raise SegagreeError("no annotation files found", path=source)
-    output.mkdir(parents=True, exist_ok=True)
-    ok, failed = 0, []
+    check_writable(output, folder=True)
+    sch = api.load_scheme(scheme)
+    ok, failed, reports = 0, [], []
     from rich.progress import track
 
-    for path in track(files, description="converting", console=stderr, disable=len(files) < 2):
+    from segagree.cli.common import stderr
+
+    for path in track(files, description="converting", console=stderr(), disable=len(files) < 2 or json_out):
         rel = path.relative_to(source)
         ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
         out = output / rel.parent / (rel.name[: -len(ext)] + target.extensions[0])
         try:
-            doc = read_document(path, from_, scheme=sch, **read_options)
-            if speakers:
-                doc = doc.select_speakers(list(speakers))
-            if strict and doc.losses:
-                raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=path)
-            losses = write_document(doc, out, to, strict=strict, **options)
-            ok += 1
-            for line in [*doc.losses.lines(), *losses.lines()]:
-                stderr.print(f"{rel}: loss: {line}", markup=False)
+            report = api.convert(
+                path,
+                out,
+                from_format=from_,
+                to_format=to,
+                scheme=sch,
+                speakers=list(speakers) or None,
+                strict=strict,
+                read_options=read_opts,
+                **write_opts,
+            )
         except SegagreeError as err:
-            failed.append(f"{err}")
-    stderr.print(f"converted {ok} of {len(files)} files into {output}")
-    for msg in failed:
-        stderr.print(f"  failed: {msg}", markup=False)
+            failed.append(str(err))
+            continue
+        ok += 1
+        reports.append(report.to_dict())
+        if not json_out:
+            for line in report.lines():
+                say(f"{rel}: loss: {line}")
+    if json_out:
+        print_json({"converted": reports, "failed": failed})
+    else:
+        say(f"converted {ok} of {len(files)} files into {output}")
+        for msg in failed:
+            say(f"  failed: {msg}")
     if failed:
-        raise typer.Exit(1)
+        raise SystemExit(1)

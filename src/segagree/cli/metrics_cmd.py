@@ -1,49 +1,98 @@
-"""``segagree metrics``: the metric cards (definition, parameters, defaults, citation, library)."""
+"""``segagree metrics [NAME]``: the metric cards (definition, parameters, citation, library)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import shutil
+import textwrap
+from typing import Any
 
-import typer
-from rich.table import Table
+import click
 
-from segagree.cli import app
-from segagree.cli.common import print_json, stdout
-from segagree.pipeline.io import METRIC_CARDS
+from segagree.cli.common import examples, json_option, print_json
 
 
-@app.command()
-def metrics(
-    json_out: Annotated[bool, typer.Option("--json", help="print the cards as one JSON object")] = False,
-) -> None:
-    """List every metric: one-line definition, parameters and defaults, citation, and what computes it.
+@click.command(epilog=examples("segagree metrics", "segagree metrics sf", "segagree metrics ghd --json"))
+@click.argument("name", required=False)
+@json_option("print the card(s) as one JSON object")
+def metrics(name: str | None, json_out: bool) -> None:
+    """List the metrics, or show one metric's card.
 
-    Example: segagree metrics
+    Without NAME: every metric, one line each. With NAME: its definition, parameters and
+    defaults, citation, and what computes it (and what it is checked against).
     """
-    from segagree.pipeline.metric_runner import known_metrics  # registers every runner's card
+    import segagree.api as api
+    from segagree.errors import UsageError
 
-    known_metrics()
+    cards = api.metric_cards()
+    if name is not None:
+        key = name.strip().lower()
+        if key not in cards:
+            raise UsageError(f"unknown metric {name!r}; known: {', '.join(cards)}")
+        cards = {key: cards[key]}
     if json_out:
-        print_json(
-            {
-                name: {
-                    "title": c.title,
-                    "definition": c.definition,
-                    "parameters": dict(c.parameters),
-                    "citation": c.citation,
-                    "library": c.library,
-                    "higher_is_better": c.higher_is_better,
-                    "reference": c.reference,
-                }
-                for name, c in METRIC_CARDS.items()
-            }
-        )
+        print_json({k: _as_dict(c) for k, c in cards.items()})
         return
-    table = Table(title="segagree metrics", show_lines=True)
-    for col in ("name", "definition", "parameters (defaults)", "citation", "computed by"):
-        table.add_column(col)
-    for name, c in METRIC_CARDS.items():
-        params = "\n".join(f"{k} = {v}" for k, v in c.parameters.items())
-        by = c.library + (f" (checked against {c.reference})" if c.reference else "")
-        table.add_row(f"{name}\n{c.title}", c.definition, params, c.citation, by)
-    stdout.print(table)
+    width = min(shutil.get_terminal_size((80, 24)).columns, 100)
+    if name is not None:
+        click.echo(_card_text(next(iter(cards.values())), width))
+        return
+    click.echo(_list_text(cards, width))
+
+
+def _as_dict(card: Any) -> dict[str, Any]:
+    return {
+        "title": card.title,
+        "definition": card.definition,
+        "parameters": dict(card.parameters),
+        "citation": card.citation,
+        "library": card.library,
+        "higher_is_better": card.higher_is_better,
+        "reference": card.reference,
+    }
+
+
+def _wrap(text: str, width: int, indent: str, first: str = "") -> str:
+    return textwrap.fill(
+        text,
+        width=max(width, 40),
+        initial_indent=first or indent,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _list_text(cards: dict[str, Any], width: int) -> str:
+    """One entry per metric: name, which way is better, title (wrapped, never cut)."""
+    pad = max(len(n) for n in cards) + 2
+    indent = " " * (pad + 8)
+    lines = [
+        f"{len(cards)} metrics; 'segagree metrics NAME' shows one card, --json all of them.",
+        "",
+        "name".ljust(pad) + "better  title",
+    ]
+    for name, card in cards.items():
+        better = ("higher" if card.higher_is_better else "lower").ljust(8)
+        lines.append(_wrap(card.title, width, indent, first=name.ljust(pad) + better))
+    return "\n".join(lines)
+
+
+def _card_text(card: Any, width: int) -> str:
+    """One metric's card as labelled, wrapped paragraphs."""
+    lines = [f"{card.name}: {card.title}", ""]
+    fields = [
+        ("definition", card.definition),
+        (
+            "parameters",
+            "; ".join(f"{k} = {v}" for k, v in card.parameters.items()) or "none",
+        ),
+        ("citation", card.citation or "-"),
+        ("computed by", card.library),
+    ]
+    if card.reference:
+        fields.append(("checked against", card.reference))
+    fields.append(("better", "higher" if card.higher_is_better else "lower"))
+    pad = max(len(label) for label, _ in fields) + 2
+    for label, text in fields:
+        lines.append(_wrap(text, width, " " * pad, first=(label + ":").ljust(pad)))
+    return "\n".join(lines)

@@ -3,46 +3,93 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-import typer
+import click
 
-from segagree.cli import app
-from segagree.cli.common import stderr
-from segagree.errors import SegagreeError, UsageError
-from segagree.outputs.review import write_review_workbook
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import run_task
+from segagree.cli.common import examples, mode_option, read_options, reading_options, say, scheme_option
+
+EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
-@app.command()
+@click.command(
+    epilog=examples(
+        "segagree review garden.ann1.txt tables/garden.ann2.csv -o garden.review.xlsx",
+        "segagree review garden.ann1.txt garden.ann2.txt -o garden.review.xlsx --no-kappa --matches",
+    )
+    + "\n\nThen fill in the decision column and run: segagree adjudicate garden.review.xlsx -o garden.gold.eaf"
+)
+@click.argument("file_a", type=EXISTING)
+@click.argument("file_b", type=EXISTING)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The workbook to write (.xlsx).",
+)
+@scheme_option
+@mode_option
+@click.option("--matches", is_flag=True, help="List match operations too.")
+@click.option("--kappa/--no-kappa", default=True, help="Simulated kappa on the Summary sheet (default) or not.")
+@click.option(
+    "--sims",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Kappa: simulated chance annotations per speaker.",
+)
+@click.option("--seed", default=12345, show_default=True, type=int, help="Kappa: random seed.")
+@click.option(
+    "--keep-speaker-labels",
+    is_flag=True,
+    help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
+)
+@reading_options
 def review(
-    file_a: Annotated[Path, typer.Argument(help="annotator A's file (the base of an adjudicated gold file)")],
-    file_b: Annotated[Path, typer.Argument(help="annotator B's file")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="the workbook to write (.xlsx)")],
-    scheme: Annotated[str, typer.Option(help="boundary scheme: built-in name or a file")] = "dubois",
-    mode: Annotated[str, typer.Option(help="optimal or segsimflex")] = "optimal",
-    matches: Annotated[bool, typer.Option(help="list match operations too")] = False,
-    sims: Annotated[int, typer.Option(help="kappa: simulated chance annotations per speaker (0: no kappa)")] = 1000,
-    seed: Annotated[int, typer.Option(help="kappa: random seed")] = 12345,
+    file_a: Path,
+    file_b: Path,
+    output: Path,
+    scheme: str | None,
+    mode: str,
+    matches: bool,
+    kappa: bool,
+    sims: int,
+    seed: int,
+    keep_speaker_labels: bool,
+    from_: str | None,
+    encoding: str | None,
+    tiers: tuple[str, ...],
+    speaker_tier: str | None,
+    word_tier: str | None,
+    gap_labels: tuple[str, ...],
 ) -> None:
-    """Write a review workbook listing every disagreement of two annotations, with a decision column.
+    """Write a review workbook listing every disagreement of two annotations.
 
-    Example: segagree review talk.ann1.txt talk.ann2.eaf -o talk.review.xlsx
-    Then:    segagree adjudicate talk.review.xlsx -o talk.gold.eaf
+    FILE_A is the base of the gold annotation that segagree adjudicate writes from the
+    reviewers' decisions (A, B, both, neither, other).
     """
+    from segagree.errors import SegagreeError, UsageError
+    from segagree.outputs.review import write_review_workbook
+    from segagree.pipeline.config import READ_OPTIONS, RunConfig
+    from segagree.pipeline.tasks import run_task
+
     if output.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file")
-    if mode not in ("optimal", "segsimflex"):
-        raise UsageError(f"--mode must be optimal or segsimflex, not {mode!r}")
-    if sims < 0:
-        raise UsageError("--sims must be >= 0")
-    config = RunConfig(scheme=scheme, mode=mode, review_matches=matches)
-    config.kappa.enabled, config.kappa.sims, config.kappa.seed = sims > 0, max(sims, 1), seed
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    config = RunConfig(
+        scheme=scheme or "dubois",
+        mode=mode.lower(),
+        review_matches=matches,
+        normalise_speakers=not keep_speaker_labels,
+        format=from_ or "",
+        encoding=opts.pop("encoding", ""),
+        read={k: v for k, v in opts.items() if k in READ_OPTIONS},
+    )
+    config.kappa.enabled, config.kappa.sims, config.kappa.seed = kappa, sims, seed
     text = file_a.name.split(".")[0]
     result = run_task(text, "A", "B", str(file_a), str(file_b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
     path = write_review_workbook(output, [result], config)
     shown = len(result["operation_rows"]) if matches else sum(r["op"] != "match" for r in result["operation_rows"])
-    stderr.print(f"wrote {path}: {shown} operations to review (S_f {result['compare']['sf']:.4f})")
+    say(f"wrote {path}: {shown} operations to review (S_f {result['compare']['sf']:.4f})")

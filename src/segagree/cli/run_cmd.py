@@ -3,66 +3,121 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Any
 
-import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+import click
 
-from segagree.cli import app
-from segagree.cli.common import fmt_score, print_json, stderr, stdout
-from segagree.errors import SegagreeError, UsageError
-from segagree.outputs.run import run_corpus
-from segagree.outputs.summary import POOLED
-from segagree.pipeline.config import load_config
+from segagree.cli.common import (
+    check_writable,
+    examples,
+    fmt_score,
+    new_table,
+    print_json,
+    read_options,
+    reading_options,
+    say,
+    stderr,
+    stdout,
+)
 
 
-@app.command()
+@click.command(
+    epilog=examples(
+        "segagree run . -o results/ --jobs 2",
+        "segagree run tables/ -o results/ --sims 200 --seed 1 --no-report",
+        "segagree run . -o results/ --reference ann2 --no-kappa --no-workbooks",
+    )
+    + "\n\nSettings may also come from CORPUS/segagree.toml (see the README)."
+)
+@click.argument("corpus", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Folder for the summary, review workbooks and report.",
+)
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Settings file (default: CORPUS/segagree.toml if present).",
+)
+@click.option(
+    "--reference",
+    metavar="NAME",
+    help="Annotator scored as A (the reference) in its pairs (default: ref, reference or gold, "
+    "else the alphabetically first).",
+)
+@click.option(
+    "--jobs",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Texts scored in parallel (the numbers are the same for any value).",
+)
+@click.option(
+    "--backend",
+    default="loky",
+    show_default=True,
+    type=click.Choice(["loky", "dask"]),
+    help="Parallel backend: loky (joblib) or dask (pip install segagree[dask]).",
+)
+@click.option("--kappa/--no-kappa", default=None, help="Simulated kappa (default: on, or as in segagree.toml).")
+@click.option("--sims", type=click.IntRange(min=1), help="Kappa: simulated chance annotations per speaker (K).")
+@click.option("--seed", type=int, help="Kappa: base random seed (each text and pair derives its own).")
+@click.option("--workbooks/--no-workbooks", default=True, help="Write review workbooks (default) or not.")
+@click.option("--report/--no-report", default=True, help="Write report.html and its plots (default) or not.")
+@click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
+@reading_options
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
+@click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 def run(
-    corpus: Annotated[
-        Path, typer.Argument(help="folder of annotations: TEXT.ANNOTATOR.EXT files, or one folder per annotator")
-    ],
-    output: Annotated[Path, typer.Option("-o", "--output", help="folder for summary, workbooks and report")],
-    config: Annotated[
-        Path | None, typer.Option(help="settings file (default: CORPUS/segagree.toml if present)")
-    ] = None,
-    jobs: Annotated[int, typer.Option(help="texts scored in parallel (results identical for any number)")] = 1,
-    backend: Annotated[str, typer.Option(help="loky (joblib, default) or dask (pip install segagree[dask])")] = "loky",
-    sims: Annotated[int | None, typer.Option(help="kappa: simulated chance annotations per speaker (K)")] = None,
-    seed: Annotated[int | None, typer.Option(help="kappa: random seed")] = None,
-    no_kappa: Annotated[bool, typer.Option(help="skip the simulated kappa")] = False,
-    fresh: Annotated[bool, typer.Option(help="ignore results of an earlier run instead of resuming")] = False,
-    no_workbooks: Annotated[bool, typer.Option(help="do not write review workbooks")] = False,
-    no_report: Annotated[bool, typer.Option(help="do not write report.html and plots")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="print the summary as one JSON object")] = False,
+    corpus: Path,
+    output: Path,
+    config: Path | None,
+    reference: str | None,
+    jobs: int,
+    backend: str,
+    kappa: bool | None,
+    sims: int | None,
+    seed: int | None,
+    workbooks: bool,
+    report: bool,
+    fresh: bool,
+    from_: str | None,
+    encoding: str | None,
+    tiers: tuple[str, ...],
+    speaker_tier: str | None,
+    word_tier: str | None,
+    gap_labels: tuple[str, ...],
+    quiet: bool,
+    json_out: bool,
 ) -> None:
-    """Score every pair of annotators of every text; write summary.csv/json, review workbooks, report.html.
+    """Score every pair of annotators of every text of a corpus folder.
 
-    Example: segagree run corpus/ -o results/ --jobs 2
+    CORPUS holds TEXT.ANNOTATOR.EXT files (any formats), or one folder per annotator.
+    Writes summary.csv and summary.json, a review workbook per text (review/TEXT.xlsx)
+    and report.html into the output folder; an interrupted run resumes.
     """
-    if jobs < 1:
-        raise UsageError("--jobs must be >= 1")
-    if backend not in ("loky", "dask"):
-        raise UsageError(f"--backend must be loky or dask, not {backend!r}")
+    import segagree.api as api
+    from segagree.errors import SegagreeError
+
+    if not corpus.exists():
+        raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
-        raise SegagreeError("not a folder of annotations", path=corpus)
-    settings = load_config(config, corpus)
-    if sims is not None:
-        if sims < 1:
-            raise UsageError("--sims must be >= 1")
-        settings.kappa.sims = sims
-    if seed is not None:
-        settings.kappa.seed = seed
-    if no_kappa:
-        settings.kappa.enabled = False
+        raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
+    check_writable(output, folder=True)
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = stderr()
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=stderr,
-        disable=quiet or json_out and not stderr.is_terminal,
+        console=err,
+        disable=quiet or not err.is_terminal,
         transient=True,
     ) as bar:
         task = bar.add_task("scoring", total=None)
@@ -70,15 +125,21 @@ def run(
         def progress(done: int, total: int, text: str) -> None:
             bar.update(task, completed=done, total=total, description=f"scoring {text}".strip())
 
-        outcome = run_corpus(
+        outcome = api.run(
             corpus,
             output,
-            settings,
+            config=config,
             jobs=jobs,
             backend=backend,
             resume=not fresh,
-            workbooks=not no_workbooks,
-            report=not no_report,
+            kappa=kappa,
+            sims=sims,
+            seed=seed,
+            reference=reference,
+            workbooks=workbooks,
+            report=report,
+            format=from_,
+            read_options=opts,
             progress=progress,
         )
     if json_out:
@@ -93,32 +154,31 @@ def run(
     else:
         _print_summary(outcome)
     if not quiet:
-        stderr.print(
+        say(
             f"{outcome.computed} pairs scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
-            + (", review/*.xlsx" if not no_workbooks else "")
-            + (", report.html" if not no_report else "")
+            + (", review/*.xlsx" if workbooks else "")
+            + (", report.html" if report else "")
         )
     for line in outcome.corpus.skipped:
-        stderr.print(f"skipped: {line}", markup=False)
+        say(f"skipped: {line}")
     for failure in outcome.failures:
-        stderr.print(
-            f"failed: {failure['text']} ({failure['annotator_a']} vs {failure['annotator_b']}): {failure['error']}",
-            markup=False,
-        )
+        say(f"failed: {failure['text']} ({failure['annotator_a']} vs {failure['annotator_b']}): {failure['error']}")
     if outcome.failures:
-        raise typer.Exit(1)
+        raise SystemExit(1)
 
 
-def _print_summary(outcome) -> None:
+def _print_summary(outcome: Any) -> None:
+    from segagree.outputs.summary import POOLED
+
     wanted = ("sf", "sf_b", "kappa_sf", "kappa_sf_b", "transcript_mismatches")
-    values: dict[tuple, dict[str, float]] = {}
+    values: dict[tuple[str, str, str], dict[str, float]] = {}
     for row in outcome.rows:
         if row["speaker"] == POOLED and row["metric"] in wanted:
             values.setdefault((row["text"], row["annotator_a"], row["annotator_b"]), {})[row["metric"]] = row["value"]
-    table = Table(title="segagree run: pooled over speakers")
+    table = new_table(title="segagree run: pooled over speakers")
     for col in ("text", "A", "B", "S_f", "S_f^B", "κ(S_f)", "κ(S_f^B)", "mismatches"):
-        table.add_column(col, justify="left" if col in ("text", "A", "B") else "right", no_wrap=col != "text")
+        table.add_column(col, justify="left" if col in ("text", "A", "B") else "right", overflow="fold")
     for (text, a, b), v in values.items():
         table.add_row(text, a, b, *(fmt_score(v.get(k)) for k in wanted[:4]), str(v.get("transcript_mismatches", 0)))
-    stdout.print(table)
+    stdout().print(table)

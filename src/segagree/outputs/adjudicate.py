@@ -143,6 +143,7 @@ class _Row:
     token_a: str
     decision: str | None
     comment: str
+    row_id: int | None = None
 
 
 @dataclass
@@ -158,6 +159,7 @@ def adjudicate(
     undecided: Undecided = "a",
     sheet: str | None = None,
     fmt: str | None = None,
+    allow_missing_rows: bool = False,
 ) -> AdjudicationReport:
     """Apply the decisions of a filled-in review workbook to annotator A's file; write the gold.
 
@@ -168,6 +170,8 @@ def adjudicate(
             ``"error"`` refuses, naming them.
         sheet: the operations sheet to apply (needed when the text has 3+ annotators).
         fmt: output format name.
+        allow_missing_rows: accept a workbook whose operation rows were deleted or blanked
+            (their row ids are missing); A's boundaries stay at those places.
 
     Raises:
         SegagreeError: a missing or changed source file, an unknown decision, contradicting
@@ -192,7 +196,17 @@ def adjudicate(
         raise SegagreeError(
             f"the About sheet's settings or scheme are missing or damaged ({err})", path=workbook
         ) from None
-    doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme)
+    read_opts = _reader_options(settings)
+    doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme, **read_opts)
+    missing_rows = _missing_row_ids(rows, doc, src, workbook, scheme, settings)
+    if missing_rows and not allow_missing_rows:
+        raise SegagreeError(
+            f"{len(missing_rows)} operation rows of sheet '{sheet_name}' were deleted or blanked "
+            f"(row ids {', '.join(map(str, missing_rows[:_LIST_LIMIT]))}"
+            + (" ..." if len(missing_rows) > _LIST_LIMIT else "")
+            + "); restore them, or accept A's boundaries there with --allow-undecided",
+            path=workbook,
+        )
     layer_name = src.values.get("layer") or None
     lay = doc.layer(layer_name)
     streams = _streams(doc, settings)
@@ -212,6 +226,7 @@ def adjudicate(
     options = {"layer": lay.name} if lay.name != "iu" else {}
     losses = write_document(gold, output, fmt, **options)
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
+    report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
     report.changed = int(np.count_nonzero(codes != lay.boundaries))
     for r in rows:
         if r.decision is None:
@@ -340,9 +355,65 @@ def _read_ops(ws: Any, sheet: str, workbook: Path) -> list[_Row]:
                 token_a=_text(get("token_a")),
                 decision=_decision(get("decision"), ref),
                 comment=_text(get("comment")),
+                row_id=_int(get("row_id"), ref, "row id"),
             )
         )
     return rows
+
+
+def _reader_options(settings: dict[str, Any]) -> dict[str, Any]:
+    """The reading options the review was made with (the run's ``[read]`` and ``encoding``)."""
+    options = dict(settings.get("read") or {})
+    if settings.get("encoding"):
+        options["encoding"] = settings["encoding"]
+    return options
+
+
+def _missing_row_ids(
+    rows: list[_Row], doc_a: Document, src: _Source, workbook: Path, scheme: BoundaryScheme, settings: dict[str, Any]
+) -> list[int]:
+    """Row ids the review listed that the sheet no longer holds (rows deleted or blanked).
+
+    The comparison is recomputed from A's and B's files (B's SHA-1 checked); without B's file,
+    or when it changed, only ids present are known and nothing can be said (empty list).
+    """
+    from segagree.pipeline.compare import score_pair
+    from segagree.pipeline.config import KappaSettings, RunConfig
+    from segagree.pipeline.operations import operation_rows
+    from segagree.pipeline.pairing import pair_annotations, resolve_layer
+    from segagree.pipeline.tasks import speaker_map_for
+
+    rel, absolute = src.values.get("file_b", ""), src.values.get("file_b_absolute", "")
+    candidates = [(workbook.resolve().parent / rel).resolve() if rel and not Path(rel).is_absolute() else Path(rel)]
+    candidates += [Path(absolute)] if absolute else []
+    b_path = next((p for p in candidates if str(p) not in ("", ".") and p.is_file()), None)
+    recorded = src.values.get("sha1_b", "")
+    if b_path is None or not recorded or not file_digest(b_path).startswith(recorded[:16]):
+        return []
+    known = set(RunConfig.__dataclass_fields__) - {"base_dir", "kappa"}
+    config = RunConfig(**{k: v for k, v in settings.items() if k in known}, kappa=KappaSettings(enabled=False))
+    try:
+        doc_b = read_document(b_path, src.values.get("format_b") or None, scheme=scheme, **_reader_options(settings))
+        layer_pref = src.values.get("layer") or config.layer
+        layer, layer_scheme, merge = resolve_layer(
+            doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme
+        )
+        pair = pair_annotations(
+            doc_a,
+            doc_b,
+            layer=layer,
+            scheme=layer_scheme,
+            speaker_map=merge or speaker_map_for(config, doc_a, doc_b),
+            align=config.align or merge is not None,
+            max_mismatch=config.max_mismatch,
+            normalise_speakers=config.normalise_speakers,
+        )
+        ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
+    except SegagreeError:
+        return []  # the check cannot be made; the decisions are applied as they are
+    expected = [n for n, op in enumerate(ops, start=1) if config.review_matches or op["op"] != "match"]
+    present = {r.row_id for r in rows if r.row_id is not None}
+    return [n for n in expected if n not in present]
 
 
 def _find_source(workbook: Path, src: _Source) -> Path:

@@ -25,6 +25,7 @@ from typing import Any
 
 from segagree import __version__
 from segagree.adapters.base import write_text_atomic
+from segagree.errors import SegagreeError
 from segagree.outputs.summary import summary_rows, write_summary
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.corpus import Corpus, find_annotations
@@ -54,6 +55,21 @@ def plan_tasks(corpus: Corpus, reference: str = "") -> list[tuple[str, str, str,
         for ann_a, ann_b in combinations(order, 2):
             tasks.append((text, ann_a, ann_b, str(files[ann_a]), str(files[ann_b])))
     return tasks
+
+
+def nothing_to_score(corpus: Corpus) -> str:
+    """Why a corpus has no pair to score, saying what was found."""
+    files = [p for p in corpus.root.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    if not files:
+        return "nothing to score: the folder is empty"
+    found = f"{len(files)} file(s)"
+    if corpus.skipped:
+        shown = "; ".join(corpus.skipped[:5]) + ("; ..." if len(corpus.skipped) > 5 else "")
+        return f"nothing to score: {found}, but no text has two annotators ({shown})"
+    return (
+        f"nothing to score: {found}, none of them an annotation named TEXT.ANNOTATOR.EXT "
+        "(or in one folder per annotator); see segagree formats for the extensions"
+    )
 
 
 def load_results_log(path: Path) -> dict[str, dict[str, Any]]:
@@ -115,6 +131,14 @@ def run_corpus(
     """Run the pipeline (see the module docstring) and return what it produced."""
     corpus = find_annotations(corpus_dir)
     tasks = plan_tasks(corpus, config.reference)
+    if not tasks:  # before any output exists
+        raise SegagreeError(nothing_to_score(corpus), path=corpus_dir)
+    annotators = sorted({a for files in corpus.texts.values() for a in files})
+    if config.reference and config.reference not in annotators:
+        raise SegagreeError(
+            f"reference annotator {config.reference!r} annotates no text; annotators: {', '.join(annotators)}",
+            path=corpus_dir,
+        )
     outdir.mkdir(parents=True, exist_ok=True)
     log_path = outdir / RESULTS_LOG
     done = load_results_log(log_path) if resume else {}

@@ -201,6 +201,7 @@ def agree_documents(
     scheme: BoundaryScheme | None = None,
     layer: str | None = None,
     align: bool = False,
+    normalise_speakers: bool = True,
     mode: str = "optimal",
     transpositions: bool = True,
     chance: str = "cohen",
@@ -242,7 +243,9 @@ def agree_documents(
     pairs_out = []
     first_pairs = {}
     for i, j in itertools.combinations(range(len(docs)), 2):
-        pair = pair_annotations(docs[i], docs[j], layer=layer, scheme=scheme, align=align)
+        pair = pair_annotations(
+            docs[i], docs[j], layer=layer, scheme=scheme, align=align, normalise_speakers=normalise_speakers
+        )
         if i == 0:
             first_pairs[j] = pair
         res = sf_kappa(

@@ -59,6 +59,7 @@ def compare_documents(
     speaker_map: Mapping[str, str] | None = None,
     align: bool = False,
     max_mismatch: float = 0.2,
+    normalise_speakers: bool = True,
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -72,11 +73,10 @@ def compare_documents(
     name, scheme, merge = resolve_layer(a, b, layer, scheme)
     if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
         speaker_map, align = merge, True
-    pair = pair_annotations(
-        a, b, layer=name, scheme=scheme, speaker_map=speaker_map, align=align, max_mismatch=max_mismatch
-    )
+    same = {"speaker_map": speaker_map, "align": align, "max_mismatch": max_mismatch}
+    pair = pair_annotations(a, b, layer=name, scheme=scheme, normalise_speakers=normalise_speakers, **same)
     for extra in names[1:]:
-        other = pair_annotations(a, b, layer=extra, speaker_map=speaker_map, align=align, max_mismatch=max_mismatch)
+        other = pair_annotations(a, b, layer=extra, normalise_speakers=normalise_speakers, **same)
         pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
     result = score_pair(pair, mode=mode, transpositions=transpositions, metrics=metrics, metric_options=metric_options)
     result["operation_rows"] = operation_rows(result, pair)

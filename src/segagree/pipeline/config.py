@@ -13,6 +13,14 @@ Example (every key optional; these are the defaults)::
     review_matches = false       # list match operations in the review workbooks too
     reference = ""               # annotator scored as A (the reference) in its pairs; by default
                                  # one named ref, reference or gold, else alphabetical order
+    format = ""                  # input format of every file (default: by extension)
+    encoding = ""                # text encoding of every file (default: detected)
+
+    [read]                       # reader options, as in convert/compare (none by default), e.g.
+    # tiers = ["ROSA", "BEN"]    # ELAN/Praat tiers to read as units
+    # speaker_tier = "speaker"   # Praat: the tier naming each unit's speaker
+    # word_tier = "{speaker}-words"  # Praat: the word tier's name or pattern
+    # gap_labels = ["#"]         # Praat: labels that mark gaps, not units
 
     [kappa]
     enabled = true
@@ -38,6 +46,8 @@ from segagree.errors import SegagreeError
 from segagree.schemas import BoundaryScheme, load_scheme
 
 CONFIG_NAME = "segagree.toml"
+# Reader options a run passes to every reader (see segagree.api.reader_options).
+READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels"}
 
 
 @dataclass
@@ -64,6 +74,9 @@ class RunConfig:
     normalise_speakers: bool = True
     review_matches: bool = False
     reference: str = ""
+    format: str = ""
+    encoding: str = ""
+    read: dict[str, Any] = field(default_factory=dict)
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     base_dir: str = "."
@@ -72,6 +85,13 @@ class RunConfig:
         """The scheme, a scheme file's path taken relative to the config's folder."""
         candidate = Path(self.base_dir) / self.scheme
         return load_scheme(candidate if candidate.is_file() else self.scheme)
+
+    def reader_options(self) -> dict[str, Any]:
+        """Options for every reader: the ``[read]`` table, plus ``encoding`` when set."""
+        options = dict(self.read)
+        if self.encoding:
+            options["encoding"] = self.encoding
+        return options
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -113,5 +133,8 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
         raise SegagreeError(f"mode must be optimal or segsimflex, not {config.mode!r}", path=path)
     if config.kappa.sims < 1:
         raise SegagreeError(f"[kappa] sims must be >= 1, not {config.kappa.sims}", path=path)
+    unknown_read = set(config.read) - READ_OPTIONS
+    if unknown_read:
+        raise SegagreeError(f"unknown [read] settings {sorted(unknown_read)}; known: {sorted(READ_OPTIONS)}", path=path)
     config.load_scheme()  # fail early on a bad scheme
     return config

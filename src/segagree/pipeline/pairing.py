@@ -60,6 +60,18 @@ def normalise_speaker(name: str) -> str:
     return name.strip().rstrip(":;").strip() or name
 
 
+def speaker_rule(speaker_map: Mapping[str, str] | None, normalise: bool, *docs: Document) -> dict[str, str] | None:
+    """The renames pairing applies: ``speaker_map``, then :func:`normalise_speaker` if asked."""
+    if not normalise:
+        return dict(speaker_map) if speaker_map else None
+    rename = dict(speaker_map or {})
+    out = {}
+    for doc in docs:
+        for s in doc.speakers:
+            out[s] = normalise_speaker(rename.get(s, s))
+    return out
+
+
 def speaker_arrays(
     doc: Document,
     layer: str | None,
@@ -95,13 +107,19 @@ def pair_annotations(
     speaker_map: Mapping[str, str] | None = None,
     align: bool = False,
     max_mismatch: float = 0.2,
+    normalise_speakers: bool = True,
 ) -> AnnotationPair:
     """Pair two annotations speaker by speaker (by name, never by position).
+
+    One speaker-label rule for every command: after ``speaker_map``, labels are normalised
+    (:func:`normalise_speaker`: ``F2:`` and ``F2`` are one speaker) unless
+    ``normalise_speakers`` is False.
 
     Args:
         layer: layer to compare (default ``iu``, else the first).
         scheme: scheme to express both layers in (default: A's layer's scheme).
         speaker_map: renames applied to both documents before pairing.
+        normalise_speakers: strip transcription punctuation from speaker labels.
         align: when the token streams differ, align them (edit distance over tokens) instead of
             failing; see :func:`segagree.pipeline.align.align_streams`.
         max_mismatch: with ``align``, the largest share of mismatched tokens tolerated.
@@ -118,6 +136,7 @@ def pair_annotations(
             )
     lay_a = a.layer(layer)
     scheme = scheme or lay_a.scheme
+    speaker_map = speaker_rule(speaker_map, normalise_speakers, a, b)
     arr_a, tok_a, order_a = speaker_arrays(a, lay_a.name, scheme, speaker_map)
     arr_b, tok_b, _ = speaker_arrays(b, lay_a.name if layer is None else layer, scheme, speaker_map)
     only_a = [s for s in arr_a if s not in arr_b]
@@ -153,5 +172,5 @@ def _first_difference(speaker: str, ta: list[str], tb: list[str], a: Document, b
     return (
         f"speaker {speaker!r}: the transcripts differ at token {i} (after '{context}'): "
         f"{a.source_path or 'A'} has {got_a}, {b.source_path or 'B'} has {got_b} "
-        f"({len(ta)} vs {len(tb)} tokens); use alignment (segagree run aligns differing transcripts)"
+        f"({len(ta)} vs {len(tb)} tokens); align them with --align (align = true in segagree.toml for run)"
     )

@@ -44,7 +44,8 @@ def task_seed(base: int, text: str, ann_a: str, ann_b: str) -> int:
     return int(np.random.SeedSequence(entropy).generate_state(1)[0])
 
 
-def _speaker_map(config: RunConfig, *docs: Document) -> dict[str, str]:
+def speaker_map_for(config: RunConfig, *docs: Document) -> dict[str, str]:
+    """The run's speaker renames (``[speakers]``, then normalised unless turned off)."""
     mapping: dict[str, str] = {}
     for doc in docs:
         for s in doc.speakers:
@@ -66,8 +67,8 @@ def run_task(text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config
     try:
         result["key"] = task_key(text, ann_a, ann_b, Path(file_a), Path(file_b), config)
         scheme = config.load_scheme()
-        a = read_document(file_a, scheme=scheme)
-        b = read_document(file_b, scheme=scheme)
+        a = read_document(file_a, config.format or None, scheme=scheme, **config.reader_options())
+        b = read_document(file_b, config.format or None, scheme=scheme, **config.reader_options())
         result["format_a"], result["format_b"] = a.source_format, b.source_format
         # The configured layer where the files have it (an SRT pair has only `subtitle`).
         layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
@@ -76,9 +77,10 @@ def run_task(text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config
             b,
             layer=layer,
             scheme=layer_scheme,
-            speaker_map=merge or _speaker_map(config, a, b),
+            speaker_map=merge or speaker_map_for(config, a, b),
             align=config.align or merge is not None,
             max_mismatch=config.max_mismatch,
+            normalise_speakers=config.normalise_speakers,
         )
         metrics = [m for m in config.metrics if m not in ("sf", "sf_b")]
         if layer == "subtitle":  # texts with subtitles get the subtitle metrics too

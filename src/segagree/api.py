@@ -1,0 +1,542 @@
+"""The Python API: what the command line does, as functions a notebook can call.
+
+Every ``segagree`` command is a thin face over one function here::
+
+    import segagree
+
+    doc = segagree.read("talk.ann1.eaf", tiers=["ROSA", "BEN"])
+    report = segagree.convert("talk.ann1.eaf", "talk.ann1.TextGrid")   # what the target cannot hold
+    result = segagree.compare("talk.ann1.txt", "talk.ann2.csv", metrics=["sf", "b", "pk"])
+    result.sf, result.sf_b, result.per_speaker["ROSA"]["sf"]
+    agreement = segagree.agree(["t.a1.txt", "t.a2.txt", "t.a3.txt"], sims=1000, seed=1)
+    outcome = segagree.run("corpus/", "results/", jobs=2)
+
+Definitions: S_f and S_f^B are Lai, Li & Zhang (2023)'s flexible segmentation similarity and its
+boundary-normalised variant; S, B and the boundary edit distance are Fournier (2013) /
+Fournier & Inkpen (2012); Pk is Beeferman, Berger & Lafferty (1999); WindowDiff is Pevzner &
+Hearst (2002); ghd is Bookstein, Kulyukin & Raita (2002) as NLTK computes it; kappa is the
+chance-corrected agreement of Lai et al. (2023, section 5) with Cohen's (or Scott's, Bennett's)
+chance model. ``segagree.metric_cards()`` lists every metric's definition and citation.
+
+Results are plain dicts with typed attribute access (:class:`CompareResult`,
+:class:`AgreementResult`), so ``json.dumps(result)`` works and ``result.sf`` reads well.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from segagree.adapters import format_for, read_document, write_document
+from segagree.errors import SegagreeError, UsageError
+from segagree.metrics.agreement import KappaEstimate, SfKappaResult
+from segagree.metrics.cards import METRIC_CARDS, MetricCard
+from segagree.metrics.sf import SfResult
+from segagree.outputs.run import run_corpus
+from segagree.pipeline.config import RunConfig, load_config
+from segagree.pipeline.results import RunOutcome
+from segagree.schemas import BoundaryScheme, Document, load_scheme
+from segagree.schemas.losses import LossReport
+
+PathLike = str | os.PathLike
+DocumentLike = Document | str | os.PathLike
+
+MODES = ("optimal", "segsimflex")
+
+__all__ = [
+    "AgreementResult",
+    "BoundaryScheme",
+    "CompareResult",
+    "ConversionReport",
+    "Document",
+    "KappaEstimate",
+    "LossReport",
+    "MetricCard",
+    "RunOutcome",
+    "SfKappaResult",
+    "SfResult",
+    "agree",
+    "compare",
+    "convert",
+    "load_scheme",
+    "metric_cards",
+    "read",
+    "reader_options",
+    "run",
+    "write",
+]
+
+
+def reader_options(
+    *,
+    encoding: str | None = None,
+    tiers: Sequence[str] | None = None,
+    speaker_tier: str | None = None,
+    word_tier: str | None = None,
+    gap_labels: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """The reading options that were set (readers refuse options they do not know).
+
+    Args:
+        encoding: the text encoding (overrides detection); text-based formats.
+        tiers: ELAN/Praat tiers to read as units (one speaker each).
+        speaker_tier: Praat: a tier whose labels name the speaker of each unit.
+        word_tier: Praat: the word tier's name, or a pattern with ``{speaker}``.
+        gap_labels: Praat: labels (besides the empty one) that mark gaps, not units.
+    """
+    raw = {
+        "encoding": encoding,
+        "tiers": list(tiers) if tiers else None,
+        "speaker_tier": speaker_tier,
+        "word_tier": word_tier,
+        "gap_labels": list(gap_labels) if gap_labels else None,
+    }
+    return {k: v for k, v in raw.items() if v is not None}
+
+
+def read(
+    path: PathLike,
+    format: str | None = None,
+    *,
+    scheme: BoundaryScheme | str | None = None,
+    encoding: str | None = None,
+    **options: Any,
+) -> Document:
+    """Read an annotation file of any supported format into a :class:`Document`.
+
+    Args:
+        path: the file (``.txt``, ``.csv``/``.tsv``/``.xlsx``, ``.rez``, ``.eaf``, ``.TextGrid``,
+            ``.srt``, ``.segagree.json``).
+        format: the format name or an alias (``csv``, ``praat``, ``elan``...); by default from
+            the extension.
+        scheme: the endnote scheme of unit layers: a built-in name (``dubois``, ``lai2023``,
+            ``segsimflex-vignette``), a TOML/JSON file or a :class:`BoundaryScheme`.
+        encoding: text encoding, overriding detection (given to the reader only when set).
+        options: reader options: ``tiers``, ``speaker_tier``, ``word_tier``, ``gap_labels``...
+
+    Returns:
+        The validated Document; what the file held that the model does not carry is in
+        ``doc.losses``.
+
+    Raises:
+        InputError: the file cannot be read as that format (naming the place).
+    """
+    if encoding is not None:
+        options["encoding"] = encoding
+    return read_document(path, format, scheme=scheme, **options)
+
+
+def write(
+    doc: Document, path: PathLike, format: str | None = None, *, strict: bool = False, **options: Any
+) -> LossReport:
+    """Write a Document atomically; return what the target format could not hold.
+
+    Args:
+        doc: the Document.
+        path: the output file (format by extension unless ``format``).
+        format: the format name or an alias.
+        strict: treat any loss as an error and write nothing.
+        options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
+    """
+    return write_document(doc, path, format, strict=strict, **options)
+
+
+@dataclass
+class ConversionReport:
+    """What a conversion kept and lost.
+
+    Attributes:
+        source, target: the two files.
+        read_losses: what the source held that the model does not carry.
+        write_losses: what the target format cannot hold.
+    """
+
+    source: str
+    target: str
+    format_from: str
+    format_to: str
+    read_losses: LossReport = field(default_factory=LossReport)
+    write_losses: LossReport = field(default_factory=LossReport)
+
+    @property
+    def lossless(self) -> bool:
+        """True when neither side lost anything."""
+        return not self.read_losses and not self.write_losses
+
+    def lines(self) -> list[str]:
+        """Every loss as one line, reading side first."""
+        return [*self.read_losses.lines(), *self.write_losses.lines()]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``convert --json``)."""
+        return {
+            "source": self.source,
+            "target": self.target,
+            "from": self.format_from,
+            "to": self.format_to,
+            "lossless": self.lossless,
+            "read_losses": self.read_losses.to_json(),
+            "write_losses": self.write_losses.to_json(),
+        }
+
+
+def convert(
+    source: PathLike | Document,
+    target: PathLike,
+    *,
+    from_format: str | None = None,
+    to_format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    speakers: Sequence[str] | None = None,
+    strict: bool = False,
+    read_options: Mapping[str, Any] | None = None,
+    **write_options: Any,
+) -> ConversionReport:
+    """Convert an annotation file (or a Document) into another format.
+
+    Args:
+        source: the input file, or a Document already read.
+        target: the output file (format by extension unless ``to_format``).
+        from_format, to_format: format names or aliases.
+        scheme: the endnote scheme (see :func:`read`).
+        speakers: keep only these speakers.
+        strict: any loss (reading or writing) is an error, and nothing is written.
+        read_options: reader options (see :func:`reader_options`).
+        write_options: writer options (``layer``, ``layout``...).
+
+    Returns:
+        The :class:`ConversionReport`: both sides' losses; ``report.lossless``.
+    """
+    if isinstance(source, Document):
+        doc = source
+    else:
+        doc = read_document(source, from_format, scheme=scheme, **dict(read_options or {}))
+    if speakers:
+        doc = doc.select_speakers(list(speakers))
+    if strict and doc.losses:
+        raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
+    losses = write_document(doc, target, to_format, strict=strict, **write_options)
+    return ConversionReport(
+        source=str(doc.source_path),
+        target=str(target),
+        format_from=doc.source_format,
+        format_to=format_for(target, to_format).name,
+        read_losses=doc.losses,
+        write_losses=losses,
+    )
+
+
+class CompareResult(dict):
+    """The result of :func:`compare`: a JSON-ready dict (the ``compare --json`` contract) with
+    attribute access to its main parts.
+
+    Keys: ``sf``, ``sf_b``, ``cost``, ``edits``, ``n_tokens``, ``per_speaker`` (speaker -> the
+    same keys and operation counts), ``operations``, ``metrics`` (name -> ``value``,
+    ``per_speaker``, parameters), ``mismatches`` (transcript differences aligned),
+    ``signature`` (metric, parameters, scheme digest, version).
+    """
+
+    @property
+    def sf(self) -> float:
+        """S_f pooled over speakers (1 - summed cost / summed tokens; Lai et al. 2023)."""
+        return self["sf"]
+
+    @property
+    def sf_b(self) -> float:
+        """S_f^B pooled over speakers (1 - summed cost / summed edits)."""
+        return self["sf_b"]
+
+    @property
+    def per_speaker(self) -> dict[str, dict[str, Any]]:
+        return self["per_speaker"]
+
+    @property
+    def operations(self) -> list[dict[str, Any]]:
+        return self["operations"]
+
+    @property
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        return self["metrics"]
+
+    @property
+    def mismatches(self) -> list[dict[str, Any]]:
+        return self["mismatches"]
+
+    @property
+    def signature(self) -> str:
+        return self["signature"]
+
+    def value(self, metric: str) -> float | None:
+        """The pooled value of any metric computed (``sf``, ``sf_b``, ``b``, ``pk``, ``ghd``...)."""
+        if metric in ("sf", "sf_b"):
+            return self[metric]
+        return self["metrics"][metric]["value"]
+
+
+class AgreementResult(dict):
+    """The result of :func:`agree`: a JSON-ready dict (the ``agree --json`` contract).
+
+    Keys: ``annotators``, ``pairs`` (one per pair of annotators: ``a``, ``b``, ``speakers``,
+    ``pooled`` with ``sf``, ``sf_b``, ``kappa_sf``, ``kappa_sf_b``), ``multi`` (Fleiss-style
+    multi-pi, multi-kappa and bias for three or more annotators), ``signature`` per pair.
+    """
+
+    @property
+    def annotators(self) -> list[str]:
+        return self["annotators"]
+
+    @property
+    def pairs(self) -> list[dict[str, Any]]:
+        return self["pairs"]
+
+    @property
+    def kappa(self) -> float | None:
+        """kappa(S_f) pooled over speakers, of the first pair of annotators."""
+        est = self["pairs"][0]["pooled"].get("kappa_sf") if self.get("pairs") else None
+        return None if not est else est.get("kappa")
+
+    @property
+    def multi(self) -> dict[str, Any] | None:
+        return self.get("multi")
+
+
+def _document(
+    item: DocumentLike, fmt: str | None, scheme: BoundaryScheme | None, options: Mapping[str, Any]
+) -> Document:
+    if isinstance(item, Document):
+        return item
+    return read_document(item, fmt, scheme=scheme, **dict(options))
+
+
+def _metric_list(metrics: str | Sequence[str]) -> list[str]:
+    from segagree.pipeline.metric_runner import resolve_metric_names
+
+    return resolve_metric_names(metrics)
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise UsageError(f"mode must be optimal or segsimflex, not {mode!r}")
+
+
+def compare(
+    a: DocumentLike,
+    b: DocumentLike,
+    *,
+    metrics: str | Sequence[str] = ("sf",),
+    scheme: BoundaryScheme | str | None = None,
+    mode: str = "optimal",
+    align: bool = False,
+    layer: str | None = None,
+    transpositions: bool = True,
+    normalise_speakers: bool = True,
+    speaker_map: Mapping[str, str] | None = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+    metric_options: Mapping[str, Any] | None = None,
+) -> CompareResult:
+    """Compare two segmentations of the same text.
+
+    S_f and S_f^B (Lai, Li & Zhang 2023) are always computed, per speaker and pooled from summed
+    costs; ``metrics`` adds others (``b``, ``s``, ``a``, ``pk``, ``windowdiff``, ``winpr``,
+    ``ghd``..., ``"all"``, ``"subtitles"``; see :func:`metric_cards`).
+
+    Args:
+        a, b: the two annotations (paths or Documents); ``a`` is the reference where it matters.
+        metrics: metric names, a comma list or a group name.
+        scheme: the boundary scheme (name, file or object); default DuBois endnotes.
+        mode: ``optimal`` (the exact minimum) or ``segsimflex`` (the R package's search).
+        align: align differing transcripts (edit distance over tokens) instead of failing.
+        layer: the layer to compare (default ``iu``); ``"iu,turn"`` compares several as sets.
+        transpositions: allow transpositions in S_f.
+        normalise_speakers: ``F2`` and ``F2:`` (and ``MARCIA;``) are one speaker.
+        speaker_map: explicit renames applied before pairing.
+        format: the input format of path arguments (default by extension).
+        read_options: reader options for path arguments (see :func:`reader_options`).
+        metric_options: metric parameters (``k``, ``n_t``, ``boundary``...).
+
+    Raises:
+        MismatchError: different speakers, or different transcripts without ``align``.
+    """
+    from segagree.pipeline.compare import compare_documents
+
+    _check_mode(mode)
+    names = _metric_list(metrics)
+    sch = load_scheme(scheme)
+    doc_a = _document(a, format, sch, read_options or {})
+    doc_b = _document(b, format, sch, read_options or {})
+    result = compare_documents(
+        doc_a,
+        doc_b,
+        layer=layer,
+        scheme=sch,
+        mode=mode,
+        transpositions=transpositions,
+        speaker_map=speaker_map,
+        normalise_speakers=normalise_speakers,
+        align=align,
+        metrics=names,
+        metric_options=metric_options,
+    )
+    return CompareResult(result)
+
+
+def agree(
+    annotations: Sequence[DocumentLike],
+    *,
+    names: Sequence[str] | None = None,
+    sims: int = 1000,
+    seed: int = 12345,
+    chance: str = "cohen",
+    exact: bool = False,
+    scheme: BoundaryScheme | str | None = None,
+    mode: str = "optimal",
+    transpositions: bool = True,
+    layer: str | None = None,
+    align: bool = False,
+    normalise_speakers: bool = True,
+    jobs: int = 1,
+    ci_over: str = "texts",
+    n_boot: int = 1000,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AgreementResult:
+    """Chance-corrected agreement of two or more annotations of one text.
+
+    For every pair: S_f and S_f^B, and kappa = (S - E[S]) / (1 - E[S]) where E[S] is the
+    expected similarity of chance annotations drawn from the annotators' boundary-type
+    distributions (Lai, Li & Zhang 2023, section 5; ``sims`` draws per speaker, seeded), or its
+    exact value (``exact=True``, without transpositions). For three or more annotators also
+    Fleiss-style multi-pi, multi-kappa and bias (Artstein & Poesio 2008).
+
+    Args:
+        annotations: paths or Documents (two or more, the same text).
+        names: annotator labels (default: the file names).
+        sims: simulated chance pairs per speaker (K).
+        seed: seed of the simulation and the bootstrap.
+        chance: chance model: cohen, scott, bennett, bennett_modified or segsimflex.
+        exact: exact chance expectation of S_f (needs ``transpositions=False``).
+        jobs: worker processes (the numbers do not depend on it).
+        ci_over: bootstrap intervals over ``texts`` or ``speakers``.
+        other arguments: as in :func:`compare`.
+    """
+    from segagree.metrics.agreement import CHANCE_MODELS
+    from segagree.pipeline.agreement import agree_documents
+
+    _check_mode(mode)
+    if chance not in CHANCE_MODELS:
+        raise UsageError(f"chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
+    if sims < 1 or jobs < 1 or n_boot < 1:
+        raise UsageError("sims, jobs and n_boot must be at least 1")
+    sch = load_scheme(scheme)
+    docs = [_document(x, format, sch, read_options or {}) for x in annotations]
+    if names is None:
+        names = [Path(x).name if not isinstance(x, Document) else (x.annotator or x.name) for x in annotations]
+    result = agree_documents(
+        docs,
+        names=names,
+        scheme=sch,
+        layer=layer,
+        align=align,
+        normalise_speakers=normalise_speakers,
+        mode=mode,
+        transpositions=transpositions,
+        chance=chance,
+        chance_method="exact" if exact else "simulation",
+        sims=sims,
+        seed=seed,
+        jobs=jobs,
+        ci_over=ci_over,
+        n_boot=n_boot,
+        progress=progress,
+    )
+    return AgreementResult(result)
+
+
+def run(
+    corpus: PathLike,
+    out: PathLike,
+    *,
+    config: PathLike | RunConfig | None = None,
+    jobs: int = 1,
+    backend: str = "loky",
+    resume: bool = True,
+    kappa: bool | None = None,
+    sims: int | None = None,
+    seed: int | None = None,
+    reference: str | None = None,
+    workbooks: bool = True,
+    report: bool = True,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> RunOutcome:
+    """Score every pair of annotators of every text of a corpus folder and write the outputs.
+
+    The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
+    from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
+    defaults; the keyword arguments override them. Writes ``summary.csv``, ``summary.json``,
+    ``review/TEXT.xlsx`` and ``report.html`` into ``out``; an interrupted run resumes.
+
+    Args:
+        reference: the annotator scored as A (the reference) in its pairs; by default one named
+            ref, reference or gold, else the alphabetically first.
+        kappa, sims, seed: the simulated kappa (on/off, K, seed; the seed of each text and pair
+            is derived from it, see the README).
+        format, read_options: how to read the files (see :func:`read`).
+
+    Raises:
+        SegagreeError: the folder does not exist, or holds nothing to score.
+    """
+    corpus, out = Path(corpus), Path(out)
+    if jobs < 1:
+        raise UsageError("jobs must be at least 1")
+    if backend not in ("loky", "dask"):
+        raise UsageError(f"backend must be loky or dask, not {backend!r}")
+    if not corpus.exists():
+        raise SegagreeError("no such folder", path=corpus)
+    if not corpus.is_dir():
+        raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
+    if isinstance(config, RunConfig):
+        settings = config
+    else:
+        settings = load_config(Path(config) if config is not None else None, corpus)
+    if sims is not None:
+        if sims < 1:
+            raise UsageError("sims must be at least 1")
+        settings.kappa.sims = sims
+    if seed is not None:
+        settings.kappa.seed = seed
+    if kappa is not None:
+        settings.kappa.enabled = kappa
+    if reference is not None:
+        settings.reference = reference
+    if format is not None:
+        settings.format = format
+    if read_options:
+        settings.read.update(read_options)
+        if "encoding" in settings.read:
+            settings.encoding = settings.read.pop("encoding")
+    return run_corpus(
+        corpus,
+        out,
+        settings,
+        jobs=jobs,
+        backend=backend,
+        resume=resume,
+        workbooks=workbooks,
+        report=report,
+        progress=progress,
+    )
+
+
+def metric_cards() -> dict[str, MetricCard]:
+    """Every metric's card (definition, parameters and defaults, citation, implementation)."""
+    from segagree.pipeline.metric_runner import known_metrics
+
+    known_metrics()  # importing the runners registers every card
+    return dict(METRIC_CARDS)
