@@ -143,6 +143,18 @@ add_card(
 )
 add_card(
     MetricCard(
+        "ghd",
+        "Generalised Hamming distance (GHD)",
+        "cheapest way to turn B's boundaries into A's by insertions, deletions and shifts "
+        "(shift cost = coefficient x distance), by NLTK's dynamic programme; summed over speakers",
+        {"ins_cost": "2.0", "del_cost": "2.0", "shift_cost_coeff": "1.0", "boundary": "'1' (NLTK strings)"},
+        "Bookstein, Kulyukin & Raita (2002), Generalized Hamming Distance, Information Retrieval 5",
+        higher_is_better=False,
+        reference="NLTK 3.10.4 nltk.metrics.segmentation.ghd",
+    )
+)
+add_card(
+    MetricCard(
         "a",
         "Alignment-based similarity A",
         "mean Jaccard over the distinct edges aligning every segment to its best-covering overlapping segment",

@@ -16,6 +16,7 @@ from typing import Any
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.alignment import alignment_similarity
 from segagree.metrics.boundary_edit import boundary_edit_distance, boundary_similarity, segmentation_similarity
+from segagree.metrics.ghd import ghd
 from segagree.metrics.stats import pooled
 from segagree.metrics.windows import pk, windowdiff, winpr
 from segagree.pipeline.pairing import AnnotationPair
@@ -103,6 +104,7 @@ RUNNERS.update(
     windowdiff=per_speaker_runner(_codes(windowdiff, "k", "k_rule", "lamprier"), _value),
     winpr=per_speaker_runner(_codes(winpr, "k", "k_rule"), lambda r: float(r.f1)),
     a=per_speaker_runner(_codes(alignment_similarity), _value),
+    ghd=per_speaker_runner(_codes(ghd, "ins_cost", "del_cost", "shift_cost_coeff"), _value),
 )
 
 
