@@ -17,7 +17,8 @@ Names are imported on first use (module ``__getattr__``), so ``import segagree``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+# Not `from typing import TYPE_CHECKING`: importing typing alone costs more than this module.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -76,7 +77,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from segagree.errors import InputError, MismatchError, SchemeError, SegagreeError, UsageError  # noqa: F401
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'segagree' has no attribute {name!r}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import signal
 import sys
 from typing import Any
@@ -162,13 +163,27 @@ def main(argv: list[str] | None = None) -> None:
         _report(err)
 
 
+# Library wording inside a message: "(ValueError: invalid literal ...)", "pympi cannot read it".
+_DETAIL = re.compile(
+    r"\s*\((?:[A-Za-z_.]*(?:Error|Exception|Warning)\b|pympi|openpyxl|pandas|praatio|lxml|zipfile)"
+    r"(?:[^()]|\([^()]*\))*\)"
+)
+_LIBRARY = re.compile(r"\b(?:pympi|openpyxl|pandas|praatio|lxml)\s+(?=cannot|could|failed)")
+
+
+def project_words(message: str) -> str:
+    """A message without library detail (kept for --debug): what failed, where, what was expected."""
+    plain = _LIBRARY.sub("", _DETAIL.sub("", message))
+    return plain if plain == message else plain + " (--debug shows the library's message)"
+
+
 def _report(err: BaseException) -> None:
     from segagree.errors import SegagreeError, UsageError
 
     if isinstance(err, UsageError):
         _fail(str(err), 2)
     if isinstance(err, SegagreeError):
-        _fail(str(err), 1)
+        _fail(project_words(str(err)), 1)
     if isinstance(err, KeyboardInterrupt):
         print("segagree: interrupted", file=sys.stderr)
         sys.exit(130)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -125,23 +126,28 @@ def run(
         def progress(done: int, total: int, text: str) -> None:
             bar.update(task, completed=done, total=total, description=f"scoring {text}".strip())
 
-        outcome = api.run(
-            corpus,
-            output,
-            config=config,
-            jobs=jobs,
-            backend=backend,
-            resume=not fresh,
-            kappa=kappa,
-            sims=sims,
-            seed=seed,
-            reference=reference,
-            workbooks=workbooks,
-            report=report,
-            format=from_,
-            read_options=opts,
-            progress=progress,
-        )
+        started = time.time()
+        try:
+            outcome = api.run(
+                corpus,
+                output,
+                config=config,
+                jobs=jobs,
+                backend=backend,
+                resume=not fresh,
+                kappa=kappa,
+                sims=sims,
+                seed=seed,
+                reference=reference,
+                workbooks=workbooks,
+                report=report,
+                format=from_,
+                read_options=opts,
+                progress=progress,
+            )
+        except BaseException:
+            _remove_stale(output, started)
+            raise
     if json_out:
         print_json(
             {
@@ -166,6 +172,22 @@ def run(
         say(f"failed: {failure['text']} ({failure['annotator_a']} vs {failure['annotator_b']}): {failure['error']}")
     if outcome.failures:
         raise SystemExit(1)
+
+
+# Outputs that describe a finished run; after a failed or interrupted run, the ones left from
+# an earlier run would claim a completeness this run does not have. results.jsonl stays: it is
+# what resuming needs.
+_FINAL_OUTPUTS = ("summary.csv", "summary.json", "report.html", "skipped.txt")
+
+
+def _remove_stale(output: Path, started: float) -> None:
+    for name in _FINAL_OUTPUTS:
+        path = output / name
+        try:
+            if path.is_file() and path.stat().st_mtime < started:
+                path.unlink()
+        except OSError:
+            pass
 
 
 def _print_summary(outcome: Any) -> None:
