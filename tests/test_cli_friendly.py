@@ -129,10 +129,10 @@ def test_markup_is_not_eaten():
 
 def test_group_help_lines_match_the_commands():
     """The table that keeps `segagree --help` lazy says what each command's docstring says."""
+    import click
+
     from segagree.cli import COMMANDS as TABLE
     from segagree.cli import app
-
-    import click
 
     for name, (_, short) in TABLE.items():
         cmd = app.get_command(click.Context(app), name)

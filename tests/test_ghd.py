@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
 from segagree.errors import UsageError
 from segagree.metrics.ghd import ghd, ghd_cost
 from segagree.metrics.masses import boundary_string
 from segagree.metrics.stats import pooled
+
+from conftest import REPO
 
 nltk_seg = pytest.importorskip("nltk.metrics.segmentation", reason="nltk is the reference implementation of ghd")
 
