@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import segagree
+
 from conftest import REPO
 
 SAMPLE = REPO / "sample_corpora"

@@ -15,7 +15,7 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
     epilog="Decisions (defined on the workbook's About sheet): A keeps A's boundary; B takes B's;\n"
     "both keeps A's and adds B's; neither removes A's; other keeps A's and lists the row.\n\n"
     + examples(
-        "segagree review garden.ann1.txt tables/garden.ann2.csv -o garden.review.xlsx",
+        "segagree review garden.ann1.txt garden.ann2.txt -o garden.review.xlsx",
         "segagree adjudicate garden.review.xlsx -o garden.gold.txt",
     )
 )

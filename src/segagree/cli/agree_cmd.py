@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    AT_LEAST_ONE,
     examples,
     fmt_score,
     json_option,
@@ -58,8 +59,9 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     epilog=_DEFINITIONS
     + "\n\n"
     + examples(
-        "segagree agree garden.ann1.txt garden.ann2.txt tables/garden.ann2.csv --sims 200 --seed 1",
-        "segagree agree garden.ann1.txt garden.ann2.txt --exact --no-transpositions --json",
+        "segagree agree garden.ann1.txt garden.ann2.txt --sims 200 --seed 1",
+        "segagree agree garden.ann1.txt garden.ann2.txt tables/garden.ann2.csv",
+        "segagree agree garden.ann1.txt garden.ann2.txt --exact --no-transpositions",
     )
 )
 @click.argument("files", nargs=-1, type=EXISTING)
@@ -72,10 +74,13 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     "--sims",
     default=1000,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=AT_LEAST_ONE,
+    metavar="K",
     help="Simulated chance pairs per speaker (K).",
 )
-@click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the simulations and the bootstrap.")
+@click.option(
+    "--seed", default=12345, show_default=True, type=int, metavar="N", help="Seed of the simulations and the bootstrap."
+)
 @click.option(
     "--chance",
     default="cohen",
@@ -83,12 +88,17 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     type=click.Choice(CHANCE, case_sensitive=False),
     help="Chance model.",
 )
-@click.option("--exact", is_flag=True, help="Exact chance expectation of S_f (needs --no-transpositions).")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Exact chance expectation of S_f instead of simulating; with --no-transpositions only.",
+)
 @click.option(
     "--jobs",
     default=1,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=AT_LEAST_ONE,
+    metavar="N",
     help="Worker processes for the simulations (same numbers for any value).",
 )
 @scheme_option
@@ -99,7 +109,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @speaker_labels_option
 @reading_options
 @click.option("--ci-speakers", is_flag=True, help="Bootstrap intervals over the speakers of the text.")
-@click.option("--n-boot", default=1000, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples.")
+@click.option("--n-boot", default=1000, show_default=True, type=AT_LEAST_ONE, metavar="N", help="Bootstrap resamples.")
 @json_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def agree(
@@ -185,25 +195,20 @@ def agree(
 def _k(est: dict[str, Any] | None) -> str:
     if not est or est.get("kappa") is None:
         return "-"
-    se = est.get("se")
-    return f"{est['kappa']:.4f}" + (f" ±{se:.4f}" if se else "")
+    return f"{est['kappa']:.4f}"
+
+
+def _se(est: dict[str, Any] | None) -> str:
+    se = est.get("se") if est else None
+    return "none (exact)" if se is None else f"±{se:.4f}"
 
 
 def _print_documents(result: dict[str, Any]) -> None:
     many = len(result["annotators"]) > 2
+    out = stdout()
     for pair in result["pairs"]:
-        caption = pair["signature"]
-        table = new_table(title=f"{pair['a']} vs {pair['b']}", caption=caption)
-        for col in (
-            "speaker",
-            "tokens",
-            "S_f",
-            "S_f^B",
-            "kappa S_f (±MC se)",
-            "kappa S_f^B (±MC se)",
-            "chance S_f",
-            "chance S_f^B",
-        ):
+        table = new_table(title=f"{pair['a']} vs {pair['b']}", title_justify="left")
+        for col in ("speaker", "tokens", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B", "E[S_f]", "E[S_f^B]"):
             table.add_column(col, justify="left" if col == "speaker" else "right", overflow="fold")
         rows = [*pair["speakers"].items(), ("ALL", pair["pooled"])]
         for name, st in rows:
@@ -219,19 +224,26 @@ def _print_documents(result: dict[str, Any]) -> None:
                 fmt_score(kb and kb.get("chance_mean")),
                 end_section=name == rows[-2][0],
             )
-        stdout().print(table)
+        out.print(table)
+        pooled = pair["pooled"]
+        out.print(
+            "kappa = (S - E[S]) / (1 - E[S]), E[S] the chance similarity; Monte Carlo error of the pooled kappa: "
+            f"S_f {_se(pooled.get('kappa_sf'))}, S_f^B {_se(pooled.get('kappa_sf_b'))} (per speaker: --json)"
+        )
         ci = pair["ci"]["kappa_sf"]
         if ci["low"] is None:
-            stdout().print(f"no interval: {ci['reason']}")
+            out.print(f"no interval: {ci['reason']}")
         else:
             lines = [f"{k} [{fmt_score(v['low'])}, {fmt_score(v['high'])}]" for k, v in pair["ci"].items()]
-            stdout().print(f"{int(ci['level'] * 100)}% bootstrap over {ci['unit']}s: " + "; ".join(lines))
+            out.print(f"{int(ci['level'] * 100)}% bootstrap over {ci['unit']}s: " + "; ".join(lines))
+        out.print(pair["signature"], soft_wrap=True)
+        out.print()
     if many:
         _print_pairwise(result)
         if result["multi"]:
             _print_multi(result["multi"], "multi-annotator agreement (S_f, S_f^B)")
         else:
-            stdout().print(result["multi_reason"])
+            out.print(result["multi_reason"])
 
 
 def _print_pairwise(result: dict[str, Any]) -> None:
@@ -248,7 +260,7 @@ def _print_pairwise(result: dict[str, Any]) -> None:
 
 def _print_multi(multi: dict[str, Any], title: str) -> None:
     table = new_table(title=title)
-    for col in ("similarity", "A_a", "A_e (pi)", "A_e (kappa)", "multi-pi", "multi-kappa", "bias"):
+    for col in ("similarity", "A_a", "A_e(pi)", "A_e(kappa)", "multi-pi", "multi-kappa", "bias"):
         table.add_column(col, justify="left" if col == "similarity" else "right", overflow="fold")
     for sim, r in multi.items():
         table.add_row(

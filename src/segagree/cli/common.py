@@ -21,8 +21,26 @@ if TYPE_CHECKING:
 
 F = Callable[..., Any]
 
+
+class _AtLeastOne(click.ParamType):
+    """A whole number >= 1, described in words (click's IntRange prints 'INTEGER RANGE x>=1')."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if number < 1:
+            self.fail(f"must be at least 1, not {number}", param, ctx)
+        return number
+
+
+AT_LEAST_ONE = _AtLeastOne()
+
 SCHEME_HELP = "Boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a TOML/JSON file."
-MODE_HELP = "S_f search: optimal (the exact minimum, default) or segsimflex (the R package's search)."
+MODE_HELP = "S_f search: optimal (the exact minimum) or segsimflex (the R package's search)."
 MODE_CHOICE = click.Choice(["optimal", "segsimflex"], case_sensitive=False)
 
 

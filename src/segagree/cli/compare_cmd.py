@@ -27,7 +27,8 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @click.command(
     epilog=examples(
         "segagree compare garden.ann1.txt garden.ann2.txt",
-        "segagree compare garden.ann1.txt tables/garden.ann2.csv --scheme lai2023 --ops ops.csv",
+        "segagree compare garden.ann1.txt tables/garden.ann2.csv --scheme lai2023",
+        "segagree compare garden.ann1.txt garden.ann2.txt --ops operations.csv",
         "segagree compare garden.ann1.txt garden.ann2.txt --metric all --json",
         "segagree compare film.ref.srt film.mt.srt --metric subtitles",
     )
@@ -109,7 +110,7 @@ COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     from rich.table import Table
 
-    caption = "M match, S substitution, T transposition, I insertion, D deletion\n" + result["signature"]
+    caption = "M match, S substitution, T transposition, I insertion, D deletion"
     table = Table(title=f"{file_a.name} vs {file_b.name}", caption=caption)
     columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "M", "S", "T", "I", "D"]
     for col in columns:
@@ -128,10 +129,12 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
         )
     out = stdout()
     out.print(table)
+    out.print(result["signature"], soft_wrap=True)
     if result["metrics"]:
         _print_other(result, speakers)
     if result["mismatches"]:
-        out.print(f"{len(result['mismatches'])} transcript mismatches were aligned")
+        n = len(result["mismatches"])
+        out.print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
 
 
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:

@@ -29,7 +29,12 @@ from segagree.cli.common import (
 )
 @click.argument("source", type=click.Path(path_type=Path))
 @click.option(
-    "-o", "--output", required=True, type=click.Path(path_type=Path), help="Output file (or folder for a batch)."
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(path_type=Path),
+    metavar="FILE|FOLDER",
+    help="Output file (or folder for a batch).",
 )
 @click.option("--to", metavar="FORMAT", help="Output format (default: by extension); e.g. praat, elan, csv, srt.")
 @scheme_option

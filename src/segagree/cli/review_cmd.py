@@ -6,17 +6,18 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import examples, mode_option, read_options, reading_options, say, scheme_option
+from segagree.cli.common import AT_LEAST_ONE, examples, mode_option, read_options, reading_options, say, scheme_option
 
 EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command(
     epilog=examples(
-        "segagree review garden.ann1.txt tables/garden.ann2.csv -o garden.review.xlsx",
-        "segagree review garden.ann1.txt garden.ann2.txt -o garden.review.xlsx --no-kappa --matches",
+        "segagree review garden.ann1.txt garden.ann2.txt -o garden.review.xlsx",
+        "segagree review garden.ann1.txt tables/garden.ann2.csv -o g.xlsx --no-kappa",
+        "# then fill in the decision column, and:",
+        "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
     )
-    + "\n\nThen fill in the decision column and run: segagree adjudicate garden.review.xlsx -o garden.gold.eaf"
 )
 @click.argument("file_a", type=EXISTING)
 @click.argument("file_b", type=EXISTING)
@@ -35,10 +36,11 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
     "--sims",
     default=1000,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=AT_LEAST_ONE,
+    metavar="K",
     help="Kappa: simulated chance annotations per speaker.",
 )
-@click.option("--seed", default=12345, show_default=True, type=int, help="Kappa: random seed.")
+@click.option("--seed", default=12345, show_default=True, type=int, metavar="N", help="Kappa: random seed.")
 @click.option(
     "--keep-speaker-labels",
     is_flag=True,

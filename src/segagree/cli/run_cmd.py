@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    AT_LEAST_ONE,
     check_writable,
     examples,
     fmt_score,
@@ -30,12 +31,13 @@ from segagree.cli.common import (
     )
     + "\n\nSettings may also come from CORPUS/segagree.toml (see the README)."
 )
-@click.argument("corpus", type=click.Path(path_type=Path))
+@click.argument("corpus", type=click.Path(path_type=Path), metavar="CORPUS")
 @click.option(
     "-o",
     "--output",
     required=True,
     type=click.Path(path_type=Path),
+    metavar="FOLDER",
     help="Folder for the summary, review workbooks and report.",
 )
 @click.option(
@@ -53,7 +55,8 @@ from segagree.cli.common import (
     "--jobs",
     default=1,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=AT_LEAST_ONE,
+    metavar="N",
     help="Texts scored in parallel (the numbers are the same for any value).",
 )
 @click.option(
@@ -64,8 +67,8 @@ from segagree.cli.common import (
     help="Parallel backend: loky (joblib) or dask (pip install segagree[dask]).",
 )
 @click.option("--kappa/--no-kappa", default=None, help="Simulated kappa (default: on, or as in segagree.toml).")
-@click.option("--sims", type=click.IntRange(min=1), help="Kappa: simulated chance annotations per speaker (K).")
-@click.option("--seed", type=int, help="Kappa: base random seed (each text and pair derives its own).")
+@click.option("--sims", type=AT_LEAST_ONE, metavar="K", help="Kappa: simulated chance annotations per speaker (K).")
+@click.option("--seed", type=int, metavar="N", help="Kappa: base random seed (each text and pair derives its own).")
 @click.option("--workbooks/--no-workbooks", default=True, help="Write review workbooks (default) or not.")
 @click.option("--report/--no-report", default=True, help="Write report.html and its plots (default) or not.")
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
