@@ -463,3 +463,48 @@ def test_table_writer_does_not_copy_token_values_over_the_unit():
     assert (frame["kind"] == "").any()
     assert any("kind" in line for line in losses.lines())
     assert set(frame["turn"]) == {1}  # the same over every unit: kept
+
+
+# --- adjudicate: deleted or blanked rows -----------------------------------------------------
+
+
+def test_adjudicate_refuses_deleted_or_blanked_rows(tmp_path):
+    import openpyxl
+
+    for n in (1, 2):
+        (tmp_path / f"garden.ann{n}.txt").write_bytes((SAMPLE / f"garden.ann{n}.txt").read_bytes())
+    workbook = tmp_path / "garden.review.xlsx"
+    proc = segagree("review", "garden.ann1.txt", "garden.ann2.txt", "-o", str(workbook), "--no-kappa", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    wb = openpyxl.load_workbook(workbook)
+    ws = wb["Operations"]
+    header = [c.value for c in ws[1]]
+    rid, decision = header.index("row id") + 1, header.index("decision") + 1
+    ids = [ws.cell(r, rid).value for r in range(2, ws.max_row + 1)]
+    assert len(ids) == 11
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, decision, "B")
+    for c in range(1, ws.max_column + 1):  # blank one row entirely
+        ws.cell(3, c).value = None
+    ws.delete_rows(6, 2)  # delete two more
+    wb.save(workbook)
+    gone = [ids[1], ids[4], ids[5]]
+    line = one_line_error(
+        segagree("adjudicate", str(workbook), "-o", str(tmp_path / "gold.txt")), 1, "--allow-undecided"
+    )
+    assert "3 operation rows" in line
+    for row_id in gone:
+        assert str(row_id) in line
+    assert not (tmp_path / "gold.txt").exists()
+    ok = segagree("adjudicate", str(workbook), "-o", str(tmp_path / "gold.txt"), "--allow-undecided")
+    assert ok.returncode == 0, ok.stderr
+    assert "undecided rows (kept A's): 3" in ok.stderr
+    # an untouched workbook passes the check
+    fresh = tmp_path / "fresh.xlsx"
+    assert (
+        segagree(
+            "review", "garden.ann1.txt", "garden.ann2.txt", "-o", str(fresh), "--no-kappa", cwd=tmp_path
+        ).returncode
+        == 0
+    )
+    assert segagree("adjudicate", str(fresh), "-o", str(tmp_path / "g2.txt")).returncode == 0

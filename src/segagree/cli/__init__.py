@@ -147,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as err:
         sys.exit(err.exit_code)
     except click.UsageError as err:
+        if type(err).__name__ == "NoArgsIsHelpError":  # bare `segagree`: the help, as asked
+            click.echo(err.format_message())
+            sys.exit(0)
         # One line, like every other error, with where to look.
         where = err.ctx.command_path if err.ctx is not None else "segagree"
         _fail(f"{err.format_message()} (see '{where} --help')", err.exit_code)
