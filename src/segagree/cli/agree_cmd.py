@@ -23,6 +23,7 @@ from segagree.cli.common import (
     reading_options,
     scheme_option,
     speaker_labels_option,
+    speaker_map,
     stderr,
     stdout,
 )
@@ -125,6 +126,7 @@ def agree(
     transpositions: bool,
     layer: str | None,
     align: bool,
+    renames: tuple[str, ...],
     keep_speaker_labels: bool,
     from_: str | None,
     encoding: str | None,
@@ -175,6 +177,7 @@ def agree(
             layer=layer,
             align=align,
             normalise_speakers=not keep_speaker_labels,
+            speaker_map=speaker_map(renames),
             mode=mode.lower(),
             transpositions=transpositions,
             chance=chance.lower(),

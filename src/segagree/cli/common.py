@@ -171,11 +171,32 @@ def read_options(
 
 
 def speaker_labels_option(f: F) -> F:
-    return click.option(
+    """--rename OLD=NEW (repeatable) and --keep-speaker-labels."""
+    f = click.option(
         "--keep-speaker-labels",
         is_flag=True,
         help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
     )(f)
+    return click.option(
+        "--rename",
+        "renames",
+        multiple=True,
+        metavar="OLD=NEW",
+        help="Rename a speaker in both files before pairing (repeat for several).",
+    )(f)
+
+
+def speaker_map(renames: tuple[str, ...]) -> dict[str, str] | None:
+    """``("MAIA=MAYA", ...)`` -> ``{"MAIA": "MAYA"}``; a usage error names a bad item."""
+    from segagree.errors import UsageError
+
+    out: dict[str, str] = {}
+    for item in renames:
+        old, sep, new = item.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise UsageError(f"--rename takes OLD=NEW, not {item!r}")
+        out[old.strip()] = new.strip()
+    return out or None
 
 
 def check_writable(path: Path, *, folder: bool = False) -> None:

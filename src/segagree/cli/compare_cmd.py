@@ -18,6 +18,7 @@ from segagree.cli.common import (
     say,
     scheme_option,
     speaker_labels_option,
+    speaker_map,
     stdout,
 )
 
@@ -60,6 +61,7 @@ def compare(
     layer: str | None,
     transpositions: bool,
     align: bool,
+    renames: tuple[str, ...],
     keep_speaker_labels: bool,
     from_: str | None,
     encoding: str | None,
@@ -93,6 +95,7 @@ def compare(
         layer=layer,
         transpositions=transpositions,
         normalise_speakers=not keep_speaker_labels,
+        speaker_map=speaker_map(renames),
     )
     if ops is not None:
         write_operations_csv(result, ops, a=a, b=b)

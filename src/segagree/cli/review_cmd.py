@@ -6,7 +6,17 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import AT_LEAST_ONE, examples, mode_option, read_options, reading_options, say, scheme_option
+from segagree.cli.common import (
+    AT_LEAST_ONE,
+    examples,
+    mode_option,
+    read_options,
+    reading_options,
+    say,
+    scheme_option,
+    speaker_labels_option,
+    speaker_map,
+)
 
 EXISTING = click.Path(dir_okay=False, path_type=Path)
 
@@ -41,11 +51,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
     help="Kappa: simulated chance annotations per speaker.",
 )
 @click.option("--seed", default=12345, show_default=True, type=int, metavar="N", help="Kappa: random seed.")
-@click.option(
-    "--keep-speaker-labels",
-    is_flag=True,
-    help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
-)
+@speaker_labels_option
 @reading_options
 def review(
     file_a: Path,
@@ -57,6 +63,7 @@ def review(
     kappa: bool,
     sims: int,
     seed: int,
+    renames: tuple[str, ...],
     keep_speaker_labels: bool,
     from_: str | None,
     encoding: str | None,
@@ -83,6 +90,7 @@ def review(
         mode=mode.lower(),
         review_matches=matches,
         normalise_speakers=not keep_speaker_labels,
+        speakers=speaker_map(renames) or {},
         format=from_ or "",
         encoding=opts.pop("encoding", ""),
         read={k: v for k, v in opts.items() if k in READ_OPTIONS},

@@ -202,6 +202,7 @@ def agree_documents(
     layer: str | None = None,
     align: bool = False,
     normalise_speakers: bool = True,
+    speaker_map: Mapping[str, str] | None = None,
     mode: str = "optimal",
     transpositions: bool = True,
     chance: str = "cohen",
@@ -244,7 +245,13 @@ def agree_documents(
     first_pairs = {}
     for i, j in itertools.combinations(range(len(docs)), 2):
         pair = pair_annotations(
-            docs[i], docs[j], layer=layer, scheme=scheme, align=align, normalise_speakers=normalise_speakers
+            docs[i],
+            docs[j],
+            layer=layer,
+            scheme=scheme,
+            align=align,
+            normalise_speakers=normalise_speakers,
+            speaker_map=speaker_map,
         )
         if i == 0:
             first_pairs[j] = pair

@@ -148,7 +148,9 @@ def pair_annotations(
         if only_b:
             parts.append(f"only in {b.source_path or 'B'}: {only_b}")
         raise MismatchError(
-            "the annotations have different speakers (" + "; ".join(parts) + "); map them with a speaker mapping"
+            "the annotations have different speakers ("
+            + "; ".join(parts)
+            + "); pair them with --rename OLD=NEW (for run: a [speakers] table in segagree.toml)"
         )
     pair = AnnotationPair(a, b, lay_a.name, scheme, order_a, {}, {}, {}, own_tokens_a=tok_a, own_tokens_b=tok_b)
     for s in order_a:
