@@ -36,6 +36,7 @@ ALIASES = {
     "native": "json",
     "segagree": "json",
     "subtitles": "srt",
+    "webvtt": "vtt",
 }
 
 
