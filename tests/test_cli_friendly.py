@@ -422,10 +422,25 @@ def test_run_accepts_reading_options(tmp_path):
     corpus.mkdir()
     for n in (1, 2):
         (corpus / f"garden.ann{n}.txt").write_bytes((SAMPLE / f"garden.ann{n}.txt").read_bytes())
-    proc = segagree("run", str(corpus), "-o", str(tmp_path / "o"), "--no-kappa", "--no-report", "--encoding", "utf-8")
+    proc = segagree(
+        "run",
+        str(corpus),
+        "-o",
+        str(tmp_path / "o"),
+        "--no-kappa",
+        "--no-report",
+        "--encoding",
+        "utf-8",
+        "--scheme",
+        "lai2023",
+        "--from",
+        "text",
+    )
     assert proc.returncode == 0, proc.stderr
-    settings = json.loads((tmp_path / "o" / "summary.json").read_text(encoding="utf-8"))
-    assert "utf-8" in json.dumps(settings)
+    settings = json.dumps(json.loads((tmp_path / "o" / "summary.json").read_text(encoding="utf-8")))
+    assert '"encoding": "utf-8"' in settings and "lai2023" in settings
+    bad = segagree("run", str(corpus), "-o", str(tmp_path / "p"), "--no-kappa", "--from", "nosuch")
+    assert bad.returncode in (1, 2) and "nosuch" in bad.stderr and "Traceback" not in bad.stderr
 
 
 # --- writers ---------------------------------------------------------------------------------

@@ -311,6 +311,13 @@ def _document(
     return read_document(item, fmt, scheme=scheme, **dict(options))
 
 
+def _label(item: DocumentLike, i: int) -> str:
+    """An annotator's label: the file name, else the Document's annotator or name."""
+    if not isinstance(item, Document):
+        return Path(item).name
+    return Path(item.source_path).name if item.source_path else (item.annotator or item.name or f"annotator{i + 1}")
+
+
 def _metric_list(metrics: str | Sequence[str]) -> list[str]:
     from segagree.pipeline.metric_runner import resolve_metric_names
 
@@ -436,7 +443,7 @@ def agree(
     sch = load_scheme(scheme)
     docs = [_document(x, format, sch, read_options or {}) for x in annotations]
     if names is None:
-        names = [Path(x).name if not isinstance(x, Document) else (x.annotator or x.name) for x in annotations]
+        names = [_label(x, i) for i, x in enumerate(annotations)]
     result = agree_documents(
         docs,
         names=names,
@@ -471,6 +478,7 @@ def run(
     sims: int | None = None,
     seed: int | None = None,
     reference: str | None = None,
+    scheme: str | None = None,
     workbooks: bool = True,
     report: bool = True,
     format: str | None = None,
@@ -485,6 +493,7 @@ def run(
     ``review/TEXT.xlsx`` and ``report.html`` into ``out``; an interrupted run resumes.
 
     Args:
+        scheme: the boundary scheme (built-in name or file), overriding segagree.toml's.
         reference: the annotator scored as A (the reference) in its pairs; by default one named
             ref, reference or gold, else the alphabetically first.
         kappa, sims, seed: the simulated kappa (on/off, K, seed; the seed of each text and pair
@@ -517,7 +526,12 @@ def run(
         settings.kappa.enabled = kappa
     if reference is not None:
         settings.reference = reference
+    if scheme is not None:
+        # A scheme file given here is relative to the working folder, not the config's.
+        settings.scheme = str(Path(scheme).resolve()) if Path(scheme).is_file() else scheme
+        settings.load_scheme()  # fail early on a bad scheme
     if format is not None:
+        format_for("x", format)  # an unknown format is a usage error before any work
         settings.format = format
     if read_options:
         settings.read.update(read_options)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import examples, say
+from segagree.cli.common import check_writable, examples, say
 
 _UNDECIDED = {"keep-a": "a", "error": "error"}
 
@@ -51,6 +51,7 @@ def adjudicate(
     """
     from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
 
+    check_writable(output)
     report = adjudicate_workbook(
         review,
         output,

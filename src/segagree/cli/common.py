@@ -68,7 +68,17 @@ def new_table(**kwargs: Any) -> Any:
 
 
 def say(message: str) -> None:
-    """One message line on stderr, printed as written (no markup, no wrapping of paths)."""
+    """One message on stderr, printed as written (no markup); wrapped with a hanging indent
+    at the terminal's width when stderr is a terminal (one line otherwise, for scripts)."""
+    if sys.stderr.isatty():
+        import shutil
+        import textwrap
+
+        lead = " " * (len(message) - len(message.lstrip(" ")))
+        width = shutil.get_terminal_size((80, 24)).columns
+        message = textwrap.fill(
+            message, width=width, subsequent_indent=lead + "    ", break_long_words=False, break_on_hyphens=False
+        )
     print(message, file=sys.stderr)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    check_writable,
     examples,
     fmt_score,
     json_option,
@@ -82,6 +83,8 @@ def compare(
     from segagree.pipeline.operations import write_operations_csv
 
     opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    if ops is not None:
+        check_writable(ops)
     sch = api.load_scheme(scheme)
     a = api.read(file_a, from_, scheme=sch, **opts)
     b = api.read(file_b, from_, scheme=sch, **opts)

@@ -8,6 +8,7 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    check_writable,
     examples,
     mode_option,
     read_options,
@@ -84,6 +85,7 @@ def review(
 
     if output.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file")
+    check_writable(output)
     opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
     config = RunConfig(
         scheme=scheme or "dubois",

@@ -18,6 +18,7 @@ from segagree.cli.common import (
     read_options,
     reading_options,
     say,
+    scheme_option,
     stderr,
     stdout,
 )
@@ -66,6 +67,7 @@ from segagree.cli.common import (
     type=click.Choice(["loky", "dask"]),
     help="Parallel backend: loky (joblib) or dask (pip install segagree[dask]).",
 )
+@scheme_option
 @click.option("--kappa/--no-kappa", default=None, help="Simulated kappa (default: on, or as in segagree.toml).")
 @click.option("--sims", type=AT_LEAST_ONE, metavar="K", help="Kappa: simulated chance annotations per speaker (K).")
 @click.option("--seed", type=int, metavar="N", help="Kappa: base random seed (each text and pair derives its own).")
@@ -82,6 +84,7 @@ def run(
     reference: str | None,
     jobs: int,
     backend: str,
+    scheme: str | None,
     kappa: bool | None,
     sims: int | None,
     seed: int | None,
@@ -142,6 +145,7 @@ def run(
                 sims=sims,
                 seed=seed,
                 reference=reference,
+                scheme=scheme,
                 workbooks=workbooks,
                 report=report,
                 format=from_,
