@@ -111,3 +111,10 @@ def test_readme_python_example_runs(sample):
     proc = subprocess.run([sys.executable, "-c", blocks[0]], capture_output=True, text=True, timeout=300, env=ENV)
     assert proc.returncode == 0, proc.stderr
     assert "True" in proc.stdout or "False" in proc.stdout
+
+
+@pytest.mark.parametrize("module", ["compare_cmd", "agree_cmd", "convert_cmd", "run_cmd", "metrics_cmd"])
+def test_cli_commands_are_faces_over_the_api(module):
+    source = (REPO / "src" / "segagree" / "cli" / f"{module}.py").read_text(encoding="utf-8")
+    assert "import segagree.api as api" in source
+    assert "segagree.metrics" not in source  # no metric is computed in the CLI

@@ -523,3 +523,27 @@ def test_adjudicate_refuses_deleted_or_blanked_rows(tmp_path):
         == 0
     )
     assert segagree("adjudicate", str(fresh), "-o", str(tmp_path / "g2.txt")).returncode == 0
+
+
+def test_interrupted_run_leaves_no_partial_outputs(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.csv").write_text("from an earlier run\n", encoding="utf-8")
+    old = time.time() - 3600
+    os.utime(out / "summary.csv", (old, old))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "segagree", "run", str(SAMPLE), "-o", str(out), "--sims", "3000000", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip() == "segagree: interrupted"
+    left = sorted(p.name for p in out.rglob("*"))
+    assert "summary.csv" not in left  # the earlier run's summary no longer claims to be this run's
+    assert not [name for name in left if ".tmp-" in name], left
+    assert set(left) <= {"results.jsonl"}, left
