@@ -59,7 +59,7 @@ def test_help_and_version_import_no_heavy_module(args):
         "import sys\nfrom segagree.cli import main\n"
         f"try:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'pandas','numpy','matplotlib','rich','typer',"
-        "'lxml','openpyxl'} or m in {'segagree.api','segagree.adapters'})\n"
+        "'lxml','openpyxl','click','logging'} or m in {'segagree.api','segagree.adapters'})\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
@@ -87,6 +87,16 @@ def test_import_segagree_is_cheap_and_lazy():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_group_help_lists_every_command():
+    text = segagree("--help").stdout
+    from segagree.cli import COMMANDS
+
+    for name in COMMANDS:
+        assert re.search(rf"^  {name}\s", text, re.M), name
+    assert "--version" in text and "--debug" in text
+    assert segagree().stdout == text and segagree("-h").stdout == text
 
 
 def test_version():

@@ -11,14 +11,8 @@ stdout as a table, or as exactly one JSON object with ``--json``. Ctrl-C prints
 
 from __future__ import annotations
 
-import importlib
 import os
-import re
-import signal
 import sys
-from typing import Any
-
-import click
 
 from segagree import __version__
 
@@ -51,56 +45,57 @@ def debug_enabled() -> bool:
     return _State.debug
 
 
-class LazyGroup(click.Group):
-    """A group whose commands are imported only when invoked (or asked for their own help)."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS:
-            return None
-        module = importlib.import_module(f"segagree.cli.{COMMANDS[cmd_name][0]}")
-        return getattr(module, cmd_name)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        # click would import every command to ask for its short help; the table has it.
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, short) for name, (_, short) in COMMANDS.items()])
+def version_text() -> str:
+    """What ``segagree --version`` prints."""
+    return f"segagree {__version__}"
 
 
-def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if value and not ctx.resilient_parsing:
-        click.echo(f"segagree {__version__}")
-        ctx.exit()
-
-
-def _set_debug(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if value:
-        _State.debug = True
-
-
-@click.group(
-    cls=LazyGroup,
-    context_settings=CONTEXT,
-    no_args_is_help=True,
-    epilog="Run 'segagree COMMAND --help' for a command's options and examples.",
+SUMMARY = (
+    "Segmentation similarity and agreement for corpus linguists.",
+    "Reads Rezonator, ELAN, Praat, SRT, WebVTT, text and tables; scores S_f, S_f^B, B, S, A, Pk, "
+    "WindowDiff, WinPR and ghd; chance-corrected agreement; review workbooks.",
 )
-@click.option(
-    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version."
+GLOBAL_OPTIONS = (
+    ("--version", "Show the version."),
+    ("--debug", "Show library detail and tracebacks."),
+    ("-h, --help", "Show this message and exit."),
 )
-@click.option(
-    "--debug", is_flag=True, expose_value=False, callback=_set_debug, help="Show library detail and tracebacks."
-)
-def app() -> None:
-    """Segmentation similarity and agreement for corpus linguists.
-
-    Reads Rezonator, ELAN, Praat, SRT, text and tables; scores S_f, S_f^B, B, S, A, Pk,
-    WindowDiff, WinPR and ghd; chance-corrected agreement; review workbooks.
-    """
+EPILOG = "Run 'segagree COMMAND --help' for a command's options and examples."
 
 
-def _on_sigint(_signum: int, _frame: Any) -> None:
+def group_help() -> str:
+    """``segagree --help``, laid out as click lays out a command's help, at the terminal's width."""
+    import shutil
+    import textwrap
+
+    width = max(min(shutil.get_terminal_size((80, 24)).columns, 100) - 2, 40)
+
+    def para(text: str) -> str:
+        return textwrap.fill(text, width, initial_indent="  ", subsequent_indent="  ")
+
+    def rows(items: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> list[str]:
+        pad = max(len(k) for k, _ in items) + 4
+        return [
+            textwrap.fill(v, width, initial_indent=f"  {k}".ljust(pad), subsequent_indent=" " * pad) for k, v in items
+        ]
+
+    lines = ["Usage: segagree [OPTIONS] COMMAND [ARGS]...", "", para(SUMMARY[0]), "", para(SUMMARY[1]), ""]
+    lines += ["Options:", *rows(GLOBAL_OPTIONS), "", "Commands:"]
+    lines += rows([(name, short) for name, (_, short) in COMMANDS.items()])
+    lines += ["", para(EPILOG)]
+    return "\n".join(lines)
+
+
+def __getattr__(name: str) -> object:
+    # The click group lives in segagree.cli.group, imported only when needed (start-up).
+    if name in ("app", "LazyGroup"):
+        from segagree.cli import group
+
+        return getattr(group, name)
+    raise AttributeError(f"module 'segagree.cli' has no attribute {name!r}")
+
+
+def _on_sigint(_signum: int, _frame: object) -> None:
     raise Interrupted
 
 
@@ -126,17 +121,25 @@ def _os_message(err: OSError) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; segagree errors become one-line messages."""
-    import logging
-
     args = list(sys.argv[1:] if argv is None else argv)
+    # The two answers that need nothing, not even click (start-up: python + 10 ms).
+    if args == ["--version"]:
+        print(version_text())
+        return
+    if args in ([], ["--help"], ["-h"]):
+        print(group_help())
+        return
     # --debug is global and may come anywhere before a bare `--`.
     cut = args.index("--") if "--" in args else len(args)
     if "--debug" in args[:cut]:
         _State.debug = True
         args = [a for i, a in enumerate(args) if not (a == "--debug" and i < cut)]
-    logging.basicConfig(
-        level=logging.DEBUG if _State.debug else logging.WARNING, format="segagree: %(levelname)s: %(message)s"
-    )
+    import signal
+
+    import click
+
+    from segagree.cli.group import app
+
     if threading_is_main():
         signal.signal(signal.SIGINT, _on_sigint)
     try:
@@ -167,16 +170,18 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # Library wording inside a message: "(ValueError: invalid literal ...)", "pympi cannot read it".
-_DETAIL = re.compile(
+_DETAIL = (
     r"\s*\((?:[A-Za-z_.]*(?:Error|Exception|Warning)\b|pympi|openpyxl|pandas|praatio|lxml|zipfile)"
     r"(?:[^()]|\([^()]*\))*\)"
 )
-_LIBRARY = re.compile(r"\b(?:pympi|openpyxl|pandas|praatio|lxml)\s+(?=cannot|could|failed)")
+_LIBRARY = r"\b(?:pympi|openpyxl|pandas|praatio|lxml)\s+(?=cannot|could|failed)"
 
 
 def project_words(message: str) -> str:
     """A message without library detail (kept for --debug): what failed, where, what was expected."""
-    plain = _LIBRARY.sub("", _DETAIL.sub("", message))
+    import re
+
+    plain = re.sub(_LIBRARY, "", re.sub(_DETAIL, "", message))
     return plain if plain == message else plain + " (--debug shows the library's message)"
 
 
