@@ -1,8 +1,9 @@
 """The ``segagree`` command line (click): a thin face over :mod:`segagree.api`.
 
-Start-up is kept cheap: the group below lists the commands from a table of names and short
-help, and imports a command's module (and with it pandas, numpy, rich) only when that command
-runs or shows its own help. ``segagree --help`` and ``segagree --version`` import click alone.
+Start-up is kept cheap: ``segagree --help`` (and bare ``segagree``) and ``segagree --version``
+are answered from the table below without importing click; the click group
+(:mod:`segagree.cli.group`) lists the commands from the same table and imports a command's
+module (and with it pandas, numpy, rich) only when that command runs or shows its own help.
 
 Errors in the input are one line on stderr and exit code 1 (2 for usage errors); results go to
 stdout as a table, or as exactly one JSON object with ``--json``. Ctrl-C prints
