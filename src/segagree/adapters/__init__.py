@@ -37,6 +37,11 @@ ALIASES = {
     "segagree": "json",
     "subtitles": "srt",
     "webvtt": "vtt",
+    "cha": "chat",
+    "clan": "chat",
+    "childes": "chat",
+    "trs": "transcriber",
+    "exb": "exmaralda",
 }
 
 

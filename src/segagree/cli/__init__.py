@@ -53,8 +53,8 @@ def version_text() -> str:
 
 SUMMARY = (
     "Segmentation similarity and agreement for corpus linguists.",
-    "Reads Rezonator, ELAN, Praat, SRT, WebVTT, text and tables; scores S_f, S_f^B, B, S, A, Pk, "
-    "WindowDiff, WinPR and ghd; chance-corrected agreement; review workbooks.",
+    "Reads Rezonator, ELAN, Praat, CHAT, Transcriber, EXMARaLDA, SRT, WebVTT, text and tables; "
+    "scores S_f, S_f^B, B, S, A, Pk, WindowDiff, WinPR and ghd; chance-corrected agreement; review workbooks.",
 )
 GLOBAL_OPTIONS = (
     ("--version", "Show the version."),
@@ -122,7 +122,16 @@ def _os_message(err: OSError) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; segagree errors become one-line messages."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader of our output went away (`segagree metrics | head`): nothing to say.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
+def _main(args: list[str]) -> None:
     # The two answers that need nothing, not even click (start-up: python + 10 ms).
     if args == ["--version"]:
         print(version_text())
@@ -196,6 +205,8 @@ def _report(err: BaseException) -> None:
     if isinstance(err, KeyboardInterrupt):
         print("segagree: interrupted", file=sys.stderr)
         sys.exit(130)
+    if isinstance(err, BrokenPipeError):
+        raise err
     if isinstance(err, OSError):
         _fail(_os_message(err), 1)
     if isinstance(err, MemoryError):
