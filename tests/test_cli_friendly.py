@@ -50,9 +50,6 @@ def corpus(tmp_path: Path) -> Path:
 # --- start-up ------------------------------------------------------------------------------
 
 
-HEAVY = ("pandas", "numpy", "matplotlib", "rich", "typer", "lxml", "openpyxl", "segagree.api", "segagree.adapters")
-
-
 @pytest.mark.parametrize("args", [["--help"], ["--version"], []])
 def test_help_and_version_import_no_heavy_module(args):
     code = (
@@ -255,6 +252,11 @@ def test_format_alias_registry():
     assert format_for("x", "tsv").name == "table"
     assert format_for("x", "Praat").name == "textgrid"
     assert format_for("x", "ELAN").name == "eaf"
+    assert format_for("x", "WebVTT").name == "vtt"
+    assert format_for("x", "cha").name == "chat"
+    from segagree.adapters import ALIASES, adapters
+
+    assert set(ALIASES.values()) <= set(adapters())  # every alias names a format that exists
 
 
 # --- errors ----------------------------------------------------------------------------------
