@@ -54,6 +54,10 @@ RESULTS_LOG = "results.jsonl"
 MANIFEST = ".segagree-manifest.json"
 #: Keys of a task result that only this run's outputs use; the resume log leaves them out.
 NOT_LOGGED = ("tracks", "operation_rows")
+#: Fewest tasks (workbooks) worth a worker pool: starting one costs about a second (each
+#: worker imports segagree), more than scoring or writing a few in this process.
+MIN_PARALLEL_TASKS = 4
+MIN_PARALLEL_WORKBOOKS = 8
 
 Progress = Callable[[int, int, str], None]
 
@@ -111,7 +115,7 @@ def _execute(
         if cluster is not None:
             cluster.close()
         return
-    jobs = min(jobs, len(todo))
+    jobs = min(jobs, len(todo)) if len(todo) >= MIN_PARALLEL_TASKS else 1
     if jobs == 1:
         for t in todo:
             yield run_task(*t, config)
@@ -294,7 +298,7 @@ def _write_workbooks(
         else:
             manifest["workbooks"][text] = digest
         written.append(str(path))
-    jobs = min(jobs, len(todo))
+    jobs = min(jobs, len(todo)) if len(todo) >= MIN_PARALLEL_WORKBOOKS else 1
     if jobs > 1:
         from joblib import Parallel, delayed
 
