@@ -8,7 +8,7 @@ the same run again with nothing changed (warm: everything is reused from the res
 the manifest). Prints wall seconds, the machine's load average at the start, and the sizes of
 report.html, results.jsonl and the review folder. Runs --repeat times and prints the best.
 
-    .venv/bin/python bench/bench_run_sbc.py [--jobs 1 2] [--sims 1000] [--repeat 1] [--warm-only]
+    .venv/bin/python bench/bench_run_sbc.py [--jobs 1 2] [--sims 1000] [--no-kappa] [--repeat 1] [--warm-only]
 
 Goals (issue 15, 2 cores): cold --jobs 2 at most 30 s, warm at most 3 s, --jobs 2 never slower
 than --jobs 1, report.html at most 2 MB.
@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "sbc_iubound_prediction"
 
 
-def _run(out: Path, jobs: int, sims: int, fresh: bool) -> float:
+def _run(out: Path, jobs: int, sims: int, fresh: bool, kappa: bool = True) -> float:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cmd = [sys.executable, "-m", "segagree", "run", str(CORPUS), "-o", str(out), "--jobs", str(jobs)]
-    cmd += ["--sims", str(sims), "-q"] + (["--fresh"] if fresh else [])
+    cmd += ["--sims", str(sims), "-q"] + (["--fresh"] if fresh else []) + ([] if kappa else ["--no-kappa"])
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
@@ -52,12 +52,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=1, help="runs per measurement; the best is printed")
+    ap.add_argument("--no-kappa", action="store_true", help="without the kappa simulation (the outputs' share)")
     ap.add_argument("--warm-only", action="store_true", help="one cold run, then time only warm runs")
     args = ap.parse_args()
     if not CORPUS.is_dir():
         print(f"skipped: {CORPUS} is absent (the shared corpora are not checked out next to the repository)")
         return
-    print(f"corpus {CORPUS} (60 texts), kappa K={args.sims}, workbooks and report on; {os.cpu_count()} CPUs")
+    kappa = "off" if args.no_kappa else f"K={args.sims}"
+    print(f"corpus {CORPUS} (60 texts), kappa {kappa}, workbooks and report on; {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as tmp:
         for jobs in args.jobs:
             out = Path(tmp) / f"out{jobs}"
@@ -66,11 +68,11 @@ def main() -> None:
                 if out.exists():
                     shutil.rmtree(out)
                 load = os.getloadavg()[0]
-                cold.append((_run(out, jobs, args.sims, fresh=True), load))
+                cold.append((_run(out, jobs, args.sims, fresh=True, kappa=not args.no_kappa), load))
             warm = []
             for _ in range(args.repeat):
                 load = os.getloadavg()[0]
-                warm.append((_run(out, jobs, args.sims, fresh=False), load))
+                warm.append((_run(out, jobs, args.sims, fresh=False, kappa=not args.no_kappa), load))
             (c, c_load), (w, w_load) = min(cold), min(warm)
             print(
                 f"--jobs {jobs}: cold {c:6.1f} s (load {c_load:.1f}), warm {w:5.2f} s (load {w_load:.1f}); "

@@ -249,7 +249,8 @@ def run_corpus(
         from segagree.outputs.report import REPORT_NAME, write_report
 
         path = outdir / REPORT_NAME
-        if old.get("report") == everything and path.is_file():
+        pngs_there = config.report_plots != "all" or (outdir / "plots" / ".index.json").is_file()
+        if old.get("report") == everything and path.is_file() and pngs_there:
             outcome.outputs["report"] = str(path)
         else:
             outcome.outputs["report"] = str(write_report(outdir, outcome, config, jobs=jobs))
