@@ -5,8 +5,9 @@ against a model's prediction in ``new/``: 60 texts, one pair each, about 250k to
 benchmark is skipped with a message when it is absent. For each --jobs value: a cold run
 (--fresh, empty output folder) with kappa (K = --sims), review workbooks and the report, then
 the same run again with nothing changed (warm: everything is reused from the resume log and
-the manifest). Prints wall seconds, the machine's load average at the start, and the sizes of
-report.html, results.jsonl and the review folder. Runs --repeat times and prints the best.
+the manifest). Prints wall seconds, CPU seconds of the command and its workers (a figure that
+a busy machine disturbs less), the load average at the start, and the sizes of report.html,
+results.jsonl and the review folder. Runs --repeat times and prints the best.
 
     .venv/bin/python bench/bench_run_sbc.py [--jobs 1 2] [--sims 1000] [--no-kappa] [--repeat 1] [--warm-only]
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -29,16 +31,22 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "sbc_iubound_prediction"
 
 
-def _run(out: Path, jobs: int, sims: int, fresh: bool, kappa: bool = True) -> float:
+def _cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def _run(out: Path, jobs: int, sims: int, fresh: bool, kappa: bool = True) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and its worker processes)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cmd = [sys.executable, "-m", "segagree", "run", str(CORPUS), "-o", str(out), "--jobs", str(jobs)]
     cmd += ["--sims", str(sims), "-q"] + (["--fresh"] if fresh else []) + ([] if kappa else ["--no-kappa"])
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
     if proc.returncode != 0:
         raise SystemExit(f"segagree run failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
-    return wall
+    return wall, cpu
 
 
 def _size(path: Path) -> float:
@@ -68,14 +76,15 @@ def main() -> None:
                 if out.exists():
                     shutil.rmtree(out)
                 load = os.getloadavg()[0]
-                cold.append((_run(out, jobs, args.sims, fresh=True, kappa=not args.no_kappa), load))
+                cold.append((*_run(out, jobs, args.sims, fresh=True, kappa=not args.no_kappa), load))
             warm = []
             for _ in range(args.repeat):
                 load = os.getloadavg()[0]
-                warm.append((_run(out, jobs, args.sims, fresh=False, kappa=not args.no_kappa), load))
-            (c, c_load), (w, w_load) = min(cold), min(warm)
+                warm.append((*_run(out, jobs, args.sims, fresh=False, kappa=not args.no_kappa), load))
+            (c, c_cpu, c_load), (w, w_cpu, w_load) = min(cold), min(warm)
             print(
-                f"--jobs {jobs}: cold {c:6.1f} s (load {c_load:.1f}), warm {w:5.2f} s (load {w_load:.1f}); "
+                f"--jobs {jobs}: cold {c:6.1f} s wall, {c_cpu:.1f} s CPU (load {c_load:.1f}); "
+                f"warm {w:5.2f} s wall, {w_cpu:.2f} s CPU (load {w_load:.1f}); "
                 f"report.html {_size(out / 'report.html'):.2f} MB, "
                 f"results.jsonl {_size(out / 'results.jsonl'):.2f} MB, "
                 f"review/ {_size(out / 'review'):.1f} MB"

@@ -124,6 +124,10 @@ def test_a_deleted_or_disabled_output_is_written_again(corpus: Path, tmp_path: P
     (out / "review" / "garden.xlsx").unlink()
     again = run_corpus(corpus, out, _config())
     assert set(again.outputs["rebuilt"]) == {"review/garden.xlsx", "report"}
+    # A run without workbooks forgets nothing about them: the next one with them writes none.
+    run_corpus(corpus, out, _config(), workbooks=False, report=False)
+    third = run_corpus(corpus, out, _config())
+    assert third.outputs["rebuilt"] == []
 
 
 def test_the_resume_log_keeps_scores_not_arrays(corpus: Path, tmp_path: Path) -> None:

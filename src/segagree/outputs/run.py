@@ -226,7 +226,13 @@ def run_corpus(
             ],
         ]
     )
-    manifest: dict[str, Any] = {"segagree": __version__, "workbooks": {}}
+    # Outputs not written this time keep their old entries: their files are still what those
+    # entries describe, so a later run that writes them again can tell whether they are current.
+    manifest: dict[str, Any] = {
+        "segagree": __version__,
+        "workbooks": {} if workbooks else dict(old.get("workbooks") or {}),
+        **({} if report or "report" not in old else {"report": old["report"]}),
+    }
     rebuilt: list[str] = []
 
     def save_manifest() -> None:
