@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from segagree.outputs.run import RESULTS_LOG, run_corpus
+from segagree.outputs.run import MIN_PARALLEL_TASKS, RESULTS_LOG, run_corpus
 from segagree.pipeline.config import RunConfig, load_config
 from segagree.pipeline.corpus import find_annotations, split_name
 
@@ -78,12 +78,14 @@ def test_jobs_1_and_2_give_identical_summaries(tmp_path):
     for name in ("garden.ann1.txt", "garden.ann2.txt"):
         shutil.copy(SAMPLE / name, corpus / name)
         shutil.copy(SAMPLE / name, corpus / name.replace("garden", "garden2"))
+        shutil.copy(SAMPLE / name, corpus / name.replace("garden", "garden4"))  # enough tasks for a pool
     shutil.copy(SAMPLE / "tables" / "garden.ann2.csv", corpus / "garden3.ann1.csv")
     shutil.copy(SAMPLE / "garden.ann1.txt", corpus / "garden3.ann2.txt")
     one = run_corpus(corpus, tmp_path / "one", config, jobs=1, workbooks=False, report=False)
     two = run_corpus(corpus, tmp_path / "two", config, jobs=2, workbooks=False, report=False)
     assert (tmp_path / "one" / "summary.csv").read_text() == (tmp_path / "two" / "summary.csv").read_text()
     assert one.rows == two.rows and len(one.rows) > 30
+    assert len(one.results) >= MIN_PARALLEL_TASKS  # --jobs 2 really ran in two workers
 
 
 def _have_kappa() -> bool:

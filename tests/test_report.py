@@ -8,7 +8,6 @@ pair and a skipped file). The last test renders the report in headless Chromium 
 
 from __future__ import annotations
 
-import base64
 import copy
 import csv
 import dataclasses
@@ -22,6 +21,7 @@ import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -65,8 +65,10 @@ def _config() -> RunConfig:
     return config
 
 
-def _run(corpus: Path, outdir: Path) -> tuple[Path, RunOutcome, str]:
-    outcome = run_corpus(corpus, outdir, _config(), workbooks=False, resume=False)
+def _run(corpus: Path, outdir: Path, report_plots: str = "corpus") -> tuple[Path, RunOutcome, str]:
+    config = _config()
+    config.report_plots = report_plots
+    outcome = run_corpus(corpus, outdir, config, workbooks=False, resume=False)
     report = Path(outcome.outputs["report"])
     return report, outcome, report.read_text(encoding="utf-8")
 
@@ -100,7 +102,7 @@ def rich_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunOutcome
     (corpus / "broken.ann1.txt").write_text("ROSA:\tthe garden .\nBEN:\tyes .\n", encoding="utf-8")
     (corpus / "broken.ann2.txt").write_text("ROSA:\tthe garden .\n", encoding="utf-8")  # BEN missing: fails
     shutil.copy(SAMPLE / "garden.ann1.txt", corpus / "lonely.ann1.txt")  # one annotator: skipped
-    return _run(corpus, tmp_path_factory.mktemp("rich_out"))
+    return _run(corpus, tmp_path_factory.mktemp("rich_out"), report_plots="all")
 
 
 class _Collector(HTMLParser):
@@ -152,34 +154,56 @@ def _summary_values(outdir: Path) -> dict[str, float]:
 # ---------------------------------------------------------------------------------------------- page
 
 
-def test_report_is_written_self_contained_with_decodable_images(sample_run: tuple[Path, RunOutcome, str]) -> None:
+def test_report_is_self_contained_light_and_draws_the_figures_data(sample_run: tuple[Path, RunOutcome, str]) -> None:
     report, outcome, page = sample_run
     assert report == report.parent / "report.html" and report.is_file()
     assert page.startswith("<!DOCTYPE html>")
     low = page.lower()
     for forbidden in ('src="http', "src='http", 'href="http', "<script", "<link", "url(", "@import", "<iframe"):
         assert forbidden not in low, forbidden
+    # report_plots = "corpus" (the default): no PNG at all, embedded or written; figures are
+    # an inline SVG (valid XML) and CSS-coloured tables.
     parsed = _parse(page)
-    images = [attrs for tag, attrs in parsed.tags if tag == "img"]
-    assert len(images) == 4  # scores, agreement, operations, confusion
-    saved = {p.name: p.read_bytes() for p in (report.parent / "plots").glob("*.png")}
-    assert set(saved) == {
-        "scores.png",
-        "garden__ann1_vs_ann2__agreement.png",
-        "garden__ann1_vs_ann2__operations.png",
-        "garden__ann1_vs_ann2__confusion.png",
-    }
+    assert not [attrs for tag, attrs in parsed.tags if tag == "img"]
+    assert not (report.parent / "plots").exists()
+    svgs = re.findall(r"<svg\b.*?</svg>", page, re.S)
+    assert len(svgs) == 1
+    dots = ElementTree.fromstring(svgs[0])
+    marks = [el for el in dots.iter() if el.tag.endswith(("circle", "rect"))]
+    assert len(marks) >= 2 * len(outcome.results)  # S_f and S_f^B of each pair (+ the legend)
+    assert len(page.encode()) < 150_000
+    # The heat map shows exactly the agreement counts of every window of every speaker.
+    result = outcome.results[0]
+    fig = plots.figure_data(result)
+    window = fig["window"]
+    expected = []
+    for track in result["tracks"].values():
+        agree, bound, _ = plots.agreement_windows(track["a"], track["b"], window)
+        expected += [f"{a}/{b} agree" for a, b in zip(agree, bound, strict=True) if b]
+    heat = page[page.index('id="pair-0-agreement"') : page.index('id="operations"')]
+    assert re.findall(r'class="q\d+" title="([^"]+)"', heat) == expected
+    # Operation bars: one per (A's type, B's type, operation), counts equal the operation rows'.
+    ops = page[page.index('id="pair-0-operations"') : page.index('id="confusion"')]
+    shown = sorted(int(n) for n in re.findall(r'</td><td class="num">(\d+)</td><td class="barcell">', ops))
+    assert shown == sorted(plots.operation_counts(result["operation_rows"]).values())
+    for anchor in re.findall(r'href="#([^"]+)"', page):
+        assert f'id="{anchor}"' in page
+
+
+def test_all_plots_are_written_as_files_and_linked(rich_run: tuple[Path, RunOutcome, str]) -> None:
+    report, outcome, page = rich_run
+    images = [attrs for tag, attrs in _parse(page).tags if tag == "img"]
+    pairs = [r for r in outcome.results if r.get("ok")]
+    assert len(images) == 3 * len(pairs)  # agreement, operations, confusion per pair
+    assert "data:" not in page  # linked, never embedded
     for attrs in images:
-        assert attrs["src"].startswith("data:image/png;base64,")
-        assert attrs.get("alt")
-        png = base64.b64decode(attrs["src"].split(",", 1)[1], validate=True)
+        assert attrs["src"].startswith("plots/") and attrs.get("alt") and attrs["loading"] == "lazy"
+        png = (report.parent / attrs["src"]).read_bytes()
         pixels = imread(io.BytesIO(png), format="png")
         assert pixels.shape[0] == int(attrs["height"]) and pixels.shape[1] == int(attrs["width"])
         assert pixels.shape[0] > 100 and pixels.shape[1] > 300
         assert float(np.std(pixels[..., :3])) > 0.05  # not a blank canvas
-        assert png in saved.values()  # the same figure is saved under plots/
-    for anchor in re.findall(r'href="#([^"]+)"', page):
-        assert f'id="{anchor}"' in page
+    assert (report.parent / "plots" / "scores.png").is_file()
 
 
 def test_every_section_heading_is_present(sample_run: tuple[Path, RunOutcome, str]) -> None:
@@ -252,7 +276,7 @@ def test_mismatches_failures_and_skipped_files(rich_run: tuple[Path, RunOutcome,
     assert "<td>tomatos</td>" in page and "<td>really</td>" in page
     failure = next(r for r in outcome.results if not r["ok"])
     assert failure["text"] == "broken"
-    assert html.escape(failure["error"]) in page
+    assert failure["error"] in html.unescape(page) and "['BEN']" not in page  # escaped
     assert "lonely: only one annotator" in page
     assert "1 failed pair" in page and "1 skipped" in page
 
@@ -347,15 +371,18 @@ def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, s
     assert np.allclose(pixels[5, 5, :3], np.array([0x00, 0x33, 0x6F]) / 255, atol=0.03)  # the header's CSS applied
 
     # A test-only copy of the page with a probe script (the report itself has none) reports how
-    # every image decoded; --dump-dom prints the DOM after the load event.
+    # every image (the PNGs under plots/, loaded eagerly here) decoded and the SVG's size;
+    # --dump-dom prints the DOM after the load event.
     probe = (
         "<script>window.__errors = [];window.addEventListener('error', e => window.__errors.push(String(e.message)));"
         "window.addEventListener('load', () => {const p = document.createElement('pre'); p.id = 'probe';"
         "p.textContent = JSON.stringify({errors: window.__errors, images: Array.from(document.images)"
-        ".map(i => [i.complete, i.naturalWidth, i.naturalHeight])}); document.body.appendChild(p);});</script>"
+        ".map(i => [i.complete, i.naturalWidth, i.naturalHeight]), svgs: Array.from(document.querySelectorAll('svg'))"
+        ".map(s => [s.getBBox().width, s.getBBox().height])}); document.body.appendChild(p);});</script>"
     )
-    wrapper = tmp_path / "probe.html"
-    wrapper.write_text(page.replace("</body>", probe + "</body>", 1), encoding="utf-8")
+    wrapper = report.parent / "probe.html"  # next to the report: the images are relative to it
+    eager = page.replace('loading="lazy"', 'loading="eager"')
+    wrapper.write_text(eager.replace("</body>", probe + "</body>", 1), encoding="utf-8")
     done = subprocess.run(
         [
             *base,
@@ -375,5 +402,6 @@ def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, s
     assert found, "the probe did not run: " + dom[-500:]
     state: dict[str, Any] = json.loads(html.unescape(found.group(1)))
     assert state["errors"] == []
-    assert len(state["images"]) == n_images >= 7
+    assert len(state["images"]) == n_images >= 6
     assert all(complete and width > 0 and height > 0 for complete, width, height in state["images"]), state
+    assert len(state["svgs"]) == 1 and all(w > 300 and h > 30 for w, h in state["svgs"]), state

@@ -1,9 +1,13 @@
-"""Figures of the run report, drawn with matplotlib's Agg canvas into PNG bytes.
+"""Figures of the run report: the numbers they show, light colour helpers, and matplotlib PNGs.
 
-Every function returns the PNG as ``bytes`` (the report embeds it as base64 and also saves it
-under ``OUTDIR/plots/``). Figures are built on :class:`matplotlib.figure.Figure` with an
-explicit :class:`~matplotlib.backends.backend_agg.FigureCanvasAgg`, so they never touch pyplot's
-global state or the user's interactive backend, and work without a display.
+:func:`figure_data` condenses one pair's tracks and operations into the few numbers the
+report's figures draw (agreement per window, the confusion matrix, operation counts by type
+pair); it is what the resume log keeps instead of the arrays, and what the report's light
+HTML/SVG graphics are drawn from. The ``*_png`` functions draw the same data with matplotlib's
+Agg canvas into PNG bytes (``report_plots = "all"`` saves them under ``OUTDIR/plots/``).
+matplotlib is imported only by them, so a report without PNGs never loads it. Figures are
+built on :class:`matplotlib.figure.Figure` with an explicit Agg canvas, so they never touch
+pyplot's global state or the user's interactive backend, and work without a display.
 
 Colours: the sequential colour map is ``cividis`` (readable with every common colour-vision
 deficiency and in greyscale); categories use the Okabe-Ito palette.
@@ -20,13 +24,13 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import Colormap
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch, Rectangle
+
+if TYPE_CHECKING:
+    from matplotlib.colors import Colormap
+    from matplotlib.figure import Figure
 
 __all__ = [
     "OKABE_ITO",
@@ -37,6 +41,8 @@ __all__ = [
     "boundary_agreement_png",
     "confusion_counts",
     "confusion_png",
+    "figure_data",
+    "share_colour",
     "nice_window",
     "operation_counts",
     "operations_png",
@@ -53,8 +59,61 @@ PAST_END_COLOUR = "#b0b0b0"
 DPI = 110
 
 
+#: cividis sampled at 0, 0.1, ..., 1 (matplotlib's colour map), for the HTML graphics.
+CIVIDIS_STOPS = (
+    "#00224e", "#083370", "#35456c", "#4f576c", "#666970", "#7d7c78",
+    "#948e77", "#aea371", "#c8b866", "#e5cf52", "#fee838",
+)  # fmt: skip
+
+
+def share_colour(share: float) -> str:
+    """The cividis colour of a share in 0..1 (linear between :data:`CIVIDIS_STOPS`), as #rrggbb."""
+    x = min(max(float(share), 0.0), 1.0) * (len(CIVIDIS_STOPS) - 1)
+    i = min(int(x), len(CIVIDIS_STOPS) - 2)
+    f = x - i
+    lo, hi = CIVIDIS_STOPS[i], CIVIDIS_STOPS[i + 1]
+    rgb = [round(int(lo[k : k + 2], 16) * (1 - f) + int(hi[k : k + 2], 16) * f) for k in (1, 3, 5)]
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def share_ink(share: float) -> str:
+    """Black or white text, whichever reads better on :func:`share_colour` (same rule as the PNGs)."""
+    colour = share_colour(share)
+    r, g, b = (int(colour[k : k + 2], 16) / 255 for k in (1, 3, 5))
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
+
+
+def figure_data(result: Mapping[str, Any]) -> dict[str, Any]:
+    """What the report draws of one successful pair, from its tracks and operation rows.
+
+    Keys: ``window`` (tokens per window), ``agreement`` (one entry per speaker: ``speaker``,
+    ``n`` tokens, ``agree`` and ``bound`` counts per window, see :func:`agreement_windows`),
+    ``confusion`` (A's type x B's type at positions where both put a boundary, None without
+    boundary types or tracks) and ``operations`` (``[type A, type B, operation, count]``,
+    sorted). A result that already carries ``figures`` (from the resume log) returns them.
+    """
+    if result.get("figures"):
+        return result["figures"]
+    tracks = result.get("tracks") or {}
+    symbols = result["compare"]["scheme"]["symbols"]
+    longest = max((len(t["a"]) for t in tracks.values()), default=0)
+    window = nice_window(longest)
+    agreement = []
+    for speaker, track in tracks.items():
+        n_agree, n_bound, _ = agreement_windows(track["a"], track["b"], window)
+        agreement.append(
+            {"speaker": speaker, "n": len(track["a"]), "agree": n_agree.tolist(), "bound": n_bound.tolist()}
+        )
+    confusion = confusion_counts(tracks, symbols).tolist() if len(symbols) >= 2 and tracks else None
+    counts = operation_counts(result.get("operation_rows") or [])
+    operations = [[ta, tb, op, n] for (ta, tb, op), n in sorted(counts.items())]
+    return {"window": window, "agreement": agreement, "confusion": confusion, "operations": operations}
+
+
 def _png(fig: Figure) -> bytes:
     """Render a figure to PNG bytes with the Agg canvas."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI)
@@ -62,6 +121,8 @@ def _png(fig: Figure) -> bytes:
 
 
 def _figure(width: float, height: float) -> Figure:
+    from matplotlib.figure import Figure
+
     return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -118,35 +179,34 @@ def agreement_windows(a: Sequence[int], b: Sequence[int], window: int) -> tuple[
     return n_agree, n_bound, share
 
 
-def boundary_agreement_png(
-    tracks: Mapping[str, Mapping[str, Sequence[Any]]], *, title: str, window: int | None = None
-) -> tuple[bytes, int]:
+def boundary_agreement_png(data: Mapping[str, Any], *, title: str) -> bytes:
     """Heat map of boundary agreement along a text (after Fournier & Inkpen 2012, Figure 11).
 
-    x: position in each speaker's token stream, in windows of ``window`` tokens; y: speaker;
-    colour: share of the window's boundary positions where A and B agree (same position, same
-    type). White: no boundary by either annotator in the window; hatched: past the speaker's
-    last token.
-    Returns (PNG bytes, window size used).
+    ``data`` is :func:`figure_data`'s. x: position in each speaker's token stream, in windows of
+    ``data["window"]`` tokens; y: speaker; colour: share of the window's boundary positions
+    where A and B agree (same position, same type). White: no boundary by either annotator in
+    the window; hatched: past the speaker's last token.
     """
-    speakers = list(tracks)
-    longest = max((len(tracks[s]["a"]) for s in speakers), default=0)
-    window = window or nice_window(longest)
-    n_win = max(1, math.ceil(longest / window))
+    from matplotlib.patches import Rectangle
+
+    entries = data["agreement"]
+    window = data["window"]
+    speakers = [e["speaker"] for e in entries]
+    n_win = max([1, *(len(e["bound"]) for e in entries)])
     grid = np.full((max(len(speakers), 1), n_win), np.nan)
     counts: dict[tuple[int, int], tuple[int, int]] = {}
-    for row, s in enumerate(speakers):
-        n_agree, n_bound, share = agreement_windows(tracks[s]["a"], tracks[s]["b"], window)
-        grid[row, : share.size] = share
-        for col in range(share.size):
-            counts[(row, col)] = (int(n_agree[col]), int(n_bound[col]))
+    for row, e in enumerate(entries):
+        for col, (agree, bound) in enumerate(zip(e["agree"], e["bound"], strict=True)):
+            if bound:
+                grid[row, col] = agree / bound
+            counts[(row, col)] = (int(agree), int(bound))
     cmap = _cmap()
     height = 1.8 + 0.42 * max(len(speakers), 1)
     fig = _figure(min(max(6.5, 0.3 * n_win + 2.8), 13.0), height)
     ax = fig.add_subplot()
     image = ax.imshow(grid, aspect="auto", cmap=cmap, vmin=0.0, vmax=1.0, interpolation="nearest")
-    for row, s in enumerate(speakers):  # windows past the speaker's last token: hatched
-        first_empty = math.ceil(len(tracks[s]["a"]) / window)
+    for row, e in enumerate(entries):  # windows past the speaker's last token: hatched
+        first_empty = math.ceil(e["n"] / window)
         if first_empty < n_win:
             ax.add_patch(
                 Rectangle(
@@ -187,7 +247,7 @@ def boundary_agreement_png(
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.015)
     bar.set_label("share of boundary\npositions agreeing", fontsize=9)
     bar.ax.tick_params(labelsize=8)
-    return _png(fig), window
+    return _png(fig)
 
 
 # --------------------------------------------------------------------------- operations and confusion
@@ -198,13 +258,16 @@ def operation_counts(rows: Sequence[Mapping[str, Any]]) -> Counter[tuple[str, st
     return Counter((str(r["type_a"]), str(r["type_b"]), str(r["op"])) for r in rows)
 
 
-def operations_png(rows: Sequence[Mapping[str, Any]], symbols: Sequence[str], *, title: str) -> bytes:
+def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], *, title: str) -> bytes:
     """Operations by endnote type (after Lai, Li & Zhang 2023, Figure 6).
 
-    One horizontal bar per (A's type -> B's type) that occurs, coloured by the operation
-    (match, substitution, transposition, insertion, deletion), with its count.
+    ``operations``: ``[type A, type B, operation, count]`` (:func:`figure_data`). One horizontal
+    bar per (A's type -> B's type) that occurs, coloured by the operation (match, substitution,
+    transposition, insertion, deletion), with its count.
     """
-    counts = operation_counts(rows)
+    from matplotlib.patches import Patch
+
+    counts: Counter[tuple[str, str, str]] = Counter({(ta, tb, op): n for ta, tb, op, n in operations})
     order = {s: i for i, s in enumerate(symbols)}
 
     def key(item: tuple[tuple[str, str, str], int]) -> tuple[int, int, int]:

@@ -276,6 +276,11 @@ def type_pair_counts(result: dict[str, Any]) -> Counter[tuple[str, str]]:
     return Counter((op["type_a"], op["type_b"]) for op in result.get("operation_rows", []))
 
 
+def workbook_settings(config: RunConfig) -> dict[str, Any]:
+    """The settings a workbook shows (and depends on): all but the report's own."""
+    return {k: v for k, v in config.to_dict().items() if k != "report_plots"}
+
+
 def _relative(path: Path, start: Path) -> str:
     try:
         return os.path.relpath(path, start)
@@ -354,14 +359,29 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[s
     for col, (key, header, width, _) in enumerate(OPS_COLUMNS):
         technical = key in TECHNICAL
         ws.write_string(0, col, header, fmts["tech_header" if technical else "header"])
-        col_fmt = fmts["tech"] if technical else (fmts["cost"] if key == "cost" else None)
+        # Formats per column, not per cell: a cell written without a format takes its column's,
+        # and the empty decision/comment cells need no write at all (the column's input format
+        # shows them). Tens of thousands of cells per text made this the workbooks' cost.
+        if technical:
+            col_fmt = fmts["tech"]
+        elif key == "cost":
+            col_fmt = fmts["cost"]
+        elif key in ("decision", "comment"):
+            col_fmt = fmts["input"]
+        else:
+            col_fmt = None
         ws.set_column(col, col, width, col_fmt)
+    write_number, write_string = ws.write_number, ws.write_string
+    columns = [(col, key) for col, key in enumerate(keys) if key not in ("decision", "comment")]
     for r, row in enumerate(rows, start=1):
-        for col, key in enumerate(keys):
-            fmt = fmts["tech"] if key in TECHNICAL else (fmts["cost"] if key == "cost" else None)
-            if key in ("decision", "comment"):
-                fmt = fmts["input"]
-            _write_cell(ws, r, col, row[key], fmt)
+        for col, key in columns:
+            value = row[key]
+            if value is None:
+                continue
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                write_number(r, col, value)
+            else:
+                write_string(r, col, str(value))
     last = max(len(rows), 1)
     ncols = len(keys)
     ws.freeze_panes(1, 0)
@@ -544,10 +564,11 @@ def _write_about_sheet(
         ("layer", str(results[0]["compare"].get("layer", ""))),
         ("scheme", f"{results[0]['compare']['scheme']['name']} ({results[0]['compare']['scheme']['digest']})"),
     ]
-    for key, value in config.to_dict().items():
+    settings = workbook_settings(config)
+    for key, value in settings.items():
         facts.append((f"setting: {key}", json.dumps(value, ensure_ascii=False)))
     scheme = config.load_scheme()
-    facts.append((SETTINGS_JSON_LABEL, json.dumps(config.to_dict(), ensure_ascii=False, sort_keys=True)))
+    facts.append((SETTINGS_JSON_LABEL, json.dumps(settings, ensure_ascii=False, sort_keys=True)))
     facts.append((SCHEME_JSON_LABEL, json.dumps(scheme.to_dict(), ensure_ascii=False)))
     for key, value in facts:
         ws.write_string(r, 0, key, fmts["bold"])

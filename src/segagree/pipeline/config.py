@@ -11,6 +11,9 @@ Example (every key optional; these are the defaults)::
     max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
     review_matches = false       # list match operations in the review workbooks too
+    report_plots = "corpus"      # report figures: "corpus" (corpus-level figures and light
+                                 # per-text HTML graphics) or "all" (also a matplotlib PNG per
+                                 # text and pair under OUTDIR/plots/, linked from the report)
     reference = ""               # annotator scored as A (the reference) in its pairs; by default
                                  # one named ref, reference or gold, else alphabetical order
     format = ""                  # input format of every file (default: by extension)
@@ -77,6 +80,7 @@ class RunConfig:
     format: str = ""
     encoding: str = ""
     read: dict[str, Any] = field(default_factory=dict)
+    report_plots: str = "corpus"
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     base_dir: str = "."
@@ -100,11 +104,26 @@ class RunConfig:
 
     @property
     def digest(self) -> str:
-        """Hash of the settings, the scheme's cost model and the version (the cache key part)."""
-        payload = json.dumps(
-            {**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": __version__}, sort_keys=True
-        )
-        return hashlib.sha1(payload.encode()).hexdigest()[:12]
+        """Hash of the settings that decide the scores, the scheme's cost model and the version
+        (the resume cache key part). Settings of the outputs only (:data:`OUTPUT_SETTINGS`) are
+        left out, so changing them rebuilds outputs without scoring again."""
+        scoring = {k: v for k, v in self.to_dict().items() if k not in OUTPUT_SETTINGS}
+        return _hash({**scoring, "scheme_digest": self.load_scheme().digest, "v": __version__})
+
+    @property
+    def outputs_digest(self) -> str:
+        """Hash of every setting (outputs' ones included), the scheme and the version: what an
+        output written from the scores depends on besides the scores."""
+        return _hash({**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": __version__})
+
+
+#: Settings that change only how results are written, never a score.
+OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots"})
+REPORT_PLOTS = ("corpus", "all")
+
+
+def _hash(payload: dict[str, Any]) -> str:
+    return hashlib.sha1(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def load_config(path: Path | None, corpus: Path) -> RunConfig:
@@ -131,6 +150,8 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
     config = RunConfig(**data, kappa=KappaSettings(**kappa_raw), base_dir=str(path.parent))
     if config.mode not in ("optimal", "segsimflex"):
         raise SegagreeError(f"mode must be optimal or segsimflex, not {config.mode!r}", path=path)
+    if config.report_plots not in REPORT_PLOTS:
+        raise SegagreeError(f"report_plots must be corpus or all, not {config.report_plots!r}", path=path)
     if config.kappa.sims < 1:
         raise SegagreeError(f"[kappa] sims must be >= 1, not {config.kappa.sims}", path=path)
     unknown_read = set(config.read) - READ_OPTIONS

@@ -32,9 +32,12 @@ def file_digest(path: Path) -> str:
     return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def task_key(text: str, ann_a: str, ann_b: str, file_a: Path, file_b: Path, config: RunConfig) -> str:
-    """Resume key: the inputs' content and the settings' signature."""
-    payload = f"{text}|{ann_a}|{ann_b}|{file_digest(file_a)}|{file_digest(file_b)}|{config.digest}"
+def task_key(
+    text: str, ann_a: str, ann_b: str, file_a: Path, file_b: Path, config: RunConfig, settings: str | None = None
+) -> str:
+    """Resume key: the inputs' content and the settings' signature (``settings``: ``config.digest``
+    computed once by the caller)."""
+    payload = f"{text}|{ann_a}|{ann_b}|{file_digest(file_a)}|{file_digest(file_b)}|{settings or config.digest}"
     return hashlib.sha1(payload.encode()).hexdigest()[:20]
 
 
@@ -54,8 +57,15 @@ def speaker_map_for(config: RunConfig, *docs: Document) -> dict[str, str]:
     return mapping
 
 
-def run_task(text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config: RunConfig) -> dict[str, Any]:
-    """Score one pair; errors in the input become ``{"ok": False, "error": ...}``, never exceptions."""
+def run_task(
+    text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config: RunConfig, *, kappa: bool = True
+) -> dict[str, Any]:
+    """Score one pair; errors in the input become ``{"ok": False, "error": ...}``, never exceptions.
+
+    ``kappa=False`` leaves out the simulated kappa (``result["kappa"]`` is None): what an output
+    rebuilt from a resumed run uses to recompute the operation rows that the resume log does not
+    keep (everything else is deterministic and cheap).
+    """
     result: dict[str, Any] = {
         "text": text,
         "annotator_a": ann_a,
@@ -95,7 +105,7 @@ def run_task(text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config
             s: {"a": pair.arrays_a[s].tolist(), "b": pair.arrays_b[s].tolist(), "tokens": pair.tokens[s]}
             for s in pair.speakers
         }
-        result["kappa"] = _kappa(pair, config, task_seed(config.kappa.seed, text, ann_a, ann_b))
+        result["kappa"] = _kappa(pair, config, task_seed(config.kappa.seed, text, ann_a, ann_b)) if kappa else None
         result["ok"] = True
         result["error"] = None
     except SegagreeError as err:

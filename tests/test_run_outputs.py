@@ -1,0 +1,157 @@
+"""A corpus run rebuilds an output only when what it shows changed (OUTDIR/.segagree-manifest.json);
+the resume log keeps no per-token arrays; workbooks rebuilt from resumed results equal fresh ones;
+the number of workers never exceeds the CPUs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from segagree.outputs import run as run_module
+from segagree.outputs.run import MANIFEST, NOT_LOGGED, RESULTS_LOG, run_corpus, usable_cpus
+from segagree.pipeline.config import RunConfig
+
+from conftest import REPO
+
+SAMPLE = REPO / "sample_corpora"
+TEXTS = ("garden", "pond")
+
+
+def _config(**settings) -> RunConfig:
+    config = RunConfig()
+    config.kappa.sims = 20
+    for key, value in settings.items():
+        setattr(config, key, value)
+    return config
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for text in TEXTS:
+        for ann in ("ann1", "ann2"):
+            shutil.copy(SAMPLE / f"garden.{ann}.txt", folder / f"{text}.{ann}.txt")
+    return folder
+
+
+def _stamps(outdir: Path) -> dict[str, int]:
+    """Modification time (ns) of every output file."""
+    return {
+        str(p.relative_to(outdir)): p.stat().st_mtime_ns
+        for p in outdir.rglob("*")
+        if p.is_file() and p.name not in (RESULTS_LOG, MANIFEST)
+    }
+
+
+def _cells(path: Path) -> dict[str, list[tuple]]:
+    """Every sheet's values but the About sheet (it names the output folder)."""
+    wb = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return {ws.title: list(ws.iter_rows(values_only=True)) for ws in wb.worksheets if ws.title != "About"}
+    finally:
+        wb.close()
+
+
+def _edit_boundary(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    first = text.index(" .")
+    path.write_text(text[:first] + " ?" + text[first + 2 :], encoding="utf-8")
+
+
+def test_a_second_run_rebuilds_nothing(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = run_corpus(corpus, out, _config())
+    assert set(first.outputs["rebuilt"]) == {"summary", "report", "review/garden.xlsx", "review/pond.xlsx"}
+    before = _stamps(out)
+    again = run_corpus(corpus, out, _config())
+    assert again.computed == 0 and again.reused == 2
+    assert again.outputs["rebuilt"] == []
+    assert _stamps(out) == before
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    assert set(manifest["workbooks"]) == set(TEXTS) and manifest["report"] and manifest["summary"]
+
+
+def test_a_changed_input_rebuilds_exactly_what_shows_it(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_corpus(corpus, out, _config())
+    before = _stamps(out)
+    _edit_boundary(corpus / "pond.ann2.txt")
+    again = run_corpus(corpus, out, _config())
+    assert again.computed == 1 and again.reused == 1
+    assert set(again.outputs["rebuilt"]) == {"summary", "report", "review/pond.xlsx"}
+    after = _stamps(out)
+    assert after["review/garden.xlsx"] == before["review/garden.xlsx"]
+    assert after["review/pond.xlsx"] != before["review/pond.xlsx"]
+    fresh = run_corpus(corpus, tmp_path / "fresh", _config(), resume=False)
+    assert _cells(out / "review" / "pond.xlsx") == _cells(tmp_path / "fresh" / "review" / "pond.xlsx")
+    assert (out / "summary.csv").read_bytes() == (tmp_path / "fresh" / "summary.csv").read_bytes()
+    assert fresh.outputs["rebuilt"]  # resume=False starts from scratch
+
+
+def test_an_output_setting_rebuilds_outputs_without_scoring_again(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_corpus(corpus, out, _config())
+    before = _stamps(out)
+    # review_matches changes the workbooks (and the settings the summary and report list) ...
+    again = run_corpus(corpus, out, _config(review_matches=True))
+    assert again.computed == 0  # ... but no score
+    assert set(again.outputs["rebuilt"]) == {"summary", "report", "review/garden.xlsx", "review/pond.xlsx"}
+    # The operation rows, not in the resume log, were recomputed from the inputs: the workbook
+    # equals one written by a fresh run that had them in memory.
+    run_corpus(corpus, tmp_path / "fresh", _config(review_matches=True), resume=False)
+    rebuilt = _cells(out / "review" / "garden.xlsx")
+    assert rebuilt == _cells(tmp_path / "fresh" / "review" / "garden.xlsx")
+    assert any(row[9] == "match" for row in rebuilt["Operations"][1:])
+    # report_plots is the report's alone: the workbooks stay.
+    mid = _stamps(out)
+    third = run_corpus(corpus, out, _config(review_matches=True, report_plots="all"))
+    assert third.computed == 0
+    assert set(third.outputs["rebuilt"]) == {"summary", "report"}
+    after = _stamps(out)
+    assert all(after[f"review/{t}.xlsx"] == mid[f"review/{t}.xlsx"] for t in TEXTS)
+    assert (out / "plots" / "garden__ann1_vs_ann2__agreement.png").is_file()
+    assert before  # the first run wrote outputs
+
+
+def test_a_deleted_or_disabled_output_is_written_again(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_corpus(corpus, out, _config(), report=False)
+    (out / "review" / "garden.xlsx").unlink()
+    again = run_corpus(corpus, out, _config())
+    assert set(again.outputs["rebuilt"]) == {"review/garden.xlsx", "report"}
+    # A run without workbooks forgets nothing about them: the next one with them writes none.
+    run_corpus(corpus, out, _config(), workbooks=False, report=False)
+    third = run_corpus(corpus, out, _config())
+    assert third.outputs["rebuilt"] == []
+
+
+def test_the_resume_log_keeps_scores_not_arrays(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    outcome = run_corpus(corpus, out, _config(), workbooks=False, report=False)
+    records = [json.loads(line) for line in (out / RESULTS_LOG).read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 2
+    for rec, result in zip(records, outcome.results, strict=True):
+        assert not set(NOT_LOGGED) & set(rec)
+        assert rec["compare"] == result["compare"] and rec["kappa"] == result["kappa"]
+        fig = rec["figures"]
+        n_ops = len(result["operation_rows"])
+        assert sum(n for *_, n in fig["operations"]) == n_ops
+        assert sum(len(t["a"]) for t in result["tracks"].values()) == sum(e["n"] for e in fig["agreement"])
+
+
+def test_never_more_workers_than_cpus(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert 1 <= usable_cpus()
+    import joblib
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker pool was started with one usable CPU")
+
+    monkeypatch.setattr(run_module, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(joblib, "Parallel", no_pool)
+    outcome = run_corpus(corpus, tmp_path / "out", _config(), jobs=8)
+    assert outcome.computed == 2 and not outcome.failures
