@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import Adapter, Loss, LossReport, atomic_path
+from segagree.adapters.base import Adapter, Loss, LossReport, atomic_path, collect_decode_notes
 from segagree.adapters.checks import check_times
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, load_scheme
@@ -94,10 +94,16 @@ def read_document(
         fmt: format name (``text``, ``table``, ``json``, ``rez``, ``eaf``, ``textgrid``, ``srt``, ``vtt``);
             by default from the extension.
         scheme: the endnote scheme for unit layers (name, file or object; default DuBois).
-        options: format-specific reader options (tier selection and the like).
+        options: format-specific reader options (tier selection and the like); ``encoding``
+            forces the text encoding of the readers that decode text.
     """
     adapter = format_for(path, fmt)
-    doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
+    if options.get("encoding") is None:
+        options.pop("encoding", None)  # readers of binary/XML/JSON formats take no encoding
+    # Notes of a decoding the reader did not report itself (a detected encoding) go into doc.losses.
+    with collect_decode_notes() as notes:
+        doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
+    doc.losses.extend(notes)
     doc.source_path = doc.source_path or str(path)
     doc.source_format = doc.source_format or adapter.name
     check_times(doc, path)

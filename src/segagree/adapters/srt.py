@@ -59,8 +59,10 @@ Times are invented (1 s per cue) when cues lack them (``times-invented``).
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,17 +71,22 @@ from typing import Any
 import numpy as np
 import srt as srtlib
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
+from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes, read_losses
+from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import endnote_text
-from segagree.errors import InputError, UsageError
+from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, builtin_scheme, from_units
 from segagree.schemas.scheme import BoundaryScheme
 
+log = logging.getLogger(__name__)
+
 DEFAULT_SPEAKER = "SUBTITLE"
-_READ_OPTIONS = {"speaker_labels", "allow_missing_ms"}
+_READ_OPTIONS = {"speaker_labels", "allow_missing_ms", "encoding"}
 _WRITE_OPTIONS = {"layer", "speaker_marks"}
 
-_TS = r"(\d+):(\d{1,2}):(\d{1,2})(?:[,.](\d{1,3}))?"
+# One timestamp after NFKC (full-width digits and colons become ASCII): an optional hour field,
+# minutes, seconds, and a fraction after ``,`` (standard), ``.``, ``:`` or the ideographic ``。``.
+_TS = r"(?:(\d+):)?(\d+):(\d+)(?:([,.:。])(\d*))?"
 _TIMING = re.compile(rf"^\s*{_TS}\s*-[ -]\s*>\s*{_TS}(?:\s+(.*?))?\s*$")
 _ARROW = re.compile(r"-[ -] *>")
 _INDEX = re.compile(r"^\s*-?\d+(\.\d*)?\s*$")
@@ -96,48 +103,108 @@ def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
         raise UsageError(f"unknown SRT {what} option(s) {unknown}; known: {sorted(known)}")
 
 
-def _check_timings(text: str, path: Path, allow_missing_ms: bool) -> tuple[int, int]:
-    """Validate every timing line; return (number of cues, cues without an index line).
+@dataclass
+class _Timings:
+    """What the timing-line pass found: the cue times, the text for ``srt.parse`` and the repairs."""
 
-    A timing line is a line with an arrow at the start of a block or right after an index
-    line that starts a block, which is where ``srt`` looks for one.
-    """
-    lines = text.split("\n")
-    cues = missing_index = 0
-    for i, line in enumerate(lines):
-        block_start = i == 0 or not lines[i - 1].strip()
-        after_index = i >= 1 and _INDEX.match(lines[i - 1]) is not None and (i == 1 or not lines[i - 2].strip())
-        if not _ARROW.search(line) or not (block_start or after_index):
-            continue
-        cues += 1
-        if not after_index:
-            missing_index += 1
-        where = f"cue {cues}" + (f" (index {lines[i - 1].strip()})" if after_index else "")
-        m = _TIMING.match(line)
-        if m is None or (not allow_missing_ms and (m.group(4) is None or m.group(8) is None)):
+    text: str
+    times: list[tuple[float, float]] = field(default_factory=list)
+    indexes: list[str | None] = field(default_factory=list)
+    # repair kind -> (count, first place)
+    repairs: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def repaired(self, kind: str, place: str) -> None:
+        count, first = self.repairs.get(kind, (0, place))
+        self.repairs[kind] = (count + 1, first)
+
+
+def _seconds(groups: tuple[str | None, ...], line: str, path: Path, place: str, allow_missing_ms: bool) -> float:
+    """Seconds of one timestamp's (hours, minutes, seconds, separator, fraction) groups."""
+    hours, minutes, secs, sep, frac = groups
+    if sep is None or (sep == ":" and not frac) or (hours is None and sep == ":"):
+        if hours is None or not allow_missing_ms:
             raise InputError(
                 f"malformed timing line {line.strip()!r}; expected HH:MM:SS,mmm --> HH:MM:SS,mmm",
                 path=path,
-                place=f"{where}, line {i + 1}",
+                place=place,
             )
-        h1, m1, s1, ms1, h2, m2, s2, ms2 = m.groups()[:8]
-        if int(m1) > 59 or int(s1) > 59 or int(m2) > 59 or int(s2) > 59:
-            raise InputError(
-                f"timing line {line.strip()!r} has minutes or seconds above 59",
-                path=path,
-                place=f"{where}, line {i + 1}",
-            )
+    if int(minutes) > 59 or int(secs) > 59:
+        raise InputError(f"timing line {line.strip()!r} has minutes or seconds above 59", path=path, place=place)
+    fraction = float("0." + frac) if frac else 0.0
+    return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs) + fraction
 
-        def secs(h: str, mi: str, s: str, ms: str | None) -> float:
-            return int(h) * 3600 + int(mi) * 60 + int(s) + (int(ms.ljust(3, "0")) if ms else 0) / 1000
 
-        if secs(h2, m2, s2, ms2) < secs(h1, m1, s1, ms1):
+def _timestamp_repairs(groups: tuple[str | None, ...]) -> list[str]:
+    """What made a timestamp (after NFKC) non-standard; empty when it is ``HH:MM:SS,mmm``."""
+    hours, minutes, secs, sep, frac = groups
+    found = []
+    if sep in (".", "。"):
+        found.append("a dot for the comma in a timing")
+    if sep == ":" and frac:
+        found.append("a colon for the comma in a timing")
+    if hours is None:
+        found.append("no hour field in a timing")
+    widths = (len(hours or "00"), len(minutes or ""), len(secs or ""), len(frac or ""))
+    if widths != (2, 2, 2, 3):
+        found.append("a timing field of non-standard width")
+    return found
+
+
+def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
+    """Find every timing line, read its times leniently (``srt``'s leniency where the meaning is
+    clear) and record each repair; return the text with canonical timing and index lines for
+    ``srt.parse``.
+
+    A timing line is a line with an arrow at the start of a block or right after an index line
+    that starts a block, which is where ``srt`` looks for one. Whitespace-only lines count as
+    blank; indented index and timing lines are dedented.
+    """
+    lines = text.split("\n")
+    out = _Timings(text="")
+    for i, line in enumerate(lines):
+        if line and not line.strip():
+            lines[i] = ""
+            out.repaired("a line of only spaces read as a blank line", f"line {i + 1}")
+    for i, line in enumerate(lines):
+        block_start = i == 0 or not lines[i - 1]
+        prev_norm = unicodedata.normalize("NFKC", lines[i - 1]) if i else ""
+        after_index = i >= 1 and _INDEX.match(prev_norm) is not None and (i == 1 or not lines[i - 2])
+        if not _ARROW.search(unicodedata.normalize("NFKC", line)) or not (block_start or after_index):
+            continue
+        cue = len(out.times) + 1
+        index = prev_norm.strip() if after_index else None
+        where = f"cue {cue}" + (f" (index {index})" if index is not None else "")
+        place = f"{where}, line {i + 1}"
+        norm = unicodedata.normalize("NFKC", line)
+        m = _TIMING.match(norm)
+        if m is None:
             raise InputError(
-                f"cue ends before it starts ({line.strip()!r})",
+                f"malformed timing line {line.strip()!r}; expected HH:MM:SS,mmm --> HH:MM:SS,mmm",
                 path=path,
-                place=f"{where}, line {i + 1}",
+                place=place,
             )
-    return cues, missing_index
+        g = m.groups()
+        start = _seconds(g[0:5], line, path, place, allow_missing_ms)
+        end = _seconds(g[5:10], line, path, place, allow_missing_ms)
+        if end < start:
+            raise InputError(f"cue ends before it starts ({line.strip()!r})", path=path, place=place)
+        if not (allow_missing_ms and g[3] is None and g[8] is None):
+            for kind in {*_timestamp_repairs(g[0:5]), *_timestamp_repairs(g[5:10])}:
+                out.repaired(kind, place)
+        if line.strip() != norm.strip():
+            out.repaired("full-width characters in a timing line", place)
+        if line != line.lstrip() or (after_index and lines[i - 1] != lines[i - 1].lstrip()):
+            out.repaired("an indented index or timing line", place)
+        if after_index and lines[i - 1].strip() != prev_norm.strip():
+            out.repaired("full-width digits in a cue index", place)
+        out.times.append((start, end))
+        out.indexes.append(index)
+        # Canonical lines for srt.parse; the times above are the ones used.
+        if after_index:
+            lines[i - 1] = index or ""
+        lines[i] = "00:00:00,000 --> 00:00:00,000" + (f" {m.group(11)}" if m.group(11) else "")
+    out.text = "\n".join(lines)
+    return out
 
 
 @dataclass
@@ -203,18 +270,26 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
     label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
     path = Path(path)
-    raw = read_bytes(path)
-    text = decode_text(raw, path)
+    encoding = options.get("encoding")
+    losses = read_losses()
+    # An empty file is a valid subtitle file with no words (SubER scores it).
+    raw = read_bytes(path, allow_empty=True)
+    text = decode_text(raw, path, encoding=encoding, losses=losses)
     line_endings = "CRLF" if "\r\n" in text else ("CR" if "\r" in text else "LF")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    n_cues, missing_index = _check_timings(text, path, bool(options.get("allow_missing_ms")))
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError("a NUL character; expected SubRip text", path=path, place=f"line {line}")
+    scan = _scan_timings(text, path, bool(options.get("allow_missing_ms")))
+    for kind, (count, first) in scan.repairs.items():
+        losses.add("repaired", f"{kind}: read as standard SubRip", where=f"first at {first}", count=count)
 
     subs: list[srtlib.Subtitle] = []
     try:
-        for sub in srtlib.parse(text):
+        for sub in srtlib.parse(scan.text):
             subs.append(sub)
     except srtlib.SRTParseError as err:
-        line_no = text.count("\n", 0, err.expected_start) + 1
+        line_no = scan.text.count("\n", 0, err.expected_start) + 1
         snippet = " ".join(str(err.unmatched_content).split())[:60]
         raise InputError(
             f"cannot parse SubRip text {snippet!r}; expected a cue (index line, "
@@ -223,16 +298,24 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             place=f"cue {len(subs) + 1}, line {line_no}",
         ) from None
     except (srtlib.TimestampParseError, ValueError) as err:
+        log.debug("srt.parse failed", exc_info=True)
         raise InputError(
             f"unreadable timestamp ({' '.join(str(err).split())})",
             path=path,
             place=f"cue {len(subs) + 1}",
         ) from None
-    if len(subs) != n_cues:
+    if len(subs) != len(scan.times):
         raise InputError(
-            f"found {n_cues} timing lines but the srt parser found {len(subs)} cues; "
+            f"found {len(scan.times)} timing lines but the srt parser found {len(subs)} cues; "
             "the cue structure is not understood",
             path=path,
+        )
+    missing_index = sum(1 for ix in scan.indexes if ix is None)
+    written = [ix for ix in scan.indexes if ix is not None]
+    if written and written != [str(n) for n in range(1, len(scan.indexes) + 1)]:
+        losses.add(
+            "indexes-renumbered",
+            "cue numbers are not kept: they are not 1, 2, 3 ... in file order, and cues are renumbered on writing",
         )
 
     eob, eol = 1, 2  # codes of builtin_scheme("subtitle")
@@ -242,7 +325,8 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     marks: set[str] = set()
     empty = cue_no = 0
     proprietary: dict[str, str] = {}
-    for sub in subs:
+    split_style = 0
+    for sub, (cue_start, cue_end) in zip(subs, scan.times, strict=True):
         stack: list[tuple[str, str]] = []
         ass: list[str] = []
         lines: list[tuple[str, _Line]] = []
@@ -263,6 +347,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                     plain, char_styles = plain[lm.end() :], char_styles[lm.end() :]
                     break
             toks, tok_styles = _tokens_with_styles(plain, char_styles)
+            split_style += _styles_inside_words(plain, char_styles)
             if toks:
                 lines.append((speaker, _Line(toks, tok_styles)))
         if not lines:
@@ -281,13 +366,25 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 "boundary": eob if last else eol,
             }
             if j == 0:
-                unit["start"] = sub.start.total_seconds()
+                unit["start"] = cue_start
             if last:
-                unit["end"] = sub.end.total_seconds()
+                unit["end"] = cue_end
             units.append(unit)
             styles.extend(line.styles)
+    if empty:
+        losses.add(
+            "empty-cues",
+            "cues with no words are not kept (a Document holds words; their times are lost)",
+            count=empty,
+        )
+    if split_style:
+        losses.add(
+            "styling-moved",
+            "styling that starts or ends inside a word applies to the whole word (as its first letter's)",
+            count=split_style,
+        )
     meta = {
-        "encoding": detect_encoding(raw),
+        "encoding": detect_encoding(raw, encoding),
         "line_endings": line_endings,
         "cues": cue_no,
         "empty_cues": empty,
@@ -304,10 +401,16 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         source_format="srt",
         meta=meta,
         speakers=None if units else [DEFAULT_SPEAKER],  # no words: an empty document of the one stream
+        losses=losses,
     )
     if any(styles):
         doc.tokens["style"] = styles
     return doc
+
+
+def _styles_inside_words(text: str, styles: list[str]) -> int:
+    """How many words have a style change inside them (``m<font>o</font>st``)."""
+    return sum(1 for m in re.finditer(r"\S+", text) if len(set(styles[m.start() : m.end()])) > 1)
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -423,6 +526,22 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         losses.add(
             "times-invented", f"{missing} of {len(cues)} cues have no times; every cue was given 1 s in document order"
         )
+    for n, (start, end) in enumerate(spans, start=1):
+        for label, value in (("start", start), ("end", end)):
+            if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+                raise SegagreeError(
+                    f"cue {n} {label} time {value!r} cannot be written as SubRip; expected a finite time "
+                    f"from 0 to {MAX_SECONDS:.0f} s",
+                    path=path,
+                )
+    reversed_cues = [n for n, (start, end) in enumerate(spans, start=1) if end < start]
+    if reversed_cues:
+        losses.add(
+            "times-changed",
+            "cues whose last word ends before their first word starts are written with end = start",
+            where=f"cue {reversed_cues[0]}",
+            count=len(reversed_cues),
+        )
     flat = np.asarray([t for span in spans for t in span], dtype=float)
     if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
         losses.add("times-rounded", "SRT times have millisecond precision; times were rounded")
@@ -492,6 +611,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         )
     # reindex=False: compose would otherwise sort by time and drop zero-length cues.
     text = srtlib.compose(subs, reindex=False)
+    if doc.source_format == "srt" and doc.meta.get("line_endings") == "CRLF":
+        text = text.replace("\n", "\r\n")  # keep the source's line ends
     Path(path).write_text(text, encoding="utf-8", newline="")
 
 

@@ -30,7 +30,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
+import numpy as np
+
+from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, read_losses
+from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import endnote_text, looks_like_endnote, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, from_units
@@ -47,10 +50,18 @@ def read(
     *,
     scheme: BoundaryScheme,
     glued: bool = True,
+    encoding: str | None = None,
     **_: Any,
 ) -> Document:
-    """Read a Du Bois-style transcript or Rezonator import table (see module docstring)."""
-    text = decode_text(read_bytes(path), path)
+    """Read a Du Bois-style transcript or Rezonator import table (see module docstring).
+
+    ``encoding`` forces the text encoding (default: detected, see :func:`decode_text`).
+    """
+    losses = read_losses()
+    text = decode_text(read_bytes(path), path, encoding=encoding, losses=losses)
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError("a NUL character; expected a text transcript", path=path, place=f"line {line}")
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip()), "")
     if [c.strip().lower() for c in first.split("\t")] == REZONATOR_HEADER:
@@ -69,6 +80,7 @@ def read(
         source_path=str(path),
         source_format="text",
         meta={"layout": layout},
+        losses=losses,
     )
 
 
@@ -127,14 +139,13 @@ def _rezonator_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued
                 place=f"line {lineno}",
             )
         speaker, start, end, body = cells
-        times = []
-        for label, cell in (("start", start), ("end", end)):
-            try:
-                times.append(float(cell) if cell.strip() else None)
-            except ValueError:
-                raise InputError(
-                    f"{label} {cell!r} is not a number of seconds", path=path, place=f"line {lineno}"
-                ) from None
+        times = [_time(cell, label, path, lineno) for label, cell in (("start", start), ("end", end))]
+        if times[0] is not None and times[1] is not None and times[1] < times[0]:
+            raise InputError(
+                f"the unit ends ({times[1]}) before it starts ({times[0]}); expected start <= end",
+                path=path,
+                place=f"line {lineno}",
+            )
         words, code = _unit(body.split(), path, lineno, scheme, glued)
         units.append(
             {
@@ -146,6 +157,23 @@ def _rezonator_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued
             }
         )
     return units
+
+
+def _time(cell: str, label: str, path: Path, lineno: int) -> float | None:
+    """A start/end cell in seconds (None when blank); impossible times refused with the line."""
+    if not cell.strip():
+        return None
+    try:
+        value = float(cell)
+    except ValueError:
+        raise InputError(f"{label} {cell!r} is not a number of seconds", path=path, place=f"line {lineno}") from None
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise InputError(
+            f"{label} {cell!r} is not a possible time; expected a finite number of seconds from 0 to {MAX_SECONDS:.0f}",
+            path=path,
+            place=f"line {lineno}",
+        )
+    return value
 
 
 def write(
@@ -179,12 +207,27 @@ def write(
         out.append("\t".join(REZONATOR_HEADER))
     previous = None
     renamed: set[str] = set()
+    inner_times = split = empty = 0
+    odd_speakers: set[str] = set()
     for unit, words in doc.iter_unit_texts(lay.name):
         note = endnote_text(unit.boundary, scheme)
-        body = " ".join([*words, note] if note else words)
-        if any("\t" in w or "\n" in w for w in words):
+        if any("\t" in w or "\n" in w or "\r" in w for w in words):
             raise InputError("a token holds a tab or newline, which text cannot hold", path=path)
+        split += sum(1 for w in words if w.split() != [w] and w)
+        empty += sum(1 for w in words if not w)
+        if unit.boundary == 0:
+            losses.add("boundary-changed", "a stretch with no boundary after it reads back as an unclassified unit")
+        elif not note and words and _misread_end(words, scheme):
+            if scheme.unclassified is not None:
+                note = scheme.unclassified.symbol  # written explicitly: "no ." would read back typed
+            else:
+                losses.add("boundary-changed", f"a unit ending in {words[-1]!r} reads back with another boundary")
+        body = " ".join([*words, note] if note else words)
+        rows = list(unit.rows)
+        inner_times += int(np.count_nonzero(~np.isnan(starts[rows[1:]])) + np.count_nonzero(~np.isnan(ends[rows[:-1]])))
         if layout == "rezonator":
+            if unit.speaker != unit.speaker.strip() or not unit.speaker.strip() or "\n" in unit.speaker:
+                odd_speakers.add(unit.speaker)
             s, e = starts[unit.rows[0]], ends[unit.rows[-1]]
             out.append("\t".join([unit.speaker, _num(s), _num(e), body]))
         else:
@@ -196,9 +239,33 @@ def write(
                 renamed.add(unit.speaker)
                 losses.add("speaker-renamed", f"speaker {unit.speaker!r} is written {name + ':'!r}, read back {name!r}")
             label = f"{name}:" if unit.speaker != previous else ""
+            if not unit.speaker or "\n" in unit.speaker or "\r" in unit.speaker:
+                odd_speakers.add(unit.speaker)
+            if not label and LABEL.match("\t" + body):
+                odd_speakers.add(unit.speaker)  # the first word reads back as a speaker label
             out.append(f"{label}\t{body}")
         previous = unit.speaker
+    if inner_times and layout == "rezonator":
+        losses.add("times-dropped", "a transcript holds unit times only; word times are not kept", count=inner_times)
+    if split:
+        losses.add("tokens-split", "tokens holding spaces are split on reading back", count=split)
+    if empty:
+        losses.add("tokens-dropped", "empty tokens are not kept (text holds words between spaces)", count=empty)
+    if odd_speakers:
+        losses.add(
+            "speakers-changed",
+            f"speakers {sorted(odd_speakers)} read back differently (an empty name, a line break in a name, "
+            "spaces around it, or a first word that looks like a NAME: label)",
+        )
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def _misread_end(words: list[str], scheme: BoundaryScheme) -> bool:
+    """Whether an unmarked unit ending in ``words`` would read back with another boundary (or fail)."""
+    if looks_like_endnote(words[-1]):
+        return True
+    # Any endnote found (even the unit's own unclassified ";") would be taken off the words.
+    return split_endnote(words, scheme, glued=True)[1] is not None
 
 
 def _num(value: float) -> str:

@@ -86,7 +86,7 @@ from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, from_units
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
-_READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels"}
+_READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "encoding"}
 _WRITE_OPTIONS = {"layer", "word_tiers", "format"}
 # Praat and praatio refuse intervals with start >= end; zero-length units are widened to this.
 _MIN_DURATION = 0.001
@@ -114,9 +114,9 @@ def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
         raise UsageError(f"unknown TextGrid {what} option(s) {unknown}; known: {sorted(known)}")
 
 
-def _parse(path: Path) -> tuple[list[_Tier], dict[str, Any]]:
+def _parse(path: Path, encoding: str | None = None) -> tuple[list[_Tier], dict[str, Any]]:
     raw = read_bytes(path)
-    text = decode_text(raw, path)
+    text = decode_text(raw, path, encoding=encoding)
     head = text[:300]
     if "ooBinaryFile" in head:
         raise InputError(
@@ -149,7 +149,7 @@ def _parse(path: Path) -> tuple[list[_Tier], dict[str, Any]]:
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
     meta = {
         "format": "long" if long_form else "short",
-        "encoding": detect_encoding(raw),
+        "encoding": detect_encoding(raw, encoding),
         "xmin": parsed.xmin,
         "xmax": parsed.xmax,
         "renamed_tiers": renamed,
@@ -183,7 +183,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     """
     _check_options(options, _READ_OPTIONS, "reader")
     path = Path(path)
-    tiers, meta = _parse(path)
+    tiers, meta = _parse(path, options.get("encoding"))
     by_name = {t.name: t for t in tiers}
     interval_names = [t.name for t in tiers if t.is_interval]
     gaps = {""} | {g.strip() for g in options.get("gap_labels", DEFAULT_GAP_LABELS)}

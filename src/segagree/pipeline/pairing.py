@@ -87,14 +87,20 @@ def speaker_arrays(
     names = [rename.get(s, s) for s in doc.tokens["speaker"]]
     order: list[str] = []
     rows: dict[str, list[int]] = {}
+    if not names:
+        # A document with no words (an SRT whose cues are all empty) still has its speakers.
+        for s in doc.speakers:
+            if rename.get(s, s) not in rows:
+                rows[rename.get(s, s)] = []
+                order.append(rename.get(s, s))
     for i, name in enumerate(names):
         if name not in rows:
             rows[name] = []
             order.append(name)
         rows[name].append(i)
     text = doc.tokens["text"].to_numpy()
-    arrays = {s: codes[np.asarray(r)] for s, r in rows.items()}
-    tokens = {s: text[np.asarray(r)].tolist() for s, r in rows.items()}
+    arrays = {s: codes[np.asarray(r, dtype=int)] for s, r in rows.items()}
+    tokens = {s: text[np.asarray(r, dtype=int)].tolist() for s, r in rows.items()}
     return arrays, tokens, order
 
 
