@@ -104,6 +104,7 @@ _LANG = {
 _SURROGATE = re.compile("[\\udc80-\\udcff]")
 # UTF-8 with at most one bad byte per this many good non-ASCII characters counts as damaged UTF-8.
 _GOOD_PER_BAD = 3
+_SAMPLE_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def plausibility(text: str, codec: str | None = None) -> float:
     """How much the non-ASCII characters of ``text`` look like real text, from 0 to 1 (1 if none).
 
     Per character: controls, private use, unassigned code points and U+FFFD score 0; a CJK
-    character glued inside a Latin word 0; half-width katakana and lone Hangul jamo (rare in
+    character touching an ASCII letter 0.25, inside a Latin word 0; half-width katakana and lone Hangul jamo (rare in
     running text, common in mis-decoded bytes) 0.5 and 0.25; a letter 1 inside a word of one
     script, 0.5 in a word mixing scripts or in a word of three or more accented Latin letters with
     no ASCII letter (cp1252 mojibake of Cyrillic or CJK bytes) or in mixed case (``оЪаР``), 0.75
@@ -180,9 +181,9 @@ def plausibility(text: str, codec: str | None = None) -> float:
     With ``codec`` one of the CJK codecs, characters its language rarely writes score less: kana,
     Hangul or Han of the rare blocks in Chinese (0.5); Hangul outside KS X 1001 (0.5) and Han
     (0.5 beside Hangul, else 0.75) in Korean; Han without any kana (0.75) in Japanese.
-    Only the first 64k characters are looked at (the score is a sample's).
+    Only the first 20,000 characters are looked at (the score is a sample's).
     """
-    text = text[:65536]
+    text = text[:_SAMPLE_CHARS]
     n = len(text)
     lang = _LANG.get(codec or "")
     scripts: dict[int, str] = {}
@@ -202,8 +203,8 @@ def plausibility(text: str, codec: str | None = None) -> float:
         if cat in ("Cc", "Co", "Cn", "Cs") or ch == "\ufffd":
             score = 0.0
         elif sc in ("han", "kana", "hangul", "cjk-other"):
-            glued = prev.isascii() and prev.isalpha() and nxt.isascii() and nxt.isalpha()
-            score = 0.0 if glued else 1.0
+            touching = (prev.isascii() and prev.isalpha()) + (nxt.isascii() and nxt.isalpha())
+            score = (1.0, 0.25, 0.0)[touching]
             if lang == "zh" and (sc in ("kana", "hangul") or (sc == "han" and _zh_rare(ch, _zh_table(codec)))):
                 score = 0.5
             elif lang == "ko" and sc == "hangul" and not _in_codec(ch, "euc_kr"):
@@ -295,6 +296,20 @@ def _detector_candidates(raw: bytes) -> list[str]:
         return []
 
 
+def _all_cjk(text: str) -> bool:
+    """Every non-ASCII character is CJK, and none touches an ASCII letter."""
+    n = len(text)
+    for i, ch in enumerate(text):
+        if ord(ch) < 0x80:
+            continue
+        if _script(ch) not in ("han", "kana", "hangul", "cjk-other"):
+            return False
+        for j in (i - 1, i + 1):
+            if 0 <= j < n and text[j].isascii() and text[j].isalpha():
+                return False
+    return True
+
+
 @functools.cache
 def _frequent(lang: str) -> frozenset[str]:
     """The detector's own lists of a language's most frequent characters."""
@@ -341,6 +356,10 @@ def _best_legacy(raw: bytes) -> _Legacy | None:
             scored.append((plausibility(text, name), rank, name, text))
     if not scored:
         return None
+    # Bytes that a CJK codec turns into nothing but CJK characters apart from Latin letters are
+    # CJK text: never let a single-byte codec (cp1252 letter soup) win them.
+    clean = [s for s in scored if s[2] in _LANG and _all_cjk(s[3][:_SAMPLE_CHARS])]
+    scored = clean or scored
     top = max(s[0] for s in scored)
     # Near-ties: trust the detector's order on long files; on short ones prefer the common codecs.
     near = [s for s in scored if s[0] >= top - 0.02]
@@ -385,7 +404,16 @@ def decode(raw: bytes, path: str | Path, *, encoding: str | None = None) -> Deco
         except UnicodeDecodeError as err:
             raise InputError(f"not {name} text", path=path, place=_place(raw, err.start)) from None
         return Decoded(text.removeprefix("\ufeff"), name, how)
-    # Not UTF-8: damaged UTF-8, or another encoding.
+    try:
+        return _decode_undeclared(raw)
+    except InputError as err:
+        err.path = str(path)
+        raise
+
+
+@functools.lru_cache(maxsize=4)
+def _decode_undeclared(raw: bytes) -> Decoded:
+    """Damaged UTF-8 or another encoding (cached: readers ask again for ``meta['encoding']``)."""
     escaped = raw.decode("utf-8", errors="surrogateescape")
     bad = [m.start() for m in _SURROGATE.finditer(escaped)]
     good = sum(1 for ch in escaped if ord(ch) >= 0x80) - len(bad)
@@ -409,7 +437,6 @@ def decode(raw: bytes, path: str | Path, *, encoding: str | None = None) -> Deco
         offset = len(escaped[:first].encode("utf-8", errors="surrogateescape"))
         raise InputError(
             "not UTF-8 text and no other encoding decodes it; give the encoding (--encoding NAME)",
-            path=path,
             place=_place(raw, offset),
         )
     name, text = legacy.codec, legacy.text
