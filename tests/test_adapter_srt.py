@@ -377,3 +377,165 @@ def test_registry_knows_srt() -> None:
     except ModuleNotFoundError as err:  # another engineer's adapter module is not there yet
         pytest.skip(f"adapter registry incomplete: {err}")
     assert adapter.name == "srt"
+
+
+# --- leniency (issue 11): what `srt` accepts where the meaning is clear, reported as repaired ----
+
+
+def repairs(doc: Document) -> dict[str, int]:
+    """Repair descriptions (without the common suffix) and their counts."""
+    return {loss.message.split(":")[0]: loss.count or 0 for loss in doc.losses if loss.kind == "repaired"}
+
+
+@pytest.mark.parametrize(
+    ("timing", "start", "end", "what"),
+    [
+        ("00:00:01.000 --> 00:00:02.500", 1.0, 2.5, "a dot for the comma in a timing"),
+        ("00:00:01:000 --> 00:00:02:500", 1.0, 2.5, "a colon for the comma in a timing"),
+        ("００:００:０１,０００ --> ００:００:０２,５００", 1.0, 2.5, "full-width characters in a timing line"),
+        ("00:00:01，000 --> 00:00:02，500", 1.0, 2.5, "full-width characters in a timing line"),
+        ("01:02,500 --> 01:03,250", 62.5, 63.25, "no hour field in a timing"),
+        ("0:0:1,5 --> 0:0:2,25", 1.5, 2.25, "a timing field of non-standard width"),
+        ("000:00:01,0000 --> 00:00:02,12345", 1.0, 2.12345, "a timing field of non-standard width"),
+        ("00:00:01,000-->00:00:02,500", 1.0, 2.5, None),  # no spaces around the arrow: standard enough
+    ],
+)
+def test_lenient_timings_are_read_and_reported(
+    timing: str, start: float, end: float, what: str | None, tmp_path: Path
+) -> None:
+    doc = read(write_srt(tmp_path, f"1\n{timing}\nHello there.\n"))
+    assert doc.tokens["text"].tolist() == ["Hello", "there."]
+    assert doc.tokens["start"].iloc[0] == pytest.approx(start) and doc.tokens["end"].iloc[-1] == pytest.approx(end)
+    if what is None:
+        assert not doc.losses
+    else:
+        assert what in repairs(doc) and repairs(doc)[what] == 1
+        assert all(loss.where == "first at cue 1 (index 1), line 2" for loss in doc.losses)
+
+
+def test_srt_library_agrees_on_the_times_it_reads(tmp_path: Path) -> None:
+    """Where `srt` reads a lenient timing the same way, our times equal its times."""
+    import srt as srtlib
+
+    for timing in ("00:00:01.000 --> 00:00:02.500", "00:00:01:250 --> 00:00:02:500", "01:02:03,4 --> 01:02:04,56"):
+        text = f"1\n{timing}\nHi.\n"
+        ref = next(srtlib.parse(text))
+        doc = read(write_srt(tmp_path, text))
+        # srt reads a short fraction as milliseconds (",4" = 4 ms); we read it as a decimal fraction
+        if ",4 " not in timing:
+            assert doc.tokens["start"].iloc[0] == ref.start.total_seconds()
+            assert doc.tokens["end"].iloc[0] == ref.end.total_seconds()
+
+
+def test_indented_srt(tmp_path: Path) -> None:
+    text = "  1\n  00:00:01,000 --> 00:00:02,000\n  Hello.\n  \n\t2\n\t00:00:03,000 --> 00:00:04,000\n\tBye now.\n"
+    doc = read(write_srt(tmp_path, text))
+    assert cue_texts(doc) == [[["Hello."]], [["Bye", "now."]]]
+    assert repairs(doc) == {"an indented index or timing line": 2, "a line of only spaces read as a blank line": 1}
+
+
+def test_unclear_timings_are_still_refused(tmp_path: Path) -> None:
+    for timing, why in [
+        ("00:01 --> 00:02", "malformed timing line"),  # minutes:seconds or hours:minutes?
+        ("00:00:61,000 --> 00:00:62,000", "timing line .* has minutes or seconds above 59"),
+        ("00:00:0x,000 --> 00:00:02,000", "malformed timing line"),
+        ("00:00:03,000 --> 00:00:02,000", "cue ends before it starts"),
+    ]:
+        with pytest.raises(InputError, match=f"cue 1 \\(index 1\\), line 2: {why}"):
+            read(write_srt(tmp_path, f"1\n{timing}\nHi.\n"))
+
+
+def test_missing_indexes_and_renumbered_indexes(tmp_path: Path) -> None:
+    doc = read(write_srt(tmp_path, "00:00:01,000 --> 00:00:02,000\nA.\n\n00:00:03,000 --> 00:00:04,000\nB.\n"))
+    assert doc.meta["missing_indexes"] == 2 and not doc.losses  # written 1, 2: nothing lost
+    doc = read(write_srt(tmp_path, "7\n00:00:01,000 --> 00:00:02,000\nA.\n\n9\n00:00:03,000 --> 00:00:04,000\nB.\n"))
+    assert doc.losses.kinds() == {"indexes-renumbered"}
+    doc = read(write_srt(tmp_path, "１\n00:00:01,000 --> 00:00:02,000\nA.\n"))
+    assert repairs(doc) == {"full-width digits in a cue index": 1}
+
+
+# --- empty cues and empty files are valid subtitle files with no words ----------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\xef\xbb\xbf", b"\n\n", b"1\n00:00:01,000 --> 00:00:02,000\n\n2\n00:00:03,000 --> 00:00:04,000\n<i></i>\n"],
+)
+def test_srt_without_words(content: bytes, tmp_path: Path) -> None:
+    from segagree.adapters import read_document, write_document
+
+    path = tmp_path / "none.srt"
+    path.write_bytes(content)
+    doc = read_document(path)
+    assert doc.n_tokens == 0 and doc.speakers == ["SUBTITLE"] and list(doc.layers) == ["subtitle"]
+    assert doc.speaker_rows()["SUBTITLE"].size == 0 and doc.boundary_arrays() == {"SUBTITLE": pytest.approx([])}
+    assert doc.units() == [] and doc.token_texts() == {"SUBTITLE": []}
+    if b"-->" in content:
+        assert [(loss.kind, loss.count) for loss in doc.losses] == [("empty-cues", 2)]
+    losses = write_document(doc, tmp_path / "out.srt")
+    assert not losses and (tmp_path / "out.srt").read_text(encoding="utf-8") == ""
+    assert read_document(tmp_path / "out.srt").differences(doc) == []
+
+
+def test_compare_with_an_empty_subtitle_file_is_no_traceback(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    empty = tmp_path / "empty.srt"
+    empty.write_bytes(b"1\n00:00:01,000 --> 00:00:02,000\n\n")
+    ref = REPO / "sample_corpora" / "film.ref.srt"
+    for args in ([ref, empty], [ref, empty, "--metric", "subtitles"], [empty, empty], [empty, empty, "--json"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "segagree", "compare", *map(str, args)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+        )
+        assert "Traceback" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
+        if args[0] == empty:
+            assert proc.returncode == 0, proc.stderr
+
+
+# --- the writer never writes what its reader refuses --------------------------------------
+
+
+@pytest.mark.parametrize("bad", [-1.0, math.inf, 1e308, 11 * 24 * 3600.0])
+def test_writer_refuses_impossible_times(bad: float, tmp_path: Path) -> None:
+    from segagree.errors import SegagreeError
+
+    doc = from_units(
+        "t",
+        [{"speaker": "S", "tokens": ["a"], "boundary": EOB, "start": bad, "end": 2.0}],
+        layer="subtitle",
+        scheme=SUB,
+    )
+    with pytest.raises(SegagreeError, match="cue 1 start time .* cannot be written as SubRip"):
+        srt_adapter.write(doc, tmp_path / "x.srt", losses=LossReport())
+
+
+def test_writer_reports_reversed_cue_times_and_keeps_crlf(tmp_path: Path) -> None:
+    doc = from_units(
+        "t",
+        [
+            {"speaker": "S", "tokens": ["a"], "boundary": EOL, "start": 3.0},
+            {"speaker": "S", "tokens": ["b"], "boundary": EOB, "end": 2.0},
+        ],
+        layer="subtitle",
+        scheme=SUB,
+    )
+    losses = LossReport()
+    srt_adapter.write(doc, tmp_path / "x.srt", losses=losses)
+    assert losses.kinds() == {"times-changed"}
+    back = read(tmp_path / "x.srt")
+    assert back.tokens["end"].iloc[-1] == 3.0
+    crlf = read(write_srt(tmp_path, PLAIN, name="c.srt", crlf=True))
+    srt_adapter.write(crlf, tmp_path / "c2.srt", losses=LossReport())
+    assert b"\r\n" in (tmp_path / "c2.srt").read_bytes()
+
+
+def test_styling_inside_a_word_is_reported(tmp_path: Path) -> None:
+    doc = read(write_srt(tmp_path, "1\n00:00:01,000 --> 00:00:02,000\nm<b>o</b>st <i>fine</i>\n"))
+    assert [(loss.kind, loss.count) for loss in doc.losses] == [("styling-moved", 1)]

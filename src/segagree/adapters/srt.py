@@ -7,12 +7,21 @@ text lines, separated by blank lines. Text may carry HTML-like tags (``<i> <b> <
 line starting with a dash is a new speaker in a dialogue cue, and SDH subtitles put
 ``NAME:`` labels at the start of a line.
 
-Parsing uses the **srt** library (``srt.parse``/``srt.compose``) after decoding with
-:func:`decode_text` (UTF-8 with or without BOM, UTF-16 with BOM, cp1252 fallback; CRLF and CR
-line ends become LF). ``srt`` is lenient about timestamps (it takes ``00:00:01`` without
-milliseconds); we are not: every timing line is checked first, and a malformed one is an
-:class:`InputError` naming the cue (its number in the file, and its index line when present)
-and the line, never a dropped cue. ``allow_missing_ms=True`` accepts ``HH:MM:SS`` timestamps.
+Parsing uses the **srt** library (``srt.parse``) for the block structure, after decoding with
+:func:`decode_text` (BOM, UTF-8, else a detected encoding; ``encoding=`` forces one) and a
+timing-line pass of our own. That pass is as lenient as ``srt`` where the meaning is clear and
+reports each repair in ``doc.losses`` (kind ``repaired``, with a count and the first cue): a dot
+or colon for the comma (``00:00:01.500``), full-width digits and colons (``００:００:０１,５００``,
+NFKC), no hour field (``01:02,500`` is 1 min 2.5 s), fields of other widths (``0:0:1,5``; a
+fraction is a decimal fraction, so ``,5`` is half a second and ``,12345`` keeps its precision),
+indented index and timing lines, and lines of only spaces (blank). What has no clear meaning is
+an :class:`InputError` naming the cue (its number in the file, and its index line when
+present) and the line, never a dropped cue: ``00:01 --> 00:02`` (hours or seconds?), minutes or
+seconds above 59, a cue that ends before it starts. ``allow_missing_ms=True`` accepts
+``HH:MM:SS`` timestamps (pysrt calls them invalid, so they are refused by default).
+
+An empty file, and a file whose cues are all empty, are valid subtitle files with no words
+(SubER scores them): a Document with the speaker ``SUBTITLE`` and no tokens.
 
 Mapping to the model (reading):
 
@@ -39,6 +48,9 @@ Mapping to the model (reading):
   and is removed from the tokens; by default (``speaker_labels="caps"``) only ALL-CAPS labels
   count (``MAN:``, ``MAN 2:``, ``DR. WHO:``) so that ``Note: ...`` stays text;
   ``speaker_labels="any"`` also accepts one capitalised word (``Marion:``), ``False`` none.
+* **Reported as read losses**: cues with no words (``empty-cues``: their times are lost),
+  cue numbers that are not 1, 2, 3 ... (``indexes-renumbered``), styling that starts or ends
+  inside a word (``styling-moved``), the repairs above and a detected encoding.
 * **Kept in meta**: ``encoding``, ``line_endings``, ``cues`` (non-empty cues read),
   ``empty_cues``, ``missing_indexes``, ``speaker_marks`` and ``cue_proprietary`` (the
   ``X1:..`` text after a timing line, by written cue number).
@@ -53,7 +65,10 @@ with one cue per unit of its unit layer (``iu``), the endnote glued to the last 
 ``"auto"`` writes ``- `` dashes at each speaker change when the document's speakers are the
 reader's anonymous ``SUBTITLE``/``A``/``B`` and the changes follow the A/B alternation, else
 ``NAME: `` labels at each speaker change; ``"dash"``, ``"label"`` and ``"none"`` force one way.
-Times are invented (1 s per cue) when cues lack them (``times-invented``).
+Times are invented (1 s per cue) when cues lack them (``times-invented``). Times SubRip cannot
+hold (negative, infinite, beyond ten days) are an error, never a ``-1:59:59,000`` line; a cue whose
+end comes before its start is written with end = start (``times-changed``). A file read with
+CRLF line ends is written with CRLF.
 """
 
 from __future__ import annotations
