@@ -181,3 +181,158 @@ def test_layer_arrays_per_speaker():
     for arr in arrays.values():
         assert arr[-1] != 0  # every stream ends with a boundary
         assert arr.dtype == np.int16
+
+
+# --- damage refused in the project's words, impossible times, read and write losses (issue 11) ---
+
+
+def one_line_error(path, *needles, **opts):
+    with pytest.raises(InputError) as err:
+        read_document(path, **opts)
+    msg = str(err.value)
+    assert msg.startswith(str(path)) and "\n" not in msg, msg
+    for needle in needles:
+        assert needle in msg, msg
+    for library_word in ("Error tokenizing", "C error", "openpyxl", "zipfile", "Traceback", "_csv"):
+        assert library_word not in msg[len(str(path)) :], msg
+    return err.value
+
+
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        ("inf", "not a possible time"),
+        ("1e308", "not a possible time"),
+        ("-1", "not a possible time"),
+        ("nan", "not a possible time"),
+        ("1e22", "not a possible time"),
+        ("soon", "not a number of seconds"),
+    ],
+)
+def test_table_refuses_impossible_times_with_the_row(cell, why, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(f"Speaker,Utterance,Start,End\nA,x .,0,1\nA,y ?,{cell},2\n", encoding="utf-8")
+    one_line_error(path, "row 3, line 3", why)
+    path.write_text(f"Speaker,Utterance,Start,End\nA,x .,0,1\nA,y ?,1,{cell}\n", encoding="utf-8")
+    one_line_error(path, "row 3, line 3", why)
+
+
+def test_table_refuses_reversed_times_and_text_too(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("Speaker,Utterance,Start,End\nA,x .,2,1\n", encoding="utf-8")
+    one_line_error(path, "row 2, line 2", "ends (1.0) before it starts (2.0)")
+    rez = tmp_path / "r.txt"
+    for start, end, why in [("0", "inf", "not a possible time"), ("3", "1", "ends (1.0) before it starts (3.0)")]:
+        rez.write_text(f"participant\tstart\tend\ttext\nA\t0\t1\tx .\nB\t{start}\t{end}\ty ?\n", encoding="utf-8")
+        one_line_error(rez, "line 3", why)
+
+
+@pytest.mark.parametrize(
+    ("content", "needles"),
+    [
+        ('Speaker,Utterance\nA,x .\nB,"y ?\n', ("a quoted cell is not closed",)),
+        ("Speaker,Utterance\nA,x .,extra\n", ("row 2, line 2", "a row of 3 cells; the header has 2")),
+        ("Speaker,Utterance,Turn\nA,x .\n", ("row 2, line 2", "a row of 2 cells; the header has 3")),
+        ('Speaker,Utterance\nA,"x ."y\n', ("line 2", "right after a closing quote")),
+        ("Speaker,Speaker,Utterance\nA,B,x .\n", ("header", "duplicate column names ['Speaker']")),
+        ("Who,What\n", ("header", "expected columns 'Speaker' and 'Utterance'")),
+        ("Speaker,Utterance\n,x .\n", ("row 2, line 2", "the first row has no Speaker")),
+    ],
+)
+def test_damaged_csv_in_our_words(content, needles, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text(content, encoding="utf-8")
+    one_line_error(path, *needles)
+
+
+def test_damaged_xlsx_in_our_words(tmp_path):
+    good = tmp_path / "g.xlsx"
+    write_document(read_document(SAMPLE / "garden.ann1.txt"), good)
+    raw = good.read_bytes()
+    cases = {
+        "csv.xlsx": (b"Speaker,Utterance\nA,x .\n", "not an XLSX workbook (not a zip archive"),
+        "cut.xlsx": (raw[: len(raw) // 2], "not an XLSX workbook"),
+    }
+    for name, (data, needle) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        err = one_line_error(tmp_path / name, needle)
+        assert err.__cause__ is not None  # the library's detail, for --debug
+    # a zip that is not a workbook
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "zip.xlsx", "w") as z:
+        z.writestr("hello.txt", "hi")
+    one_line_error(tmp_path / "zip.xlsx", "XLSX workbook")
+
+
+def test_table_read_losses_and_kept_column_order(tmp_path):
+    src = tmp_path / "t.csv"
+    src.write_text("Turn,Speaker,Utterance,row_id\n1,A,x .,r1\n1,A,,r2\n2,B,y ?,r3\n", encoding="utf-8")
+    doc = read_document(src)
+    got = [(loss.kind, loss.count, loss.where) for loss in doc.losses]
+    assert got == [("rows-dropped", 1, "first at row 3, line 3")]
+    losses = write_document(doc, tmp_path / "o.csv")
+    assert not losses
+    assert (tmp_path / "o.csv").read_text(encoding="utf-8").splitlines()[0] == "Turn,Speaker,Utterance,row_id"
+
+
+def test_writers_report_what_would_not_read_back(tmp_path):
+    from segagree.schemas import from_units
+
+    semi = DUBOIS.unclassified_code
+    doc = from_units(
+        "w",
+        [
+            {"speaker": "A", "tokens": ["two words", "x"], "boundary": DUBOIS.code(".")},
+            {"speaker": "A", "tokens": ["", "y"], "boundary": DUBOIS.code(",")},
+            {"speaker": "NA", "tokens": ["z"], "boundary": DUBOIS.code("?")},
+            {"speaker": "A", "tokens": ["w"], "boundary": semi, "start": 1.0, "token_ends": [2.0]},
+        ],
+        layer="iu",
+        scheme=DUBOIS,
+    )
+    doc.tokens.loc[0, "end"] = 0.5  # a word time inside a unit
+    for name in ("o.csv", "o.txt"):
+        losses = write_document(doc, tmp_path / name, **({"layout": "rezonator"} if name == "o.txt" else {}))
+        kinds = losses.kinds()
+        assert {"tokens-split", "tokens-dropped", "times-dropped"} <= kinds, (name, kinds)
+        back = read_document(tmp_path / name)
+        assert back.differences(doc)  # something did change: and it was reported
+    assert "speakers-changed" in write_document(doc, tmp_path / "p.csv").kinds()
+
+
+def test_text_writer_marks_unclassified_units_that_would_read_back_typed(tmp_path):
+    from segagree.schemas import from_units
+
+    semi = DUBOIS.unclassified_code
+    doc = from_units(
+        "u",
+        [
+            {"speaker": "A", "tokens": ["no."], "boundary": semi},
+            {"speaker": "A", "tokens": ["wow", "!"], "boundary": semi},
+            {"speaker": "A", "tokens": ["a", ";"], "boundary": semi},
+            {"speaker": "B", "tokens": ["JOE:", "hi"], "boundary": DUBOIS.code(".")},
+            {"speaker": "B", "tokens": ["fine"], "boundary": semi},
+        ],
+        layer="iu",
+        scheme=DUBOIS,
+    )
+    losses = write_document(doc, tmp_path / "u.txt")
+    text = (tmp_path / "u.txt").read_text(encoding="utf-8")
+    assert "A:\tno. ;\n\twow ! ;\n\ta ; ;\n" in text
+    back = read_document(tmp_path / "u.txt")
+    assert back.token_texts()["A"] == ["no.", "wow", "!", "a", ";"]
+    assert back.layer().boundaries.tolist()[:5] == [semi, 0, semi, 0, semi]
+    assert losses.kinds() == set()  # B's first line carries its label, so "JOE:" stays a word
+    assert back.differences(doc) == []
+    doc2 = from_units(
+        "v",
+        [
+            {"speaker": "B", "tokens": ["well"], "boundary": semi},
+            {"speaker": "B", "tokens": ["JOE:", "hi"], "boundary": DUBOIS.code(".")},
+        ],
+        layer="iu",
+        scheme=DUBOIS,
+    )
+    assert "speakers-changed" in write_document(doc2, tmp_path / "v.txt").kinds()
+    assert read_document(tmp_path / "v.txt").differences(doc2)

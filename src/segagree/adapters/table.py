@@ -195,7 +195,9 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
         if not tokens:
             empty_rows.append(place)
             continue
-        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)
+        words, code = split_endnote(
+            tokens, scheme, glued=False, unclassified_token=False, aliases=False
+        )  # = _read_endnote
         if code is None:
             if scheme.unclassified_code is None:
                 raise InputError(
@@ -255,7 +257,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     odd_speakers: set[str] = set()
     for unit, words in doc.iter_unit_texts(lay.name):
         note = endnote_text(unit.boundary, lay.scheme)
-        if note == "" and words and split_endnote(words, lay.scheme, glued=False)[1] is not None:
+        # The reader's own rule (segsimflex's): only a final token that is exactly a type's symbol.
+        if note == "" and words and _read_endnote(words, lay.scheme) is not None:
             losses.add("boundary-changed", "a unit whose last word is an endnote symbol reads back typed")
         split += sum(1 for w in words if " " in w)
         empty += sum(1 for w in words if not w)
@@ -302,6 +305,10 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     else:
         sep = "\t" if suffix == ".tsv" else ","
         frame.to_csv(path, index=False, sep=sep, lineterminator="\n")
+
+
+def _read_endnote(tokens: list[str], scheme: BoundaryScheme) -> int | None:
+    return split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)[1]
 
 
 def _column_order(doc: Document, meta_cols: list[str]) -> list[str]:
