@@ -195,9 +195,8 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
         if not tokens:
             empty_rows.append(place)
             continue
-        words, code = split_endnote(
-            tokens, scheme, glued=False, unclassified_token=False, aliases=False
-        )  # = _read_endnote
+        # segsimflex's rule: only a final token that is exactly a type's symbol is an endnote.
+        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)
         if code is None:
             if scheme.unclassified_code is None:
                 raise InputError(
@@ -308,6 +307,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
 
 
 def _read_endnote(tokens: list[str], scheme: BoundaryScheme) -> int | None:
+    """The endnote the reader would find at the end of ``tokens`` (its rule, above)."""
     return split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)[1]
 
 
