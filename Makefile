@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv lint bench clean
+.PHONY: demo test fuzz venv lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# Seeded damage for every adapter (tests/test_damage_*.py), 10,000 cases per adapter (make test runs 200).
+fuzz: $(STAMP)
+	SEGAGREE_FUZZ_CASES=10000 $(BIN)/python -m pytest -q $(wildcard tests/test_damage_*.py)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
