@@ -336,3 +336,15 @@ def test_text_writer_marks_unclassified_units_that_would_read_back_typed(tmp_pat
     )
     assert "speakers-changed" in write_document(doc2, tmp_path / "v.txt").kinds()
     assert read_document(tmp_path / "v.txt").differences(doc2)
+
+
+def test_xlsx_other_sheets_are_reported(tmp_path):
+    import pandas as pd
+
+    path = tmp_path / "two.xlsx"
+    with pd.ExcelWriter(path, engine="xlsxwriter") as xw:
+        pd.DataFrame({"Speaker": ["A"], "Utterance": ["x ."]}).to_excel(xw, sheet_name="ann", index=False)
+        pd.DataFrame({"note": ["hello"]}).to_excel(xw, sheet_name="notes", index=False)
+    doc = read_document(path)
+    assert doc.token_texts() == {"A": ["x"]}
+    assert [loss.kind for loss in doc.losses] == ["sheets-ignored"] and "['notes']" in doc.losses.lines()[0]

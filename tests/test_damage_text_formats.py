@@ -19,12 +19,12 @@ import os
 from pathlib import Path
 
 import pytest
+from damage_text import damage, xlsx_from_rows
 
 from segagree.adapters import read_document, write_document
 from segagree.errors import SegagreeError
 
 from conftest import REPO, SHARED
-from damage_text import damage, xlsx_from_rows
 
 CASES = int(os.environ.get("SEGAGREE_FUZZ_CASES", "200"))
 SAMPLE = REPO / "sample_corpora"

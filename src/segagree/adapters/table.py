@@ -52,10 +52,12 @@ class _Table:
     places: list[str]  # "row 5, line 7" (CSV/TSV) or "row 5" (XLSX)
 
 
-def _load_xlsx(path: Path) -> _Table:
+def _load_xlsx(path: Path, losses: LossReport) -> _Table:
     read_bytes(path)  # a missing or empty file: the usual one-line error
     try:
-        frame = pd.read_excel(path, dtype=str, keep_default_na=False, engine="openpyxl")
+        with pd.ExcelFile(path, engine="openpyxl") as book:
+            sheets = [str(n) for n in book.sheet_names]
+            frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
     except Exception as err:  # openpyxl/zipfile raise many types for a broken workbook
         log.debug("openpyxl could not read %s", path, exc_info=True)
         if isinstance(err, zipfile.BadZipFile):
@@ -67,6 +69,8 @@ def _load_xlsx(path: Path) -> _Table:
         else:
             why = "a damaged XLSX workbook that cannot be read"
         raise InputError(why, path=path) from err
+    if len(sheets) > 1:
+        losses.add("sheets-ignored", f"only the first worksheet ({sheets[0]!r}) is read; not {sheets[1:]}")
     columns = [str(c) for c in frame.columns]
     rows = [[_xlsx_cell(v) for v in row] for row in frame.itertuples(index=False)]
     return _Table(columns, rows, [f"row {i}" for i in range(2, len(rows) + 2)])
@@ -156,7 +160,7 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
     losses = read_losses()
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        table = _load_xlsx(path)
+        table = _load_xlsx(path, losses)
     else:
         table = _load_delimited(path, "\t" if suffix == ".tsv" else ",", encoding, losses)
     columns = table.columns
