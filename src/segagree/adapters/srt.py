@@ -171,7 +171,8 @@ def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
     ``srt.parse``.
 
     A timing line is a line with an arrow at the start of a block or right after an index line
-    that starts a block, which is where ``srt`` looks for one. Whitespace-only lines count as
+    that starts a block, which is where ``srt`` looks for one, or a well-formed timing line
+    right after an index line inside a block (``srt`` ends a cue there too). Whitespace-only lines count as
     blank; indented index and timing lines are dedented.
     """
     lines = text.split("\n")
@@ -183,8 +184,12 @@ def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
     for i, line in enumerate(lines):
         block_start = i == 0 or not lines[i - 1]
         prev_norm = unicodedata.normalize("NFKC", lines[i - 1]) if i else ""
-        after_index = i >= 1 and _INDEX.match(prev_norm) is not None and (i == 1 or not lines[i - 2])
+        after_index = i >= 1 and _INDEX.match(prev_norm) is not None
         if not _ARROW.search(unicodedata.normalize("NFKC", line)) or not (block_start or after_index):
+            continue
+        if after_index and not (i == 1 or not lines[i - 2]) and not _TIMING.match(unicodedata.normalize("NFKC", line)):
+            # An index and a timing line start a cue even without a blank line before them (as
+            # in `srt`), but only a well-formed timing: otherwise they are the cue's text.
             continue
         cue = len(out.times) + 1
         index = prev_norm.strip() if after_index else None

@@ -307,7 +307,21 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
         frame.to_excel(path, index=False, engine="xlsxwriter")
     else:
         sep = "\t" if suffix == ".tsv" else ","
-        frame.to_csv(path, index=False, sep=sep, lineterminator="\n")
+        lines = [_delimited_line(list(frame.columns), sep)]
+        lines += [_delimited_line(list(row), sep) for row in frame.itertuples(index=False)]
+        path.write_text("".join(lines), encoding="utf-8", newline="")
+
+
+def _delimited_line(cells: list[Any], sep: str) -> str:
+    """One CSV/TSV line, quoting a cell that holds the separator, a quote or any line break
+    (the csv module and pandas leave a bare CR unquoted, which then splits the row on reading)."""
+    out = []
+    for cell in cells:
+        text = "" if cell is None or (isinstance(cell, float) and math.isnan(cell)) else str(cell)
+        if any(ch in text for ch in (sep, '"', "\n", "\r")):
+            text = '"' + text.replace('"', '""') + '"'
+        out.append(text)
+    return sep.join(out) + "\n"
 
 
 def _read_endnote(tokens: list[str], scheme: BoundaryScheme) -> int | None:
