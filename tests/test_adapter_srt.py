@@ -440,6 +440,7 @@ def test_unclear_timings_are_still_refused(tmp_path: Path) -> None:
         ("00:00:61,000 --> 00:00:62,000", "timing line .* has minutes or seconds above 59"),
         ("00:00:0x,000 --> 00:00:02,000", "malformed timing line"),
         ("00:00:03,000 --> 00:00:02,000", "cue ends before it starts"),
+        ("99999999999:00:00,000 --> 99999999999:00:01,000", "timing line .* is beyond 10 days"),
     ]:
         with pytest.raises(InputError, match=f"cue 1 \\(index 1\\), line 2: {why}"):
             read(write_srt(tmp_path, f"1\n{timing}\nHi.\n"))

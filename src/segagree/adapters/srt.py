@@ -208,6 +208,12 @@ def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
         end = _seconds(g[5:10], line, path, place, allow_missing_ms)
         if end < start:
             raise InputError(f"cue ends before it starts ({line.strip()!r})", path=path, place=place)
+        if end > MAX_SECONDS:
+            raise InputError(
+                f"timing line {line.strip()!r} is beyond {MAX_SECONDS / 86400:.0f} days; expected a recording's time",
+                path=path,
+                place=place,
+            )
         if not (allow_missing_ms and g[3] is None and g[8] is None):
             for kind in {*_timestamp_repairs(g[0:5]), *_timestamp_repairs(g[5:10])}:
                 out.repaired(kind, place)
