@@ -483,12 +483,20 @@ def decode_text(
     *,
     encoding: str | None = None,
     losses: LossReport | None = None,
+    fallback: str | None = "detect",
 ) -> str:
     """Decode a text file with :func:`decode` and return its text.
 
     What was detected or repaired is logged as a warning and recorded in ``losses`` (a read-side
     report), or, without one, handed to :func:`segagree.adapters.read_document` for ``doc.losses``.
+    With ``fallback=None`` (formats whose specification says UTF-8, such as WebVTT) a file that
+    is neither UTF-8 nor UTF-16 with a BOM is an InputError instead of being detected.
     """
+    if fallback is None and not encoding and _bom_or_utf(raw) is None:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"not UTF-8 text (byte {err.start})", path=path, place=_place(raw, err.start)) from None
     decoded = decode(raw, path, encoding=encoding)
     for note in decoded.notes:
         log.warning("%s: %s", path, note.message)

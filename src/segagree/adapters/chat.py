@@ -247,7 +247,9 @@ def _records(text: str) -> tuple[list[_Record | str], int]:
     return out, stray
 
 
-def read(path: Path, *, scheme: BoundaryScheme | None = None, ca: bool | None = None, **_: Any) -> Document:
+def read(
+    path: Path, *, scheme: BoundaryScheme | None = None, ca: bool | None = None, encoding: str | None = None, **_: Any
+) -> Document:
     """Read a CHAT file into a Document (see the module docstring).
 
     Args:
@@ -259,12 +261,9 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, ca: bool | None = 
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
     raw_bytes = read_bytes(path)
-    text = decode_text(raw_bytes, path)
+    # Not UTF-8 (as CHAT requires): decode_text detects the encoding and reports it in doc.losses.
+    text = decode_text(raw_bytes, path, encoding=encoding)
     doc_losses: list[tuple[str, str, str | None, int | None]] = []
-    try:
-        raw_bytes.decode("utf-8")
-    except UnicodeDecodeError:
-        doc_losses.append(("encoding", "not UTF-8 as CHAT requires; read as cp1252", None, None))
     items, stray = _records(text)
     newline = "\r\n" if "\r\n" in text else "\n"
 

@@ -103,7 +103,7 @@ from segagree.schemas import Document, Layer, builtin_scheme, from_units
 from segagree.schemas.losses import read_losses
 from segagree.schemas.scheme import BoundaryScheme
 
-_READ_OPTIONS = {"speaker_labels", "allow_unordered"}
+_READ_OPTIONS = {"speaker_labels", "allow_unordered", "encoding"}
 _WRITE_OPTIONS = {"layer", "speaker_marks"}
 _EXPECTED_TIMING = "[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm [cue settings]"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -543,7 +543,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
     path = Path(path)
     raw = read_bytes(path)
-    text = decode_text(raw, path, fallback=None)
+    text = decode_text(raw, path, fallback=None, encoding=options.get("encoding"))
     if "\x00" in text:
         raise InputError("NUL character in the text; expected a UTF-8 text file", path=path)
     doc = _parse(text, path, labels_opt=labels_opt, allow_unordered=bool(options.get("allow_unordered")))
