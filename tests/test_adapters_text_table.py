@@ -348,3 +348,17 @@ def test_xlsx_other_sheets_are_reported(tmp_path):
     doc = read_document(path)
     assert doc.token_texts() == {"A": ["x"]}
     assert [loss.kind for loss in doc.losses] == ["sheets-ignored"] and "['notes']" in doc.losses.lines()[0]
+
+
+def test_xlsx_control_characters_are_reported_and_escape_lookalikes_kept(tmp_path):
+    from segagree.schemas import from_units
+
+    words = ["p_x000D_q", "_X0041_", "x"]
+    doc = from_units("x", [{"speaker": "A_x0041_", "tokens": words, "boundary": 2}], layer="iu", scheme=DUBOIS)
+    assert not write_document(doc, tmp_path / "x.xlsx")
+    back = read_document(tmp_path / "x.xlsx")
+    assert back.differences(doc) == [] and back.speakers == ["A_x0041_"]
+    for bad in ("a\rb", "_x005F_"):
+        doc.tokens.loc[0, "text"] = bad
+        assert write_document(doc, tmp_path / "y.xlsx").kinds() == {"text-escaped"}
+        assert read_document(tmp_path / "y.xlsx").differences(doc)  # reported, and indeed changed

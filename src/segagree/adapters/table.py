@@ -20,6 +20,7 @@ import csv
 import io
 import logging
 import math
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +75,18 @@ def _load_xlsx(path: Path, losses: LossReport) -> _Table:
     columns = [str(c) for c in frame.columns]
     rows = [[_xlsx_cell(v) for v in row] for row in frame.itertuples(index=False)]
     return _Table(columns, rows, [f"row {i}" for i in range(2, len(rows) + 2)])
+
+
+# XML cannot hold most control characters: xlsxwriter writes them as _xHHHH_ escapes (and a literal
+# "_xHHHH_" as "_x005F_xHHHH_"); openpyxl only deletes every "x005F_" on reading.
+_XML_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
+
+
+def _xlsx_round_trip(text: str) -> str:
+    """What a text cell written by xlsxwriter reads back as through openpyxl."""
+    escaped = re.sub(r"(_x[0-9A-Fa-f]{4}_)", r"_x005F\1", text)
+    escaped = _XML_CONTROL.sub(lambda m: f"_x{ord(m.group()):04X}_", escaped)
+    return escaped.replace("x005F_", "")
 
 
 def _xlsx_cell(value: Any) -> str:
@@ -304,6 +317,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     frame = pd.DataFrame.from_records(records, columns=_column_order(doc, meta_cols))
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
+        cells = [str(v) for rec in records for v in rec.values()] + [str(c) for c in frame.columns]
+        escaped = sum(1 for v in cells if _xlsx_round_trip(v) != v)
+        if escaped:
+            losses.add(
+                "text-escaped",
+                "control characters (a carriage return, ...) and some '_x005F_' spellings do not survive "
+                "XLSX's escapes: those cells read back changed",
+                count=escaped,
+            )
         frame.to_excel(path, index=False, engine="xlsxwriter")
     else:
         sep = "\t" if suffix == ".tsv" else ","
