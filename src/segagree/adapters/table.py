@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import endnote_text, is_pause, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, from_units
 
@@ -74,46 +74,56 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
         )
     time_cols = {k: _column(frame, names) for k, names in TIME_NAMES.items()}
     meta_cols = [c for c in frame.columns if c not in (spk_col, text_col, *time_cols.values())]
+    # Columns as plain lists, read once: iterating a frame's rows boxes every cell.
+    columns = {c: frame[c].tolist() for c in frame.columns}
+    meta_names = [str(c) for c in meta_cols]
+    meta_values = [columns[c] for c in meta_cols]
+    timed = [(key, col, columns[col]) for key, col in time_cols.items() if col is not None]
+    # Segsimflex's endnote rule (split_endnote with glued, aliases and the unclassified token off):
+    # the last token is the endnote when it is exactly a typed symbol and not a pause.
+    typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1)}
     units: list[dict[str, Any]] = []
     speaker = ""
-    for i, row in enumerate(frame.itertuples(index=False), start=2):
-        values = dict(zip(frame.columns, row, strict=True))
-        raw_speaker = str(values[spk_col]).strip()
+    for r, (raw, utterance) in enumerate(zip(columns[spk_col], columns[text_col], strict=True)):
+        raw_speaker = str(raw).strip()
         if raw_speaker in MISSING:
             raw_speaker = ""
         if raw_speaker:
             speaker = raw_speaker
         elif not speaker:
-            raise InputError("the first row has no Speaker", path=path, place=f"row {i}")
-        tokens = [t for t in str(values[text_col]).split(" ") if t]
-        if not tokens:
+            raise InputError("the first row has no Speaker", path=path, place=f"row {r + 2}")
+        words = [t for t in str(utterance).split(" ") if t]
+        if not words:
             continue
-        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)
-        if code is None:
+        code = typed.get(words[-1])
+        if code is not None and not is_pause(words[-1]):
+            words.pop()
+        else:
             if scheme.unclassified_code is None:
                 raise InputError(
                     f"unit has no endnote and scheme {scheme.name!r} has no unclassified type",
                     path=path,
-                    place=f"row {i}",
+                    place=f"row {r + 2}",
                 )
             code = scheme.unclassified_code
         if not words:
-            raise InputError("a unit with an endnote but no words", path=path, place=f"row {i}")
+            raise InputError("a unit with an endnote but no words", path=path, place=f"row {r + 2}")
         unit: dict[str, Any] = {
             "speaker": speaker,
             "tokens": words,
             "boundary": code,
-            "meta": {str(c): values[c] for c in meta_cols},
+            "meta": {name: values[r] for name, values in zip(meta_names, meta_values, strict=True)},
         }
-        for key, col in time_cols.items():
-            if col is not None and str(values[col]).strip():
+        for key, col, values in timed:
+            value = values[r]
+            if str(value).strip():
                 try:
-                    unit[key] = float(values[col])
+                    unit[key] = float(value)
                 except ValueError:
                     raise InputError(
-                        f"{col} {values[col]!r} is not a number of seconds",
+                        f"{col} {value!r} is not a number of seconds",
                         path=path,
-                        place=f"row {i}",
+                        place=f"row {r + 2}",
                     ) from None
         units.append(unit)
     if not units:

@@ -279,40 +279,77 @@ def from_units(
     ``extra_layers`` maps a layer name to its scheme and, per unit, the codes after each token.
     Units with no tokens are skipped (the caller reports them as losses if it cares).
     """
-    rows: dict[str, list[Any]] = {"speaker": [], "text": [], "start": [], "end": []}
-    meta_rows: list[dict[str, Any]] = []
-    codes: list[int] = []
+    # Per-unit facts are gathered in one pass and spread over the tokens with numpy (a
+    # per-token Python loop and a DataFrame of per-token dicts were most of a large read).
+    texts: list[str] = []
+    unit_speakers: list[str] = []
+    sizes: list[int] = []
+    bounds: list[int] = []
+    unit_starts: list[float] = []
+    unit_ends: list[float] = []
+    token_times: list[tuple[int, int, Any, Any]] = []  # (offset, n, token starts, token ends)
+    metas: list[dict[str, Any]] = []
     extra_codes: dict[str, list[int]] = {k: [] for k in (extra_layers or {})}
     seen: list[str] = list(speakers or [])
+    known = set(seen)
     for i, unit in enumerate(units):
-        toks = list(unit["tokens"])
-        if not toks:
+        toks = unit["tokens"]
+        n = len(toks) if isinstance(toks, (list, tuple)) else len(toks := list(toks))
+        if not n:
             continue
         spk = str(unit["speaker"])
-        if spk not in seen:
+        if spk not in known:
             seen.append(spk)
-        n = len(toks)
-        starts = list(unit.get("token_starts") or [np.nan] * n)
-        ends = list(unit.get("token_ends") or [np.nan] * n)
-        if unit.get("start") is not None and (len(starts) == 0 or np.isnan(starts[0])):
-            starts[0] = float(unit["start"])
-        if unit.get("end") is not None and (len(ends) == 0 or np.isnan(ends[-1])):
-            ends[-1] = float(unit["end"])
-        rows["speaker"].extend([spk] * n)
-        rows["text"].extend(str(t) for t in toks)
-        rows["start"].extend(starts)
-        rows["end"].extend(ends)
-        meta = dict(unit.get("meta") or {})
-        meta_rows.extend([meta] * n)
-        codes.extend([0] * (n - 1) + [int(unit["boundary"])])
+            known.add(spk)
+        offset = len(texts)
+        texts.extend(map(str, toks))
+        unit_speakers.append(spk)
+        sizes.append(n)
+        bounds.append(int(unit["boundary"]))
+        t_starts, t_ends = unit.get("token_starts"), unit.get("token_ends")
+        if (t_starts is not None and len(t_starts)) or (t_ends is not None and len(t_ends)):
+            token_times.append((offset, n, t_starts, t_ends))
+        u_start, u_end = unit.get("start"), unit.get("end")
+        unit_starts.append(np.nan if u_start is None else float(u_start))
+        unit_ends.append(np.nan if u_end is None else float(u_end))
+        metas.append(dict(unit.get("meta") or {}))
         for lname, (_, per_unit) in (extra_layers or {}).items():
             extra_codes[lname].extend(per_unit[i])
-    table = pd.DataFrame(rows)
-    if any(meta_rows):
-        meta_df = pd.DataFrame(meta_rows)
+    n_tok = len(texts)
+    counts = np.asarray(sizes, dtype=np.int64)
+    first = np.cumsum(counts) - counts
+    last = first + counts - 1
+    starts = np.full(n_tok, np.nan)
+    ends = np.full(n_tok, np.nan)
+    for offset, n, t_starts, t_ends in token_times:
+        if t_starts is not None and len(t_starts):
+            starts[offset : offset + n] = np.asarray(t_starts, dtype=float)
+        if t_ends is not None and len(t_ends):
+            ends[offset : offset + n] = np.asarray(t_ends, dtype=float)
+    # A unit's own times go on its first token's start and last token's end, unless the token
+    # times already give them.
+    u_s, u_e = np.asarray(unit_starts, dtype=float), np.asarray(unit_ends, dtype=float)
+    put = ~np.isnan(u_s) & np.isnan(starts[first])
+    starts[first[put]] = u_s[put]
+    put = ~np.isnan(u_e) & np.isnan(ends[last])
+    ends[last[put]] = u_e[put]
+    codes = np.zeros(n_tok, dtype=np.int16)
+    codes[last] = np.asarray(bounds, dtype=np.int16)
+    table = pd.DataFrame(
+        {
+            "speaker": np.repeat(np.asarray(unit_speakers, dtype=object), counts),
+            "text": texts,
+            "start": starts,
+            "end": ends,
+        }
+    )
+    if any(metas):
+        # One row per unit, then repeated per token: the same values (and dtypes) as one row
+        # per token.
+        meta_df = pd.DataFrame(metas)
         for col in meta_df.columns:
-            table[col] = meta_df[col].to_numpy()
-    layers = {layer: Layer(layer, scheme, np.asarray(codes, dtype=np.int16))}
+            table[col] = np.repeat(meta_df[col].to_numpy(), counts)
+    layers = {layer: Layer(layer, scheme, codes)}
     for lname, (lscheme, _) in (extra_layers or {}).items():
         layers[lname] = Layer(lname, lscheme, np.asarray(extra_codes[lname], dtype=np.int16))
     return Document(name=name, speakers=seen, tokens=table, layers=layers, **doc_fields).validate()
