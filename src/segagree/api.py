@@ -344,6 +344,8 @@ def compare(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     metric_options: Mapping[str, Any] | None = None,
+    with_operations: bool = True,
+    review_rows: bool = True,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -364,6 +366,8 @@ def compare(
         format: the input format of path arguments (default by extension).
         read_options: reader options for path arguments (see :func:`reader_options`).
         metric_options: metric parameters (``k``, ``n_t``, ``boundary``...).
+        with_operations: list every operation (False: scores and operation counts only, much
+            faster on a long text); review_rows: add the operations' review rows with context.
 
     Raises:
         MismatchError: different speakers, or different transcripts without ``align``.
@@ -387,6 +391,8 @@ def compare(
         align=align,
         metrics=names,
         metric_options=metric_options,
+        with_operations=with_operations,
+        review_rows=review_rows,
     )
     return CompareResult(result)
 

@@ -22,12 +22,13 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes
 from segagree.adapters.endnotes import endnote_text, is_pause, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
-from segagree.schemas import BoundaryScheme, Document, from_units
+from segagree.schemas import BoundaryScheme, Document, UnitColumns
 
 SPEAKER_NAMES = ("speaker", "participant")
 TEXT_NAMES = ("utterance", "text", "transcript")
@@ -74,17 +75,18 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
         )
     time_cols = {k: _column(frame, names) for k, names in TIME_NAMES.items()}
     meta_cols = [c for c in frame.columns if c not in (spk_col, text_col, *time_cols.values())]
-    # Columns as plain lists, read once: iterating a frame's rows boxes every cell.
-    columns = {c: frame[c].tolist() for c in frame.columns}
-    meta_names = [str(c) for c in meta_cols]
-    meta_values = [columns[c] for c in meta_cols]
-    timed = [(key, col, columns[col]) for key, col in time_cols.items() if col is not None]
+    # Columns as plain lists read once, units gathered as columns (UnitColumns): iterating a
+    # frame's rows boxes every cell, and a dict per unit made most of a large read.
+    speakers, utterances = frame[spk_col].tolist(), frame[text_col].tolist()
+    # (column, its cells, the unit times read from it) for Start and End, when present
+    timed = [(col, frame[col].tolist(), []) for col in (time_cols["start"], time_cols["end"]) if col is not None]
     # Segsimflex's endnote rule (split_endnote with glued, aliases and the unclassified token off):
     # the last token is the endnote when it is exactly a typed symbol and not a pause.
     typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1)}
-    units: list[dict[str, Any]] = []
+    cols = UnitColumns()
+    kept: list[int] = []
     speaker = ""
-    for r, (raw, utterance) in enumerate(zip(columns[spk_col], columns[text_col], strict=True)):
+    for r, (raw, utterance) in enumerate(zip(speakers, utterances, strict=True)):
         raw_speaker = str(raw).strip()
         if raw_speaker in MISSING:
             raw_speaker = ""
@@ -108,29 +110,30 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
             code = scheme.unclassified_code
         if not words:
             raise InputError("a unit with an endnote but no words", path=path, place=f"row {r + 2}")
-        unit: dict[str, Any] = {
-            "speaker": speaker,
-            "tokens": words,
-            "boundary": code,
-            "meta": {name: values[r] for name, values in zip(meta_names, meta_values, strict=True)},
-        }
-        for key, col, values in timed:
+        kept.append(r)
+        cols.add(speaker, words, len(words), code)
+        for col, values, out in timed:
             value = values[r]
-            if str(value).strip():
-                try:
-                    unit[key] = float(value)
-                except ValueError:
-                    raise InputError(
-                        f"{col} {value!r} is not a number of seconds",
-                        path=path,
-                        place=f"row {r + 2}",
-                    ) from None
-        units.append(unit)
-    if not units:
+            if not str(value).strip():
+                out.append(math.nan)
+                continue
+            try:
+                out.append(float(value))
+            except ValueError:
+                raise InputError(
+                    f"{col} {value!r} is not a number of seconds", path=path, place=f"row {r + 2}"
+                ) from None
+    if not kept:
         raise InputError("no units: every Utterance is empty", path=path)
-    return from_units(
+    for col, _, out in timed:
+        if col == time_cols["start"]:
+            cols.starts = out
+        else:
+            cols.ends = out
+    rows = np.asarray(kept, dtype=np.int64)
+    cols.meta = {str(c): frame[c].to_numpy()[rows] for c in meta_cols}
+    return cols.build(
         path.name.split(".")[0],
-        units,
         layer="iu",
         scheme=scheme,
         source_path=str(path),

@@ -28,9 +28,22 @@ def score_pair(
     transpositions: bool = True,
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
+    with_operations: bool = True,
 ) -> dict[str, Any]:
-    """Score an :class:`AnnotationPair` (see the module docstring for the keys)."""
-    result: SfResult = sf(pair.arrays_a, pair.arrays_b, pair.scheme, mode=mode, transpositions=transpositions)
+    """Score an :class:`AnnotationPair` (see the module docstring for the keys).
+
+    With ``with_operations=False`` the ``operations`` list is left empty (the scores and the
+    operation counts are the same; building one record per operation is most of the time of
+    a large text when only the scores are shown).
+    """
+    result: SfResult = sf(
+        pair.arrays_a,
+        pair.arrays_b,
+        pair.scheme,
+        mode=mode,
+        transpositions=transpositions,
+        with_operations=with_operations,
+    )
     out = result.to_dict()
     symbols = pair.scheme.symbols
     for op in out["operations"]:
@@ -62,8 +75,9 @@ def compare_documents(
     normalise_speakers: bool = True,
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
+    with_operations: bool = True,
 ) -> dict[str, Any]:
-    """Pair two Documents and score them; see :func:`score_pair`.
+    """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations``).
 
     ``layer`` may name several layers (``"iu,turn"``): S_f scores the first, and the other
     metrics compare all of them at once with segeval's multi-type "sets" semantics.
@@ -78,6 +92,13 @@ def compare_documents(
     for extra in names[1:]:
         other = pair_annotations(a, b, layer=extra, normalise_speakers=normalise_speakers, **same)
         pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
-    result = score_pair(pair, mode=mode, transpositions=transpositions, metrics=metrics, metric_options=metric_options)
+    result = score_pair(
+        pair,
+        mode=mode,
+        transpositions=transpositions,
+        metrics=metrics,
+        metric_options=metric_options,
+        with_operations=with_operations,
+    )
     result["operation_rows"] = operation_rows(result, pair)
     return result

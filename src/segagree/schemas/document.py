@@ -20,7 +20,7 @@ of every speaker's stream has a non-zero code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,77 +279,118 @@ def from_units(
     ``extra_layers`` maps a layer name to its scheme and, per unit, the codes after each token.
     Units with no tokens are skipped (the caller reports them as losses if it cares).
     """
-    # Per-unit facts are gathered in one pass and spread over the tokens with numpy (a
-    # per-token Python loop and a DataFrame of per-token dicts were most of a large read).
-    texts: list[str] = []
-    unit_speakers: list[str] = []
-    sizes: list[int] = []
-    bounds: list[int] = []
-    unit_starts: list[float] = []
-    unit_ends: list[float] = []
-    token_times: list[tuple[int, int, Any, Any]] = []  # (offset, n, token starts, token ends)
+    cols = UnitColumns()
     metas: list[dict[str, Any]] = []
     extra_codes: dict[str, list[int]] = {k: [] for k in (extra_layers or {})}
-    seen: list[str] = list(speakers or [])
-    known = set(seen)
+    token_times = False
     for i, unit in enumerate(units):
         toks = unit["tokens"]
         n = len(toks) if isinstance(toks, (list, tuple)) else len(toks := list(toks))
         if not n:
             continue
-        spk = str(unit["speaker"])
-        if spk not in known:
-            seen.append(spk)
-            known.add(spk)
-        offset = len(texts)
-        texts.extend(map(str, toks))
-        unit_speakers.append(spk)
-        sizes.append(n)
-        bounds.append(int(unit["boundary"]))
-        t_starts, t_ends = unit.get("token_starts"), unit.get("token_ends")
-        if (t_starts is not None and len(t_starts)) or (t_ends is not None and len(t_ends)):
-            token_times.append((offset, n, t_starts, t_ends))
         u_start, u_end = unit.get("start"), unit.get("end")
-        unit_starts.append(np.nan if u_start is None else float(u_start))
-        unit_ends.append(np.nan if u_end is None else float(u_end))
+        cols.add(
+            str(unit["speaker"]),
+            map(str, toks),
+            n,
+            int(unit["boundary"]),
+            np.nan if u_start is None else float(u_start),
+            np.nan if u_end is None else float(u_end),
+        )
+        t_starts, t_ends = unit.get("token_starts"), unit.get("token_ends")
+        has = t_starts is not None and len(t_starts) > 0, t_ends is not None and len(t_ends) > 0
+        token_times = token_times or any(has)
+        cols.token_starts.append(t_starts if has[0] else None)
+        cols.token_ends.append(t_ends if has[1] else None)
         metas.append(dict(unit.get("meta") or {}))
         for lname, (_, per_unit) in (extra_layers or {}).items():
             extra_codes[lname].extend(per_unit[i])
-    n_tok = len(texts)
-    counts = np.asarray(sizes, dtype=np.int64)
-    first = np.cumsum(counts) - counts
-    last = first + counts - 1
-    starts = np.full(n_tok, np.nan)
-    ends = np.full(n_tok, np.nan)
-    for offset, n, t_starts, t_ends in token_times:
-        if t_starts is not None and len(t_starts):
-            starts[offset : offset + n] = np.asarray(t_starts, dtype=float)
-        if t_ends is not None and len(t_ends):
-            ends[offset : offset + n] = np.asarray(t_ends, dtype=float)
-    # A unit's own times go on its first token's start and last token's end, unless the token
-    # times already give them.
-    u_s, u_e = np.asarray(unit_starts, dtype=float), np.asarray(unit_ends, dtype=float)
-    put = ~np.isnan(u_s) & np.isnan(starts[first])
-    starts[first[put]] = u_s[put]
-    put = ~np.isnan(u_e) & np.isnan(ends[last])
-    ends[last[put]] = u_e[put]
-    codes = np.zeros(n_tok, dtype=np.int16)
-    codes[last] = np.asarray(bounds, dtype=np.int16)
-    table = pd.DataFrame(
-        {
-            "speaker": np.repeat(np.asarray(unit_speakers, dtype=object), counts),
-            "text": texts,
-            "start": starts,
-            "end": ends,
-        }
-    )
+    if not token_times:
+        cols.token_starts, cols.token_ends = [], []
     if any(metas):
-        # One row per unit, then repeated per token: the same values (and dtypes) as one row
-        # per token.
+        # One row per unit (repeated per token by build): the same values and dtypes as one
+        # row per token.
         meta_df = pd.DataFrame(metas)
-        for col in meta_df.columns:
-            table[col] = np.repeat(meta_df[col].to_numpy(), counts)
-    layers = {layer: Layer(layer, scheme, codes)}
-    for lname, (lscheme, _) in (extra_layers or {}).items():
-        layers[lname] = Layer(lname, lscheme, np.asarray(extra_codes[lname], dtype=np.int16))
-    return Document(name=name, speakers=seen, tokens=table, layers=layers, **doc_fields).validate()
+        cols.meta = {col: meta_df[col].to_numpy() for col in meta_df.columns}
+    extra = {k: (sch, np.asarray(extra_codes[k], dtype=np.int16)) for k, (sch, _) in (extra_layers or {}).items()}
+    return cols.build(name, layer=layer, scheme=scheme, speakers=speakers, extra_layers=extra, **doc_fields)
+
+
+@dataclass
+class UnitColumns:
+    """Units in discourse order as parallel per-unit lists (a reader's fast path to a Document).
+
+    ``texts`` holds every unit's tokens one after the other and ``sizes`` how many each unit
+    has (at least one); ``boundaries`` the code after each unit's last token; ``starts``/``ends``
+    unit times (NaN when unknown); ``token_starts``/``token_ends`` optional per-unit token time
+    lists (None for a unit without them; an empty list when no unit has any); ``meta`` column ->
+    per-unit values, copied to every token of the unit. :func:`from_units` builds one from unit
+    mappings; a reader with thousands of units may fill one directly.
+    """
+
+    speakers: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    boundaries: list[int] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)
+    ends: list[float] = field(default_factory=list)
+    token_starts: list[Any] = field(default_factory=list)
+    token_ends: list[Any] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def add(
+        self, speaker: str, tokens: Iterable[str], n: int, boundary: int, start: float = np.nan, end: float = np.nan
+    ) -> None:
+        """Append one unit of ``n`` (>= 1) tokens."""
+        self.speakers.append(speaker)
+        self.texts.extend(tokens)
+        self.sizes.append(n)
+        self.boundaries.append(boundary)
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def build(
+        self,
+        name: str,
+        *,
+        layer: str,
+        scheme: BoundaryScheme,
+        speakers: list[str] | None = None,
+        extra_layers: Mapping[str, tuple[BoundaryScheme, np.ndarray]] | None = None,
+        **doc_fields: Any,
+    ) -> Document:
+        """The validated Document: speakers listed first in ``speakers`` order, then by first
+        appearance; unit times on the unit's first token's start and last token's end unless
+        token times give them; ``extra_layers`` maps a name to its scheme and per-token codes."""
+        # Unit facts are spread over the tokens with numpy: a per-token Python loop and a
+        # DataFrame of per-token dicts were most of the time of a large read.
+        n_tok = len(self.texts)
+        counts = np.asarray(self.sizes, dtype=np.int64)
+        first = np.cumsum(counts) - counts
+        last = first + counts - 1
+        starts = np.full(n_tok, np.nan)
+        ends = np.full(n_tok, np.nan)
+        for times, out in ((self.token_starts, starts), (self.token_ends, ends)):
+            for offset, n, given in zip(first.tolist(), self.sizes, times, strict=False):
+                if given is not None:
+                    out[offset : offset + n] = np.asarray(given, dtype=float)
+        u_s, u_e = np.asarray(self.starts, dtype=float), np.asarray(self.ends, dtype=float)
+        put = ~np.isnan(u_s) & np.isnan(starts[first])
+        starts[first[put]] = u_s[put]
+        put = ~np.isnan(u_e) & np.isnan(ends[last])
+        ends[last[put]] = u_e[put]
+        codes = np.zeros(n_tok, dtype=np.int16)
+        codes[last] = np.asarray(self.boundaries, dtype=np.int16)
+        unit_speakers = np.asarray(self.speakers, dtype=object)
+        listed = list(speakers or [])
+        known = set(listed)
+        order = listed + [s for s in pd.unique(unit_speakers).tolist() if s not in known]
+        table = pd.DataFrame(
+            {"speaker": np.repeat(unit_speakers, counts), "text": self.texts, "start": starts, "end": ends}
+        )
+        for col, values in self.meta.items():
+            table[col] = np.repeat(np.asarray(values), counts)
+        layers = {layer: Layer(layer, scheme, codes)}
+        for lname, (lscheme, lcodes) in (extra_layers or {}).items():
+            layers[lname] = Layer(lname, lscheme, lcodes)
+        return Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields).validate()
