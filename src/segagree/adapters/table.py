@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -75,62 +76,9 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
         )
     time_cols = {k: _column(frame, names) for k, names in TIME_NAMES.items()}
     meta_cols = [c for c in frame.columns if c not in (spk_col, text_col, *time_cols.values())]
-    # Columns as plain lists read once, units gathered as columns (UnitColumns): iterating a
-    # frame's rows boxes every cell, and a dict per unit made most of a large read.
-    speakers, utterances = frame[spk_col].tolist(), frame[text_col].tolist()
-    # (column, its cells, the unit times read from it) for Start and End, when present
-    timed = [(col, frame[col].tolist(), []) for col in (time_cols["start"], time_cols["end"]) if col is not None]
-    # Segsimflex's endnote rule (split_endnote with glued, aliases and the unclassified token off):
-    # the last token is the endnote when it is exactly a typed symbol and not a pause.
-    typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1)}
-    cols = UnitColumns()
-    kept: list[int] = []
-    speaker = ""
-    for r, (raw, utterance) in enumerate(zip(speakers, utterances, strict=True)):
-        raw_speaker = str(raw).strip()
-        if raw_speaker in MISSING:
-            raw_speaker = ""
-        if raw_speaker:
-            speaker = raw_speaker
-        elif not speaker:
-            raise InputError("the first row has no Speaker", path=path, place=f"row {r + 2}")
-        words = [t for t in str(utterance).split(" ") if t]
-        if not words:
-            continue
-        code = typed.get(words[-1])
-        if code is not None and not is_pause(words[-1]):
-            words.pop()
-        else:
-            if scheme.unclassified_code is None:
-                raise InputError(
-                    f"unit has no endnote and scheme {scheme.name!r} has no unclassified type",
-                    path=path,
-                    place=f"row {r + 2}",
-                )
-            code = scheme.unclassified_code
-        if not words:
-            raise InputError("a unit with an endnote but no words", path=path, place=f"row {r + 2}")
-        kept.append(r)
-        cols.add(speaker, words, len(words), code)
-        for col, values, out in timed:
-            value = values[r]
-            if not str(value).strip():
-                out.append(math.nan)
-                continue
-            try:
-                out.append(float(value))
-            except ValueError:
-                raise InputError(
-                    f"{col} {value!r} is not a number of seconds", path=path, place=f"row {r + 2}"
-                ) from None
-    if not kept:
+    cols, rows = _parse_units(frame, spk_col, text_col, time_cols, scheme, path)
+    if not rows.size:
         raise InputError("no units: every Utterance is empty", path=path)
-    for col, _, out in timed:
-        if col == time_cols["start"]:
-            cols.starts = out
-        else:
-            cols.ends = out
-    rows = np.asarray(kept, dtype=np.int64)
     cols.meta = {str(c): frame[c].to_numpy()[rows] for c in meta_cols}
     return cols.build(
         path.name.split(".")[0],
@@ -140,6 +88,89 @@ def read(path: Path, *, scheme: BoundaryScheme, **_: Any) -> Document:
         source_format="table",
         meta={"columns": [str(c) for c in frame.columns]},
     )
+
+
+def _parse_units(
+    frame: pd.DataFrame,
+    spk_col: Any,
+    text_col: Any,
+    time_cols: dict[str, Any],
+    scheme: BoundaryScheme,
+    path: Path,
+) -> tuple[UnitColumns, np.ndarray]:
+    """The units of a table and the row (0-based, header excluded) of each.
+
+    Speakers (blank or NA inherit the row above), tokens, endnotes and unit times of every row,
+    on whole columns at once: a Python loop over the rows was most of the time of a large read.
+
+    Tokens are the non-empty pieces of the Utterance split at ASCII spaces; the last token is the
+    endnote when it is exactly a typed symbol that is not a pause (``split_endnote`` with
+    ``glued``, ``aliases`` and ``unclassified_token`` off, segsimflex's rule); errors name the
+    first bad row as a row-by-row reading would.
+    """
+    n_rows = len(frame)
+    speakers = [str(x).strip() for x in frame[spk_col].tolist()]
+    named = np.fromiter((bool(x) and x not in MISSING for x in speakers), dtype=bool, count=n_rows)
+    pieces = [str(u).split(" ") for u in frame[text_col].tolist()]
+    counts = np.fromiter(map(len, pieces), dtype=np.int64, count=n_rows)
+    flat = np.fromiter(chain.from_iterable(pieces), dtype=object, count=int(counts.sum()))
+    row_of = np.repeat(np.arange(n_rows), counts)
+    nonempty = flat != ""
+    flat, row_of = flat[nonempty], row_of[nonempty]
+    n_words = np.bincount(row_of, minlength=n_rows)
+    rows = np.flatnonzero(n_words)  # rows with at least one token are units
+    # The first row without a Speaker fails (it has nothing to inherit), whatever its text.
+    if n_rows and not named[0]:
+        raise InputError("the first row has no Speaker", path=path, place="row 2")
+    last = np.cumsum(n_words)[rows] - 1  # each unit's last token in flat
+    typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1) if not is_pause(t.symbol)}
+    found = np.fromiter((typed.get(x, 0) for x in flat[last].tolist()), dtype=np.int64, count=rows.size)
+    has_note = found > 0
+    bad_rows: list[tuple[int, int, str]] = []  # (row, check order, message)
+    if scheme.unclassified_code is None and not has_note.all():
+        r = int(rows[np.flatnonzero(~has_note)[0]])
+        bad_rows.append((r, 0, f"unit has no endnote and scheme {scheme.name!r} has no unclassified type"))
+    empty = has_note & (n_words[rows] == 1)
+    if empty.any():
+        bad_rows.append((int(rows[np.flatnonzero(empty)[0]]), 0, "a unit with an endnote but no words"))
+    times: dict[str, list[float]] = {}
+    for order, key in enumerate(("start", "end"), start=1):
+        if time_cols[key] is not None:
+            cells = frame[time_cols[key]].to_numpy(dtype=object)[rows]
+            times[key], bad = _seconds(cells, rows, time_cols[key])
+            if bad is not None:
+                bad_rows.append(bad[:1] + (order,) + bad[1:])
+    if bad_rows:  # the first bad row, and there the check a row-by-row reading makes first
+        r, *_, message = min(bad_rows)
+        raise InputError(message, path=path, place=f"row {r + 2}")
+    keep = np.ones(flat.size, dtype=bool)
+    keep[last[has_note]] = False  # the endnote is the boundary, not a token
+    # Blank speakers inherit the row above: the index of the last named row at or before each.
+    source = np.maximum.accumulate(np.where(named, np.arange(n_rows), 0))
+    speaker_of = np.asarray(speakers, dtype=object)[source]
+    columns = UnitColumns()
+    columns.speakers = speaker_of[rows].tolist()
+    columns.texts = flat[keep].tolist()
+    columns.sizes = (n_words[rows] - has_note).tolist()
+    columns.boundaries = np.where(has_note, found, scheme.unclassified_code or 0).tolist()
+    columns.starts = times.get("start", [math.nan] * rows.size)
+    columns.ends = times.get("end", [math.nan] * rows.size)
+    return columns, rows
+
+
+def _seconds(cells: np.ndarray, rows: np.ndarray, col: Any) -> tuple[list[float], tuple[int, str] | None]:
+    """Unit times in seconds (NaN for a blank cell) by Python's ``float``, and the first bad row
+    with its message, if any."""
+    out: list[float] = []
+    for value, r in zip(cells.tolist(), rows.tolist(), strict=True):
+        if not str(value).strip():
+            out.append(math.nan)
+            continue
+        try:
+            out.append(float(value))
+        except ValueError:
+            return out, (r, f"{col} {value!r} is not a number of seconds")
+    return out, None
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = None, **_: Any) -> None:
