@@ -418,6 +418,7 @@ def agree(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    mc_tolerance: float | None = None,
 ) -> AgreementResult:
     """Chance-corrected agreement of two or more annotations of one text.
 
@@ -436,6 +437,9 @@ def agree(
         exact: exact chance expectation of S_f (needs ``transpositions=False``).
         jobs: worker processes (the numbers do not depend on it).
         ci_over: bootstrap intervals over ``texts`` or ``speakers``.
+        mc_tolerance: stop simulating before ``sims`` once both pooled kappas' Monte Carlo
+            standard errors are at most this (each pair reports ``n_simulations_used`` and
+            ``stopped_early``).
         other arguments: as in :func:`compare`.
     """
     from segagree.metrics.agreement import CHANCE_MODELS
@@ -468,6 +472,7 @@ def agree(
         ci_over=ci_over,
         n_boot=n_boot,
         progress=progress,
+        mc_tolerance=mc_tolerance,
     )
     return AgreementResult(result)
 

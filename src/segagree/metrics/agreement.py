@@ -127,7 +127,9 @@ class SfKappaResult:
         per_speaker: speaker -> the same, chance estimated from that speaker (empty for the
             ``segsimflex`` model and with ``per_speaker=False``).
         chance: the chance model; method: ``"simulation"`` or ``"exact"``.
-        K: simulations (None for exact); seed: the seed (None for exact).
+        K: simulations used (None for exact); seed: the seed (None for exact).
+        sims: simulations asked for; mc_tolerance: the Monte Carlo tolerance asked for (None:
+            all ``sims`` run); stopped_early: True when the tolerance was met before ``sims``.
         mode, transpositions, scheme: how S_f was scored.
         speakers: speakers in sorted order (rows of the arrays below).
         observed: speaker -> observed :class:`SfStats`.
@@ -152,6 +154,14 @@ class SfKappaResult:
     sim_edits: np.ndarray = field(repr=False)
     n_tokens: np.ndarray = field(repr=False)
     distributions: dict[str, dict[str, list[float]]] = field(default_factory=dict, repr=False)
+    sims: int | None = None
+    mc_tolerance: float | None = None
+    stopped_early: bool = False
+
+    @property
+    def n_simulations_used(self) -> int | None:
+        """The simulations the estimates come from (K; fewer than ``sims`` when stopped early)."""
+        return self.K
 
     @property
     def signature(self) -> str:
@@ -159,6 +169,8 @@ class SfKappaResult:
         params: dict[str, Any] = {"chance": self.chance, "method": "sim" if self.method == "simulation" else "exact"}
         if self.method == "simulation":
             params.update(K=self.K, seed=self.seed)
+            if self.mc_tolerance is not None:
+                params.update(tol=f"{self.mc_tolerance:g}")
         params.update(mode=self.mode, trans=self.transpositions, scheme=f"{self.scheme.name}@{self.scheme.digest}")
         return signature("kappa", **params)
 
@@ -170,6 +182,10 @@ class SfKappaResult:
             "chance": self.chance,
             "method": self.method,
             "K": self.K,
+            "n_simulations_used": self.K,
+            "sims": self.sims,
+            "mc_tolerance": self.mc_tolerance,
+            "stopped_early": self.stopped_early,
             "seed": self.seed,
             "mode": self.mode,
             "transpositions": self.transpositions,
@@ -772,27 +788,41 @@ def _run_tasks(
     return results
 
 
-def _simulate(spec: _Spec, K: int, jobs: int, progress: Callable[[int], None] | None) -> tuple[np.ndarray, np.ndarray]:
+def _simulate(
+    spec: _Spec,
+    K: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    done: Callable[[np.ndarray, np.ndarray, int], bool] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cost and edits ``(n_speakers, K')`` of the simulations. With ``done``, blocks are run
+    round by round (block j of every speaker) and the run stops after the first round for which
+    ``done(cost, edits, K')`` is true (K' = the simulations so far); otherwise K' = K."""
     n_speakers = len(spec.lengths)
-    tasks = [(s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in range(spec.n_blocks)]
     cost = np.zeros((n_speakers, K))
     edits = np.zeros((n_speakers, K), dtype=np.int64)
-    if jobs > 1 and len(tasks) > 1:
-        from joblib import Parallel, delayed
+    rounds = [range(spec.n_blocks)] if done is None else [range(j, j + 1) for j in range(spec.n_blocks)]
+    used = 0
+    for blocks in rounds:
+        tasks = [(s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in blocks]
+        if jobs > 1 and len(tasks) > 1:
+            from joblib import Parallel, delayed
 
-        groups = [tasks[i :: jobs * 2] for i in range(min(len(tasks), jobs * 2))]
-        parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-        outs = parallel(delayed(_run_tasks)(spec, g) for g in groups)
-        for out in outs:
-            for s, j, c, e in out:
+            groups = [tasks[i :: jobs * 2] for i in range(min(len(tasks), jobs * 2))]
+            parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+            for out in parallel(delayed(_run_tasks)(spec, g) for g in groups):
+                for s, j, c, e in out:
+                    cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
+                    edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
+                    if progress is not None:
+                        progress(c.size)
+        else:
+            for s, j, c, e in _run_tasks(spec, tasks, progress):
                 cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
                 edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
-                if progress is not None:
-                    progress(c.size)
-    else:
-        for s, j, c, e in _run_tasks(spec, tasks, progress):
-            cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
-            edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
+        used = min(K, (blocks[-1] + 1) * SIM_BLOCK)
+        if done is not None and used < K and done(cost[:, :used], edits[:, :used], used):
+            return cost[:, :used].copy(), edits[:, :used].copy()
     return cost, edits
 
 
@@ -843,6 +873,7 @@ def sf_kappa(
     *,
     chance_method: str = "simulation",
     progress: Callable[[int], None] | None = None,
+    mc_tolerance: float | None = None,
 ) -> SfKappaResult:
     """Chance-corrected S_f and S_f^B (Lai, Li & Zhang 2023): kappa pooled and per speaker.
 
@@ -859,6 +890,11 @@ def sf_kappa(
         chance_method: ``"simulation"`` or ``"exact"`` (closed-form expectation of S_f; needs
             ``transpositions=False`` and not the ``segsimflex`` model; S_f^B has none).
         progress: called with the number of simulated pairs finished, as they finish.
+        mc_tolerance: stop simulating once the Monte Carlo standard errors of both pooled kappas
+            (S_f and S_f^B) are at most this, checked after every :data:`SIM_BLOCK` simulations
+            of every speaker; at most ``sims`` are run. The result reports
+            ``n_simulations_used`` (its K) and ``stopped_early``; the simulations used are the
+            first ones of a full run with the same seed.
 
     Raises:
         UsageError: bad K, chance model, method, mode or jobs; MismatchError: the annotations
@@ -873,6 +909,8 @@ def sf_kappa(
         raise UsageError(f"the number of simulations K must be an integer >= 1, got {sims!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
         raise UsageError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if mc_tolerance is not None and not (isinstance(mc_tolerance, (int, float)) and mc_tolerance > 0):
+        raise UsageError(f"mc_tolerance must be a number > 0, got {mc_tolerance!r}")
     if chance_method == "exact" and (transpositions or chance == "segsimflex"):
         raise UsageError(
             "the exact chance expectation exists only without transpositions and not for the segsimflex "
@@ -946,7 +984,16 @@ def sf_kappa(
         seed=int(seed),
         n_blocks=(K + SIM_BLOCK - 1) // SIM_BLOCK,
     )
-    cost, edits = _simulate(spec, K, int(jobs), progress)
+    total_tokens = int(n_tok.sum())
+
+    def precise_enough(c: np.ndarray, e: np.ndarray, k: int) -> bool:
+        v_sf, v_b = _sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
+        ses = (_estimate("sf", obs.sf, v_sf, k).se, _estimate("sf_b", obs.sf_b, v_b, k).se)
+        return all(se is not None and se <= mc_tolerance for se in ses)
+
+    cost, edits = _simulate(spec, K, int(jobs), progress, None if mc_tolerance is None else precise_enough)
+    stopped_early = cost.shape[1] < K
+    K = cost.shape[1]
     sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), int(n_tok.sum()))
     pooled = {"sf": _estimate("sf", obs.sf, sf_v, K), "sf_b": _estimate("sf_b", obs.sf_b, sfb_v, K)}
     if do_speakers:
@@ -970,4 +1017,7 @@ def sf_kappa(
         edits,
         n_tok,
         {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers},
+        sims=int(sims),
+        mc_tolerance=None if mc_tolerance is None else float(mc_tolerance),
+        stopped_early=stopped_early,
     )
