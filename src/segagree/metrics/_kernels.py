@@ -76,6 +76,24 @@ def _align(
     return cost[n_a * w + n_b], edits[n_a * w + n_b]
 
 
+def _align_alone(
+    pa: np.ndarray,
+    xa: np.ndarray,
+    n_a: int,
+    pb: np.ndarray,
+    yb: np.ndarray,
+    n_b: int,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    c: np.ndarray,
+    trans: np.ndarray,
+    eps: float,
+) -> tuple[float, int]:
+    """:func:`_align` with scratch of its own (for blocks too long for the shared scratch)."""
+    need = (n_a + 1) * (n_b + 1)
+    return _align(pa, xa, n_a, pb, yb, n_b, np.empty(need), np.empty(need, np.int64), dele, ins, c, trans, eps)
+
+
 def _score_draws(
     u: np.ndarray,
     rows: int,
@@ -110,13 +128,15 @@ def _score_draws(
     edits = np.zeros(rows, dtype=np.int64)
     delta = np.zeros(rows)
     d_edits = np.zeros(rows, dtype=np.int64)
-    size = 64
-    pa = np.empty(size, np.int64)
-    xa = np.empty(size, np.int64)
-    pb = np.empty(size, np.int64)
-    yb = np.empty(size, np.int64)
-    cost_buf = np.empty(size * size)
-    edits_buf = np.empty(size * size, np.int64)
+    # Scratch allocated once (a block has at most n items); arrays reassigned inside the loop
+    # would cost reference counting on every step.
+    pa = np.empty(n, np.int64)
+    xa = np.empty(n, np.int64)
+    pb = np.empty(n, np.int64)
+    yb = np.empty(n, np.int64)
+    size = 4096
+    cost_buf = np.empty(size)
+    edits_buf = np.empty(size, np.int64)
     for r in range(rows):
         n_a = 0
         n_b = 0
@@ -124,6 +144,10 @@ def _score_draws(
         last_pos = -1
         anchors_since = False
         at = r * n
+        base_r = 0.0  # summed in event order, as numpy's bincount does
+        edits_r = 0
+        delta_r = 0.0
+        d_edits_r = 0
         for pos in range(n + 1):
             if pos < n:
                 v = u[at + pos]
@@ -134,8 +158,8 @@ def _score_draws(
                     k += 1
                 x = cell_x[k]
                 y = cell_y[k]
-                base[r] += cell_cost[k]
-                edits[r] += 1
+                base_r += cell_cost[k]
+                edits_r += 1
                 if x != 0 and y != 0:  # an anchor closes the block
                     anchors_since = True
                     continue
@@ -145,14 +169,24 @@ def _score_draws(
                 y = 0
                 new = True
             if new and n_a + n_b > 0:
-                if n_a > 0 and n_b > 0:
-                    need = (n_a + 1) * (n_b + 1)
-                    if need > cost_buf.size:
-                        cost_buf = np.empty(2 * need)
-                        edits_buf = np.empty(2 * need, np.int64)
-                    bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_buf, edits_buf, dele, ins, c, trans, eps)
-                    delta[r] += bc - own
-                    d_edits[r] += be - (n_a + n_b)
+                if n_a == 1 and n_b == 1:  # the common block, in closed form (the DP's numbers)
+                    xx = xa[0]
+                    yy = yb[0]
+                    d = pa[0] - pb[0]
+                    pc = trans[xx] * d + c[xx, yy] if d > 0 else trans[yy] * -d + c[xx, yy]
+                    skip = (0.0 + ins[yy]) + dele[xx]
+                    if pc < dele[xx] + ins[yy] - eps and 0.0 + pc < skip - eps:
+                        delta_r += (0.0 + pc) - own
+                        d_edits_r -= 1
+                    else:
+                        delta_r += skip - own
+                elif n_a > 0 and n_b > 0:
+                    if (n_a + 1) * (n_b + 1) <= size:
+                        bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_buf, edits_buf, dele, ins, c, trans, eps)
+                    else:  # a long block (dmax = inf): scratch of its own
+                        bc, be = _align_alone(pa, xa, n_a, pb, yb, n_b, dele, ins, c, trans, eps)
+                    delta_r += bc - own
+                    d_edits_r += be - (n_a + n_b)
                 n_a = 0
                 n_b = 0
                 own = 0.0
@@ -160,17 +194,6 @@ def _score_draws(
                 break
             anchors_since = False
             last_pos = pos
-            if n_a >= pa.size or n_b >= pb.size:
-                grow = 2 * pa.size
-                pa2 = np.empty(grow, np.int64)
-                xa2 = np.empty(grow, np.int64)
-                pb2 = np.empty(grow, np.int64)
-                yb2 = np.empty(grow, np.int64)
-                pa2[:n_a] = pa[:n_a]
-                xa2[:n_a] = xa[:n_a]
-                pb2[:n_b] = pb[:n_b]
-                yb2[:n_b] = yb[:n_b]
-                pa, xa, pb, yb = pa2, xa2, pb2, yb2
             if y != 0:
                 pb[n_b] = pos
                 yb[n_b] = y
@@ -181,6 +204,10 @@ def _score_draws(
                 xa[n_a] = x
                 n_a += 1
                 own += dele[x]
+        base[r] = base_r
+        edits[r] = edits_r
+        delta[r] = delta_r
+        d_edits[r] = d_edits_r
     cost = np.empty(rows)
     for r in range(rows):
         cost[r] = base[r] + (0.0 + delta[r])
@@ -267,5 +294,6 @@ if njit is None:  # pragma: no cover
     score_draws: Any = None
 else:
     _align = njit(cache=True, nogil=True)(_align)
+    _align_alone = njit(cache=True, nogil=True)(_align_alone)
     dp_blocks = njit(cache=True, nogil=True)(_dp_blocks)
     score_draws = njit(cache=True, nogil=True)(_score_draws)
