@@ -10,7 +10,8 @@ as CSV tables (Turn, Speaker, Utterance, row_id: the NCCU layout) into a tempora
 
 Prints per command the best and median wall seconds of ``--repeat`` runs, tokens per second,
 the peak RSS of the command's process and the 1-minute load average before the runs (the
-machine may be shared). Start-up (``python -m segagree --help``) is timed too, for reference.
+machine may be shared; read the best). The first agree run ever compiles the simulation
+kernel (numba caches it on disk). Start-up (``python -m segagree --help``) is timed too.
 """
 
 from __future__ import annotations
@@ -135,7 +136,12 @@ def main() -> None:
         if not args.no_agree:
             for n in args.agree_tokens:
                 a, b = files[n]
-                show(f"agree A B --sims {args.sims} -q", n, ["agree", str(a), str(b), "--sims", str(args.sims), "-q"])
+                cmd = ["agree", str(a), str(b), "--sims", str(args.sims), "-q"]
+                show(f"agree A B --sims {args.sims} -q", n, cmd)
+                show("  ... --mc-tolerance 0.0001", n, [*cmd, "--mc-tolerance", "0.0001"])
+            for n in args.tokens:
+                a, b = files[n]
+                show("compare A B --json", n, ["compare", str(a), str(b), "--json"])
 
 
 if __name__ == "__main__":

@@ -76,8 +76,12 @@ def compare_documents(
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
     with_operations: bool = True,
+    review_rows: bool = True,
 ) -> dict[str, Any]:
     """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations``).
+
+    ``operation_rows`` (review rows with token context, :func:`operation_rows`) are added when
+    ``review_rows`` and ``with_operations`` are both true.
 
     ``layer`` may name several layers (``"iu,turn"``): S_f scores the first, and the other
     metrics compare all of them at once with segeval's multi-type "sets" semantics.
@@ -100,5 +104,5 @@ def compare_documents(
         metric_options=metric_options,
         with_operations=with_operations,
     )
-    result["operation_rows"] = operation_rows(result, pair)
+    result["operation_rows"] = operation_rows(result, pair) if review_rows and with_operations else []
     return result
