@@ -109,12 +109,12 @@ def _parse_units(
     first bad row as a row-by-row reading would.
     """
     n_rows = len(frame)
-    speakers = [str(x).strip() for x in frame[spk_col].tolist()]
-    named = np.fromiter((bool(x) and x not in MISSING for x in speakers), dtype=bool, count=n_rows)
-    pieces = [str(u).split(" ") for u in frame[text_col].tolist()]
-    counts = np.fromiter(map(len, pieces), dtype=np.int64, count=n_rows)
-    flat = np.fromiter(chain.from_iterable(pieces), dtype=object, count=int(counts.sum()))
-    row_of = np.repeat(np.arange(n_rows), counts)
+    # Speaker cells are few distinct values: strip and check each once.
+    codes, distinct = pd.factorize(frame[spk_col].to_numpy(dtype=object), use_na_sentinel=False)
+    names = [str(x).strip() for x in distinct.tolist()]
+    speakers = np.asarray(names, dtype=object)[codes]
+    named = np.asarray([bool(x) and x not in MISSING for x in names], dtype=bool)[codes]
+    flat, row_of = _pieces([str(u) for u in frame[text_col].tolist()])
     nonempty = flat != ""
     flat, row_of = flat[nonempty], row_of[nonempty]
     n_words = np.bincount(row_of, minlength=n_rows)
@@ -147,7 +147,7 @@ def _parse_units(
     keep[last[has_note]] = False  # the endnote is the boundary, not a token
     # Blank speakers inherit the row above: the index of the last named row at or before each.
     source = np.maximum.accumulate(np.where(named, np.arange(n_rows), 0))
-    speaker_of = np.asarray(speakers, dtype=object)[source]
+    speaker_of = speakers[source]
     columns = UnitColumns()
     columns.speakers = speaker_of[rows].tolist()
     columns.texts = flat[keep].tolist()
@@ -156,6 +156,25 @@ def _parse_units(
     columns.starts = times.get("start", [math.nan] * rows.size)
     columns.ends = times.get("end", [math.nan] * rows.size)
     return columns, rows
+
+
+def _pieces(utterances: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Every utterance split at single ASCII spaces (``str.split(" ")``, empty pieces kept), as
+    one flat object array and the row of each piece.
+
+    The utterances are joined with a separator piece and split once: a list per row would make
+    the garbage collector walk hundreds of thousands of them on a large table.
+    """
+    joined = "".join(utterances)
+    if "\x1f" in joined:  # the separator occurs in the text: split row by row
+        pieces = [u.split(" ") for u in utterances]
+        counts = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        flat = np.fromiter(chain.from_iterable(pieces), dtype=object, count=int(counts.sum()))
+        return flat, np.repeat(np.arange(len(pieces)), counts)
+    flat = np.array(" \x1f ".join(utterances).split(" "), dtype=object)
+    sep = flat == "\x1f"
+    row_of = np.cumsum(sep)
+    return flat[~sep], row_of[~sep]
 
 
 def _seconds(cells: np.ndarray, rows: np.ndarray, col: Any) -> tuple[list[float], tuple[int, str] | None]:
