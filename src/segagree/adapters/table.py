@@ -114,7 +114,7 @@ def _parse_units(
     names = [str(x).strip() for x in distinct.tolist()]
     speakers = np.asarray(names, dtype=object)[codes]
     named = np.asarray([bool(x) and x not in MISSING for x in names], dtype=bool)[codes]
-    flat, row_of = _pieces([str(u) for u in frame[text_col].tolist()])
+    flat, row_of = _pieces(list(map(str, frame[text_col].tolist())))
     nonempty = flat != ""
     flat, row_of = flat[nonempty], row_of[nonempty]
     n_words = np.bincount(row_of, minlength=n_rows)
@@ -124,7 +124,8 @@ def _parse_units(
         raise InputError("the first row has no Speaker", path=path, place="row 2")
     last = np.cumsum(n_words)[rows] - 1  # each unit's last token in flat
     typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1) if not is_pause(t.symbol)}
-    found = np.fromiter((typed.get(x, 0) for x in flat[last].tolist()), dtype=np.int64, count=rows.size)
+    last_codes, last_tokens = pd.factorize(flat[last])  # look each distinct last token up once
+    found = np.asarray([typed.get(x, 0) for x in last_tokens.tolist()], dtype=np.int64)[last_codes]
     has_note = found > 0
     bad_rows: list[tuple[int, int, str]] = []  # (row, check order, message)
     if scheme.unclassified_code is None and not has_note.all():
