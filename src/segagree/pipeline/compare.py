@@ -46,11 +46,14 @@ def score_pair(
     )
     out = result.to_dict()
     symbols = pair.scheme.symbols
+    # Positions as lists: indexing a list per operation is much cheaper than a numpy array.
+    pos_a = {s: p.tolist() for s, p in pair.positions_a.items()} if out["operations"] else {}
+    pos_b = {s: p.tolist() for s, p in pair.positions_b.items()} if out["operations"] else {}
     for op in out["operations"]:
         s = op["speaker"]
         # Where B's boundary lands in A's stream (the base of an adjudicated gold file).
-        op["position_b_in_a"] = None if op["position_b"] is None else int(pair.positions_a[s][op["position_b"]])
-        for side, positions in (("position_a", pair.positions_a), ("position_b", pair.positions_b)):
+        op["position_b_in_a"] = None if op["position_b"] is None else int(pos_a[s][op["position_b"]])
+        for side, positions in (("position_a", pos_a), ("position_b", pos_b)):
             if op[side] is not None:
                 op[side] = int(positions[s][op[side]])
     out["speakers"] = list(pair.speakers)
