@@ -118,3 +118,26 @@ def test_mc_tolerance_must_be_positive() -> None:
 
     with pytest.raises(UsageError, match="mc_tolerance"):
         sf_kappa({"S": [0, 1]}, {"S": [1, 0]}, sims=10, mc_tolerance=0)
+
+
+def test_an_interrupt_inside_the_kernel_is_raised_as_itself() -> None:
+    """A signal handler's exception pending when a compiled kernel returns comes back from
+    Python as a SystemError caused by it; the simulation re-raises the original."""
+
+    class Interrupted(Exception):
+        pass
+
+    def kernel() -> None:
+        try:
+            raise Interrupted("stop")
+        except Interrupted as inner:
+            raise SystemError("returned a result with an exception set") from inner
+
+    with pytest.raises(Interrupted):
+        agr._interruptible(kernel)
+
+    def broken() -> None:
+        raise SystemError("a real one")
+
+    with pytest.raises(SystemError, match="a real one"):
+        agr._interruptible(broken)

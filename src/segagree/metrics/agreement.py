@@ -705,6 +705,21 @@ def _draw_u32(rng: np.random.Generator, size: int) -> np.ndarray:
     return raw.view(np.uint32)[:size]
 
 
+def _interruptible(kernel: Callable[..., Any], *args: Any) -> Any:
+    """Call a compiled kernel. An exception raised by a signal handler while it runs (Ctrl-C:
+    KeyboardInterrupt, or the CLI's own) is pending when the kernel returns, and Python then
+    reports a SystemError caused by it: the original exception is raised instead."""
+    try:
+        return kernel(*args)
+    except SystemError as err:
+        root: BaseException = err
+        while isinstance(root, SystemError) and (root.__cause__ or root.__context__) is not None:
+            root = root.__cause__ or root.__context__  # type: ignore[assignment]
+        if root is err or isinstance(root, SystemError):
+            raise
+        raise root from None
+
+
 def _score_block(
     rng: np.random.Generator,
     cells: _Cells,
@@ -719,7 +734,8 @@ def _score_block(
     u = _draw_u32(rng, rows * n)
     score_draws = _kernel("score_draws") if transpositions and mode == "optimal" else None
     if score_draws is not None:  # the numpy computation below, compiled, in one pass
-        return score_draws(
+        return _interruptible(
+            score_draws,
             u,
             rows,
             n,
