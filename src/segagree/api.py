@@ -344,6 +344,8 @@ def compare(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     metric_options: Mapping[str, Any] | None = None,
+    with_operations: bool = True,
+    review_rows: bool = True,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -364,6 +366,8 @@ def compare(
         format: the input format of path arguments (default by extension).
         read_options: reader options for path arguments (see :func:`reader_options`).
         metric_options: metric parameters (``k``, ``n_t``, ``boundary``...).
+        with_operations: list every operation (False: scores and operation counts only, much
+            faster on a long text); review_rows: add the operations' review rows with context.
 
     Raises:
         MismatchError: different speakers, or different transcripts without ``align``.
@@ -387,6 +391,8 @@ def compare(
         align=align,
         metrics=names,
         metric_options=metric_options,
+        with_operations=with_operations,
+        review_rows=review_rows,
     )
     return CompareResult(result)
 
@@ -412,6 +418,7 @@ def agree(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    mc_tolerance: float | None = None,
 ) -> AgreementResult:
     """Chance-corrected agreement of two or more annotations of one text.
 
@@ -430,6 +437,9 @@ def agree(
         exact: exact chance expectation of S_f (needs ``transpositions=False``).
         jobs: worker processes (the numbers do not depend on it).
         ci_over: bootstrap intervals over ``texts`` or ``speakers``.
+        mc_tolerance: stop simulating before ``sims`` once both pooled kappas' Monte Carlo
+            standard errors are at most this (each pair reports ``n_simulations_used`` and
+            ``stopped_early``).
         other arguments: as in :func:`compare`.
     """
     from segagree.metrics.agreement import CHANCE_MODELS
@@ -462,6 +472,7 @@ def agree(
         ci_over=ci_over,
         n_boot=n_boot,
         progress=progress,
+        mc_tolerance=mc_tolerance,
     )
     return AgreementResult(result)
 

@@ -95,6 +95,12 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     help="Exact chance expectation of S_f instead of simulating; with --no-transpositions only.",
 )
 @click.option(
+    "--mc-tolerance",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SE",
+    help="Stop before --sims once both pooled kappas' Monte Carlo standard errors are at most SE.",
+)
+@click.option(
     "--jobs",
     default=1,
     show_default=True,
@@ -120,6 +126,7 @@ def agree(
     seed: int,
     chance: str,
     exact: bool,
+    mc_tolerance: float | None,
     jobs: int,
     scheme: str | None,
     mode: str,
@@ -188,6 +195,7 @@ def agree(
             ci_over="speakers" if ci_speakers else "texts",
             n_boot=n_boot,
             progress=progress,
+            mc_tolerance=mc_tolerance,
         )
     if json_out:
         print_json(result)
@@ -233,6 +241,8 @@ def _print_documents(result: dict[str, Any]) -> None:
             "kappa = (S - E[S]) / (1 - E[S]), E[S] the chance similarity; Monte Carlo error of the pooled kappa: "
             f"S_f {_se(pooled.get('kappa_sf'))}, S_f^B {_se(pooled.get('kappa_sf_b'))} (per speaker: --json)"
         )
+        if pair.get("stopped_early"):
+            out.print(f"Monte Carlo tolerance met after {pair['n_simulations_used']} simulations")
         ci = pair["ci"]["kappa_sf"]
         if ci["low"] is None:
             out.print(f"no interval: {ci['reason']}")

@@ -99,6 +99,8 @@ def compare(
         transpositions=transpositions,
         normalise_speakers=not keep_speaker_labels,
         speaker_map=speaker_map(renames),
+        with_operations=json_out or ops is not None,  # the table shows counts only
+        review_rows=ops is not None,
     )
     if ops is not None:
         write_operations_csv(result, ops, a=a, b=b)

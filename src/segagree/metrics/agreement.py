@@ -127,7 +127,9 @@ class SfKappaResult:
         per_speaker: speaker -> the same, chance estimated from that speaker (empty for the
             ``segsimflex`` model and with ``per_speaker=False``).
         chance: the chance model; method: ``"simulation"`` or ``"exact"``.
-        K: simulations (None for exact); seed: the seed (None for exact).
+        K: simulations used (None for exact); seed: the seed (None for exact).
+        sims: simulations asked for; mc_tolerance: the Monte Carlo tolerance asked for (None:
+            all ``sims`` run); stopped_early: True when the tolerance was met before ``sims``.
         mode, transpositions, scheme: how S_f was scored.
         speakers: speakers in sorted order (rows of the arrays below).
         observed: speaker -> observed :class:`SfStats`.
@@ -152,6 +154,14 @@ class SfKappaResult:
     sim_edits: np.ndarray = field(repr=False)
     n_tokens: np.ndarray = field(repr=False)
     distributions: dict[str, dict[str, list[float]]] = field(default_factory=dict, repr=False)
+    sims: int | None = None
+    mc_tolerance: float | None = None
+    stopped_early: bool = False
+
+    @property
+    def n_simulations_used(self) -> int | None:
+        """The simulations the estimates come from (K; fewer than ``sims`` when stopped early)."""
+        return self.K
 
     @property
     def signature(self) -> str:
@@ -159,6 +169,8 @@ class SfKappaResult:
         params: dict[str, Any] = {"chance": self.chance, "method": "sim" if self.method == "simulation" else "exact"}
         if self.method == "simulation":
             params.update(K=self.K, seed=self.seed)
+            if self.mc_tolerance is not None:
+                params.update(tol=f"{self.mc_tolerance:g}")
         params.update(mode=self.mode, trans=self.transpositions, scheme=f"{self.scheme.name}@{self.scheme.digest}")
         return signature("kappa", **params)
 
@@ -170,6 +182,10 @@ class SfKappaResult:
             "chance": self.chance,
             "method": self.method,
             "K": self.K,
+            "n_simulations_used": self.K,
+            "sims": self.sims,
+            "mc_tolerance": self.mc_tolerance,
+            "stopped_early": self.stopped_early,
             "seed": self.seed,
             "mode": self.mode,
             "transpositions": self.transpositions,
@@ -241,15 +257,6 @@ def chance_distributions(
     return out
 
 
-def _draw(rng: np.random.Generator, p: np.ndarray, rows: int, n: int) -> np.ndarray:
-    """``rows`` x ``n`` i.i.d. codes from ``p`` (inverse CDF of uniform doubles)."""
-    cdf = np.cumsum(p)
-    cdf[-1] = 1.0
-    u = rng.random((rows, n))
-    codes = np.searchsorted(cdf, u, side="right")
-    return np.minimum(codes, p.size - 1).astype(np.int16)
-
-
 # --- the batched exact scorer --------------------------------------------------------------------
 
 
@@ -257,6 +264,7 @@ class _Tables:
     """Cost tables of a scheme and the longest distance a pair can span."""
 
     def __init__(self, scheme: BoundaryScheme):
+        self.scheme = scheme
         c = 1.0 - scheme.similarity
         self.c = c
         self.c_flat = c.ravel().copy()
@@ -362,11 +370,79 @@ def _score_flat(
     if idx.size < 2:
         return cost, edits
     r = np.searchsorted(starts, idx, side="right") - 1
-    pos = idx - starts[r]
     isb = nzb[idx]
     typ = np.where(isb, b[idx], a[idx])
     anc = np.searchsorted(np.flatnonzero(nza & nzb), idx)  # anchors before each item
-    new = np.ones(idx.size, dtype=bool)
+    d_cost, d_edits = _transpositions(r, idx - starts[r], isb, typ, anc, tab, r_n, _BlockCache(tab))
+    return cost + d_cost, edits + d_edits
+
+
+_USE_KERNEL = True  # tests switch the compiled kernel off to compare it with the numpy path
+
+
+def _kernel(name: str) -> Any:
+    """A compiled kernel of :mod:`segagree.metrics._kernels`, or None without numba."""
+    if not _USE_KERNEL:
+        return None
+    from segagree.metrics import _kernels
+
+    return getattr(_kernels, name)
+
+
+class _BlockCache:
+    """DP results of small blocks by content, reused across pairs and chunks.
+
+    A block's aligned cost and edits depend only on its items' sides and codes and the gaps
+    between them; with ``dmax <= 15`` and at most 8 codes each item fits in 8 bits (4 for
+    side and code, 4 for the gap to the previous item), so a block of up to 7 items is one
+    int64 key. Chance streams repeat the same few thousand small blocks over and over.
+    """
+
+    MAX_ITEMS = 7
+
+    def __init__(self, tab: _Tables):
+        self.usable = tab.dmax <= 15 and tab.c.shape[0] <= 8
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.cost = np.zeros(0)
+        self.edits = np.zeros(0, dtype=np.int64)
+
+    def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For sorted unique ``keys``: found mask, cost and edits (garbage where not found)."""
+        at = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.size - 1, 0))
+        if not self.keys.size:
+            return np.zeros(keys.size, dtype=bool), np.zeros(keys.size), np.zeros(keys.size, dtype=np.int64)
+        found = self.keys[at] == keys
+        return found, self.cost[at].copy(), self.edits[at].copy()
+
+    def add(self, keys: np.ndarray, cost: np.ndarray, edits: np.ndarray) -> None:
+        allk = np.concatenate([self.keys, keys])
+        order = np.argsort(allk, kind="stable")
+        self.keys = allk[order]
+        self.cost = np.concatenate([self.cost, cost])[order]
+        self.edits = np.concatenate([self.edits, edits])[order]
+
+
+def _transpositions(
+    r: np.ndarray,
+    pos: np.ndarray,
+    isb: np.ndarray,
+    typ: np.ndarray,
+    anc: np.ndarray,
+    tab: _Tables,
+    r_n: int,
+    cache: _BlockCache | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """What transpositions change in the cost and edits of ``r_n`` pairs, from their *items*
+    (positions where exactly one annotator has a boundary), in order: pair ``r``, position
+    ``pos``, whether B has it, its code and the number of anchors (both have a boundary)
+    before it. Items of one pair between two anchors and at most ``dmax`` apart form a block;
+    a block with items of both annotators is aligned by :func:`_block_dp` (small ones once per
+    distinct content, with a ``cache``)."""
+    d_cost_rows = np.zeros(r_n)
+    d_edits_rows = np.zeros(r_n, dtype=np.int64)
+    if pos.size < 2:
+        return d_cost_rows, d_edits_rows
+    new = np.ones(pos.size, dtype=bool)
     new[1:] = (r[1:] != r[:-1]) | (anc[1:] != anc[:-1]) | (np.diff(pos) > tab.dmax)
     blk = np.cumsum(new) - 1
     nb = int(blk[-1]) + 1
@@ -374,36 +450,109 @@ def _score_flat(
     npa = np.bincount(blk, minlength=nb) - nq
     mixed = (npa > 0) & (nq > 0)
     if not mixed.any():
-        return cost, edits
-    bstart = np.flatnonzero(new)
+        return d_cost_rows, d_edits_rows
+    # Only the items of mixed blocks matter from here on.
+    keep = mixed[blk]
+    r, pos, isb, typ, blk = r[keep], pos[keep], isb[keep], typ[keep], blk[keep]
+    first = np.ones(blk.size, dtype=bool)
+    first[1:] = blk[1:] != blk[:-1]
+    bstart = np.flatnonzero(first)
+    ids = blk[bstart]  # the mixed blocks, in order
+    local_blk = np.cumsum(first) - 1  # block number among the mixed ones
+    npa, nq = npa[ids], nq[ids]
+    m_all = ids.size
+    c_blk = np.zeros(m_all)
+    e_blk = np.zeros(m_all, dtype=np.int64)
+    todo = np.ones(m_all, dtype=bool)
+    if cache is not None and cache.usable:
+        small = npa + nq <= _BlockCache.MAX_ITEMS
+        if small.any():
+            sel = small[local_blk]
+            gap = np.zeros(pos.size, dtype=np.int64)
+            gap[1:] = np.diff(pos)
+            gap[bstart] = 0
+            k = tab.c.shape[0]
+            code = ((isb.astype(np.int64) * k + typ) << 4) | gap
+            within = np.arange(pos.size) - bstart[local_blk]
+            keyed = code[sel] << (8 * within[sel])
+            starts = np.flatnonzero(first[sel])
+            keys = np.add.reduceat(keyed, starts)
+            uniq, first_of, inv = np.unique(keys, return_index=True, return_inverse=True)
+            found, u_cost, u_edits = cache.lookup(uniq)
+            if not found.all():
+                # One block of each new content, aligned; _dp_blocks answers in block order.
+                rep_ids = np.flatnonzero(small)[first_of[~found]]
+                reps = np.zeros(m_all, dtype=bool)
+                reps[rep_ids] = True
+                c_new, e_new = _dp_blocks(reps, local_blk, pos, isb, typ, npa, nq, tab)
+                back = np.argsort(np.argsort(rep_ids))  # rank of each new key's block
+                c_new, e_new = c_new[back], e_new[back]
+                u_cost[~found], u_edits[~found] = c_new, e_new
+                cache.add(uniq[~found], c_new, e_new)
+            c_blk[small] = u_cost[inv]
+            e_blk[small] = u_edits[inv]
+            todo = ~small
+    if todo.any():
+        c_blk[todo], e_blk[todo] = _dp_blocks(todo, local_blk, pos, isb, typ, npa, nq, tab)
+    base_cost = np.where(isb, tab.ins[typ], tab.dele[typ])
+    block_base = np.bincount(local_blk, weights=base_cost, minlength=m_all)
+    block_row = r[bstart]
+    d_cost_rows += np.bincount(block_row, weights=c_blk - block_base, minlength=r_n)
+    d_edits = e_blk - (npa + nq)
+    d_edits_rows += np.bincount(block_row, weights=d_edits, minlength=r_n).round().astype(np.int64)
+    return d_cost_rows, d_edits_rows
+
+
+def _dp_blocks(
+    chosen: np.ndarray,
+    blk: np.ndarray,
+    pos: np.ndarray,
+    isb: np.ndarray,
+    typ: np.ndarray,
+    npa: np.ndarray,
+    nq: np.ndarray,
+    tab: _Tables,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Aligned cost and edits of the ``chosen`` blocks (mask over blocks; items given in block
+    order with their block number ``blk``), by the compiled kernel when numba is there, else
+    by :func:`_block_dp` on groups of one DP shape."""
+    kernel = _kernel("dp_blocks")
+    if kernel is not None:
+        first = np.ones(blk.size, dtype=bool)
+        first[1:] = blk[1:] != blk[:-1]
+        starts = np.flatnonzero(first)[chosen]
+        ends = starts + (npa + nq)[chosen]
+        return kernel(starts, ends, pos, isb, typ, tab.dele, tab.ins, tab.c, tab.trans, _EPS)
+    sel = chosen[blk]
+    blk, pos, isb, typ = blk[sel], pos[sel], isb[sel], typ[sel]
+    first = np.ones(blk.size, dtype=bool)
+    first[1:] = blk[1:] != blk[:-1]
+    bstart = np.flatnonzero(first)
+    ids = blk[bstart]
+    local_blk = np.cumsum(first) - 1
     isa = ~isb
     cum_a = np.cumsum(isa, dtype=np.int64) - isa  # exclusive
     cum_b = np.cumsum(isb, dtype=np.int64) - isb
-    rank = np.where(isb, cum_b - cum_b[bstart][blk], cum_a - cum_a[bstart][blk])
-    block_row = r[bstart]
-    base_cost = np.where(isb, tab.ins[typ], tab.dele[typ])
-    block_base = np.bincount(blk, weights=base_cost, minlength=nb)
-    bp, bq = _bucket(npa), _bucket(nq)
-    mixed_ids = np.flatnonzero(mixed)
-    shape_key = bp[mixed_ids] * 100_003 + bq[mixed_ids]
-    d_cost = np.zeros(nb)
-    d_edits = np.zeros(nb, dtype=np.int64)
-    # Items of mixed blocks, grouped by their block's DP shape (stable: position order kept).
-    item_ids = np.flatnonzero(mixed[blk])
-    bkey = np.zeros(nb, dtype=np.int64)
-    bkey[mixed_ids] = shape_key
-    order = item_ids[np.argsort(bkey[blk[item_ids]], kind="stable")]
-    okey = bkey[blk[order]]
-    cuts = np.flatnonzero(np.diff(okey)) + 1
-    local = np.full(nb, -1, dtype=np.int64)
+    rank = np.where(isb, cum_b - cum_b[bstart][local_blk], cum_a - cum_a[bstart][local_blk])
+    m_all = ids.size
+    bp, bq = _bucket(npa[ids]), _bucket(nq[ids])
+    # Blocks grouped by their DP shape; small shape numbers sort by radix (stable, linear).
+    shapes, shape_of = np.unique(bp * 100_003 + bq, return_inverse=True)
+    small = np.int16 if shapes.size < 2**15 else np.int64
+    item_shape = shape_of.astype(small)[local_blk]
+    order = np.argsort(item_shape, kind="stable")
+    cuts = np.flatnonzero(np.diff(item_shape[order])) + 1
+    cost = np.zeros(m_all)
+    edits = np.zeros(m_all, dtype=np.int64)
+    local = np.full(m_all, -1, dtype=np.int64)
     for grp in np.split(order, cuts):
-        g_blk = blk[grp]  # non-decreasing: items stay in block order within a shape
-        ids = g_blk[np.concatenate(([True], g_blk[1:] != g_blk[:-1]))]
-        P, Q = int(bp[ids[0]]), int(bq[ids[0]])
-        local[ids] = np.arange(ids.size)
+        g_blk = local_blk[grp]  # non-decreasing: items stay in block order within a shape
+        gids = g_blk[np.concatenate(([True], g_blk[1:] != g_blk[:-1]))]
+        P, Q = int(bp[gids[0]]), int(bq[gids[0]])
+        local[gids] = np.arange(gids.size)
         li, rk, sb = local[g_blk], rank[grp], isb[grp]
         ps, ts = pos[grp], typ[grp]
-        m = ids.size
+        m = gids.size
         pa = np.zeros((m, P), dtype=np.int64)
         xa = np.zeros((m, P), dtype=np.int64)
         va = np.zeros((m, P), dtype=bool)
@@ -417,11 +566,7 @@ def _score_flat(
         pb[li[sb], rk[sb]] = ps[sb]
         yb[li[sb], rk[sb]] = ts[sb]
         vb[li[sb], rk[sb]] = True
-        c_blk, e_blk = _block_dp(tab, pa, xa, va, pb, yb, vb)
-        d_cost[ids] = c_blk - block_base[ids]
-        d_edits[ids] = e_blk - (npa[ids] + nq[ids])
-    cost = cost + np.bincount(block_row, weights=d_cost, minlength=r_n)
-    edits = edits + np.bincount(block_row, weights=d_edits, minlength=r_n).round().astype(np.int64)
+        cost[gids], edits[gids] = _block_dp(tab, pa, xa, va, pb, yb, vb)
     return cost, edits
 
 
@@ -498,100 +643,202 @@ class _Spec:
     n_blocks: int
 
 
-def _streams(
-    seed: int, n_speakers: int, n_blocks: int, s: int, j: int
-) -> tuple[np.random.Generator, np.random.Generator]:
-    child = np.random.SeedSequence(seed).spawn(n_speakers)[s].spawn(n_blocks)[j]
-    sa, sb = child.spawn(2)
-    return np.random.default_rng(sa), np.random.default_rng(sb)
+def _stream(seed: int, s: int, j: int) -> np.random.Generator:
+    """The random stream of block ``j`` of speaker ``s`` (independent of K and of jobs)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(s, j)))
+
+
+_GUIDE_BITS = 12  # the top bits of a draw index a guide table over the cells
+
+
+class _Cells:
+    """Joint draws of (A's code, B's code) for one speaker, and what each pair of codes is.
+
+    A position's two codes are independent draws from ``p_a`` and ``p_b``; drawing the pair
+    as one *cell* ``x * k + y`` of the product distribution takes one random number instead of
+    two. Draws are 32-bit integers ``u`` (two per 64-bit output of the generator): the cell is
+    the first whose cumulative threshold ``round(cdf * 2**32)`` exceeds ``u``, so every cell's
+    probability is exact to 2**-32 (uniform doubles give 2**-53; both far below any Monte
+    Carlo error). Cell 0 is (none, none), most positions: only the others (*events*) are kept.
+    """
+
+    def __init__(self, p_a: np.ndarray, p_b: np.ndarray, tab: _Tables):
+        k = p_a.size
+        joint = np.outer(p_a, p_b).ravel()
+        cdf = np.cumsum(joint)
+        cdf /= cdf[-1] if cdf[-1] > 0 else 1.0
+        upper = np.minimum(np.round(cdf * 2.0**32), 2.0**32).astype(np.uint64)
+        upper[-1] = 2**32
+        self.upper = upper
+        self.t0 = int(upper[0])  # u >= t0: not (none, none)
+        starts = np.arange(2**_GUIDE_BITS, dtype=np.uint64) << np.uint64(32 - _GUIDE_BITS)
+        self.guide = np.searchsorted(upper, starts, side="right").astype(np.int64)
+        x, y = np.divmod(np.arange(k * k), k)
+        self.x, self.y = x, y
+        self.cost = tab.c[x, y]
+        self.differ = x != y
+        self.anchor = (x != 0) & (y != 0)
+        self.item = (x != 0) ^ (y != 0)
+        self.isb = y != 0
+        self.typ = np.where(y != 0, y, x)
+
+    def events(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positions (indexes into ``u``) that are not (none, none), and their cells."""
+        if self.t0 >= 2**32:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
+        ev = np.flatnonzero(u >= np.uint32(self.t0))
+        ue = u[ev]
+        cell = self.guide[ue >> np.uint32(32 - _GUIDE_BITS)]
+        # The guide gives the first cell that may hold u; step on where a threshold falls
+        # inside the guide's bucket.
+        fix = np.flatnonzero(ue >= self.upper[cell])
+        while fix.size:
+            cell[fix] += 1
+            fix = fix[ue[fix] >= self.upper[cell[fix]]]
+        return ev, cell
+
+
+def _draw_u32(rng: np.random.Generator, size: int) -> np.ndarray:
+    """``size`` uniform 32-bit integers: both halves of the generator's 64-bit outputs."""
+    raw = rng.bit_generator.random_raw((size + 1) // 2)
+    return raw.view(np.uint32)[:size]
+
+
+def _interruptible(kernel: Callable[..., Any], *args: Any) -> Any:
+    """Call a compiled kernel. An exception raised by a signal handler while it runs (Ctrl-C:
+    KeyboardInterrupt, or the CLI's own) is pending when the kernel returns, and Python then
+    reports a SystemError caused by it: the original exception is raised instead."""
+    try:
+        return kernel(*args)
+    except SystemError as err:
+        root: BaseException = err
+        while isinstance(root, SystemError) and (root.__cause__ or root.__context__) is not None:
+            root = root.__cause__ or root.__context__  # type: ignore[assignment]
+        if root is err or isinstance(root, SystemError):
+            raise
+        raise root from None
+
+
+def _score_block(
+    rng: np.random.Generator,
+    cells: _Cells,
+    rows: int,
+    n: int,
+    tab: _Tables,
+    mode: str,
+    transpositions: bool,
+    cache: _BlockCache | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw ``rows`` chance pairs of ``n`` positions and score them (cost, edits per pair)."""
+    u = _draw_u32(rng, rows * n)
+    score_draws = _kernel("score_draws") if transpositions and mode == "optimal" else None
+    if score_draws is not None:  # the numpy computation below, compiled, in one pass
+        return _interruptible(
+            score_draws,
+            u,
+            rows,
+            n,
+            cells.t0,
+            cells.guide,
+            cells.upper,
+            32 - _GUIDE_BITS,
+            cells.cost,
+            cells.x,
+            cells.y,
+            tab.dele,
+            tab.ins,
+            tab.c,
+            tab.trans,
+            tab.dmax,
+            _EPS,
+        )
+    ev, cell = cells.events(u)
+    del u
+    if mode == "segsimflex" and transpositions:  # the reference's search, pair by pair
+        a = np.zeros(rows * n, dtype=np.int64)
+        b = np.zeros(rows * n, dtype=np.int64)
+        a[ev], b[ev] = cells.x[cell], cells.y[cell]
+        return score_pairs(list(a.reshape(rows, n)), list(b.reshape(rows, n)), tab.scheme, mode=mode)
+    row = ev // n
+    cost = np.bincount(row, weights=cells.cost[cell], minlength=rows)
+    if not transpositions and mode == "segsimflex":
+        return cost, np.bincount(row[cells.differ[cell]], minlength=rows).astype(np.int64)
+    edits = np.bincount(row, minlength=rows).astype(np.int64)  # every event is an edit
+    if not transpositions:
+        return cost, edits
+    anc = np.cumsum(cells.anchor[cell])  # at an item: the anchors before it
+    it = np.flatnonzero(cells.item[cell])
+    r_i, c_i = row[it], cell[it]
+    d_cost, d_edits = _transpositions(r_i, ev[it] - r_i * n, cells.isb[c_i], cells.typ[c_i], anc[it], tab, rows, cache)
+    return cost + d_cost, edits + d_edits
 
 
 def _run_tasks(
     spec: _Spec, tasks: Sequence[tuple[int, int, int]], progress: Callable[[int], None] | None = None
 ) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
     """Draw and score tasks ``(speaker index, block index, sims)``; returns per task the costs
-    and edits of its simulations, in order."""
+    and edits of its simulations, in order. A task's draws come in chunks of whole pairs of
+    about :data:`_BATCH_TOKENS` positions, from one stream, so the numbers do not depend on
+    how tasks are grouped."""
     tab = _Tables(spec.scheme)
-    n_speakers = len(spec.lengths)
+    cells = [_Cells(pa, pb, tab) for pa, pb in spec.probs]
+    cache = _BlockCache(tab)
     results: list[tuple[int, int, np.ndarray, np.ndarray]] = []
-    buf_a: list[np.ndarray] = []
-    buf_b: list[np.ndarray] = []
-    owners: list[tuple[int, int]] = []  # (task number, rows)
-    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
-    tokens = 0
-
-    def flush() -> None:
-        nonlocal tokens
-        if not buf_a:
-            return
-        rows_a = [r for blk in buf_a for r in blk]
-        rows_b = [r for blk in buf_b for r in blk]
-        if spec.mode == "segsimflex" and spec.transpositions:
-            cost, edits = score_pairs(rows_a, rows_b, spec.scheme, mode=spec.mode)
-        else:
-            lens = np.array([r.size for r in rows_a], dtype=np.int64)
-            cost, edits = _score_flat(
-                np.concatenate(rows_a), np.concatenate(rows_b), lens, tab, spec.mode, spec.transpositions
-            )
-        at = 0
-        for t, nrows in owners:
-            pending.setdefault(t, []).append((cost[at : at + nrows], edits[at : at + nrows]))
-            at += nrows
-        if progress is not None:
-            progress(at)
-        buf_a.clear()
-        buf_b.clear()
-        owners.clear()
-        tokens = 0
-
-    for t, (s, j, sims) in enumerate(tasks):
+    for s, j, sims in tasks:
         n = spec.lengths[s]
         if n == 0:  # an empty stream: nothing to draw, no cost, no edits
-            pending[t] = [(np.zeros(sims), np.zeros(sims, dtype=np.int64))]
+            results.append((s, j, np.zeros(sims), np.zeros(sims, dtype=np.int64)))
             continue
-        ra, rb = _streams(spec.seed, n_speakers, spec.n_blocks, s, j)
-        pa, pb = spec.probs[s]
-        step = max(1, _BATCH_TOKENS // max(n, 1))
-        done = 0
-        while done < sims:
+        rng = _stream(spec.seed, s, j)
+        step = max(1, _BATCH_TOKENS // n)
+        costs, edits = [], []
+        for done in range(0, sims, step):
             rows = min(step, sims - done)
-            buf_a.append(_draw(ra, pa, rows, n))
-            buf_b.append(_draw(rb, pb, rows, n))
-            owners.append((t, rows))
-            tokens += rows * n
-            done += rows
-            if tokens >= _BATCH_TOKENS:
-                flush()
-    flush()
-    for t, (s, j, _) in enumerate(tasks):
-        parts = pending.get(t, [])
-        cost = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0)
-        edits = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
-        results.append((s, j, cost, edits))
+            c, e = _score_block(rng, cells[s], rows, n, tab, spec.mode, spec.transpositions, cache)
+            costs.append(c)
+            edits.append(e)
+            if progress is not None:
+                progress(rows)
+        results.append((s, j, np.concatenate(costs), np.concatenate(edits)))
     return results
 
 
-def _simulate(spec: _Spec, K: int, jobs: int, progress: Callable[[int], None] | None) -> tuple[np.ndarray, np.ndarray]:
+def _simulate(
+    spec: _Spec,
+    K: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    done: Callable[[np.ndarray, np.ndarray, int], bool] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cost and edits ``(n_speakers, K')`` of the simulations. With ``done``, blocks are run
+    round by round (block j of every speaker) and the run stops after the first round for which
+    ``done(cost, edits, K')`` is true (K' = the simulations so far); otherwise K' = K."""
     n_speakers = len(spec.lengths)
-    tasks = [(s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in range(spec.n_blocks)]
     cost = np.zeros((n_speakers, K))
     edits = np.zeros((n_speakers, K), dtype=np.int64)
-    if jobs > 1 and len(tasks) > 1:
-        from joblib import Parallel, delayed
+    rounds = [range(spec.n_blocks)] if done is None else [range(j, j + 1) for j in range(spec.n_blocks)]
+    used = 0
+    for blocks in rounds:
+        tasks = [(s, j, min(SIM_BLOCK, K - j * SIM_BLOCK)) for s in range(n_speakers) for j in blocks]
+        if jobs > 1 and len(tasks) > 1:
+            from joblib import Parallel, delayed
 
-        groups = [tasks[i :: jobs * 2] for i in range(min(len(tasks), jobs * 2))]
-        parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-        outs = parallel(delayed(_run_tasks)(spec, g) for g in groups)
-        for out in outs:
-            for s, j, c, e in out:
+            groups = [tasks[i :: jobs * 2] for i in range(min(len(tasks), jobs * 2))]
+            parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+            for out in parallel(delayed(_run_tasks)(spec, g) for g in groups):
+                for s, j, c, e in out:
+                    cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
+                    edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
+                    if progress is not None:
+                        progress(c.size)
+        else:
+            for s, j, c, e in _run_tasks(spec, tasks, progress):
                 cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
                 edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
-                if progress is not None:
-                    progress(c.size)
-    else:
-        for s, j, c, e in _run_tasks(spec, tasks, progress):
-            cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
-            edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
+        used = min(K, (blocks[-1] + 1) * SIM_BLOCK)
+        if done is not None and used < K and done(cost[:, :used], edits[:, :used], used):
+            return cost[:, :used].copy(), edits[:, :used].copy()
     return cost, edits
 
 
@@ -642,6 +889,7 @@ def sf_kappa(
     *,
     chance_method: str = "simulation",
     progress: Callable[[int], None] | None = None,
+    mc_tolerance: float | None = None,
 ) -> SfKappaResult:
     """Chance-corrected S_f and S_f^B (Lai, Li & Zhang 2023): kappa pooled and per speaker.
 
@@ -658,6 +906,11 @@ def sf_kappa(
         chance_method: ``"simulation"`` or ``"exact"`` (closed-form expectation of S_f; needs
             ``transpositions=False`` and not the ``segsimflex`` model; S_f^B has none).
         progress: called with the number of simulated pairs finished, as they finish.
+        mc_tolerance: stop simulating once the Monte Carlo standard errors of both pooled kappas
+            (S_f and S_f^B) are at most this, checked after every :data:`SIM_BLOCK` simulations
+            of every speaker; at most ``sims`` are run. The result reports
+            ``n_simulations_used`` (its K) and ``stopped_early``; the simulations used are the
+            first ones of a full run with the same seed.
 
     Raises:
         UsageError: bad K, chance model, method, mode or jobs; MismatchError: the annotations
@@ -672,6 +925,8 @@ def sf_kappa(
         raise UsageError(f"the number of simulations K must be an integer >= 1, got {sims!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
         raise UsageError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if mc_tolerance is not None and not (isinstance(mc_tolerance, (int, float)) and mc_tolerance > 0):
+        raise UsageError(f"mc_tolerance must be a number > 0, got {mc_tolerance!r}")
     if chance_method == "exact" and (transpositions or chance == "segsimflex"):
         raise UsageError(
             "the exact chance expectation exists only without transpositions and not for the segsimflex "
@@ -745,7 +1000,16 @@ def sf_kappa(
         seed=int(seed),
         n_blocks=(K + SIM_BLOCK - 1) // SIM_BLOCK,
     )
-    cost, edits = _simulate(spec, K, int(jobs), progress)
+    total_tokens = int(n_tok.sum())
+
+    def precise_enough(c: np.ndarray, e: np.ndarray, k: int) -> bool:
+        v_sf, v_b = _sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
+        ses = (_estimate("sf", obs.sf, v_sf, k).se, _estimate("sf_b", obs.sf_b, v_b, k).se)
+        return all(se is not None and se <= mc_tolerance for se in ses)
+
+    cost, edits = _simulate(spec, K, int(jobs), progress, None if mc_tolerance is None else precise_enough)
+    stopped_early = cost.shape[1] < K
+    K = cost.shape[1]
     sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), int(n_tok.sum()))
     pooled = {"sf": _estimate("sf", obs.sf, sf_v, K), "sf_b": _estimate("sf_b", obs.sf_b, sfb_v, K)}
     if do_speakers:
@@ -769,4 +1033,7 @@ def sf_kappa(
         edits,
         n_tok,
         {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers},
+        sims=int(sims),
+        mc_tolerance=None if mc_tolerance is None else float(mc_tolerance),
+        stopped_early=stopped_early,
     )

@@ -31,7 +31,9 @@ DEFINITIONS: dict[str, str] = {
     "chance_mean": "mean similarity of the K simulated chance pairs (exact expectation with --exact)",
     "chance_sd": "standard deviation of the simulated chance similarity (ddof 1)",
     "se": "Monte Carlo standard error of kappa: (1 - obs)/(1 - chance_mean)^2 * chance_sd/sqrt(K)",
-    "K": "number of simulated chance pairs per speaker (--sims)",
+    "K": "number of simulated chance pairs per speaker (--sims; at most that many with --mc-tolerance)",
+    "mc_tolerance": "stop simulating once both pooled kappas' Monte Carlo standard errors are at most this "
+    "(checked every 250 simulations); each pair reports n_simulations_used and stopped_early",
     "seed": "seed of the simulations (numbers do not depend on --jobs)",
     "actual": "A_a: pooled agreement over every annotator pair and item (summed numerators / denominators)",
     "expected_pi": "A_e of multi-pi: chance agreement from the category proportions pooled over annotators",
@@ -191,7 +193,13 @@ def _pair_summary(res: SfKappaResult) -> dict[str, Any]:
         "kappa_sf": res.pooled["sf"].to_dict(),
         "kappa_sf_b": res.pooled["sf_b"].to_dict(),
     }
-    return {"speakers": speakers, "pooled": pooled, "signature": res.signature}
+    return {
+        "speakers": speakers,
+        "pooled": pooled,
+        "signature": res.signature,
+        "n_simulations_used": res.n_simulations_used,
+        "stopped_early": res.stopped_early,
+    }
 
 
 def agree_documents(
@@ -215,6 +223,7 @@ def agree_documents(
     n_boot: int = 1000,
     level: float = 0.95,
     progress: Callable[[int], None] | None = None,
+    mc_tolerance: float | None = None,
 ) -> dict[str, Any]:
     """S_f, S_f^B and their kappas for every annotator pair of one text; for three or more
     annotators also multi-pi, multi-kappa and bias of S_f and S_f^B.
@@ -268,6 +277,7 @@ def agree_documents(
             jobs=jobs,
             chance_method=chance_method,
             progress=progress,
+            mc_tolerance=mc_tolerance,
         )
         summary = _pair_summary(res)
         summary.update(a=labels[i], b=labels[j], mismatches=len(pair.mismatches))
@@ -290,6 +300,7 @@ def agree_documents(
         "chance": chance,
         "chance_method": chance_method,
         "K": sims if chance_method == "simulation" else None,
+        "mc_tolerance": mc_tolerance if chance_method == "simulation" else None,
         "seed": seed if chance_method == "simulation" else None,
         "pairs": pairs_out,
         "multi": None,

@@ -28,16 +28,32 @@ def score_pair(
     transpositions: bool = True,
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
+    with_operations: bool = True,
 ) -> dict[str, Any]:
-    """Score an :class:`AnnotationPair` (see the module docstring for the keys)."""
-    result: SfResult = sf(pair.arrays_a, pair.arrays_b, pair.scheme, mode=mode, transpositions=transpositions)
+    """Score an :class:`AnnotationPair` (see the module docstring for the keys).
+
+    With ``with_operations=False`` the ``operations`` list is left empty (the scores and the
+    operation counts are the same; building one record per operation is most of the time of
+    a large text when only the scores are shown).
+    """
+    result: SfResult = sf(
+        pair.arrays_a,
+        pair.arrays_b,
+        pair.scheme,
+        mode=mode,
+        transpositions=transpositions,
+        with_operations=with_operations,
+    )
     out = result.to_dict()
     symbols = pair.scheme.symbols
+    # Positions as lists: indexing a list per operation is much cheaper than a numpy array.
+    pos_a = {s: p.tolist() for s, p in pair.positions_a.items()} if out["operations"] else {}
+    pos_b = {s: p.tolist() for s, p in pair.positions_b.items()} if out["operations"] else {}
     for op in out["operations"]:
         s = op["speaker"]
         # Where B's boundary lands in A's stream (the base of an adjudicated gold file).
-        op["position_b_in_a"] = None if op["position_b"] is None else int(pair.positions_a[s][op["position_b"]])
-        for side, positions in (("position_a", pair.positions_a), ("position_b", pair.positions_b)):
+        op["position_b_in_a"] = None if op["position_b"] is None else int(pos_a[s][op["position_b"]])
+        for side, positions in (("position_a", pos_a), ("position_b", pos_b)):
             if op[side] is not None:
                 op[side] = int(positions[s][op[side]])
     out["speakers"] = list(pair.speakers)
@@ -62,8 +78,13 @@ def compare_documents(
     normalise_speakers: bool = True,
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
+    with_operations: bool = True,
+    review_rows: bool = True,
 ) -> dict[str, Any]:
-    """Pair two Documents and score them; see :func:`score_pair`.
+    """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations``).
+
+    ``operation_rows`` (review rows with token context, :func:`operation_rows`) are added when
+    ``review_rows`` and ``with_operations`` are both true.
 
     ``layer`` may name several layers (``"iu,turn"``): S_f scores the first, and the other
     metrics compare all of them at once with segeval's multi-type "sets" semantics.
@@ -78,6 +99,13 @@ def compare_documents(
     for extra in names[1:]:
         other = pair_annotations(a, b, layer=extra, normalise_speakers=normalise_speakers, **same)
         pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
-    result = score_pair(pair, mode=mode, transpositions=transpositions, metrics=metrics, metric_options=metric_options)
-    result["operation_rows"] = operation_rows(result, pair)
+    result = score_pair(
+        pair,
+        mode=mode,
+        transpositions=transpositions,
+        metrics=metrics,
+        metric_options=metric_options,
+        with_operations=with_operations,
+    )
+    result["operation_rows"] = operation_rows(result, pair) if review_rows and with_operations else []
     return result

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 
 from segagree.errors import MismatchError
 from segagree.pipeline.align import project_pair
@@ -84,23 +85,31 @@ def speaker_arrays(
     lay = doc.layer(layer)
     codes = recode(lay, scheme, path=doc.source_path)
     rename = dict(speaker_map or {})
-    names = [rename.get(s, s) for s in doc.tokens["speaker"]]
-    order: list[str] = []
-    rows: dict[str, list[int]] = {}
-    if not names:
+    if not doc.n_tokens:
         # A document with no words (an SRT whose cues are all empty) still has its speakers.
-        for s in doc.speakers:
-            if rename.get(s, s) not in rows:
-                rows[rename.get(s, s)] = []
-                order.append(rename.get(s, s))
-    for i, name in enumerate(names):
-        if name not in rows:
-            rows[name] = []
+        empty = list(dict.fromkeys(rename.get(s, s) for s in doc.speakers))
+        return {s: codes[:0] for s in empty}, {s: [] for s in empty}, empty
+    # Speakers numbered in order of first appearance, then renamed (names that map to one are
+    # merged; the merged stream's place is its earliest token), all on arrays, not per token.
+    labels, uniques = pd.factorize(doc.tokens["speaker"].to_numpy(dtype=object), sort=False)
+    order: list[str] = []
+    number: dict[str, int] = {}
+    merged = np.empty(len(uniques), dtype=np.int64)
+    for k, label in enumerate(uniques.tolist()):
+        name = rename.get(label, label)
+        if name not in number:
+            number[name] = len(order)
             order.append(name)
-        rows[name].append(i)
-    text = doc.tokens["text"].to_numpy()
-    arrays = {s: codes[np.asarray(r, dtype=int)] for s, r in rows.items()}
-    tokens = {s: text[np.asarray(r, dtype=int)].tolist() for s, r in rows.items()}
+        merged[k] = number[name]
+    ids = merged[labels]
+    by_speaker = np.argsort(ids, kind="stable")  # discourse order within each speaker
+    cuts = np.cumsum(np.bincount(ids, minlength=len(order)))[:-1]
+    text = doc.tokens["text"].to_numpy(dtype=object)
+    arrays: dict[str, np.ndarray] = {}
+    tokens: dict[str, list[str]] = {}
+    for name, rows in zip(order, np.split(by_speaker, cuts), strict=True):
+        arrays[name] = codes[rows]
+        tokens[name] = text[rows].tolist()
     return arrays, tokens, order
 
 

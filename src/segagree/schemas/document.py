@@ -20,7 +20,7 @@ of every speaker's stream has a non-zero code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,40 +279,118 @@ def from_units(
     ``extra_layers`` maps a layer name to its scheme and, per unit, the codes after each token.
     Units with no tokens are skipped (the caller reports them as losses if it cares).
     """
-    rows: dict[str, list[Any]] = {"speaker": [], "text": [], "start": [], "end": []}
-    meta_rows: list[dict[str, Any]] = []
-    codes: list[int] = []
+    cols = UnitColumns()
+    metas: list[dict[str, Any]] = []
     extra_codes: dict[str, list[int]] = {k: [] for k in (extra_layers or {})}
-    seen: list[str] = list(speakers or [])
+    token_times = False
     for i, unit in enumerate(units):
-        toks = list(unit["tokens"])
-        if not toks:
+        toks = unit["tokens"]
+        n = len(toks) if isinstance(toks, (list, tuple)) else len(toks := list(toks))
+        if not n:
             continue
-        spk = str(unit["speaker"])
-        if spk not in seen:
-            seen.append(spk)
-        n = len(toks)
-        starts = list(unit.get("token_starts") or [np.nan] * n)
-        ends = list(unit.get("token_ends") or [np.nan] * n)
-        if unit.get("start") is not None and (len(starts) == 0 or np.isnan(starts[0])):
-            starts[0] = float(unit["start"])
-        if unit.get("end") is not None and (len(ends) == 0 or np.isnan(ends[-1])):
-            ends[-1] = float(unit["end"])
-        rows["speaker"].extend([spk] * n)
-        rows["text"].extend(str(t) for t in toks)
-        rows["start"].extend(starts)
-        rows["end"].extend(ends)
-        meta = dict(unit.get("meta") or {})
-        meta_rows.extend([meta] * n)
-        codes.extend([0] * (n - 1) + [int(unit["boundary"])])
+        u_start, u_end = unit.get("start"), unit.get("end")
+        cols.add(
+            str(unit["speaker"]),
+            map(str, toks),
+            n,
+            int(unit["boundary"]),
+            np.nan if u_start is None else float(u_start),
+            np.nan if u_end is None else float(u_end),
+        )
+        t_starts, t_ends = unit.get("token_starts"), unit.get("token_ends")
+        has = t_starts is not None and len(t_starts) > 0, t_ends is not None and len(t_ends) > 0
+        token_times = token_times or any(has)
+        cols.token_starts.append(t_starts if has[0] else None)
+        cols.token_ends.append(t_ends if has[1] else None)
+        metas.append(dict(unit.get("meta") or {}))
         for lname, (_, per_unit) in (extra_layers or {}).items():
             extra_codes[lname].extend(per_unit[i])
-    table = pd.DataFrame(rows)
-    if any(meta_rows):
-        meta_df = pd.DataFrame(meta_rows)
-        for col in meta_df.columns:
-            table[col] = meta_df[col].to_numpy()
-    layers = {layer: Layer(layer, scheme, np.asarray(codes, dtype=np.int16))}
-    for lname, (lscheme, _) in (extra_layers or {}).items():
-        layers[lname] = Layer(lname, lscheme, np.asarray(extra_codes[lname], dtype=np.int16))
-    return Document(name=name, speakers=seen, tokens=table, layers=layers, **doc_fields).validate()
+    if not token_times:
+        cols.token_starts, cols.token_ends = [], []
+    if any(metas):
+        # One row per unit (repeated per token by build): the same values and dtypes as one
+        # row per token.
+        meta_df = pd.DataFrame(metas)
+        cols.meta = {col: meta_df[col].to_numpy() for col in meta_df.columns}
+    extra = {k: (sch, np.asarray(extra_codes[k], dtype=np.int16)) for k, (sch, _) in (extra_layers or {}).items()}
+    return cols.build(name, layer=layer, scheme=scheme, speakers=speakers, extra_layers=extra, **doc_fields)
+
+
+@dataclass
+class UnitColumns:
+    """Units in discourse order as parallel per-unit lists (a reader's fast path to a Document).
+
+    ``texts`` holds every unit's tokens one after the other and ``sizes`` how many each unit
+    has (at least one); ``boundaries`` the code after each unit's last token; ``starts``/``ends``
+    unit times (NaN when unknown); ``token_starts``/``token_ends`` optional per-unit token time
+    lists (None for a unit without them; an empty list when no unit has any); ``meta`` column ->
+    per-unit values, copied to every token of the unit. :func:`from_units` builds one from unit
+    mappings; a reader with thousands of units may fill one directly.
+    """
+
+    speakers: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    boundaries: list[int] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)
+    ends: list[float] = field(default_factory=list)
+    token_starts: list[Any] = field(default_factory=list)
+    token_ends: list[Any] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def add(
+        self, speaker: str, tokens: Iterable[str], n: int, boundary: int, start: float = np.nan, end: float = np.nan
+    ) -> None:
+        """Append one unit of ``n`` (>= 1) tokens."""
+        self.speakers.append(speaker)
+        self.texts.extend(tokens)
+        self.sizes.append(n)
+        self.boundaries.append(boundary)
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def build(
+        self,
+        name: str,
+        *,
+        layer: str,
+        scheme: BoundaryScheme,
+        speakers: list[str] | None = None,
+        extra_layers: Mapping[str, tuple[BoundaryScheme, np.ndarray]] | None = None,
+        **doc_fields: Any,
+    ) -> Document:
+        """The validated Document: speakers listed first in ``speakers`` order, then by first
+        appearance; unit times on the unit's first token's start and last token's end unless
+        token times give them; ``extra_layers`` maps a name to its scheme and per-token codes."""
+        # Unit facts are spread over the tokens with numpy: a per-token Python loop and a
+        # DataFrame of per-token dicts were most of the time of a large read.
+        n_tok = len(self.texts)
+        counts = np.asarray(self.sizes, dtype=np.int64)
+        first = np.cumsum(counts) - counts
+        last = first + counts - 1
+        starts = np.full(n_tok, np.nan)
+        ends = np.full(n_tok, np.nan)
+        for times, out in ((self.token_starts, starts), (self.token_ends, ends)):
+            for offset, n, given in zip(first.tolist(), self.sizes, times, strict=False):
+                if given is not None:
+                    out[offset : offset + n] = np.asarray(given, dtype=float)
+        u_s, u_e = np.asarray(self.starts, dtype=float), np.asarray(self.ends, dtype=float)
+        put = ~np.isnan(u_s) & np.isnan(starts[first])
+        starts[first[put]] = u_s[put]
+        put = ~np.isnan(u_e) & np.isnan(ends[last])
+        ends[last[put]] = u_e[put]
+        codes = np.zeros(n_tok, dtype=np.int16)
+        codes[last] = np.asarray(self.boundaries, dtype=np.int16)
+        unit_speakers = np.asarray(self.speakers, dtype=object)
+        listed = list(speakers or [])
+        known = set(listed)
+        order = listed + [s for s in pd.unique(unit_speakers).tolist() if s not in known]
+        table = pd.DataFrame(
+            {"speaker": np.repeat(unit_speakers, counts), "text": self.texts, "start": starts, "end": ends}
+        )
+        for col, values in self.meta.items():
+            table[col] = np.repeat(np.asarray(values), counts)
+        layers = {layer: Layer(layer, scheme, codes)}
+        for lname, (lscheme, lcodes) in (extra_layers or {}).items():
+            layers[lname] = Layer(lname, lscheme, lcodes)
+        return Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields).validate()

@@ -30,6 +30,7 @@ import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -113,11 +114,11 @@ class BoundaryScheme:
     @property
     def symbols(self) -> list[str]:
         """Symbols by code: ``symbols[0] == "none"``."""
-        return [NONE_SYMBOL] + [t.symbol for t in self.all_types]
+        return list(self._symbols)
 
     def symbol(self, code: int) -> str:
         """The symbol of a code (``"none"`` for 0)."""
-        return self.symbols[int(code)]
+        return self._symbols[int(code)]
 
     def code(self, symbol: str) -> int:
         """The code of a symbol or alias; ``"none"`` is 0. Raises KeyError if unknown."""
@@ -127,7 +128,13 @@ class BoundaryScheme:
         """The code of a symbol or alias, or None if the scheme does not know it."""
         return self._lookup.get(symbol)
 
-    @property
+    # The scheme is frozen and its types are tuples of frozen records, so the symbol tables are
+    # built once (readers look codes up once per unit: a dict per call was a hot spot).
+    @cached_property
+    def _symbols(self) -> tuple[str, ...]:
+        return (NONE_SYMBOL, *(t.symbol for t in self.all_types))
+
+    @cached_property
     def _lookup(self) -> dict[str, int]:
         table: dict[str, int] = {NONE_SYMBOL: 0}
         for code, t in enumerate(self.all_types, start=1):

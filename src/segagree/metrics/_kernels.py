@@ -1,0 +1,299 @@
+"""Compiled kernels (numba), optional: the block alignment of the kappa simulation.
+
+:func:`dp_blocks` is the same alignment DP as :func:`segagree.metrics.agreement._block_dp`
+(and :func:`segagree.metrics.sf._align_block`): pair / skip-A / skip-B moves over states
+(i, j), in the same order, with the same tie rule (a cheaper cost by more than ``eps`` wins;
+within ``eps`` the move with more edits wins) and the same sums, so its numbers are the numpy
+version's to the last bit (tests/test_agreement_kappa.py compares them). Each block is one
+small loop nest instead of a padded, bucketed array step; on chance streams, where most
+blocks are short, this is most of the simulation's time.
+
+``numba`` is imported here only, when the simulation first needs it; without it
+:data:`dp_blocks` is None and the numpy version is used. Compiled code is cached on disk.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+try:  # numba is optional: the numpy path gives the same numbers, only slower
+    from numba import njit
+except ImportError:  # pragma: no cover - exercised where numba is absent
+    njit = None
+
+
+def _align(
+    pa: np.ndarray,
+    xa: np.ndarray,
+    n_a: int,
+    pb: np.ndarray,
+    yb: np.ndarray,
+    n_b: int,
+    cost: np.ndarray,
+    edits: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    c: np.ndarray,
+    trans: np.ndarray,
+    eps: float,
+) -> tuple[float, int]:
+    """Cost and edits of the aligned block: A's ``n_a`` boundaries (positions ``pa``, codes
+    ``xa``) against B's ``n_b``; ``cost``/``edits`` are scratch of at least (n_a+1)(n_b+1)."""
+    w = n_b + 1
+    cost[0] = 0.0
+    edits[0] = 0
+    for j in range(1, n_b + 1):  # B's first j inserted
+        cost[j] = cost[j - 1] + ins[yb[j - 1]]
+        edits[j] = edits[j - 1] + 1
+    for i in range(1, n_a + 1):
+        x = xa[i - 1]
+        da = dele[x]
+        here = i * w
+        prev = (i - 1) * w
+        cost[here] = cost[prev] + da  # A's first i deleted
+        edits[here] = edits[prev] + 1
+        for j in range(1, n_b + 1):
+            y = yb[j - 1]
+            bc = cost[prev + j] + da  # delete A[i-1]
+            be = edits[prev + j] + 1
+            cc = cost[here + j - 1] + ins[y]  # insert B[j-1]
+            ee = edits[here + j - 1] + 1
+            if cc < bc - eps or (cc <= bc + eps and ee > be):
+                bc = cc
+                be = ee
+            d = pa[i - 1] - pb[j - 1]
+            pc = trans[x] * d + c[x, y] if d > 0 else trans[y] * -d + c[x, y]
+            if pc < da + ins[y] - eps:  # pair them (only when strictly cheaper)
+                cc = cost[prev + j - 1] + pc
+                ee = edits[prev + j - 1] + 1
+                if cc < bc - eps or (cc <= bc + eps and ee > be):
+                    bc = cc
+                    be = ee
+            cost[here + j] = bc
+            edits[here + j] = be
+    return cost[n_a * w + n_b], edits[n_a * w + n_b]
+
+
+def _align_alone(
+    pa: np.ndarray,
+    xa: np.ndarray,
+    n_a: int,
+    pb: np.ndarray,
+    yb: np.ndarray,
+    n_b: int,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    c: np.ndarray,
+    trans: np.ndarray,
+    eps: float,
+) -> tuple[float, int]:
+    """:func:`_align` with scratch of its own (for blocks too long for the shared scratch)."""
+    need = (n_a + 1) * (n_b + 1)
+    return _align(pa, xa, n_a, pb, yb, n_b, np.empty(need), np.empty(need, np.int64), dele, ins, c, trans, eps)
+
+
+def _score_draws(
+    u: np.ndarray,
+    rows: int,
+    n: int,
+    t0: int,
+    guide: np.ndarray,
+    upper: np.ndarray,
+    shift: int,
+    cell_cost: np.ndarray,
+    cell_x: np.ndarray,
+    cell_y: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    c: np.ndarray,
+    trans: np.ndarray,
+    dmax: float,
+    eps: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """S_f cost and edits (with transpositions, optimal mode) of ``rows`` chance pairs of ``n``
+    positions drawn as 32-bit integers ``u`` (see :class:`segagree.metrics.agreement._Cells`:
+    ``u < t0`` is (none, none), else the cell is found from ``guide[u >> shift]`` and the
+    thresholds ``upper``).
+
+    The same computation, in the same floating-point order, as the numpy path of
+    :func:`segagree.metrics.agreement._score_block`: every *event* (A or B has a boundary) adds
+    its own cost and one edit; *items* (one annotator only) between two anchors (both) and at
+    most ``dmax`` apart form a block, and a block with items of both annotators is aligned
+    (:func:`_align`), changing the cost by its aligned cost minus its items' own costs and the
+    edits likewise.
+    """
+    base = np.zeros(rows)
+    edits = np.zeros(rows, dtype=np.int64)
+    delta = np.zeros(rows)
+    d_edits = np.zeros(rows, dtype=np.int64)
+    # Scratch allocated once (a block has at most n items); arrays reassigned inside the loop
+    # would cost reference counting on every step.
+    pa = np.empty(n, np.int64)
+    xa = np.empty(n, np.int64)
+    pb = np.empty(n, np.int64)
+    yb = np.empty(n, np.int64)
+    size = 4096
+    cost_buf = np.empty(size)
+    edits_buf = np.empty(size, np.int64)
+    for r in range(rows):
+        n_a = 0
+        n_b = 0
+        own = 0.0  # the open block's items' own costs
+        last_pos = -1
+        anchors_since = False
+        at = r * n
+        base_r = 0.0  # summed in event order, as numpy's bincount does
+        edits_r = 0
+        delta_r = 0.0
+        d_edits_r = 0
+        for pos in range(n + 1):
+            if pos < n:
+                v = u[at + pos]
+                if v < t0:
+                    continue
+                k = guide[v >> shift]
+                while v >= upper[k]:
+                    k += 1
+                x = cell_x[k]
+                y = cell_y[k]
+                base_r += cell_cost[k]
+                edits_r += 1
+                if x != 0 and y != 0:  # an anchor closes the block
+                    anchors_since = True
+                    continue
+                new = anchors_since or pos - last_pos > dmax
+            else:
+                x = 0
+                y = 0
+                new = True
+            if new and n_a + n_b > 0:
+                if n_a == 1 and n_b == 1:  # the common block, in closed form (the DP's numbers)
+                    xx = xa[0]
+                    yy = yb[0]
+                    d = pa[0] - pb[0]
+                    pc = trans[xx] * d + c[xx, yy] if d > 0 else trans[yy] * -d + c[xx, yy]
+                    skip = (0.0 + ins[yy]) + dele[xx]
+                    if pc < dele[xx] + ins[yy] - eps and 0.0 + pc < skip - eps:
+                        delta_r += (0.0 + pc) - own
+                        d_edits_r -= 1
+                    else:
+                        delta_r += skip - own
+                elif n_a > 0 and n_b > 0:
+                    if (n_a + 1) * (n_b + 1) <= size:
+                        bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_buf, edits_buf, dele, ins, c, trans, eps)
+                    else:  # a long block (dmax = inf): scratch of its own
+                        bc, be = _align_alone(pa, xa, n_a, pb, yb, n_b, dele, ins, c, trans, eps)
+                    delta_r += bc - own
+                    d_edits_r += be - (n_a + n_b)
+                n_a = 0
+                n_b = 0
+                own = 0.0
+            if pos == n:
+                break
+            anchors_since = False
+            last_pos = pos
+            if y != 0:
+                pb[n_b] = pos
+                yb[n_b] = y
+                n_b += 1
+                own += ins[y]
+            else:
+                pa[n_a] = pos
+                xa[n_a] = x
+                n_a += 1
+                own += dele[x]
+        base[r] = base_r
+        edits[r] = edits_r
+        delta[r] = delta_r
+        d_edits[r] = d_edits_r
+    cost = np.empty(rows)
+    for r in range(rows):
+        cost[r] = base[r] + (0.0 + delta[r])
+    return cost, edits + d_edits
+
+
+def _dp_blocks(
+    bstart: np.ndarray,
+    bend: np.ndarray,
+    pos: np.ndarray,
+    isb: np.ndarray,
+    typ: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    c: np.ndarray,
+    trans: np.ndarray,
+    eps: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cost and edits of the aligned blocks ``items[bstart[m]:bend[m]]`` (items in position
+    order; ``isb`` True for B's, ``typ`` the code, ``pos`` the token position)."""
+    nb = bstart.size
+    out_c = np.empty(nb)
+    out_e = np.empty(nb, dtype=np.int64)
+    longest = 0
+    for m in range(nb):
+        longest = max(longest, bend[m] - bstart[m])
+    pa = np.empty(longest, np.int64)
+    xa = np.empty(longest, np.int64)
+    pb = np.empty(longest, np.int64)
+    yb = np.empty(longest, np.int64)
+    cost = np.empty((longest + 1) * (longest + 1))
+    edits = np.empty((longest + 1) * (longest + 1), np.int64)
+    for m in range(nb):
+        n_a = 0
+        n_b = 0
+        for t in range(bstart[m], bend[m]):
+            if isb[t]:
+                pb[n_b] = pos[t]
+                yb[n_b] = typ[t]
+                n_b += 1
+            else:
+                pa[n_a] = pos[t]
+                xa[n_a] = typ[t]
+                n_a += 1
+        w = n_b + 1
+        cost[0] = 0.0
+        edits[0] = 0
+        for j in range(1, n_b + 1):  # B's first j inserted
+            cost[j] = cost[j - 1] + ins[yb[j - 1]]
+            edits[j] = edits[j - 1] + 1
+        for i in range(1, n_a + 1):
+            x = xa[i - 1]
+            da = dele[x]
+            here = i * w
+            prev = (i - 1) * w
+            cost[here] = cost[prev] + da  # A's first i deleted
+            edits[here] = edits[prev] + 1
+            for j in range(1, n_b + 1):
+                y = yb[j - 1]
+                bc = cost[prev + j] + da  # delete A[i-1]
+                be = edits[prev + j] + 1
+                cc = cost[here + j - 1] + ins[y]  # insert B[j-1]
+                ee = edits[here + j - 1] + 1
+                if cc < bc - eps or (cc <= bc + eps and ee > be):
+                    bc = cc
+                    be = ee
+                d = pa[i - 1] - pb[j - 1]
+                pc = trans[x] * d + c[x, y] if d > 0 else trans[y] * -d + c[x, y]
+                if pc < da + ins[y] - eps:  # pair them (only when strictly cheaper)
+                    cc = cost[prev + j - 1] + pc
+                    ee = edits[prev + j - 1] + 1
+                    if cc < bc - eps or (cc <= bc + eps and ee > be):
+                        bc = cc
+                        be = ee
+                cost[here + j] = bc
+                edits[here + j] = be
+        out_c[m] = cost[n_a * w + n_b]
+        out_e[m] = edits[n_a * w + n_b]
+    return out_c, out_e
+
+
+if njit is None:  # pragma: no cover
+    dp_blocks: Any = None
+    score_draws: Any = None
+else:
+    _align = njit(cache=True, nogil=True)(_align)
+    _align_alone = njit(cache=True, nogil=True)(_align_alone)
+    dp_blocks = njit(cache=True, nogil=True)(_dp_blocks)
+    score_draws = njit(cache=True, nogil=True)(_score_draws)
