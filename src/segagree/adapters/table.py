@@ -23,6 +23,7 @@ import math
 import re
 import zipfile
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,9 @@ import pandas as pd
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, read_losses
 from segagree.adapters.checks import MAX_SECONDS
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import endnote_text, is_pause, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
-from segagree.schemas import BoundaryScheme, Document, from_units
+from segagree.schemas import BoundaryScheme, Document, UnitColumns
 
 log = logging.getLogger(__name__)
 
@@ -149,24 +150,6 @@ def _column(columns: list[str], names: tuple[str, ...]) -> int | None:
     return None
 
 
-def _time(cell: str, column: str, path: Path, place: str) -> float | None:
-    """A Start/End cell in seconds (None when blank); impossible times refused with the row."""
-    if not cell.strip():
-        return None
-    try:
-        value = float(cell)
-    except ValueError:
-        raise InputError(f"{column} {cell!r} is not a number of seconds", path=path, place=place) from None
-    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise InputError(
-            f"{column} {cell!r} is not a possible time; expected a finite number of seconds "
-            f"from 0 to {MAX_SECONDS:.0f}",
-            path=path,
-            place=place,
-        )
-    return value
-
-
 def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_: Any) -> Document:
     """Read a CSV/TSV/XLSX table of units (see module docstring)."""
     path = Path(path)
@@ -190,60 +173,20 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
     time_cols = {k: _column(columns, names) for k, names in TIME_NAMES.items()}
     used = {spk_col, text_col, *(c for c in time_cols.values() if c is not None)}
     meta_cols = [i for i in range(len(columns)) if i not in used]
-    units: list[dict[str, Any]] = []
-    speaker = ""
-    empty_rows: list[str] = []
-    for cells, place in zip(table.rows, table.places, strict=True):
-        raw_speaker = cells[spk_col].strip()
-        if raw_speaker in MISSING:
-            raw_speaker = ""
-        if raw_speaker:
-            speaker = raw_speaker
-        elif not speaker:
-            raise InputError("the first row has no Speaker", path=path, place=place)
-        times = {key: _time(cells[col], columns[col], path, place) for key, col in time_cols.items() if col is not None}
-        if times.get("start") is not None and times.get("end") is not None and times["end"] < times["start"]:
-            raise InputError(
-                f"the unit ends ({times['end']}) before it starts ({times['start']}); expected Start <= End",
-                path=path,
-                place=place,
-            )
-        tokens = [t for t in cells[text_col].split(" ") if t]
-        if not tokens:
-            empty_rows.append(place)
-            continue
-        # segsimflex's rule: only a final token that is exactly a type's symbol is an endnote.
-        words, code = split_endnote(tokens, scheme, glued=False, unclassified_token=False, aliases=False)
-        if code is None:
-            if scheme.unclassified_code is None:
-                raise InputError(
-                    f"unit has no endnote and scheme {scheme.name!r} has no unclassified type",
-                    path=path,
-                    place=place,
-                )
-            code = scheme.unclassified_code
-        if not words:
-            raise InputError("a unit with an endnote but no words", path=path, place=place)
-        unit: dict[str, Any] = {
-            "speaker": speaker,
-            "tokens": words,
-            "boundary": code,
-            "meta": {columns[c]: cells[c] for c in meta_cols},
-        }
-        unit.update({k: v for k, v in times.items() if v is not None})
-        units.append(unit)
-    if not units:
+    cells = list(zip(*table.rows, strict=True)) if table.rows else [() for _ in columns]
+    cols, rows, empty_rows = _parse_units(cells, columns, spk_col, text_col, time_cols, scheme, path, table.places)
+    if not rows.size:
         raise InputError("no units: every Utterance is empty", path=path)
-    if empty_rows:
+    if empty_rows.size:
         losses.add(
             "rows-dropped",
             "rows with an empty Utterance are not kept (no words; their other cells are lost)",
-            where=f"first at {empty_rows[0]}",
-            count=len(empty_rows),
+            where=f"first at {table.places[int(empty_rows[0])]}",
+            count=int(empty_rows.size),
         )
-    return from_units(
+    cols.meta = {columns[c]: np.asarray(cells[c], dtype=object)[rows] for c in meta_cols}
+    return cols.build(
         path.name.split(".")[0],
-        units,
         layer="iu",
         scheme=scheme,
         source_path=str(path),
@@ -251,6 +194,120 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
         meta={"columns": columns},
         losses=losses,
     )
+
+
+def _parse_units(
+    cells: list[tuple[str, ...]],
+    columns: list[str],
+    spk_col: int,
+    text_col: int,
+    time_cols: dict[str, int | None],
+    scheme: BoundaryScheme,
+    path: Path,
+    places: list[str],
+) -> tuple[UnitColumns, np.ndarray, np.ndarray]:
+    """The units of a table (``cells``: one tuple per column), the row of each, and the rows
+    with an empty Utterance (0-based, header excluded).
+
+    Speakers (blank or NA inherit the row above), tokens, endnotes and unit times of every row,
+    on whole columns at once: a Python loop over the rows was most of the time of a large read.
+    Tokens are the non-empty pieces of the Utterance split at ASCII spaces; the last token is the
+    endnote when it is exactly a typed symbol that is not a pause (segsimflex's rule). Errors
+    name the first bad row, and there the check a row-by-row reading makes first.
+    """
+    n_rows = len(places)
+    codes, distinct = pd.factorize(np.asarray(cells[spk_col], dtype=object), use_na_sentinel=False)
+    names = [str(x).strip() for x in distinct.tolist()]
+    speakers = np.asarray(names, dtype=object)[codes]
+    named = np.asarray([bool(x) and x not in MISSING for x in names], dtype=bool)[codes]
+    flat, row_of = _pieces(list(cells[text_col]))
+    nonempty = flat != ""
+    flat, row_of = flat[nonempty], row_of[nonempty]
+    n_words = np.bincount(row_of, minlength=n_rows)
+    rows = np.flatnonzero(n_words)  # rows with at least one token are units
+    empty_rows = np.flatnonzero(n_words == 0)
+    bad_rows: list[tuple[int, int, str]] = []  # (row, check order, message)
+    if n_rows and not named[0]:
+        bad_rows.append((0, 0, "the first row has no Speaker"))
+    times: dict[str, np.ndarray] = {}
+    for order, key in enumerate(("start", "end"), start=1):
+        col = time_cols[key]
+        if col is not None:
+            times[key], bad = _seconds(cells[col], columns[col])
+            if bad is not None:
+                bad_rows.append((bad[0], order, bad[1]))
+    if "start" in times and "end" in times:
+        reversed_ = np.flatnonzero(times["end"] < times["start"])
+        if reversed_.size:
+            r = int(reversed_[0])
+            msg = f"the unit ends ({times['end'][r]}) before it starts ({times['start'][r]}); expected Start <= End"
+            bad_rows.append((r, 3, msg))
+    last = np.cumsum(n_words)[rows] - 1  # each unit's last token in flat
+    typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1) if not is_pause(t.symbol)}
+    last_codes, last_tokens = pd.factorize(flat[last])  # look each distinct last token up once
+    found = np.asarray([typed.get(x, 0) for x in last_tokens.tolist()], dtype=np.int64)[last_codes]
+    has_note = found > 0
+    if scheme.unclassified_code is None and not has_note.all():
+        r = int(rows[np.flatnonzero(~has_note)[0]])
+        bad_rows.append((r, 4, f"unit has no endnote and scheme {scheme.name!r} has no unclassified type"))
+    only_note = has_note & (n_words[rows] == 1)
+    if only_note.any():
+        bad_rows.append((int(rows[np.flatnonzero(only_note)[0]]), 5, "a unit with an endnote but no words"))
+    if bad_rows:
+        r, _, message = min(bad_rows)
+        raise InputError(message, path=path, place=places[r])
+    keep = np.ones(flat.size, dtype=bool)
+    keep[last[has_note]] = False  # the endnote is the boundary, not a token
+    # Blank speakers inherit the row above: the index of the last named row at or before each.
+    source = np.maximum.accumulate(np.where(named, np.arange(n_rows), 0))
+    out = UnitColumns()
+    out.speakers = speakers[source][rows].tolist()
+    out.texts = flat[keep].tolist()
+    out.sizes = (n_words[rows] - has_note).tolist()
+    out.boundaries = np.where(has_note, found, scheme.unclassified_code or 0).tolist()
+    nan = np.full(rows.size, np.nan)
+    out.starts = times["start"][rows].tolist() if "start" in times else nan.tolist()
+    out.ends = times["end"][rows].tolist() if "end" in times else nan.tolist()
+    return out, rows, empty_rows
+
+
+def _pieces(utterances: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Every utterance split at single ASCII spaces (``str.split(" ")``, empty pieces kept), as
+    one flat object array and the row of each piece.
+
+    The utterances are joined with a separator piece and split once: a list per row would make
+    the garbage collector walk hundreds of thousands of them on a large table.
+    """
+    if any("\x1f" in u for u in utterances):  # the separator occurs in the text: split row by row
+        pieces = [u.split(" ") for u in utterances]
+        counts = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        flat = np.fromiter(chain.from_iterable(pieces), dtype=object, count=int(counts.sum()))
+        return flat, np.repeat(np.arange(len(pieces)), counts)
+    flat = np.array(" \x1f ".join(utterances).split(" "), dtype=object)
+    sep = flat == "\x1f"
+    row_of = np.cumsum(sep)
+    return flat[~sep], row_of[~sep]
+
+
+def _seconds(column: tuple[str, ...], name: str) -> tuple[np.ndarray, tuple[int, str] | None]:
+    """Unit times in seconds (NaN for a blank cell), and the first bad row with its message:
+    not a number, or not a possible time (finite, 0 to MAX_SECONDS)."""
+    out = np.full(len(column), np.nan)
+    for r, cell in enumerate(column):
+        if not cell.strip():
+            continue
+        try:
+            value = float(cell)
+        except ValueError:
+            return out, (r, f"{name} {cell!r} is not a number of seconds")
+        if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+            return out, (
+                r,
+                f"{name} {cell!r} is not a possible time; "
+                f"expected a finite number of seconds from 0 to {MAX_SECONDS:.0f}",
+            )
+        out[r] = value
+    return out, None
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = None, **_: Any) -> None:
