@@ -337,6 +337,7 @@ def compare(
     scheme: BoundaryScheme | str | None = None,
     mode: str = "optimal",
     align: bool = False,
+    max_mismatch: float = 0.2,
     layer: str | None = None,
     transpositions: bool = True,
     normalise_speakers: bool = True,
@@ -359,6 +360,8 @@ def compare(
         scheme: the boundary scheme (name, file or object); default DuBois endnotes.
         mode: ``optimal`` (the exact minimum) or ``segsimflex`` (the R package's search).
         align: align differing transcripts (edit distance over tokens) instead of failing.
+        max_mismatch: with ``align``, the largest share of a speaker's tokens (of the longer
+            stream) that may be mismatched; more is refused with a :class:`MismatchError`.
         layer: the layer to compare (default ``iu``); ``"iu,turn"`` compares several as sets.
         transpositions: allow transpositions in S_f.
         normalise_speakers: ``F2`` and ``F2:`` (and ``MARCIA;``) are one speaker.
@@ -375,6 +378,8 @@ def compare(
     from segagree.pipeline.compare import compare_documents
 
     _check_mode(mode)
+    if not 0.0 <= max_mismatch <= 1.0:
+        raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
     names = _metric_list(metrics)
     sch = load_scheme(scheme)
     doc_a = _document(a, format, sch, read_options or {})
@@ -389,6 +394,7 @@ def compare(
         speaker_map=speaker_map,
         normalise_speakers=normalise_speakers,
         align=align,
+        max_mismatch=max_mismatch,
         metrics=names,
         metric_options=metric_options,
         with_operations=with_operations,

@@ -42,6 +42,7 @@ AT_LEAST_ONE = _AtLeastOne()
 SCHEME_HELP = "Boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a TOML/JSON file."
 MODE_HELP = "S_f search: optimal (the exact minimum) or segsimflex (the R package's search)."
 MODE_CHOICE = click.Choice(["optimal", "segsimflex"], case_sensitive=False)
+MAX_MISMATCH_DEFAULT = 0.2  # the aligner's default (pipeline.align.project_pair, RunConfig)
 
 
 @cache
@@ -126,6 +127,18 @@ def scheme_option(f: F) -> F:
 
 def mode_option(f: F) -> F:
     return click.option("--mode", type=MODE_CHOICE, default="optimal", show_default=True, help=MODE_HELP)(f)
+
+
+def max_mismatch_option(f: F) -> F:
+    """--max-mismatch: the largest share of a speaker's tokens the alignment may leave unmatched."""
+    return click.option(
+        "--max-mismatch",
+        type=click.FloatRange(0.0, 1.0),
+        default=MAX_MISMATCH_DEFAULT,
+        show_default=True,
+        metavar="FRACTION",
+        help="With alignment: the largest share of a speaker's tokens that may differ between the transcripts.",
+    )(f)
 
 
 def reading_options(f: F) -> F:

@@ -12,6 +12,7 @@ from segagree.cli.common import (
     examples,
     fmt_score,
     json_option,
+    max_mismatch_option,
     mode_option,
     print_json,
     read_options,
@@ -33,6 +34,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
         "segagree compare garden.ann1.txt garden.ann2.txt --ops operations.csv",
         "segagree compare garden.ann1.txt garden.ann2.txt --metric all --json",
         "segagree compare film.ref.srt film.mt.srt --metric subtitles",
+        "segagree compare talk.manual.cha talk.asr.cha --align --max-mismatch 0.35",
     )
 )
 @click.argument("file_a", type=EXISTING)
@@ -49,6 +51,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
 @click.option("--align", is_flag=True, help="Align differing transcripts instead of refusing them.")
+@max_mismatch_option
 @speaker_labels_option
 @reading_options
 @click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
@@ -62,6 +65,7 @@ def compare(
     layer: str | None,
     transpositions: bool,
     align: bool,
+    max_mismatch: float,
     renames: tuple[str, ...],
     keep_speaker_labels: bool,
     from_: str | None,
@@ -95,6 +99,7 @@ def compare(
         scheme=sch,
         mode=mode.lower(),
         align=align,
+        max_mismatch=max_mismatch,
         layer=layer,
         transpositions=transpositions,
         normalise_speakers=not keep_speaker_labels,

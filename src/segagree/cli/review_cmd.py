@@ -10,6 +10,7 @@ from segagree.cli.common import (
     AT_LEAST_ONE,
     check_writable,
     examples,
+    max_mismatch_option,
     mode_option,
     read_options,
     reading_options,
@@ -26,6 +27,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
     epilog=examples(
         "segagree review garden.ann1.txt garden.ann2.txt -o garden.review.xlsx",
         "segagree review garden.ann1.txt tables/garden.ann2.csv -o g.xlsx --no-kappa",
+        "segagree review talk.manual.cha talk.asr.cha -o talk.xlsx --max-mismatch 0.35",
         "# then fill in the decision column, and:",
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
     )
@@ -52,6 +54,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
     help="Kappa: simulated chance annotations per speaker.",
 )
 @click.option("--seed", default=12345, show_default=True, type=int, metavar="N", help="Kappa: random seed.")
+@max_mismatch_option
 @speaker_labels_option
 @reading_options
 def review(
@@ -64,6 +67,7 @@ def review(
     kappa: bool,
     sims: int,
     seed: int,
+    max_mismatch: float,
     renames: tuple[str, ...],
     keep_speaker_labels: bool,
     from_: str | None,
@@ -91,6 +95,7 @@ def review(
         scheme=scheme or "dubois",
         mode=mode.lower(),
         review_matches=matches,
+        max_mismatch=max_mismatch,
         normalise_speakers=not keep_speaker_labels,
         speakers=speaker_map(renames) or {},
         format=from_ or "",

@@ -20,7 +20,7 @@ import difflib
 
 import numpy as np
 
-from segagree.errors import MismatchError
+from segagree.errors import MismatchError, UsageError
 from segagree.pipeline.results import AnnotationPair
 
 # Differing stretches longer than this on both sides are paired position by position
@@ -76,6 +76,11 @@ def align_streams(ta: list[str], tb: list[str]) -> list[tuple[int, int]]:
     return cols
 
 
+def _suggest(fraction: float) -> str:
+    """The smallest limit in steps of 0.05 that admits ``fraction`` (the test is ``>``)."""
+    return f"{min(1.0, np.ceil(fraction * 20 - 1e-9) / 20):.2f}"
+
+
 def project_pair(
     pair: AnnotationPair,
     speaker: str,
@@ -90,8 +95,11 @@ def project_pair(
 
     Raises:
         MismatchError: when more than ``max_mismatch`` of the longer stream's tokens are
-            mismatched, naming the speaker and the first differing stretch.
+            mismatched, naming the speaker, the measured fraction, the first differing
+            stretch and the option that raises the limit.
     """
+    if not 0.0 <= max_mismatch <= 1.0:
+        raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
     cols = align_streams(ta, tb)
     common = [k for k, (i, j) in enumerate(cols) if i >= 0 and j >= 0]
     mismatched = sum(1 for i, j in cols if i < 0 or j < 0 or ta[i] != tb[j])
@@ -101,11 +109,18 @@ def project_pair(
         stretch = cols[first : first + 8]
         show_a = " ".join(ta[i] for i, _ in stretch if i >= 0)
         show_b = " ".join(tb[j] for _, j in stretch if j >= 0)
+        fraction = mismatched / longest
         raise MismatchError(
-            f"speaker {speaker!r}: the transcripts are too different to align "
-            f"({mismatched} of {longest} tokens mismatched, more than {max_mismatch:.0%}); first "
-            f"differing stretch at token {cols[first][0]} of A / {cols[first][1]} of B: "
-            f"A '{show_a}' vs B '{show_b}'"
+            f"speaker {speaker!r}: the transcripts are too different to align: "
+            f"{mismatched} of {longest} tokens mismatched (fraction {fraction:.3f}), more than the "
+            f"limit {max_mismatch:g}; first differing stretch at token {cols[first][0]} of A / "
+            f"{cols[first][1]} of B: A '{show_a}' vs B '{show_b}'. "
+            + (
+                "They have no token in common, so no limit can align them"
+                if not common
+                else f"To align them anyway, raise the limit: --max-mismatch {_suggest(fraction)} "
+                "(max_mismatch in segagree.toml for run)"
+            )
         )
     # For each alignment column, the common column its boundary lands on.
     target = np.empty(len(cols), dtype=np.int64)
