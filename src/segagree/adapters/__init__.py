@@ -15,6 +15,7 @@ from typing import Any
 
 from segagree.adapters.base import Adapter, Loss, LossReport, atomic_path, collect_decode_notes
 from segagree.adapters.checks import check_times
+from segagree.adapters.kept_meta import note_foreign_meta
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, load_scheme
 
@@ -136,6 +137,7 @@ def write_document(
         names = {"cues": "cue identifiers, settings and notes", "metadata": "header lines"}
         what = [names.get(k, k.replace("_", " ")) for k, v in kept.items() if v]
         losses.add("meta-dropped", f"WebVTT {', '.join(what)} have no place in {adapter.name}")
+    note_foreign_meta(doc, adapter.name, losses)
     if strict:
         # Dry run into a throwaway file to learn the losses before touching the target.
         with tempfile.TemporaryDirectory() as scratch:

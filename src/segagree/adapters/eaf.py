@@ -87,6 +87,7 @@ from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.eaf_parse import EafFile, read_structure
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
@@ -822,7 +823,12 @@ def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
     """Token columns, empty tokens and speakers without units that the file will not give back."""
     extra = [c for c in doc.meta_columns() if c not in ("tier", "annotation_id")]
     if extra:
-        losses.add("meta-dropped", f"token columns {extra} have no place in an ELAN file")
+        losses.add(
+            "meta-dropped",
+            "token columns have no place in an ELAN file (their non-empty cells are lost)",
+            where=", ".join(extra),
+            count=filled_cells(doc, extra),
+        )
     for col in ("tier", "annotation_id"):
         if col in doc.tokens.columns:
             values = doc.tokens[col].to_numpy()

@@ -79,6 +79,7 @@ import numpy as np
 from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
 from segagree.adapters.checks import MAX_SECONDS, check_times
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.praat_text import Item as PraatItem
 from segagree.adapters.praat_text import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.adapters.praat_text import Tier as PraatTier
@@ -505,7 +506,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     note_unit_layer_losses(layer.name, scheme, losses, "TextGrid")
     extra = doc.meta_columns()
     if extra:
-        losses.add("meta-dropped", f"token columns {extra} have no place in a TextGrid")
+        losses.add(
+            "meta-dropped",
+            "token columns have no place in a TextGrid (their non-empty cells are lost)",
+            where=", ".join(extra),
+            count=filled_cells(doc, extra),
+        )
 
     tok = doc.tokens
     glued = doc.meta.get("endnote_style") == "glued"

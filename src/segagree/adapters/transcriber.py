@@ -24,8 +24,8 @@ How it maps to the model (reading)
 * ``Event``, ``Comment`` and ``Background`` elements inside a unit are kept in the token column
   ``trs_marks`` (JSON: position among the unit's tokens, tag, attributes) and written back where
   they were; those in segments without words are reported (``marks-dropped``). Turn and
-  section attributes, topics and the speaker table are kept in ``meta['trs']`` and the columns
-  ``trs_turn``/``trs_section``;
+  section attributes, topics and the speaker table are kept in ``meta['trs']`` (with each
+  turn's section, ``turn_sections``) and the columns ``trs_turn``/``trs_section``;
 * text in a turn without a speaker is an error (``teicorpo_badfile.trs``: no ``<Speakers>``,
   a speaker-less turn with text), unless ``no_speaker="NAME"`` names a speaker for it. Empty
   speaker-less turns (silences) are ignored.
@@ -33,7 +33,9 @@ How it maps to the model (reading)
 Writing
 -------
 The speaker table, sections and turns are rebuilt from ``meta['trs']`` and the columns where
-the document came from a ``.trs`` file; otherwise one speaker per document speaker
+the document came from a ``.trs`` file (turns without words written back in their place, with
+their declared speakers and times; a turn's declared times kept where they enclose its words);
+otherwise one speaker per document speaker
 (``spk1``, ``spk2`` ...), one section, and a turn per run of one speaker's units, with units of
 several speakers that share their exact times written as one ``Who`` turn. Each unit becomes a
 ``Sync`` at its start with its tokens (and endnote) as text, plus an empty ``Sync`` at its end when
@@ -127,6 +129,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
 
     parts: list[tuple[_Part, int, int]] = []  # part, turn index, section index
     turns: list[dict[str, str]] = []
+    turn_sections: list[int] = []  # each turn's section: word-less turns are written back there
     sections: list[dict[str, str]] = []
     lost_marks = 0
     for section in root.iter("Section"):
@@ -134,6 +137,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
         sec_index = len(sections) - 1
         for turn in section.iterfind("Turn"):
             turns.append(dict(turn.attrib))
+            turn_sections.append(sec_index)
             t_index = len(turns) - 1
             ids = (turn.get("speaker") or "").split()
             t_start = _time(turn.get("startTime"), path, turn, "startTime")
@@ -251,6 +255,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
             "episode": dict(root.find("Episode").attrib) if root.find("Episode") is not None else {},
             "sections": sections,
             "turns": turns,
+            "turn_sections": turn_sections,
             "encoding": (tree.docinfo.encoding or "UTF-8"),
         }
     }
@@ -278,6 +283,15 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
 
 def _fmt(t: float) -> str:
     return repr(float(t))
+
+
+def _kept_time(value: Any) -> float | None:
+    """A turn time kept from the file read, or None when absent or not a number."""
+    try:
+        t = float(value)
+    except (TypeError, ValueError):
+        return None
+    return t if math.isfinite(t) else None
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
@@ -395,31 +409,76 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     turns_meta = trs.get("turns") or []
     current_section: etree._Element | None = None
     current_sec_key: Any = object()
-    lost_marks = changed = 0
-    for t_i, segs in enumerate(turns):
-        first_unit = units[segs[0][0]]
-        sec_key = col("trs_section", first_unit.rows[0])
+    lost_marks = changed = respeakered = 0
+    written_turns: set[int] = set()
+    written_sections: set[int] = set()
+    turn_sections = trs.get("turn_sections") or []
+    keep_empty = "trs_turn" in tok.columns and len(turn_sections) == len(turns_meta)
+    next_kept = 0  # the next kept turn index not yet written
+
+    def open_section(sec_key: Any) -> None:
+        nonlocal current_section, current_sec_key
         if current_section is None or sec_key != current_sec_key:
             known = sec_key is not None and int(sec_key) < len(sections_meta)
             attrs = dict(sections_meta[int(sec_key)]) if known else {}
             attrs.setdefault("type", "report")
             current_section = etree.SubElement(episode, "Section", attrs)
             current_sec_key = sec_key
+            if sec_key is not None:
+                written_sections.add(int(sec_key))
+
+    def empty_turns_before(limit: int) -> None:
+        """Write the kept turns without words whose index is below ``limit``."""
+        nonlocal next_kept
+        while keep_empty and next_kept < limit:
+            if next_kept not in used_turns:
+                open_section(turn_sections[next_kept])
+                attrs = dict(turns_meta[next_kept])
+                el = etree.SubElement(current_section, "Turn", attrs)
+                el.text = "\n"
+                etree.SubElement(el, "Sync", {"time": attrs.get("startTime", "0")}).tail = "\n"
+                written_turns.add(next_kept)
+            next_kept += 1
+
+    used_turns = {k[1] for k in turn_keys if k is not None}
+    for t_i, segs in enumerate(turns):
+        first_unit = units[segs[0][0]]
+        sec_key = col("trs_section", first_unit.rows[0])
+        if turn_keys[t_i] is not None:
+            empty_turns_before(turn_keys[t_i][1])
+        open_section(sec_key)
         key = turn_keys[t_i]
         attrs = dict(turns_meta[key[1]]) if key is not None and key[1] < len(turns_meta) else {}
+        if key is not None:
+            written_turns.add(key[1])
+        kept_speaker = attrs.get("speaker")
+        declared = (kept_speaker or "").split()
         members: list[str] = []
         for seg in segs:
             for k in seg:
                 s_id = sid(units[k])
                 if s_id not in members:
                     members.append(s_id)
+        if len(declared) > 1 and set(members) <= set(declared):
+            members = declared  # an overlap turn keeps its declared speakers (Who numbers)
         who = any(len(seg) > 1 for seg in segs) or len(members) > 1
         t_start = spans[segs[0][0]][0]
         t_end = max(spans[k][1] for seg in segs for k in seg)
         attrs["speaker"] = " ".join(members)
-        attrs["startTime"] = _fmt(t_start)
-        attrs["endTime"] = _fmt(t_end)
+        if kept_speaker is not None and kept_speaker.split() != members:
+            respeakered += 1  # e.g. an overlap turn whose second speaker said no words
+        # The declared turn times where they enclose the words (a turn may open or close with
+        # a stretch without words), in their own spelling; else the words' span.
+        kept_start, kept_end = _kept_time(attrs.get("startTime")), _kept_time(attrs.get("endTime"))
+        lead = kept_start is not None and kept_start < t_start
+        attrs["startTime"] = attrs["startTime"] if kept_start is not None and kept_start <= t_start else _fmt(t_start)
+        if kept_end is not None and kept_end >= t_end:
+            t_end = kept_end
+        else:
+            attrs["endTime"] = _fmt(t_end)
         turn_el = etree.SubElement(current_section, "Turn", attrs)
+        if lead:
+            etree.SubElement(turn_el, "Sync", {"time": attrs["startTime"]}).tail = "\n"
         for n_seg, seg in enumerate(segs):
             s, e = spans[seg[0]]
             last: etree._Element = etree.SubElement(turn_el, "Sync", {"time": _fmt(s)})
@@ -455,8 +514,29 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             if nxt is not None and nxt != e or nxt is None and e != t_end:
                 etree.SubElement(turn_el, "Sync", {"time": _fmt(e)}).tail = "\n"
         turn_el.text = "\n"
+    empty_turns_before(len(turns_meta))
     if lost_marks:
         losses.add("marks-dropped", "unknown mark elements were not written", count=lost_marks)
+    # Turns and sections the reader kept but no unit belongs to (no words): not written, so
+    # the turn and section numbers of what follows change on reading back.
+    if "trs_turn" in tok.columns and len(written_turns) < len(turns_meta):
+        losses.add(
+            "turns-dropped",
+            "turns without words are not written (their times, speakers and marks)",
+            count=len(turns_meta) - len(written_turns),
+        )
+    if "trs_section" in tok.columns and len(written_sections) < len(sections_meta):
+        losses.add(
+            "turns-dropped",
+            "sections without words are not written",
+            count=len(sections_meta) - len(written_sections),
+        )
+    if respeakered:
+        losses.add(
+            "meta-changed",
+            "turns are written with the speakers who have words in them, not as declared",
+            count=respeakered,
+        )
     if changed:
         losses.add(
             "tokens-changed",
