@@ -27,7 +27,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
     epilog=examples(
         "segagree review garden.ann1.txt garden.ann2.txt -o garden.review.xlsx",
         "segagree review garden.ann1.txt tables/garden.ann2.csv -o g.xlsx --no-kappa",
-        "segagree review talk.manual.cha talk.asr.cha -o talk.xlsx --max-mismatch 0.35",
+        "segagree review garden.ann1.txt garden.ann2.txt -o g.xlsx --max-mismatch 0.3",
         "# then fill in the decision column, and:",
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
     )
