@@ -637,8 +637,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     extra = [c for c in doc.meta_columns() if c not in ("style", "vtt_style")]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in WebVTT")
+    # WebVTT names speakers only in voice spans of cues (a file without words reads back with
+    # the reader's one anonymous speaker, SUBTITLE).
     silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
-    if silent:  # WebVTT names speakers only in voice spans of cues
+    if not doc.n_tokens and silent == ["SUBTITLE"]:
+        silent = []
+    if silent:
         losses.add("speakers-dropped", "speakers without words have no cue to name them", where=", ".join(silent))
     if doc.meta.get("cue_proprietary"):
         losses.add(
