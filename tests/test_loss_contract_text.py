@@ -71,3 +71,19 @@ def test_round_trip_differences_are_reported(path: Path | None, tmp_path: Path) 
     third_path = tmp_path / ("again." + path.name)
     assert not write_document(second, third_path)
     assert read_document(third_path).differences(second) == []
+
+
+def test_speaker_order_a_table_or_transcript_cannot_hold_is_reported(tmp_path: Path) -> None:
+    """Tables and transcripts list speakers in order of first appearance, and only those who
+    speak: another order, or a silent speaker, is a reported loss, never "lossless"."""
+    import pandas as pd
+
+    from segagree.schemas import Layer, builtin_scheme
+
+    scheme = builtin_scheme("dubois")
+    tokens = pd.DataFrame({"speaker": ["B", "A"], "text": ["hi", "yes"]})
+    doc = Document("t", ["A", "B", "C"], tokens, {"iu": Layer("iu", scheme, [2, 2])})
+    for name in ("t.csv", "t.txt"):
+        losses = write_document(doc, tmp_path / name)
+        assert {"speakers-reordered", "speakers-dropped"} <= losses.kinds(), name
+        assert read_document(tmp_path / name).speakers == ["B", "A"]

@@ -524,3 +524,18 @@ def read_bytes(path: str | Path, *, allow_empty: bool = False) -> bytes:
     if not allow_empty and not raw.strip(b"\x00 \t\r\n\xef\xbb\xbf\xff\xfe"):
         raise InputError("empty file", path=p)
     return raw
+
+
+def note_speaker_order(doc: Any, losses: LossReport, fmt: str) -> None:
+    """Report what a format that lists no speakers (a table, a transcript) changes: speakers
+    read back in order of first appearance, and speakers without words not at all."""
+    with_words = list(dict.fromkeys(doc.tokens["speaker"].tolist()))
+    silent = [s for s in doc.speakers if s not in set(with_words)]
+    if silent:
+        losses.add("speakers-dropped", f"{fmt} names only speakers who speak", where=", ".join(silent))
+    listed = [s for s in doc.speakers if s in set(with_words)]
+    if listed != with_words:
+        losses.add(
+            "speakers-reordered",
+            f"{fmt} lists speakers in order of first appearance: {', '.join(with_words)} (was {', '.join(listed)})",
+        )

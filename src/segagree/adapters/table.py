@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, read_losses
+from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
 from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import endnote_text, is_pause, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
@@ -322,6 +322,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     dropped = [name for name in doc.layers if name != lay.name]
     if dropped:
         losses.add("layer-dropped", f"a table holds one layer; dropped {dropped}")
+    note_speaker_order(doc, losses, "a table")
     meta_cols = [c for c in doc.meta_columns() if c not in ("Speaker", "Utterance", "Start", "End")]
     starts, ends = doc.tokens["start"].to_numpy(), doc.tokens["end"].to_numpy()
     records: list[dict[str, Any]] = []

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, read_losses
+from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
 from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import endnote_text, looks_like_endnote, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
@@ -196,6 +196,7 @@ def write(
     dropped = [name for name in doc.layers if name != lay.name]
     if dropped:
         losses.add("layer-dropped", f"text holds one layer; dropped {dropped}")
+    note_speaker_order(doc, losses, "a transcript")
     if doc.meta_columns():
         losses.add("meta-dropped", f"text holds no unit metadata; dropped {doc.meta_columns()}")
     if layout == "dubois" and doc.has_times:
