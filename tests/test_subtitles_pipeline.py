@@ -223,3 +223,54 @@ def test_evaluate_paths_reads_tagged_files():
     lines = re.split(r"<eol>|<eob>", text)
     assert f["cpl_conformity"]["n_lines"] == len(lines)
     assert f["cpl_conformity"]["value"] == 100 * sum(len(x) <= 42 for x in lines) / len(lines)
+
+
+def test_run_on_a_folder_of_subtitles_scores_mt_output_per_file_and_pooled(tmp_path):
+    """Two texts, a reference and two systems each; the MT system's words differ (no alignment)."""
+    from segagree.outputs.run import run_corpus
+    from segagree.pipeline.config import load_config
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    lines = tagged("amara.fr").read_text(encoding="utf-8").splitlines()
+    for system in ("amara", "nmt"):
+        sys_lines = tagged(f"{system}.fr").read_text(encoding="utf-8").splitlines()
+        name = "ref" if system == "amara" else system
+        (corpus / f"talk1.{name}.tagged").write_text("\n".join(sys_lines[:12]) + "\n", encoding="utf-8")
+        (corpus / f"talk2.{name}.tagged").write_text("\n".join(sys_lines[12:20]) + "\n", encoding="utf-8")
+    assert len(lines) == 544
+    for text in ("talk1", "talk2"):
+        write_document(read_document(corpus / f"{text}.ref.tagged"), corpus / f"{text}.copy.srt")
+    config = load_config(None, corpus)
+    config.kappa.enabled = False
+    outcome = run_corpus(corpus, tmp_path / "out", config, workbooks=False, report=True)
+    assert not outcome.failures, outcome.failures
+    nmt = [r for r in outcome.results if r["annotator_b"] == "nmt" and r["annotator_a"] == "ref"]
+    assert len(nmt) == 2 and all(r["compare"]["sf"] is None for r in nmt)  # MT output: no S_f, metrics still
+    rows = [r for r in outcome.rows if r["annotator_a"] == "ref" and r["annotator_b"] == "nmt"]
+    per_file = {(r["text"], r["metric"]): r["value"] for r in rows}
+    assert {("talk1", "sigma"), ("talk2", "suber:BLEU"), ("ALL", "suber:BLEU"), ("ALL", "sigma")} <= set(per_file)
+    # pooled = the metrics over both files at once (SubER's multi-file mode), not a mean
+    both = evaluate_paths(
+        [corpus / "talk1.ref.tagged", corpus / "talk2.ref.tagged"],
+        [corpus / "talk1.nmt.tagged", corpus / "talk2.nmt.tagged"],
+        ["suber_metrics", "sigma"],
+        {"suber": ["BLEU", "AS-WER"]},
+    )
+    assert per_file[("ALL", "suber:BLEU")] == both["pooled"]["metrics"]["suber_metrics"]["BLEU"]
+    assert per_file[("ALL", "sigma")] == both["pooled"]["metrics"]["sigma"]["value"]
+    assert (
+        per_file[("ALL", "suber:BLEU")]
+        == suber_cli(
+            [corpus / "talk1.nmt.tagged", corpus / "talk2.nmt.tagged"],
+            [corpus / "talk1.ref.tagged", corpus / "talk2.ref.tagged"],
+            ["BLEU"],
+            "-f",
+            "plain",
+            "-F",
+            "plain",
+        )["BLEU"]
+    )
+    summary = (tmp_path / "out" / "summary.csv").read_text(encoding="utf-8")
+    assert "suber:AS-TER-br" in summary and "ALL,ALL,ref,nmt,sigma" in summary
+    assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")

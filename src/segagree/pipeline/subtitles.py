@@ -706,3 +706,41 @@ def register(runners: dict[str, Any]) -> dict[str, tuple[str, ...]]:
         if name not in runners:
             runners[name] = _make_runner(name)
     return dict(GROUPS)
+
+
+def subtitle_values(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """metric -> value of subtitle results, SubER's metrics flattened as ``suber:NAME`` (for tables)."""
+    out: dict[str, Any] = {}
+    for name, res in metrics.items():
+        if name == "suber_metrics":
+            out.update({f"suber:{k}": v for k, v in res.items()})
+        elif name in SUBTITLE_METRICS and isinstance(res, Mapping):
+            out[name] = res.get("value")
+    return out
+
+
+def pooled_over_texts(results: Sequence[Mapping[str, Any]], options: Any = None) -> list[dict[str, Any]]:
+    """Subtitle metrics pooled over the texts of each annotator pair of a run (two texts or more).
+
+    Each entry: ``{"annotator_a", "annotator_b", "texts", "metrics"}`` from :func:`evaluate_paths`
+    on the pair's files, so SubER pools as its multi-file mode does.
+    """
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for r in results:
+        if r.get("ok") and r.get("subtitles") is not None:
+            groups.setdefault((r["annotator_a"], r["annotator_b"]), []).append(r)
+    out = []
+    for (ann_a, ann_b), rs in groups.items():
+        if len(rs) < 2:
+            continue
+        res = evaluate_paths([r["file_a"] for r in rs], [r["file_b"] for r in rs], SUBTITLE_METRICS, options)
+        out.append(
+            {
+                "annotator_a": ann_a,
+                "annotator_b": ann_b,
+                "texts": [r["text"] for r in rs],
+                "metrics": res["pooled"]["metrics"],
+                "values": subtitle_values(res["pooled"]["metrics"]),
+            }
+        )
+    return out
