@@ -41,7 +41,7 @@ Also: reading speed (characters per second of each timed block) and lines-per-bl
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
@@ -110,41 +110,85 @@ class NotApplicable:
 # --------------------------------------------------------------------------------------------
 # Masked TER, shared by EvalSubtitle's TER_br and SubER's *TER-br
 # --------------------------------------------------------------------------------------------
-def _ter_pair(pair: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[int, int]:
+PairKey = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _ter_pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
+    """sacrebleu's ``translation_edit_rate`` (edits, reference length) of each (hyp, ref) token pair."""
     from sacrebleu.metrics.lib_ter import translation_edit_rate
 
-    edits, length = translation_edit_rate(list(pair[0]), list(pair[1]))
-    return int(edits), int(length)
+    out = []
+    for hyp, ref in keys:
+        edits, length = translation_edit_rate(list(hyp), list(ref))
+        out.append((int(edits), int(length)))
+    return out
+
+
+class TerCache:
+    """Masked-TER statistics per distinct (hypothesis, reference) token pair, shared by metrics.
+
+    With ``jobs > 1``, :meth:`prefetch` hands pairs to worker processes at once and :meth:`get`
+    waits only for the pair it needs, so the other metrics run meanwhile. Use as a context manager.
+    """
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.done: dict[PairKey, tuple[int, int]] = {}
+        self._pending: dict[PairKey, Any] = {}
+        self._pool: Any = None
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(max_workers=jobs)
+
+    def __enter__(self) -> TerCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def prefetch(self, keys: Sequence[PairKey], chunk: int = 8) -> None:
+        """Start computing ``keys`` in the workers (longest pairs first, for balance)."""
+        if self._pool is None:
+            return
+        todo = [k for k in dict.fromkeys(keys) if k not in self.done and k not in self._pending]
+        todo.sort(key=lambda k: -len(k[0]) * len(k[1]))
+        for i in range(0, len(todo), chunk):
+            part = todo[i : i + chunk]
+            fut = self._pool.submit(_ter_pairs, part)
+            for k in part:
+                self._pending[k] = (fut, part)
+
+    def get(self, key: PairKey) -> tuple[int, int]:
+        if key not in self.done:
+            if key in self._pending:
+                fut, part = self._pending[key]
+                for k, res in zip(part, fut.result(), strict=True):
+                    self.done[k] = res
+                    self._pending.pop(k, None)
+            else:
+                self.done[key] = _ter_pairs([key])[0]
+        return self.done[key]
 
 
 def masked_ter(
-    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
-    *,
-    cache: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, int]] | None = None,
-    jobs: int = 1,
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], *, cache: TerCache | None = None
 ) -> dict[str, Any]:
     """sacrebleu corpus TER of (hypothesis tokens, reference tokens) pairs, each distinct pair once.
 
     Equal to ``TER().corpus_score`` on the joined strings when the tokens need no tokenisation
-    (masks and break symbols). ``cache`` is shared between metrics; ``jobs > 1`` spreads the
-    distinct pairs over processes.
+    (masks and break symbols): corpus TER is summed edits over summed reference lengths.
     """
-    memo = cache if cache is not None else {}
+    memo = cache if cache is not None else TerCache()
     keys = [(tuple(h), tuple(r)) for h, r in pairs]
-    todo = [k for k in dict.fromkeys(keys) if k not in memo]
-    if jobs > 1 and len(todo) > 8:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for key, res in zip(todo, pool.map(_ter_pair, todo, chunksize=4), strict=True):
-                memo[key] = res
-    else:
-        for key in todo:
-            memo[key] = _ter_pair(key)
     edits = 0.0
     length = 0.0
     for key in keys:
-        e, n = memo[key]
+        e, n = memo.get(key)
         edits += e
         length += n
     if length > 0:
@@ -212,22 +256,25 @@ def sigma_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> dict[str, 
     return out
 
 
-def ter_br_scores(
-    ref: Sequence[Sentence], hyp: Sequence[Sentence], *, cache: dict | None = None, jobs: int = 1
-) -> dict[str, Any]:
+def _masked(s: Sentence) -> tuple[str, ...]:
+    out: list[str] = []
+    for _, tags in s:
+        out.append(_MASK)
+        out.extend(_TER_BREAK[t] for t in tags)
+    return tuple(out)
+
+
+def ter_br_pairs(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> list[PairKey]:
+    """The masked (hypothesis, reference) token pairs of EvalSubtitle's TER_br."""
+    return [(_masked(h), _masked(r)) for h, r in zip(hyp, ref, strict=True)]
+
+
+def ter_br_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence], *, cache: TerCache | None = None) -> dict[str, Any]:
     """EvalSubtitle's TER_br: masked words, every break a token, sentence by sentence."""
     bad = _check_counts(ref, hyp)
     if bad:
         return bad.to_dict()
-
-    def masked(s: Sentence) -> list[str]:
-        out: list[str] = []
-        for _, tags in s:
-            out.append(_MASK)
-            out.extend(_TER_BREAK[t] for t in tags)
-        return out
-
-    return masked_ter([(masked(h), masked(r)) for h, r in zip(hyp, ref, strict=True)], cache=cache, jobs=jobs)
+    return masked_ter(ter_br_pairs(ref, hyp), cache=cache)
 
 
 def subtitle_lines(sents: Sequence[Sentence]) -> list[str]:
@@ -413,8 +460,8 @@ def suber_version() -> str:
         return "unknown"
 
 
-def _ter_br_suber(hyp: Sequence[Any], ref: Sequence[Any], final: bool, cache: dict | None, jobs: int) -> float:
-    """suber's ``calculate_sacrebleu_metric(metric="TER-br")`` through :func:`masked_ter`."""
+def _suber_ter_br_pairs(hyp: Sequence[Any], ref: Sequence[Any], final: bool) -> list[PairKey]:
+    """The masked token pairs suber's ``calculate_sacrebleu_metric(metric="TER-br")`` scores."""
     from suber.data_types import LineBreak
 
     marks = {LineBreak.END_OF_LINE: _TER_BREAK[EOL], LineBreak.END_OF_BLOCK: _TER_BREAK[EOB]}
@@ -430,8 +477,12 @@ def _ter_br_suber(hyp: Sequence[Any], ref: Sequence[Any], final: bool, cache: di
         return out
 
     keep = [i for i, s in enumerate(ref) if s.word_list]  # suber skips empty reference segments
-    res = masked_ter([(tokens(hyp[i]), tokens(ref[i])) for i in keep], cache=cache, jobs=jobs)
-    return round(res["value"], 3)
+    return [(tuple(tokens(hyp[i])), tuple(tokens(ref[i]))) for i in keep]
+
+
+def _ter_br_suber(hyp: Sequence[Any], ref: Sequence[Any], final: bool, cache: TerCache | None) -> float:
+    """suber's ``calculate_sacrebleu_metric(metric="TER-br")`` through :func:`masked_ter`."""
+    return round(masked_ter(_suber_ter_br_pairs(hyp, ref, final), cache=cache)["value"], 3)
 
 
 def suber_scores(
@@ -440,14 +491,15 @@ def suber_scores(
     names: Sequence[str] = SUBER_METRICS,
     *,
     language: str | None = None,
-    cache: dict | None = None,
-    jobs: int = 1,
-    on_metric: Callable[[str], None] | None = None,
+    cache: TerCache | None = None,
+    extra_masked: Sequence[PairKey] = (),
 ) -> tuple[dict[str, float], dict[str, str]]:
     """SubER metrics of suber segments, as the suber command line computes them.
 
     Returns ``(values, not_applicable)``: ``values`` maps each computable metric to suber's
-    rounded number, ``not_applicable`` the others to the reason.
+    rounded number (in the command line's order), ``not_applicable`` the others to the reason.
+    The masked-TER pairs of every ``*TER-br`` metric (and ``extra_masked``, e.g. EvalSubtitle's
+    TER_br) go to ``cache`` first, so that its workers compute them while the other metrics run.
     """
     from suber.data_types import Subtitle
     from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
@@ -463,11 +515,27 @@ def suber_scores(
     skipped: dict[str, str] = {}
     as_aligned: list[Any] | None = None
     t_aligned: list[Any] | None = None
-    for full in dict.fromkeys(names):
+    wanted = list(dict.fromkeys(names))
+    for full in wanted:
         if full not in SUBER_METRICS:
             raise ValueError(f"unknown SubER metric {full!r}; known: {', '.join(SUBER_METRICS)}")
-        if on_metric:
-            on_metric(full)
+    if cache is not None:
+        masked: list[PairKey] = list(extra_masked)
+        if "AS-TER-br" in wanted:
+            as_aligned = levenshtein_align_hypothesis_to_reference(
+                hypothesis=hypothesis, reference=reference, language=language
+            )
+            masked += _suber_ter_br_pairs(as_aligned, reference, True)
+        if "t-TER-br" in wanted and timed:
+            t_aligned = time_align_hypothesis_to_reference(
+                hypothesis=hypothesis, reference=reference, language=language
+            )
+            masked += _suber_ter_br_pairs(t_aligned, reference, True)
+        if "TER-br" in wanted and len(hypothesis) == len(reference):
+            masked += _suber_ter_br_pairs(hypothesis, reference, False)
+        cache.prefetch(masked)
+    # The masked-TER metrics last: their pairs are being computed meanwhile.
+    for full in sorted(wanted, key=lambda m: m.endswith("TER-br")):
         if full == "length_ratio":
             values[full] = calculate_length_ratio(hypothesis=hypothesis, reference=reference, language=language)
             continue
@@ -505,12 +573,12 @@ def suber_scores(
         elif metric.startswith("CER"):
             values[full] = calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
         elif metric == "TER-br":
-            values[full] = _ter_br_suber(hyp, reference, final, cache, jobs)
+            values[full] = _ter_br_suber(hyp, reference, final, cache)
         else:
             values[full] = calculate_sacrebleu_metric(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
             )
-    return values, skipped
+    return {m: values[m] for m in wanted if m in values}, skipped
 
 
 # --------------------------------------------------------------------------------------------

@@ -58,6 +58,7 @@ from segagree.metrics.subtitles import (
     Block,
     NotApplicable,
     Sentence,
+    TerCache,
     cpl_conformity,
     lines_per_block,
     reading_speed,
@@ -66,6 +67,7 @@ from segagree.metrics.subtitles import (
     suber_available,
     suber_scores,
     suber_version,
+    ter_br_pairs,
     ter_br_scores,
 )
 from segagree.pipeline.align import align_streams
@@ -490,7 +492,9 @@ def _shift(segments: list[Any], seconds: float) -> list[Any]:
     return out
 
 
-def _suber_block(data: Sequence[PairData], opts: SubtitleOptions, cache: dict) -> dict[str, Any]:
+def _suber_block(
+    data: Sequence[PairData], opts: SubtitleOptions, cache: TerCache, extra_masked: Sequence[Any] = ()
+) -> dict[str, Any]:
     if not suber_available():
         reason = "the suber package is not installed (pip install 'segagree[suber]')"
         return {"values": {}, "not_applicable": dict.fromkeys(opts.suber, reason)}
@@ -513,7 +517,9 @@ def _suber_block(data: Sequence[PairData], opts: SubtitleOptions, cache: dict) -
             shift = max(hd, hr)
         hyp_all += h
         ref_all += r
-    values, skipped = suber_scores(hyp_all, ref_all, opts.suber, language=opts.language, cache=cache, jobs=opts.jobs)
+    values, skipped = suber_scores(
+        hyp_all, ref_all, opts.suber, language=opts.language, cache=cache, extra_masked=extra_masked
+    )
     return {
         "values": values,
         "not_applicable": skipped,
@@ -534,21 +540,28 @@ def score(
     """Scores of the requested metrics over one or several pairs (pooled from summed statistics)."""
     opts = SubtitleOptions.from_mapping(options)
     names = _resolve(metrics)
-    cache: dict = {}
+    with TerCache(opts.jobs) as cache:
+        return _score(data, names, opts, cache)
+
+
+def _score(data: Sequence[PairData], names: list[str], opts: SubtitleOptions, cache: TerCache) -> dict[str, Any]:
     out: dict[str, dict[str, Any]] = {}
     refs = [s for d in data for s in d.reference.sentences]
     hyps = [s for d in data for s in d.hypothesis.sentences]
+    evalsub_masked = ter_br_pairs(refs, hyps) if "ter_br" in names and len(refs) == len(hyps) else []
     if "suber_metrics" in names:
-        block = _suber_block(data, opts, cache)
+        block = _suber_block(data, opts, cache, evalsub_masked)
         out["suber_metrics"] = dict(block["values"])
         out["suber_metrics_info"] = {k: v for k, v in block.items() if k != "values"}
+    else:
+        cache.prefetch(evalsub_masked)
     if any(m in names for m in ("sigma", "bleu_br", "bleu_nb")):
         sig = sigma_scores(refs, hyps)
         for m in ("sigma", "bleu_br", "bleu_nb"):
             if m in names:
                 out[m] = sig[m]
     if "ter_br" in names:
-        out["ter_br"] = ter_br_scores(refs, hyps, cache=cache, jobs=opts.jobs)
+        out["ter_br"] = ter_br_scores(refs, hyps, cache=cache)
     if "cpl_conformity" in names:
         out["cpl_conformity"] = cpl_conformity(hyps, opts.max_cpl)
     std = [m for m in names if m in STANDARD_METRICS]
