@@ -460,29 +460,44 @@ def suber_version() -> str:
         return "unknown"
 
 
-def _suber_ter_br_pairs(hyp: Sequence[Any], ref: Sequence[Any], final: bool) -> list[PairKey]:
-    """The masked token pairs suber's ``calculate_sacrebleu_metric(metric="TER-br")`` scores."""
-    from suber.data_types import LineBreak
+_CANON = {"<mask>": _MASK, "eob": _TER_BREAK[EOB], "eol": _TER_BREAK[EOL]}
 
-    marks = {LineBreak.END_OF_LINE: _TER_BREAK[EOL], LineBreak.END_OF_BLOCK: _TER_BREAK[EOB]}
 
-    def tokens(seg: Any) -> list[str]:
-        out: list[str] = []
-        for w in seg.word_list:
-            out.append(_MASK)
-            if w.line_break in marks:
-                out.append(marks[w.line_break])
-        if not final and out and out[-1] == _TER_BREAK[EOB]:
-            out.pop()
-        return out
+def _suber_ter_pairs(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final: bool) -> list[PairKey]:
+    """The token pairs suber's ``calculate_sacrebleu_metric`` scores for ``TER``, ``TER-seg`` or
+    ``TER-br`` (no CJK language): its strings, sacrebleu TER's default tokenisation of each."""
+    from functools import partial
 
+    from sacrebleu.metrics import TER
+    from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+
+    include_breaks, mask, _ = get_segment_to_string_opts_from_metric(metric)
+    to_string = partial(
+        segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+    )
+    tokenize = TER()._preprocess_segment  # what corpus_score applies to each hypothesis and reference
     keep = [i for i, s in enumerate(ref) if s.word_list]  # suber skips empty reference segments
-    return [(tuple(tokens(hyp[i])), tuple(tokens(ref[i]))) for i in keep]
+    out: list[PairKey] = []
+    for i in keep:
+        pair = []
+        for seg in (hyp[i], ref[i]):
+            text = to_string(seg)
+            if include_breaks:
+                text = text.replace("<eol>", "eol").replace("<eob>", "eob")
+            toks = tokenize(text).split()
+            if mask:  # TER only compares tokens: EvalSubtitle's mask and break symbols share the cache
+                toks = [_CANON[t] for t in toks]
+            pair.append(tuple(toks))
+        out.append((pair[0], pair[1]))
+    return out
 
 
-def _ter_br_suber(hyp: Sequence[Any], ref: Sequence[Any], final: bool, cache: TerCache | None) -> float:
-    """suber's ``calculate_sacrebleu_metric(metric="TER-br")`` through :func:`masked_ter`."""
-    return round(masked_ter(_suber_ter_br_pairs(hyp, ref, final), cache=cache)["value"], 3)
+def _ter_suber(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final: bool, cache: TerCache | None) -> float:
+    """suber's ``calculate_sacrebleu_metric`` for the TER metrics, through :func:`masked_ter`."""
+    return round(masked_ter(_suber_ter_pairs(hyp, ref, metric, final), cache=cache)["value"], 3)
+
+
+_TER_FAMILY = ("TER", "TER-seg", "TER-br")
 
 
 def suber_scores(
@@ -519,23 +534,28 @@ def suber_scores(
     for full in wanted:
         if full not in SUBER_METRICS:
             raise ValueError(f"unknown SubER metric {full!r}; known: {', '.join(SUBER_METRICS)}")
-    if cache is not None:
-        masked: list[PairKey] = list(extra_masked)
-        if "AS-TER-br" in wanted:
-            as_aligned = levenshtein_align_hypothesis_to_reference(
-                hypothesis=hypothesis, reference=reference, language=language
-            )
-            masked += _suber_ter_br_pairs(as_aligned, reference, True)
-        if "t-TER-br" in wanted and timed:
-            t_aligned = time_align_hypothesis_to_reference(
-                hypothesis=hypothesis, reference=reference, language=language
-            )
-            masked += _suber_ter_br_pairs(t_aligned, reference, True)
-        if "TER-br" in wanted and len(hypothesis) == len(reference):
-            masked += _suber_ter_br_pairs(hypothesis, reference, False)
-        cache.prefetch(masked)
-    # The masked-TER metrics last: their pairs are being computed meanwhile.
-    for full in sorted(wanted, key=lambda m: m.endswith("TER-br")):
+    cjk = language in ("zh", "ja", "ko")
+    if cache is not None and not cjk:
+        # Every TER metric's sentence pairs go to the workers now; equal pairs are computed once.
+        pairs: list[PairKey] = list(extra_masked)
+        for m in _TER_FAMILY:
+            if f"AS-{m}" in wanted:
+                if as_aligned is None:
+                    as_aligned = levenshtein_align_hypothesis_to_reference(
+                        hypothesis=hypothesis, reference=reference, language=language
+                    )
+                pairs += _suber_ter_pairs(as_aligned, reference, m, True)
+            if f"t-{m}" in wanted and timed:
+                if t_aligned is None:
+                    t_aligned = time_align_hypothesis_to_reference(
+                        hypothesis=hypothesis, reference=reference, language=language
+                    )
+                pairs += _suber_ter_pairs(t_aligned, reference, m, True)
+            if m in wanted and len(hypothesis) == len(reference):
+                pairs += _suber_ter_pairs(hypothesis, reference, m, False)
+        cache.prefetch(pairs)
+    # The TER metrics last: their pairs are being computed meanwhile.
+    for full in sorted(wanted, key=lambda m: m.split("-", 1)[-1] in _TER_FAMILY or m in _TER_FAMILY):
         if full == "length_ratio":
             values[full] = calculate_length_ratio(hypothesis=hypothesis, reference=reference, language=language)
             continue
@@ -572,8 +592,8 @@ def suber_scores(
             )
         elif metric.startswith("CER"):
             values[full] = calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
-        elif metric == "TER-br":
-            values[full] = _ter_br_suber(hyp, reference, final, cache)
+        elif metric in _TER_FAMILY and not cjk:
+            values[full] = _ter_suber(hyp, reference, metric, final, cache)
         else:
             values[full] = calculate_sacrebleu_metric(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
