@@ -11,9 +11,12 @@ computed by :func:`suber_scores` with suber's own functions (``calculate_SubER``
 dispatch of suber's ``__main__`` (``AS-`` re-segments the hypothesis by Levenshtein alignment,
 ``t-`` by subtitle times, both then score the segment-final break; metrics without a prefix
 need equal segment counts; ``SubER*`` and ``t-*`` need times). The one exception is speed:
-the masked-TER metrics (``*TER-br``) are computed on the very strings suber builds, with
-sacrebleu's ``translation_edit_rate`` once per distinct sentence pair (:func:`masked_ter`), which
-gives the same number (checked against the suber command line in the tests).
+the TER metrics (``TER``, ``TER-seg``, ``TER-br`` and their ``AS-``/``t-`` variants; CJK
+languages excepted) are computed on the very token sequences suber's
+``calculate_sacrebleu_metric`` builds, with sacrebleu's ``translation_edit_rate`` once per
+distinct sentence pair and in worker processes (:class:`TerCache`, :func:`masked_ter`): corpus
+TER is summed edits over summed reference lengths, so the number is the same (checked against
+the suber command line in the tests).
 
 **EvalSubtitle** (Karakanta, Buet, Cettolo & Yvon 2022, *Evaluating Subtitle Segmentation for
 End-to-end Generation Systems*, LREC; reference code github.com/fatalinha/EvalSubtitle), on
