@@ -254,7 +254,8 @@ def sentences_by_punctuation(flat: Sentence) -> tuple[list[Sentence], int]:
     out: list[Sentence] = []
     start = 0
     for i, (w, tags) in enumerate(flat):
-        if tags and _EOS_WORD.search(" " + w):
+        # EvalSubtitle searches the whole text, where a space (or nothing, at the start) precedes a word.
+        if tags and _EOS_WORD.search(w if i == 0 else " " + w):
             out.append(list(flat[start : i + 1]))
             start = i + 1
     return out, len(flat) - start
