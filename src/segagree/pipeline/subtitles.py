@@ -592,9 +592,27 @@ def _score(data: Sequence[PairData], names: list[str], opts: SubtitleOptions, ca
     for m, res in out.items():
         if m in ("suber_metrics", "suber_metrics_info"):
             continue
+        res.setdefault("params", _params(m, res, opts))
         res.setdefault("applicable", res.get("value") is not None)
         res.setdefault("library", LIBRARY.get(m, ""))
     return out
+
+
+def _params(metric: str, res: Mapping[str, Any], opts: SubtitleOptions) -> dict[str, Any]:
+    """The parameters a metric's value depends on (shown beside it)."""
+    if metric == "cpl_conformity":
+        return {"max_cpl": opts.max_cpl}
+    if metric == "reading_speed":
+        return {"max_cps": opts.max_cps}
+    if metric == "lines_per_block":
+        return {"max_lines": opts.max_lines}
+    if metric.startswith(("pk_", "windowdiff_")):
+        return {"window": res.get("window_size", opts.window or "segeval")}
+    if metric in ("s", "b") or metric.startswith(("s_", "b_")):
+        return {"n_t": opts.n_t}
+    if metric.startswith("f1_"):
+        return {"end_of_text": "counted"}
+    return {}
 
 
 def _text(data: Sequence[PairData]) -> dict[str, Any]:
