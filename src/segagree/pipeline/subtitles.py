@@ -201,6 +201,8 @@ class SubtitleSide:
     source_path: str = ""
     source_format: str = ""
     words_dropped: int = 0
+    # The whole text for the masses, CPL and projection: the sentences, or (SRT) all words as one.
+    stream: list[Sentence] = field(default_factory=list)
 
 
 def _layer_name(doc: Document, layer: str | None) -> str:
@@ -352,6 +354,7 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
             if isinstance(no, (int, np.integer)) and 0 <= no <= len(sentences):
                 sentences.insert(int(no), [])
         sentence_source = "lines"
+        stream = sentences
     else:
         source = flat
         if segments is not None and fmt == "srt":
@@ -362,6 +365,7 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
             source = [(w.string, code[w.line_break]) for s in segments for w in s.word_list]
         sentences, dropped = sentences_by_punctuation(source)
         sentence_source = "punctuation"
+        stream = [list(source)]
     if segments is None and suber_available():
         segments = (
             _suber_from_cues(cues)
@@ -370,7 +374,9 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
         )
         segment_source = "built from the document"
     name = doc.name or Path(path).name
-    return SubtitleSide(name, sentences, sentence_source, segments, segment_source, blocks, timed, path, fmt, dropped)
+    return SubtitleSide(
+        name, sentences, sentence_source, segments, segment_source, blocks, timed, path, fmt, dropped, stream
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -421,7 +427,7 @@ def project_sentences(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> tuple
             out.append(p)
             for k in total:
                 total[k] += c[k]
-        unit = "sentence"
+        unit = "sentence" if len(ref) > 1 else "text"
     else:
         flat_r = [x for s in ref for x in s]
         p, total = _project(flat_r, [x for s in hyp for x in s])
@@ -452,10 +458,10 @@ def _words(sents: Sequence[Sentence]) -> list[str]:
 
 
 def pair_data(ref: SubtitleSide, hyp: SubtitleSide) -> PairData:
-    identical = _words(ref.sentences) == _words(hyp.sentences)
+    identical = _words(ref.stream) == _words(hyp.stream)
     if identical:
-        return PairData(ref, hyp, True, {"identical": True, "projected": False}, list(hyp.sentences))
-    projected, info = project_sentences(ref.sentences, hyp.sentences)
+        return PairData(ref, hyp, True, {"identical": True, "projected": False}, list(hyp.stream))
+    projected, info = project_sentences(ref.stream, hyp.stream)
     info.update(identical=False, projected=True)
     return PairData(ref, hyp, False, info, projected)
 
@@ -564,10 +570,10 @@ def _score(data: Sequence[PairData], names: list[str], opts: SubtitleOptions, ca
     if "ter_br" in names:
         out["ter_br"] = ter_br_scores(refs, hyps, cache=cache)
     if "cpl_conformity" in names:
-        out["cpl_conformity"] = cpl_conformity(hyps, opts.max_cpl)
+        out["cpl_conformity"] = cpl_conformity([s for d in data for s in d.hypothesis.stream], opts.max_cpl)
     std = [m for m in names if m in STANDARD_METRICS]
     if std:
-        per = [standard_scores(d.reference.sentences, d.hyp_on_ref, n_t=opts.n_t, window=opts.window) for d in data]
+        per = [standard_scores(d.reference.stream, d.hyp_on_ref, n_t=opts.n_t, window=opts.window) for d in data]
         projected = any(not d.identical for d in data)
         for m in std:
             parts = [p[m] for p in per]
@@ -621,8 +627,8 @@ def _text(data: Sequence[PairData]) -> dict[str, Any]:
         "projected": any(not d.identical for d in data),
         "reference_sentences": sum(len(d.reference.sentences) for d in data),
         "hypothesis_sentences": sum(len(d.hypothesis.sentences) for d in data),
-        "reference_words": sum(len(_words(d.reference.sentences)) for d in data),
-        "hypothesis_words": sum(len(_words(d.hypothesis.sentences)) for d in data),
+        "reference_words": sum(len(_words(d.reference.stream)) for d in data),
+        "hypothesis_words": sum(len(_words(d.hypothesis.stream)) for d in data),
         "sentences_from": sorted(
             {d.reference.sentence_source for d in data} | {d.hypothesis.sentence_source for d in data}
         ),
