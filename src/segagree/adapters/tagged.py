@@ -23,7 +23,8 @@ Mapping to the model (reading):
   lines are kept in ``meta['empty_lines']`` (0-based line numbers) and written back.
 
 Writing: one line per sentence of the ``sentence`` layer (a document without one is written as
-one sentence per ``<eob>`` block, ``layer-dropped``), the subtitle breaks as tags, the ``tags``
+one sentence per ``<eob>`` block, ``layer-dropped``; a unit layer without subtitle types, one unit
+per line), the subtitle breaks as tags, the ``tags``
 column where present; times, speakers and other layers cannot be written (reported).
 """
 
@@ -147,6 +148,8 @@ def tagged_lines(doc: Document, layer: str | None = None) -> tuple[list[list[tup
     extra = doc.tokens["tags"].fillna("").astype(str).tolist() if "tags" in doc.tokens else [""] * len(words)
     has_sentences = "sentence" in doc.layers and name != "sentence"
     ends = doc.layers["sentence"].boundaries.tolist() if has_sentences else None
+    if ends is None and lay.scheme.find_code("<eob>") is None:
+        ends = codes  # a unit layer without subtitle breaks: one unit per line
     out: list[list[tuple[str, tuple[str, ...]]]] = []
     cur: list[tuple[str, tuple[str, ...]]] = []
     for i, w in enumerate(words):
@@ -168,10 +171,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     if options:
         raise UsageError(f"unknown tagged-text writer option(s) {sorted(options)}")
     lay = doc.layer("subtitle" if "subtitle" in doc.layers else None)
-    if lay.scheme.find_code("<eob>") is None:
-        losses.add("layer-dropped", f"layer {lay.name!r} has no <eob>/<eol> types; written as one sentence, no tags")
+    subtitles = lay.scheme.find_code("<eob>") is not None
+    if not subtitles:
+        losses.add("layer-dropped", f"layer {lay.name!r} has no <eob>/<eol> types: one unit per line, types not kept")
     sentences, has_sentences = tagged_lines(doc, lay.name)
-    if not has_sentences:
+    if subtitles and not has_sentences:
         losses.add("layer-dropped", "no 'sentence' layer: every <eob> block is written as one line")
     for other in doc.layers:
         if other not in (lay.name, "sentence"):
