@@ -29,6 +29,7 @@ def test_reads_words_breaks_and_sentences(tmp_path):
 
 def test_extensions_and_name():
     assert format_for("talk.tagged").name == "tagged" and format_for("x", "tagged").name == "tagged"
+    assert format_for("x", "MuST-Cinema").name == "tagged"
     with pytest.raises(UsageError, match="--from"):
         format_for("amara.fr")
 

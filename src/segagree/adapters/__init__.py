@@ -56,6 +56,9 @@ ALIASES = {
     "childes": "chat",
     "trs": "transcriber",
     "exb": "exmaralda",
+    "must-cinema": "tagged",
+    "mustcinema": "tagged",
+    "eob": "tagged",
 }
 
 
