@@ -104,7 +104,11 @@ def test_projection_hand_example():
     hyp = [[("we", ()), ("planted", (2,)), ("tomatoes", ()), ("there", ()), ("now.", (1,))]]
     proj, info = project_sentences(ref, hyp)
     assert proj == [[("We", ()), ("planted", (2,)), ("the", ()), ("tomatoes", ()), ("here.", (1,))]]
-    assert info["unit"] == "sentence" and info["reference_only"] == 1 and info["hypothesis_only"] == 1
+    assert info["unit"] == "text" and info["reference_only"] == 1 and info["hypothesis_only"] == 1
+    # two sentences each: projected sentence by sentence, the second one's breaks stay in it
+    second = [("Yes.", (1,))]
+    proj, info = project_sentences([*ref, second], [*hyp, [("yes", ()), ("indeed.", (1,))]])
+    assert proj[1] == [("Yes.", (1,))] and info["unit"] == "sentence" and info["hypothesis_only"] == 2
 
 
 def test_corpus_pooling_equals_suber_multi_file_mode():
