@@ -1,91 +1,74 @@
-"""Benchmark: every subtitle metric on a synthetic film-length SRT pair; wall time per metric.
+"""Benchmark: the whole subtitle metric set against the SubER command line, side by side.
 
-    .venv/bin/python bench/bench_subtitles.py [--words 8000] [--shift 0.3] [--seed 1]
+    .venv/bin/python bench/bench_subtitles.py [--system cascade.fr] [--sentences 544] [--jobs 2]
 
-The reference has blocks of 1-2 lines of 3-8 words, 1.5-4 s each with 0.2 s gaps; the
-hypothesis moves a share (``--shift``) of the breaks by one word and keeps the cue times, so
-the text is identical (the perfect-text case, where TER_br has most to do).
+Fixed inputs: the MuST-Cinema en->fr test set in ../shared/corpora/subtitles_tagged (reference
+``amara.fr``, 544 sentences; ``--sentences`` keeps the first N of both files, written to a
+temporary folder). Timed, wall clock, one after the other:
+
+1. ``segagree``: ``compare_documents`` with ``--metric subtitles`` (every SubER metric that
+   applies to tagged text, EvalSubtitle's Sigma, BLEU_br/nb, TER_br, CPL, F1/Pk/WindowDiff/S/B on
+   the projected breaks, lines per block), reading the files included, ``jobs`` worker processes
+   for the masked TER;
+2. the SubER 0.4 command line (``suber -f plain -F plain -m ...``) computing the same SubER
+   metrics (23 apply to tagged text), process start included.
+
+It prints both times, the ratio, and checks that the SubER numbers are identical.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from segagree.metrics.subtitles import SUBTITLE_METRICS
-from segagree.pipeline.subtitles import evaluate_pair
-from segagree.schemas import builtin_scheme, from_units
+from segagree.adapters import read_document
+from segagree.pipeline.compare import compare_documents
+from segagree.pipeline.metric_runner import resolve_metric_names
 
-_VOCAB = (
-    "the a we they garden road river light small old went saw found said was were and but so "
-    "then when because with from into over under night morning rain wind house door"
-).split()
-
-
-def make_pair(n_words: int, shift: float, seed: int):
-    rng = random.Random(seed)
-    words = [rng.choice(_VOCAB) for _ in range(n_words)]
-    ref_codes = [0] * n_words
-    cue_spans = []
-    i, t = 0, 0.0
-    while i < n_words:
-        lines = rng.choice((1, 2, 2))
-        for k in range(lines):
-            i += rng.randint(3, 8)
-            if i >= n_words:
-                break
-            ref_codes[i - 1] = 2 if k < lines - 1 else 1
-        dur = rng.uniform(1.5, 4.0)
-        cue_spans.append((t, t + dur))
-        t += dur + 0.2
-    ref_codes[-1] = 1
-    hyp_codes = list(ref_codes)
-    for j in range(n_words - 2):
-        if hyp_codes[j] and rng.random() < shift and not hyp_codes[j + 1]:
-            hyp_codes[j], hyp_codes[j + 1] = 0, hyp_codes[j]
-    scheme = builtin_scheme("subtitle")
-
-    def doc(name: str, codes: list[int]):
-        units, cur, c = [], [], 0
-        for w, code in zip(words, codes, strict=True):
-            cur.append(w)
-            if code:
-                u = {"speaker": "S", "tokens": cur, "boundary": code}
-                if code == 1:
-                    start, end = cue_spans[min(c, len(cue_spans) - 1)]
-                    u["end"] = end
-                    c += 1
-                units.append(u)
-                cur = []
-        # cue start on the first line of each cue
-        c, first = 0, True
-        for u in units:
-            if first:
-                u["start"] = cue_spans[min(c, len(cue_spans) - 1)][0]
-            first = u["boundary"] == 1
-            if first:
-                c += 1
-        return from_units(name, units, layer="subtitle", scheme=scheme)
-
-    return doc("ref", ref_codes), doc("hyp", hyp_codes)
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "subtitles_tagged"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--words", type=int, default=8000)
-    ap.add_argument("--shift", type=float, default=0.3)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--system", default="cascade.fr")
+    ap.add_argument("--sentences", type=int, default=544)
+    ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    ref, hyp = make_pair(args.words, args.shift, args.seed)
-    print(f"{args.words} words, shift {args.shift}")
-    print(f"{'metric':8s} {'value':>10s} {'seconds':>8s}")
-    for name in SUBTITLE_METRICS:
+    if not DATA.is_dir():
+        sys.exit(f"{DATA} is absent: the benchmark reads the shared MuST-Cinema files")
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, hyp = Path(tmp) / "amara.fr", Path(tmp) / args.system
+        for src, dst in ((DATA / "amara.fr", ref), (DATA / args.system, hyp)):
+            lines = src.read_text(encoding="utf-8").splitlines()[: args.sentences]
+            dst.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
         t0 = time.perf_counter()
-        res = evaluate_pair(ref, hyp, [name])["metrics"][name]
-        dt = time.perf_counter() - t0
-        value = "n/a" if res["value"] is None else f"{res['value']:.3f}"
-        print(f"{name:8s} {value:>10s} {dt:8.2f}")
+        a, b = read_document(ref, "tagged"), read_document(hyp, "tagged")
+        res = compare_documents(a, b, metrics=resolve_metric_names("subtitles"), metric_options={"jobs": args.jobs})
+        ours_s = time.perf_counter() - t0
+        names = list(res["metrics"]["suber_metrics"])
+
+        exe = Path(sys.executable).parent / "suber"
+        t0 = time.perf_counter()
+        out = subprocess.run(
+            [str(exe), "-H", str(hyp), "-R", str(ref), "-f", "plain", "-F", "plain", "-m", *names],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        cli_s = time.perf_counter() - t0
+    same = json.loads(out.stdout) == res["metrics"]["suber_metrics"]
+    n_metrics = len(names) + sum(1 for k in res["metrics"] if k not in ("suber_metrics", "suber_metrics_info"))
+    print(f"{args.sentences} sentences of {args.system} against amara.fr")
+    print(f"segagree, {n_metrics} metrics ({len(names)} SubER + EvalSubtitle's and others), jobs={args.jobs}: ", end="")
+    print(f"{ours_s:.1f} s")
+    print(f"suber command line, the {len(names)} SubER metrics: {cli_s:.1f} s")
+    print(f"ratio suber / segagree: {cli_s / ours_s:.2f}x; SubER numbers identical: {same}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,9 @@ WRITABLE = {
     "chat": ".cha",
     "transcriber": ".trs",
     "exmaralda": ".exb",
+    "tagged": ".tagged",
 }
+ONE_SPEAKER = {"tagged"}  # formats with no speakers: the conversion reports them merged
 
 
 def timed_document():
@@ -57,7 +59,10 @@ def test_conversion_pairs(tmp_path, src, dst):
     losses = write_document(source, second)
     back = read_document(second)
     assert back.n_tokens == source.n_tokens
-    assert sorted(back.speakers) == sorted(source.speakers)
+    if dst not in ONE_SPEAKER:
+        assert sorted(back.speakers) == sorted(source.speakers)
+    else:
+        assert len(source.speakers) == 1 or "speakers-merged" in {loss.kind for loss in losses}
     if not losses:  # the report says lossless: then the model must come back identical
         assert source.differences(back, time_tol=5e-4) == [], (src, dst)
     else:

@@ -192,11 +192,11 @@ def test_sample_corpus_run_scores_subtitles_with_the_reference_as_a(tmp_path):
     assert not outcome.failures
     film = next(r for r in outcome.results if r["text"] == "film")
     assert (film["annotator_a"], film["annotator_b"]) == ("ref", "mt")  # `ref` is the reference
-    assert set(film["subtitles"]) >= {"f1_eob", "f1_eol", "f1_eox", "bleu_br", "bleu_nb", "ter_br", "s_bleu"}
+    assert set(film["subtitles"]) >= {"f1_eob", "f1_eol", "f1_eox", "bleu_br", "bleu_nb", "ter_br", "suber:SubER"}
     assert film["compare"]["mismatches"]  # "were" vs "was": imperfect text, aligned
     rows = {r["metric"]: r["value"] for r in outcome.rows if r["text"] == "film" and r["speaker"] == "ALL"}
-    assert 0 < rows["bleu_br"] < 100 and rows["f1_eob"] < 1
-    assert "s_bleu" not in rows  # 5 vs 6 subtitles: not applicable, so no value
+    assert 0 < rows["suber:AS-BLEU"] < 100 and rows["f1_eob"] < 1
+    assert "suber:BLEU" not in rows  # 5 vs 6 subtitles: not applicable, so no value
     assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     garden = next(r for r in outcome.results if r["text"] == "garden")
     assert "subtitles" not in garden

@@ -1,246 +1,241 @@
-"""Pure subtitle metric functions: cues, break counts, segments, projection, suber glue."""
+"""Subtitle metrics (pure functions) against their references: sacrebleu TER, segeval, EvalSubtitle's
+published numbers (shared/oracle/subtitles_public.json) and hand counts.
+
+The segeval reference values are computed here the way EvalSubtitle computes them: the whole
+text as one string, the final ``<eob>`` removed, masses per break type by splitting the string
+(``test_reference_masses`` below), then segeval on those masses.
+"""
 
 from __future__ import annotations
 
-import math
+import importlib.util
+import json
+import random
+import re
+from itertools import accumulate
+from pathlib import Path
 
-import numpy as np
 import pytest
-import sacrebleu
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from sacrebleu.metrics import TER
 
-from segagree.metrics.cards import MetricCard
 from segagree.metrics.subtitles import (
     EOB,
     EOL,
-    LIBRARY,
-    METRIC_CARDS,
-    SUBTITLE_METRICS,
-    BreakCounts,
-    Cue,
-    NotApplicable,
-    Segments,
-    bleu_score,
-    break_counts,
-    cue,
-    cues_from_codes,
-    flatten,
-    suber_available,
-    suber_score,
-    subtitle_segments,
-    sync_segments,
-    tagged_text,
-    tbhr_from,
-    ter_score,
-    text_segments,
-    time_aligned_segments,
-    to_suber_subtitles,
+    SUBER_METRICS,
+    Block,
+    cpl_conformity,
+    lines_per_block,
+    masked_ter,
+    reading_speed,
+    segeval_window,
+    standard_scores,
+    subtitle_lines,
+    tag_masses,
 )
-from segagree.pipeline.subtitles import project_breaks
+
+from conftest import shared_path
+
+segeval = pytest.importorskip("segeval", reason="segeval (the test extra) is the reference for S, B, Pk, WindowDiff")
+CODE = {"<eob>": EOB, "<eol>": EOL}
 
 
-def test_cue_from_text_marks_lines_and_block():
-    c = cue("we went | home early", 1.0, 2.5)
-    assert c.words == ("we", "went", "home", "early")
-    assert c.breaks == (0, EOL, 0, EOB)
-    assert c.timed and (c.start, c.end) == (1.0, 2.5)
-    assert not cue("x").timed
+def parse(text: str) -> list[list[tuple[str, tuple[int, ...]]]]:
+    """Tagged text -> sentences of (word, tags): the tagged reader's rules, for metric-level tests."""
+    out = []
+    for line in text.splitlines():
+        sent: list[tuple[str, list[int]]] = []
+        for tok in re.sub(r"(<eob>|<eol>)", r" \1 ", line).split():
+            if tok in CODE:
+                if sent:
+                    sent[-1][1].append(CODE[tok])
+            else:
+                sent.append((tok, []))
+        out.append([(w, tuple(t)) for w, t in sent])
+    return out
 
 
-def test_cue_rejects_eob_inside_and_bad_lengths():
-    with pytest.raises(ValueError, match="<eob> inside"):
-        Cue(("a", "b", "c"), (EOB, 0, EOB))
-    with pytest.raises(ValueError, match="2 breaks for 3 words"):
-        Cue(("a", "b", "c"), (0, EOB))
-    with pytest.raises(ValueError, match="break codes"):
-        Cue(("a",), (7,))
+def reference_masses(text: str) -> dict[str, list[int]]:
+    """Masses as EvalSubtitle derives them from the file text (the reference procedure)."""
+    s = " ".join(line.strip() for line in text.splitlines())
+    s = re.sub(r" {2,}", " ", s)
+    s = re.sub(r"( )?(<eol>|<eob>)( )?", r"\2", s)
+    s = re.sub(r"<eob>$", "", s)
+    return {
+        "eob": [len(x.split()) for x in s.replace("<eol>", " ").split("<eob>")],
+        "eol": [len(x.split()) for x in s.replace("<eob>", " ").split("<eol>")],
+        "eox": [len(x.split()) for x in s.replace("<eob>", "<eol>").split("<eol>")],
+    }
 
 
-def test_cues_from_codes_cuts_after_eob_and_takes_times():
-    words = ["a", "b", "c", "d", "e"]
-    codes = [0, EOL, EOB, 0, 0]  # last cue has no explicit <eob>: end of stream ends it
-    starts = [0.0, np.nan, np.nan, 3.0, np.nan]
-    ends = [np.nan, np.nan, 2.0, np.nan, 4.5]
-    cues = cues_from_codes(words, codes, starts, ends)
-    assert [c.words for c in cues] == [("a", "b", "c"), ("d", "e")]
-    assert [c.breaks for c in cues] == [(0, EOL, EOB), (0, EOB)]
-    assert [(c.start, c.end) for c in cues] == [(0.0, 2.0), (3.0, 4.5)]
-    w, k = flatten(cues)
-    assert w == words and k.tolist() == [0, EOL, EOB, 0, EOB]
+def reference_scores(ref_text: str, hyp_text: str) -> dict[str, dict[str, float]]:
+    """segeval on EvalSubtitle's masses: Pk, WindowDiff, S, B per type, P/R/F1 of positions."""
+    rm, hm = reference_masses(ref_text), reference_masses(hyp_text)
+    out: dict[str, dict[str, float]] = {}
+    sets = {}
+    for t in ("eob", "eol", "eox"):
+        w = segeval.compute_window_size(rm[t])
+        rs, hs = segeval.boundary_string_from_masses(rm[t]), segeval.boundary_string_from_masses(hm[t])
+        sets[t] = (rs, hs)
+        rp, hp = frozenset(accumulate(rm[t])), frozenset(accumulate(hm[t]))
+        p, r = len(rp & hp) / len(hp), len(rp & hp) / len(rp)
+        out[t] = {
+            "window": w,
+            "pk": float(segeval.pk(hm[t], rm[t], window_size=w)),
+            "windowdiff": float(segeval.window_diff(hm[t], rm[t], window_size=w)),
+            "s": float(segeval.segmentation_similarity(hs, rs, boundary_format=segeval.BoundaryFormat.sets, n_t=2)),
+            "b": float(segeval.boundary_similarity(hs, rs, boundary_format=segeval.BoundaryFormat.sets, n_t=2)),
+            "precision": p,
+            "recall": r,
+            "f1": 2 * p * r / (p + r) if p + r else 0.0,
+        }
+    both_r = tuple(a | {2 * x for x in b} for a, b in zip(sets["eob"][0], sets["eol"][0], strict=True))
+    both_h = tuple(a | {2 * x for x in b} for a, b in zip(sets["eob"][1], sets["eol"][1], strict=True))
+    out["both"] = {
+        "s": float(segeval.segmentation_similarity(both_h, both_r, boundary_format=segeval.BoundaryFormat.sets, n_t=2)),
+        "b": float(segeval.boundary_similarity(both_h, both_r, boundary_format=segeval.BoundaryFormat.sets, n_t=2)),
+    }
+    return out
 
 
-def test_tagged_text_breaks_masks_and_final():
-    words, codes = ["Hi", "there", "you"], [0, EOL, EOB]
-    assert tagged_text(words, codes) == "Hi there eol you eob"
-    assert tagged_text(words, codes, breaks=False) == "Hi there you"
-    assert tagged_text(words, codes, mask=True, final_break=False) == "<mask> <mask> eol <mask>"
-    with pytest.raises(ValueError):
-        tagged_text(words, codes, breaks=False, mask=True)
-
-
-def test_break_counts_hand_count():
-    #              0  1    2    3  4    5  6
-    ref = np.array([0, EOL, EOB, 0, EOL, 0, EOB])
-    hyp = np.array([EOL, 0, EOB, 0, EOB, 0, EOB])
-    c = break_counts(ref, hyp)
-    # final position (6) left out: eob ref {2}, hyp {2, 4}; eol ref {1, 4}, hyp {0}
-    assert (c["eob"].tp, c["eob"].fp, c["eob"].fn) == (1, 1, 0)
-    assert (c["eol"].tp, c["eol"].fp, c["eol"].fn) == (0, 1, 2)
-    # any type: ref {1, 2, 4}, hyp {0, 2, 4}
-    assert (c["eox"].tp, c["eox"].fp, c["eox"].fn) == (2, 1, 1)
-    assert c["eob"].precision == 0.5 and c["eob"].recall == 1.0
-    assert c["eob"].f1 == pytest.approx(2 / 3)
-    assert c["eox"].f1 == pytest.approx(2 / 3)
-    assert c["eol"].f1 == 0.0
-    with_final = break_counts(ref, hyp, include_final=True)
-    assert with_final["eob"].tp == 2
-    with pytest.raises(ValueError, match="project them first"):
-        break_counts(ref, hyp[:-1])
-
-
-def test_break_counts_conventions_and_pooling():
-    assert BreakCounts().f1 == 1.0  # nothing to find, nothing found
-    none_found = BreakCounts(0, 0, 3)
-    assert (none_found.precision, none_found.recall, none_found.f1) == (0.0, 0.0, 0.0)
-    spurious = BreakCounts(0, 2, 0)
-    assert (spurious.precision, spurious.recall) == (0.0, 0.0)
-    pooled = BreakCounts(3, 1, 0) + BreakCounts(1, 1, 4)
-    assert (pooled.tp, pooled.fp, pooled.fn) == (4, 2, 4)
-    assert pooled.precision == pytest.approx(4 / 6) and pooled.recall == pytest.approx(0.5)
-    d = pooled.to_dict()
-    assert d["value"] == pytest.approx(pooled.f1) and d["n_reference"] == 8 and d["n_hypothesis"] == 6
-
-
-def test_subtitle_segments_need_equal_counts():
-    ref = [cue("a b", 0, 1), cue("c d", 1, 2)]
-    hyp = [cue("a b c d", 0, 2)]
-    na = subtitle_segments(ref, hyp)
-    assert isinstance(na, NotApplicable)
-    d = na.to_dict()
-    assert d["value"] is None and d["applicable"] is False
-    assert d["n_hypothesis_subtitles"] == 1 and d["n_reference_subtitles"] == 2
-    segs = subtitle_segments(ref, [cue("a|b", 0, 1), cue("c d", 1, 2)], breaks=True, mask=True)
-    assert isinstance(segs, Segments)
-    assert segs.hyp == ["<mask> eol <mask>", "<mask> <mask>"]
-    assert segs.ref == ["<mask> <mask>", "<mask> <mask>"]
-
-
-def test_bleu_pools_statistics_not_scores():
-    a = Segments(["the cat sat on the mat today"], ["the cat sat on the mat today"])
-    b = Segments(["a dog ran"], ["one dog walked slowly home"])
-    pooled = bleu_score(a + b)["value"]
-    expected = sacrebleu.corpus_bleu(a.hyp + b.hyp, [a.ref + b.ref]).score
-    assert pooled == pytest.approx(expected)
-    mean = (bleu_score(a)["value"] + bleu_score(b)["value"]) / 2
-    assert abs(pooled - mean) > 1.0
-
-
-def test_ter_and_bleu_skip_empty_references():
-    res = ter_score(Segments(["x y", "<mask> eob"], ["", "<mask> eob"]))
-    assert res["value"] == 0.0 and res["skipped_empty_references"] == 1
-    assert bleu_score(Segments(["x"], [""]))["value"] is None
-
-
-def test_text_segments_whole_text_one_segment():
-    ref = [cue("a b|c", 0, 1), cue("d", 1, 2)]
-    hyp = [cue("a b c d", 0, 2)]
-    s = text_segments(ref, hyp, breaks=True)
-    assert s.ref == ["a b eol c eob d eob"] and s.hyp == ["a b c d eob"]
-    assert text_segments(ref, hyp, breaks=False).ref == ["a b c d"]
-
-
-def test_sync_segments_cut_at_common_eob():
-    words = list("abcdefgh")
-    ref = np.array([0, EOB, 0, EOL, EOB, 0, EOB, EOB])
-    hyp = np.array([0, EOB, 0, EOB, 0, 0, EOB, EOB])
-    segs = sync_segments(words, ref, words, hyp, np.arange(8), max_words=40, mask=False)
-    # common <eob> after b (1) and g (6); end of text closes the last segment
-    assert segs.ref == ["a b eob", "c d eol e eob f g eob", "h eob"]
-    assert segs.hyp == ["a b eob", "c d eob e f g eob", "h eob"]
-    capped = sync_segments(words, ref, words, hyp, np.arange(8), max_words=2, mask=False)
-    assert capped.ref == ["a b eob", "c d eol e eob", "f g eob", "h eob"]
-    with pytest.raises(ValueError, match="non-decreasing"):
-        sync_segments(words, ref, words, hyp, np.array([0, 1, 2, 3, 2, 5, 6, 7]))
-
-
-def test_sync_segments_follow_projection_targets():
-    ref_words = ["a", "b", "c", "d"]
-    ref = np.array([0, EOB, 0, EOB])
-    hyp_words = ["a", "b", "x", "c", "d"]  # x only in the hypothesis
-    hyp = np.array([0, 0, EOB, 0, EOB])
-    proj = project_breaks(ref_words, hyp_words, hyp)
-    assert proj.targets.tolist() == [0, 1, 1, 2, 3]
-    assert proj.codes.tolist() == [0, EOB, 0, EOB]
-    segs = sync_segments(ref_words, ref, hyp_words, hyp, proj.targets, mask=False)
-    assert segs.ref == ["a b eob", "c d eob"]
-    assert segs.hyp == ["a b x eob", "c d eob"]
-
-
-def test_projection_counts_and_rules():
-    ref = ["We", "ate", "the", "ripe", "plums", "today."]
-    hyp = ["we", "ate", "ripe", "red", "plums", "today"]
-    codes = np.array([0, EOL, EOL, EOB, 0, EOB])
-    p = project_breaks(ref, hyp, codes)
-    # the (ref only); red (hyp only): its <eob> goes back to "ripe"
-    assert (p.matched, p.substituted, p.reference_only, p.hypothesis_only) == (5, 0, 1, 1)
-    assert p.codes.tolist() == [0, EOL, 0, EOB, 0, EOB]
-    assert not p.identical and p.to_dict()["projected"]
-    # without normalisation "We"/"we" and "today."/"today" differ
-    raw = project_breaks(ref, hyp, codes, normalise=False)
-    assert raw.matched < p.matched
-
-
-def test_projection_eob_wins_and_final_goes_to_end():
-    ref = ["a", "b", "c", "d"]
-    hyp = ["a", "b", "z", "c"]  # d missing at the end, z inserted
-    codes = np.array([0, EOL, EOB, EOB])
-    p = project_breaks(ref, hyp, codes)
-    assert p.codes.tolist() == [0, EOB, 0, EOB]  # z's <eob> lands on b and beats its <eol>
-    assert p.targets[-1] == 3
-
-
-def test_to_suber_zero_length_cue_and_untimed():
-    if not suber_available():
-        pytest.skip("suber not installed")
-    subs = to_suber_subtitles([cue("a b", 2.0, 2.0), cue("c", 3.0, 4.0)], offset=10.0)
-    assert [w.approximate_word_time for w in subs[0].word_list] == [12.0, 12.0]
-    assert subs[1].start_time == 13.0
-    assert math.isclose(subs[1].word_list[0].approximate_word_time, 13.0, abs_tol=1e-6)
-    res = time_aligned_segments([cue("a b")], [cue("a b")])
-    assert isinstance(res, NotApplicable) and "without times" in res.reason
-    assert suber_score([([cue("a")], [cue("a")])])["value"] is None
-
-
-def test_suber_score_counts_reference_tokens():
-    if not suber_available():
-        pytest.skip("suber not installed")
-    ref = [cue("a b|c", 0, 2), cue("d", 2, 3)]
-    res = suber_score([(ref, ref)])
-    assert res["value"] == 0.0 and res["reference_tokens"] == 7  # 4 words + <eol> + 2 <eob>
-    hyp = [cue("a b c", 0, 2), cue("d", 2, 3)]
-    assert suber_score([(ref, hyp)])["value"] == pytest.approx(100 / 7, abs=1e-3)
-
-
-def test_tbhr_from():
-    assert tbhr_from({"value": 80.0}, {"value": 60.5})["value"] == pytest.approx(19.5)
-    na = tbhr_from({"value": None, "reason": "no times"}, {"value": 1.0})
-    assert na["value"] is None and na["reason"] == "no times"
-
-
-def test_cards_and_library_cover_every_metric():
-    assert [c["name"] for c in METRIC_CARDS] == list(SUBTITLE_METRICS)
-    assert set(LIBRARY) == set(SUBTITLE_METRICS)
-    for c in METRIC_CARDS:
-        assert {"name", "title", "definition", "params", "citation", "library"} <= set(c)
-        assert c["definition"] and c["citation"] and c["library"] == LIBRARY[c["name"]]
-        card = MetricCard(
-            c["name"],
-            c["title"],
-            c["definition"],
-            c["params"],
-            c["citation"],
-            library=c["library"],
-            higher_is_better=c["higher_is_better"],
-            reference=c["reference"],
+def assert_equal_to_reference(ours: dict, ref: dict) -> None:
+    for t in ("eob", "eol", "eox"):
+        assert ours[f"pk_{t}"]["window_size"] == ref[t]["window"]
+        for m in ("pk", "windowdiff", "s", "b"):
+            assert ours[f"{m}_{t}"]["value"] == pytest.approx(ref[t][m], abs=1e-12), (m, t)
+        f1 = ours[f"f1_{t}"]
+        assert (f1["value"], f1["precision"], f1["recall"]) == pytest.approx(
+            (ref[t]["f1"], ref[t]["precision"], ref[t]["recall"]), abs=1e-12
         )
-        assert card.name == c["name"]
-    assert {c["name"] for c in METRIC_CARDS if not c["higher_is_better"]} == {"ter_br", "tbhr", "suber"}
+    assert ours["s"]["value"] == pytest.approx(ref["both"]["s"], abs=1e-12)
+    assert ours["b"]["value"] == pytest.approx(ref["both"]["b"], abs=1e-12)
+
+
+def degrade(path: Path, tmp_path: Path, **kw: float) -> str:
+    """The oracle's own degradation script (shared/oracle/subtitle_degrade.py) on a file."""
+    spec = importlib.util.spec_from_file_location("subtitle_degrade", shared_path("oracle", "subtitle_degrade.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod.degrade(path.read_text(encoding="utf-8"), **kw)
+
+
+# --------------------------------------------------------------------------------------------
+def test_suber_metric_names_are_the_command_line_s():
+    from suber.__main__ import check_metrics
+
+    check_metrics(list(SUBER_METRICS))  # raises on a name the CLI refuses
+    assert len(SUBER_METRICS) == 36 and "TER-br" in SUBER_METRICS and "t-TER-br" in SUBER_METRICS
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(["#", "§", "µ"]), min_size=0, max_size=12),
+            st.lists(st.sampled_from(["#", "§", "µ"]), min_size=1, max_size=12),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_masked_ter_equals_sacrebleu_corpus_ter(pairs):
+    ours = masked_ter(pairs)
+    ref = TER().corpus_score([" ".join(h) for h, _ in pairs], [[" ".join(r) for _, r in pairs]])
+    assert ours["value"] == pytest.approx(ref.score, abs=1e-12)
+    assert (ours["num_edits"], ours["ref_length"]) == (ref.num_edits, ref.ref_length)
+
+
+def test_tag_masses_follow_evalsubtitle_on_double_and_missing_tags():
+    text = "a b <eol> <eob> c <eob>\nd e\nf <eol>\n"
+    assert tag_masses(parse(text)) == reference_masses(text)
+    assert tag_masses(parse(text))["eox"] == [2, 0, 1, 3, 0]
+
+
+def test_window_is_segevals_rule_with_zero_masses():
+    for masses in ([2, 0, 3], [2, 3], [7, 1, 1, 9], [4, 0, 0, 4, 8], [1, 1]):
+        assert segeval_window(masses) == segeval.compute_window_size(masses)
+
+
+@given(st.integers(0, 10_000), st.floats(0.0, 0.6), st.floats(0.0, 0.6))
+def test_standard_scores_equal_segeval_on_random_tagged_texts(seed, p_tag, p_double):
+    rng = random.Random(seed)
+    n = rng.randint(3, 40)
+
+    def text() -> str:
+        toks = []
+        for i in range(n):
+            toks.append(f"w{i}")
+            if rng.random() < p_tag:
+                toks.append(rng.choice(["<eob>", "<eol>"]))
+                if rng.random() < p_double:
+                    toks.append(rng.choice(["<eob>", "<eol>"]))
+        return " ".join(toks) + " <eob>\n"
+
+    r, h = text(), text()
+    try:
+        ref = reference_scores(r, h)
+    except (ValueError, ZeroDivisionError):  # segeval refuses texts without any boundary
+        assume(False)
+    assert_equal_to_reference(standard_scores(parse(r), parse(h)), ref)
+
+
+def test_subtitle_lines_and_cpl_hand_count():
+    sents = parse("aaaa bb <eol> cc <eob>\ndd <eol> <eob> e")
+    assert subtitle_lines(sents) == ["aaaa bb", "cc", "dd", "", "e"]
+    res = cpl_conformity(sents, max_cpl=2)
+    assert (res["conforming"], res["n_lines"]) == (4, 5) and res["value"] == 80.0
+
+
+def test_reading_speed_and_lines_per_block_hand_count():
+    blocks = [Block(("hello", "world"), 0.0, 1.0), Block(("abc",), 1.0, 4.0), Block(("x", "y", "z"))]
+    rs = reading_speed(blocks, max_cps=5)
+    assert rs["value"] == pytest.approx((10 + 1) / 2) and rs["pooled_cps"] == pytest.approx(13 / 4)
+    assert rs["conformity"] == 50.0 and rs["untimed_blocks"] == 1
+    lpb = lines_per_block(blocks)
+    assert lpb["value"] == pytest.approx(200 / 3) and lpb["mean_lines"] == 2.0
+    assert reading_speed([Block(("a",))])["applicable"] is False
+
+
+# --------------------------------------------------------------------------------------------
+# EvalSubtitle's own numbers (shared/oracle/subtitles_public.json) and degraded references
+# --------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def oracle() -> dict:
+    return json.loads(shared_path("oracle", "subtitles_public.json").read_text(encoding="utf-8"))
+
+
+def test_standard_metrics_equal_evalsubtitle_on_shifted_reference(oracle, tmp_path):
+    amara = shared_path("corpora", "subtitles_tagged", "amara.fr")
+    shifted = degrade(amara, tmp_path, seed=1, p_shift=0.25)
+    ours = standard_scores(parse(amara.read_text(encoding="utf-8")), parse(shifted))
+    want = oracle["evalsubtitle_standard"]["shifted"]
+    for tag, t in (("<eob>", "eob"), ("<eol>", "eol"), ("<eox>", "eox")):
+        w = want[tag]
+        assert ours[f"pk_{t}"]["window_size"] == w["window_size"]
+        assert ours[f"pk_{t}"]["value"] == pytest.approx(w["Pk"], abs=1e-15)
+        assert ours[f"windowdiff_{t}"]["value"] == pytest.approx(w["WinDiff"], abs=1e-15)
+        assert ours[f"s_{t}"]["value"] == pytest.approx(w["SegSim"], abs=1e-15)
+        assert ours[f"b_{t}"]["value"] == pytest.approx(w["BoundSim"], abs=1e-15)
+        f1 = ours[f"f1_{t}"]
+        assert (f1["precision"], f1["recall"], f1["value"]) == pytest.approx(
+            (w["precision"], w["recall"], w["f1"]), abs=1e-15
+        )
+    assert ours["s"]["value"] == pytest.approx(want["<eob>,<eol>"]["SegSim"], abs=1e-15)
+    assert ours["b"]["value"] == pytest.approx(want["<eob>,<eol>"]["BoundSim"], abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"seed": 2, "p_delete": 0.3},
+        {"seed": 3, "p_add": 0.1},
+        {"seed": 4, "p_swap": 0.4},
+        {"seed": 5, "p_shift": 0.2, "p_delete": 0.1, "p_add": 0.05, "p_swap": 0.2},
+    ],
+)
+def test_standard_metrics_equal_segeval_on_degraded_references(kw, tmp_path):
+    amara = shared_path("corpora", "subtitles_tagged", "amara.fr").read_text(encoding="utf-8")
+    path = tmp_path / "amara.fr"
+    path.write_text(amara, encoding="utf-8")
+    degraded = degrade(path, tmp_path, **kw)
+    assert_equal_to_reference(standard_scores(parse(amara), parse(degraded)), reference_scores(amara, degraded))

@@ -1,284 +1,280 @@
-"""Subtitle evaluation of SRT files: perfect/imperfect text, SubER parity, corpus pooling, runners.
+"""Subtitle evaluation of files: SubER parity with its command line, EvalSubtitle's published
+numbers on real systems, MT output that does not align, projection, CJK, corpus pooling.
 
-The SRT files in tests/data/subtitles/ are written for these tests: ``ref.srt`` (7 cues, 69
-words, 4 ``<eol>``) and hypotheses ``identical``, ``shifted`` (3 breaks moved by one word),
-``oneline`` (every line its own cue), ``resegmented`` (5 cues, breaks elsewhere) and
+The SRT files in tests/data/subtitles/ were written for these tests: ``ref.srt`` (7 cues, 69
+words, 4 ``<eol>``) and five invented hypotheses ``identical``, ``shifted`` (3 breaks moved by
+one word), ``oneline`` (every line its own cue), ``resegmented`` (5 cues, breaks elsewhere) and
 ``changed_words`` (ref's breaks, 8 words substituted, 2 deleted, 1 inserted); ``ref2``/``hyp2``
-a second pair for corpus pooling.
+a second pair for corpus pooling. The real files are the MuST-Cinema en->fr test set with four
+systems in ../shared/corpora/subtitles_tagged.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import re
 import subprocess
+import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-import sacrebleu
 
-from segagree.adapters import read_document
-from segagree.errors import InputError, UsageError
-from segagree.metrics.subtitles import SUBTITLE_METRICS, suber_available
-from segagree.pipeline.pairing import pair_annotations
+from segagree.adapters import read_document, write_document
+from segagree.errors import UsageError
+from segagree.metrics.subtitles import SUBER_METRICS, suber_available
+from segagree.pipeline.compare import compare_documents
 from segagree.pipeline.subtitles import (
-    GROUPS,
-    NEED_PERFECT_TEXT,
+    SUBTITLE_METRICS,
     SubtitleOptions,
     evaluate_corpus,
     evaluate_pair,
     evaluate_paths,
-    register,
-    subtitle_text,
+    project_sentences,
 )
-from segagree.schemas import builtin_scheme, from_units
+
+from conftest import shared_path
 
 DATA = Path(__file__).parent / "data" / "subtitles"
-SUBER = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "suber"
-needs_suber = pytest.mark.skipif(not suber_available(), reason="the suber package is not installed")
+SUBER = Path(sys.executable).parent / "suber"
+pytestmark = pytest.mark.skipif(not suber_available(), reason="the suber package (segagree[suber]) is not installed")
+FIVE = ("identical", "shifted", "oneline", "resegmented", "changed_words")
+PLAIN = ("WER", "CER", "BLEU", "TER", "chrF", "WER-cased", "CER-cased", "WER-seg", "BLEU-seg", "TER-seg", "TER-br")
 
 
-def doc(name: str):
-    return read_document(DATA / f"{name}.srt")
-
-
-def values(result: dict) -> dict:
-    return {k: v["value"] for k, v in result["metrics"].items()}
-
-
-def suber_cli(hyps: list[str], refs: list[str], metrics: list[str]) -> dict:
-    exe = SUBER if SUBER.exists() else shutil.which("suber")
-    if exe is None:
-        pytest.skip("the suber command-line program is not installed")
-    cmd = [
-        str(exe),
-        "-H",
-        *[str(DATA / f"{h}.srt") for h in hyps],
-        "-R",
-        *[str(DATA / f"{r}.srt") for r in refs],
-        "-m",
-        *metrics,
-    ]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120)
+def suber_cli(hyps: list[Path], refs: list[Path], metrics: list[str], *extra: str) -> dict:
+    if not SUBER.exists():
+        pytest.skip("the suber command line is not installed beside this Python")
+    cmd = [str(SUBER), "-H", *map(str, hyps), "-R", *map(str, refs), "-m", *metrics, *extra]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
     return json.loads(out.stdout)
 
 
-def test_reference_fixture_is_what_the_docstring_says():
-    t = subtitle_text(doc("ref"))
-    assert len(t.cues) == 7 and len(t.words) == 69
-    assert (t.codes == 2).sum() == 4 and (t.codes == 1).sum() == 7
+def srt(name: str) -> Path:
+    return DATA / f"{name}.srt"
 
 
-@needs_suber
-def test_identical_files_score_perfectly():
-    res = evaluate_pair(doc("ref"), doc("identical"), "subtitles")
-    v = values(res)
-    for name in ("f1_eob", "f1_eol", "f1_eox"):
-        assert v[name] == 1.0
-    for name in ("bleu_br", "bleu_nb", "s_bleu", "t_bleu"):
-        assert v[name] == pytest.approx(100.0)
-    assert v["ter_br"] == 0.0 and v["suber"] == 0.0 and v["tbhr"] == pytest.approx(0.0)
-    assert res["text"]["identical"] and res["text"]["matched"] == 69
-    assert all(m["applicable"] for m in res["metrics"].values())
+# --------------------------------------------------------------------------------------------
+# The five invented SRT hypotheses: every SubER metric equals the command line's
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("hyp", FIVE)
+def test_every_suber_metric_equals_the_command_line_on_invented_hypotheses(hyp):
+    res = evaluate_pair(read_document(srt("ref")), read_document(srt(hyp)), ["suber_metrics"])
+    ours, info = res["metrics"]["suber_metrics"], res["metrics"]["suber_metrics_info"]
+    equal_counts = hyp not in ("oneline", "resegmented")
+    expected = [m for m in SUBER_METRICS if equal_counts or m not in PLAIN]
+    assert list(ours) == expected
+    assert set(info["not_applicable"]) == set(SUBER_METRICS) - set(expected)
+    for name, reason in info["not_applicable"].items():
+        assert "same number of segments" in reason and name in PLAIN
+    cli = suber_cli([srt(hyp)], [srt("ref")], expected)
+    assert ours == cli
 
 
-def test_boundary_f1_hand_count_shifted():
-    # eob: ref ends of cues 1-6; hyp moves cue 3's end one word left -> tp 5, fp 1, fn 1.
-    # eol: after tomatoes/needed/August/beans vs the/needed/and/beans -> tp 2, fp 2, fn 2.
-    # any: 7 of 10 on both sides.
-    m = evaluate_pair(doc("ref"), doc("shifted"), ["f1_eob", "f1_eol", "f1_eox"])["metrics"]
-    assert (m["f1_eob"]["tp"], m["f1_eob"]["fp"], m["f1_eob"]["fn"]) == (5, 1, 1)
-    assert m["f1_eob"]["value"] == pytest.approx(5 / 6)
-    assert (m["f1_eol"]["tp"], m["f1_eol"]["fp"], m["f1_eol"]["fn"]) == (2, 2, 2)
-    assert m["f1_eol"]["precision"] == m["f1_eol"]["recall"] == m["f1_eol"]["value"] == 0.5
-    assert (m["f1_eox"]["tp"], m["f1_eox"]["fp"], m["f1_eox"]["fn"]) == (7, 3, 3)
-    assert m["f1_eox"]["value"] == pytest.approx(0.7)
+def test_compare_cli_never_refuses_the_invented_hypotheses():
+    for hyp in FIVE:
+        cmd = [sys.executable, "-m", "segagree", "compare", str(srt("ref")), str(srt(hyp)), "--metric", "subtitles"]
+        out = subprocess.run([*cmd, "--json"], capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        res = json.loads(out.stdout)
+        assert set(SUBTITLE_METRICS) - {"s", "b"} <= set(res["metrics"])
+        assert res["metrics"]["suber_metrics"]["SubER"] >= 0
+        if hyp == "identical":
+            assert res["sf"] == 1.0 and res["metrics"]["f1_eox"]["value"] == 1.0
+            assert res["metrics"]["f1_eox"]["projected"] is False
+    table = subprocess.run(cmd[:-3] + [str(srt("changed_words")), *cmd[-2:]], capture_output=True, text=True)
+    assert table.returncode == 0, table.stderr
+    assert "SubER metrics" in table.stdout and "projected onto the reference" in table.stdout
 
 
-def test_boundary_f1_hand_count_one_line_blocks():
-    # every <eol> became <eob>: eob P = 6/10, R = 1; eol nothing found; merged breaks identical
-    m = evaluate_pair(doc("ref"), doc("oneline"), ["f1_eob", "f1_eol", "f1_eox"])["metrics"]
-    assert m["f1_eob"]["precision"] == pytest.approx(0.6) and m["f1_eob"]["recall"] == 1.0
-    assert m["f1_eob"]["value"] == pytest.approx(0.75)
-    assert (m["f1_eol"]["tp"], m["f1_eol"]["fn"], m["f1_eol"]["value"]) == (0, 4, 0.0)
-    assert m["f1_eox"]["value"] == 1.0
+def test_changed_words_are_projected_and_say_so():
+    res = evaluate_pair(read_document(srt("ref")), read_document(srt("changed_words")), "subtitles")
+    m, text = res["metrics"], res["text"]
+    assert text["projected"] and not text["identical"]
+    p = text["projection"]
+    assert (p["matched"], p["substituted"], p["reference_only"], p["hypothesis_only"]) == (59, 8, 2, 1)
+    # the breaks sit after the same (aligned) words: the projection recovers all of them
+    for t in ("eob", "eol", "eox"):
+        assert m[f"f1_{t}"]["value"] == 1.0 and m[f"f1_{t}"]["projected"] is True
+        assert m[f"pk_{t}"]["value"] == 0.0 and m[f"windowdiff_{t}"]["projected"] is True
+    assert m["s"]["value"] == 1.0 and m["b"]["value"] == 1.0
 
 
-def test_include_final_counts_the_end_of_text():
-    m = evaluate_pair(doc("ref"), doc("shifted"), ["f1_eob"], {"include_final": True})["metrics"]
-    assert (m["f1_eob"]["tp"], m["f1_eob"]["fp"], m["f1_eob"]["fn"]) == (6, 1, 1)
-    assert m["f1_eob"]["params"]["include_final"] is True
+def test_projection_hand_example():
+    ref = [[("We", ()), ("planted", ()), ("the", ()), ("tomatoes", (2,)), ("here.", (1,))]]
+    hyp = [[("we", ()), ("planted", (2,)), ("tomatoes", ()), ("there", ()), ("now.", (1,))]]
+    proj, info = project_sentences(ref, hyp)
+    assert proj == [[("We", ()), ("planted", (2,)), ("the", ()), ("tomatoes", ()), ("here.", (1,))]]
+    assert info["unit"] == "text" and info["reference_only"] == 1 and info["hypothesis_only"] == 1
+    # two sentences each: projected sentence by sentence, the second one's breaks stay in it
+    second = [("Yes.", (1,))]
+    proj, info = project_sentences([*ref, second], [*hyp, [("yes", ()), ("indeed.", (1,))]])
+    assert proj[1] == [("Yes.", (1,))] and info["unit"] == "sentence" and info["hypothesis_only"] == 2
 
 
-def test_ter_br_sync_segments_find_one_word_shifts():
-    # 3 breaks each moved by one word = 3 shifts over 80 reference tokens (69 words + 11 breaks)
-    m = evaluate_pair(doc("ref"), doc("shifted"), ["ter_br"])["metrics"]["ter_br"]
-    assert m["num_edits"] == 3 and m["ref_length"] == 80
-    assert m["value"] == pytest.approx(3.75)
-
-
-def test_bleu_br_and_nb_on_whole_text():
-    ref, hyp = subtitle_text(doc("ref")), subtitle_text(doc("resegmented"))
-    m = evaluate_pair(doc("ref"), doc("resegmented"), ["bleu_br", "bleu_nb"])["metrics"]
-    assert m["bleu_nb"]["value"] == pytest.approx(100.0)  # same words
-    tag = {0: "", 1: " eob", 2: " eol"}
-    ref_s = " ".join(w + tag[int(c)] for w, c in zip(ref.words, ref.codes, strict=True))
-    hyp_s = " ".join(w + tag[int(c)] for w, c in zip(hyp.words, hyp.codes, strict=True))
-    assert m["bleu_br"]["value"] == pytest.approx(sacrebleu.corpus_bleu([hyp_s], [[ref_s]]).score)
-    assert m["bleu_br"]["value"] < 90
-
-
-@needs_suber
-def test_s_bleu_not_applicable_for_unequal_counts_never_fails():
-    for hyp in ("oneline", "resegmented"):
-        res = evaluate_pair(doc("ref"), doc(hyp), "subtitles")
-        s = res["metrics"]["s_bleu"]
-        assert s["value"] is None and s["applicable"] is False
-        assert s["n_reference_subtitles"] == 7
-        assert s["n_hypothesis_subtitles"] == {"oneline": 11, "resegmented": 5}[hyp]
-        assert "11" in s["reason"] or "5" in s["reason"]
-        assert res["metrics"]["t_bleu"]["value"] is not None
-
-
-EQUAL_COUNTS = ("identical", "shifted", "changed_words")
-
-
-@needs_suber
-@pytest.mark.parametrize("hyp", ["identical", "shifted", "oneline", "resegmented", "changed_words"])
-def test_numbers_equal_suber_command_line(hyp):
-    cli_metrics = ["t-BLEU", "AS-BLEU", "SubER"]
-    if hyp in EQUAL_COUNTS:
-        cli_metrics += ["BLEU", "TER-br"]
-    cli = suber_cli([hyp], ["ref"], cli_metrics)
-    ours = evaluate_pair(doc("ref"), doc(hyp), "subtitles")["metrics"]
-    assert round(ours["t_bleu"]["value"], 3) == pytest.approx(cli["t-BLEU"], abs=1e-3)
-    assert round(ours["tbhr"]["as_bleu"], 3) == pytest.approx(cli["AS-BLEU"], abs=1e-3)
-    assert ours["tbhr"]["value"] == pytest.approx(cli["AS-BLEU"] - cli["t-BLEU"], abs=2e-3)
-    assert ours["suber"]["value"] == pytest.approx(cli["SubER"], abs=1e-3)
-    if hyp in EQUAL_COUNTS:
-        assert round(ours["s_bleu"]["value"], 3) == pytest.approx(cli["BLEU"], abs=1e-3)
-        ter = evaluate_pair(doc("ref"), doc(hyp), ["ter_br"], {"ter_br_unit": "subtitle"})["metrics"]["ter_br"]
-        assert round(ter["value"], 3) == pytest.approx(cli["TER-br"], abs=1e-3)
-    else:
-        assert ours["s_bleu"]["value"] is None
-
-
-@needs_suber
-def test_imperfect_text_projection_and_report():
-    res = evaluate_pair(doc("ref"), doc("changed_words"), "subtitles")
-    text = res["text"]
-    assert not text["identical"] and text["projected"]
-    assert (text["n_reference_tokens"], text["n_hypothesis_tokens"]) == (69, 68)
-    assert (text["matched"], text["substituted"], text["reference_only"], text["hypothesis_only"]) == (59, 8, 2, 1)
-    assert set(text["need_perfect_text"]) == set(NEED_PERFECT_TEXT)
-    v = values(res)
-    # breaks sit after the same words: the projection finds all of them
-    assert v["f1_eob"] == v["f1_eol"] == v["f1_eox"] == 1.0
-    assert v["bleu_nb"] < 70 and v["bleu_br"] > v["bleu_nb"]
-    assert v["tbhr"] == pytest.approx(0.0)  # segmentation already optimal
-    assert v["suber"] > 0
-
-
-@needs_suber
-def test_corpus_pooling_equals_suber_on_several_files():
-    pairs = [(doc("ref"), doc("resegmented")), (doc("ref2"), doc("hyp2"))]
-    res = evaluate_corpus(pairs, "subtitles")
-    assert len(res["files"]) == 2 and res["pooled"]["n_files"] == 2
-    cli = suber_cli(["resegmented", "hyp2"], ["ref", "ref2"], ["t-BLEU", "SubER"])
-    pooled = res["pooled"]["metrics"]
-    assert pooled["suber"]["value"] == pytest.approx(cli["SubER"], abs=1e-3)
-    assert round(pooled["t_bleu"]["value"], 3) == pytest.approx(cli["t-BLEU"], abs=1e-3)
-    # pooled F1 from summed counts
-    f = [r["metrics"]["f1_eox"] for r in res["files"]]
-    tp, fp, fn = (sum(x[k] for x in f) for k in ("tp", "fp", "fn"))
-    assert pooled["f1_eox"]["tp"] == tp
-    assert pooled["f1_eox"]["value"] == pytest.approx(2 * tp / (2 * tp + fp + fn))
-    # pooled BLEU from summed statistics, not the mean of the files' scores
-    mean = sum(r["metrics"]["bleu_br"]["value"] for r in res["files"]) / 2
-    assert pooled["bleu_br"]["hyp_len"] == sum(r["metrics"]["bleu_br"]["hyp_len"] for r in res["files"])
-    assert abs(pooled["bleu_br"]["value"] - mean) > 1e-6
-    # S-BLEU not applicable for the first pair: pooled says so and names it
-    assert res["files"][1]["metrics"]["s_bleu"]["value"] is not None
-    assert pooled["s_bleu"]["value"] is None and "1 of 2" in pooled["s_bleu"]["reason"]
-
-
-def test_evaluate_paths_reads_srt_and_checks_counts():
-    res = evaluate_paths([DATA / "ref.srt"], [DATA / "shifted.srt"], ["f1_eob"])
-    assert res["files"][0]["metrics"]["f1_eob"]["tp"] == 5
-    with pytest.raises(UsageError, match="1 reference files but 2"):
-        evaluate_paths([DATA / "ref.srt"], [DATA / "shifted.srt", DATA / "oneline.srt"])
-
-
-def test_malformed_srt_gives_input_error(tmp_path):
-    bad = tmp_path / "bad.srt"
-    bad.write_text("1\n00:00:01,000 --> 00:00:0x,500\nhello there\n", encoding="utf-8")
-    with pytest.raises(InputError) as err:
-        evaluate_paths([DATA / "ref.srt"], [bad])
-    assert "bad.srt" in str(err.value)
-
-
-def test_untimed_documents_get_not_applicable_time_metrics():
-    scheme = builtin_scheme("subtitle")
-    units = [
-        {"speaker": "S", "tokens": ["a", "b"], "boundary": 2},
-        {"speaker": "S", "tokens": ["c"], "boundary": 1},
-        {"speaker": "S", "tokens": ["d", "e"], "boundary": 1},
-    ]
-    a = from_units("a", units, layer="subtitle", scheme=scheme)
-    b = from_units("b", [{**u, "boundary": 1} for u in units], layer="subtitle", scheme=scheme)
-    res = evaluate_pair(a, b, "subtitles")
-    m = res["metrics"]
-    for name in ("t_bleu", "tbhr", "suber"):
-        assert m[name]["value"] is None and m[name]["applicable"] is False and m[name]["reason"]
-    assert m["f1_eob"]["precision"] == 0.5 and m["f1_eob"]["recall"] == 1.0
-    assert m["s_bleu"]["value"] is None  # 3 cues against 2
+def test_corpus_pooling_equals_suber_multi_file_mode():
+    pairs = [(read_document(srt("ref")), read_document(srt("resegmented"))), (srt("ref2"), srt("hyp2"))]
+    pairs[1] = (read_document(pairs[1][0]), read_document(pairs[1][1]))
+    names = ["SubER", "SubER-cased", "t-BLEU", "t-TER-br", "AS-BLEU", "AS-WER", "length_ratio"]
+    res = evaluate_corpus(pairs, ["suber_metrics", "f1_eox", "bleu_br"], {"suber": names})
+    cli = suber_cli([srt("resegmented"), srt("hyp2")], [srt("ref"), srt("ref2")], names)
+    assert res["pooled"]["metrics"]["suber_metrics"] == cli
+    files = res["files"]
+    assert files[0]["metrics"]["suber_metrics"] == suber_cli([srt("resegmented")], [srt("ref")], names)
+    f1 = [f["metrics"]["f1_eox"] for f in files]
+    tp, nh = sum(x["tp"] for x in f1), sum(x["n_hypothesis"] for x in f1)
+    assert res["pooled"]["metrics"]["f1_eox"]["precision"] == pytest.approx(tp / nh)
 
 
 def test_options_are_checked():
-    with pytest.raises(UsageError, match="ter_br_unit"):
-        SubtitleOptions.from_mapping({"ter_br_unit": "sentence"})
-    with pytest.raises(UsageError, match="tokenizer"):
-        SubtitleOptions(tokenize="nope")
+    with pytest.raises(UsageError, match="zh, ja or ko"):
+        SubtitleOptions(language="fr")
+    with pytest.raises(UsageError, match="unknown SubER metric"):
+        SubtitleOptions.from_mapping({"suber": "BLEU,NOPE"})
     with pytest.raises(UsageError, match="unknown subtitle metric"):
-        evaluate_pair(doc("ref"), doc("shifted"), ["f1_eob", "wer"])
-    opts = SubtitleOptions.from_mapping({"include_final": "true", "ter_br_max_words": "12", "k": 3})
-    assert opts.include_final is True and opts.ter_br_max_words == 12
+        evaluate_pair(read_document(srt("ref")), read_document(srt("shifted")), ["f1_eob", "wer"])
+    assert SubtitleOptions.from_mapping({"max_cpl": "37", "k": 1}).max_cpl == 37
 
 
-def test_register_runners_and_group():
-    runners: dict = {}
-    groups = register(runners)
-    assert groups == GROUPS and tuple(runners) == SUBTITLE_METRICS == groups["subtitles"]
-    ref, hyp = doc("ref"), doc("shifted")
-    out = runners["f1_eob"](SimpleNamespace(a=ref, b=hyp, layer="subtitle"), {})
-    assert out["value"] == pytest.approx(5 / 6) and out["per_speaker"] == {}
-    assert out["params"] == {"include_final": False, "normalise_alignment": True}
-    assert out["text"]["identical"]
-    pair = pair_annotations(ref, doc("identical"), layer="subtitle")
-    assert runners["f1_eox"](pair, {"include_final": True})["value"] == 1.0
-    s = runners["s_bleu"](SimpleNamespace(a=ref, b=doc("oneline"), layer="subtitle"), {})
-    assert s["value"] is None and s["n_hypothesis_subtitles"] == 11
+def test_chinese_uses_subers_tokenisation(tmp_path):
+    ref = tmp_path / "ref.srt"
+    hyp = tmp_path / "hyp.srt"
+    ref.write_text(
+        "1\n00:00:01,000 --> 00:00:03,000\n我们在春天种了西红柿\n沿着南墙\n\n"
+        "2\n00:00:03,500 --> 00:00:05,000\n七月它们长得比篱笆还高\n\n",
+        encoding="utf-8",
+    )
+    hyp.write_text(
+        "1\n00:00:01,000 --> 00:00:02,500\n我们春天种了西红柿\n\n"
+        "2\n00:00:02,500 --> 00:00:05,000\n沿着南墙 七月它们长得比篱笆高\n\n",
+        encoding="utf-8",
+    )
+    names = ["SubER", "WER", "BLEU", "AS-BLEU", "t-BLEU", "length_ratio", "TER-br"]
+    res = evaluate_pair(read_document(ref), read_document(hyp), ["suber_metrics"], {"language": "zh", "suber": names})
+    ours = res["metrics"]["suber_metrics"]
+    assert "TER-br" in res["metrics"]["suber_metrics_info"]["not_applicable"]  # suber does not implement it for zh
+    assert ours == suber_cli([hyp], [ref], [n for n in names if n != "TER-br"], "-l", "zh")
+    plain = evaluate_pair(read_document(ref), read_document(hyp), ["suber_metrics"], {"suber": names})
+    assert plain["metrics"]["suber_metrics"]["WER"] != ours["WER"]
 
 
-def test_runner_on_a_non_subtitle_layer_is_not_applicable():
-    units = [{"speaker": "A", "tokens": ["so", "we", "went"], "boundary": 1}]
-    d = from_units("x", units, layer="iu", scheme=builtin_scheme("dubois"))
-    runners: dict = {}
-    register(runners)
-    out = runners["suber"](SimpleNamespace(a=d, b=d, layer="iu"), {})
-    assert out["value"] is None and out["applicable"] is False and "<eob>" in out["reason"]
+# --------------------------------------------------------------------------------------------
+# Real systems: MuST-Cinema en->fr (tagged text and SRT renderings)
+# --------------------------------------------------------------------------------------------
+def tagged(name: str) -> Path:
+    return shared_path("corpora", "subtitles_tagged", name)
 
 
-def test_register_into_metric_runner():
-    from segagree.pipeline import metric_runner
+@pytest.fixture(scope="module")
+def oracle() -> dict:
+    return json.loads(shared_path("oracle", "subtitles_public.json").read_text(encoding="utf-8"))
 
-    before = dict(metric_runner.RUNNERS)
-    try:
-        metric_runner.RUNNERS.clear()
-        register(metric_runner.RUNNERS)
-        assert set(SUBTITLE_METRICS) <= set(metric_runner.RUNNERS)
-        assert "t_bleu" in metric_runner.known_metrics()
-    finally:
-        metric_runner.RUNNERS.clear()
-        metric_runner.RUNNERS.update(before)
+
+@pytest.fixture(scope="module")
+def cascade() -> dict:
+    """Every oracle metric for cascade.fr against amara.fr, computed once through compare."""
+    names = ["suber_metrics", "sigma", "bleu_br", "bleu_nb", "ter_br", "cpl_conformity"]
+    a, b = read_document(tagged("amara.fr"), "tagged"), read_document(tagged("cascade.fr"), "tagged")
+    return compare_documents(a, b, metrics=names, metric_options={"jobs": 2})
+
+
+def test_machine_translation_is_scored_without_alignment(cascade):
+    assert cascade["sf"] is None and "too different to align" in cascade["sf_not_applicable"]
+    assert cascade["metrics"]["suber_metrics_info"]["segments"] == {"hypothesis": 544, "reference": 544}
+
+
+def test_cascade_equals_evalsubtitle_and_suber_published_numbers(cascade, oracle):
+    m = cascade["metrics"]
+    for name, value in oracle["evalsubtitle_end2end"]["cascade.fr"].items():
+        assert m[name]["value"] == pytest.approx(value, abs=1e-12), name
+    for name, value in oracle["suber_plain"]["cascade.fr"].items():
+        assert m["suber_metrics"][name] == value, name
+    # the two TER-br: EvalSubtitle's (final break counted) and SubER's (left out)
+    assert m["ter_br"]["value"] != m["suber_metrics"]["TER-br"]
+
+
+@pytest.mark.parametrize("system", ["e2e_base.fr", "nmt.fr"])
+def test_real_systems_equal_suber_command_line_plain(system):
+    names = ["WER", "CER", "BLEU", "chrF", "WER-cased", "BLEU-seg", "AS-BLEU", "AS-WER", "length_ratio"]
+    a, b = read_document(tagged("amara.fr"), "tagged"), read_document(tagged(system), "tagged")
+    ours = evaluate_pair(a, b, ["suber_metrics"], {"suber": names})["metrics"]["suber_metrics"]
+    assert ours == suber_cli([tagged(system)], [tagged("amara.fr")], names, "-f", "plain", "-F", "plain")
+
+
+def test_srt_renderings_equal_suber_command_line(tmp_path):
+    """Tagged text rendered as SRT by segagree convert (one cue per block, 1 s each)."""
+    paths = {}
+    for name in ("amara.fr", "e2e_pt.fr"):
+        paths[name] = tmp_path / (name + ".srt")
+        write_document(read_document(tagged(name), "tagged"), paths[name])
+    names = ["SubER", "SubER-cased", "t-BLEU", "t-WER", "AS-BLEU", "length_ratio"]
+    res = evaluate_pair(
+        read_document(paths["amara.fr"]), read_document(paths["e2e_pt.fr"]), "subtitles", {"suber": names}
+    )
+    m = res["metrics"]
+    assert m["suber_metrics"] == suber_cli([paths["e2e_pt.fr"]], [paths["amara.fr"]], names)
+    # EvalSubtitle's SRT mode finds sentences by punctuation; reading speed needs the times
+    assert res["text"]["sentences_from"] == ["punctuation"]
+    assert m["reading_speed"]["applicable"] and m["lines_per_block"]["value"] == 100.0
+
+
+def test_evaluate_paths_reads_tagged_files():
+    res = evaluate_paths([tagged("amara.fr")], [tagged("amara.fr")], ["f1_eox", "cpl_conformity"], fmt="tagged")
+    f = res["files"][0]["metrics"]
+    assert f["f1_eox"]["value"] == 1.0 and f["f1_eox"]["projected"] is False
+    # EvalSubtitle's CPL procedure on the file text: join the lines, cut at every tag but the last
+    text = " ".join(line.strip() for line in tagged("amara.fr").read_text(encoding="utf-8").splitlines())
+    text = re.sub(r"(<eol>|<eob>)$", "", re.sub(r"( )?(<eol>|<eob>)( )?", r"\2", text))
+    lines = re.split(r"<eol>|<eob>", text)
+    assert f["cpl_conformity"]["n_lines"] == len(lines)
+    assert f["cpl_conformity"]["value"] == 100 * sum(len(x) <= 42 for x in lines) / len(lines)
+
+
+def test_run_on_a_folder_of_subtitles_scores_mt_output_per_file_and_pooled(tmp_path):
+    """Two texts, a reference and two systems each; the MT system's words differ (no alignment)."""
+    from segagree.outputs.run import run_corpus
+    from segagree.pipeline.config import load_config
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    lines = tagged("amara.fr").read_text(encoding="utf-8").splitlines()
+    for system in ("amara", "nmt"):
+        sys_lines = tagged(f"{system}.fr").read_text(encoding="utf-8").splitlines()
+        name = "ref" if system == "amara" else system
+        (corpus / f"talk1.{name}.tagged").write_text("\n".join(sys_lines[:12]) + "\n", encoding="utf-8")
+        (corpus / f"talk2.{name}.tagged").write_text("\n".join(sys_lines[12:20]) + "\n", encoding="utf-8")
+    assert len(lines) == 544
+    for text in ("talk1", "talk2"):
+        write_document(read_document(corpus / f"{text}.ref.tagged"), corpus / f"{text}.copy.srt")
+    config = load_config(None, corpus)
+    config.kappa.enabled = False
+    outcome = run_corpus(corpus, tmp_path / "out", config, workbooks=False, report=True)
+    assert not outcome.failures, outcome.failures
+    nmt = [r for r in outcome.results if r["annotator_b"] == "nmt" and r["annotator_a"] == "ref"]
+    assert len(nmt) == 2 and all(r["compare"]["sf"] is None for r in nmt)  # MT output: no S_f, metrics still
+    rows = [r for r in outcome.rows if r["annotator_a"] == "ref" and r["annotator_b"] == "nmt"]
+    per_file = {(r["text"], r["metric"]): r["value"] for r in rows}
+    assert {("talk1", "sigma"), ("talk2", "suber:BLEU"), ("ALL", "suber:BLEU"), ("ALL", "sigma")} <= set(per_file)
+    # pooled = the metrics over both files at once (SubER's multi-file mode), not a mean
+    both = evaluate_paths(
+        [corpus / "talk1.ref.tagged", corpus / "talk2.ref.tagged"],
+        [corpus / "talk1.nmt.tagged", corpus / "talk2.nmt.tagged"],
+        ["suber_metrics", "sigma"],
+        {"suber": ["BLEU", "AS-WER"]},
+    )
+    assert per_file[("ALL", "suber:BLEU")] == both["pooled"]["metrics"]["suber_metrics"]["BLEU"]
+    assert per_file[("ALL", "sigma")] == both["pooled"]["metrics"]["sigma"]["value"]
+    assert (
+        per_file[("ALL", "suber:BLEU")]
+        == suber_cli(
+            [corpus / "talk1.nmt.tagged", corpus / "talk2.nmt.tagged"],
+            [corpus / "talk1.ref.tagged", corpus / "talk2.ref.tagged"],
+            ["BLEU"],
+            "-f",
+            "plain",
+            "-F",
+            "plain",
+        )["BLEU"]
+    )
+    summary = (tmp_path / "out" / "summary.csv").read_text(encoding="utf-8")
+    assert "suber:AS-TER-br" in summary and "ALL,ALL,ref,nmt,sigma" in summary
+    assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")

@@ -20,7 +20,20 @@ from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, load_scheme
 
 # Module names under segagree.adapters, in the order `segagree formats` lists them.
-_MODULES = ("text", "table", "native", "rez", "eaf", "textgrid", "srt", "vtt", "chat", "transcriber", "exmaralda")
+_MODULES = (
+    "text",
+    "table",
+    "native",
+    "rez",
+    "eaf",
+    "textgrid",
+    "srt",
+    "vtt",
+    "chat",
+    "transcriber",
+    "exmaralda",
+    "tagged",
+)
 
 
 # Names users type for a format (matched case-insensitively, like the format names).
@@ -43,6 +56,9 @@ ALIASES = {
     "childes": "chat",
     "trs": "transcriber",
     "exb": "exmaralda",
+    "must-cinema": "tagged",
+    "mustcinema": "tagged",
+    "eob": "tagged",
 }
 
 

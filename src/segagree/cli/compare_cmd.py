@@ -55,6 +55,12 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @speaker_labels_option
 @reading_options
 @click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
+@click.option(
+    "--language",
+    type=click.Choice(["zh", "ja", "ko"]),
+    help="Subtitle metrics: SubER's tokenisation for Chinese, Japanese or Korean (its -l).",
+)
+@click.option("--max-cpl", type=int, default=42, show_default=True, help="Subtitle metrics: characters per line.")
 @json_option()
 def compare(
     file_a: Path,
@@ -75,13 +81,16 @@ def compare(
     word_tier: str | None,
     gap_labels: tuple[str, ...],
     ops: Path | None,
+    language: str | None,
+    max_cpl: int,
     json_out: bool,
 ) -> None:
     """Compare two segmentations of the same text: S_f, S_f^B and other metrics.
 
     FILE_A and FILE_B may be in any formats. S_f and S_f^B (Lai, Li & Zhang 2023) are
     given per speaker and pooled; --metric adds B, S, A, Pk, WindowDiff, WinPR, ghd or the
-    subtitle metrics.
+    subtitle metrics (FILE_A is the reference; any hypothesis, machine output included: S_f is
+    then reported as not applicable when the words are too different to align).
     """
     import segagree.api as api
     from segagree.pipeline.operations import write_operations_csv
@@ -106,6 +115,7 @@ def compare(
         speaker_map=speaker_map(renames),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
+        metric_options={"language": language, "max_cpl": max_cpl},
     )
     if ops is not None:
         write_operations_csv(result, ops, a=a, b=b)
@@ -122,6 +132,11 @@ COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions
 
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     from rich.table import Table
+
+    if result.get("sf") is None and result.get("sf_not_applicable"):
+        stdout().print(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}", soft_wrap=True)
+        _print_other(result, [])
+        return
 
     caption = "M match, S substitution, T transposition, I insertion, D deletion"
     table = Table(title=f"{file_a.name} vs {file_b.name}", caption=caption)
@@ -153,11 +168,26 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     from rich.table import Table
 
+    metrics = dict(result["metrics"])
+    suber = metrics.pop("suber_metrics", None)
+    info = metrics.pop("suber_metrics_info", None) or {}
+    out = stdout()
+    if suber is not None:
+        table = Table(title=f"SubER metrics ({info.get('signature', 'suber')})")
+        table.add_column("metric")
+        table.add_column("value", justify="right")
+        for sub, value in suber.items():
+            table.add_row(sub, f"{value:.3f}")
+        out.print(table)
+        for sub, reason in (info.get("not_applicable") or {}).items():
+            out.print(f"{sub}: not applicable: {reason}", markup=False)
+    if not metrics:
+        return
     other = Table(title="other metrics (pooled from summed statistics)")
     for col in ("metric", *speakers, "ALL", "parameters"):
         other.add_column(col, justify="left" if col in ("metric", "parameters") else "right", overflow="fold")
     notes = []
-    for name, res in result["metrics"].items():
+    for name, res in metrics.items():
         per = res.get("per_speaker", {})
         pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
         if "precision" in res and res["value"] is not None:
@@ -165,16 +195,15 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
         other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
         if res.get("reason"):
             notes.append(f"{name}: not applicable: {res['reason']}")
-    out = stdout()
     out.print(other)
-    text = next((r["text"] for r in result["metrics"].values() if isinstance(r.get("text"), dict)), None)
-    if text and not text.get("identical", True):
+    text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
+    if text and text.get("projected"):
         notes.append(
-            f"imperfect text: {text['matched']} of {text['n_reference_tokens']} reference tokens matched; "
-            "break metrics use the hypothesis's breaks projected onto the reference"
+            f"imperfect text ({text['hypothesis_words']} hypothesis words, {text['reference_words']} reference "
+            "words): F1, Pk, WindowDiff, S and B use the hypothesis's breaks projected onto the reference"
         )
     for note in notes:
-        out.print(note)
+        out.print(note, markup=False)
 
 
 def _params_text(res: dict[str, Any]) -> str:

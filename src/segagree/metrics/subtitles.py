@@ -1,74 +1,44 @@
-"""Subtitle segmentation metrics on cue lists and break sequences (pure functions).
+"""Subtitle metrics on tagged sentences and SubER segments (pure functions, no Documents).
 
-A subtitle file is a list of :class:`Cue`: words, the break after each word (0 none,
-:data:`EOB` = 1 ``<eob>`` end of block, :data:`EOL` = 2 ``<eol>`` end of line; the codes of the
-built-in ``subtitle`` scheme) and the cue's start and end in seconds. The reference is always
-the first argument. BLEU, TER and SubER are reported on their libraries' 0-100 scale, the
-boundary scores on 0-1.
+Two families, each reproducing its reference tool number for number:
 
-Which library computes each number (also in :data:`LIBRARY`):
+**SubER** (Wilken, Georgakopoulou & Matusov 2022, IWSLT; the ``suber`` package 0.4,
+``subtitle-edit-rate`` on PyPI): every metric its command line accepts (:data:`SUBER_METRICS`),
+computed by :func:`suber_scores` with suber's own functions (``calculate_SubER``,
+``calculate_word_error_rate``, ``calculate_character_error_rate``, ``calculate_sacrebleu_metric``,
+``calculate_length_ratio``, ``levenshtein_align_hypothesis_to_reference``,
+``time_align_hypothesis_to_reference``) on suber ``Segment``/``Subtitle`` objects, with the
+dispatch of suber's ``__main__`` (``AS-`` re-segments the hypothesis by Levenshtein alignment,
+``t-`` by subtitle times, both then score the segment-final break; metrics without a prefix
+need equal segment counts; ``SubER*`` and ``t-*`` need times). The one exception is speed:
+the TER metrics (``TER``, ``TER-seg``, ``TER-br`` and their ``AS-``/``t-`` variants; CJK
+languages excepted) are computed on the very token sequences suber's
+``calculate_sacrebleu_metric`` builds, with sacrebleu's ``translation_edit_rate`` once per
+distinct sentence pair and in worker processes (:class:`TerCache`, :func:`masked_ter`): corpus
+TER is summed edits over summed reference lengths, so the number is the same (checked against
+the suber command line in the tests).
 
-========  ==========================================================  =============================
-metric    definition                                                  computed by
-========  ==========================================================  =============================
-f1_eob    P/R/F1 of ``<eob>`` positions on the reference's tokens     segagree (counts)
-f1_eol    P/R/F1 of ``<eol>`` positions                               segagree (counts)
-f1_eox    P/R/F1 of break positions, types merged                     segagree (counts)
-bleu_br   BLEU of the whole text, breaks as tokens                    sacrebleu BLEU
-bleu_nb   BLEU of the whole text, breaks removed                      sacrebleu BLEU
-ter_br    TER with every word masked, breaks as tokens                sacrebleu TER
-s_bleu    BLEU, subtitle i of the hypothesis against subtitle i       sacrebleu BLEU
-t_bleu    BLEU after linear temporal alignment to reference cues      suber alignment + sacrebleu
-tbhr      AS-BLEU (min-WER alignment, breaks ignored) - t_bleu        suber alignments + sacrebleu
-suber     SubER: TER with break tokens, shifts and time overlap       suber ``calculate_SubER``
-========  ==========================================================  =============================
+**EvalSubtitle** (Karakanta, Buet, Cettolo & Yvon 2022, *Evaluating Subtitle Segmentation for
+End-to-end Generation Systems*, LREC; reference code github.com/fatalinha/EvalSubtitle), on
+sentences of words with the break tags after each word (several tags may follow one word):
 
-Definitions and papers
-----------------------
-* **Boundary P/R/F1** (Karakanta, Gaido, Negri & Turchi 2022, *Evaluating Subtitle Segmentation
-  for End-to-end Generation Systems*, LREC): a break is a (token position, type) pair on the
-  reference's tokens; TP = positions where both have a break of the type (``f1_eox``: of any
-  type), FP = hypothesis only, FN = reference only. The end of the text (the last token, always
-  ``<eob>`` in both) is not counted unless ``include_final``. When a side has no break at all:
-  P = 1 if there are neither TP nor FP nor FN, else 0 when undefined (same for R); F1 = 0 when
-  P + R = 0.
-* **BLEU_br / BLEU_nb** (Karakanta, Negri & Turchi 2020, *Is 42 the Answer to Everything in
-  Subtitling-oriented Speech Translation?*, IWSLT): BLEU with each break as an extra token, and
-  without breaks. Here the whole text of a file is one segment (every break, the last ``<eob>``
-  included); several files are one segment each, pooled by sacrebleu's corpus statistics.
-  Breaks are written ``eol``/``eob`` because sacrebleu's 13a tokenizer splits ``<eol>`` into
-  three tokens (SubER does the same).
-* **TER_br** (Karakanta et al. 2020): TER (sacrebleu defaults: case-insensitive, no
-  normalisation) where every word is replaced by ``<mask>`` so that only break placement (and
-  the number of words) counts. Karakanta et al. score sentences; TER with shifts on a whole
-  file is intractable (500 masked words take ~20 s), so by default (``unit="sync"``) the text is
-  cut into segments at *sync points* (reference ``<eob>`` where the hypothesis also has
-  ``<eob>`` after the aligned token) and, once a segment holds ``max_words`` reference words,
-  at the next reference ``<eob>``. Every break, segment-final ones included, is a token.
-  Short segments also let sacrebleu's greedy shift search find the one-word break shifts it
-  misses on long ones (3 breaks moved by one word: 3 edits here, 5 on the whole 69-word text).
-  ``unit="subtitle"`` scores subtitle i against subtitle i without the segment-final ``<eob>``
-  (SubER's ``TER-br``; needs equal subtitle counts).
-* **S-BLEU** (Matusov, Wilken & Georgakopoulou 2019, *Customizing Neural Machine Translation
-  for Subtitling*, WMT): corpus BLEU with each subtitle a segment; not applicable (reported with
-  both counts) when the subtitle counts differ. Equal to SubER's ``BLEU``.
-* **T-BLEU** (Cherry, Arivazhagan, Padfield & Krikun 2021, *Subtitle Translation as Markup
-  Translation*, Interspeech): each hypothesis word gets a time by linear interpolation within
-  its subtitle and goes to the reference subtitle whose span holds it (words outside every
-  reference span are dropped); corpus BLEU over the reference subtitles. Computed by suber's
-  ``time_align_hypothesis_to_reference`` (SubER's ``t-BLEU``).
-* **TBHR** (Cherry et al. 2021): T-BLEU headroom = BLEU of the unsegmented hypothesis
-  re-segmented into the reference subtitles by minimum-edit-distance alignment (Matusov et al.
-  2005's AS-BLEU; suber's ``levenshtein_align_hypothesis_to_reference``, which aligns on
-  lower-cased words without ASCII punctuation) minus T-BLEU.
-* **SubER** (Wilken, Georgakopoulou & Matusov 2022, *SubER - A Metric for Automatic Evaluation
-  of Subtitle Quality*, IWSLT): edits (TER with shifts over words and break tokens, alignments
-  only between time-overlapping subtitles) per reference token (words + breaks), x 100;
-  words lower-cased and ASCII punctuation removed (variant ``SubER-cased`` keeps both).
+* ``bleu_nb``: sacrebleu corpus BLEU (13a) over sentences without breaks; ``bleu_br``: with each
+  break as a token; ``sigma`` = 100 * BLEU_br / BLEU_br upper bound, where the bound replaces the
+  n-gram precisions by ``pp1 = (p1 + 100a)/(1+a)``, ``ppn = ((1-(n-1)a) pn + n a p(n-1))/(1+a)``
+  with ``a`` = the hypothesis's breaks per word, and keeps BLEU_br's brevity penalty.
+* ``ter_br``: sacrebleu TER (defaults) over sentences, every word masked, every break a token
+  (the sentence-final break included; SubER's ``TER-br`` leaves it out, hence different values).
+* ``cpl_conformity``: % of subtitle lines (the text between two breaks, words joined by one space)
+  of at most ``max_cpl`` (42) characters.
+* standard metrics (identical words): the whole text as one segmentation, the final ``<eob>``
+  removed; per type ``eob`` (eol ignored), ``eol`` (eob ignored), ``eox`` (both as one type):
+  masses, Pk and WindowDiff with segeval's window (round(mean reference mass / 2), at least 2;
+  a word followed by two tags gives a zero mass, which counts in the mean as in segeval), S and B
+  (n_t = 2, segeval's boundary sets) and precision/recall/F1 of boundary positions, the end of
+  the text counted as a position on both sides (EvalSubtitle's ``f1_eval``); ``s``/``b`` over
+  both types as a two-type segeval set segmentation (``<eob>`` type 1, ``<eol>`` type 2).
 
-Tokenisation: BLEU uses sacrebleu's defaults (``13a``, case-sensitive, exponential smoothing);
-TER sacrebleu's (``tercom``, case-insensitive, punctuation kept); the words given are joined
-by spaces first, so a token split differently by a reader does not change BLEU.
+Also: reading speed (characters per second of each timed block) and lines-per-block conformity.
 """
 
 from __future__ import annotations
@@ -76,343 +46,57 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import accumulate
 from typing import Any
-
-import numpy as np
 
 EOB = 1
 EOL = 2
-BREAK_TOKENS: dict[int, str] = {EOB: "eob", EOL: "eol"}
-MASK = "<mask>"
+TAG_TEXT: dict[int, str] = {EOB: "<eob>", EOL: "<eol>"}
+#: One sentence: (word, break codes after the word) pairs.
+Sentence = list[tuple[str, tuple[int, ...]]]
 
-SUBTITLE_METRICS: tuple[str, ...] = (
-    "f1_eob",
-    "f1_eol",
-    "f1_eox",
-    "bleu_br",
-    "bleu_nb",
-    "ter_br",
-    "s_bleu",
-    "t_bleu",
-    "tbhr",
-    "suber",
-)
+# Break tokens for BLEU_br: single tokens sacrebleu's 13a tokenizer leaves whole and no text holds.
+_BLEU_BREAK = {EOB: "\ue001", EOL: "\ue002"}
+# Tokens of masked TER (TER is blind to token names, so EvalSubtitle's and SubER's strings map here).
+_MASK, _TER_BREAK = "#", {EOB: "§", EOL: "µ"}
 
-LIBRARY: dict[str, str] = {
-    "f1_eob": "segagree (break counts; imperfect text: segagree.pipeline.align.align_streams projection)",
-    "f1_eol": "segagree (break counts; imperfect text: segagree.pipeline.align.align_streams projection)",
-    "f1_eox": "segagree (break counts; imperfect text: segagree.pipeline.align.align_streams projection)",
-    "bleu_br": "sacrebleu BLEU (corpus statistics)",
-    "bleu_nb": "sacrebleu BLEU (corpus statistics)",
-    "ter_br": "sacrebleu TER (corpus statistics); sync-point segments by segagree",
-    "s_bleu": "sacrebleu BLEU (corpus statistics)",
-    "t_bleu": "suber time_align_hypothesis_to_reference + sacrebleu BLEU",
-    "tbhr": "suber levenshtein_align_hypothesis_to_reference and time alignment + sacrebleu BLEU",
-    "suber": "suber calculate_SubER",
-}
-
-_K2020 = (
-    "Karakanta, Negri & Turchi (2020), Is 42 the Answer to Everything in Subtitling-oriented Speech Translation?, IWSLT"
-)
-_K2022 = (
-    "Karakanta, Gaido, Negri & Turchi (2022), Evaluating Subtitle Segmentation for End-to-end Generation Systems, LREC"
-)
-_M2019 = "Matusov, Wilken & Georgakopoulou (2019), Customizing Neural Machine Translation for Subtitling, WMT"
-_C2021 = "Cherry, Arivazhagan, Padfield & Krikun (2021), Subtitle Translation as Markup Translation, Interspeech"
-_W2022 = "Wilken, Georgakopoulou & Matusov (2022), SubER - A Metric for Automatic Evaluation of Subtitle Quality, IWSLT"
-_BLEU_PARAMS = {"tokenize": "13a", "lowercase": "False", "smooth": "exp"}
-
-
-def _card(
-    name: str,
-    title: str,
-    definition: str,
-    params: dict[str, str],
-    citation: str,
-    *,
-    higher_is_better: bool = True,
-    reference: str = "",
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "title": title,
-        "definition": definition,
-        "params": params,
-        "citation": citation,
-        "library": LIBRARY[name],
-        "higher_is_better": higher_is_better,
-        "reference": reference,
-    }
-
-
-METRIC_CARDS: list[dict[str, Any]] = [
+#: Every metric name the SubER 0.4 command line accepts, in its order.
+SUBER_METRICS: tuple[str, ...] = (
+    "SubER",
+    "SubER-cased",
+    "WER",
+    "CER",
+    "BLEU",
+    "TER",
+    "chrF",
+    "WER-cased",
+    "CER-cased",
+    "WER-seg",
+    "BLEU-seg",
+    "TER-seg",
+    "TER-br",
     *(
-        _card(
-            f"f1_{kind}",
-            f"Boundary F1 of {label}",
-            f"F1 (precision and recall beside) of {label} positions on the reference's tokens; imperfect "
-            "text: hypothesis breaks projected onto the reference by token alignment",
-            {"include_final": "False", "normalise_alignment": "True"},
-            _K2022,
+        f"{p}-{m}"
+        for p in ("AS", "t")
+        for m in (
+            "WER",
+            "CER",
+            "BLEU",
+            "TER",
+            "chrF",
+            "WER-cased",
+            "CER-cased",
+            "WER-seg",
+            "BLEU-seg",
+            "TER-seg",
+            "TER-br",
         )
-        for kind, label in (
-            ("eob", "<eob> (end of block)"),
-            ("eol", "<eol> (end of line)"),
-            ("eox", "breaks of any type (<eob>/<eol> merged)"),
-        )
     ),
-    _card(
-        "bleu_br",
-        "BLEU with breaks (BLEU_br)",
-        "BLEU of the whole text with every break as an extra token eol/eob; files pooled by corpus statistics",
-        dict(_BLEU_PARAMS),
-        _K2020,
-    ),
-    _card(
-        "bleu_nb",
-        "BLEU without breaks (BLEU_nb)",
-        "BLEU of the whole text without breaks; files pooled by corpus statistics",
-        dict(_BLEU_PARAMS),
-        _K2020,
-    ),
-    _card(
-        "ter_br",
-        "TER on breaks (TER_br)",
-        "TER with every word masked so only breaks count; segments cut at common <eob> (sync points)",
-        {"unit": "sync", "max_words": "40", "case_sensitive": "False"},
-        _K2020,
-        higher_is_better=False,
-        reference="suber TER-br (unit=subtitle)",
-    ),
-    _card(
-        "s_bleu",
-        "Subtitle BLEU (S-BLEU)",
-        "corpus BLEU with subtitle i of the hypothesis against subtitle i of the reference; "
-        "not applicable when the subtitle counts differ",
-        dict(_BLEU_PARAMS),
-        _M2019,
-        reference="suber BLEU",
-    ),
-    _card(
-        "t_bleu",
-        "Timed BLEU (T-BLEU)",
-        "BLEU after each hypothesis word, timed by linear interpolation within its subtitle, is moved to the "
-        "reference subtitle whose span holds it",
-        dict(_BLEU_PARAMS),
-        _C2021,
-        reference="suber t-BLEU",
-    ),
-    _card(
-        "tbhr",
-        "T-BLEU headroom (TBHR)",
-        "BLEU of the hypothesis re-segmented into the reference subtitles by minimum-edit-distance alignment "
-        "(hypothesis breaks ignored, AS-BLEU) minus T-BLEU",
-        dict(_BLEU_PARAMS),
-        _C2021,
-        higher_is_better=False,
-        reference="suber AS-BLEU minus t-BLEU",
-    ),
-    _card(
-        "suber",
-        "Subtitle Edit Rate (SubER)",
-        "edits (TER with shifts over words and break tokens, alignments only within time-overlapping subtitles) "
-        "per reference word and break, x 100",
-        {"variant": "SubER (lower-cased, punctuation removed)"},
-        _W2022,
-        higher_is_better=False,
-        reference="suber command line",
-    ),
-]
+    "length_ratio",
+)
 
-
-# --------------------------------------------------------------------------------------------
-# Cues
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Cue:
-    """One subtitle: its words, the break code after each word, and its span in seconds.
-
-    The last word's break is always :data:`EOB`; times are NaN when unknown.
-    """
-
-    words: tuple[str, ...]
-    breaks: tuple[int, ...]
-    start: float = math.nan
-    end: float = math.nan
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "words", tuple(str(w) for w in self.words))
-        breaks = [int(b) for b in self.breaks]
-        if len(breaks) != len(self.words):
-            raise ValueError(f"{len(breaks)} breaks for {len(self.words)} words")
-        if any(b not in (0, EOB, EOL) for b in breaks):
-            raise ValueError(f"break codes must be 0, {EOB} (<eob>) or {EOL} (<eol>), got {sorted(set(breaks))}")
-        if any(b == EOB for b in breaks[:-1]):
-            raise ValueError("<eob> inside a cue; split the cue there")
-        if breaks:
-            breaks[-1] = EOB
-        object.__setattr__(self, "breaks", tuple(breaks))
-        object.__setattr__(self, "start", float(self.start))
-        object.__setattr__(self, "end", float(self.end))
-
-    @property
-    def timed(self) -> bool:
-        return not (math.isnan(self.start) or math.isnan(self.end))
-
-
-def cue(text: str, start: float = math.nan, end: float = math.nan) -> Cue:
-    """A cue from its text, lines separated by ``\\n`` (or ``|``), words by spaces."""
-    words: list[str] = []
-    breaks: list[int] = []
-    for line in text.replace("|", "\n").split("\n"):
-        toks = line.split()
-        if not toks:
-            continue
-        words.extend(toks)
-        breaks.extend([0] * (len(toks) - 1) + [EOL])
-    return Cue(tuple(words), tuple(breaks), start, end)
-
-
-def cues_from_codes(
-    words: Sequence[str],
-    codes: Sequence[int] | np.ndarray,
-    starts: Sequence[float] | np.ndarray | None = None,
-    ends: Sequence[float] | np.ndarray | None = None,
-) -> list[Cue]:
-    """Cut a token stream into cues after every ``<eob>`` (and at the end of the stream).
-
-    A cue's start is its first token's ``starts`` value, its end its last token's ``ends`` value.
-    """
-    n = len(words)
-    codes_arr = np.asarray(codes, dtype=np.int64).reshape(-1)
-    if codes_arr.size != n:
-        raise ValueError(f"{codes_arr.size} codes for {n} words")
-    st = np.full(n, np.nan) if starts is None else np.asarray(starts, dtype=float)
-    en = np.full(n, np.nan) if ends is None else np.asarray(ends, dtype=float)
-    out: list[Cue] = []
-    begin = 0
-    for i in range(n):
-        if codes_arr[i] == EOB or i == n - 1:
-            out.append(
-                Cue(tuple(words[begin : i + 1]), tuple(int(c) for c in codes_arr[begin : i + 1]), st[begin], en[i])
-            )
-            begin = i + 1
-    return out
-
-
-def flatten(cues: Sequence[Cue]) -> tuple[list[str], np.ndarray]:
-    """All words of a cue list and the break code after each."""
-    words = [w for c in cues for w in c.words]
-    codes = np.fromiter((b for c in cues for b in c.breaks), dtype=np.int64, count=len(words))
-    return words, codes
-
-
-def tagged_text(
-    words: Sequence[str],
-    codes: Sequence[int] | np.ndarray,
-    *,
-    breaks: bool = True,
-    mask: bool = False,
-    final_break: bool = True,
-) -> str:
-    """Words joined by spaces, each break after its word as ``eol``/``eob`` (when ``breaks``).
-
-    ``mask`` replaces every word by ``<mask>``; ``final_break=False`` drops a trailing ``eob``.
-    """
-    if mask and not breaks:
-        raise ValueError("masking words without breaks leaves nothing to score")
-    out: list[str] = []
-    for w, b in zip(words, codes, strict=True):
-        out.append(MASK if mask else w)
-        if breaks and b:
-            out.append(BREAK_TOKENS[int(b)])
-    if not final_break and out and out[-1] == BREAK_TOKENS[EOB]:
-        out.pop()
-    return " ".join(out)
-
-
-# --------------------------------------------------------------------------------------------
-# Boundary precision / recall / F1
-# --------------------------------------------------------------------------------------------
-@dataclass
-class BreakCounts:
-    """True positives, false positives and false negatives of one break type (additive)."""
-
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    def __add__(self, other: BreakCounts) -> BreakCounts:
-        return BreakCounts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
-
-    @property
-    def precision(self) -> float:
-        if self.tp + self.fp:
-            return self.tp / (self.tp + self.fp)
-        return 1.0 if self.fn == 0 else 0.0
-
-    @property
-    def recall(self) -> float:
-        if self.tp + self.fn:
-            return self.tp / (self.tp + self.fn)
-        return 1.0 if self.fp == 0 else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "value": self.f1,
-            "precision": self.precision,
-            "recall": self.recall,
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "n_reference": self.tp + self.fn,
-            "n_hypothesis": self.tp + self.fp,
-        }
-
-
-def break_counts(
-    ref_codes: Sequence[int] | np.ndarray, hyp_codes: Sequence[int] | np.ndarray, *, include_final: bool = False
-) -> dict[str, BreakCounts]:
-    """Counts of ``eob``, ``eol`` and ``eox`` (any type) breaks on one token index.
-
-    ``hyp_codes`` must be on the reference's tokens (projected for imperfect text).
-    """
-    r = np.asarray(ref_codes, dtype=np.int64).reshape(-1)
-    h = np.asarray(hyp_codes, dtype=np.int64).reshape(-1)
-    if r.size != h.size:
-        raise ValueError(f"{h.size} hypothesis codes for {r.size} reference tokens (project them first)")
-    if not include_final and r.size:
-        r, h = r[:-1], h[:-1]
-    out: dict[str, BreakCounts] = {}
-    for name, rb, hb in (("eob", r == EOB, h == EOB), ("eol", r == EOL, h == EOL), ("eox", r != 0, h != 0)):
-        out[name] = BreakCounts(int(np.sum(rb & hb)), int(np.sum(~rb & hb)), int(np.sum(rb & ~hb)))
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# Segment lists and their sacrebleu scores
-# --------------------------------------------------------------------------------------------
-@dataclass
-class Segments:
-    """Parallel hypothesis / reference strings; pooling is concatenation (``+``)."""
-
-    hyp: list[str] = field(default_factory=list)
-    ref: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if len(self.hyp) != len(self.ref):
-            raise ValueError(f"{len(self.hyp)} hypothesis segments for {len(self.ref)} reference segments")
-
-    def __add__(self, other: Segments) -> Segments:
-        return Segments(self.hyp + other.hyp, self.ref + other.ref)
-
-    def __len__(self) -> int:
-        return len(self.ref)
+TYPES: dict[str, str] = {"eob": "<eob> only", "eol": "<eol> only", "eox": "<eob> and <eol> as one type"}
 
 
 @dataclass(frozen=True)
@@ -426,133 +110,340 @@ class NotApplicable:
         return {"value": None, "applicable": False, "reason": self.reason, **self.details}
 
 
-def _drop_empty_references(segs: Segments) -> tuple[Segments, int]:
-    keep = [k for k, r in enumerate(segs.ref) if r.strip()]
-    return Segments([segs.hyp[k] for k in keep], [segs.ref[k] for k in keep]), len(segs) - len(keep)
+# --------------------------------------------------------------------------------------------
+# Masked TER, shared by EvalSubtitle's TER_br and SubER's *TER-br
+# --------------------------------------------------------------------------------------------
+PairKey = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def bleu_score(segs: Segments, *, tokenize: str = "13a", lowercase: bool = False) -> dict[str, Any]:
-    """sacrebleu corpus BLEU of the segments (empty reference segments skipped, as SubER does)."""
-    from sacrebleu.metrics import BLEU
+def _ter_pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
+    """sacrebleu's ``translation_edit_rate`` (edits, reference length) of each (hyp, ref) token pair."""
+    from sacrebleu.metrics.lib_ter import translation_edit_rate
 
-    kept, skipped = _drop_empty_references(segs)
-    if not kept:
-        return NotApplicable("no non-empty reference segment").to_dict()
-    metric = BLEU(tokenize=tokenize, lowercase=lowercase)
-    res = metric.corpus_score(kept.hyp, [kept.ref])
-    return {
-        "value": float(res.score),
-        "bp": float(res.bp),
-        "ratio": float(res.ratio),
-        "hyp_len": int(res.sys_len),
-        "ref_len": int(res.ref_len),
-        "precisions": [float(p) for p in res.precisions],
-        "n_segments": len(kept),
-        "skipped_empty_references": skipped,
-        "signature": str(metric.get_signature()),
-    }
+    out = []
+    for hyp, ref in keys:
+        edits, length = translation_edit_rate(list(hyp), list(ref))
+        out.append((int(edits), int(length)))
+    return out
 
 
-def ter_score(segs: Segments, *, case_sensitive: bool = False) -> dict[str, Any]:
-    """sacrebleu corpus TER of the segments: summed edits / summed reference lengths, x 100."""
-    from sacrebleu.metrics import TER
+class TerCache:
+    """Masked-TER statistics per distinct (hypothesis, reference) token pair, shared by metrics.
 
-    kept, skipped = _drop_empty_references(segs)
-    if not kept:
-        return NotApplicable("no non-empty reference segment").to_dict()
-    metric = TER(case_sensitive=case_sensitive)
-    res = metric.corpus_score(kept.hyp, [kept.ref])
-    return {
-        "value": float(res.score),
-        "num_edits": float(res.num_edits),
-        "ref_length": float(res.ref_length),
-        "n_segments": len(kept),
-        "skipped_empty_references": skipped,
-        "signature": str(metric.get_signature()),
-    }
-
-
-def text_segments(ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool) -> Segments:
-    """The whole text of each side as one segment (BLEU_br with ``breaks``, BLEU_nb without)."""
-    return Segments([tagged_text(*flatten(hyp), breaks=breaks)], [tagged_text(*flatten(ref), breaks=breaks)])
-
-
-def subtitle_segments(
-    ref: Sequence[Cue], hyp: Sequence[Cue], *, breaks: bool = False, mask: bool = False
-) -> Segments | NotApplicable:
-    """Subtitle i of the hypothesis against subtitle i of the reference (S-BLEU; SubER's ``BLEU``).
-
-    With ``breaks`` the segment-final ``eob`` (present on both sides) is left out, as in SubER.
-    Not applicable when the subtitle counts differ.
+    With ``jobs > 1``, :meth:`prefetch` hands pairs to worker processes at once and :meth:`get`
+    waits only for the pair it needs, so the other metrics run meanwhile. Use as a context manager.
     """
-    if len(ref) != len(hyp):
-        return NotApplicable(
-            f"the hypothesis has {len(hyp)} subtitles and the reference {len(ref)}; "
-            "subtitle-level scores need equal counts",
-            {"n_hypothesis_subtitles": len(hyp), "n_reference_subtitles": len(ref)},
-        )
 
-    def seg(c: Cue) -> str:
-        return tagged_text(c.words, c.breaks, breaks=breaks, mask=mask, final_break=False)
+    def __init__(self, jobs: int = 1) -> None:
+        self.done: dict[PairKey, tuple[int, int]] = {}
+        self._pending: dict[PairKey, Any] = {}
+        self._pool: Any = None
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
 
-    return Segments([seg(c) for c in hyp], [seg(c) for c in ref])
+            self._pool = ProcessPoolExecutor(max_workers=jobs)
+
+    def __enter__(self) -> TerCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def prefetch(self, keys: Sequence[PairKey], chunk: int = 8) -> None:
+        """Start computing ``keys`` in the workers (longest pairs first, for balance)."""
+        if self._pool is None:
+            return
+        todo = [k for k in dict.fromkeys(keys) if k not in self.done and k not in self._pending]
+        todo.sort(key=lambda k: -len(k[0]) * len(k[1]))
+        for i in range(0, len(todo), chunk):
+            part = todo[i : i + chunk]
+            fut = self._pool.submit(_ter_pairs, part)
+            for k in part:
+                self._pending[k] = (fut, part)
+
+    def get(self, key: PairKey) -> tuple[int, int]:
+        if key not in self.done:
+            if key in self._pending:
+                fut, part = self._pending[key]
+                for k, res in zip(part, fut.result(), strict=True):
+                    self.done[k] = res
+                    self._pending.pop(k, None)
+            else:
+                self.done[key] = _ter_pairs([key])[0]
+        return self.done[key]
 
 
-def sync_segments(
-    ref_words: Sequence[str],
-    ref_codes: Sequence[int] | np.ndarray,
-    hyp_words: Sequence[str],
-    hyp_codes: Sequence[int] | np.ndarray,
-    targets: Sequence[int] | np.ndarray,
-    *,
-    max_words: int = 40,
-    mask: bool = True,
-) -> Segments:
-    """Masked tagged segments of both sides, cut at sync points (for TER_br).
+def masked_ter(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], *, cache: TerCache | None = None
+) -> dict[str, Any]:
+    """sacrebleu corpus TER of (hypothesis tokens, reference tokens) pairs, each distinct pair once.
 
-    ``targets[j]`` is the reference token that hypothesis token j's break projects onto
-    (non-decreasing; ``arange`` for identical text). A cut after reference token i is made where
-    the reference has ``<eob>`` and a hypothesis ``<eob>`` projects onto i, or where the
-    reference has ``<eob>`` and the segment already holds ``max_words`` reference words; the
-    hypothesis segment holds the tokens whose targets fall in the reference segment.
+    Equal to ``TER().corpus_score`` on the joined strings when the tokens need no tokenisation
+    (masks and break symbols): corpus TER is summed edits over summed reference lengths.
     """
-    rc = np.asarray(ref_codes, dtype=np.int64).reshape(-1)
-    hc = np.asarray(hyp_codes, dtype=np.int64).reshape(-1)
-    tg = np.asarray(targets, dtype=np.int64).reshape(-1)
-    if rc.size != len(ref_words) or hc.size != len(hyp_words) or tg.size != hc.size:
-        raise ValueError("words, codes and targets must have matching lengths")
-    if tg.size and np.any(np.diff(tg) < 0):
-        raise ValueError("targets must be non-decreasing")
-    hyp_eob_at = np.zeros(rc.size, dtype=bool)
-    if tg.size:
-        hyp_eob_at[tg[hc == EOB]] = True
-    cuts: list[int] = []
-    begin = 0
-    for i in range(rc.size):
-        if rc[i] != EOB:
-            continue
-        if hyp_eob_at[i] or i + 1 - begin >= max_words or i == rc.size - 1:
-            cuts.append(i)
-            begin = i + 1
-    if rc.size and (not cuts or cuts[-1] != rc.size - 1):
-        cuts.append(rc.size - 1)
-    hyp_bounds = np.searchsorted(tg, np.asarray(cuts, dtype=np.int64), side="right") if cuts else np.zeros(0, int)
-    hyp_segs: list[str] = []
-    ref_segs: list[str] = []
-    r0 = h0 = 0
-    for k, cut in enumerate(cuts):
-        h1 = int(hyp_bounds[k]) if k < len(cuts) - 1 else hc.size
-        ref_segs.append(tagged_text(ref_words[r0 : cut + 1], rc[r0 : cut + 1], mask=mask))
-        hyp_segs.append(tagged_text(hyp_words[h0:h1], hc[h0:h1], mask=mask))
-        r0, h0 = cut + 1, h1
-    if not cuts and hc.size:
-        ref_segs.append("")
-        hyp_segs.append(tagged_text(hyp_words, hc, mask=mask))
-    return Segments(hyp_segs, ref_segs)
+    memo = cache if cache is not None else TerCache()
+    keys = [(tuple(h), tuple(r)) for h, r in pairs]
+    edits = 0.0
+    length = 0.0
+    for key in keys:
+        e, n = memo.get(key)
+        edits += e
+        length += n
+    if length > 0:
+        score = edits / length
+    else:
+        score = 1.0 if edits > 0 else 0.0
+    return {"value": 100 * score, "num_edits": edits, "ref_length": length, "n_segments": len(keys)}
 
 
 # --------------------------------------------------------------------------------------------
-# suber: alignments and SubER
+# EvalSubtitle: end-to-end metrics (any hypothesis)
+# --------------------------------------------------------------------------------------------
+def _joined(sent: Sentence, breaks: bool) -> str:
+    out: list[str] = []
+    for w, tags in sent:
+        out.append(w)
+        if breaks:
+            out.extend(_BLEU_BREAK[t] for t in tags)
+    return " ".join(out)
+
+
+def _check_counts(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> NotApplicable | None:
+    if len(ref) != len(hyp):
+        return NotApplicable(
+            f"the hypothesis has {len(hyp)} sentences and the reference {len(ref)}; "
+            "EvalSubtitle's BLEU_br, BLEU_nb, Sigma and TER_br compare sentence i with sentence i",
+            {"n_hypothesis_sentences": len(hyp), "n_reference_sentences": len(ref)},
+        )
+    return None
+
+
+def sigma_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> dict[str, dict[str, Any]]:
+    """EvalSubtitle's ``sigma``, ``bleu_br`` and ``bleu_nb`` (see the module docstring)."""
+    bad = _check_counts(ref, hyp)
+    if bad:
+        return {k: bad.to_dict() for k in ("sigma", "bleu_br", "bleu_nb")}
+    from sacrebleu.metrics import BLEU
+
+    bleu = BLEU()
+    nb = bleu.corpus_score([_joined(s, False) for s in hyp], [[_joined(s, False) for s in ref]])
+    br = bleu.corpus_score([_joined(s, True) for s in hyp], [[_joined(s, True) for s in ref]])
+    n_words = sum(len(s) for s in hyp)
+    n_breaks = sum(len(t) for s in hyp for _, t in s)
+    sig = str(bleu.get_signature())
+    out: dict[str, dict[str, Any]] = {
+        "bleu_nb": {"value": float(nb.score), "precisions": list(nb.precisions), "bp": nb.bp, "signature": sig},
+        "bleu_br": {"value": float(br.score), "precisions": list(br.precisions), "bp": br.bp, "signature": sig},
+    }
+    if not n_words:
+        out["sigma"] = NotApplicable("the hypothesis has no words").to_dict()
+        return out
+    a = n_breaks / n_words
+    p1, p2, p3, p4 = nb.precisions
+    ub = [
+        (p1 + a * 100) / (1 + a),
+        ((1 - a) * p2 + 2 * a * p1) / (1 + a),
+        ((1 - 2 * a) * p3 + 3 * a * p2) / (1 + a),
+        ((1 - 3 * a) * p4 + 4 * a * p3) / (1 + a),
+    ]
+    if min(ub) <= 0:
+        out["sigma"] = NotApplicable("an upper-bound n-gram precision is 0 (no matching n-grams)").to_dict()
+        return out
+    bound = br.bp * math.exp(sum(math.log(p) for p in ub) / 4)
+    out["sigma"] = {"value": 100 * br.score / bound, "alpha": a, "bleu_br_upper_bound": bound, "bleu_br": br.score}
+    return out
+
+
+def _masked(s: Sentence) -> tuple[str, ...]:
+    out: list[str] = []
+    for _, tags in s:
+        out.append(_MASK)
+        out.extend(_TER_BREAK[t] for t in tags)
+    return tuple(out)
+
+
+def ter_br_pairs(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> list[PairKey]:
+    """The masked (hypothesis, reference) token pairs of EvalSubtitle's TER_br."""
+    return [(_masked(h), _masked(r)) for h, r in zip(hyp, ref, strict=True)]
+
+
+def ter_br_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence], *, cache: TerCache | None = None) -> dict[str, Any]:
+    """EvalSubtitle's TER_br: masked words, every break a token, sentence by sentence."""
+    bad = _check_counts(ref, hyp)
+    if bad:
+        return bad.to_dict()
+    return masked_ter(ter_br_pairs(ref, hyp), cache=cache)
+
+
+def subtitle_lines(sents: Sequence[Sentence]) -> list[str]:
+    """The text between breaks over the whole file (a final break ends the last line)."""
+    lines: list[str] = []
+    cur: list[str] = []
+    flat = [(w, t) for s in sents for w, t in s]
+    for i, (w, tags) in enumerate(flat):
+        cur.append(w)
+        last = i == len(flat) - 1
+        for k, _ in enumerate(tags):
+            if last and k == len(tags) - 1:
+                break  # the file's final break ends the last line, not an empty one
+            lines.append(" ".join(cur))
+            cur = []
+    if cur or flat:
+        lines.append(" ".join(cur))
+    return lines
+
+
+def cpl_conformity(sents: Sequence[Sentence], max_cpl: int = 42) -> dict[str, Any]:
+    """% of subtitle lines of at most ``max_cpl`` characters (EvalSubtitle's CPL conformity)."""
+    lines = subtitle_lines(sents)
+    if not lines:
+        return NotApplicable("no subtitle lines").to_dict()
+    ok = sum(len(line) <= max_cpl for line in lines)
+    return {"value": 100 * ok / len(lines), "conforming": ok, "n_lines": len(lines), "max_cpl": max_cpl}
+
+
+# --------------------------------------------------------------------------------------------
+# EvalSubtitle: standard segmentation metrics (identical words)
+# --------------------------------------------------------------------------------------------
+def tag_masses(sents: Sequence[Sentence]) -> dict[str, list[int]]:
+    """Segment masses per type over the whole text, the final ``<eob>`` removed (``get_masses``)."""
+    stream: list[int] = []  # 0 = a word, else a break code
+    for s in sents:
+        for _, tags in s:
+            stream.append(0)
+            stream.extend(tags)
+    if stream and stream[-1] == EOB:
+        stream.pop()
+    out: dict[str, list[int]] = {}
+    for name, cuts in (("eob", {EOB}), ("eol", {EOL}), ("eox", {EOB, EOL})):
+        masses = [0]
+        for x in stream:
+            if x == 0:
+                masses[-1] += 1
+            elif x in cuts:
+                masses.append(0)
+        out[name] = masses
+    return out
+
+
+def _gap_sets(masses: Sequence[int], code: int = 1) -> list[frozenset[int]]:
+    n = sum(masses)
+    cuts = set(list(accumulate(masses))[:-1])
+    return [frozenset((code,)) if i + 1 in cuts else frozenset() for i in range(n - 1)]
+
+
+def segeval_window(masses: Sequence[int]) -> int:
+    """segeval's default window: round(mean mass / 2) half-to-even, at least 2 (zero masses count)."""
+    k = round(Fraction(sum(masses), 2 * len(masses)))
+    return k if k > 1 else 2
+
+
+def _f1(ref_masses: Sequence[int], hyp_masses: Sequence[int]) -> dict[str, Any]:
+    r, h = frozenset(accumulate(ref_masses)), frozenset(accumulate(hyp_masses))
+    tp = len(r & h)
+    p = tp / len(h) if h else 0.0
+    rc = tp / len(r) if r else 0.0
+    f = 2 * p * rc / (p + rc) if p + rc else 0.0
+    return {"value": f, "precision": p, "recall": rc, "tp": tp, "n_hypothesis": len(h), "n_reference": len(r)}
+
+
+def standard_scores(
+    ref: Sequence[Sentence], hyp: Sequence[Sentence], *, n_t: int = 2, window: int | None = None
+) -> dict[str, Any]:
+    """Per break type: f1_T, pk_T, windowdiff_T, s_T, b_T; and s, b over both types.
+
+    Returns results with their additive ``stats`` (``_stats`` key) for pooling; the words must be
+    identical (or the hypothesis projected onto the reference's words).
+    """
+    from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
+    from segagree.metrics.windows import pk, windowdiff
+
+    rm, hm = tag_masses(ref), tag_masses(hyp)
+    n = sum(rm["eob"])
+    if n != sum(hm["eob"]):
+        raise ValueError(f"the texts have {n} and {sum(hm['eob'])} words; standard metrics need the same words")
+    out: dict[str, Any] = {}
+    sets: dict[str, tuple[list[frozenset[int]], list[frozenset[int]]]] = {}
+    for t in TYPES:
+        out[f"f1_{t}"] = _f1(rm[t], hm[t])
+        rs, hs = _gap_sets(rm[t]), _gap_sets(hm[t])
+        sets[t] = (rs, hs)
+        if n < 2:
+            for name in (f"pk_{t}", f"windowdiff_{t}", f"s_{t}", f"b_{t}"):
+                out[name] = NotApplicable("a one-word text has no gaps").to_dict()
+            continue
+        k = min(window or segeval_window(rm[t]), n - 1)
+        for name, fn in ((f"pk_{t}", pk), (f"windowdiff_{t}", windowdiff)):
+            res = fn(rs, hs, k, fmt="sets")
+            out[name] = {"value": res.value, "window_size": res.k, "_stats": res.stats}
+        for name, fn in ((f"s_{t}", segmentation_similarity), (f"b_{t}", boundary_similarity)):
+            res = fn(hs, rs, n_t, fmt="sets")
+            out[name] = {"value": float(res.value), "n_t": n_t, "_stats": res.stats}
+    if n >= 2:
+        both_r = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][0], sets["eol"][0], strict=True)]
+        both_h = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][1], sets["eol"][1], strict=True)]
+        for name, fn in (("s", segmentation_similarity), ("b", boundary_similarity)):
+            res = fn(both_h, both_r, n_t, fmt="sets")
+            out[name] = {"value": float(res.value), "n_t": n_t, "_stats": res.stats}
+    else:
+        out["s"] = out["b"] = NotApplicable("a one-word text has no gaps").to_dict()
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Reading speed and lines per block
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Block:
+    """One subtitle block: its lines of text and its span in seconds (NaN when untimed)."""
+
+    lines: tuple[str, ...]
+    start: float = math.nan
+    end: float = math.nan
+
+
+def reading_speed(blocks: Sequence[Block], max_cps: float = 21.0) -> dict[str, Any]:
+    """Characters per second: the mean over timed blocks of (characters / duration), the pooled rate
+    (all characters / all time) and the % of blocks at most ``max_cps``; characters are the
+    lines' characters, line breaks not counted."""
+    timed = [b for b in blocks if not (math.isnan(b.start) or math.isnan(b.end)) and b.end > b.start]
+    if not timed:
+        return NotApplicable("no block has a start and end time with a positive duration").to_dict()
+    cps = [sum(len(x) for x in b.lines) / (b.end - b.start) for b in timed]
+    chars = sum(sum(len(x) for x in b.lines) for b in timed)
+    secs = sum(b.end - b.start for b in timed)
+    ok = sum(c <= max_cps for c in cps)
+    return {
+        "value": sum(cps) / len(cps),
+        "pooled_cps": chars / secs,
+        "max_cps": max_cps,
+        "conformity": 100 * ok / len(cps),
+        "n_blocks": len(cps),
+        "untimed_blocks": len(blocks) - len(timed),
+    }
+
+
+def lines_per_block(blocks: Sequence[Block], max_lines: int = 2) -> dict[str, Any]:
+    """% of blocks with at most ``max_lines`` lines."""
+    if not blocks:
+        return NotApplicable("no blocks").to_dict()
+    ok = sum(len(b.lines) <= max_lines for b in blocks)
+    return {
+        "value": 100 * ok / len(blocks),
+        "conforming": ok,
+        "n_blocks": len(blocks),
+        "max_lines": max_lines,
+        "mean_lines": sum(len(b.lines) for b in blocks) / len(blocks),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# SubER
 # --------------------------------------------------------------------------------------------
 def suber_available() -> bool:
     """Whether the ``suber`` package (subtitle-edit-rate) can be imported."""
@@ -563,7 +454,7 @@ def suber_available() -> bool:
     return True
 
 
-def _suber_version() -> str:
+def suber_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -572,135 +463,255 @@ def _suber_version() -> str:
         return "unknown"
 
 
-def to_suber_subtitles(cues: Sequence[Cue], offset: float = 0.0) -> list[Any]:
-    """suber ``Subtitle`` objects (``TimedWord`` with breaks and interpolated word times).
+_CANON = {"<mask>": _MASK, "eob": _TER_BREAK[EOB], "eol": _TER_BREAK[EOL]}
 
-    Word times are suber's own (``set_approximate_word_times``: evenly spaced from the cue's
-    start to its end, a 1e-8 s margin inside); a cue shorter than that margin gives all its
-    words the cue's start (suber's own reader refuses such a cue). Empty cues are kept.
-    """
-    from suber.data_types import LineBreak, Subtitle, TimedWord
-    from suber.utilities import set_approximate_word_times
 
-    kinds = {0: LineBreak.NONE, EOL: LineBreak.END_OF_LINE, EOB: LineBreak.END_OF_BLOCK}
-    out = []
-    for k, c in enumerate(cues):
-        if not c.timed:
-            raise ValueError(f"subtitle {k + 1} has no start or end time")
-        start, end = c.start + offset, c.end + offset
-        words = [
-            TimedWord(string=w, line_break=kinds[b], subtitle_start_time=start, subtitle_end_time=end)
-            for w, b in zip(c.words, c.breaks, strict=True)
-        ]
-        if words:
-            if end - start > 2e-8:
-                set_approximate_word_times(words, start, end)
-            else:
-                for w in words:
-                    w.approximate_word_time = start
-        out.append(Subtitle(word_list=words, index=k + 1, start_time=start, end_time=end))
+def _suber_ter_pairs(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final: bool) -> list[PairKey]:
+    """The token pairs suber's ``calculate_sacrebleu_metric`` scores for ``TER``, ``TER-seg`` or
+    ``TER-br`` (no CJK language): its strings, sacrebleu TER's default tokenisation of each."""
+    from functools import partial
+
+    from sacrebleu.metrics import TER
+    from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+
+    include_breaks, mask, _ = get_segment_to_string_opts_from_metric(metric)
+    to_string = partial(
+        segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+    )
+    tokenize = TER()._preprocess_segment  # what corpus_score applies to each hypothesis and reference
+    keep = [i for i, s in enumerate(ref) if s.word_list]  # suber skips empty reference segments
+    out: list[PairKey] = []
+    for i in keep:
+        pair = []
+        for seg in (hyp[i], ref[i]):
+            text = to_string(seg)
+            if include_breaks:
+                text = text.replace("<eol>", "eol").replace("<eob>", "eob")
+            toks = tokenize(text).split()
+            if mask:  # TER only compares tokens: EvalSubtitle's mask and break symbols share the cache
+                toks = [_CANON[t] for t in toks]
+            pair.append(tuple(toks))
+        out.append((pair[0], pair[1]))
     return out
 
 
-def _check_timed(ref: Sequence[Cue], hyp: Sequence[Cue]) -> NotApplicable | None:
-    if not suber_available():
-        return NotApplicable("the suber package is not installed (pip install 'segagree[suber]')")
-    for side, cues in (("reference", ref), ("hypothesis", hyp)):
-        untimed = [k + 1 for k, c in enumerate(cues) if not c.timed]
-        if untimed:
-            return NotApplicable(
-                f"the {side} has subtitles without times (first: subtitle {untimed[0]})",
-                {"untimed_subtitles": len(untimed)},
-            )
-    return None
+def _ter_suber(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final: bool, cache: TerCache | None) -> float:
+    """suber's ``calculate_sacrebleu_metric`` for the TER metrics, through :func:`masked_ter`."""
+    return round(masked_ter(_suber_ter_pairs(hyp, ref, metric, final), cache=cache)["value"], 3)
 
 
-def _by_start(cues: Sequence[Cue]) -> list[Cue]:
-    return sorted(cues, key=lambda c: c.start)
+_TER_FAMILY = ("TER", "TER-seg", "TER-br")
 
 
-def _segment_strings(segments: Sequence[Any]) -> list[str]:
-    from suber.utilities import segment_to_string
+def suber_scores(
+    hypothesis: Sequence[Any],
+    reference: Sequence[Any],
+    names: Sequence[str] = SUBER_METRICS,
+    *,
+    language: str | None = None,
+    cache: TerCache | None = None,
+    extra_masked: Sequence[PairKey] = (),
+) -> tuple[dict[str, float], dict[str, str]]:
+    """SubER metrics of suber segments, as the suber command line computes them.
 
-    return [segment_to_string(s) for s in segments]
-
-
-def time_aligned_segments(ref: Sequence[Cue], hyp: Sequence[Cue]) -> Segments | NotApplicable:
-    """T-BLEU segments: the hypothesis's words distributed into the reference subtitles by time.
-
-    suber's ``time_align_hypothesis_to_reference`` (subtitles sorted by start time first).
+    Returns ``(values, not_applicable)``: ``values`` maps each computable metric to suber's
+    rounded number (in the command line's order), ``not_applicable`` the others to the reason.
+    The masked-TER pairs of every ``*TER-br`` metric (and ``extra_masked``, e.g. EvalSubtitle's
+    TER_br) go to ``cache`` first, so that its workers compute them while the other metrics run.
     """
-    bad = _check_timed(ref, hyp)
-    if bad:
-        return bad
-    from suber.hyp_to_ref_alignment import time_align_hypothesis_to_reference
-
-    r = to_suber_subtitles(_by_start(ref))
-    h = to_suber_subtitles(_by_start(hyp))
-    aligned = time_align_hypothesis_to_reference(hypothesis=h, reference=r)
-    return Segments(_segment_strings(aligned), _segment_strings(r))
-
-
-def wer_aligned_segments(ref: Sequence[Cue], hyp: Sequence[Cue]) -> Segments | NotApplicable:
-    """AS-BLEU segments: the hypothesis's words (breaks ignored) re-segmented into the reference
-    subtitles by minimum edit distance (suber's ``levenshtein_align_hypothesis_to_reference``)."""
-    if not suber_available():
-        return NotApplicable("the suber package is not installed (pip install 'segagree[suber]')")
-    from suber.data_types import LineBreak, Segment, Word
-    from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference
-
-    kinds = {0: LineBreak.NONE, EOL: LineBreak.END_OF_LINE, EOB: LineBreak.END_OF_BLOCK}
-    r = [Segment(word_list=[Word(w, kinds[b]) for w, b in zip(c.words, c.breaks, strict=True)]) for c in ref]
-    h = [Segment(word_list=[Word(w, kinds[b]) for w, b in zip(c.words, c.breaks, strict=True)]) for c in hyp]
-    if not any(s.word_list for s in r):
-        return NotApplicable("the reference has no words")
-    aligned = levenshtein_align_hypothesis_to_reference(hypothesis=h, reference=r)
-    return Segments(_segment_strings(aligned), _segment_strings(r))
-
-
-def suber_score(pairs: Sequence[tuple[Sequence[Cue], Sequence[Cue]]], *, variant: str = "SubER") -> dict[str, Any]:
-    """SubER of one or several (reference, hypothesis) cue lists.
-
-    Several files are placed one after the other on the time axis (each shifted past the end
-    of the previous pair, as SubER's own command line does with several files), so the score
-    is total edits / total reference tokens; suber rounds it to 3 decimals.
-    """
-    if variant not in ("SubER", "SubER-cased"):
-        raise ValueError(f"variant must be 'SubER' or 'SubER-cased', not {variant!r}")
-    for ref, hyp in pairs:
-        bad = _check_timed(ref, hyp)
-        if bad:
-            return bad.to_dict()
+    from suber.data_types import Subtitle
+    from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
+    from suber.metrics.cer import calculate_character_error_rate
+    from suber.metrics.jiwer_interface import calculate_word_error_rate
+    from suber.metrics.length_ratio import calculate_length_ratio
+    from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
     from suber.metrics.suber import calculate_SubER
 
-    all_ref: list[Any] = []
-    all_hyp: list[Any] = []
-    offset = 0.0
-    for ref, hyp in pairs:
-        r = to_suber_subtitles(_by_start(ref), offset)
-        h = to_suber_subtitles(_by_start(hyp), offset)
-        all_ref += r
-        all_hyp += h
-        ends = [s.end_time for s in r + h]
-        offset = max([offset, *ends]) + 1e-3
-    score = calculate_SubER(hypothesis=all_hyp, reference=all_ref, metric=variant)
-    n_ref = sum(len(s.word_list) + sum(1 for w in s.word_list if w.line_break.value) for s in all_ref)
-    return {
-        "value": float(score),
-        "variant": variant,
-        "reference_tokens": n_ref,
-        "signature": f"suber {_suber_version()}|{variant}",
-    }
+    timed = bool(hypothesis) and bool(reference)
+    timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))
+    values: dict[str, float] = {}
+    skipped: dict[str, str] = {}
+    as_aligned: list[Any] | None = None
+    t_aligned: list[Any] | None = None
+    wanted = list(dict.fromkeys(names))
+    for full in wanted:
+        if full not in SUBER_METRICS:
+            raise ValueError(f"unknown SubER metric {full!r}; known: {', '.join(SUBER_METRICS)}")
+    cjk = language in ("zh", "ja", "ko")
+    if cache is not None and not cjk:
+        # Every TER metric's sentence pairs go to the workers now; equal pairs are computed once.
+        pairs: list[PairKey] = list(extra_masked)
+        for m in _TER_FAMILY:
+            if f"AS-{m}" in wanted:
+                if as_aligned is None:
+                    as_aligned = levenshtein_align_hypothesis_to_reference(
+                        hypothesis=hypothesis, reference=reference, language=language
+                    )
+                pairs += _suber_ter_pairs(as_aligned, reference, m, True)
+            if f"t-{m}" in wanted and timed:
+                if t_aligned is None:
+                    t_aligned = time_align_hypothesis_to_reference(
+                        hypothesis=hypothesis, reference=reference, language=language
+                    )
+                pairs += _suber_ter_pairs(t_aligned, reference, m, True)
+            if m in wanted and len(hypothesis) == len(reference):
+                pairs += _suber_ter_pairs(hypothesis, reference, m, False)
+        cache.prefetch(pairs)
+    # The TER metrics last: their pairs are being computed meanwhile.
+    for full in sorted(wanted, key=lambda m: m.split("-", 1)[-1] in _TER_FAMILY or m in _TER_FAMILY):
+        if full == "length_ratio":
+            values[full] = calculate_length_ratio(hypothesis=hypothesis, reference=reference, language=language)
+            continue
+        metric, hyp, final = full, hypothesis, False
+        if (full.startswith("SubER") or full.startswith("t-")) and not timed:
+            skipped[full] = "needs subtitle times on both sides (SRT input, not tagged text)"
+            continue
+        if full.startswith("AS-"):
+            if as_aligned is None:
+                as_aligned = levenshtein_align_hypothesis_to_reference(
+                    hypothesis=hypothesis, reference=reference, language=language
+                )
+            metric, hyp, final = full[3:], as_aligned, True
+        elif full.startswith("t-"):
+            if t_aligned is None:
+                t_aligned = time_align_hypothesis_to_reference(
+                    hypothesis=hypothesis, reference=reference, language=language
+                )
+            metric, hyp, final = full[2:], t_aligned, True
+        elif not full.startswith("SubER") and len(hypothesis) != len(reference):
+            skipped[full] = (
+                f"needs the same number of segments in hypothesis and reference, got {len(hypothesis)} "
+                f"and {len(reference)} (use the AS- or t- variant)"
+            )
+            continue
+        if metric.endswith("TER-br") and language in ("zh", "ja", "ko"):
+            skipped[full] = f"suber does not implement TER-br for language {language!r}"
+            continue
+        if metric.startswith("SubER"):
+            values[full] = calculate_SubER(hypothesis=hyp, reference=reference, metric=metric, language=language)
+        elif metric.startswith("WER"):
+            values[full] = calculate_word_error_rate(
+                hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
+            )
+        elif metric.startswith("CER"):
+            values[full] = calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
+        elif metric in _TER_FAMILY and not cjk:
+            values[full] = _ter_suber(hyp, reference, metric, final, cache)
+        else:
+            values[full] = calculate_sacrebleu_metric(
+                hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
+            )
+    return {m: values[m] for m in wanted if m in values}, skipped
 
 
-def tbhr_from(as_bleu: dict[str, Any], t_bleu: dict[str, Any]) -> dict[str, Any]:
-    """TBHR = AS-BLEU - T-BLEU, with both beside."""
-    if as_bleu.get("value") is None or t_bleu.get("value") is None:
-        reason = as_bleu.get("reason") or t_bleu.get("reason") or "not applicable"
-        return NotApplicable(reason).to_dict()
-    return {
-        "value": as_bleu["value"] - t_bleu["value"],
-        "as_bleu": as_bleu["value"],
-        "t_bleu": t_bleu["value"],
-        "signature": t_bleu.get("signature", ""),
-    }
+# --------------------------------------------------------------------------------------------
+# Metric cards (``segagree metrics``)
+# --------------------------------------------------------------------------------------------
+_K2022 = (
+    "Karakanta, Buet, Cettolo & Yvon (2022), Evaluating Subtitle Segmentation for End-to-end Generation Systems, LREC"
+)
+_K2020 = (
+    "Karakanta, Negri & Turchi (2020), Is 42 the Answer to Everything in Subtitling-oriented Speech Translation?, IWSLT"
+)
+_W2022 = "Wilken, Georgakopoulou & Matusov (2022), SubER - A Metric for Automatic Evaluation of Subtitle Quality, IWSLT"
+_EVALSUB = "EvalSubtitle (github.com/fatalinha/EvalSubtitle)"
+
+
+def _card(name: str, title: str, definition: str, params: dict[str, str], citation: str, **kw: Any) -> dict[str, Any]:
+    return {"name": name, "title": title, "definition": definition, "params": params, "citation": citation, **kw}
+
+
+METRIC_CARDS: list[dict[str, Any]] = [
+    _card(
+        "suber_metrics",
+        "SubER's metrics (all of them)",
+        "every metric of the SubER 0.4 command line under its own name (SubER, SubER-cased, WER, CER, BLEU, TER, "
+        "chrF, -cased/-seg variants, TER-br, AS- and t- variants, length_ratio); TER-br here is SubER's: subtitle or "
+        "sentence i against i, words masked, the segment-final <eob> left out. Metrics needing equal segment counts "
+        "or times are listed with the reason instead",
+        {"language": "none (zh/ja/ko: SubER's -l)", "segments": "sentences (tagged text) or subtitles (SRT)"},
+        _W2022,
+        library="suber (subtitle-edit-rate)",
+        higher_is_better=False,
+        reference="suber command line",
+    ),
+    _card(
+        "sigma",
+        "Subtitle segmentation score Sigma",
+        "100 x BLEU_br / its approximate upper bound (BLEU_nb's precisions with the hypothesis's breaks per word)",
+        {},
+        _K2022,
+        library="sacrebleu BLEU",
+        reference=_EVALSUB,
+    ),
+    _card(
+        "bleu_br",
+        "BLEU with breaks (BLEU_br)",
+        "sacrebleu corpus BLEU over sentences, every <eob>/<eol> a token",
+        {"tokenize": "13a"},
+        _K2020,
+        library="sacrebleu BLEU",
+        reference=_EVALSUB,
+    ),
+    _card(
+        "bleu_nb",
+        "BLEU without breaks (BLEU_nb)",
+        "sacrebleu corpus BLEU over sentences, breaks removed",
+        {"tokenize": "13a"},
+        _K2020,
+        library="sacrebleu BLEU",
+        reference=_EVALSUB,
+    ),
+    _card(
+        "ter_br",
+        "TER on breaks (EvalSubtitle's TER_br)",
+        "sacrebleu TER over sentences, every word masked and every break a token, the sentence-final break included "
+        "(EvalSubtitle's; SubER's TER-br, which leaves that break out, is suber_metrics['TER-br'])",
+        {},
+        _K2020,
+        library="sacrebleu translation_edit_rate",
+        higher_is_better=False,
+        reference=_EVALSUB,
+    ),
+    _card(
+        "cpl_conformity",
+        "Characters-per-line conformity",
+        "% of subtitle lines (text between two breaks) of at most max_cpl characters",
+        {"max_cpl": "42"},
+        _K2022,
+        reference=_EVALSUB,
+    ),
+    *(
+        _card(
+            f"{m}_{t}",
+            f"{title} of {label}",
+            f"{definition} ({label}); identical words, else the hypothesis's breaks projected onto the reference",
+            params,
+            _K2022,
+            higher_is_better=m not in ("pk", "windowdiff"),
+            reference=_EVALSUB,
+        )
+        for t, label in TYPES.items()
+        for m, title, definition, params in (
+            ("f1", "Break F1", "F1 (precision, recall) of break positions, the end of the text counted", {}),
+            ("pk", "Pk", "Pk over the whole text, segeval's window from the reference", {"window": "segeval"}),
+            ("windowdiff", "WindowDiff", "WindowDiff, segeval's window from the reference", {"window": "segeval"}),
+            ("s", "Segmentation Similarity", "segeval S over the whole text", {"n_t": "2"}),
+            ("b", "Boundary Similarity", "segeval B over the whole text", {"n_t": "2"}),
+        )
+    ),
+    _card(
+        "reading_speed",
+        "Reading speed",
+        "mean characters per second of the hypothesis's timed blocks, with the % of blocks at most max_cps",
+        {"max_cps": "21"},
+        "Netflix/BBC subtitle guidelines (characters per second)",
+    ),
+    _card(
+        "lines_per_block",
+        "Lines-per-block conformity",
+        "% of the hypothesis's blocks with at most max_lines lines",
+        {"max_lines": "2"},
+        "subtitle guidelines (two lines per block)",
+    ),
+]

@@ -327,7 +327,10 @@ class _Report:
         for row in outcome.rows:
             key = (row["text"], row["annotator_a"], row["annotator_b"], row["speaker"], row["metric"])
             self.values[key] = row["value"]
-        self.results = [r for r in outcome.results if r.get("ok")]
+        ok = [r for r in outcome.results if r.get("ok")]
+        # Subtitle pairs whose words do not align (machine output) have no S_f: only the subtitle table.
+        self.results = [r for r in ok if r["compare"].get("sf") is not None]
+        self.subtitle_only = [r for r in ok if r["compare"].get("sf") is None]
         self.figures = [plots.figure_data(r) for r in self.results]
         self.stems: list[str] = []
         used: set[str] = set()
@@ -607,7 +610,14 @@ class _Report:
                     }
                 )
         subtitles = []
-        for r in self.results:
+        # Per file, then pooled over texts (summary rows with text ALL).
+        pooled = {}
+        for row in self.outcome.rows:
+            if row["text"] == POOLED and row.get("layer") == "subtitle":
+                entry = pooled.setdefault((row["annotator_a"], row["annotator_b"]), {"text": POOLED, "subtitles": {}})
+                entry.update(annotator_a=row["annotator_a"], annotator_b=row["annotator_b"])
+                entry["subtitles"][row["metric"]] = row["value"]
+        for r in [*self.results, *self.subtitle_only, *pooled.values()]:
             subs = r.get("subtitles")
             if not isinstance(subs, Mapping):
                 continue

@@ -43,10 +43,11 @@ from segagree import __version__
 from segagree.adapters.base import write_text_atomic
 from segagree.errors import SegagreeError
 from segagree.outputs import plots
-from segagree.outputs.summary import summary_rows, write_summary
+from segagree.outputs.summary import subtitle_pooled_rows, summary_rows, write_summary
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.corpus import Corpus, find_annotations
 from segagree.pipeline.results import RunOutcome
+from segagree.pipeline.subtitles import pooled_over_texts
 from segagree.pipeline.tasks import run_task, task_key
 
 log = logging.getLogger(__name__)
@@ -232,6 +233,7 @@ def run_corpus(
                 progress(len(keyed), total, result["text"])
     outcome.results = [keyed[t[:3]] for t in tasks]
     outcome.rows = summary_rows(outcome.results, config)
+    outcome.rows += subtitle_pooled_rows(pooled_over_texts(outcome.results))  # subtitle metrics over texts
 
     old = _load_manifest(manifest_path) if resume else {}
     scheme_digest = config.load_scheme().digest

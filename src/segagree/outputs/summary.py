@@ -69,6 +69,12 @@ def _rows_for(result: dict[str, Any], config: RunConfig) -> list[dict[str, Any]]
         add(speaker, "transcript_mismatches", sum(1 for m in mismatches if m["speaker"] == speaker))
     add(POOLED, "transcript_mismatches", len(mismatches))
     for name, res in comp.get("metrics", {}).items():
+        if name == "suber_metrics":  # SubER's own names, one row each
+            for sub, value in res.items():
+                add(POOLED, f"suber:{sub}", value)
+            continue
+        if name == "suber_metrics_info":
+            continue
         for speaker, value in (res.get("per_speaker") or {}).items():
             add(speaker, name, value)
         add(POOLED, name, res.get("value"))
@@ -96,6 +102,19 @@ def kappa_values(kappa: dict[str, Any]) -> dict[str, dict[str, float]]:
                 vals[f"kappa_{target}_se"] = part["se"]
         out[speaker] = vals
     return out
+
+
+def subtitle_pooled_rows(pooled: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of subtitle metrics pooled over texts (text ``ALL``), one entry per annotator pair."""
+    rows: list[dict[str, Any]] = []
+    for entry in pooled:
+        base = {"text": POOLED, "speaker": POOLED, "annotator_a": entry["annotator_a"]}
+        base.update(annotator_b=entry["annotator_b"], layer="subtitle", scheme="subtitle", scheme_digest="")
+        base.update(mode="", signature="pooled over " + ",".join(entry["texts"]))
+        for metric, value in entry["values"].items():
+            if value is not None:
+                rows.append({**base, "metric": metric, "value": value})
+    return rows
 
 
 def summary_rows(results: list[dict[str, Any]], config: RunConfig) -> list[dict[str, Any]]:

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from segagree.errors import MismatchError
 from segagree.metrics.sf import SfResult, sf
 from segagree.pipeline.metric_runner import run_metrics
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import AnnotationPair, pair_annotations, resolve_layer
+from segagree.pipeline.subtitles import SUBTITLE_METRICS, compare_subtitles, is_subtitle_document
 from segagree.schemas import BoundaryScheme, Document
 
 
@@ -92,20 +94,57 @@ def compare_documents(
     names = [n.strip() for n in (layer or "").split(",") if n.strip()]
     layer = names[0] if names else None
     name, scheme, merge = resolve_layer(a, b, layer, scheme)
+    subtitle_names: list[str] = []
+    if is_subtitle_document(a, name) and is_subtitle_document(b, name):
+        # Subtitle metrics read the documents themselves and score any hypothesis: no alignment needed.
+        subtitle_names = [m for m in metrics if m in SUBTITLE_METRICS]
+        metrics = [m for m in metrics if m not in subtitle_names]
     if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
         speaker_map, align = merge, True
     same = {"speaker_map": speaker_map, "align": align, "max_mismatch": max_mismatch}
-    pair = pair_annotations(a, b, layer=name, scheme=scheme, normalise_speakers=normalise_speakers, **same)
-    for extra in names[1:]:
-        other = pair_annotations(a, b, layer=extra, normalise_speakers=normalise_speakers, **same)
-        pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
-    result = score_pair(
-        pair,
-        mode=mode,
-        transpositions=transpositions,
-        metrics=metrics,
-        metric_options=metric_options,
-        with_operations=with_operations,
-    )
-    result["operation_rows"] = operation_rows(result, pair) if review_rows and with_operations else []
+    try:
+        pair = pair_annotations(a, b, layer=name, scheme=scheme, normalise_speakers=normalise_speakers, **same)
+    except MismatchError as err:
+        if not subtitle_names or metrics:
+            raise
+        # MT or speech output against a human reference: S_f needs aligned tokens, the subtitle metrics do not.
+        result = unaligned_result(err.message, name, a.layer(name).scheme)
+    else:
+        for extra in names[1:]:
+            other = pair_annotations(a, b, layer=extra, normalise_speakers=normalise_speakers, **same)
+            pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
+        result = score_pair(
+            pair,
+            mode=mode,
+            transpositions=transpositions,
+            metrics=metrics,
+            metric_options=metric_options,
+            with_operations=with_operations,
+        )
+        result["operation_rows"] = operation_rows(result, pair) if review_rows and with_operations else []
+    if subtitle_names:
+        result["metrics"].update(compare_subtitles(a, b, subtitle_names, dict(metric_options or {}, layer=name)))
     return result
+
+
+def unaligned_result(reason: str, layer: str, scheme: BoundaryScheme | None = None) -> dict[str, Any]:
+    """The result of a pair whose tokens cannot be aligned: S_f and its operations are absent."""
+    info = {"name": scheme.name, "digest": scheme.digest, "symbols": scheme.symbols} if scheme else None
+    return {
+        "sf": None,
+        "sf_b": None,
+        "cost": None,
+        "edits": None,
+        "n_tokens": None,
+        "per_speaker": {},
+        "operations": [],
+        "speakers": [],
+        "layer": layer,
+        "scheme": info,
+        "mismatches": [],
+        "metrics": {},
+        "signature": "",
+        "operation_rows": [],
+        "aligned": False,
+        "sf_not_applicable": f"S_f needs the two token streams aligned: {reason}",
+    }

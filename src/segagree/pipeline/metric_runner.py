@@ -109,7 +109,7 @@ RUNNERS.update(
 
 
 def _register_subtitle_metrics() -> dict[str, tuple[str, ...]]:
-    """Subtitle metrics (BLEU-br/nb, TER-br, S-BLEU, T-BLEU, TBHR, SubER, break F1) and their cards."""
+    """Subtitle metrics (SubER's, EvalSubtitle's, reading speed) and their cards."""
     from segagree.metrics.cards import METRIC_CARDS, MetricCard, add_card
     from segagree.metrics.subtitles import METRIC_CARDS as SUBTITLE_CARDS
     from segagree.pipeline import subtitles

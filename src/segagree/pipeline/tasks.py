@@ -18,12 +18,13 @@ import numpy as np
 
 from segagree import __version__
 from segagree.adapters import read_document
-from segagree.errors import SegagreeError
-from segagree.pipeline.compare import score_pair
+from segagree.errors import MismatchError, SegagreeError
+from segagree.pipeline.compare import score_pair, unaligned_result
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.metric_runner import GROUPS
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
+from segagree.pipeline.subtitles import compare_subtitles, is_subtitle_document, subtitle_values
 from segagree.schemas import Document
 
 
@@ -82,30 +83,47 @@ def run_task(
         result["format_a"], result["format_b"] = a.source_format, b.source_format
         # The configured layer where the files have it (an SRT pair has only `subtitle`).
         layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
-        pair = pair_annotations(
-            a,
-            b,
-            layer=layer,
-            scheme=layer_scheme,
-            speaker_map=merge or speaker_map_for(config, a, b),
-            align=config.align or merge is not None,
-            max_mismatch=config.max_mismatch,
-            normalise_speakers=config.normalise_speakers,
-        )
+        subtitles = is_subtitle_document(a, layer) and is_subtitle_document(b, layer)
         metrics = [m for m in config.metrics if m not in ("sf", "sf_b")]
-        if layer == "subtitle":  # texts with subtitles get the subtitle metrics too
-            metrics += [m for m in GROUPS["subtitles"] if m not in metrics]
-        compare = score_pair(pair, mode=config.mode, transpositions=config.transpositions, metrics=metrics)
-        if layer == "subtitle":
-            result["subtitles"] = {m: compare["metrics"][m].get("value") for m in GROUPS["subtitles"]}
-        result["operation_rows"] = operation_rows(compare, pair)
+        sub_names: list[str] = []
+        if subtitles:  # texts with subtitles get the subtitle metrics, which need no alignment
+            sub_names = list(GROUPS["subtitles"])
+            metrics = [m for m in metrics if m not in sub_names]
+        try:
+            pair = pair_annotations(
+                a,
+                b,
+                layer=layer,
+                scheme=layer_scheme,
+                speaker_map=merge or speaker_map_for(config, a, b),
+                align=config.align or merge is not None,
+                max_mismatch=config.max_mismatch,
+                normalise_speakers=config.normalise_speakers,
+            )
+        except MismatchError as err:
+            if not subtitles:
+                raise
+            pair = None  # machine output against a human reference: no S_f, only the subtitle metrics
+            compare = unaligned_result(err.message, layer, a.layer(layer).scheme)
+        if pair is not None:
+            compare = score_pair(pair, mode=config.mode, transpositions=config.transpositions, metrics=metrics)
+        if subtitles:
+            compare["metrics"].update(compare_subtitles(a, b, sub_names, {"layer": layer}))
+            result["subtitles"] = subtitle_values(compare["metrics"])
+        result["operation_rows"] = operation_rows(compare, pair) if pair is not None else []
         compare.pop("operations")  # the rows carry them, with context
         result["compare"] = compare
-        result["tracks"] = {
-            s: {"a": pair.arrays_a[s].tolist(), "b": pair.arrays_b[s].tolist(), "tokens": pair.tokens[s]}
-            for s in pair.speakers
-        }
-        result["kappa"] = _kappa(pair, config, task_seed(config.kappa.seed, text, ann_a, ann_b)) if kappa else None
+        result["tracks"] = (
+            {
+                s: {"a": pair.arrays_a[s].tolist(), "b": pair.arrays_b[s].tolist(), "tokens": pair.tokens[s]}
+                for s in pair.speakers
+            }
+            if pair is not None
+            else {}
+        )
+        result["kappa"] = (
+            _kappa(pair, config, task_seed(config.kappa.seed, text, ann_a, ann_b)) if pair and kappa else None
+        )
         result["ok"] = True
         result["error"] = None
     except SegagreeError as err:
