@@ -20,6 +20,28 @@ from segagree.errors import InputError
 # Far above any real annotation file (the largest ELAN files seen are a few tens of MB).
 MAX_XML_BYTES = 512 * 1024 * 1024
 
+# An XML declaration naming a single-byte Western encoding (Transcriber writes ISO-8859-1).
+_LATIN1_DECL = re.compile(
+    rb"""^(\xef\xbb\xbf)?(<\?xml[^>]*?encoding\s*=\s*["'])(iso-?8859-1|latin-?1|l1|cp1252|windows-1252)(["'])""",
+    re.IGNORECASE,
+)
+
+
+def fix_misdeclared_utf8(raw: bytes) -> tuple[bytes, str | None]:
+    """``raw`` with an XML declaration of ISO-8859-1 (or cp1252) replaced by UTF-8 when the bytes
+    are in fact UTF-8 with non-ASCII text (a file re-saved by a UTF-8 editor without updating its
+    declaration; read as declared, every accented letter would turn into two: ``Ã©``), and the
+    encoding declared (None: nothing changed). Valid UTF-8 with non-ASCII bytes is practically
+    never meant as Latin-1, where it would need sequences such as ``Ã©`` throughout."""
+    m = _LATIN1_DECL.match(raw)
+    if m is None or raw.isascii():
+        return raw, None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw, None
+    return raw[: m.start(3)] + b"UTF-8" + raw[m.end(3) :], m.group(3).decode("ascii")
+
 
 def parse_xml(raw: bytes, path: str | Path, *, expected: str) -> etree._ElementTree:
     """Parse ``raw`` (the bytes of ``path``) into an lxml tree.
