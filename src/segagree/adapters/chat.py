@@ -505,7 +505,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         return v if isinstance(v, str) else ""
 
     out = list(header)
-    regenerated = deps_dropped = changed = rounded = half_timed = inner_times = untyped = 0
+    regenerated = deps_dropped = changed = rounded = half_timed = reversed_ = inner_times = untyped = 0
     for u in doc.units(layer_name):
         first, last = u.rows[0], u.rows[-1]
         toks = [str(text[r]) for r in u.rows]
@@ -539,7 +539,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         if col("chat_deps", first):
             deps_dropped += 1
         line = f"*{codes[u.speaker]}:\t" + " ".join(toks) + (f" {term}" if term else "")
-        if not math.isnan(s) and not math.isnan(e):
+        if not math.isnan(s) and not math.isnan(e) and s > e:
+            reversed_ += 1  # (a unit whose first word starts after its last word ends)
+        elif not math.isnan(s) and not math.isnan(e):
             rounded += abs(_ms(s) / 1000 - s) > 1e-9 or abs(_ms(e) / 1000 - e) > 1e-9
             line += f" \x15{_ms(s)}_{_ms(e)}\x15"
         elif not (math.isnan(s) and math.isnan(e)):
@@ -570,6 +572,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         )
     if rounded:
         losses.add("times-rounded", "CHAT bullets hold whole milliseconds; finer times were rounded", count=rounded)
+    if reversed_:
+        losses.add("times-dropped", "units that end before they start get no bullet", count=reversed_)
     if half_timed:
         losses.add("times-dropped", "units with only a start or only an end time get no bullet", count=half_timed)
     if inner_times:

@@ -54,8 +54,8 @@ from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import fix_misdeclared_utf8, parse_xml
-from segagree.errors import InputError
+from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, internal_declarations, parse_xml
+from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
 OWN_COLUMNS = ("exb_tier", "exb_start", "exb_end")
@@ -271,6 +271,15 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     )
     if empty:
         doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=empty)
+    declared = internal_declarations(tree)
+    if declared:
+        doc.losses.add(
+            "doctype-dropped",
+            "the DOCTYPE's own declarations (entities, elements) are not written back; "
+            "entity references are read and written as their text",
+            where="DOCTYPE",
+            count=declared,
+        )
     if misdeclared:
         doc.losses.add(
             "repaired",
@@ -362,6 +371,14 @@ def _new_timeline(units: list[Any], starts: Any, ends: Any) -> tuple[list[dict[s
 
 def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     """Write a Document as an EXMARaLDA basic transcription (see the module docstring)."""
+    check_xml_text(doc, path)
+    try:
+        _write(doc, path, losses=losses)
+    except ValueError as err:  # lxml refuses a value XML cannot hold (in metadata kept from elsewhere)
+        raise SegagreeError(f"cannot be written as an EXMARaLDA basic transcription: {err}", path=path) from None
+
+
+def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     layer_name = "iu" if "iu" in doc.layers else doc.layer().name
     layer = doc.layer(layer_name)
     scheme = layer.scheme
@@ -385,6 +402,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     )
     if inner:
         losses.add("times-dropped", "word times inside units are not written", count=inner)
+    # A unit whose first word starts after its last word ends has no place on a timeline.
+    starts, ends = starts.copy(), ends.copy()
+    backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
+    for u in backwards:
+        starts[u.rows[0]] = ends[u.rows[-1]] = math.nan
+    if backwards:
+        losses.add("times-dropped", "units that end before they start are written untimed", count=len(backwards))
 
     own = _own_timeline(doc, units)
     root = etree.Element("basic-transcription")
@@ -427,6 +451,21 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             tier_id[spk] = f"TIE{k}"
             tiers_out.append(
                 {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
+            )
+        # The reader takes the trimmed abbreviation, else (empty, or a name taken) the id.
+        seen: list[str] = []
+        renamed = 0
+        for k, spk in enumerate(doc.speakers):
+            name = spk.strip() or f"SPK{k}"
+            name = f"SPK{k}" if name in seen else name
+            seen.append(name)
+            renamed += name != spk
+        if renamed:
+            losses.add(
+                "speakers-renamed",
+                "speaker names that are empty, padded with spaces or the same once trimmed read back as "
+                "their EXMARaLDA speaker id (SPKn)",
+                count=renamed,
             )
         tier_of_unit = [tier_id[u.speaker] for u in units]
         pos = {p["id"]: i for i, p in enumerate(timeline)}

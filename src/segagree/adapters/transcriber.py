@@ -57,8 +57,8 @@ from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import fix_misdeclared_utf8, parse_xml
-from segagree.errors import InputError
+from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, internal_declarations, parse_xml
+from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
 OWN_COLUMNS = ("trs_speaker", "trs_turn", "trs_section", "trs_marks")
@@ -315,6 +315,15 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
         source_format="transcriber",
         meta=meta,
     )
+    declared = internal_declarations(tree)
+    if declared:
+        doc.losses.add(
+            "doctype-dropped",
+            "the DOCTYPE's own declarations (entities, elements) are not written back; "
+            "entity references are read and written as their text",
+            where="DOCTYPE",
+            count=declared,
+        )
     if misdeclared:
         doc.losses.add(
             "repaired",
@@ -350,6 +359,25 @@ def _kept_time(value: Any) -> float | None:
 
 def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     """Write a Document as a Transcriber file (see the module docstring)."""
+    check_xml_text(doc, path)
+    try:
+        _write(doc, path, losses=losses)
+    except ValueError as err:  # lxml refuses a value XML cannot hold (in metadata kept from elsewhere)
+        raise SegagreeError(f"cannot be written as a Transcriber file: {err}", path=path) from None
+    # Transcriber segments run from one Sync to the next, so units out of time order within a
+    # speaker's turn (overlapping, or untimed ones between timed ones) cannot be written so that
+    # they read back; refuse rather than leave a file segagree itself refuses.
+    try:
+        read(path)
+    except InputError as err:
+        raise SegagreeError(
+            f"the units cannot be written as Transcriber segments that read back ({err.place or ''} of the output: "
+            f"{err.message}); Transcriber needs each speaker's segments in time order",
+            path=path,
+        ) from None
+
+
+def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     layer_name = "iu" if "iu" in doc.layers else doc.layer().name
     layer = doc.layer(layer_name)
     scheme = layer.scheme
@@ -388,6 +416,18 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             id_of[spk] = f"spk{k}"
             name_of[f"spk{k}"] = spk
             table.append({"id": f"spk{k}", "name": spk})
+    # What the reader will make of this table: trimmed names, else ids; ids sharing a name merge.
+    back = list(dict.fromkeys((s.get("name") or "").strip() or s["id"] for s in table))
+    if back != list(doc.speakers):
+        changed = [s for s in doc.speakers if s not in back]
+        if changed:
+            losses.add(
+                "speakers-renamed",
+                "speaker names that are empty or padded with spaces read back trimmed, or as their id",
+                count=len(changed),
+            )
+        else:
+            losses.add("reordered", "speakers read back in the order of the Transcriber speaker table")
 
     units = doc.units(layer_name)
     spans: list[tuple[float, float]] = []
