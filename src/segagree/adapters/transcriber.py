@@ -200,7 +200,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
             ) -> None:
                 nonlocal lost_marks
                 for p in segment:
-                    if end is not None and p.start is not None and end < p.start:
+                    if p.words and end is not None and p.start is not None and end < p.start:
                         raise InputError(
                             f"a segment starting at {p.start} s ends at {end} s, before it starts; "
                             "expected Sync times (and the turn's endTime) in increasing order",
