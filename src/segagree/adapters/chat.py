@@ -20,8 +20,9 @@ raw lines nor the positions of headers inside the body, which a lossless write n
 parse and tokenise and 0.14 s with the Document's pandas token table, whose fixed cost dominates
 on small files. Both are far below the cost of scoring, so speed does not decide. This module
 therefore parses lines itself, is lenient where real files are (lower-case headers, spaces
-instead of a tab, no ``@End``, CA symbols), and pylangacq is used in the tests only, as an
-independent reader of the files this module writes (same utterance count).
+instead of a tab, CA symbols; no ``@End`` is read but reported as ``end-missing``, since the file
+may have been cut short), and pylangacq is used in the tests only, as an independent reader of
+the files this module writes (same utterance count).
 
 How it maps to the model (reading)
 ----------------------------------
@@ -145,7 +146,9 @@ def _bullet_times(text: str, path: Path, line: int) -> list[tuple[float, float]]
                 path=path,
                 place=f"line {line}",
             )
-        s, e = int(times.group(1)) / 1000.0, int(times.group(2)) / 1000.0
+        # (Compare digit counts first: int('9' * 400) / 1000 overflows a float.)
+        too_long = max(len(times.group(1).lstrip("0")), len(times.group(2).lstrip("0"))) > 12
+        s, e = (math.inf, math.inf) if too_long else (int(times.group(1)) / 1000.0, int(times.group(2)) / 1000.0)
         if max(s, e) > MAX_SECONDS:
             raise InputError(
                 f"time bullet {m.group(1)!r} lies beyond {MAX_SECONDS:.0f} s; expected milliseconds of a recording",
@@ -234,7 +237,10 @@ def _records(text: str) -> tuple[list[_Record | str], int]:
         elif line.startswith("%") and _DEP.match(line):
             current = _Record("%", _DEP.match(line).group(1), n, line)  # type: ignore[union-attr]
         elif line.startswith("@"):
-            current = _Record("@", (_HEADER.match(line).group(1) or "").strip(), n, line)  # type: ignore[union-attr]
+            m = _HEADER.match(line)
+            # A header the pattern cannot split (a tab inside its name) keeps its first word as tag.
+            tag = (m.group(1) or "") if m else re.split(r"[:\s]", line[1:], maxsplit=1)[0]
+            current = _Record("@", tag.strip(), n, line)
         else:
             current = None
             if line.strip():
@@ -265,6 +271,10 @@ def read(
     text = decode_text(raw_bytes, path, encoding=encoding)
     doc_losses: list[tuple[str, str, str | None, int | None]] = []
     items, stray = _records(text)
+    if not any(isinstance(it, _Record) and it.kind == "@" and it.tag.lower() == "end" for it in items):
+        # CHAT files end with `@End`; without it the file may have been cut short (a real CABNC
+        # fragment also lacks it, so this is reported, not refused).
+        doc_losses.append(("end-missing", "no @End line: the file may be cut short", "end of file", None))
     newline = "\r\n" if "\r\n" in text else "\n"
 
     participants: list[dict[str, str]] = []
@@ -325,6 +335,13 @@ def read(
             name = it.tag if it.tag not in name_of.values() else f"{it.tag} (undeclared)"
             name_of[it.tag] = name
             speakers.append(name)
+        if times and min(s for s, _ in times) > max(e for _, e in times):
+            raise InputError(
+                f"the utterance's time bullets end before they start ({content.count(chr(0x15)) // 2} bullets); "
+                "expected START_END with START <= END",
+                path=path,
+                place=f"line {it.line}",
+            )
         units.append(
             {
                 "speaker": name_of[it.tag],
@@ -488,7 +505,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         return v if isinstance(v, str) else ""
 
     out = list(header)
-    regenerated = deps_dropped = changed = rounded = half_timed = inner_times = untyped = 0
+    regenerated = deps_dropped = changed = rounded = half_timed = reversed_ = inner_times = untyped = 0
     for u in doc.units(layer_name):
         first, last = u.rows[0], u.rows[-1]
         toks = [str(text[r]) for r in u.rows]
@@ -522,7 +539,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         if col("chat_deps", first):
             deps_dropped += 1
         line = f"*{codes[u.speaker]}:\t" + " ".join(toks) + (f" {term}" if term else "")
-        if not math.isnan(s) and not math.isnan(e):
+        if not math.isnan(s) and not math.isnan(e) and s > e:
+            reversed_ += 1  # (a unit whose first word starts after its last word ends)
+        elif not math.isnan(s) and not math.isnan(e):
             rounded += abs(_ms(s) / 1000 - s) > 1e-9 or abs(_ms(e) / 1000 - e) > 1e-9
             line += f" \x15{_ms(s)}_{_ms(e)}\x15"
         elif not (math.isnan(s) and math.isnan(e)):
@@ -553,6 +572,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         )
     if rounded:
         losses.add("times-rounded", "CHAT bullets hold whole milliseconds; finer times were rounded", count=rounded)
+    if reversed_:
+        losses.add("times-dropped", "units that end before they start get no bullet", count=reversed_)
     if half_timed:
         losses.add("times-dropped", "units with only a start or only an end time get no bullet", count=half_timed)
     if inner_times:
@@ -564,7 +585,7 @@ def _bullet_times_quiet(text: str) -> list[tuple[float, float]]:
     out = []
     for m in _BULLET.finditer(text):
         times = _BULLET_TIMES.search(m.group(1).strip())
-        if times:
+        if times and max(len(times.group(1)), len(times.group(2))) <= 15:
             out.append((int(times.group(1)) / 1000.0, int(times.group(2)) / 1000.0))
     return out
 

@@ -54,8 +54,8 @@ from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import parse_xml
-from segagree.errors import InputError
+from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, internal_declarations, parse_xml
+from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
 OWN_COLUMNS = ("exb_tier", "exb_start", "exb_end")
@@ -71,11 +71,48 @@ def _xml_string(el: etree._Element | None) -> str:
     return etree.tostring(el, encoding="unicode") if el is not None else ""
 
 
+# Elements read (or kept in meta) under each parent; anything else is reported as not read.
+_KNOWN_CHILDREN = {
+    "basic-transcription": ("head", "basic-body", "tierformat-table"),
+    "head": ("meta-information", "speakertable"),
+    "basic-body": ("common-timeline", "tier"),
+    "common-timeline": ("tli",),
+    "tier": ("event",),
+}
+
+
+def _unread_elements(root: etree._Element) -> dict[str, tuple[int, int]]:
+    """``<parent>``'s ``<child>`` elements and XML comments the reader neither reads nor keeps:
+    (count, first line) by description. (``head``'s parts are kept whole, as XML.)"""
+    found: dict[str, tuple[int, int]] = {}
+    # Annotation and description tiers are kept whole (as XML); transcription tiers are not.
+    t_tiers = [t for t in root.iterfind("basic-body/tier") if t.get("type") == "t"]
+    for parent, known in _KNOWN_CHILDREN.items():
+        parents = [root] if parent == root.tag else t_tiers if parent == "tier" else root.iter(parent)
+        for el in parents:
+            for child in el:
+                if isinstance(child.tag, str) and child.tag in known:
+                    continue
+                if parent == "head" and not isinstance(child.tag, str):
+                    continue  # comments beside the kept meta-information: harmless
+                what = f"<{child.tag}> in <{parent}>" if isinstance(child.tag, str) else f"an XML comment in <{parent}>"
+                n, line = found.get(what, (0, child.sourceline or 0))
+                found[what] = (n + 1, line)
+    for ev in (ev for t in t_tiers for ev in t.iterfind("event")):
+        for child in ev:
+            if not (isinstance(child.tag, str) and child.tag == "ud-information"):
+                what = f"<{child.tag}> in <event>" if isinstance(child.tag, str) else "an XML comment in <event>"
+                n, line = found.get(what, (0, child.sourceline or 0))
+                found[what] = (n + 1, line)
+    return found
+
+
 def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Document:
     """Read an EXMARaLDA basic transcription into a Document (see the module docstring)."""
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    tree = parse_xml(read_bytes(path), path, expected=EXPECTED)
+    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
+    tree = parse_xml(raw, path, expected=EXPECTED)
     root = tree.getroot()
     if root.tag != "basic-transcription":
         raise InputError(
@@ -112,9 +149,18 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
                 )
         index[tid] = len(timeline)
         timeline.append({"id": tid, "time": time, "type": tli.get("type")})
-    timed = [p["time"] for p in timeline if p["time"] is not None]
-    if any(b < a for a, b in zip(timed, timed[1:], strict=False)):
-        raise InputError("the timeline's times decrease in document order; expected an ordered timeline", path=path)
+    last: tuple[float, str] | None = None
+    for tli, point in zip(body.iterfind("common-timeline/tli"), timeline, strict=True):
+        if point["time"] is None:
+            continue
+        if last is not None and point["time"] < last[0]:
+            raise InputError(
+                f"point {point['id']!r} at {point['time']} s comes after point {last[1]!r} at {last[0]} s "
+                "in the timeline; expected times that do not decrease in document order",
+                path=path,
+                place=f"line {tli.sourceline}",
+            )
+        last = (point["time"], point["id"])
 
     speaker_els = root.findall("head/speakertable/speaker")
     name_of: dict[str, str] = {}
@@ -172,7 +218,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
                     path=path,
                     place=f"line {ev.sourceline}, tier {tid!r}",
                 )
-            ud_in_events += len(ev)
+            ud_in_events += sum(1 for c in ev if c.tag == "ud-information")
             words = _event_text(ev).split()
             if not words:
                 empty += 1
@@ -225,6 +271,23 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     )
     if empty:
         doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=empty)
+    declared = internal_declarations(tree)
+    if declared:
+        doc.losses.add(
+            "doctype-dropped",
+            "the DOCTYPE's own declarations (entities, elements) are not written back; "
+            "entity references are read and written as their text",
+            where="DOCTYPE",
+            count=declared,
+        )
+    if misdeclared:
+        doc.losses.add(
+            "repaired",
+            f"the file declares encoding {misdeclared!r} but its bytes are UTF-8; read (and written) as UTF-8",
+            where="line 1",
+        )
+    for what, (n, line) in _unread_elements(root).items():
+        doc.losses.add("elements-dropped", f"{what} is not read (first at line {line})", count=n)
     if ud_in_events:
         doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=ud_in_events)
     return doc
@@ -308,6 +371,14 @@ def _new_timeline(units: list[Any], starts: Any, ends: Any) -> tuple[list[dict[s
 
 def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     """Write a Document as an EXMARaLDA basic transcription (see the module docstring)."""
+    check_xml_text(doc, path)
+    try:
+        _write(doc, path, losses=losses)
+    except ValueError as err:  # lxml refuses a value XML cannot hold (in metadata kept from elsewhere)
+        raise SegagreeError(f"cannot be written as an EXMARaLDA basic transcription: {err}", path=path) from None
+
+
+def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     layer_name = "iu" if "iu" in doc.layers else doc.layer().name
     layer = doc.layer(layer_name)
     scheme = layer.scheme
@@ -331,6 +402,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     )
     if inner:
         losses.add("times-dropped", "word times inside units are not written", count=inner)
+    # A unit whose first word starts after its last word ends has no place on a timeline.
+    starts, ends = starts.copy(), ends.copy()
+    backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
+    for u in backwards:
+        starts[u.rows[0]] = ends[u.rows[-1]] = math.nan
+    if backwards:
+        losses.add("times-dropped", "units that end before they start are written untimed", count=len(backwards))
 
     own = _own_timeline(doc, units)
     root = etree.Element("basic-transcription")
@@ -373,6 +451,21 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             tier_id[spk] = f"TIE{k}"
             tiers_out.append(
                 {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
+            )
+        # The reader takes the trimmed abbreviation, else (empty, or a name taken) the id.
+        seen: list[str] = []
+        renamed = 0
+        for k, spk in enumerate(doc.speakers):
+            name = spk.strip() or f"SPK{k}"
+            name = f"SPK{k}" if name in seen else name
+            seen.append(name)
+            renamed += name != spk
+        if renamed:
+            losses.add(
+                "speakers-renamed",
+                "speaker names that are empty, padded with spaces or the same once trimmed read back as "
+                "their EXMARaLDA speaker id (SPKn)",
+                count=renamed,
             )
         tier_of_unit = [tier_id[u.speaker] for u in units]
         pos = {p["id"]: i for i, p in enumerate(timeline)}

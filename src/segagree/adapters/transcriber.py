@@ -57,8 +57,8 @@ from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import parse_xml
-from segagree.errors import InputError
+from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, internal_declarations, parse_xml
+from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
 OWN_COLUMNS = ("trs_speaker", "trs_turn", "trs_section", "trs_marks")
@@ -101,6 +101,37 @@ class _Part:
         self.marks.append([len(self.words), el.tag, dict(el.attrib)])
 
 
+# Elements read (or kept in meta) under each parent; anything else is reported as not read.
+_KNOWN_CHILDREN = {
+    "Trans": ("Speakers", "Topics", "Episode"),
+    "Speakers": ("Speaker",),
+    "Topics": ("Topic",),
+    "Episode": ("Section",),
+}
+
+
+def _unread_elements(root: etree._Element) -> dict[str, tuple[int, int]]:
+    """``<parent>``'s ``<child>`` elements the reader does not read: (count, first line) by name.
+    XML comments and processing instructions count too (the writer does not keep them)."""
+    found: dict[str, tuple[int, int]] = {}
+
+    def note(what: str, el: etree._Element) -> None:
+        n, line = found.get(what, (0, el.sourceline or 0))
+        found[what] = (n + 1, line)
+
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            note("an XML comment or processing instruction", el)
+            continue
+        known = _KNOWN_CHILDREN.get(el.tag)
+        if known is None:
+            continue
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in known:
+                note(f"<{child.tag}> in <{el.tag}>", child)
+    return found
+
+
 def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | None = None, **_: Any) -> Document:
     """Read a Transcriber file into a Document (see the module docstring).
 
@@ -111,7 +142,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
     """
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    raw = read_bytes(path)
+    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
     tree = parse_xml(raw, path, expected=EXPECTED)
     root = tree.getroot()
     if root.tag != "Trans":
@@ -127,6 +158,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
         name_of[sid] = (s.get("name") or "").strip() or sid
     speakers = list(dict.fromkeys(name_of.values()))
 
+    unread = _unread_elements(root)
     parts: list[tuple[_Part, int, int]] = []  # part, turn index, section index
     turns: list[dict[str, str]] = []
     turn_sections: list[int] = []  # each turn's section: word-less turns are written back there
@@ -135,6 +167,13 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
     for section in root.iter("Section"):
         sections.append(dict(section.attrib))
         sec_index = len(sections) - 1
+        for child in section:
+            if isinstance(child.tag, str) and child.tag != "Turn":
+                raise InputError(
+                    f"unexpected <{child.tag}> in a <Section>; expected Turn elements",
+                    path=path,
+                    place=f"line {child.sourceline}",
+                )
         for turn in section.iterfind("Turn"):
             turns.append(dict(turn.attrib))
             turn_sections.append(sec_index)
@@ -161,6 +200,13 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
             ) -> None:
                 nonlocal lost_marks
                 for p in segment:
+                    if p.words and end is not None and p.start is not None and end < p.start:
+                        raise InputError(
+                            f"a segment starting at {p.start} s ends at {end} s, before it starts; "
+                            "expected Sync times (and the turn's endTime) in increasing order",
+                            path=path,
+                            place=f"line {p.line}",
+                        )
                     p.end = end
                     if p.words:
                         parts.append((p, t_index, sec_index))
@@ -269,6 +315,23 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
         source_format="transcriber",
         meta=meta,
     )
+    declared = internal_declarations(tree)
+    if declared:
+        doc.losses.add(
+            "doctype-dropped",
+            "the DOCTYPE's own declarations (entities, elements) are not written back; "
+            "entity references are read and written as their text",
+            where="DOCTYPE",
+            count=declared,
+        )
+    if misdeclared:
+        doc.losses.add(
+            "repaired",
+            f"the file declares encoding {misdeclared!r} but its bytes are UTF-8; read (and written) as UTF-8",
+            where="line 1",
+        )
+    for what, (n, line) in unread.items():
+        doc.losses.add("elements-dropped", f"{what} is not read (first at line {line})", count=n)
     if lost_marks:
         doc.losses.add(
             "marks-dropped",
@@ -296,6 +359,25 @@ def _kept_time(value: Any) -> float | None:
 
 def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     """Write a Document as a Transcriber file (see the module docstring)."""
+    check_xml_text(doc, path)
+    try:
+        _write(doc, path, losses=losses)
+    except ValueError as err:  # lxml refuses a value XML cannot hold (in metadata kept from elsewhere)
+        raise SegagreeError(f"cannot be written as a Transcriber file: {err}", path=path) from None
+    # Transcriber segments run from one Sync to the next, so units out of time order within a
+    # speaker's turn (overlapping, or untimed ones between timed ones) cannot be written so that
+    # they read back; refuse rather than leave a file segagree itself refuses.
+    try:
+        read(path)
+    except InputError as err:
+        raise SegagreeError(
+            f"the units cannot be written as Transcriber segments that read back ({err.place or ''} of the output: "
+            f"{err.message}); Transcriber needs each speaker's segments in time order",
+            path=path,
+        ) from None
+
+
+def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     layer_name = "iu" if "iu" in doc.layers else doc.layer().name
     layer = doc.layer(layer_name)
     scheme = layer.scheme
@@ -334,6 +416,18 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             id_of[spk] = f"spk{k}"
             name_of[f"spk{k}"] = spk
             table.append({"id": f"spk{k}", "name": spk})
+    # What the reader will make of this table: trimmed names, else ids; ids sharing a name merge.
+    back = list(dict.fromkeys((s.get("name") or "").strip() or s["id"] for s in table))
+    if back != list(doc.speakers):
+        changed = [s for s in doc.speakers if s not in back]
+        if changed:
+            losses.add(
+                "speakers-renamed",
+                "speaker names that are empty or padded with spaces read back trimmed, or as their id",
+                count=len(changed),
+            )
+        else:
+            losses.add("reordered", "speakers read back in the order of the Transcriber speaker table")
 
     units = doc.units(layer_name)
     spans: list[tuple[float, float]] = []

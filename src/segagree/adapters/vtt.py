@@ -615,6 +615,16 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         layer: the layer to write (default: ``subtitle`` if present, else the unit layer).
         speaker_marks: ``"auto"`` (default), ``"voice"``, ``"dash"`` or ``"none"``.
     """
+    # The reader refuses NUL characters (no text file holds them): refuse to write one.
+    for speaker in doc.speakers:
+        if "\x00" in speaker:
+            raise SegagreeError(f"speaker {speaker!r} holds a NUL character WebVTT cannot hold", path=path)
+    bad = [i for i, t in enumerate(doc.tokens["text"].astype(str)) if "\x00" in t]
+    if bad:
+        raise SegagreeError(
+            f"token {doc.tokens['text'].iat[bad[0]]!r} (row {bad[0] + 1}) holds a NUL character WebVTT cannot hold",
+            path=path,
+        )
     _check_options(options, _WRITE_OPTIONS, "writer")
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "voice", "dash", "none"):

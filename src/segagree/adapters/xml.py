@@ -13,12 +13,36 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 from lxml import etree
 
-from segagree.errors import InputError
+from segagree.errors import InputError, SegagreeError
+from segagree.schemas import Document
 
 # Far above any real annotation file (the largest ELAN files seen are a few tens of MB).
 MAX_XML_BYTES = 512 * 1024 * 1024
+
+# An XML declaration naming a single-byte Western encoding (Transcriber writes ISO-8859-1).
+_LATIN1_DECL = re.compile(
+    rb"""^(\xef\xbb\xbf)?(<\?xml[^>]*?encoding\s*=\s*["'])(iso-?8859-1|latin-?1|l1|cp1252|windows-1252)(["'])""",
+    re.IGNORECASE,
+)
+
+
+def fix_misdeclared_utf8(raw: bytes) -> tuple[bytes, str | None]:
+    """``raw`` with an XML declaration of ISO-8859-1 (or cp1252) replaced by UTF-8 when the bytes
+    are in fact UTF-8 with non-ASCII text (a file re-saved by a UTF-8 editor without updating its
+    declaration; read as declared, every accented letter would turn into two: ``Ã©``), and the
+    encoding declared (None: nothing changed). Valid UTF-8 with non-ASCII bytes is practically
+    never meant as Latin-1, where it would need sequences such as ``Ã©`` throughout."""
+    m = _LATIN1_DECL.match(raw)
+    if m is None or raw.isascii():
+        return raw, None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw, None
+    return raw[: m.start(3)] + b"UTF-8" + raw[m.end(3) :], m.group(3).decode("ascii")
 
 
 def parse_xml(raw: bytes, path: str | Path, *, expected: str) -> etree._ElementTree:
@@ -56,3 +80,33 @@ def parse_xml(raw: bytes, path: str | Path, *, expected: str) -> etree._ElementT
     if root is None:
         raise InputError(f"no XML element; expected {expected}", path=path)
     return etree.ElementTree(root)
+
+
+def internal_declarations(tree: etree._ElementTree) -> int:
+    """How many entity and element declarations the file's own DOCTYPE holds (its internal
+    subset). The readers expand internal entities, and the writers write plain text, so these
+    declarations are not written back: a loss to report."""
+    dtd = tree.docinfo.internalDTD
+    if dtd is None:
+        return 0
+    return len(list(dtd.entities())) + len(list(dtd.elements()))
+
+
+# XML 1.0 forbids these characters anywhere in a document (lxml refuses them with ValueError).
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def check_xml_text(doc: Document, path: str | Path) -> None:
+    """Refuse speakers and tokens that XML cannot hold (control characters), naming them."""
+    for speaker in doc.speakers:
+        if NOT_XML.search(speaker):
+            raise SegagreeError(f"speaker {speaker!r} holds a control character XML cannot hold", path=path)
+    texts = doc.tokens["text"].astype(str)
+    bad = np.flatnonzero(texts.str.contains(NOT_XML).to_numpy())
+    if bad.size:
+        i = int(bad[0])
+        raise SegagreeError(
+            f"token {texts.iat[i]!r} (row {i + 1}) holds a control character XML cannot hold; "
+            "remove it or convert to a text format",
+            path=path,
+        )
