@@ -443,3 +443,16 @@ def test_srt_lines_without_times_are_interpolated(tmp_path: Path) -> None:
     alone = back.tokens.index[back.tokens["text"] == "alone"][0]
     assert 148.0 < back.tokens.loc[alone, "end"] == back.tokens.loc[alone + 1, "start"] < 151.45
     assert praat_summary(out, tmp_path)[:2] == ["tiers 2", "SUBTITLE\t56"]  # units + word tier
+
+
+def test_units_out_of_time_order_are_reported_as_reordered(tmp_path: Path) -> None:
+    """A TextGrid orders intervals by time: a speaker's units given out of time order come back
+    in time order, which the writer reports (found by the writer property test)."""
+    from segagree.adapters import read_document, write_document
+    from segagree.schemas import Layer
+
+    tokens = pd.DataFrame({"speaker": ["A", "A"], "text": ["late", "early"], "start": [1.0, 0.0], "end": [2.0, 1.0]})
+    doc = Document("d", ["A"], tokens, {"iu": Layer("iu", builtin_scheme("dubois"), [2, 1])})
+    losses = write_document(doc, tmp_path / "d.TextGrid")
+    assert "reordered" in losses.kinds()
+    assert read_document(tmp_path / "d.TextGrid").tokens["text"].tolist() == ["early", "late"]

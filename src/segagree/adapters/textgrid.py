@@ -532,6 +532,18 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         )
         losses.add("times-invented", f"{missing} of {len(units)} units have no start or end time; {how}")
 
+    # The reader puts units in discourse order by start time (ties: tier order, then interval
+    # order); a document in another order comes back reordered.
+    tier_of = {s: i for i, s in enumerate(doc.speakers)}
+    reread = sorted(range(len(units)), key=lambda i: (spans[i][0], tier_of[units[i].speaker], i))
+    moved = sum(1 for pos, i in enumerate(reread) if i != pos)
+    if moved:
+        losses.add(
+            "reordered",
+            "units not in order of start time are read back in time order (a TextGrid orders intervals by time)",
+            count=moved,
+        )
+
     # Per unit: label, span, word spans (if known).
     per_speaker: dict[str, list[tuple[float, float, str, list[str], list[float], list[float]]]]
     per_speaker = {s: [] for s in doc.speakers}

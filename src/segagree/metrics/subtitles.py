@@ -563,6 +563,10 @@ def suber_scores(
             values[full] = calculate_length_ratio(hypothesis=hypothesis, reference=reference, language=language)
             continue
         metric, hyp, final = full, hypothesis, False
+        if not hypothesis and not reference:
+            # suber (sacrebleu) fails on zero segments: two files with no words have nothing to score.
+            skipped[full] = "neither file has a subtitle with words"
+            continue
         if (full.startswith("SubER") or full.startswith("t-")) and not timed:
             skipped[full] = "needs subtitle times on both sides (SRT input, not tagged text)"
             continue

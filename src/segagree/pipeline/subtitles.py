@@ -555,6 +555,14 @@ def _score(data: Sequence[PairData], names: list[str], opts: SubtitleOptions, ca
     out: dict[str, dict[str, Any]] = {}
     refs = [s for d in data for s in d.reference.sentences]
     hyps = [s for d in data for s in d.hypothesis.sentences]
+    if not any(s for d in data for s in (*d.reference.stream, *d.hypothesis.stream)):
+        # Two files without words (valid subtitle files): nothing to score, and sacrebleu fails on zero segments.
+        reason = NotApplicable("neither file has a subtitle with words").to_dict()
+        for m in names:
+            out[m] = {} if m == "suber_metrics" else dict(reason)
+        if "suber_metrics" in names:
+            out["suber_metrics_info"] = {"not_applicable": {"*": reason["reason"]}}
+        return out
     evalsub_masked = ter_br_pairs(refs, hyps) if "ter_br" in names and len(refs) == len(hyps) else []
     if "suber_metrics" in names:
         block = _suber_block(data, opts, cache, evalsub_masked)
