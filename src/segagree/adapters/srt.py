@@ -518,23 +518,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
 
-    # Cues: lists of (speaker, rows, tokens).
-    cues: list[list[tuple[str, tuple[int, ...], list[str]]]] = []
-    current: list[tuple[str, tuple[int, ...], list[str]]] = []
-    for unit in doc.units(layer.name):
-        words = [texts[r] for r in unit.rows]
-        if subtitle_mode:
-            current.append((unit.speaker, unit.rows, words))
-            if unit.boundary != eol:
-                cues.append(current)
-                current = []
-        else:
-            symbol = endnote_text(unit.boundary, scheme)
-            if symbol:
-                words = [*words[:-1], words[-1] + symbol]
-            cues.append([(unit.speaker, unit.rows, words)])
-    if current:
-        cues.append(current)
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
 
     spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
     # SRT has cue times only: word times inside a cue (WebVTT timestamp tags, word tiers) are lost.
@@ -649,3 +633,33 @@ ADAPTER = Adapter(
     read=read,
     write=write,
 )
+
+
+Cue = list[tuple[str, tuple[int, ...], list[str]]]
+
+
+def cue_groups(
+    doc: Document, layer: str, texts: list[str], *, subtitle_mode: bool, eol: int | None, scheme: Any
+) -> list[Cue]:
+    """A layer's units grouped into cues: each cue a list of (speaker, rows, tokens) lines.
+
+    A subtitle layer's units end in ``<eol>`` (next line, same cue) or ``<eob>`` (cue ends);
+    any other layer makes one cue per unit, its endnote glued to the last word.
+    """
+    cues: list[Cue] = []
+    current: Cue = []
+    for unit in doc.units(layer):
+        words = [texts[r] for r in unit.rows]
+        if subtitle_mode:
+            current.append((unit.speaker, unit.rows, words))
+            if unit.boundary != eol:
+                cues.append(current)
+                current = []
+        else:
+            symbol = endnote_text(unit.boundary, scheme)
+            if symbol:
+                words = [*words[:-1], words[-1] + symbol]
+            cues.append([(unit.speaker, unit.rows, words)])
+    if current:
+        cues.append(current)
+    return cues

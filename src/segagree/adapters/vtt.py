@@ -96,8 +96,7 @@ from webvtt.vtt import WebVTTCueBlock
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
 from segagree.adapters.checks import MAX_SECONDS
-from segagree.adapters.endnotes import endnote_text
-from segagree.adapters.srt import _DASH, _LABEL_ANY, _LABEL_CAPS, DEFAULT_SPEAKER, _dash_sequence_ok
+from segagree.adapters.srt import _DASH, _LABEL_ANY, _LABEL_CAPS, DEFAULT_SPEAKER, _dash_sequence_ok, cue_groups
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, Layer, builtin_scheme, from_units
 from segagree.schemas.losses import read_losses
@@ -667,22 +666,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
 
-    cues: list[list[tuple[str, tuple[int, ...], list[str]]]] = []
-    current: list[tuple[str, tuple[int, ...], list[str]]] = []
-    for unit in doc.units(layer.name):
-        words = [texts[r] for r in unit.rows]
-        if subtitle_mode:
-            current.append((unit.speaker, unit.rows, words))
-            if unit.boundary != eol:
-                cues.append(current)
-                current = []
-        else:
-            symbol = endnote_text(unit.boundary, scheme)
-            if symbol:
-                words = [*words[:-1], words[-1] + symbol]
-            cues.append([(unit.speaker, unit.rows, words)])
-    if current:
-        cues.append(current)
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
 
     spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
