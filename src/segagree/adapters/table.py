@@ -22,6 +22,7 @@ import logging
 import math
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -45,13 +46,34 @@ MISSING = {"NA"}
 TIME_NAMES = {"start": ("start", "unitstart"), "end": ("end", "unitend")}
 
 
+class _Places:
+    """The place of each row for messages: "row 5, line 7" (CSV/TSV) or "row 5" (XLSX), made
+    only when a message needs one: line numbers come from ``lines()``, called at most once
+    (tracking them while parsing was a third of a large read)."""
+
+    def __init__(self, lines: Callable[[], list[int]] | None, n_rows: int) -> None:
+        self._lines, self._cache, self.n_rows = lines, None, n_rows
+
+    def __len__(self) -> int:
+        return self.n_rows
+
+    def __getitem__(self, i: int) -> str:
+        if not 0 <= i < self.n_rows:
+            raise IndexError(i)
+        if self._lines is None:
+            return f"row {i + 2}"
+        if self._cache is None:
+            self._cache = self._lines()
+        return f"row {i + 2}, line {self._cache[i]}"
+
+
 @dataclass
 class _Table:
     """A table's header and rows of cells, with the place of each row for messages."""
 
     columns: list[str]
     rows: list[list[str]]
-    places: list[str]  # "row 5, line 7" (CSV/TSV) or "row 5" (XLSX)
+    places: _Places
 
 
 def _load_xlsx(path: Path, losses: LossReport) -> _Table:
@@ -75,7 +97,7 @@ def _load_xlsx(path: Path, losses: LossReport) -> _Table:
         losses.add("sheets-ignored", f"only the first worksheet ({sheets[0]!r}) is read; not {sheets[1:]}")
     columns = [str(c) for c in frame.columns]
     rows = [[_xlsx_cell(v) for v in row] for row in frame.itertuples(index=False)]
-    return _Table(columns, rows, [f"row {i}" for i in range(2, len(rows) + 2)])
+    return _Table(columns, rows, _Places(None, len(rows)))
 
 
 # XML cannot hold most control characters: xlsxwriter writes them as _xHHHH_ escapes (and a literal
@@ -99,36 +121,58 @@ def _xlsx_cell(value: Any) -> str:
 def _load_delimited(path: Path, sep: str, encoding: str | None, losses: LossReport) -> _Table:
     text = decode_text(read_bytes(path), path, encoding=encoding, losses=losses)
     kind = "TSV" if sep == "\t" else "CSV"
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
+    try:
+        # The fast path: every row at once; line numbers only when a message needs them.
+        parsed = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True))
+    except csv.Error as err:
+        _scan_lines(text, sep, path, kind)  # the same parse, row by row: raises naming the line
+        raise InputError(f"not a readable {kind} table: {_csv_reason(str(err))}", path=path) from err
+    header: list[str] | None = None
     rows: list[list[str]] = []
-    places: list[str] = []
+    width = 0
+    for cells in parsed:
+        if len(cells) != width or header is None:
+            if not cells or (len(cells) == 1 and not cells[0].strip()):
+                continue  # blank line
+            if header is None:
+                header = [c.strip() for c in cells]
+                width = len(header)
+                continue
+            lines, _, _ = _scan_lines(text, sep, path, kind)
+            raise InputError(
+                f"a row of {len(cells)} cells; the header has {len(header)} ({', '.join(header)})",
+                path=path,
+                place=f"row {len(rows) + 2}, line {lines[len(rows)]}",
+            )
+        rows.append(cells)
+    if header is None:
+        raise InputError(f"empty {kind} table: no header row", path=path)
+    return _Table(header, rows, _Places(lambda: _scan_lines(text, sep, path, kind)[0], len(rows)))
+
+
+def _scan_lines(text: str, sep: str, path: Path, kind: str) -> tuple[list[int], list[str] | None, int]:
+    """The first line of every data row (blank lines and the header skipped), row by row as
+    :func:`_load_delimited` reads them; a csv error is raised as an InputError with its line.
+    Returns (lines, header, last line)."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
+    lines: list[int] = []
     header: list[str] | None = None
     line = 1
     try:
         for cells in reader:
             first_line, line = line, reader.line_num + 1
             if not cells or (len(cells) == 1 and not cells[0].strip()):
-                continue  # blank line
-            if header is None:
-                header = [c.strip() for c in cells]
                 continue
-            place = f"row {len(rows) + 2}, line {first_line}"
-            if len(cells) != len(header):
-                raise InputError(
-                    f"a row of {len(cells)} cells; the header has {len(header)} ({', '.join(header)})",
-                    path=path,
-                    place=place,
-                )
-            rows.append(cells)
-            places.append(place)
+            if header is None:
+                header = cells
+                continue
+            lines.append(first_line)
     except csv.Error as err:
         log.debug("csv could not parse %s", path, exc_info=True)
         raise InputError(
             f"not a readable {kind} table: {_csv_reason(str(err))}", path=path, place=f"line {line}"
         ) from err
-    if header is None:
-        raise InputError(f"empty {kind} table: no header row", path=path)
-    return _Table(header, rows, places)
+    return lines, header, line
 
 
 def _csv_reason(message: str) -> str:
@@ -173,7 +217,8 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
     time_cols = {k: _column(columns, names) for k, names in TIME_NAMES.items()}
     used = {spk_col, text_col, *(c for c in time_cols.values() if c is not None)}
     meta_cols = [i for i in range(len(columns)) if i not in used]
-    cells = list(zip(*table.rows, strict=True)) if table.rows else [() for _ in columns]
+    # Column lists (a comprehension per column: zip(*rows) over thousands of rows is slow).
+    cells = [[row[i] for row in table.rows] for i in range(len(columns))]
     cols, rows, empty_rows = _parse_units(cells, columns, spk_col, text_col, time_cols, scheme, path, table.places)
     if not rows.size:
         raise InputError("no units: every Utterance is empty", path=path)
@@ -197,14 +242,14 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
 
 
 def _parse_units(
-    cells: list[tuple[str, ...]],
+    cells: list[list[str]],
     columns: list[str],
     spk_col: int,
     text_col: int,
     time_cols: dict[str, int | None],
     scheme: BoundaryScheme,
     path: Path,
-    places: list[str],
+    places: _Places,
 ) -> tuple[UnitColumns, np.ndarray, np.ndarray]:
     """The units of a table (``cells``: one tuple per column), the row of each, and the rows
     with an empty Utterance (0-based, header excluded).
@@ -289,7 +334,7 @@ def _pieces(utterances: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return flat[~sep], row_of[~sep]
 
 
-def _seconds(column: tuple[str, ...], name: str) -> tuple[np.ndarray, tuple[int, str] | None]:
+def _seconds(column: list[str], name: str) -> tuple[np.ndarray, tuple[int, str] | None]:
     """Unit times in seconds (NaN for a blank cell), and the first bad row with its message:
     not a number, or not a possible time (finite, 0 to MAX_SECONDS)."""
     out = np.full(len(column), np.nan)
