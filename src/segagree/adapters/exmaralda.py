@@ -54,7 +54,7 @@ from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
 from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, internal_declarations, parse_xml
+from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -271,23 +271,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     )
     if empty:
         doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=empty)
-    declared = internal_declarations(tree)
-    if declared:
-        doc.losses.add(
-            "doctype-dropped",
-            "the DOCTYPE's own declarations (entities, elements) are not written back; "
-            "entity references are read and written as their text",
-            where="DOCTYPE",
-            count=declared,
-        )
-    if misdeclared:
-        doc.losses.add(
-            "repaired",
-            f"the file declares encoding {misdeclared!r} but its bytes are UTF-8; read (and written) as UTF-8",
-            where="line 1",
-        )
-    for what, (n, line) in _unread_elements(root).items():
-        doc.losses.add("elements-dropped", f"{what} is not read (first at line {line})", count=n)
+    note_xml_read_losses(doc, tree, misdeclared, _unread_elements(root))
     if ud_in_events:
         doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=ud_in_events)
     return doc

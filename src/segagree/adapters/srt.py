@@ -493,21 +493,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "dash", "label", "none"):
         raise UsageError(f"speaker_marks must be auto, dash, label or none, got {marks_opt!r}")
-    name = options.get("layer") or ("subtitle" if "subtitle" in doc.layers else None)
-    layer = doc.layer(name)
+    layer, eob, eol, subtitle_mode = subtitle_layer_to_write(doc, options.get("layer"), losses, "SRT")
     scheme = layer.scheme
-    eob = scheme.find_code("<eob>")
-    eol = scheme.find_code("<eol>")
-    subtitle_mode = eob is not None and eol is not None
-    for other in doc.layers:
-        if other != layer.name:
-            losses.add("layer-dropped", f"SRT holds only cue/line breaks; layer {other!r} is not written")
-    if not subtitle_mode:
-        losses.add(
-            "layer-dropped",
-            f"layer {layer.name!r} is written as one cue per unit with its endnotes in the text; "
-            "reading back gives a 'subtitle' layer",
-        )
     extra = [c for c in doc.meta_columns() if c != "style"]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in SRT")
@@ -663,3 +650,25 @@ def cue_groups(
     if current:
         cues.append(current)
     return cues
+
+
+def subtitle_layer_to_write(
+    doc: Document, name: str | None, losses: LossReport, fmt: str
+) -> tuple[Any, int | None, int | None, bool]:
+    """The layer a subtitle writer writes (``name``, else ``subtitle`` if present, else the unit
+    layer), its ``<eob>``/``<eol>`` codes, and whether it is a subtitle layer; the other layers,
+    and a non-subtitle layer's becoming one cue per unit, are reported in ``losses``."""
+    layer = doc.layer(name or ("subtitle" if "subtitle" in doc.layers else None))
+    eob = layer.scheme.find_code("<eob>")
+    eol = layer.scheme.find_code("<eol>")
+    subtitle_mode = eob is not None and eol is not None
+    for other in doc.layers:
+        if other != layer.name:
+            losses.add("layer-dropped", f"{fmt} holds only cue/line breaks; layer {other!r} is not written")
+    if not subtitle_mode:
+        losses.add(
+            "layer-dropped",
+            f"layer {layer.name!r} is written as one cue per unit with its endnotes in the text; "
+            "reading back gives a 'subtitle' layer",
+        )
+    return layer, eob, eol, subtitle_mode

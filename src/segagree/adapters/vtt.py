@@ -96,7 +96,15 @@ from webvtt.vtt import WebVTTCueBlock
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
 from segagree.adapters.checks import MAX_SECONDS
-from segagree.adapters.srt import _DASH, _LABEL_ANY, _LABEL_CAPS, DEFAULT_SPEAKER, _dash_sequence_ok, cue_groups
+from segagree.adapters.srt import (
+    _DASH,
+    _LABEL_ANY,
+    _LABEL_CAPS,
+    DEFAULT_SPEAKER,
+    _dash_sequence_ok,
+    cue_groups,
+    subtitle_layer_to_write,
+)
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, Layer, builtin_scheme, from_units
 from segagree.schemas.losses import read_losses
@@ -628,21 +636,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "voice", "dash", "none"):
         raise UsageError(f"speaker_marks must be auto, voice, dash or none, got {marks_opt!r}")
-    name = options.get("layer") or ("subtitle" if "subtitle" in doc.layers else None)
-    layer = doc.layer(name)
+    layer, eob, eol, subtitle_mode = subtitle_layer_to_write(doc, options.get("layer"), losses, "WebVTT")
     scheme = layer.scheme
-    eob = scheme.find_code("<eob>")
-    eol = scheme.find_code("<eol>")
-    subtitle_mode = eob is not None and eol is not None
-    for other in doc.layers:
-        if other != layer.name:
-            losses.add("layer-dropped", f"WebVTT holds only cue/line breaks; layer {other!r} is not written")
-    if not subtitle_mode:
-        losses.add(
-            "layer-dropped",
-            f"layer {layer.name!r} is written as one cue per unit with its endnotes in the text; "
-            "reading back gives a 'subtitle' layer",
-        )
     extra = [c for c in doc.meta_columns() if c not in ("style", "vtt_style")]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in WebVTT")

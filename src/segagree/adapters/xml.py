@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from lxml import etree
@@ -110,3 +111,28 @@ def check_xml_text(doc: Document, path: str | Path) -> None:
             "remove it or convert to a text format",
             path=path,
         )
+
+
+def note_xml_read_losses(
+    doc: Any, tree: etree._ElementTree, misdeclared: str | None, unread: dict[str, tuple[int, int]]
+) -> None:
+    """Record in ``doc.losses`` what every XML reader loses or repairs: the DOCTYPE's own
+    declarations, an encoding declaration the bytes contradict, and elements not read
+    (``unread``: description -> (count, first line))."""
+    declared = internal_declarations(tree)
+    if declared:
+        doc.losses.add(
+            "doctype-dropped",
+            "the DOCTYPE's own declarations (entities, elements) are not written back; "
+            "entity references are read and written as their text",
+            where="DOCTYPE",
+            count=declared,
+        )
+    if misdeclared:
+        doc.losses.add(
+            "repaired",
+            f"the file declares encoding {misdeclared!r} but its bytes are UTF-8; read (and written) as UTF-8",
+            where="line 1",
+        )
+    for what, (n, line) in unread.items():
+        doc.losses.add("elements-dropped", f"{what} is not read (first at line {line})", count=n)
