@@ -529,7 +529,7 @@ def read_bytes(path: str | Path, *, allow_empty: bool = False) -> bytes:
 def note_speaker_order(doc: Any, losses: LossReport, fmt: str) -> None:
     """Report what a format that lists no speakers (a table, a transcript) changes: speakers
     read back in order of first appearance, and speakers without words not at all."""
-    with_words = list(dict.fromkeys(doc.tokens["speaker"].tolist()))
+    with_words = list(dict.fromkeys(doc.column("speaker").tolist()))
     silent = [s for s in doc.speakers if s not in set(with_words)]
     if silent:
         losses.add("speakers-dropped", f"{fmt} names only speakers who speak", where=", ".join(silent))

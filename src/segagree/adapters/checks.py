@@ -27,8 +27,8 @@ def check_times(doc: Document, path: str | Path) -> None:
     """
     if not doc.n_tokens:
         return
-    starts = doc.tokens["start"].to_numpy(dtype=float)
-    ends = doc.tokens["end"].to_numpy(dtype=float)
+    starts = doc.column("start").astype(float, copy=False)
+    ends = doc.column("end").astype(float, copy=False)
     for name, col in (("start", starts), ("end", ends)):
         bad = np.flatnonzero(np.isinf(col) | (col < 0) | (col > MAX_SECONDS))
         if bad.size:
@@ -49,5 +49,4 @@ def check_times(doc: Document, path: str | Path) -> None:
 
 
 def _token(doc: Document, row: int) -> str:
-    t = doc.tokens
-    return f"{str(t['text'].iat[row])!r} (row {row + 1}, speaker {t['speaker'].iat[row]!r})"
+    return f"{str(doc.column('text')[row])!r} (row {row + 1}, speaker {doc.column('speaker')[row]!r})"

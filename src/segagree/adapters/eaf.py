@@ -453,8 +453,8 @@ def read(
     )
     # Each unit's source, as token columns (built here: from_units' per-token dicts are slow).
     sizes = [len(u["tokens"]) for u in units]
-    doc.tokens["tier"] = np.repeat(np.asarray([u["tier"] for u in units], dtype=object), sizes)
-    doc.tokens["annotation_id"] = np.repeat(np.asarray([u["aid"] for u in units], dtype=object), sizes)
+    doc.set_column("tier", np.repeat(np.asarray([u["tier"] for u in units], dtype=object), sizes))
+    doc.set_column("annotation_id", np.repeat(np.asarray([u["aid"] for u in units], dtype=object), sizes))
     _note_read_losses(doc.losses, eaf, view, ignored, empty, dropped, word_tiers, own_words)
     if value_differs:
         doc.losses.add(

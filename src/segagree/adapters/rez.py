@@ -463,9 +463,9 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     )
     # Token-level columns (from_units copies unit meta only), in the same token order.
     if has_transcript:
-        doc.tokens["transcript"] = [w["transcript"] for p in kept for w in p["words"]]
+        doc.set_column("transcript", [w["transcript"] for p in kept for w in p["words"]])
     if has_kind:
-        doc.tokens["kind"] = [w["kind"] for p in kept for w in p["words"]]
+        doc.set_column("kind", [w["kind"] for p in kept for w in p["words"]])
     _note_read_losses(doc, lost_tokens, dropped_units, other_nodes, token_tags, unit_tags, meta_doc["fields"])
     return doc
 

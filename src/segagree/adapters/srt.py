@@ -430,7 +430,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         losses=losses,
     )
     if any(styles):
-        doc.tokens["style"] = styles
+        doc.set_column("style", styles)
     return doc
 
 

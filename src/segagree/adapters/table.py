@@ -29,13 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
 from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import endnote_text, is_pause, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
-from segagree.schemas import BoundaryScheme, Document, UnitColumns
+from segagree.schemas import BoundaryScheme, Document, UnitColumns, factorize
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +78,8 @@ class _Table:
 def _load_xlsx(path: Path, losses: LossReport) -> _Table:
     read_bytes(path)  # a missing or empty file: the usual one-line error
     try:
+        import pandas as pd  # only for spreadsheets: a CSV is read without it
+
         with pd.ExcelFile(path, engine="openpyxl") as book:
             sheets = [str(n) for n in book.sheet_names]
             frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
@@ -261,8 +262,8 @@ def _parse_units(
     name the first bad row, and there the check a row-by-row reading makes first.
     """
     n_rows = len(places)
-    codes, distinct = pd.factorize(np.asarray(cells[spk_col], dtype=object), use_na_sentinel=False)
-    names = [str(x).strip() for x in distinct.tolist()]
+    distinct, codes = factorize(cells[spk_col])
+    names = [str(x).strip() for x in distinct]
     speakers = np.asarray(names, dtype=object)[codes]
     named = np.asarray([bool(x) and x not in MISSING for x in names], dtype=bool)[codes]
     flat, row_of = _pieces(list(cells[text_col]))
@@ -289,8 +290,8 @@ def _parse_units(
             bad_rows.append((r, 3, msg))
     last = np.cumsum(n_words)[rows] - 1  # each unit's last token in flat
     typed = {t.symbol: code for code, t in enumerate(scheme.types, start=1) if not is_pause(t.symbol)}
-    last_codes, last_tokens = pd.factorize(flat[last])  # look each distinct last token up once
-    found = np.asarray([typed.get(x, 0) for x in last_tokens.tolist()], dtype=np.int64)[last_codes]
+    last_tokens, last_codes = factorize(flat[last])  # look each distinct last token up once
+    found = np.asarray([typed.get(x, 0) for x in last_tokens], dtype=np.int64)[last_codes]
     has_note = found > 0
     if scheme.unclassified_code is None and not has_note.all():
         r = int(rows[np.flatnonzero(~has_note)[0]])
@@ -417,6 +418,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
             f"speaker names {sorted(odd_speakers)} read back differently (blank or NA inherits the row above; "
             "spaces around a name are dropped)",
         )
+    import pandas as pd
+
     frame = pd.DataFrame.from_records(records, columns=_column_order(doc, meta_cols))
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):

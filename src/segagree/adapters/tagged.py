@@ -119,7 +119,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         col = [""] * doc.n_tokens
         for i, t in multi.items():
             col[i] = t
-        doc.tokens["tags"] = col
+        doc.set_column("tags", col)
     if glued_total:
         doc.losses.add("tags-unglued", "tags written against a word were split from it", count=glued_total)
     if dropped_at:

@@ -528,7 +528,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
         speakers=None if units else [DEFAULT_SPEAKER],
     )
     if any(styles):
-        doc.tokens["vtt_style"] = styles
+        doc.set_column("vtt_style", styles)
     doc.losses = losses
     return doc
 

@@ -131,6 +131,7 @@ COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions
 
 
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
+    from rich import box
     from rich.table import Table
 
     if result.get("sf") is None and result.get("sf_not_applicable"):
@@ -139,11 +140,25 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
         return
 
     caption = "M match, S substitution, T transposition, I insertion, D deletion"
-    table = Table(title=f"{file_a.name} vs {file_b.name}", caption=caption)
-    columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "edits", "M", "S", "T", "I", "D"]
-    for col in columns:
-        table.add_column(col, justify="left" if col == "speaker" else "right", no_wrap=col != "speaker")
+    # No vertical rules: ten columns of a million-token text fit in 80 characters.
+    table = Table(
+        title=f"{file_a.name} vs {file_b.name}",
+        caption=caption,
+        box=box.SIMPLE_HEAD,
+        collapse_padding=True,
+        show_edge=False,
+    )
+    # "edits" (M+S+T+I+D) is left to --json: with it the table did not fit 80 columns.
+    columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "M", "S", "T", "I", "D"]
     speakers = list(result["per_speaker"])
+    # rich shrinks the one wrappable column first: without a minimum a narrow terminal (80
+    # columns, or a pipe) printed the speaker names as nothing.
+    widest = max((len(s) for s in [*speakers, "speaker", "ALL"]), default=7)
+    for col in columns:
+        if col == "speaker":
+            table.add_column(col, justify="left", min_width=min(widest, 12), overflow="fold")
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
     for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]:
         table.add_row(
             name,
@@ -151,7 +166,6 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
             fmt_score(st["sf"]),
             fmt_score(st["sf_b"]),
             f"{st['cost']:g}",
-            str(st["edits"]),
             *(str(st[k]) for k in COUNTS),
             end_section=bool(speakers) and name == speakers[-1],
         )

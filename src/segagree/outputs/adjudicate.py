@@ -42,7 +42,6 @@ writable format (by the output's extension or ``fmt``) with
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -217,9 +216,7 @@ def adjudicate(
             raise SegagreeError(f"{len(missing)} rows have no decision{_listing(missing)}", path=workbook)
 
     codes = _apply(rows, lay, streams, doc, workbook)
-    gold = dataclasses.replace(
-        doc,
-        tokens=doc.tokens.copy(),
+    gold = doc.replace(
         layers={**doc.layers, lay.name: Layer(lay.name, lay.scheme, codes)},
         meta=dict(doc.meta),
     )

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from segagree.adapters import adapters
+from segagree.adapters import EXTENSIONS
 from segagree.errors import SegagreeError
 
 
@@ -32,7 +32,7 @@ class Corpus:
 
 
 def _extensions() -> list[str]:
-    return sorted({e for a in adapters().values() for e in a.extensions}, key=len, reverse=True)
+    return sorted(EXTENSIONS, key=len, reverse=True)
 
 
 def split_name(name: str) -> tuple[str, str] | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 
 from segagree.errors import MismatchError
 from segagree.pipeline.align import project_pair
@@ -91,11 +90,17 @@ def speaker_arrays(
         return {s: codes[:0] for s in empty}, {s: [] for s in empty}, empty
     # Speakers numbered in order of first appearance, then renamed (names that map to one are
     # merged; the merged stream's place is its earliest token), all on arrays, not per token.
-    labels, uniques = pd.factorize(doc.tokens["speaker"].to_numpy(dtype=object), sort=False)
+    codes_of = doc.speaker_codes()  # indexes doc.speakers (validated: none unlisted)
+    seen, first_at = np.unique(codes_of, return_index=True)
+    appearance = seen[np.argsort(first_at)]  # speakers with words, in order of first appearance
+    labels = np.empty(len(doc.speakers), dtype=np.int64)
+    labels[appearance] = np.arange(appearance.size)
+    labels = labels[codes_of]
+    uniques = [doc.speakers[int(k)] for k in appearance]
     order: list[str] = []
     number: dict[str, int] = {}
     merged = np.empty(len(uniques), dtype=np.int64)
-    for k, label in enumerate(uniques.tolist()):
+    for k, label in enumerate(uniques):
         name = rename.get(label, label)
         if name not in number:
             number[name] = len(order)
@@ -104,7 +109,7 @@ def speaker_arrays(
     ids = merged[labels]
     by_speaker = np.argsort(ids, kind="stable")  # discourse order within each speaker
     cuts = np.cumsum(np.bincount(ids, minlength=len(order)))[:-1]
-    text = doc.tokens["text"].to_numpy(dtype=object)
+    text = doc.column("text")
     arrays: dict[str, np.ndarray] = {}
     tokens: dict[str, list[str]] = {}
     for name, rows in zip(order, np.split(by_speaker, cuts), strict=True):

@@ -1,6 +1,6 @@
 """The canonical model: Document, Layer, BoundaryScheme, and their native JSON form."""
 
-from segagree.schemas.document import CORE_COLUMNS, Document, Layer, Unit, UnitColumns, from_units
+from segagree.schemas.document import CORE_COLUMNS, Document, Layer, Unit, UnitColumns, factorize, from_units
 from segagree.schemas.losses import Loss, LossReport, read_losses
 from segagree.schemas.scheme import (
     BUILTIN_SCHEMES,
@@ -28,6 +28,7 @@ __all__ = [
     "builtin_scheme",
     "builtin_schemes",
     "dump_scheme_toml",
+    "factorize",
     "UnitColumns",
     "from_units",
     "load_scheme",

@@ -20,18 +20,55 @@ of every speaker's stream has a non-zero code.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from segagree.errors import SegagreeError
 from segagree.schemas.losses import LossReport, read_losses
 from segagree.schemas.scheme import BoundaryScheme
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 CORE_COLUMNS = ("speaker", "text", "start", "end")
+
+
+def factorize(values: Any) -> tuple[list[Any], np.ndarray]:
+    """The distinct values in order of first appearance, and each value's index among them.
+
+    pandas' hash table when pandas is loaded anyway; otherwise one dict lookup per value
+    (importing pandas costs more than this loop on a million values)."""
+    pd_ = sys.modules.get("pandas")
+    if pd_ is not None:
+        codes, uniques = pd_.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+        return list(uniques), codes.astype(np.int64, copy=False)
+    uniques = list(dict.fromkeys(values))  # C loops only: no Python frame per value
+    number = {v: i for i, v in enumerate(uniques)}
+    return uniques, np.fromiter(map(number.__getitem__, values), dtype=np.int64, count=len(values))
+
+
+def _meta_array(values: Any) -> np.ndarray:
+    """A metadata column as an array; text as Python strings (object), as pandas keeps it."""
+    array = np.asarray(values)
+    return array.astype(object) if array.dtype.kind in "US" else array
+
+
+def _normalised_frame(t: pd.DataFrame) -> pd.DataFrame:
+    """The token table with every core column, of its type, on a 0..n-1 index."""
+    import pandas as pd
+
+    for col in CORE_COLUMNS:
+        if col not in t.columns:
+            t[col] = np.nan if col in ("start", "end") else ""
+    t["speaker"] = t["speaker"].astype(str)
+    t["text"] = t["text"].astype(str)
+    t["start"] = pd.to_numeric(t["start"], errors="coerce").astype(float)
+    t["end"] = pd.to_numeric(t["end"], errors="coerce").astype(float)
+    return t.reset_index(drop=True)
 
 
 @dataclass(eq=False)
@@ -74,37 +111,147 @@ class Unit:
     boundary: int
 
 
-@dataclass(eq=False)
 class Document:
-    """One annotator's annotation of one text (see the module docstring)."""
+    """One annotator's annotation of one text (see the module docstring).
 
-    name: str
-    speakers: list[str]
-    tokens: pd.DataFrame
-    layers: dict[str, Layer] = field(default_factory=dict)
-    annotator: str = ""
-    source_path: str = ""
-    source_format: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
-    # What the reader could not carry from the file into the model (see schemas.losses);
-    # not part of equality, not serialised.
-    losses: LossReport = field(default_factory=read_losses)
+    ``tokens`` may be given as a DataFrame or as a mapping of column name to a per-token
+    array (a reader's fast path). In the second case the DataFrame is built, and pandas
+    imported, only when somebody asks for ``tokens``: scoring reads the columns as numpy
+    arrays through :meth:`column` and :meth:`speaker_codes`, so a ``compare`` of two tables
+    never pays for pandas.
+    """
 
-    def __post_init__(self) -> None:
-        t = self.tokens
-        for col in CORE_COLUMNS:
-            if col not in t.columns:
-                t[col] = np.nan if col in ("start", "end") else ""
-        t["speaker"] = t["speaker"].astype(str)
-        t["text"] = t["text"].astype(str)
-        t["start"] = pd.to_numeric(t["start"], errors="coerce").astype(float)
-        t["end"] = pd.to_numeric(t["end"], errors="coerce").astype(float)
-        self.tokens = t.reset_index(drop=True)
+    def __init__(
+        self,
+        name: str,
+        speakers: list[str],
+        tokens: pd.DataFrame | Mapping[str, Any],
+        layers: dict[str, Layer] | None = None,
+        annotator: str = "",
+        source_path: str = "",
+        source_format: str = "",
+        meta: dict[str, Any] | None = None,
+        losses: LossReport | None = None,
+    ) -> None:
+        self.name = name
+        self.speakers = speakers
+        self.tokens = tokens  # type: ignore[assignment]  (the setter takes a mapping too)
+        self.layers: dict[str, Layer] = {} if layers is None else layers
+        self.annotator = annotator
+        self.source_path = source_path
+        self.source_format = source_format
+        self.meta: dict[str, Any] = {} if meta is None else meta
+        # What the reader could not carry from the file into the model (see schemas.losses);
+        # not part of equality, not serialised.
+        self.losses: LossReport = read_losses() if losses is None else losses
+
+    def __repr__(self) -> str:
+        return (
+            f"Document(name={self.name!r}, speakers={self.speakers!r}, n_tokens={self.n_tokens}, "
+            f"layers={sorted(self.layers)!r}, source_format={self.source_format!r})"
+        )
+
+    def replace(self, **changes: Any) -> Document:
+        """A new Document with the given fields changed (as ``dataclasses.replace``); the token
+        table is copied unless ``tokens`` is given."""
+        if "tokens" not in changes:
+            if self._columns is not None:
+                changes["tokens"] = {c: v.copy() for c, v in self._columns.items()}
+            else:
+                changes["tokens"] = self.tokens.copy()
+        fields = {
+            "name": self.name,
+            "speakers": self.speakers,
+            "layers": self.layers,
+            "annotator": self.annotator,
+            "source_path": self.source_path,
+            "source_format": self.source_format,
+            "meta": self.meta,
+            "losses": self.losses,
+        }
+        return Document(**{**fields, **changes})
+
+    # --- the token table ------------------------------------------------------------
+    @property
+    def tokens(self) -> pd.DataFrame:
+        """The token table (see the module docstring), built on first use."""
+        if self._frame is None:
+            import pandas as pd  # only here: reading and scoring work on the columns
+
+            self._frame = _normalised_frame(pd.DataFrame(self._columns))
+            self._columns = None
+            self._codes = None
+        return self._frame
+
+    @tokens.setter
+    def tokens(self, value: pd.DataFrame | Mapping[str, Any]) -> None:
+        self._codes: tuple[tuple[str, ...], np.ndarray] | None = None
+        if isinstance(value, Mapping):
+            n = len(value["text"]) if "text" in value else len(next(iter(value.values()), ()))
+            columns: dict[str, np.ndarray] = {}
+            for col in CORE_COLUMNS:
+                if col in ("start", "end"):
+                    columns[col] = np.asarray(value[col], dtype=float) if col in value else np.full(n, np.nan)
+                else:
+                    columns[col] = (
+                        np.asarray(value[col], dtype=object) if col in value else np.full(n, "", dtype=object)
+                    )
+            for col, values in value.items():
+                if col not in columns:
+                    columns[col] = _meta_array(values)
+            if any(len(v) != n for v in columns.values()):
+                raise SegagreeError("token columns of different lengths", path=self.source_path or None)
+            self._columns: dict[str, np.ndarray] | None = columns
+            self._frame: pd.DataFrame | None = None
+        else:
+            self._columns = None
+            self._frame = _normalised_frame(value)
+
+    def column(self, name: str) -> np.ndarray:
+        """One token-table column as a numpy array (no copy when possible; do not modify)."""
+        if self._columns is not None:
+            return self._columns[name]
+        return self.tokens[name].to_numpy()
+
+    def column_names(self) -> list[str]:
+        """The token table's columns, core ones first."""
+        return list(self._columns) if self._columns is not None else list(self.tokens.columns)
+
+    def set_column(self, name: str, values: Any) -> None:
+        """Add or replace a metadata column (one value per token)."""
+        if name in CORE_COLUMNS:
+            raise SegagreeError(f"{name!r} is a core column; build a new Document instead")
+        if self._columns is not None:
+            array = _meta_array(values)
+            if len(array) != self.n_tokens:
+                raise SegagreeError(f"column {name!r} has {len(array)} values for {self.n_tokens} tokens")
+            self._columns[name] = array
+        else:
+            self.tokens[name] = values
+
+    def speaker_codes(self) -> np.ndarray:
+        """Each token's speaker as an index into ``speakers`` (-1 for a name not listed)."""
+        key = tuple(self.speakers)
+        if self._codes is None or self._codes[0] != key:
+            index = {s: i for i, s in enumerate(key)}
+            names = self.column("speaker")
+            # Look each distinct name up once: a document has few speakers and many tokens.
+            uniques, inverse = factorize(names)
+            lookup = np.asarray([index.get(s, -1) for s in uniques], dtype=np.int64)
+            codes = lookup[inverse] if len(names) else np.zeros(0, dtype=np.int64)
+            if self._columns is None:
+                return codes  # a DataFrame may be edited in place: no cache to go stale
+            self._codes = (key, codes)
+        return self._codes[1]
+
+    def _set_speaker_codes(self, codes: np.ndarray) -> None:
+        """Cache codes a builder already knows (they index ``speakers`` as it is now)."""
+        self._codes = (tuple(self.speakers), codes)
 
     # --- basic facts --------------------------------------------------------------
     @property
     def n_tokens(self) -> int:
-        return len(self.tokens)
+        return len(self.column("text"))
 
     def layer(self, name: str | None = None) -> Layer:
         """A layer by name; with no name, ``iu`` if present, else the only/first layer."""
@@ -123,10 +270,11 @@ class Document:
         """Token-table row positions of each speaker's stream, in stream order."""
         if not self.speakers:  # a document with no words (an empty subtitle file)
             return {}
-        codes = pd.Categorical(self.tokens["speaker"], categories=self.speakers)
-        order = np.argsort(codes.codes, kind="stable")
-        counts = np.bincount(codes.codes[codes.codes >= 0], minlength=len(self.speakers))
-        parts = np.split(order[: counts.sum()], np.cumsum(counts)[:-1])
+        codes = self.speaker_codes()
+        order = np.argsort(codes, kind="stable")  # unlisted names (-1) first, then cut off
+        counts = np.bincount(codes[codes >= 0], minlength=len(self.speakers))
+        order = order[int(np.count_nonzero(codes < 0)) :]
+        parts = np.split(order, np.cumsum(counts)[:-1])
         return dict(zip(self.speakers, parts, strict=True))
 
     def boundary_arrays(self, layer: str | None = None) -> dict[str, np.ndarray]:
@@ -136,7 +284,7 @@ class Document:
 
     def token_texts(self) -> dict[str, list[str]]:
         """Per-speaker token texts in stream order."""
-        text = self.tokens["text"].to_numpy()
+        text = self.column("text")
         return {s: text[rows].tolist() for s, rows in self.speaker_rows().items()}
 
     def units(self, layer: str | None = None) -> list[Unit]:
@@ -156,29 +304,33 @@ class Document:
 
     def iter_unit_texts(self, layer: str | None = None) -> Iterator[tuple[Unit, list[str]]]:
         """Each unit with its token texts."""
-        text = self.tokens["text"].to_numpy()
+        text = self.column("text")
         for unit in self.units(layer):
             yield unit, [str(text[r]) for r in unit.rows]
 
     def meta_columns(self) -> list[str]:
         """Token-table columns beyond speaker/text/start/end."""
-        return [c for c in self.tokens.columns if c not in CORE_COLUMNS]
+        return [c for c in self.column_names() if c not in CORE_COLUMNS]
 
     @property
     def has_times(self) -> bool:
-        return bool(self.tokens["start"].notna().any() or self.tokens["end"].notna().any())
+        return bool((~np.isnan(self.column("start"))).any() or (~np.isnan(self.column("end"))).any())
 
     def select_speakers(self, names: list[str]) -> Document:
         """A copy holding only the given speakers' tokens (and their boundaries), in ``names`` order."""
         unknown = [n for n in names if n not in self.speakers]
         if unknown:
             raise SegagreeError(f"no speakers {unknown}; the file has {self.speakers}", path=self.source_path or None)
-        keep = self.tokens["speaker"].isin(names).to_numpy()
+        keep = np.isin(self.speaker_codes(), [self.speakers.index(n) for n in names])
         layers = {n: Layer(n, lay.scheme, lay.boundaries[keep]) for n, lay in self.layers.items()}
+        if self._columns is not None:
+            tokens: pd.DataFrame | dict[str, np.ndarray] = {c: v[keep] for c, v in self._columns.items()}
+        else:
+            tokens = self.tokens[keep].copy()
         return Document(
             name=self.name,
             speakers=[s for s in names],
-            tokens=self.tokens[keep].copy(),
+            tokens=tokens,
             layers=layers,
             annotator=self.annotator,
             source_path=self.source_path,
@@ -192,7 +344,7 @@ class Document:
         losses.extend(self.losses)
         dropped = [s for s in self.speakers if s not in names]
         if dropped:
-            n = int((~self.tokens["speaker"].isin(names)).sum())
+            n = int((~np.isin(self.speaker_codes(), [self.speakers.index(s) for s in names])).sum())
             losses.add("speakers-dropped", f"speakers not selected: {', '.join(dropped)}", count=n)
         return losses
 
@@ -202,8 +354,9 @@ class Document:
         where = self.source_path or self.name
         if len(set(self.speakers)) != len(self.speakers):
             raise SegagreeError(f"duplicate speakers in {self.speakers}", path=where)
-        unknown = set(self.tokens["speaker"].unique()) - set(self.speakers)  # unique(): fast on 1M tokens
-        if unknown:
+        unlisted = self.speaker_codes() < 0
+        if unlisted.any():
+            unknown = set(self.column("speaker")[unlisted].tolist())
             raise SegagreeError(f"tokens of unlisted speakers {sorted(unknown)}", path=where)
         for name, layer in self.layers.items():
             if layer.name != name:
@@ -233,13 +386,13 @@ class Document:
             diffs.append(f"{self.n_tokens} tokens != {other.n_tokens}")
             return diffs
         for col in ("speaker", "text"):
-            a, b = self.tokens[col].to_numpy(), other.tokens[col].to_numpy()
+            a, b = self.column(col), other.column(col)
             bad = np.flatnonzero(a != b)
             if bad.size:
                 i = bad[0]
                 diffs.append(f"token {i} {col}: {a[i]!r} != {b[i]!r}")
         for col in ("start", "end"):
-            a, b = self.tokens[col].to_numpy(), other.tokens[col].to_numpy()
+            a, b = self.column(col).astype(float), other.column(col).astype(float)
             same = (np.isnan(a) & np.isnan(b)) | (np.abs(a - b) <= time_tol)
             bad = np.flatnonzero(~same)
             if bad.size:
@@ -310,6 +463,8 @@ def from_units(
     if any(metas):
         # One row per unit (repeated per token by build): the same values and dtypes as one
         # row per token.
+        import pandas as pd  # pandas' type inference over mixed per-unit values
+
         meta_df = pd.DataFrame(metas)
         cols.meta = {col: meta_df[col].to_numpy() for col in meta_df.columns}
     extra = {k: (sch, np.asarray(extra_codes[k], dtype=np.int16)) for k, (sch, _) in (extra_layers or {}).items()}
@@ -381,16 +536,25 @@ class UnitColumns:
         ends[last[put]] = u_e[put]
         codes = np.zeros(n_tok, dtype=np.int16)
         codes[last] = np.asarray(self.boundaries, dtype=np.int16)
-        unit_speakers = np.asarray(self.speakers, dtype=object)
+        # Speakers are looked up once per unit, and the codes spread to the tokens: the
+        # Document then never has to find each token's speaker by name.
+        distinct, unit_codes = factorize(self.speakers)
         listed = list(speakers or [])
         known = set(listed)
-        order = listed + [s for s in pd.unique(unit_speakers).tolist() if s not in known]
-        table = pd.DataFrame(
-            {"speaker": np.repeat(unit_speakers, counts), "text": self.texts, "start": starts, "end": ends}
-        )
+        order = listed + [s for s in distinct if s not in known]
+        place = {s: i for i, s in enumerate(order)}
+        token_codes = np.repeat(np.asarray([place[s] for s in distinct], dtype=np.int64)[unit_codes], counts)
+        table: dict[str, Any] = {
+            "speaker": np.asarray(order, dtype=object)[token_codes] if n_tok else np.empty(0, dtype=object),
+            "text": np.asarray(self.texts, dtype=object),
+            "start": starts,
+            "end": ends,
+        }
         for col, values in self.meta.items():
             table[col] = np.repeat(np.asarray(values), counts)
         layers = {layer: Layer(layer, scheme, codes)}
         for lname, (lscheme, lcodes) in (extra_layers or {}).items():
             layers[lname] = Layer(lname, lscheme, lcodes)
-        return Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields).validate()
+        doc = Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields)
+        doc._set_speaker_codes(token_codes)
+        return doc.validate()

@@ -14,7 +14,6 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from segagree.errors import InputError
 from segagree.schemas.document import CORE_COLUMNS, Document, Layer
@@ -170,6 +169,8 @@ def document_from_json(data: Any, *, source: str = "<json>") -> Document:
                 raise InputError(f"unknown boundary symbol {sym!r}", path=source, place=f"layers/{i}/boundaries/{j}")
             codes.append(code)
         layers[raw["name"]] = Layer(raw["name"], scheme, np.asarray(codes))
+    import pandas as pd  # pandas' type inference for the extra columns, as they were written
+
     return Document(
         name=data["name"],
         speakers=list(speakers),
