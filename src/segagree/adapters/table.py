@@ -24,7 +24,7 @@ import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
+from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -128,13 +128,20 @@ def _load_delimited(path: Path, sep: str, encoding: str | None, losses: LossRepo
     except csv.Error as err:
         _scan_lines(text, sep, path, kind)  # the same parse, row by row: raises naming the line
         raise InputError(f"not a readable {kind} table: {_csv_reason(str(err))}", path=path) from err
+    first = next((i for i, cells in enumerate(parsed) if not _blank(cells)), None)
+    if first is not None and len(set(map(len, parsed[first:]))) == 1 and not _blank(parsed[-1]):
+        # The usual table: no blank line after the header and every row as wide (checked in C).
+        if len(parsed[first]) > 1 or not any(map(_blank, parsed[first + 1 :])):  # wider: blank differs
+            rows_ = parsed[first + 1 :]
+            places = _Places(lambda: _scan_lines(text, sep, path, kind)[0], len(rows_))
+            return _Table([c.strip() for c in parsed[first]], rows_, places)
     header: list[str] | None = None
     rows: list[list[str]] = []
     width = 0
     for cells in parsed:
         if len(cells) != width or header is None:
-            if not cells or (len(cells) == 1 and not cells[0].strip()):
-                continue  # blank line
+            if _blank(cells):
+                continue
             if header is None:
                 header = [c.strip() for c in cells]
                 width = len(header)
@@ -149,6 +156,11 @@ def _load_delimited(path: Path, sep: str, encoding: str | None, losses: LossRepo
     if header is None:
         raise InputError(f"empty {kind} table: no header row", path=path)
     return _Table(header, rows, _Places(lambda: _scan_lines(text, sep, path, kind)[0], len(rows)))
+
+
+def _blank(cells: list[str]) -> bool:
+    """A blank line, which csv reads as no cells or one empty one."""
+    return not cells or (len(cells) == 1 and not cells[0].strip())
 
 
 def _scan_lines(text: str, sep: str, path: Path, kind: str) -> tuple[list[int], list[str] | None, int]:
@@ -218,8 +230,8 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
     time_cols = {k: _column(columns, names) for k, names in TIME_NAMES.items()}
     used = {spk_col, text_col, *(c for c in time_cols.values() if c is not None)}
     meta_cols = [i for i in range(len(columns)) if i not in used]
-    # Column lists (a comprehension per column: zip(*rows) over thousands of rows is slow).
-    cells = [[row[i] for row in table.rows] for i in range(len(columns))]
+    # Column lists (itemgetter in C per column: zip(*rows) over thousands of rows is slow).
+    cells = [list(map(itemgetter(i), table.rows)) for i in range(len(columns))]
     cols, rows, empty_rows = _parse_units(cells, columns, spk_col, text_col, time_cols, scheme, path, table.places)
     if not rows.size:
         raise InputError("no units: every Utterance is empty", path=path)
@@ -266,10 +278,7 @@ def _parse_units(
     names = [str(x).strip() for x in distinct]
     speakers = np.asarray(names, dtype=object)[codes]
     named = np.asarray([bool(x) and x not in MISSING for x in names], dtype=bool)[codes]
-    flat, row_of = _pieces(list(cells[text_col]))
-    nonempty = flat != ""
-    flat, row_of = flat[nonempty], row_of[nonempty]
-    n_words = np.bincount(row_of, minlength=n_rows)
+    flat, n_words = _words(cells[text_col])
     rows = np.flatnonzero(n_words)  # rows with at least one token are units
     empty_rows = np.flatnonzero(n_words == 0)
     bad_rows: list[tuple[int, int, str]] = []  # (row, check order, message)
@@ -308,7 +317,7 @@ def _parse_units(
     source = np.maximum.accumulate(np.where(named, np.arange(n_rows), 0))
     out = UnitColumns()
     out.speakers = speakers[source][rows].tolist()
-    out.texts = flat[keep].tolist()
+    out.texts = flat[keep]
     out.sizes = (n_words[rows] - has_note).tolist()
     out.boundaries = np.where(has_note, found, scheme.unclassified_code or 0).tolist()
     nan = np.full(rows.size, np.nan)
@@ -317,22 +326,24 @@ def _parse_units(
     return out, rows, empty_rows
 
 
-def _pieces(utterances: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Every utterance split at single ASCII spaces (``str.split(" ")``, empty pieces kept), as
-    one flat object array and the row of each piece.
+def _words(utterances: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The words of every utterance, one flat object array, and how many each utterance has.
 
-    The utterances are joined with a separator piece and split once: a list per row would make
-    the garbage collector walk hundreds of thousands of them on a large table.
+    Words are the non-empty pieces of ``str.split(" ")``. All utterances are joined with one
+    space and split once, which gives each utterance's pieces in turn (the joining space is one
+    more split point); an utterance of k spaces has k + 1 pieces. A list per row would make the
+    garbage collector walk hundreds of thousands of them on a large table.
     """
-    if any("\x1f" in u for u in utterances):  # the separator occurs in the text: split row by row
-        pieces = [u.split(" ") for u in utterances]
-        counts = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-        flat = np.fromiter(chain.from_iterable(pieces), dtype=object, count=int(counts.sum()))
-        return flat, np.repeat(np.arange(len(pieces)), counts)
-    flat = np.array(" \x1f ".join(utterances).split(" "), dtype=object)
-    sep = flat == "\x1f"
-    row_of = np.cumsum(sep)
-    return flat[~sep], row_of[~sep]
+    if not utterances:
+        return np.empty(0, dtype=object), np.zeros(0, dtype=np.int64)
+    pieces = " ".join(utterances).split(" ")
+    counts = np.fromiter(map(methodcaller("count", " "), utterances), dtype=np.int64, count=len(utterances)) + 1
+    flat = np.array(pieces, dtype=object)
+    if "" not in pieces:  # the usual case, found in C: no double, leading or trailing space
+        return flat, counts
+    nonempty = flat != ""
+    row_of = np.repeat(np.arange(len(utterances)), counts)
+    return flat[nonempty], np.bincount(row_of[nonempty], minlength=len(utterances))
 
 
 def _seconds(column: list[str], name: str) -> tuple[np.ndarray, tuple[int, str] | None]:

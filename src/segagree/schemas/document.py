@@ -484,7 +484,7 @@ class UnitColumns:
     """
 
     speakers: list[str] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
+    texts: list[str] | np.ndarray = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     boundaries: list[int] = field(default_factory=list)
     starts: list[float] = field(default_factory=list)
