@@ -150,3 +150,42 @@ def test_reading_and_comparing_tables_never_imports_pandas(tmp_path: Path) -> No
     assert "PANDAS False" in proc.stderr
     doc = read_document(csvs[0])
     assert doc.tokens["text"].tolist() == doc.column("text").tolist()
+
+
+TOKENS = ["so", "it", "goes", ",", ".", "?", "--", "—", "fine.", "no,", "..", "...", "(0.4)", "!", ";", "end--", "a.."]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", "JOE:\t", "M2: "]), st.lists(st.sampled_from(TOKENS), max_size=5))))
+def test_text_reader_decides_endings_as_unit_by_unit(tmp_path_factory: pytest.TempPathFactory, lines: list) -> None:
+    """The transcript reader decides each distinct last token once; that must give what
+    deciding every unit on its own (the reference: the reader's checks, line by line) gives."""
+    from segagree.adapters import text as text_adapter
+
+    path = tmp_path_factory.mktemp("t") / "t.txt"
+    body = "\n".join(label + " ".join(toks) for label, toks in lines)
+    path.write_text(body, encoding="utf-8")
+    want: list[tuple[str, list[str], int]] = []
+    error: str | None = None
+    speaker = text_adapter.DEFAULT_SPEAKER
+    for lineno, line in enumerate(body.splitlines(), start=1):
+        match = text_adapter.LABEL_TAB.match(line) or text_adapter.LABEL.match(line)
+        if match:
+            speaker, line = match.group(1), line[match.end() :]
+        if not line.split():
+            continue
+        try:
+            words, code = text_adapter._unit(line.split(), path, lineno, DUBOIS, True)
+        except SegagreeError as err:
+            error = str(err)
+            break
+        want.append((speaker, words, code))
+    try:
+        doc = read_document(path)
+    except SegagreeError as err:
+        # No units at all is refused too ("empty file" or "no units"), with the reader's words.
+        assert (error is not None and error in str(err)) or (error is None and not want), (error, str(err))
+        return
+    assert error is None, error
+    got = [(u.speaker, [doc.column("text")[r] for r in u.rows], u.boundary) for u in doc.units()]
+    assert got == want

@@ -36,7 +36,7 @@ from segagree.adapters.base import Adapter, LossReport, decode_text, note_speake
 from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import endnote_text, looks_like_endnote, note_unit_layer_losses, split_endnote
 from segagree.errors import InputError
-from segagree.schemas import BoundaryScheme, Document, from_units
+from segagree.schemas import BoundaryScheme, Document, UnitColumns, from_units
 
 DEFAULT_SPEAKER = "SPEAKER"
 LABEL = re.compile(r"^\s*([^\sa-z:][^\sa-z]{0,39}?):(?:\s+|$)")
@@ -66,20 +66,28 @@ def read(
     first = next((ln for ln in lines if ln.strip()), "")
     if [c.strip().lower() for c in first.split("\t")] == REZONATOR_HEADER:
         units = _rezonator_units(lines, path, scheme, glued)
-        layout = "rezonator"
-    else:
-        units = _dubois_units(lines, path, scheme, glued)
-        layout = "dubois"
-    if not units:
+        if not units:
+            raise InputError("no units: every line is empty", path=path)
+        return from_units(
+            Path(path).stem,
+            units,
+            layer="iu",
+            scheme=scheme,
+            source_path=str(path),
+            source_format="text",
+            meta={"layout": "rezonator"},
+            losses=losses,
+        )
+    cols = _dubois_units(lines, path, scheme, glued)
+    if not cols.sizes:
         raise InputError("no units: every line is empty", path=path)
-    return from_units(
+    return cols.build(
         Path(path).stem,
-        units,
         layer="iu",
         scheme=scheme,
         source_path=str(path),
         source_format="text",
-        meta={"layout": layout},
+        meta={"layout": "dubois"},
         losses=losses,
     )
 
@@ -106,20 +114,31 @@ def _unit(tokens: list[str], path: Path, lineno: int, scheme: BoundaryScheme, gl
     return words, code
 
 
-def _dubois_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool) -> list[dict[str, Any]]:
-    units: list[dict[str, Any]] = []
+def _dubois_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool) -> UnitColumns:
+    cols = UnitColumns()
     speaker = DEFAULT_SPEAKER
+    # A unit's boundary depends on its last token only: decide each distinct one once.
+    endings: dict[str, tuple[list[str], int | None]] = {}
     for lineno, line in enumerate(lines, start=1):
-        match = LABEL_TAB.match(line) or LABEL.match(line)
+        match = (LABEL_TAB.match(line) or LABEL.match(line)) if ":" in line else None
         if match:
             speaker = match.group(1)
             line = line[match.end() :]
         tokens = line.split()
         if not tokens:
             continue
-        words, code = _unit(tokens, path, lineno, scheme, glued)
-        units.append({"speaker": speaker, "tokens": words, "boundary": code})
-    return units
+        last = tokens[-1]
+        ending = endings.get(last)
+        if ending is None:
+            ending = endings[last] = split_endnote([last], scheme, glued=glued)
+        tail, code = ending
+        if code is None or (len(tokens) == 1 and not tail):
+            words, code = _unit(tokens, path, lineno, scheme, glued)  # the checks, with their messages
+        else:
+            words = tokens[:-1]
+            words.extend(tail)
+        cols.add(speaker, words, len(words), code)
+    return cols
 
 
 def _rezonator_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued: bool) -> list[dict[str, Any]]:
