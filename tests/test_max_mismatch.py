@@ -85,3 +85,25 @@ def test_cli_review_max_mismatch_on_the_cabnc_pair(tmp_path: Path) -> None:
 
     wb = load_workbook(out, read_only=True)
     assert "Summary" in wb.sheetnames or len(wb.sheetnames) > 1
+
+
+def test_api_agree_takes_max_mismatch() -> None:
+    a, b = _pair(3)
+    with pytest.raises(MismatchError, match=r"--max-mismatch 0\.30"):
+        api.agree([a, b], align=True, sims=20)
+    result = api.agree([a, b], align=True, max_mismatch=0.3, sims=20, seed=1)
+    # The aligned pair scores as compare scores it: the same S_f.
+    assert result.pairs[0]["pooled"]["sf"] == pytest.approx(api.compare(a, b, align=True, max_mismatch=0.3).sf)
+    with pytest.raises(UsageError, match="max_mismatch"):
+        api.agree([a, b], align=True, max_mismatch=-0.1)
+
+
+def test_agree_command_takes_max_mismatch(tmp_path: Path) -> None:
+    a, b = _kbk()
+    refused = segagree("agree", str(a), str(b), "--align", "--sims", "20", "-q")
+    assert refused.returncode == 1 and "--max-mismatch" in refused.stderr
+    ok = segagree("agree", str(a), str(b), "--align", "--max-mismatch", "0.35", "--sims", "20", "-q", "--json")
+    assert ok.returncode == 0, ok.stderr
+    data = json.loads(ok.stdout)
+    want = api.compare(a, b, align=True, max_mismatch=0.35).sf  # agree and compare score one way
+    assert data["pairs"][0]["pooled"]["sf"] == pytest.approx(want)

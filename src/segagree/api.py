@@ -416,6 +416,7 @@ def agree(
     transpositions: bool = True,
     layer: str | None = None,
     align: bool = False,
+    max_mismatch: float = 0.2,
     normalise_speakers: bool = True,
     speaker_map: Mapping[str, str] | None = None,
     jobs: int = 1,
@@ -454,6 +455,8 @@ def agree(
     _check_mode(mode)
     if chance not in CHANCE_MODELS:
         raise UsageError(f"chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
+    if not 0.0 <= max_mismatch <= 1.0:
+        raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
     if sims < 1 or jobs < 1 or n_boot < 1:
         raise UsageError("sims, jobs and n_boot must be at least 1")
     sch = load_scheme(scheme)
@@ -466,6 +469,7 @@ def agree(
         scheme=sch,
         layer=layer,
         align=align,
+        max_mismatch=max_mismatch,
         normalise_speakers=normalise_speakers,
         speaker_map=speaker_map,
         mode=mode,

@@ -16,6 +16,7 @@ from segagree.cli.common import (
     examples,
     fmt_score,
     json_option,
+    max_mismatch_option,
     mode_option,
     new_table,
     print_json,
@@ -113,6 +114,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu).")
 @click.option("--align", is_flag=True, help="Align differing transcripts instead of refusing them.")
+@max_mismatch_option
 @speaker_labels_option
 @reading_options
 @click.option("--ci-speakers", is_flag=True, help="Bootstrap intervals over the speakers of the text.")
@@ -133,6 +135,7 @@ def agree(
     transpositions: bool,
     layer: str | None,
     align: bool,
+    max_mismatch: float,
     renames: tuple[str, ...],
     keep_speaker_labels: bool,
     from_: str | None,
@@ -183,6 +186,7 @@ def agree(
             scheme=sch,
             layer=layer,
             align=align,
+            max_mismatch=max_mismatch,
             normalise_speakers=not keep_speaker_labels,
             speaker_map=speaker_map(renames),
             mode=mode.lower(),

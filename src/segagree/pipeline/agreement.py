@@ -209,6 +209,7 @@ def agree_documents(
     scheme: BoundaryScheme | None = None,
     layer: str | None = None,
     align: bool = False,
+    max_mismatch: float = 0.2,
     normalise_speakers: bool = True,
     speaker_map: Mapping[str, str] | None = None,
     mode: str = "optimal",
@@ -231,6 +232,7 @@ def agree_documents(
     Args:
         docs: two or more annotations of the same text (speakers paired by name).
         names: annotator labels (default: the documents' file names).
+        max_mismatch: with ``align``, the largest share of a speaker's tokens left unmatched.
         ci_over: ``"texts"`` (one text: no interval, with a reason) or ``"speakers"``
             (bootstrap over the speakers of the text).
         other arguments: see :func:`segagree.metrics.agreement.sf_kappa`.
@@ -259,6 +261,7 @@ def agree_documents(
             layer=layer,
             scheme=scheme,
             align=align,
+            max_mismatch=max_mismatch,
             normalise_speakers=normalise_speakers,
             speaker_map=speaker_map,
         )
