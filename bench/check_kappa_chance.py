@@ -31,6 +31,13 @@ over summed tokens (S_f) or summed edits (S_f^B, 1 when there are no edits).
 
 segagree's estimate is ``sf_kappa(..., sims=K_ours, jobs=1).pooled[metric].chance_mean``; with
 ``--repeat R`` the mean of R such runs with seeds ``seed .. seed + R - 1`` (K = R * K_ours).
+
+Result (2026-11-23): ``--only tiny --repeat 20`` (K = 2e7 against the exact values): |z| <= 1.86
+on all 18 (input, metric) rows, differences < 1e-4, per-draw sd equal to 4 digits;
+``--only med --repeat 2 --ref-k 100000``: |z| <= 1.83 on all 10 rows, signs mixed. No bias.
+Separately, segagree's simulated (cost, edits) were recomputed with ``sf_speaker`` from the
+same random streams (decoded by ``searchsorted`` on the cell thresholds) on tiny1, tiny3, med2
+and NCCU t009 / t049: identical on every draw.
 """
 
 from __future__ import annotations
