@@ -129,7 +129,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         sizes = sorted(set(args.tokens) | (set() if args.no_agree else set(args.agree_tokens)))
-        files = {n: write_pair(folder, n) for n in sizes}
+        # Written by a child process: a parent grown by the generated arrays would be counted in
+        # every command's peak RSS (a forked child starts with its parent's resident pages).
+        code = "import sys; sys.path.insert(0, sys.argv[1]); from bench_commands import write_pair; "
+        code += "from pathlib import Path; [write_pair(Path(sys.argv[2]), int(n)) for n in sys.argv[3:]]"
+        here = str(Path(__file__).resolve().parent)
+        subprocess.run([sys.executable, "-c", code, here, str(folder), *map(str, sizes)], check=True)
+        files = {n: (folder / f"text{n}.a1.csv", folder / f"text{n}.a2.csv") for n in sizes}
         for n in args.tokens:
             a, b = files[n]
             show("compare A B", n, ["compare", str(a), str(b)])

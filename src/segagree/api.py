@@ -28,18 +28,40 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from segagree.adapters import format_for, read_document, write_document
 from segagree.errors import SegagreeError, UsageError
-from segagree.metrics.agreement import KappaEstimate, SfKappaResult
-from segagree.metrics.cards import METRIC_CARDS, MetricCard
-from segagree.metrics.sf import SfResult
-from segagree.outputs.run import run_corpus
-from segagree.pipeline.config import RunConfig, load_config
-from segagree.pipeline.results import RunOutcome
 from segagree.schemas import BoundaryScheme, Document, load_scheme
 from segagree.schemas.losses import LossReport
+
+if TYPE_CHECKING:
+    from segagree.metrics.agreement import KappaEstimate, SfKappaResult
+    from segagree.metrics.cards import MetricCard
+    from segagree.metrics.sf import SfResult
+    from segagree.pipeline.config import RunConfig
+    from segagree.pipeline.results import RunOutcome
+
+# Result types re-exported here, imported on first use: a `compare` need not load the agreement,
+# corpus-run and metric-card modules (module __getattr__ below).
+_LAZY_TYPES = {
+    "KappaEstimate": "segagree.metrics.agreement",
+    "SfKappaResult": "segagree.metrics.agreement",
+    "MetricCard": "segagree.metrics.cards",
+    "SfResult": "segagree.metrics.sf",
+    "RunOutcome": "segagree.pipeline.results",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_TYPES:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY_TYPES[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 PathLike = str | os.PathLike
 DocumentLike = Document | str | os.PathLike
@@ -533,6 +555,9 @@ def run(
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
+    from segagree.outputs.run import run_corpus
+    from segagree.pipeline.config import RunConfig, load_config
+
     if isinstance(config, RunConfig):
         settings = config
     else:
@@ -576,4 +601,6 @@ def metric_cards() -> dict[str, MetricCard]:
     from segagree.pipeline.metric_runner import known_metrics
 
     known_metrics()  # importing the runners registers every card
+    from segagree.metrics.cards import METRIC_CARDS
+
     return dict(METRIC_CARDS)

@@ -9,41 +9,69 @@
 * Metric cards (definition, parameters, citation, library): :data:`METRIC_CARDS`.
 """
 
-from segagree.metrics.alignment import AlignedPair, AlignmentResult, alignment_similarity
-from segagree.metrics.boundary_edit import (
-    Addition,
-    BoundaryEditResult,
-    Match,
-    SimilarityResult,
-    Substitution,
-    Transposition,
-    boundary_edit_distance,
-    boundary_similarity,
-    segmentation_similarity,
-)
-from segagree.metrics.cards import METRIC_CARDS, MetricCard, add_card
-from segagree.metrics.masses import (
-    Segmentation,
-    as_segmentation,
-    boundary_string,
-    codes_from_masses,
-    masses_from_codes,
-    masses_from_positions,
-    positions_from_masses,
-    sets_from_codes,
-    sets_from_masses,
-    validate_masses,
-)
-from segagree.metrics.sf import MODES, Operation, SfResult, SfStats, sf, sf_speaker
-from segagree.metrics.stats import (
-    AlignmentStats,
-    EditCounts,
-    SimilarityStats,
-    WindowStats,
-    WinPRStats,
-    pooled,
-)
-from segagree.metrics.windows import K_RULES, WindowResult, WinPRResult, pk, window_size, windowdiff, winpr
+# public name -> module; imported on first use, so that importing one metric module (S_f for
+# `compare`) does not load every other one (module __getattr__ below).
+_LAZY = {
+    "Addition": "segagree.metrics.boundary_edit",
+    "AlignedPair": "segagree.metrics.alignment",
+    "AlignmentResult": "segagree.metrics.alignment",
+    "AlignmentStats": "segagree.metrics.stats",
+    "BoundaryEditResult": "segagree.metrics.boundary_edit",
+    "EditCounts": "segagree.metrics.stats",
+    "K_RULES": "segagree.metrics.windows",
+    "METRIC_CARDS": "segagree.metrics.cards",
+    "MODES": "segagree.metrics.sf",
+    "Match": "segagree.metrics.boundary_edit",
+    "MetricCard": "segagree.metrics.cards",
+    "Operation": "segagree.metrics.sf",
+    "Segmentation": "segagree.metrics.masses",
+    "SfResult": "segagree.metrics.sf",
+    "SfStats": "segagree.metrics.sf",
+    "SimilarityResult": "segagree.metrics.boundary_edit",
+    "SimilarityStats": "segagree.metrics.stats",
+    "Substitution": "segagree.metrics.boundary_edit",
+    "Transposition": "segagree.metrics.boundary_edit",
+    "WinPRResult": "segagree.metrics.windows",
+    "WinPRStats": "segagree.metrics.stats",
+    "WindowResult": "segagree.metrics.windows",
+    "WindowStats": "segagree.metrics.stats",
+    "add_card": "segagree.metrics.cards",
+    "alignment_similarity": "segagree.metrics.alignment",
+    "as_segmentation": "segagree.metrics.masses",
+    "boundary_edit_distance": "segagree.metrics.boundary_edit",
+    "boundary_similarity": "segagree.metrics.boundary_edit",
+    "boundary_string": "segagree.metrics.masses",
+    "codes_from_masses": "segagree.metrics.masses",
+    "masses_from_codes": "segagree.metrics.masses",
+    "masses_from_positions": "segagree.metrics.masses",
+    "pk": "segagree.metrics.windows",
+    "pooled": "segagree.metrics.stats",
+    "positions_from_masses": "segagree.metrics.masses",
+    "segmentation_similarity": "segagree.metrics.boundary_edit",
+    "sets_from_codes": "segagree.metrics.masses",
+    "sets_from_masses": "segagree.metrics.masses",
+    "sf": "segagree.metrics.sf",
+    "sf_speaker": "segagree.metrics.sf",
+    "validate_masses": "segagree.metrics.masses",
+    "window_size": "segagree.metrics.windows",
+    "windowdiff": "segagree.metrics.windows",
+    "winpr": "segagree.metrics.windows",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 __all__ = [
     "K_RULES",

@@ -16,10 +16,8 @@ from typing import Any
 
 from segagree.errors import MismatchError
 from segagree.metrics.sf import SfResult, sf
-from segagree.pipeline.metric_runner import run_metrics
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import AnnotationPair, pair_annotations, resolve_layer
-from segagree.pipeline.subtitles import SUBTITLE_METRICS, compare_subtitles, is_subtitle_document
 from segagree.schemas import BoundaryScheme, Document
 
 
@@ -62,7 +60,11 @@ def score_pair(
     out["layer"] = pair.layer
     out["scheme"] = {"name": pair.scheme.name, "digest": pair.scheme.digest, "symbols": symbols}
     out["mismatches"] = list(pair.mismatches)
-    out["metrics"] = run_metrics(pair, metrics, metric_options or {}) if metrics else {}
+    out["metrics"] = {}
+    if metrics:
+        from segagree.pipeline.metric_runner import run_metrics  # only when asked: it loads every metric
+
+        out["metrics"] = run_metrics(pair, metrics, metric_options or {})
     return out
 
 
@@ -95,9 +97,10 @@ def compare_documents(
     layer = names[0] if names else None
     name, scheme, merge = resolve_layer(a, b, layer, scheme)
     subtitle_names: list[str] = []
-    if is_subtitle_document(a, name) and is_subtitle_document(b, name):
+    subtitles = _subtitles_module() if _has_eob(a) and _has_eob(b) else None
+    if subtitles and subtitles.is_subtitle_document(a, name) and subtitles.is_subtitle_document(b, name):
         # Subtitle metrics read the documents themselves and score any hypothesis: no alignment needed.
-        subtitle_names = [m for m in metrics if m in SUBTITLE_METRICS]
+        subtitle_names = [m for m in metrics if m in subtitles.SUBTITLE_METRICS]
         metrics = [m for m in metrics if m not in subtitle_names]
     if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
         speaker_map, align = merge, True
@@ -122,9 +125,22 @@ def compare_documents(
             with_operations=with_operations,
         )
         result["operation_rows"] = operation_rows(result, pair) if review_rows and with_operations else []
-    if subtitle_names:
-        result["metrics"].update(compare_subtitles(a, b, subtitle_names, dict(metric_options or {}, layer=name)))
+    if subtitles and subtitle_names:
+        options = dict(metric_options or {}, layer=name)
+        result["metrics"].update(subtitles.compare_subtitles(a, b, subtitle_names, options))
     return result
+
+
+def _has_eob(doc: Document) -> bool:
+    """Whether any layer has an ``<eob>`` type: only then can the subtitle metrics apply."""
+    return any(lay.scheme.find_code("<eob>") is not None for lay in doc.layers.values())
+
+
+def _subtitles_module() -> Any:
+    # Imported only for subtitle documents: it loads the subtitle metrics (sacrebleu, suber).
+    from segagree.pipeline import subtitles
+
+    return subtitles
 
 
 def unaligned_result(reason: str, layer: str, scheme: BoundaryScheme | None = None) -> dict[str, Any]:
