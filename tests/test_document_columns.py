@@ -189,3 +189,28 @@ def test_text_reader_decides_endings_as_unit_by_unit(tmp_path_factory: pytest.Te
     assert error is None, error
     got = [(u.speaker, [doc.column("text")[r] for r in u.rows], u.boundary) for u in doc.units()]
     assert got == want
+
+
+def test_unit_metadata_spreads_over_tokens_on_first_use(tmp_path: Path) -> None:
+    from segagree.schemas.document import RepeatedColumn
+
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "Turn,Speaker,Utterance,row_id\n1,A,so it goes ,r1\n1,,and then .,r2\n2,B,really ?,r3\n3,A,no --,r4\n",
+        encoding="utf-8",
+    )
+    doc = read_document(path)
+    meta = doc.meta_columns()
+    assert meta, "the sample table has metadata columns"
+    assert all(isinstance(doc._columns[c], RepeatedColumn) for c in meta)  # not spread yet
+    first = doc.replace()  # a copy spreads them (and keeps the original's storage usable)
+    eager = {c: doc.column(c).tolist() for c in meta}
+    for c in meta:
+        assert len(eager[c]) == doc.n_tokens
+        # every token of a unit carries its unit's value
+        for unit in doc.units():
+            assert len({eager[c][r] for r in unit.rows}) == 1
+        assert first.column(c).tolist() == eager[c]
+    frame = read_document(path).tokens  # built straight from the unspread form
+    for c in meta:
+        assert frame[c].tolist() == eager[c]
