@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import segagree.api as api
 from segagree.adapters import read_document, write_document
 from segagree.errors import UsageError
 from segagree.metrics.subtitles import SUBER_METRICS, suber_available
@@ -278,3 +279,33 @@ def test_run_on_a_folder_of_subtitles_scores_mt_output_per_file_and_pooled(tmp_p
     summary = (tmp_path / "out" / "summary.csv").read_text(encoding="utf-8")
     assert "suber:AS-TER-br" in summary and "ALL,ALL,ref,nmt,sigma" in summary
     assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("empty_side", ["reference", "hypothesis"])
+def test_one_file_without_words_scores_every_subtitle_metric_or_says_why(tmp_path, empty_side):
+    """A subtitle file with no words against one with words: every subtitle metric is a number or
+    not applicable with a reason; sacrebleu and SubER used to fail (IndexError) on zero segments."""
+    from segagree.pipeline.subtitles import SUBTITLE_METRICS
+
+    empty = tmp_path / "empty.vtt"
+    empty.write_text("WEBVTT\n\n", encoding="utf-8")
+    full = tmp_path / "full.vtt"
+    full.write_text(
+        "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello world\n\n00:00:02.000 --> 00:00:03.000\nbye now\n",
+        encoding="utf-8",
+    )
+    a, b = (empty, full) if empty_side == "reference" else (full, empty)
+    result = api.compare(a, b, metrics=list(SUBTITLE_METRICS))
+    info = result.metrics["suber_metrics_info"]
+    for name in SUBTITLE_METRICS:
+        res = result.metrics[name]
+        if name == "suber_metrics":
+            for sub, value in res.items():
+                assert isinstance(value, float), sub
+            assert set(res) | set(info["not_applicable"]) >= {"SubER", "AS-BLEU", "t-BLEU", "BLEU"}
+            assert info["not_applicable"]["SubER"] == f"the {empty_side} has no subtitle with words"
+        else:
+            assert res.get("value") is not None or res.get("reason"), name
+    # No sentences on either side (no sentence-final punctuation): EvalSubtitle's metrics say so.
+    assert "no sentences" in result.metrics["sigma"]["reason"]
+    assert "no sentences" in result.metrics["ter_br"]["reason"]

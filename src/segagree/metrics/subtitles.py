@@ -214,6 +214,13 @@ def _joined(sent: Sentence, breaks: bool) -> str:
 
 
 def _check_counts(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> NotApplicable | None:
+    if not ref and not hyp:
+        # sacrebleu fails on zero segments, and a TER of 0 edits over 0 words would read as perfect.
+        return NotApplicable(
+            "no sentences to compare (EvalSubtitle's SRT reading cuts sentences after sentence-final "
+            "punctuation, and drops the words after the last cut)",
+            {"n_hypothesis_sentences": 0, "n_reference_sentences": 0},
+        )
     if len(ref) != len(hyp):
         return NotApplicable(
             f"the hypothesis has {len(hyp)} sentences and the reference {len(ref)}; "
@@ -542,7 +549,7 @@ def suber_scores(
         # Every TER metric's sentence pairs go to the workers now; equal pairs are computed once.
         pairs: list[PairKey] = list(extra_masked)
         for m in _TER_FAMILY:
-            if f"AS-{m}" in wanted:
+            if f"AS-{m}" in wanted and reference:
                 if as_aligned is None:
                     as_aligned = levenshtein_align_hypothesis_to_reference(
                         hypothesis=hypothesis, reference=reference, language=language
@@ -568,7 +575,16 @@ def suber_scores(
             skipped[full] = "neither file has a subtitle with words"
             continue
         if (full.startswith("SubER") or full.startswith("t-")) and not timed:
-            skipped[full] = "needs subtitle times on both sides (SRT input, not tagged text)"
+            empty = "the reference" if not reference else "the hypothesis" if not hypothesis else None
+            skipped[full] = (
+                f"{empty} has no subtitle with words"
+                if empty
+                else "needs subtitle times on both sides (SRT input, not tagged text)"
+            )
+            continue
+        if full.startswith("AS-") and not reference:
+            # SubER aligns the hypothesis to the reference's segments: with none, it fails (IndexError).
+            skipped[full] = "the reference has no subtitle with words to align the hypothesis to"
             continue
         if full.startswith("AS-"):
             if as_aligned is None:
