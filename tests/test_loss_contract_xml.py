@@ -84,8 +84,8 @@ def _eaf_structure(path: Path) -> dict[str, tuple]:
     eaf = read_structure(_parse_xml(path), path)
     out = {}
     for name, tier in eaf.tiers.items():
-        aligned = sorted((a, eaf.timeslots[s1], eaf.timeslots[s2], v) for a, s1, s2, v, _ in tier.aligned if v.strip())
-        refs = sorted((a, r, v, p) for a, (r, v, p, _) in tier.refs.items())
+        aligned = sorted((a, eaf.timeslots[s1], eaf.timeslots[s2], v) for a, s1, s2, v in tier.aligned if v.strip())
+        refs = sorted((a, r, v, p) for a, (r, v, p) in tier.refs.items())
         out[name] = (tier.attrs.get("PARTICIPANT"), tier.attrs.get("PARENT_REF"), aligned, refs)
     return out
 

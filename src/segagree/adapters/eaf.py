@@ -183,7 +183,7 @@ class _EafView:
     def alignable(self, tier: str) -> list[tuple[str, str, str, str]]:
         """``(id, slot1, slot2, value)`` of a tier's aligned annotations in document order,
         duplicate ids kept (teicorpo_test.eaf has 24; pympi would collapse them)."""
-        return [(a, s1, s2, v) for a, s1, s2, v, _ in self.eaf.tiers[tier].aligned]
+        return self.eaf.tiers[tier].aligned
 
     def stereotype(self, tier: str) -> str | None:
         lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"), {})
@@ -229,7 +229,7 @@ class _EafView:
         # Map association annotations back to the unit annotation they stand for.
         to_unit = {aid: aid for aid in tiers[unit_tier].aligned_ids()}
         for assoc in via:
-            for aid, (ref, _v, _p, _line) in tiers[assoc].refs.items():
+            for aid, (ref, _v, _p) in tiers[assoc].refs.items():
                 if ref in to_unit:
                     to_unit[aid] = to_unit[ref]
         out: dict[str, list[tuple[str, float, float]]] = {}
@@ -237,7 +237,7 @@ class _EafView:
             groups: dict[str, list[str]] = {}
             prev: dict[str, str | None] = {}
             values: dict[str, str] = {}
-            for aid, (ref, value, previous, _line) in tiers[word_tier].refs.items():
+            for aid, (ref, value, previous) in tiers[word_tier].refs.items():
                 unit = to_unit.get(ref)
                 if unit is None:  # refers to an annotation that is not on its parent's path
                     self.orphan_words.append(aid)
@@ -250,7 +250,7 @@ class _EafView:
             return out
         # Time_Subdivision: children share slots; follow them from the parent's first slot.
         by_start: dict[str, tuple[str, str, str]] = {}
-        for aid, ts1, ts2, value, _line in tiers[word_tier].aligned:
+        for aid, ts1, ts2, value in tiers[word_tier].aligned:
             by_start.setdefault(ts1, (aid, ts2, value))
         for uid, ts1, ts2, _v in self.alignable(unit_tier):
             words: list[tuple[str, float, float]] = []
