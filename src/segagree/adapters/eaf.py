@@ -73,6 +73,7 @@ import contextlib
 import io
 import logging
 import math
+import operator
 import re
 import warnings
 import xml.etree.ElementTree as ET
@@ -90,7 +91,7 @@ from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, spl
 from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, SegagreeError, UsageError
-from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
+from segagree.schemas import BoundaryScheme, Document, UnitColumns, builtin_scheme
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,10 @@ def _chain_order(ids: list[str], prev: dict[str, str | None], broken: list[str] 
     """Order sibling REF_ANNOTATIONs by their PREVIOUS_ANNOTATION chain (document order for
     anything the chain does not reach). A chain that is not one line through all siblings
     (two heads, a fork, a loop) has its first id appended to ``broken``."""
+    # The usual case first: each word points to the one before it, the first to none of them.
+    first = prev.get(ids[0])
+    if (first is None or first not in ids) and all(map(operator.eq, map(prev.get, ids[1:]), ids)):
+        return ids
     members = set(ids)
     nxt: dict[str, str] = {}
     heads = []
@@ -161,6 +166,12 @@ def _chain_order(ids: list[str], prev: dict[str, str | None], broken: list[str] 
     if broken is not None and len(ids) > 1 and (len(heads) != 1 or len(seen) != len(ids)):
         broken.append(ids[0])
     return out
+
+
+_first = operator.itemgetter(0)
+# (sort key, tier, annotation id, speaker, value, words, start, end) of a unit annotation.
+_RawUnit = tuple[tuple[float, int, int], str, str, str, str, list[tuple[str, float, float]], float, float]
+_first_two = operator.itemgetter(0, 1)
 
 
 class _EafView:
@@ -234,19 +245,22 @@ class _EafView:
                     to_unit[aid] = to_unit[ref]
         out: dict[str, list[tuple[str, float, float]]] = {}
         if self.stereotype(word_tier) == "Symbolic_Subdivision":
+            refs = tiers[word_tier].refs
             groups: dict[str, list[str]] = {}
-            prev: dict[str, str | None] = {}
-            values: dict[str, str] = {}
-            for aid, (ref, value, previous) in tiers[word_tier].refs.items():
+            for aid, (ref, _value, _previous) in refs.items():
                 unit = to_unit.get(ref)
                 if unit is None:  # refers to an annotation that is not on its parent's path
                     self.orphan_words.append(aid)
                     continue
-                groups.setdefault(unit, []).append(aid)
-                prev[aid] = previous
-                values[aid] = value
+                group = groups.get(unit)
+                if group is None:
+                    groups[unit] = [aid]
+                else:
+                    group.append(aid)
+            prev = {aid: previous for aid, (_r, _v, previous) in refs.items()}
+            nan = math.nan
             for unit, ids in groups.items():
-                out[unit] = [(values[a], math.nan, math.nan) for a in _chain_order(ids, prev, self.broken_chains)]
+                out[unit] = [(refs[a][1], nan, nan) for a in _chain_order(ids, prev, self.broken_chains)]
             return out
         # Time_Subdivision: children share slots; follow them from the parent's first slot.
         by_start: dict[str, tuple[str, str, str]] = {}
@@ -314,9 +328,13 @@ def read(
 
     word_tiers: dict[str, str] = {}
     used: set[str] = set(chosen)
-    raw_units: list[dict[str, Any]] = []
+    raw_units: list[
+        tuple[tuple[float, int, int], str, str, str, str, list[tuple[str, float, float]], float, float]
+    ] = []
     duplicates: list[str] = []
     empty = 0
+    nan = math.nan
+    seconds = {slot: nan if ms is None else ms / 1000.0 for slot, ms in eaf.timeslots.items()}
     for tier_index, tier in enumerate(chosen):
         attrs = view.attrs(tier)
         participant = (attrs.get("PARTICIPANT") or "").strip()
@@ -332,57 +350,57 @@ def read(
         last_start = -math.inf
         keyed = []
         for idx, (aid, ts1, ts2, value) in enumerate(anns):
-            start, end = eaf.ms(ts1), eaf.ms(ts2)
+            start, end = seconds.get(ts1, nan), seconds.get(ts2, nan)
             # Unaligned starts sort where they stand in the document, after the last known one.
-            last_start = last_start if math.isnan(start) else start
+            if start == start:  # not NaN
+                last_start = start
             keyed.append((last_start, idx, aid, start, end, value))
-        keyed.sort(key=lambda k: (k[0], k[1]))
+        keyed.sort(key=_first_two)
         seen_ids: set[str] = set()
         for key, idx, aid, start, end, value in keyed:
             # A duplicated id's words belong to its first annotation only.
-            unit_words = [] if aid in seen_ids else words.get(aid, [])
             if aid in seen_ids:
                 duplicates.append(aid)
-            seen_ids.add(aid)
-            if not value.strip() and not unit_words:
+                unit_words = []
+            else:
+                seen_ids.add(aid)
+                unit_words = words.get(aid, [])
+            if not unit_words and not value.strip():
                 empty += 1
                 continue
-            raw_units.append(
-                {
-                    "key": (key, tier_index, idx),
-                    "tier": tier,
-                    "aid": aid,
-                    "speaker": speaker,
-                    "value": value or "",
-                    "words": unit_words,
-                    "start": start,
-                    "end": end,
-                }
-            )
-    raw_units.sort(key=lambda u: u["key"])
+            raw_units.append(((key, tier_index, idx), tier, aid, speaker, value, unit_words, start, end))
+    raw_units.sort(key=_first)
     if duplicates:
         log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, duplicates)
 
     unclassified = scheme.unclassified_code
-    units: list[dict[str, Any]] = []
+    # Filled directly (a dict per unit and from_units cost a second of a 250k-word file).
+    cols = UnitColumns()
+    unit_tiers: list[str] = []
+    unit_aids: list[str] = []
+    token_times = False
     dropped: list[dict[str, Any]] = []
     value_differs: list[str] = []
     blank_words = 0
-    for u in raw_units:
-        word_list = [(v.strip(), s, e) for v, s, e in u["words"] if v and v.strip()]
-        blank_words += len(u["words"]) - len(word_list)
+    symbols: dict[int, str] = {}  # endnote_text per code, decided once
+    for _key, tier, aid, speaker, value, unit_words, start, end in raw_units:
+        word_list = [(w, s, e) for v, s, e in unit_words if (w := v.strip())]
+        blank_words += len(unit_words) - len(word_list)
         if word_list:
             texts = [w for w, _, _ in word_list]
-            toks, code = _endnote_with_words(texts, u["value"], scheme, own_words)
+            toks, code = _endnote_with_words(texts, value, scheme, own_words)
             # The unit's own text is not kept when it says something else than its words.
-            symbol = endnote_text(code, scheme) if code is not None else ""
-            if " ".join(u["value"].split()) != " ".join(toks + ([symbol] if symbol else [])):
-                value_differs.append(u["aid"])
+            if code is None:
+                symbol = ""
+            elif (symbol := symbols.get(code)) is None:  # type: ignore[assignment]
+                symbol = symbols[code] = endnote_text(code, scheme)
+            if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])):
+                value_differs.append(aid)
             word_list = word_list[: len(toks)]
             t_starts = [s for _, s, _ in word_list]
             t_ends = [e for _, _, e in word_list]
         else:
-            toks, code = split_endnote(u["value"].split(), scheme)
+            toks, code = split_endnote(value.split(), scheme)
             t_starts = t_ends = []
         if code is None:
             code = unclassified
@@ -391,29 +409,31 @@ def read(
                 f"the unit has no endnote the scheme {scheme.name!r} can express and the scheme "
                 "has no unclassified type; use a scheme with one (e.g. dubois)",
                 path=path,
-                place=f"tier {u['tier']!r}, annotation {u['aid']!r}",
+                place=f"tier {tier!r}, annotation {aid!r}",
             )
         if not toks:
-            dropped.append({"tier": u["tier"], "annotation": u["aid"], "value": u["value"]})
+            dropped.append({"tier": tier, "annotation": aid, "value": value})
             continue
-        unit: dict[str, Any] = {
-            "speaker": u["speaker"],
-            "tokens": toks,
-            "boundary": code,
-            "start": None if times_invented or math.isnan(u["start"]) else u["start"],
-            "end": None if times_invented or math.isnan(u["end"]) else u["end"],
-            "tier": u["tier"],
-            "aid": u["aid"],
-        }
+        if times_invented:
+            cols.add(speaker, toks, len(toks), code)
+        else:
+            cols.add(speaker, toks, len(toks), code, start, end)
         if t_starts and not times_invented:
-            unit["token_starts"] = t_starts
-            unit["token_ends"] = t_ends
-        units.append(unit)
-    if not units:
+            token_times = True
+            cols.token_starts.append(t_starts)
+            cols.token_ends.append(t_ends)
+        else:
+            cols.token_starts.append(None)
+            cols.token_ends.append(None)
+        unit_tiers.append(tier)
+        unit_aids.append(aid)
+    if not unit_tiers:
         raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
+    if not token_times:
+        cols.token_starts, cols.token_ends = [], []
 
     # Speakers in tier order (the order a writer emits them), not first-utterance order.
-    tier_speaker = {u["tier"]: u["speaker"] for u in units}
+    tier_speaker = dict(zip(unit_tiers, cols.speakers, strict=True))
     speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
     ignored = [t for t in view.order if t not in used]
     meta: dict[str, Any] = {
@@ -441,9 +461,8 @@ def read(
     }
     if times_invented:
         meta["times_invented"] = True
-    doc = from_units(
+    doc = cols.build(
         path.stem,
-        units,
         layer="iu",
         scheme=scheme,
         speakers=speakers,
@@ -451,10 +470,9 @@ def read(
         source_format="eaf",
         meta=meta,
     )
-    # Each unit's source, as token columns (built here: from_units' per-token dicts are slow).
-    sizes = [len(u["tokens"]) for u in units]
-    doc.set_column("tier", np.repeat(np.asarray([u["tier"] for u in units], dtype=object), sizes))
-    doc.set_column("annotation_id", np.repeat(np.asarray([u["aid"] for u in units], dtype=object), sizes))
+    # Each unit's source, as token columns.
+    doc.set_column("tier", np.repeat(np.asarray(unit_tiers, dtype=object), cols.sizes))
+    doc.set_column("annotation_id", np.repeat(np.asarray(unit_aids, dtype=object), cols.sizes))
     _note_read_losses(doc.losses, eaf, view, ignored, empty, dropped, word_tiers, own_words)
     if value_differs:
         doc.losses.add(
