@@ -45,6 +45,20 @@ _TOKEN = re.compile(
 )
 
 
+# One whole interval as the tokenizer would read it, long form (``intervals [3]:`` ``xmin = 1``
+# ``xmax = 2`` ``text = "a"``) or short (``1`` ``2`` ``"a"``): plain numbers and a string, with
+# only the decoration the long form writes. The tokenizer ignores decoration, so whatever this
+# matches it reads as the same three values; anything else is left to it.
+_NUMBER = r"(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)"
+_INTERVAL = re.compile(
+    r"\s*(?:intervals\s*\[\d+\]\s*:\s*xmin\s*=\s*)?"
+    + _NUMBER
+    + r"\s+(?:xmax\s*=\s*)?"
+    + _NUMBER
+    + r'\s+(?:text\s*=\s*)?"((?:[^"]|"")*)"'
+)
+
+
 @dataclass
 class Item:
     """An interval (start < end or equal) or a point (start == end) with its label."""
@@ -78,9 +92,16 @@ class _Tokens:
 
     def __init__(self, text: str, path: Path) -> None:
         self.path = path
+        self.text = text
         self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.iter: Iterator[re.Match[str]] = _TOKEN.finditer(text)
         self.line = 1
+        self.pos = 0  # where the last value read ends
+
+    def resume(self, pos: int, line: int) -> None:
+        """Continue after values read elsewhere (ending at ``pos``, the last on ``line``)."""
+        self.iter = _TOKEN.finditer(self.text, pos)
+        self.pos, self.line = pos, line
 
     def _line(self, pos: int) -> int:
         return bisect.bisect_right(self.newlines, pos) + 1
@@ -90,12 +111,15 @@ class _Tokens:
         for m in self.iter:
             if m.group(1) is not None:
                 self.line = self._line(m.start())
+                self.pos = m.end()
                 return "str", m.group(1).replace('""', '"')
             if m.group(2) is not None:
                 self.line = self._line(m.start())
+                self.pos = m.end()
                 return "flag", m.group(2).lower()
             if m.group(3) is not None:
                 self.line = self._line(m.start())
+                self.pos = m.end()
                 return "num", m.group(3)
             if m.group(4) is not None:
                 self.line = self._line(m.start())
@@ -218,7 +242,26 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
     n = tok.count(f"the number of {noun}s", where)
     tier = Tier(name, is_interval, xmin, xmax, [], line)
     prev_end = xmin
+    items = tier.items
+    fast = _INTERVAL.match if is_interval else None
+    text, newlines = tok.text, tok.newlines
     for i in range(1, n + 1):
+        if fast is not None and (m := fast(text, tok.pos)) is not None:
+            # The usual interval, checked as below; any doubt re-reads it token by token.
+            start, end = float(m[1]), float(m[2])
+            if (
+                0 <= start <= end <= MAX_SECONDS
+                and start >= prev_end - EPS
+                and start >= xmin - EPS
+                and end <= xmax + EPS
+            ):
+                if start > prev_end + EPS:
+                    tier.gaps += 1
+                prev_end = end
+                line = bisect.bisect_right(newlines, m.start(3) - 1) + 1
+                items.append(Item(start, end, m[3].replace('""', '"'), line))
+                tok.resume(m.end(), line)
+                continue
         here = f"{where}, {noun} {i} of {n}"
         if is_interval:
             start = tok.time("the interval's xmin", here)
