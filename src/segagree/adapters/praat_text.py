@@ -245,8 +245,9 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
     items = tier.items
     fast = _INTERVAL.match if is_interval else None
     text, newlines = tok.text, tok.newlines
+    pos, behind = tok.pos, False  # behind: the tokenizer has not followed the fast reads yet
     for i in range(1, n + 1):
-        if fast is not None and (m := fast(text, tok.pos)) is not None:
+        if fast is not None and (m := fast(text, pos)) is not None:
             # The usual interval, checked as below; any doubt re-reads it token by token.
             start, end = float(m[1]), float(m[2])
             if (
@@ -258,10 +259,13 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
                 if start > prev_end + EPS:
                     tier.gaps += 1
                 prev_end = end
-                line = bisect.bisect_right(newlines, m.start(3) - 1) + 1
-                items.append(Item(start, end, m[3].replace('""', '"'), line))
-                tok.resume(m.end(), line)
+                item_line = bisect.bisect_right(newlines, m.start(3) - 1) + 1
+                items.append(Item(start, end, m[3].replace('""', '"'), item_line))
+                pos, behind = m.end(), True
                 continue
+        if behind:
+            tok.resume(pos, item_line)
+            behind = False
         here = f"{where}, {noun} {i} of {n}"
         if is_interval:
             start = tok.time("the interval's xmin", here)
@@ -301,6 +305,9 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
                 place=f"line {tok.line}, {here}",
             )
         tier.items.append(Item(start, end, label, tok.line))
+        pos = tok.pos
+    if behind:
+        tok.resume(pos, item_line)
     return tier
 
 
