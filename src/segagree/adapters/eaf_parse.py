@@ -302,6 +302,11 @@ def _plain_value(ann: Any) -> str | None:
     """The text of an annotation's first ``ANNOTATION_VALUE`` ("" without one), or None when
     that value holds markup (elements, comments, processing instructions: the walk joins
     their text)."""
+    if len(ann) == 1:
+        child = ann[0]
+        if child.tag == "ANNOTATION_VALUE":
+            return None if len(child) else (child.text or "")
+        return ""
     for child in ann:
         if child.tag == "ANNOTATION_VALUE":
             return None if len(child) else (child.text or "")
@@ -323,10 +328,11 @@ def _fast_annotations(el: Any, tier: Tier, uncarried: Counter[str]) -> bool:
     r_prevs: list[str | None] = []
     # The walk's ``iterfind("ANNOTATION/*")`` and ``find("ANNOTATION_VALUE")``, spelled out:
     # lxml's ElementPath and XPath cost more than the rest of the loop together.
+    # Indexing a lone child (the usual shape) is much cheaper than iterating children in lxml.
     for wrap in el:
         if wrap.tag != "ANNOTATION":
             continue
-        for ann in wrap:
+        for ann in (wrap[0],) if len(wrap) == 1 else wrap:
             tag = ann.tag
             if not isinstance(tag, str):  # comments, processing instructions
                 continue
