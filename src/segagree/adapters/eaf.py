@@ -170,7 +170,10 @@ def _chain_order(ids: list[str], prev: dict[str, str | None], broken: list[str] 
 
 _first = operator.itemgetter(0)
 # (sort key, tier, annotation id, speaker, value, words, start, end) of a unit annotation.
-_RawUnit = tuple[tuple[float, int, int], str, str, str, str, list[tuple[str, float, float]], float, float]
+_RawUnit = tuple[tuple[float, int, int], str, str, str, str, "_Words", float, float]
+# A unit's word values, and their start and end times (None for a symbolic word tier: no times).
+_Words = tuple[list[str], list[float] | None, list[float] | None]
+_NO_WORDS: _Words = ([], None, None)
 _first_two = operator.itemgetter(0, 1)
 
 
@@ -232,10 +235,9 @@ class _EafView:
             seen.update(child for child, _ in level)
         return None
 
-    def words_by_unit(
-        self, unit_tier: str, word_tier: str, via: list[str]
-    ) -> dict[str, list[tuple[str, float, float]]]:
-        """Unit annotation id -> its words ``(value, start, end)`` in order."""
+    def words_by_unit(self, unit_tier: str, word_tier: str, via: list[str]) -> dict[str, _Words]:
+        """Unit annotation id -> its words in order: values, starts and ends (None for a
+        symbolic word tier, whose words have no times)."""
         tiers = self.eaf.tiers
         # Map association annotations back to the unit annotation they stand for.
         to_unit = {aid: aid for aid in tiers[unit_tier].aligned_ids()}
@@ -243,7 +245,7 @@ class _EafView:
             for aid, (ref, _v, _p) in tiers[assoc].refs.items():
                 if ref in to_unit:
                     to_unit[aid] = to_unit[ref]
-        out: dict[str, list[tuple[str, float, float]]] = {}
+        out: dict[str, _Words] = {}
         if self.stereotype(word_tier) == "Symbolic_Subdivision":
             refs = tiers[word_tier].refs
             groups: dict[str, list[str]] = {}
@@ -258,9 +260,8 @@ class _EafView:
                 else:
                     group.append(aid)
             prev = {aid: previous for aid, (_r, _v, previous) in refs.items()}
-            nan = math.nan
             for unit, ids in groups.items():
-                out[unit] = [(refs[a][1], nan, nan) for a in _chain_order(ids, prev, self.broken_chains)]
+                out[unit] = ([refs[a][1] for a in _chain_order(ids, prev, self.broken_chains)], None, None)
             return out
         # Time_Subdivision: children share slots; follow them from the parent's first slot.
         by_start: dict[str, tuple[str, str, str]] = {}
@@ -274,7 +275,7 @@ class _EafView:
                 words.append((value, self.eaf.ms(cur), self.eaf.ms(nxt)))
                 cur, guard = nxt, guard + 1
             if words and uid not in out:
-                out[uid] = words
+                out[uid] = ([w[0] for w in words], [w[1] for w in words], [w[2] for w in words])
         return out
 
 
@@ -340,7 +341,7 @@ def read(
         participant = (attrs.get("PARTICIPANT") or "").strip()
         speaker = participant if speaker_from == "participant" and participant else tier
         found = view.word_tier(tier)
-        words: dict[str, list[tuple[str, float, float]]] = {}
+        words: dict[str, _Words] = {}
         if found:
             word_tier, via = found
             words = view.words_by_unit(tier, word_tier, via)
@@ -361,11 +362,11 @@ def read(
             # A duplicated id's words belong to its first annotation only.
             if aid in seen_ids:
                 duplicates.append(aid)
-                unit_words = []
+                unit_words = _NO_WORDS
             else:
                 seen_ids.add(aid)
-                unit_words = words.get(aid, [])
-            if not unit_words and not value.strip():
+                unit_words = words.get(aid, _NO_WORDS)
+            if not unit_words[0] and not value.strip():
                 empty += 1
                 continue
             raw_units.append(((key, tier_index, idx), tier, aid, speaker, value, unit_words, start, end))
@@ -384,10 +385,15 @@ def read(
     blank_words = 0
     symbols: dict[int, str] = {}  # endnote_text per code, decided once
     for _key, tier, aid, speaker, value, unit_words, start, end in raw_units:
-        word_list = [(w, s, e) for v, s, e in unit_words if (w := v.strip())]
-        blank_words += len(unit_words) - len(word_list)
-        if word_list:
-            texts = [w for w, _, _ in word_list]
+        values, w_starts, w_ends = unit_words
+        if w_starts is None or w_ends is None:  # symbolic words: no times
+            timed = []
+            texts = [w for v in values if (w := v.strip())]
+        else:
+            timed = [(w, s, e) for v, s, e in zip(values, w_starts, w_ends, strict=True) if (w := v.strip())]
+            texts = [w for w, _, _ in timed]
+        blank_words += len(values) - len(texts)
+        if texts:
             toks, code = _endnote_with_words(texts, value, scheme, own_words)
             # The unit's own text is not kept when it says something else than its words.
             if code is None:
@@ -396,9 +402,10 @@ def read(
                 symbol = symbols[code] = endnote_text(code, scheme)
             if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])):
                 value_differs.append(aid)
-            word_list = word_list[: len(toks)]
-            t_starts = [s for _, s, _ in word_list]
-            t_ends = [e for _, _, e in word_list]
+            # Symbolic words have no times: as NaN token times, they changed nothing.
+            timed = timed[: len(toks)]
+            t_starts = [s for _, s, _ in timed]
+            t_ends = [e for _, _, e in timed]
         else:
             toks, code = split_endnote(value.split(), scheme)
             t_starts = t_ends = []
