@@ -15,11 +15,16 @@ damaged files. Here every reference is checked and refused with its line: a time
 an id or with a time that is not a finite number of milliseconds from 0 to ten days, an
 annotation whose time slot or referenced annotation does not exist, an annotation that ends
 before it starts, duplicate tier ids.
+
+A plainly valid file is read by a fast path (no ElementPath, no helper call per annotation,
+checks made column by column); any fault, or anything unusual (markup inside a value), sends
+the file to the element-by-element walk, which refuses the first fault with its line.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,6 +217,7 @@ def read_structure(tree: etree._ElementTree, path: Path) -> EafFile:
 
 
 _EXTRAS = frozenset(_ANNOTATION_EXTRAS)
+_REF = operator.itemgetter(0)  # a REF_ANNOTATION's referenced id
 _EXTRAS_KEY = "annotation attributes (CVE_REF, EXT_REF, LANG_REF, SVG_REF)"
 
 
@@ -384,7 +390,7 @@ def _references_hold(eaf: EafFile) -> bool:
             start, end = slots[ts1], slots[ts2]
             if start is not None and end is not None and end < start:
                 return False
-        if not all(ref in ids for ref, _v, _p in tier.refs.values()):
+        if not ids.issuperset(map(_REF, tier.refs.values())):
             return False
     return True
 

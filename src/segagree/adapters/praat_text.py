@@ -14,6 +14,10 @@ item counts, finite non-negative times (at most ten days), ``xmin <= xmax`` ever
 within their tier's range and tiers within the file's, intervals in order without overlap and
 points in order. Each refusal names the line, the tier and the item. Gaps between intervals
 (Praat requires them to tile the tier) are accepted and counted, as the writer fills them.
+
+A plain interval (numbers, a string and the long form's usual labels) is read by one regex match
+and checked as above; anything else, and every fault, is read token by token, so that an error
+names the same line and item either way.
 """
 
 from __future__ import annotations
