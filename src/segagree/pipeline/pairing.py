@@ -88,31 +88,19 @@ def speaker_arrays(
         # A document with no words (an SRT whose cues are all empty) still has its speakers.
         empty = list(dict.fromkeys(rename.get(s, s) for s in doc.speakers))
         return {s: codes[:0] for s in empty}, {s: [] for s in empty}, empty
-    # Speakers numbered in order of first appearance, then renamed (names that map to one are
-    # merged; the merged stream's place is its earliest token), all on arrays, not per token.
-    codes_of = doc.speaker_codes()  # indexes doc.speakers (validated: none unlisted)
-    seen, first_at = np.unique(codes_of, return_index=True)
-    appearance = seen[np.argsort(first_at)]  # speakers with words, in order of first appearance
-    labels = np.empty(len(doc.speakers), dtype=np.int64)
-    labels[appearance] = np.arange(appearance.size)
-    labels = labels[codes_of]
-    uniques = [doc.speakers[int(k)] for k in appearance]
-    order: list[str] = []
-    number: dict[str, int] = {}
-    merged = np.empty(len(uniques), dtype=np.int64)
-    for k, label in enumerate(uniques):
-        name = rename.get(label, label)
-        if name not in number:
-            number[name] = len(order)
-            order.append(name)
-        merged[k] = number[name]
-    ids = merged[labels]
-    by_speaker = np.argsort(ids, kind="stable")  # discourse order within each speaker
-    cuts = np.cumsum(np.bincount(ids, minlength=len(order)))[:-1]
+    # Each speaker's rows (one stable sort), in order of first appearance, then renamed: names
+    # that map to one are merged in discourse order, at the place of the earliest token.
+    by_speaker = doc.speaker_rows()
+    present = sorted((int(rows[0]), s) for s, rows in by_speaker.items() if rows.size)
+    groups: dict[str, list[np.ndarray]] = {}
+    for _, s in present:
+        groups.setdefault(rename.get(s, s), []).append(by_speaker[s])
+    order = list(groups)
     text = doc.column("text")
     arrays: dict[str, np.ndarray] = {}
     tokens: dict[str, list[str]] = {}
-    for name, rows in zip(order, np.split(by_speaker, cuts), strict=True):
+    for name, parts in groups.items():
+        rows = parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
         arrays[name] = codes[rows]
         tokens[name] = text[rows].tolist()
     return arrays, tokens, order
