@@ -489,3 +489,56 @@ def test_textgrid_without_word_tiers_reports_what_labels_cannot_hold(tmp_path: P
     doc.tokens.loc[0, "text"] = "NewYork"
     assert write_document(doc, tmp_path / "words2.TextGrid").lines() == []
     assert read_document(tmp_path / "words2.TextGrid").differences(doc) == []
+
+
+def _full_schema_error(data: dict) -> tuple[str, str] | None:
+    """What jsonschema alone says of ``data`` (the reference the quick path must reproduce)."""
+    from jsonschema.exceptions import best_match
+
+    from segagree.schemas.native import _validator
+
+    err = best_match(_validator().iter_errors(data))
+    if err is None:
+        return None
+    return err.message[:300], "/".join(str(p) for p in err.absolute_path) or "top level"
+
+
+_ITEM_EDITS = [
+    lambda d: d["tokens"]["text"].__setitem__(3, 5),
+    lambda d: d["tokens"]["text"].__setitem__(-1, None),
+    lambda d: d["tokens"]["speaker"].__setitem__(2, -1),
+    lambda d: d["tokens"]["speaker"].__setitem__(2, True),
+    lambda d: d["tokens"]["speaker"].__setitem__(2, 0.0),  # an integral number is a JSON integer
+    lambda d: d["tokens"]["speaker"].__setitem__(2, 0.5),
+    lambda d: d["tokens"]["speaker"].__setitem__(2, "0"),
+    lambda d: d["tokens"]["start"].__setitem__(1, "1.0"),
+    lambda d: d["tokens"]["start"].__setitem__(1, False),
+    lambda d: d["tokens"]["end"].__setitem__(0, [1]),
+    lambda d: d["tokens"].setdefault("extra", {}).__setitem__("k", [{}] * len(d["tokens"]["text"])),
+    lambda d: d["tokens"].setdefault("extra", {}).__setitem__("k", [True] * len(d["tokens"]["text"])),
+    lambda d: d["layers"][0]["boundaries"].__setitem__(0, 1),
+    lambda d: d["layers"][0].__setitem__("boundaries", None),
+    lambda d: d["layers"][0].__setitem__("extra_key", 1),
+    lambda d: d["tokens"].__setitem__("start", {"0": 1}),
+    lambda d: d.__setitem__("speakers", "A"),
+    lambda d: None,
+]
+
+
+@pytest.mark.parametrize("edit", range(len(_ITEM_EDITS)))
+def test_native_json_quick_item_check_refuses_as_the_schema_does(tmp_path: Path, edit: int) -> None:
+    """The per-token arrays are checked by their item types, not item by item through jsonschema
+    (ten seconds on 250k tokens); whatever the schema refuses must still be refused with the
+    schema's own message and place, and whatever it accepts accepted."""
+    from segagree.schemas.native import _validate
+
+    _, data = _native(tmp_path)
+    _ITEM_EDITS[edit](data)
+    want = _full_schema_error(data)
+    if want is None:
+        _validate(data, "d.json")  # accepted by both
+        return
+    with pytest.raises(InputError) as err:
+        _validate(data, "d.json")
+    assert err.value.message == f"not a segagree document: {want[0]}"
+    assert err.value.place == want[1]
