@@ -100,3 +100,27 @@ def test_imports_run_one_way_between_layers() -> None:
 @pytest.mark.parametrize("layer", ["schemas", "adapters", "metrics", "pipeline", "outputs", "cli"])
 def test_every_layer_exists(layer: str) -> None:
     assert (PACKAGE / layer / "__init__.py").is_file()
+
+
+def test_lazy_package_names_are_never_their_submodules() -> None:
+    """segagree.metrics and segagree.api load names on first use. A name equal to a submodule's
+    (the function ``sf`` in ``segagree.metrics.sf``) must still be the function after the
+    submodule was imported, whatever was imported first."""
+    import subprocess
+    import sys
+
+    code = (
+        "import types, importlib, pkgutil\n"
+        "import segagree.metrics as m\n"
+        "for info in pkgutil.iter_modules(m.__path__):\n"
+        "    importlib.import_module('segagree.metrics.' + info.name)\n"
+        "from segagree.metrics import sf\n"
+        "assert callable(sf) and not isinstance(sf, types.ModuleType), sf\n"
+        "bad = [n for n in m.__all__ if isinstance(getattr(m, n), types.ModuleType)]\n"
+        "assert not bad, bad\n"
+        "import segagree.api as api\n"
+        "bad = [n for n in api.__all__ if isinstance(getattr(api, n), types.ModuleType)]\n"
+        "assert not bad, bad\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

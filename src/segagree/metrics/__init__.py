@@ -9,6 +9,10 @@
 * Metric cards (definition, parameters, citation, library): :data:`METRIC_CARDS`.
 """
 
+# `sf` is both a submodule and a function: importing the submodule (as `compare` always does)
+# binds the package attribute `sf` to the module, so the S_f names are bound here, eagerly.
+from segagree.metrics.sf import MODES, Operation, SfResult, SfStats, sf, sf_speaker
+
 # public name -> module; imported on first use, so that importing one metric module (S_f for
 # `compare`) does not load every other one (module __getattr__ below).
 _LAZY = {
@@ -20,13 +24,9 @@ _LAZY = {
     "EditCounts": "segagree.metrics.stats",
     "K_RULES": "segagree.metrics.windows",
     "METRIC_CARDS": "segagree.metrics.cards",
-    "MODES": "segagree.metrics.sf",
     "Match": "segagree.metrics.boundary_edit",
     "MetricCard": "segagree.metrics.cards",
-    "Operation": "segagree.metrics.sf",
     "Segmentation": "segagree.metrics.masses",
-    "SfResult": "segagree.metrics.sf",
-    "SfStats": "segagree.metrics.sf",
     "SimilarityResult": "segagree.metrics.boundary_edit",
     "SimilarityStats": "segagree.metrics.stats",
     "Substitution": "segagree.metrics.boundary_edit",
@@ -50,8 +50,6 @@ _LAZY = {
     "segmentation_similarity": "segagree.metrics.boundary_edit",
     "sets_from_codes": "segagree.metrics.masses",
     "sets_from_masses": "segagree.metrics.masses",
-    "sf": "segagree.metrics.sf",
-    "sf_speaker": "segagree.metrics.sf",
     "validate_masses": "segagree.metrics.masses",
     "window_size": "segagree.metrics.windows",
     "windowdiff": "segagree.metrics.windows",
