@@ -177,3 +177,28 @@ def test_usage_mistakes_exit_2_without_traceback(args):
     proc = segagree(*args)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "error" in proc.stderr
+
+
+def test_compare_table_shows_every_speaker_and_number_as_json_has_them(tmp_path: Path) -> None:
+    """The printed table (plain text, no rich) holds each speaker's name and numbers, aligned,
+    within 80 columns; the names once printed as nothing when rich shrank their column."""
+    a = tmp_path / "t.a1.csv"
+    b = tmp_path / "t.a2.csv"
+    long_name = "SPEAKER_WITH_A_LONG_NAME"
+    a.write_text(f'Speaker,Utterance\nA,"so it goes ,"\n{long_name},and then .\nA,fine .\n', encoding="utf-8")
+    b.write_text(f'Speaker,Utterance\nA,so it goes .\n{long_name},"and then ,"\nA,fine .\n', encoding="utf-8")
+    table = segagree("compare", str(a), str(b))
+    data = json.loads(segagree("compare", str(a), str(b), "--json").stdout)
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["speaker", "tokens"])
+    assert set(lines[header + 1]) == {"─"}
+    fields = [line.split() for line in lines[header + 2 :]]
+    rows = {f[0]: f for f in fields if len(f) == 10 and f[1].isdigit()}
+    assert set(rows) == {"A", long_name, "ALL"}
+    for name, st in [*data["per_speaker"].items(), ("ALL", data)]:
+        assert rows[name][1:5] == [str(st["n_tokens"]), f"{st['sf']:.4f}", f"{st['sf_b']:.4f}", f"{st['cost']:g}"]
+    assert max(len(line) for line in lines[header : header + 6]) <= 80
+    # right-aligned numbers end in one column
+    ends = {line.rstrip().__len__() for line in lines[header + 2 : header + 6] if line.strip()}
+    assert len(ends) == 1

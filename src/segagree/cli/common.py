@@ -61,6 +61,30 @@ def stderr() -> Console:
     return Console(stderr=True, highlight=False, markup=False)
 
 
+def plain_table(
+    title: str, header: list[str], rows: list[list[str]], *, sections: set[int] = frozenset(), caption: str = ""
+) -> str:
+    """A table as plain text, in the look of rich's SIMPLE_HEAD box: the first column left-aligned,
+    the others right-aligned, a rule under the header, a blank line after each row in ``sections``.
+
+    For the one table every ``compare`` prints: importing rich costs 40 ms of a 1 s command."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        text = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return " " + "  ".join(text) + " "
+
+    width = len(line(header))
+    out = [title.center(width).rstrip(), line(header).rstrip(), "─" * width]
+    for i, row in enumerate(rows):
+        out.append(line(row).rstrip())
+        if i in sections:
+            out.append("")
+    if caption:
+        out.append(caption.center(width).rstrip())
+    return "\n".join(out)
+
+
 def new_table(**kwargs: Any) -> Any:
     """A rich Table (imported on first use)."""
     from rich.table import Table

@@ -14,6 +14,7 @@ from segagree.cli.common import (
     json_option,
     max_mismatch_option,
     mode_option,
+    plain_table,
     print_json,
     read_options,
     reading_options,
@@ -131,52 +132,27 @@ COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions
 
 
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
-    from rich import box
-    from rich.table import Table
-
     if result.get("sf") is None and result.get("sf_not_applicable"):
         stdout().print(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}", soft_wrap=True)
         _print_other(result, [])
         return
-
-    caption = "M match, S substitution, T transposition, I insertion, D deletion"
-    # No vertical rules: ten columns of a million-token text fit in 80 characters.
-    table = Table(
-        title=f"{file_a.name} vs {file_b.name}",
-        caption=caption,
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        show_edge=False,
-    )
     # "edits" (M+S+T+I+D) is left to --json: with it the table did not fit 80 columns.
-    columns = ["speaker", "tokens", "S_f", "S_f^B", "cost", "M", "S", "T", "I", "D"]
+    header = ["speaker", "tokens", "S_f", "S_f^B", "cost", "M", "S", "T", "I", "D"]
     speakers = list(result["per_speaker"])
-    # rich shrinks the one wrappable column first: without a minimum a narrow terminal (80
-    # columns, or a pipe) printed the speaker names as nothing.
-    widest = max((len(s) for s in [*speakers, "speaker", "ALL"]), default=7)
-    for col in columns:
-        if col == "speaker":
-            table.add_column(col, justify="left", min_width=min(widest, 12), overflow="fold")
-        else:
-            table.add_column(col, justify="right", no_wrap=True)
-    for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]:
-        table.add_row(
-            name,
-            str(st["n_tokens"]),
-            fmt_score(st["sf"]),
-            fmt_score(st["sf_b"]),
-            f"{st['cost']:g}",
-            *(str(st[k]) for k in COUNTS),
-            end_section=bool(speakers) and name == speakers[-1],
-        )
-    out = stdout()
-    out.print(table)
-    out.print(result["signature"], soft_wrap=True)
+    rows = [
+        [name, str(st["n_tokens"]), fmt_score(st["sf"]), fmt_score(st["sf_b"]), f"{st['cost']:g}"]
+        + [str(st[k]) for k in COUNTS]
+        for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]
+    ]
+    caption = "M match, S substitution, T transposition, I insertion, D deletion"
+    sections = {len(speakers) - 1} if speakers else set()
+    print(plain_table(f"{file_a.name} vs {file_b.name}", header, rows, sections=sections, caption=caption))
+    print(result["signature"])
     if result["metrics"]:
         _print_other(result, speakers)
     if result["mismatches"]:
         n = len(result["mismatches"])
-        out.print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
+        print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
 
 
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
