@@ -21,7 +21,6 @@ import io
 import logging
 import math
 import re
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, methodcaller
@@ -85,6 +84,8 @@ def _load_xlsx(path: Path, losses: LossReport) -> _Table:
             frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
     except Exception as err:  # openpyxl/zipfile raise many types for a broken workbook
         log.debug("openpyxl could not read %s", path, exc_info=True)
+        import zipfile
+
         if isinstance(err, zipfile.BadZipFile):
             why = "not an XLSX workbook (not a zip archive; a CSV renamed .xlsx, or a cut file?)"
         elif isinstance(err, KeyError):

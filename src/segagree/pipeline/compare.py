@@ -61,7 +61,7 @@ def score_pair(
     out["scheme"] = {"name": pair.scheme.name, "digest": pair.scheme.digest, "symbols": symbols}
     out["mismatches"] = list(pair.mismatches)
     out["metrics"] = {}
-    if metrics:
+    if any(m not in ("sf", "sf_b") for m in metrics):  # S_f is computed above
         from segagree.pipeline.metric_runner import run_metrics  # only when asked: it loads every metric
 
         out["metrics"] = run_metrics(pair, metrics, metric_options or {})
