@@ -456,3 +456,23 @@ def test_units_out_of_time_order_are_reported_as_reordered(tmp_path: Path) -> No
     losses = write_document(doc, tmp_path / "d.TextGrid")
     assert "reordered" in losses.kinds()
     assert read_document(tmp_path / "d.TextGrid").tokens["text"].tolist() == ["early", "late"]
+
+
+def test_a_nanosecond_overlap_is_reported_when_written_back(tmp_path: Path) -> None:
+    """The reader tolerates an overlap of up to a microsecond between a tier's intervals (float
+    noise); writing them back without overlap moves a start, which the report must name (a
+    damage-fuzz case: one flipped digit made 0.385267574 read 0.385267573)."""
+    from segagree.adapters import read_document, write_document
+
+    src = tmp_path / "o.TextGrid"
+    src.write_text(
+        'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\nxmax = 2\ntiers? <exists>\nsize = 1\n'
+        'item []:\n    item [1]:\n        class = "IntervalTier"\n        name = "A"\n        xmin = 0\n'
+        "        xmax = 2\n        intervals: size = 2\n"
+        '        intervals [1]:\n            xmin = 0\n            xmax = 0.385267574\n            text = "so ,"\n'
+        '        intervals [2]:\n            xmin = 0.385267573\n            xmax = 2\n            text = "then ."\n',
+        encoding="utf-8",
+    )
+    doc = read_document(src)
+    losses = write_document(doc, tmp_path / "back.TextGrid")
+    assert "overlap" in {loss.kind for loss in losses}

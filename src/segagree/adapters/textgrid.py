@@ -612,10 +612,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         word_entries: list[tuple[float, float, str]] = []
         prev_end = -math.inf
         for us, ue, label, toks, ws, we in items:
-            if us < prev_end - _EPS:
-                n_overlap += 1  # one speaker's intervals cannot overlap on one tier
+            if us < prev_end:
+                # One speaker's intervals cannot overlap on one tier; even a nanosecond's move
+                # (a reader tolerates that much) is a change the report must name.
+                n_overlap += 1
                 us = prev_end
-            us = max(us, prev_end)
             if ue - us < _MIN_DURATION / 10:
                 n_zero += 1
                 ue = us + _MIN_DURATION
