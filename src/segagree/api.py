@@ -341,8 +341,10 @@ def _label(item: DocumentLike, i: int) -> str:
 
 
 def _metric_list(metrics: str | Sequence[str]) -> list[str]:
+    from segagree.metrics.sf import SF_NAMES
+
     names = [n.strip().lower() for n in (metrics.split(",") if isinstance(metrics, str) else metrics)]
-    if set(names) - {""} <= {"sf", "sf_b"}:
+    if set(names) - {""} <= set(SF_NAMES):
         # S_f alone (the default): no need to load every metric to know these names.
         return list(dict.fromkeys(n for n in names if n))
     from segagree.pipeline.metric_runner import resolve_metric_names

@@ -61,6 +61,9 @@ __all__ = [
     "sf_speaker",
 ]
 
+# The metric names S_f itself answers (every other metric has a runner in the pipeline).
+SF_NAMES: tuple[str, ...] = ("sf", "sf_b")
+
 OpName = Literal["match", "substitution", "transposition", "insertion", "deletion"]
 MODES: tuple[str, ...] = ("optimal", "segsimflex")
 

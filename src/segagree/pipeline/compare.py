@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segagree.errors import MismatchError
-from segagree.metrics.sf import SfResult, sf
+from segagree.metrics.sf import SF_NAMES, SfResult, sf
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import AnnotationPair, pair_annotations, resolve_layer
 from segagree.schemas import BoundaryScheme, Document
@@ -61,7 +61,7 @@ def score_pair(
     out["scheme"] = {"name": pair.scheme.name, "digest": pair.scheme.digest, "symbols": symbols}
     out["mismatches"] = list(pair.mismatches)
     out["metrics"] = {}
-    if any(m not in ("sf", "sf_b") for m in metrics):  # S_f is computed above
+    if any(m not in SF_NAMES for m in metrics):  # S_f is computed above
         from segagree.pipeline.metric_runner import run_metrics  # only when asked: it loads every metric
 
         out["metrics"] = run_metrics(pair, metrics, metric_options or {})

@@ -17,6 +17,7 @@ from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.alignment import alignment_similarity
 from segagree.metrics.boundary_edit import boundary_edit_distance, boundary_similarity, segmentation_similarity
 from segagree.metrics.ghd import ghd
+from segagree.metrics.sf import SF_NAMES
 from segagree.metrics.stats import pooled
 from segagree.metrics.windows import pk, windowdiff, winpr
 from segagree.pipeline.pairing import AnnotationPair
@@ -29,7 +30,6 @@ ComputeFactory = Callable[[AnnotationPair, Mapping[str, Any]], Callable[..., Any
 RUNNERS: dict[str, Runner] = {}
 
 # Names that `compare` computes itself (the S_f engine) and accepts in --metric lists.
-SF_NAMES = ("sf", "sf_b")
 
 
 def per_speaker_runner(factory: ComputeFactory, value_of: Callable[[Any], float]) -> Runner:

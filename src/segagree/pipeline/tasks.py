@@ -21,7 +21,7 @@ from segagree.adapters import read_document
 from segagree.errors import MismatchError, SegagreeError
 from segagree.pipeline.compare import score_pair, unaligned_result
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.metric_runner import GROUPS
+from segagree.pipeline.metric_runner import GROUPS, SF_NAMES
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.pipeline.subtitles import compare_subtitles, is_subtitle_document, subtitle_values
@@ -84,7 +84,7 @@ def run_task(
         # The configured layer where the files have it (an SRT pair has only `subtitle`).
         layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
         subtitles = is_subtitle_document(a, layer) and is_subtitle_document(b, layer)
-        metrics = [m for m in config.metrics if m not in ("sf", "sf_b")]
+        metrics = [m for m in config.metrics if m not in SF_NAMES]
         sub_names: list[str] = []
         if subtitles:  # texts with subtitles get the subtitle metrics, which need no alignment
             sub_names = list(GROUPS["subtitles"])

@@ -1,0 +1,240 @@
+"""The measure contract: every measure segagree computes is one :class:`Measure`, registered once.
+
+In the spirit of sacrebleu's ``Metric`` (sentence statistics -> corpus statistics -> score) and
+pyannote.metrics' ``BaseMetric`` (components that accumulate), a measure is computed in three
+steps, so that pooled values always come from summed statistics, never from averaged scores::
+
+    stats = measure.statistics(item, params)      # sufficient statistics of one input item
+    total = measure.add([stats, stats2, ...])     # statistics add across speakers and texts
+    result = measure.score(total, params)         # a typed result: .value and .to_dict()
+
+A measure module declares a :class:`Card` (what it computes, its parameters and defaults, the
+paper that defines it, which way is better, what checks it, and what input it **needs**) and a
+:class:`Measure` subclass; it is listed once in :data:`segagree.metrics.registry.MEASURES` (name ->
+module), which every consumer reads: ``segagree metrics``, ``compare --metric``, ``run``, the report,
+the API and the JSON. A lab adds its own measure without forking through the entry-point group
+``segagree.metrics`` (see ``CONTRIBUTING.md``).
+
+What a measure reads is declared by :attr:`Card.needs`; the pipeline builds that input, the measure
+never reads files or Documents (layering: ``metrics`` imports ``schemas`` at most):
+
+* ``"tokens"``: a :class:`TokenPair`, one speaker's two boundary code arrays over one shared token
+  stream (plus the layer's scheme);
+* ``"annotations"``: a :class:`TokenSet`, one speaker's code arrays of two or more annotators over
+  one shared token stream (agreement coefficients);
+* ``"subtitles"``: the reference's and hypothesis's subtitle views (sentences, blocks, segments),
+  built by :mod:`segagree.pipeline.subtitles`;
+* ``"times"``: a :class:`UnitSet`, time intervals per annotator (start, end, category, text), for
+  time-based unitizing agreement (no shared transcript needed).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "INPUT_KINDS",
+    "Card",
+    "Measure",
+    "NotApplicableResult",
+    "Result",
+    "TokenPair",
+    "TokenSet",
+    "UnitSet",
+]
+
+InputKind = Literal["tokens", "annotations", "subtitles", "times"]
+INPUT_KINDS: tuple[str, ...] = ("tokens", "annotations", "subtitles", "times")
+Better = Literal["higher", "lower", "none"]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One measure's card: what ``segagree metrics NAME`` prints and ``--json`` returns.
+
+    Attributes:
+        name: short name (the registry key, used on the command line and in the JSON).
+        title: full name.
+        definition: one or two lines: what is computed, as a formula where there is one.
+        citation: the paper (or standard) that defines it.
+        parameters: parameter name -> default, as text.
+        better: ``"higher"`` (similarities, agreement), ``"lower"`` (error rates, distances) or
+            ``"none"`` (counts and descriptive statistics).
+        needs: the input kind (one of :data:`INPUT_KINDS`).
+        annotators: ``"2"`` (a pair) or ``"2+"`` (two or more annotators).
+        group: the named set it belongs to on the command line (``boundary``, ``subtitles``,
+            ``agreement``, ``time``), or ``""``.
+        library: what computes it (``"segagree"``, or e.g. ``"sacrebleu"``).
+        reference: the implementation (or published example) it is checked against.
+        notes: where it deliberately differs from a reference, and anything a user should know.
+    """
+
+    name: str
+    title: str
+    definition: str
+    citation: str
+    parameters: Mapping[str, str] = field(default_factory=dict)
+    better: Better = "higher"
+    needs: InputKind = "tokens"
+    annotators: Literal["2", "2+"] = "2"
+    group: str = ""
+    library: str = "segagree"
+    reference: str = ""
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+        if not (self.name and self.title and self.definition and self.citation):
+            raise ValueError(f"measure card {self.name!r}: name, title, definition and citation are required")
+        if self.needs not in INPUT_KINDS:
+            raise ValueError(f"measure card {self.name!r}: needs must be one of {INPUT_KINDS}, not {self.needs!r}")
+        if self.better not in ("higher", "lower", "none"):
+            raise ValueError(f"measure card {self.name!r}: better must be higher, lower or none")
+
+    @property
+    def higher_is_better(self) -> bool:
+        """True unless lower is better (the old cards' flag)."""
+        return self.better != "lower"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The card as plain JSON types."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "definition": self.definition,
+            "citation": self.citation,
+            "parameters": dict(self.parameters),
+            "better": self.better,
+            "higher_is_better": self.higher_is_better,
+            "needs": self.needs,
+            "annotators": self.annotators,
+            "group": self.group,
+            "library": self.library,
+            "reference": self.reference,
+            "notes": self.notes,
+        }
+
+
+@runtime_checkable
+class Result(Protocol):
+    """What :meth:`Measure.score` returns: a value (None where undefined) and its JSON form."""
+
+    @property
+    def value(self) -> float | None: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class NotApplicableResult:
+    """A measure that does not apply to this input, and why (``value`` is None)."""
+
+    measure: str
+    reason: str
+
+    @property
+    def value(self) -> None:
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": None, "not_applicable": self.reason}
+
+
+@dataclass(frozen=True)
+class TokenPair:
+    """One speaker's two segmentations of one shared token stream (input kind ``tokens``).
+
+    Attributes:
+        a, b: boundary code arrays (int, one per token: 0 none, k the k-th type of ``scheme``).
+        scheme: the layer's :class:`segagree.schemas.BoundaryScheme`.
+        sets_a, sets_b: with several layers compared at once, segeval's per-gap sets of types
+            (else None).
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    scheme: Any
+    sets_a: Sequence[frozenset[int]] | None = None
+    sets_b: Sequence[frozenset[int]] | None = None
+
+
+@dataclass(frozen=True)
+class TokenSet:
+    """One speaker's code arrays of two or more annotators over one token stream (``annotations``)."""
+
+    codes: Sequence[np.ndarray]
+    scheme: Any
+    annotators: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class UnitSet:
+    """Time intervals of two or more annotators over one continuum (input kind ``times``).
+
+    Parallel arrays, one entry per unit. ``annotator`` and ``category`` are indices into
+    ``annotators`` and ``categories``; ``category`` is -1 for a unit without a category.
+
+    Attributes:
+        annotators: annotator names, in the order given (annotators with no units included).
+        categories: category labels.
+        annotator, start, end, category: per-unit arrays (int, float seconds, float, int).
+        text: per-unit text (may be empty strings).
+        continuum: (start, end) of the stretch the units lie in.
+    """
+
+    annotators: Sequence[str]
+    categories: Sequence[str]
+    annotator: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    category: np.ndarray
+    text: Sequence[str] = ()
+    continuum: tuple[float, float] = (0.0, 0.0)
+
+
+In = TypeVar("In")
+St = TypeVar("St")
+R = TypeVar("R", bound=Result)
+
+
+class Measure(ABC, Generic[In, St, R]):
+    """Base class of every measure (see the module docstring).
+
+    Subclasses set :attr:`card` and implement :meth:`statistics` and :meth:`score`; :meth:`add`
+    sums statistics with ``+`` unless overridden. ``params`` are the card's parameters with the
+    user's values (already parsed to Python types by the caller); a measure ignores the ones that
+    are not its own.
+    """
+
+    card: ClassVar[Card]
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @abstractmethod
+    def statistics(self, item: In, params: Mapping[str, Any]) -> St:
+        """Sufficient statistics of one input item (one speaker of one text)."""
+
+    def add(self, stats: Sequence[St]) -> St:
+        """Statistics of several items combined (default: their sum)."""
+        if not stats:
+            raise ValueError(f"measure {self.card.name!r}: nothing to add")
+        total = stats[0]
+        for s in stats[1:]:
+            total = total + s  # type: ignore[operator]
+        return total
+
+    @abstractmethod
+    def score(self, stats: St, params: Mapping[str, Any]) -> R:
+        """The result (score and what it came from) of these statistics."""
+
+    def compute(self, items: Sequence[In], params: Mapping[str, Any]) -> R:
+        """Score of several items pooled by their summed statistics."""
+        return self.score(self.add([self.statistics(i, params) for i in items]), params)
