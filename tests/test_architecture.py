@@ -10,8 +10,12 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "segagree"
 
-# Each layer may import only the layers listed before it (and itself).
-LAYERS = ["errors", "schemas", "adapters", "metrics", "pipeline", "outputs", "api", "cli"]
+# Each layer may import only the layers listed before it (and itself). `version` sits beside
+# `errors` at the bottom; `metrics` may not import `adapters` (they are side by side).
+LAYERS = ["errors", "version", "schemas", "adapters", "metrics", "pipeline", "outputs", "api", "cli"]
+SIDE_BY_SIDE = {("metrics", "adapters"), ("adapters", "metrics")}
+# Modules that may import the package top `segagree` (the API and the command line above it).
+TOP_IMPORTERS = ("segagree", "segagree.api", "segagree.cli", "segagree.__main__")
 
 
 def _module_name(path: Path) -> str:
@@ -41,7 +45,7 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
         for name in names:
             while name and name not in modules:
                 name = name.rpartition(".")[0]
-            if name.startswith("segagree") and name != me and name != "segagree":
+            if name.startswith("segagree") and name != me:
                 found.add(name)
     return found
 
@@ -55,6 +59,33 @@ def _graph() -> dict[str, set[str]]:
 def _layer(module: str) -> str | None:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_nothing_below_the_api_imports_the_package_top() -> None:
+    """``import segagree`` or ``from segagree import X`` anywhere (inside functions too) below the
+    API would load the API's lazy names from a lower layer: a hidden upward import."""
+    bad = [
+        module
+        for module, deps in _graph().items()
+        if "segagree" in deps
+        and not any(module == t or module.startswith(t + ".") for t in TOP_IMPORTERS[1:])
+        and module != "segagree"
+    ]
+    assert not bad, "modules below the API importing the package top: " + ", ".join(sorted(bad))
+
+
+def test_the_version_is_written_once() -> None:
+    """pyproject.toml holds the version; the code reads it from the installed metadata."""
+    import re
+
+    pattern = re.compile(r"""__version__\s*=\s*["']\d""")
+    offenders = [str(p) for p in PACKAGE.rglob("*.py") if pattern.search(p.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+    from segagree.version import version
+
+    pyproject = (PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    declared = re.search(r'^version = "([^"]+)"', pyproject, re.M)
+    assert declared is not None and version() == declared.group(1)
 
 
 def test_no_import_cycles() -> None:
@@ -92,7 +123,9 @@ def test_imports_run_one_way_between_layers() -> None:
             continue
         for dep in deps:
             theirs = _layer(dep)
-            if theirs is not None and LAYERS.index(theirs) > LAYERS.index(mine):
+            if theirs is None or theirs == mine:
+                continue
+            if LAYERS.index(theirs) > LAYERS.index(mine) or (mine, theirs) in SIDE_BY_SIDE:
                 bad.append(f"{module} imports {dep}")
     assert not bad, "imports against the layering: " + "; ".join(sorted(bad))
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 # Not `from typing import TYPE_CHECKING`: importing typing alone costs more than this module.
 TYPE_CHECKING = False
 
-__version__ = "0.1.0"
 
 # public name -> module that defines it
 _LAZY = {
+    "__version__": "segagree.version",
     "read": "segagree.api",
     "write": "segagree.api",
     "convert": "segagree.api",
@@ -50,7 +50,7 @@ _LAZY = {
     "UsageError": "segagree.errors",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [*_LAZY]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
     from segagree.api import (  # noqa: F401

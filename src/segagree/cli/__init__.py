@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from segagree import __version__
+from segagree.version import version
 
 # name -> (module under segagree.cli, one-line help shown by `segagree --help`).
 # tests/test_cli_friendly.py checks each line against the command's own docstring.
@@ -48,7 +48,7 @@ def debug_enabled() -> bool:
 
 def version_text() -> str:
     """What ``segagree --version`` prints."""
-    return f"segagree {__version__}"
+    return f"segagree {version()}"
 
 
 SUMMARY = (

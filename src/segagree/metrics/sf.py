@@ -230,7 +230,7 @@ class SfResult:
     @property
     def signature(self) -> str:
         """sacrebleu-style description of how the score was computed."""
-        from segagree import __version__
+        from segagree.version import version
 
         parts = [
             "sf",
@@ -240,7 +240,7 @@ class SfResult:
         ]
         if self.mode == "segsimflex" and not self.memo:
             parts.append("memo:no")
-        parts.append(f"v:{__version__}")
+        parts.append(f"v:{version()}")
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:

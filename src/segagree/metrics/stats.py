@@ -21,8 +21,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
-from segagree import __version__
 from segagree.errors import UsageError
+from segagree.version import version
 
 Number = int | float | Fraction
 
@@ -36,7 +36,7 @@ def signature(metric: str, **params: Any) -> str:
         elif isinstance(value, (tuple, list)):
             value = ",".join(str(v) for v in value)
         parts.append(f"{key}:{value}")
-    parts.append(f"v:{__version__}")
+    parts.append(f"v:{version()}")
     return "|".join(parts)
 
 

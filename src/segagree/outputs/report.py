@@ -43,11 +43,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from markupsafe import Markup
 
-from segagree import __version__
 from segagree.adapters.base import atomic_path, write_text_atomic
 from segagree.outputs import plots
 from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
+from segagree.version import version
 
 if TYPE_CHECKING:
     import jinja2
@@ -512,7 +512,7 @@ class _Report:
         todo = []
         wanted = []
         for result, fig, stem in zip(self.results, self.figures, self.stems, strict=True):
-            digest = _digest([__version__, self.label(result), result["compare"]["scheme"]["symbols"], fig])
+            digest = _digest([version(), self.label(result), result["compare"]["scheme"]["symbols"], fig])
             names = {kind: f"{stem}__{kind}.png" for kind in empty}
             wanted.append(names)
             if any(index.get(n, {}).get("digest") != digest or not (folder / n).is_file() for n in names.values()):
@@ -659,7 +659,7 @@ class _Report:
             scores_png = f"{PLOTS_DIR}/scores.png"
         toc = [(a, t) for a, t in SECTIONS if a != "subtitles" or subtitles]
         return {
-            "version": __version__,
+            "version": version(),
             "corpus": corpus,
             "config": self.config,
             "n_texts": len({r["text"] for r in self.results}),

@@ -35,13 +35,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree import __version__
 from segagree.adapters.base import atomic_path
 from segagree.errors import SegagreeError
 from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.tasks import file_digest
 from segagree.schemas import NONE_SYMBOL
+from segagree.version import version
 
 DECISIONS = ("A", "B", "both", "neither", "other")
 OPS = ("match", "substitution", "transposition", "insertion", "deletion")
@@ -559,7 +559,7 @@ def _write_about_sheet(
     signatures = sorted({res["compare"]["signature"] for res in results})
     facts: list[tuple[str, str]] = [
         ("text", str(results[0]["text"])),
-        ("written by", f"segagree {__version__}"),
+        ("written by", f"segagree {version()}"),
         ("signature", "; ".join(signatures)),
         ("layer", str(results[0]["compare"].get("layer", ""))),
         ("scheme", f"{results[0]['compare']['scheme']['name']} ({results[0]['compare']['scheme']['digest']})"),

@@ -39,7 +39,6 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from segagree import __version__
 from segagree.adapters.base import write_text_atomic
 from segagree.errors import SegagreeError
 from segagree.outputs import plots
@@ -49,6 +48,7 @@ from segagree.pipeline.corpus import Corpus, find_annotations
 from segagree.pipeline.results import RunOutcome
 from segagree.pipeline.subtitles import pooled_over_texts
 from segagree.pipeline.tasks import run_task, task_key
+from segagree.version import version
 
 log = logging.getLogger(__name__)
 RESULTS_LOG = "results.jsonl"
@@ -239,7 +239,7 @@ def run_corpus(
     scheme_digest = config.load_scheme().digest
     everything = _digest(
         [
-            __version__,
+            version(),
             config.to_dict(),
             scheme_digest,
             str(corpus.root),
@@ -254,7 +254,7 @@ def run_corpus(
     # Outputs not written this time keep their old entries: their files are still what those
     # entries describe, so a later run that writes them again can tell whether they are current.
     manifest: dict[str, Any] = {
-        "segagree": __version__,
+        "segagree": version(),
         "workbooks": {} if workbooks else dict(old.get("workbooks") or {}),
         **({} if report or "report" not in old else {"report": old["report"]}),
     }
@@ -303,7 +303,7 @@ def workbook_digest(results: list[dict[str, Any]], config: RunConfig, scheme_dig
 
     settings = workbook_settings(config)
     pairs = [[r.get("key"), r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"]] for r in results]
-    return _digest([__version__, settings, scheme_digest, pairs])
+    return _digest([version(), settings, scheme_digest, pairs])
 
 
 def _write_workbooks(
@@ -377,5 +377,4 @@ __all__ = [
     "run_corpus",
     "usable_cpus",
     "workbook_digest",
-    "__version__",
 ]

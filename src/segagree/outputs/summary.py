@@ -15,9 +15,9 @@ import io
 import json
 from typing import TYPE_CHECKING, Any
 
-from segagree import __version__
 from segagree.adapters.base import write_text_atomic
 from segagree.pipeline.config import RunConfig
+from segagree.version import version
 
 if TYPE_CHECKING:
     from segagree.pipeline.results import RunOutcome
@@ -136,7 +136,7 @@ def write_summary(outdir, outcome: RunOutcome, config: RunConfig) -> dict[str, s
     csv_path = outdir / "summary.csv"
     write_text_atomic(csv_path, buf.getvalue())
     doc = {
-        "segagree": __version__,
+        "segagree": version(),
         "corpus": str(outcome.corpus.root),
         "layout": outcome.corpus.layout,
         "settings": config.to_dict(),

@@ -44,9 +44,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from segagree import __version__
 from segagree.errors import SegagreeError
 from segagree.schemas import BoundaryScheme, load_scheme
+from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
 # Reader options a run passes to every reader (see segagree.api.reader_options).
@@ -108,13 +108,13 @@ class RunConfig:
         (the resume cache key part). Settings of the outputs only (:data:`OUTPUT_SETTINGS`) are
         left out, so changing them rebuilds outputs without scoring again."""
         scoring = {k: v for k, v in self.to_dict().items() if k not in OUTPUT_SETTINGS}
-        return _hash({**scoring, "scheme_digest": self.load_scheme().digest, "v": __version__})
+        return _hash({**scoring, "scheme_digest": self.load_scheme().digest, "v": version()})
 
     @property
     def outputs_digest(self) -> str:
         """Hash of every setting (outputs' ones included), the scheme and the version: what an
         output written from the scores depends on besides the scores."""
-        return _hash({**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": __version__})
+        return _hash({**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": version()})
 
 
 #: Settings that change only how results are written, never a score.

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from segagree import __version__
 from segagree.adapters import read_document
 from segagree.errors import MismatchError, SegagreeError
 from segagree.pipeline.compare import score_pair, unaligned_result
@@ -26,6 +25,7 @@ from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.pipeline.subtitles import compare_subtitles, is_subtitle_document, subtitle_values
 from segagree.schemas import Document
+from segagree.version import version
 
 
 def file_digest(path: Path) -> str:
@@ -73,7 +73,7 @@ def run_task(
         "annotator_b": ann_b,
         "file_a": str(file_a),
         "file_b": str(file_b),
-        "version": __version__,
+        "version": version(),
     }
     try:
         result["key"] = task_key(text, ann_a, ann_b, Path(file_a), Path(file_b), config)
