@@ -27,6 +27,10 @@ ENTRY_POINT_GROUP = "segagree.metrics"
 # name -> module. Keep each group together; the order is the order of `segagree metrics`.
 MEASURES: dict[str, str] = {
     # Filled by the measure modules' migration (issue 20); see CONTRIBUTING.md.
+    # time-based unitizing agreement (issue 21)
+    "gamma": "segagree.metrics.unitizing.gamma",
+    "gamma_cat": "segagree.metrics.unitizing.gamma",
+    "gamma_k": "segagree.metrics.unitizing.gamma",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}

@@ -1,0 +1,304 @@
+"""The exact best alignment of a continuum (Mathet, Widlöcher & Métivier 2015, section 4).
+
+An alignment is a partition of every unit into groups holding at most one unit per annotator. A
+group's disorder is the mean, over the C(n, 2) annotator pairs, of the pair cost: the
+dissimilarity of two units, or Δ∅ where a side is empty (empty facing empty included). The
+alignment's disorder is the sum of its groups' disorders divided by the mean number of units per
+annotator (float; an annotator with no units counts in n). The best alignment minimises it.
+
+So a group of k units costs ``(P + (C(n,2) - C(k,2)) · Δ∅) / C(n,2)``, P the sum of its unit pairs'
+dissimilarities, and a unit alone costs Δ∅. This module finds the minimum exactly without
+enumerating the ∏(n_i + 1) tuples that pygamma-agreement enumerates:
+
+* **Pruning.** Taking unit u out of a group G into a group of its own changes the total by
+  ``-(Σ_{w in G, w != u} (d(u, w) - Δ∅) - C(n,2) · Δ∅) / C(n,2)``, so some optimal alignment has only
+  groups where, for every member u, ``S_u = Σ_w (d(u, w) - Δ∅) <= C(n,2) · Δ∅``. As each further
+  member lowers S_u by at most Δ∅, a pair farther than ``(C(n,2) + n - 1) · Δ∅`` never shares a
+  group, which bounds a time window: only units within it are scored.
+* **Two annotators**: the groups are a matching; the total is ``Σ_matched d + Δ∅ · #unmatched``,
+  found by a sparse min-cost full bipartite matching with a dummy partner per unit.
+* **Three or more**: the candidate groups that survive the pruning (built annotator by annotator
+  from the window's pairs) form a set-partitioning binary program solved by HiGHS
+  (``scipy.optimize.milp``, relative gap 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track, candidate_pairs
+
+__all__ = ["Alignment", "alignment_disorder", "best_alignment", "group_disorders"]
+
+# The program's objective is scaled so that HiGHS's absolute gap (1e-6) is far below 1e-9 here.
+_OBJECTIVE_SCALE = 1e4
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A best alignment.
+
+    Attributes:
+        groups: (groups, annotators) int array: each group's unit per annotator, as the position in
+            that annotator's :class:`Track` (sorted by start), -1 for empty.
+        disorders: each group's disorder.
+        mean_units: mean number of units per annotator (the divisor).
+    """
+
+    groups: np.ndarray
+    disorders: np.ndarray
+    mean_units: float
+
+    @property
+    def disorder(self) -> float:
+        """The alignment's disorder: sum of the group disorders / mean units per annotator."""
+        return float(np.sum(self.disorders)) / self.mean_units if self.mean_units > 0 else 0.0
+
+
+def _pairs_count(n: int) -> int:
+    return n * (n - 1) // 2
+
+
+def group_disorders(groups: np.ndarray, tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
+    """Each group's disorder, from the definition (the mean pair cost over the C(n, 2) pairs)."""
+    n = len(tracks)
+    total = np.zeros(groups.shape[0])
+    for a in range(n):
+        for b in range(a + 1, n):
+            ia, ib = groups[:, a], groups[:, b]
+            both = (ia >= 0) & (ib >= 0)
+            cost = np.full(groups.shape[0], dis.delta_empty)
+            ta, tb = tracks[a], tracks[b]
+            ja, jb = ia[both], ib[both]
+            cost[both] = dis.combined(
+                ta.start[ja], ta.end[ja], ta.category[ja], tb.start[jb], tb.end[jb], tb.category[jb]
+            )
+            total += cost
+    return total / _pairs_count(n)
+
+
+def alignment_disorder(groups: np.ndarray, tracks: Sequence[Track], dis: Dissimilarity) -> float:
+    """The disorder of any alignment (groups as in :class:`Alignment`), from the definition."""
+    mean_units = sum(len(t) for t in tracks) / len(tracks)
+    return float(np.sum(group_disorders(groups, tracks, dis))) / mean_units
+
+
+def best_alignment(tracks: Sequence[Track], dis: Dissimilarity) -> Alignment:
+    """The exact best alignment of two or more annotators' tracks (see the module docstring)."""
+    n = len(tracks)
+    if n < 2:
+        raise ValueError("an alignment needs two or more annotators")
+    mean_units = sum(len(t) for t in tracks) / n
+    groups = _match_two(tracks, dis) if n == 2 else _solve_program(tracks, dis)
+    order = np.lexsort(tuple(_group_start(groups, tracks)[None, :]))
+    groups = groups[order]
+    return Alignment(groups, group_disorders(groups, tracks, dis), mean_units)
+
+
+def _group_start(groups: np.ndarray, tracks: Sequence[Track]) -> np.ndarray:
+    """Each group's earliest start (to list groups in time order)."""
+    first = np.full(groups.shape[0], np.inf)
+    for a, t in enumerate(tracks):
+        present = groups[:, a] >= 0
+        first[present] = np.minimum(first[present], t.start[groups[present, a]])
+    return first
+
+
+def _singletons(tracks: Sequence[Track]) -> list[np.ndarray]:
+    n = len(tracks)
+    out = []
+    for a, t in enumerate(tracks):
+        g = np.full((len(t), n), -1, dtype=np.int64)
+        g[:, a] = np.arange(len(t))
+        out.append(g)
+    return out
+
+
+def _match_two(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
+    """Two annotators: a min-cost full matching where each unit may take its own dummy (cost Δ∅).
+
+    Left nodes are A's units then one dummy per B unit; right nodes are B's units then one dummy
+    per A unit. Edges: (a_i, b_j) at d(i, j) for the pairs that can beat Δ∅ + Δ∅; (a_i, dummy_i) and
+    (dummy_j, b_j) at Δ∅; (dummy_j, dummy_i) at 0 for the same candidate pairs, so every full
+    matching is a partial matching of A with B plus unmatched units, at the same cost.
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
+
+    a, b = tracks
+    i, j, cost = candidate_pairs(a, b, dis, 2 * dis.delta_empty)
+    keep = cost < 2 * dis.delta_empty
+    i, j, cost = i[keep], j[keep], cost[keep]
+    na, nb = len(a), len(b)
+    if i.size == 0:
+        return np.concatenate(_singletons(tracks))
+    ra, rb = np.arange(na), np.arange(nb)
+    rows = np.concatenate([i, ra, na + rb, na + j])
+    cols = np.concatenate([j, nb + ra, rb, nb + i])
+    weights = np.concatenate([cost, np.full(na + nb, dis.delta_empty), np.zeros(i.size)])
+    # every full matching has na + nb edges: a constant shift keeps the optimum and avoids stored zeros
+    graph = coo_matrix((weights + 1.0, (rows, cols)), shape=(na + nb, na + nb)).tocsr()
+    row_of, col_of = min_weight_full_bipartite_matching(graph)
+    matched = (row_of < na) & (col_of < nb)
+    pairs = np.stack([row_of[matched], col_of[matched]], axis=1).astype(np.int64)
+    alone_a = np.setdiff1d(ra, pairs[:, 0])
+    alone_b = np.setdiff1d(rb, pairs[:, 1])
+    return np.concatenate(
+        [
+            pairs,
+            np.stack([alone_a, np.full(alone_a.size, -1)], axis=1),
+            np.stack([np.full(alone_b.size, -1), alone_b], axis=1),
+        ]
+    ).astype(np.int64)
+
+
+@dataclass
+class _PairTable:
+    """Candidate pairs of annotators (lo, hi): CSR from lo's units, and sorted keys for look-ups."""
+
+    indptr: np.ndarray
+    partner: np.ndarray
+    cost: np.ndarray
+    keys: np.ndarray
+    width: int
+
+    @classmethod
+    def build(cls, lo: Track, hi: Track, dis: Dissimilarity, bound: float) -> _PairTable:
+        i, j, cost = candidate_pairs(lo, hi, dis, bound)  # sorted by i, then j
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(i, minlength=len(lo)))]).astype(np.int64)
+        width = max(len(hi), 1)
+        return cls(indptr, j, cost, i * width + j, width)
+
+    def lookup(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """d(u, v) for candidate pairs, inf where (u, v) is no candidate."""
+        if self.keys.size == 0:
+            return np.full(u.shape, np.inf)
+        q = u * self.width + v
+        pos = np.minimum(np.searchsorted(self.keys, q), self.keys.size - 1)
+        return np.where(self.keys[pos] == q, self.cost[pos], np.inf)
+
+
+@dataclass
+class _Partial:
+    """Partial groups after the first annotators: members, S_u per member, pair-cost sums, sizes."""
+
+    members: np.ndarray
+    slack: np.ndarray
+    pair_sum: np.ndarray
+    size: np.ndarray
+
+    def take(self, rows: np.ndarray) -> _Partial:
+        return _Partial(self.members[rows], self.slack[rows], self.pair_sum[rows], self.size[rows])
+
+    @staticmethod
+    def concat(parts: Sequence[_Partial]) -> _Partial:
+        return _Partial(
+            np.concatenate([p.members for p in parts]),
+            np.concatenate([p.slack for p in parts]),
+            np.concatenate([p.pair_sum for p in parts]),
+            np.concatenate([p.size for p in parts]),
+        )
+
+
+def _extend(part: _Partial, a: int, tables: dict[tuple[int, int], _PairTable], track: Track, empty: float) -> _Partial:
+    """Every partial group extended by one candidate unit of annotator ``a`` (none kept apart)."""
+    n = part.members.shape[1]
+    new_parts = []
+    lone = np.flatnonzero(part.size == 0)
+    if lone.size and len(track):
+        m = len(track)
+        members = np.full((m, n), -1, dtype=np.int64)
+        members[:, a] = np.arange(m)
+        new_parts.append(_Partial(members, np.zeros((m, n)), np.zeros(m), np.ones(m, dtype=np.int64)))
+    if a == 0:
+        return _Partial.concat([part, *new_parts]) if new_parts else part
+    present = part.members[:, :a] >= 0
+    first = np.where(present.any(axis=1), present.argmax(axis=1), -1)
+    for b0 in range(a):
+        rows = np.flatnonzero(first == b0)
+        if rows.size == 0:
+            continue
+        table = tables[(b0, a)]
+        u0 = part.members[rows, b0]
+        counts = table.indptr[u0 + 1] - table.indptr[u0]
+        rep = np.repeat(rows, counts)
+        starts = np.repeat(table.indptr[u0], counts)
+        flat = starts + (np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts))
+        v, add = table.partner[flat], {b0: table.cost[flat]}
+        ok = np.ones(rep.size, dtype=bool)
+        for b in range(b0 + 1, a):
+            ub = part.members[rep, b]
+            cost = np.where(ub >= 0, tables[(b, a)].lookup(np.maximum(ub, 0), v), 0.0)
+            ok &= np.isfinite(cost)
+            add[b] = cost
+        ext = part.take(rep[ok])
+        v = v[ok]
+        slack_new = np.zeros(v.size)
+        for b, cost in add.items():
+            cost = cost[ok]
+            has = ext.members[:, b] >= 0
+            ext.slack[:, b] += np.where(has, cost - empty, 0.0)
+            slack_new += np.where(has, cost - empty, 0.0)
+            ext.pair_sum += np.where(has, cost, 0.0)
+        ext.members[:, a] = v
+        ext.slack[:, a] = slack_new
+        ext.size += 1
+        new_parts.append(ext)
+    return _Partial.concat([part, *new_parts]) if new_parts else part
+
+
+def candidate_groups(tracks: Sequence[Track], dis: Dissimilarity) -> tuple[np.ndarray, np.ndarray]:
+    """The groups that can appear in some best alignment (see the module docstring), and their costs.
+
+    Returns (groups, disorders): groups as in :class:`Alignment` (singletons included).
+    """
+    n = len(tracks)
+    npairs = _pairs_count(n)
+    empty = dis.delta_empty
+    bound = npairs * empty
+    tables = {
+        (lo, hi): _PairTable.build(tracks[lo], tracks[hi], dis, bound + (n - 1) * empty)
+        for lo in range(n)
+        for hi in range(lo + 1, n)
+    }
+    part = _Partial(np.full((1, n), -1, dtype=np.int64), np.zeros((1, n)), np.zeros(1), np.zeros(1, dtype=np.int64))
+    tol = 1e-9 * bound
+    for a in range(n):
+        part = _extend(part, a, tables, tracks[a], empty)
+        remaining = n - 1 - a
+        limit = bound + remaining * empty + tol
+        too_far = np.where(part.members >= 0, part.slack > limit, False).any(axis=1)
+        part = part.take(np.flatnonzero(~too_far))
+    part = part.take(np.flatnonzero(part.size > 0))
+    size = part.size
+    disorders = (part.pair_sum + (npairs - size * (size - 1) // 2) * empty) / npairs
+    return part.members, disorders
+
+
+def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
+    """Three or more annotators: the set-partitioning program over the candidate groups (HiGHS)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import csc_matrix
+
+    groups, disorders = candidate_groups(tracks, dis)
+    offsets = np.concatenate([[0], np.cumsum([len(t) for t in tracks])])
+    present = groups >= 0
+    col = np.nonzero(present)[0]
+    row = (groups + offsets[:-1][None, :])[present]
+    n_units = int(offsets[-1])
+    if groups.shape[0] == n_units:  # only singletons survived
+        return groups
+    matrix = csc_matrix((np.ones(row.size), (row, col)), shape=(n_units, groups.shape[0]))
+    res = milp(
+        disorders * _OBJECTIVE_SCALE,
+        integrality=np.ones(groups.shape[0]),
+        bounds=Bounds(0, 1),
+        constraints=LinearConstraint(matrix, 1, 1),
+        options={"mip_rel_gap": 0.0, "presolve": True},
+    )
+    if res.x is None:  # cannot happen: the singletons are always a solution
+        raise RuntimeError(f"gamma: the alignment program failed: {res.message}")
+    return groups[res.x > 0.5]
