@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -273,32 +274,113 @@ def candidate_groups(tracks: Sequence[Track], dis: Dissimilarity) -> tuple[np.nd
         too_far = np.where(part.members >= 0, part.slack > limit, False).any(axis=1)
         part = part.take(np.flatnonzero(~too_far))
     part = part.take(np.flatnonzero(part.size > 0))
+    if n >= 4:  # cuts into two groups of 2+ units: the singleton cuts were checked above
+        part = part.take(np.flatnonzero(_no_better_split(part.members, tracks, dis, tables)))
     size = part.size
     disorders = (part.pair_sum + (npairs - size * (size - 1) // 2) * empty) / npairs
     return part.members, disorders
 
 
-def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
-    """Three or more annotators: the set-partitioning program over the candidate groups (HiGHS)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import csc_matrix
+def _no_better_split(
+    members: np.ndarray, tracks: Sequence[Track], dis: Dissimilarity, tables: dict[tuple[int, int], _PairTable]
+) -> np.ndarray:
+    """Which groups no split into two groups beats: for every cut, Σ_cross (d - Δ∅) <= C(n,2) · Δ∅.
 
-    groups, disorders = candidate_groups(tracks, dis)
+    Splitting G into G1 and G2 changes the total by ``(C(n,2) · Δ∅ - Σ_{u in G1, v in G2} (d(u, v) - Δ∅))
+    / C(n,2)``, so a group failing one cut is never needed in a best alignment.
+    """
+    n = len(tracks)
+    empty = dis.delta_empty
+    present = members >= 0
+    excess = {}
+    for a in range(n):
+        for b in range(a + 1, n):
+            both = present[:, a] & present[:, b]
+            cost = tables[(a, b)].lookup(np.maximum(members[:, a], 0), np.maximum(members[:, b], 0))
+            excess[(a, b)] = np.where(both, cost - empty, 0.0)
+    limit = _pairs_count(n) * empty * (1 + 1e-9)
+    ok = np.ones(members.shape[0], dtype=bool)
+    for mask in range(1, 2 ** (n - 1)):  # annotator n-1 always on the second side
+        side = [(mask >> a) & 1 == 1 for a in range(n)]
+        left = present[:, side].any(axis=1)
+        right = present[:, [not x for x in side]].any(axis=1)
+        cross = sum(excess[(a, b)] for a in range(n) for b in range(a + 1, n) if side[a] != side[b])
+        ok &= ~(left & right & (cross > limit))
+    return ok
+
+
+def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
+    """Three or more annotators: the set-partitioning program over the candidate groups, exactly.
+
+    1. The LP relaxation (HiGHS simplex). Its duals y give a lower bound ``LB = Σ y`` (corrected
+       for any tiny dual infeasibility) and each group's reduced cost ``rc = cost - Σ_members y``.
+       An integral LP solution whose cost is within 1e-9 of LB is optimal.
+    2. Otherwise, since any solution costs ``LB + Σ rc`` of its groups, a group with
+       ``rc > UB - LB`` is in no solution better than UB: the binary program (HiGHS branch and
+       bound, gap 0) runs on the groups with ``rc <= θ`` (and the singletons); if its optimum UB
+       has ``UB - LB <= θ`` it is optimal over all candidates, else θ grows to ``UB - LB``.
+    """
+    groups, costs = candidate_groups(tracks, dis)
     offsets = np.concatenate([[0], np.cumsum([len(t) for t in tracks])])
-    present = groups >= 0
-    col = np.nonzero(present)[0]
-    row = (groups + offsets[:-1][None, :])[present]
     n_units = int(offsets[-1])
     if groups.shape[0] == n_units:  # only singletons survived
         return groups
-    matrix = csc_matrix((np.ones(row.size), (row, col)), shape=(n_units, groups.shape[0]))
+    rows = np.where(groups >= 0, groups + offsets[:-1][None, :], -1)
+    x, duals = _relaxation(rows, costs, n_units)
+    reduced = costs - np.where(rows >= 0, duals[np.maximum(rows, 0)], 0.0).sum(axis=1)
+    slack = n_units * max(0.0, -float(reduced.min()))  # HiGHS's dual tolerance, made rigorous
+    lower = float(duals.sum()) - slack
+    chosen = np.flatnonzero(x > 0.5)
+    if np.all((x < 1e-9) | (x > 1 - 1e-9)) and float(costs[chosen].sum()) - lower <= 1e-9:
+        return groups[chosen]
+    single = (rows >= 0).sum(axis=1) == 1
+    theta = 0.05 * dis.delta_empty
+    while True:
+        keep = np.flatnonzero((reduced <= theta + slack + 1e-9) | single)
+        sel = keep[_binary_program(rows[keep], costs[keep], n_units)]
+        gap = float(costs[sel].sum()) - lower
+        if gap <= theta + 1e-9 or keep.size == costs.size:
+            return groups[sel]
+        theta = gap
+
+
+def _incidence(rows: np.ndarray, n_units: int) -> Any:
+    """The units × groups 0/1 matrix (sparse)."""
+    from scipy.sparse import csc_matrix
+
+    present = rows >= 0
+    col = np.nonzero(present)[0]
+    return csc_matrix((np.ones(col.size), (rows[present], col)), shape=(n_units, rows.shape[0]))
+
+
+def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
+    """The LP relaxation's solution and row duals (x <= 1 is implied by the equalities)."""
+    from scipy.optimize import linprog
+
+    res = linprog(
+        costs,
+        A_eq=_incidence(rows, n_units),
+        b_eq=np.ones(n_units),
+        bounds=(0, None),
+        method="highs",
+        options={"presolve": False},  # HiGHS's presolve costs more than it saves on these programs
+    )
+    if res.status != 0:  # cannot happen: the singletons are always a solution
+        raise RuntimeError(f"gamma: the alignment LP failed: {res.message}")
+    return np.asarray(res.x, dtype=float), np.asarray(res.eqlin.marginals, dtype=float)
+
+
+def _binary_program(rows: np.ndarray, costs: np.ndarray, n_units: int) -> np.ndarray:
+    """The columns of the best exact cover (HiGHS branch and bound, relative gap 0)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
     res = milp(
-        disorders * _OBJECTIVE_SCALE,
-        integrality=np.ones(groups.shape[0]),
+        costs * _OBJECTIVE_SCALE,
+        integrality=np.ones(costs.size),
         bounds=Bounds(0, 1),
-        constraints=LinearConstraint(matrix, 1, 1),
+        constraints=LinearConstraint(_incidence(rows, n_units), 1, 1),
         options={"mip_rel_gap": 0.0, "presolve": True},
     )
     if res.x is None:  # cannot happen: the singletons are always a solution
         raise RuntimeError(f"gamma: the alignment program failed: {res.message}")
-    return groups[res.x > 0.5]
+    return np.flatnonzero(res.x > 0.5)

@@ -45,24 +45,24 @@ def statistical_sample(tracks: Sequence[Track], bounds: tuple[float, float], rng
     cats = np.concatenate([t.category for t in tracks])
     values, freq = np.unique(cats, return_counts=True)
     weights = freq / freq.sum()
+    n_mean, n_sd = counts.mean(), counts.std()
+    gap_mean, gap_sd = gaps.mean(), gaps.std()
+    dur_mean, dur_sd = durations.mean(), durations.std()
     out = []
     any_units = False
     for _ in tracks:
-        k = abs(int(rng.normal(counts.mean(), counts.std())))
+        k = abs(int(rng.normal(n_mean, n_sd)))
         if not any_units:
             k = max(1, k)
-        start = np.empty(k)
-        end = np.empty(k)
-        last = 0.0
-        for u in range(k):
-            s = last + rng.normal(gaps.mean(), gaps.std())
-            e = s + abs(rng.normal(durations.mean(), durations.std()))
-            while e - s < _MIN_DURATION:
-                e = s + abs(rng.normal(durations.mean(), durations.std()))
-            start[u], end[u] = s, e
-            last = e
+        gap = rng.normal(gap_mean, gap_sd, k)
+        dur = np.abs(rng.normal(dur_mean, dur_sd, k))
+        short = dur < _MIN_DURATION
+        while short.any():  # pyannote refuses shorter segments: redraw them
+            dur[short] = np.abs(rng.normal(dur_mean, dur_sd, int(short.sum())))
+            short = dur < _MIN_DURATION
+        end = np.cumsum(gap + dur)  # each unit starts a gap after the previous one's end
         category = values[rng.choice(values.size, size=k, p=weights)] if k else np.zeros(0, dtype=np.int64)
-        out.append(Track.build(start, end, category, np.arange(k)))
+        out.append(Track.build(end - dur, end, category, np.arange(k)))
         any_units = any_units or k > 0
     return out
 
