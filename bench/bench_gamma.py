@@ -44,7 +44,10 @@ def write_units(path: Path, annotators: int, units: int, seed: int = 7) -> None:
             c = np.where(rng.random(keep.sum()) < 0.9, cats[keep], rng.integers(0, 3, keep.sum()))
             extra = int(units * 0.05)
             xs = rng.uniform(0, float(starts[-1]), extra)
-            rows = [*zip(s, e, c, strict=True), *zip(xs, xs + rng.uniform(0.3, 2, extra), rng.integers(0, 3, extra))]
+            rows = [
+                *zip(s, e, c, strict=True),
+                *zip(xs, xs + rng.uniform(0.3, 2, extra), rng.integers(0, 3, extra), strict=True),
+            ]
             for si, ei, ci in rows:
                 out.writerow([f"coder{a + 1}", f"{si:.3f}", f"{ei:.3f}", f"cat{ci}"])
 
@@ -94,10 +97,14 @@ def main() -> None:
                 times.append(t)
             med = statistics.median(times)
             flag = "ok" if med <= target else "OVER"
-            print(f"{n} x {k:>5}: median {med:6.2f} s (runs {', '.join(f'{t:.2f}' for t in times)}) "
-                  f"target {target:.0f} s {flag}  {json.loads(last) if last else ''}")
+            print(
+                f"{n} x {k:>5}: median {med:6.2f} s (runs {', '.join(f'{t:.2f}' for t in times)}) "
+                f"target {target:.0f} s {flag}  {json.loads(last) if last else ''}"
+            )
             cli = [sys.executable, "-m", "segagree", "agree", "--time", str(path), "--metric", "gamma", "--json"]
-            probe = subprocess.run([sys.executable, "-m", "segagree", "agree", "--help"], capture_output=True, text=True)
+            probe = subprocess.run(
+                [sys.executable, "-m", "segagree", "agree", "--help"], capture_output=True, text=True
+            )
             if "--time" in probe.stdout:
                 ct = [timed(cli)[0] for _ in range(args.repeats)]
                 print(f"          CLI `segagree agree --time`: median {statistics.median(ct):6.2f} s")

@@ -60,8 +60,12 @@ def make_cases() -> list[dict]:
 
 def run_case(case: dict) -> dict:
     from pyannote.core import Segment
-    from pygamma_agreement import CombinedCategoricalDissimilarity, Continuum, ShuffleContinuumSampler
-    from pygamma_agreement import StatisticalContinuumSampler
+    from pygamma_agreement import (
+        CombinedCategoricalDissimilarity,
+        Continuum,
+        ShuffleContinuumSampler,
+        StatisticalContinuumSampler,
+    )
 
     cont = Continuum()
     for a in case["annotators"]:

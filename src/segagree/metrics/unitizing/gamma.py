@@ -166,17 +166,11 @@ def _not_applicable(units: UnitSet) -> str:
 
 def alignment_json(core: Core, units: UnitSet) -> dict[str, Any]:
     """The best alignment: each group's UnitSet rows per annotator (None for empty) and its disorder."""
-    rows = (
-        np.stack(
-            [
-                np.where(core.observed.groups[:, a] >= 0, t.index[np.maximum(core.observed.groups[:, a], 0)], -1)
-                for a, t in enumerate(core.tracks)
-            ],
-            axis=1,
-        )
-        if core.observed.groups.size
-        else np.zeros((0, len(core.tracks)), dtype=np.int64)
-    )
+    groups = core.observed.groups
+    rows = np.full(groups.shape, -1, dtype=np.int64)
+    for a, t in enumerate(core.tracks):
+        present = groups[:, a] >= 0
+        rows[present, a] = t.index[groups[present, a]]
     return {
         "annotators": list(units.annotators),
         "groups": [
