@@ -19,7 +19,7 @@ enumerating the ∏(n_i + 1) tuples that pygamma-agreement enumerates:
   found by a sparse min-cost full bipartite matching with a dummy partner per unit.
 * **Three or more**: the candidate groups that survive the pruning (built annotator by annotator
   from the window's pairs) form a set-partitioning binary program solved by HiGHS
-  (``scipy.optimize.milp``, relative gap 0).
+  (highspy, the HiGHS bindings, checked against ``scipy.optimize.milp`` in the tests).
 """
 
 from __future__ import annotations
@@ -344,43 +344,64 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
         theta = gap
 
 
-def _incidence(rows: np.ndarray, n_units: int) -> Any:
-    """The units × groups 0/1 matrix (sparse)."""
-    from scipy.sparse import csc_matrix
-
+def _incidence(rows: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
+    """The units × groups 0/1 matrix in compressed-column form: (column starts, row indices)."""
     present = rows >= 0
-    col = np.nonzero(present)[0]
-    return csc_matrix((np.ones(col.size), (rows[present], col)), shape=(n_units, rows.shape[0]))
+    starts = np.concatenate([[0], np.cumsum(present.sum(axis=1))]).astype(np.int32)
+    return starts, rows[present].astype(np.int32)
+
+
+def _highs() -> Any:
+    """A silent HiGHS instance (highspy; its import is ~1 s lighter than scipy.optimize's)."""
+    import highspy
+
+    # highspy.Highs prints a banner on stdout when built; the bare binding class does not
+    cls = getattr(getattr(highspy, "_core", None), "_Highs", None) or highspy.Highs
+    solver = cls()
+    solver.setOptionValue("output_flag", False)
+    solver.setOptionValue("threads", 1)
+    return solver
+
+
+def _run(rows: np.ndarray, costs: np.ndarray, n_units: int, binary: bool) -> Any:
+    """Solve min costs·x, A x = 1, x >= 0 (binary: x in {0, 1}) with HiGHS; the solved instance."""
+    import highspy
+
+    starts, index = _incidence(rows, n_units)
+    lp = highspy.HighsLp()
+    lp.num_col_ = costs.size
+    lp.num_row_ = n_units
+    lp.col_cost_ = costs * (_OBJECTIVE_SCALE if binary else 1.0)
+    lp.col_lower_ = np.zeros(costs.size)
+    lp.col_upper_ = np.ones(costs.size) if binary else np.full(costs.size, highspy.kHighsInf)
+    lp.row_lower_ = np.ones(n_units)
+    lp.row_upper_ = np.ones(n_units)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = starts
+    lp.a_matrix_.index_ = index
+    lp.a_matrix_.value_ = np.ones(index.size)
+    solver = _highs()
+    if binary:
+        lp.integrality_ = [highspy.HighsVarType.kInteger] * costs.size
+        solver.setOptionValue("mip_rel_gap", 0.0)
+    else:
+        solver.setOptionValue("presolve", "off")  # HiGHS's presolve costs more than it saves here
+    solver.passModel(lp)
+    solver.run()
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:  # cannot happen: singletons are feasible
+        raise RuntimeError(
+            f"gamma: the alignment program failed: {solver.modelStatusToString(solver.getModelStatus())}"
+        )
+    return solver
 
 
 def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
     """The LP relaxation's solution and row duals (x <= 1 is implied by the equalities)."""
-    from scipy.optimize import linprog
-
-    res = linprog(
-        costs,
-        A_eq=_incidence(rows, n_units),
-        b_eq=np.ones(n_units),
-        bounds=(0, None),
-        method="highs",
-        options={"presolve": False},  # HiGHS's presolve costs more than it saves on these programs
-    )
-    if res.status != 0:  # cannot happen: the singletons are always a solution
-        raise RuntimeError(f"gamma: the alignment LP failed: {res.message}")
-    return np.asarray(res.x, dtype=float), np.asarray(res.eqlin.marginals, dtype=float)
+    sol = _run(rows, costs, n_units, binary=False).getSolution()
+    return np.asarray(sol.col_value, dtype=float), np.asarray(sol.row_dual, dtype=float)
 
 
 def _binary_program(rows: np.ndarray, costs: np.ndarray, n_units: int) -> np.ndarray:
     """The columns of the best exact cover (HiGHS branch and bound, relative gap 0)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
-    res = milp(
-        costs * _OBJECTIVE_SCALE,
-        integrality=np.ones(costs.size),
-        bounds=Bounds(0, 1),
-        constraints=LinearConstraint(_incidence(rows, n_units), 1, 1),
-        options={"mip_rel_gap": 0.0, "presolve": True},
-    )
-    if res.x is None:  # cannot happen: the singletons are always a solution
-        raise RuntimeError(f"gamma: the alignment program failed: {res.message}")
-    return np.flatnonzero(res.x > 0.5)
+    sol = _run(rows, costs, n_units, binary=True).getSolution()
+    return np.flatnonzero(np.asarray(sol.col_value) > 0.5)
