@@ -128,3 +128,22 @@ def test_program_equals_scipy_milp(seed: int, capfd: pytest.CaptureFixture[str])
     mean_units = offsets[-1] / len(tracks)
     assert alignment_disorder(_solve_program(tracks, dis), tracks, dis) == pytest.approx(ref.fun / mean_units, abs=1e-9)
     assert capfd.readouterr().out == ""  # HiGHS prints nothing
+
+
+def test_ties_go_to_aligned_units() -> None:
+    """A group costing exactly as much as its units alone is kept (as pygamma's solver returns it)."""
+    # 3 annotators, alpha 3: d = 3·((4 + 16) / (16 + 4))² + 1 = 4, so the pair costs (4 + 2)/3 = 2 = 1 + 1
+    tracks = [
+        Track.build(np.array([44.0]), np.array([60.0]), np.array([1]), np.array([0])),
+        Track.build(np.zeros(0), np.zeros(0), np.zeros(0, dtype=int), np.zeros(0, dtype=int)),
+        Track.build(np.array([40.0]), np.array([44.0]), np.array([0]), np.array([0])),
+    ]
+    got = best_alignment(tracks, Dissimilarity(alpha=3.0))
+    assert got.groups.tolist() == [[0, -1, 0]]
+    assert got.disorder == pytest.approx(2.0 / (2 / 3))
+    # two annotators: d = 2 Δ∅ exactly (pair or two units alone cost the same)
+    pair = [
+        Track.build(np.array([0.0]), np.array([1.0]), np.array([0]), np.array([0])),
+        Track.build(np.array([1.0]), np.array([2.0]), np.array([1]), np.array([0])),
+    ]
+    assert best_alignment(pair, Dissimilarity()).groups.tolist() == [[0, 0]]

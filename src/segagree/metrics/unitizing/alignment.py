@@ -34,6 +34,10 @@ from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track, candi
 
 __all__ = ["Alignment", "alignment_disorder", "best_alignment", "group_disorders"]
 
+# Among equally good alignments, prefer aligned units to units left alone (as pygamma's solver
+# returns them): each aligned unit beyond the first earns this much (times Δ∅) in the solvers only;
+# the disorder reported is always recomputed from the definition.
+_TIE_BREAK = 1e-7
 # The program's objective is scaled so that HiGHS's absolute gap (1e-6) is far below 1e-9 here.
 _OBJECTIVE_SCALE = 1e4
 
@@ -131,8 +135,7 @@ def _match_two(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
 
     a, b = tracks
     i, j, cost = candidate_pairs(a, b, dis, 2 * dis.delta_empty)
-    keep = cost < 2 * dis.delta_empty
-    i, j, cost = i[keep], j[keep], cost[keep]
+    cost = cost - _TIE_BREAK * dis.delta_empty  # a tie with leaving both alone goes to the pair
     na, nb = len(a), len(b)
     if i.size == 0:
         return np.concatenate(_singletons(tracks))
@@ -320,11 +323,12 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
        bound, gap 0) runs on the groups with ``rc <= θ`` (and the singletons); if its optimum UB
        has ``UB - LB <= θ`` it is optimal over all candidates, else θ grows to ``UB - LB``.
     """
-    groups, costs = candidate_groups(tracks, dis)
+    groups, exact = candidate_groups(tracks, dis)
     offsets = np.concatenate([[0], np.cumsum([len(t) for t in tracks])])
     n_units = int(offsets[-1])
     if groups.shape[0] == n_units:  # only singletons survived
         return groups
+    costs = exact - _TIE_BREAK * dis.delta_empty * ((groups >= 0).sum(axis=1) - 1)
     rows = np.where(groups >= 0, groups + offsets[:-1][None, :], -1)
     x, duals = _relaxation(rows, costs, n_units)
     reduced = costs - np.where(rows >= 0, duals[np.maximum(rows, 0)], 0.0).sum(axis=1)

@@ -288,7 +288,8 @@ class GammaMeasure(_GammaBase):
             "Differs from pygamma: float64 (pygamma float32); duplicate units are kept (pygamma collapses exact "
             "duplicates within an annotator); seeded per sample (pygamma uses numpy's global generator); the shuffle "
             "sampler removes the zone around each pivot exactly (pygamma's removal widens the other zones). "
-            "The best alignment is exact (matching for 2 annotators, HiGHS set-partitioning program for more)."
+            "The best alignment is exact (matching for 2 annotators, HiGHS set-partitioning program for more); "
+            "among equally good alignments the one with more aligned units is reported."
         ),
     )
 
