@@ -120,6 +120,32 @@ def _sample_job(
     return sample, best_alignment(sample, setup.dis)
 
 
+def _sample_chunk(
+    args: tuple[list[Track], tuple[float, float], Setup, list[np.random.SeedSequence]],
+) -> list[tuple[list[Track], Alignment]]:
+    tracks, bounds, setup, seqs = args
+    return [_sample_job(tracks, bounds, setup, s) for s in seqs]
+
+
+def _parallel_samples(
+    tracks: list[Track], bounds: tuple[float, float], setup: Setup, seqs: list[np.random.SeedSequence]
+) -> list[tuple[list[Track], Alignment]]:
+    """The samples in ``jobs`` processes, one contiguous chunk each (forked where possible: no re-import).
+
+    Each sample has its own seed, so the result does not depend on the chunking.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    jobs = min(setup.jobs, len(seqs))
+    bounds_at = np.linspace(0, len(seqs), jobs + 1).astype(int)
+    chunks = [(tracks, bounds, setup, seqs[a:b]) for a, b in zip(bounds_at[:-1], bounds_at[1:], strict=True)]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return [sample for part in pool.map(_sample_chunk, chunks) for sample in part]
+
+
 _CACHE: OrderedDict[str, Core] = OrderedDict()
 
 
@@ -142,10 +168,8 @@ def gamma_core(units: UnitSet, setup: Setup) -> Core:
     bounds = bounds_of(units, tracks)
     root = np.random.SeedSequence(setup.seed)
     seqs = root.spawn(setup.samples)
-    if setup.jobs > 1:
-        from joblib import Parallel, delayed
-
-        sampled = Parallel(n_jobs=setup.jobs)(delayed(_sample_job)(tracks, bounds, setup, s) for s in seqs)
+    if setup.jobs > 1 and len(seqs) > 1:
+        sampled = _parallel_samples(tracks, bounds, setup, seqs)
     else:
         sampled = [_sample_job(tracks, bounds, setup, s) for s in seqs]
     core = Core(tracks, best_alignment(tracks, setup.dis), list(sampled), int(root.entropy))  # type: ignore[arg-type]
