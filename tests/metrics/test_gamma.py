@@ -138,3 +138,10 @@ def test_bad_parameters_are_refused() -> None:
         GAMMA.compute([unit_set(RANDOM)], {"sampler": "nope"})
     with pytest.raises(ValueError, match="delta_empty"):
         GAMMA.compute([unit_set(RANDOM)], {"delta_empty": -1})
+
+
+def test_reversed_or_nan_times_are_refused() -> None:
+    with pytest.raises(ValueError, match="unit 1 .*'B'"):
+        GAMMA.compute([unit_set([["A", 0, 1, "x"], ["B", 2, 1, "x"]])], {"samples": 2})
+    with pytest.raises(ValueError, match="finite"):
+        GAMMA.compute([unit_set([["A", 0, float("nan"), "x"], ["B", 0, 1, "x"]])], {"samples": 2})

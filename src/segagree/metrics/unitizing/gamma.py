@@ -14,6 +14,7 @@ laid side by side.
 from __future__ import annotations
 
 import hashlib
+from abc import abstractmethod
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -88,6 +89,13 @@ def tracks_of(units: UnitSet) -> list[Track]:
     rows = np.arange(who.size)
     start, end = np.asarray(units.start, dtype=float), np.asarray(units.end, dtype=float)
     cat = np.asarray(units.category, dtype=np.int64)
+    bad = np.flatnonzero(~(np.isfinite(start) & np.isfinite(end)) | (end < start))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"gamma: unit {i} (annotator {units.annotators[int(who[i])]!r}) has start {start[i]!r} and end {end[i]!r}: "
+            "times must be finite with end >= start"
+        )
     return [
         Track.build(start[who == a], end[who == a], cat[who == a], rows[who == a]) for a in range(len(units.annotators))
     ]
@@ -429,13 +437,11 @@ _CAT_NOTES = (
 )
 
 
-class GammaCatMeasure(_GammaBase):
-    card = Card(
-        name="gamma_cat",
-        title="gamma-cat (agreement on categories, positions put aside)",
-        definition=(
-            "1 - D_o/D_e with the category disorder Σ w·d_cat / Σ w over the aligned unit pairs of the best alignment"
-        ),
+def _cat_card(name: str, title: str, definition: str) -> Card:
+    return Card(
+        name=name,
+        title=title,
+        definition=definition,
         citation=_CITATION_2018,
         parameters={**PARAMETERS, "gamma_cat_variant": "mathet"},
         better="higher",
@@ -446,6 +452,10 @@ class GammaCatMeasure(_GammaBase):
         notes=_CAT_NOTES,
     )
 
+
+class _CategoryMeasure(_GammaBase):
+    """gamma-cat and gamma-k share their statistics (slot 0 and slots 1 + k of :class:`CategoryParts`)."""
+
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> CatStats:
         setup, core, reason = self._core(item, params)
         return _cat_stats(item, core, setup, reason)
@@ -454,41 +464,39 @@ class GammaCatMeasure(_GammaBase):
         if stats.observed is None:
             return NotApplicableResult(self.card.name, "; ".join(sorted(set(stats.reasons))) or "no input")
         variant = Setup.from_params(params).variant
-        observed = float(stats.observed.disorders(variant)[0])
-        draws = np.array([p.disorders(variant)[0] for p in stats.sampled])
-        value, expected = _cat_value(observed, draws, variant)
-        return GammaCatResult(value, _nan_none(observed), expected, variant, len(stats.sampled))
+        observed = stats.observed.disorders(variant)
+        draws = np.array([p.disorders(variant) for p in stats.sampled]).reshape(len(stats.sampled), -1)
+        return self._result(stats, observed, draws, variant)
+
+    @abstractmethod
+    def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
+        """The result from the slots this measure reports."""
 
 
-class GammaKMeasure(_GammaBase):
-    card = Card(
-        name="gamma_k",
-        title="gamma-k (gamma-cat per category)",
-        definition="gamma-cat restricted, per category k, to the aligned pairs where a unit has category k: {k: value}",
-        citation=_CITATION_2018,
-        parameters={**PARAMETERS, "gamma_cat_variant": "mathet"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
-        reference="pygamma-agreement 0.5.9 (variant 'pygamma', stored outputs)",
-        notes=_CAT_NOTES,
+class GammaCatMeasure(_CategoryMeasure):
+    card = _cat_card(
+        "gamma_cat",
+        "gamma-cat (agreement on categories, positions put aside)",
+        "1 - D_o/D_e with the category disorder Σ w·d_cat / Σ w over the aligned unit pairs of the best alignment",
     )
 
-    def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> CatStats:
-        setup, core, reason = self._core(item, params)
-        return _cat_stats(item, core, setup, reason)
+    def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
+        value, expected = _cat_value(float(observed[0]), draws[:, 0], variant)
+        return GammaCatResult(value, _nan_none(float(observed[0])), expected, variant, len(stats.sampled))
 
-    def score(self, stats: CatStats, params: Mapping[str, Any]) -> GammaCatResult | NotApplicableResult:
-        if stats.observed is None:
-            return NotApplicableResult(self.card.name, "; ".join(sorted(set(stats.reasons))) or "no input")
-        variant = Setup.from_params(params).variant
-        observed = stats.observed.disorders(variant)[1:]
-        draws = np.array([p.disorders(variant)[1:] for p in stats.sampled]).reshape(len(stats.sampled), -1)
+
+class GammaKMeasure(_CategoryMeasure):
+    card = _cat_card(
+        "gamma_k",
+        "gamma-k (gamma-cat per category)",
+        "gamma-cat restricted, per category k, to the aligned pairs where a unit has category k: {k: value}",
+    )
+
+    def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
         values: dict[str, float | None] = {}
         obs_out: dict[str, float | None] = {}
         exp_out: dict[str, float | None] = {}
-        for k, name in enumerate(stats.categories):
+        for k, name in enumerate(stats.categories, start=1):
             values[name], exp_out[name] = _cat_value(float(observed[k]), draws[:, k], variant)
             obs_out[name] = _nan_none(float(observed[k]))
         return GammaCatResult(values, obs_out, exp_out, variant, len(stats.sampled))
