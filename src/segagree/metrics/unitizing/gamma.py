@@ -14,8 +14,8 @@ laid side by side.
 from __future__ import annotations
 
 import hashlib
-from abc import abstractmethod
 import math
+from abc import abstractmethod
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
