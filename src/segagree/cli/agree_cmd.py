@@ -13,6 +13,8 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    Reading,
+    SpeakerLabels,
     examples,
     fmt_score,
     json_option,
@@ -20,11 +22,9 @@ from segagree.cli.common import (
     mode_option,
     new_table,
     print_json,
-    read_options,
     reading_options,
     scheme_option,
     speaker_labels_option,
-    speaker_map,
     stderr,
     stdout,
 )
@@ -136,14 +136,8 @@ def agree(
     layer: str | None,
     align: bool,
     max_mismatch: float,
-    renames: tuple[str, ...],
-    keep_speaker_labels: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    speaker_labels: SpeakerLabels,
+    reading: Reading,
     ci_speakers: bool,
     n_boot: int,
     json_out: bool,
@@ -172,9 +166,9 @@ def agree(
         return
     if len(paths) < 2:
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     sch = api.load_scheme(scheme)
-    docs = [api.read(p, from_, scheme=sch, **opts) for p in paths]
+    docs = [api.read(p, reading.format, scheme=sch, **opts) for p in paths]
     n_speakers = len({s for d in docs for s in d.speakers})
     n_pairs = len(docs) * (len(docs) - 1) // 2
     total = 0 if exact else sims * n_speakers * n_pairs
@@ -187,8 +181,8 @@ def agree(
             layer=layer,
             align=align,
             max_mismatch=max_mismatch,
-            normalise_speakers=not keep_speaker_labels,
-            speaker_map=speaker_map(renames),
+            normalise_speakers=speaker_labels.normalise,
+            speaker_map=speaker_labels.renames,
             mode=mode.lower(),
             transpositions=transpositions,
             chance=chance.lower(),

@@ -6,10 +6,12 @@ stays quick.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -165,16 +167,32 @@ def max_mismatch_option(f: F) -> F:
     )(f)
 
 
-def reading_options(f: F) -> F:
-    """--from, --encoding and the tier options of the ELAN and Praat readers."""
-    options = [
+@dataclass(frozen=True)
+class Reading:
+    """What the shared reading options chose: the input format (None: by extension) and the
+    reader options the user set (readers refuse options they do not know)."""
+
+    format: str | None
+    options: dict[str, Any]
+
+
+# The reading options every command that reads files takes: (parameter name, click option).
+_READING: list[tuple[str, Callable[[F], F]]] = [
+    (
+        "from_",
         click.option(
             "--from",
             "from_",
             metavar="FORMAT",
             help="Input format (default: by extension); e.g. text, csv, eaf, praat. See segagree formats.",
         ),
+    ),
+    (
+        "encoding",
         click.option("--encoding", metavar="NAME", help="Text encoding of the input files (default: detected)."),
+    ),
+    (
+        "tiers",
         click.option(
             "--tier",
             "tiers",
@@ -182,10 +200,19 @@ def reading_options(f: F) -> F:
             metavar="NAME",
             help="ELAN/Praat tier to read as a speaker's units (repeat for several).",
         ),
+    ),
+    (
+        "speaker_tier",
         click.option("--speaker-tier", metavar="NAME", help="Praat: the tier whose labels name each unit's speaker."),
+    ),
+    (
+        "word_tier",
         click.option(
             "--word-tier", metavar="NAME", help="Praat: the word tier, or a pattern such as '{speaker}-words'."
         ),
+    ),
+    (
+        "gap_labels",
         click.option(
             "--gap-label",
             "gap_labels",
@@ -193,10 +220,24 @@ def reading_options(f: F) -> F:
             metavar="LABEL",
             help="Praat: a label that marks a gap, not a unit (repeat for several).",
         ),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    ),
+]
+
+
+def reading_options(f: F) -> F:
+    """--from, --encoding and the tier options of the ELAN and Praat readers, handed to the
+    command as one ``reading: Reading`` parameter."""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        chosen = {name: kwargs.pop(name) for name, _ in _READING}
+        fmt = chosen.pop("from_")
+        kwargs["reading"] = Reading(fmt, read_options(**chosen))
+        return f(*args, **kwargs)
+
+    for _, option in reversed(_READING):
+        command = option(command)
+    return command
 
 
 def read_options(
@@ -217,20 +258,36 @@ def read_options(
     return {k: v for k, v in raw.items() if v is not None}
 
 
+@dataclass(frozen=True)
+class SpeakerLabels:
+    """How speakers are paired: renames (``OLD -> NEW``, or None) and whether labels are normalised."""
+
+    renames: dict[str, str] | None
+    normalise: bool
+
+
 def speaker_labels_option(f: F) -> F:
-    """--rename OLD=NEW (repeatable) and --keep-speaker-labels."""
-    f = click.option(
+    """--rename OLD=NEW (repeatable) and --keep-speaker-labels, handed to the command as one
+    ``speaker_labels: SpeakerLabels`` parameter."""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        renames, keep = kwargs.pop("renames"), kwargs.pop("keep_speaker_labels")
+        kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep)
+        return f(*args, **kwargs)
+
+    command = click.option(
         "--keep-speaker-labels",
         is_flag=True,
         help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
-    )(f)
+    )(command)
     return click.option(
         "--rename",
         "renames",
         multiple=True,
         metavar="OLD=NEW",
         help="Rename a speaker in both files before pairing (repeat for several).",
-    )(f)
+    )(command)
 
 
 def speaker_map(renames: tuple[str, ...]) -> dict[str, str] | None:

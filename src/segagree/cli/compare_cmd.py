@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    Reading,
+    SpeakerLabels,
     check_writable,
     examples,
     fmt_score,
@@ -16,12 +18,10 @@ from segagree.cli.common import (
     mode_option,
     plain_table,
     print_json,
-    read_options,
     reading_options,
     say,
     scheme_option,
     speaker_labels_option,
-    speaker_map,
     stdout,
 )
 
@@ -73,14 +73,8 @@ def compare(
     transpositions: bool,
     align: bool,
     max_mismatch: float,
-    renames: tuple[str, ...],
-    keep_speaker_labels: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    speaker_labels: SpeakerLabels,
+    reading: Reading,
     ops: Path | None,
     language: str | None,
     max_cpl: int,
@@ -96,12 +90,12 @@ def compare(
     import segagree.api as api
     from segagree.pipeline.operations import write_operations_csv
 
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     if ops is not None:
         check_writable(ops)
     sch = api.load_scheme(scheme)
-    a = api.read(file_a, from_, scheme=sch, **opts)
-    b = api.read(file_b, from_, scheme=sch, **opts)
+    a = api.read(file_a, reading.format, scheme=sch, **opts)
+    b = api.read(file_b, reading.format, scheme=sch, **opts)
     result = api.compare(
         a,
         b,
@@ -112,8 +106,8 @@ def compare(
         max_mismatch=max_mismatch,
         layer=layer,
         transpositions=transpositions,
-        normalise_speakers=not keep_speaker_labels,
-        speaker_map=speaker_map(renames),
+        normalise_speakers=speaker_labels.normalise,
+        speaker_map=speaker_labels.renames,
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
         metric_options={"language": language, "max_cpl": max_cpl},

@@ -10,12 +10,12 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    Reading,
     check_writable,
     examples,
     fmt_score,
     new_table,
     print_json,
-    read_options,
     reading_options,
     say,
     scheme_option,
@@ -91,12 +91,7 @@ def run(
     workbooks: bool,
     report: bool,
     fresh: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    reading: Reading,
     quiet: bool,
     json_out: bool,
 ) -> None:
@@ -114,7 +109,7 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     err = stderr()
@@ -148,7 +143,7 @@ def run(
                 scheme=scheme,
                 workbooks=workbooks,
                 report=report,
-                format=from_,
+                format=reading.format,
                 read_options=opts,
                 progress=progress,
             )
