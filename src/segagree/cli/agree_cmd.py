@@ -15,6 +15,7 @@ from segagree.cli.common import (
     AT_LEAST_ONE,
     Reading,
     SpeakerLabels,
+    count_option,
     examples,
     fmt_score,
     json_option,
@@ -24,6 +25,7 @@ from segagree.cli.common import (
     print_json,
     reading_options,
     scheme_option,
+    seed_option,
     speaker_labels_option,
     stderr,
     stdout,
@@ -72,17 +74,8 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     type=click.Path(dir_okay=False, path_type=Path),
     help="A segeval JSON dataset (items x coders, masses) instead of files.",
 )
-@click.option(
-    "--sims",
-    default=1000,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="K",
-    help="Simulated chance pairs per speaker (K).",
-)
-@click.option(
-    "--seed", default=12345, show_default=True, type=int, metavar="N", help="Seed of the simulations and the bootstrap."
-)
+@count_option("--sims", "Simulated chance pairs per speaker (K).", default=1000, metavar="K")
+@seed_option("Seed of the simulations and the bootstrap.")
 @click.option(
     "--chance",
     default="cohen",
@@ -101,14 +94,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     metavar="SE",
     help="Stop before --sims once both pooled kappas' Monte Carlo standard errors are at most SE.",
 )
-@click.option(
-    "--jobs",
-    default=1,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="N",
-    help="Worker processes for the simulations (same numbers for any value).",
-)
+@count_option("--jobs", "Worker processes for the simulations (same numbers for any value).", default=1)
 @scheme_option
 @mode_option
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")

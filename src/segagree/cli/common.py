@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 F = Callable[..., Any]
 
+EXISTING_FILE = click.Path(dir_okay=False, path_type=Path)
+
 
 class _AtLeastOne(click.ParamType):
     """A whole number >= 1, described in words (click's IntRange prints 'INTEGER RANGE x>=1')."""
@@ -147,6 +149,30 @@ def json_option(what: str = "print one JSON object instead of tables") -> Callab
     return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
 
 
+def output_option(help: str, *, metavar: str | None = None, file: bool = True) -> Callable[[F], F]:
+    """-o/--output (required): an output file (``file=True``), or a file or folder."""
+    return click.option(
+        "-o", "--output", required=True, type=click.Path(dir_okay=not file, path_type=Path), metavar=metavar, help=help
+    )
+
+
+def count_option(name: str, help: str, *, default: int | None = None, metavar: str = "N") -> Callable[[F], F]:
+    """A whole-number option of at least 1 (``--sims``, ``--jobs``, ...), its default shown."""
+    return click.option(
+        name, default=default, show_default=default is not None, type=AT_LEAST_ONE, metavar=metavar, help=help
+    )
+
+
+def seed_option(help: str, *, default: int | None = 12345) -> Callable[[F], F]:
+    """--seed N."""
+    return click.option("--seed", default=default, show_default=default is not None, type=int, metavar="N", help=help)
+
+
+def pair_arguments(f: F) -> F:
+    """FILE_A FILE_B: the two annotations of a pair (A is the reference where it matters)."""
+    return click.argument("file_a", type=EXISTING_FILE)(click.argument("file_b", type=EXISTING_FILE)(f))
+
+
 def scheme_option(f: F) -> F:
     return click.option("--scheme", metavar="NAME|FILE", help=SCHEME_HELP)(f)
 
@@ -176,50 +202,44 @@ class Reading:
     options: dict[str, Any]
 
 
-# The reading options every command that reads files takes: (parameter name, click option).
-_READING: list[tuple[str, Callable[[F], F]]] = [
+# The reading options every command that reads files takes: parameter name, option names, settings.
+_READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     (
         "from_",
-        click.option(
-            "--from",
-            "from_",
-            metavar="FORMAT",
-            help="Input format (default: by extension); e.g. text, csv, eaf, praat. See segagree formats.",
-        ),
+        ("--from", "from_"),
+        {
+            "metavar": "FORMAT",
+            "help": "Input format (default: by extension); e.g. text, csv, eaf, praat. See segagree formats.",
+        },
     ),
-    (
-        "encoding",
-        click.option("--encoding", metavar="NAME", help="Text encoding of the input files (default: detected)."),
-    ),
+    ("encoding", ("--encoding",), {"metavar": "NAME", "help": "Text encoding of the input files (default: detected)."}),
     (
         "tiers",
-        click.option(
-            "--tier",
-            "tiers",
-            multiple=True,
-            metavar="NAME",
-            help="ELAN/Praat tier to read as a speaker's units (repeat for several).",
-        ),
+        ("--tier", "tiers"),
+        {
+            "multiple": True,
+            "metavar": "NAME",
+            "help": "ELAN/Praat tier to read as a speaker's units (repeat for several).",
+        },
     ),
     (
         "speaker_tier",
-        click.option("--speaker-tier", metavar="NAME", help="Praat: the tier whose labels name each unit's speaker."),
+        ("--speaker-tier",),
+        {"metavar": "NAME", "help": "Praat: the tier whose labels name each unit's speaker."},
     ),
     (
         "word_tier",
-        click.option(
-            "--word-tier", metavar="NAME", help="Praat: the word tier, or a pattern such as '{speaker}-words'."
-        ),
+        ("--word-tier",),
+        {"metavar": "NAME", "help": "Praat: the word tier, or a pattern such as '{speaker}-words'."},
     ),
     (
         "gap_labels",
-        click.option(
-            "--gap-label",
-            "gap_labels",
-            multiple=True,
-            metavar="LABEL",
-            help="Praat: a label that marks a gap, not a unit (repeat for several).",
-        ),
+        ("--gap-label", "gap_labels"),
+        {
+            "multiple": True,
+            "metavar": "LABEL",
+            "help": "Praat: a label that marks a gap, not a unit (repeat for several).",
+        },
     ),
 ]
 
@@ -230,13 +250,13 @@ def reading_options(f: F) -> F:
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
-        chosen = {name: kwargs.pop(name) for name, _ in _READING}
+        chosen = {name: kwargs.pop(name) for name, _, _ in _READING}
         fmt = chosen.pop("from_")
         kwargs["reading"] = Reading(fmt, read_options(**chosen))
         return f(*args, **kwargs)
 
-    for _, option in reversed(_READING):
-        command = option(command)
+    for _, names, settings in reversed(_READING):
+        command = click.option(*names, **settings)(command)
     return command
 
 

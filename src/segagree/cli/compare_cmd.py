@@ -16,6 +16,7 @@ from segagree.cli.common import (
     json_option,
     max_mismatch_option,
     mode_option,
+    pair_arguments,
     plain_table,
     print_json,
     reading_options,
@@ -24,8 +25,6 @@ from segagree.cli.common import (
     speaker_labels_option,
     stdout,
 )
-
-EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command(
@@ -38,8 +37,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
         "segagree compare garden.ann1.txt garden.ann2.txt --align --max-mismatch 0.3",
     )
 )
-@click.argument("file_a", type=EXISTING)
-@click.argument("file_b", type=EXISTING)
+@pair_arguments
 @scheme_option
 @mode_option
 @click.option(

@@ -12,6 +12,7 @@ from segagree.cli.common import (
     check_writable,
     examples,
     json_option,
+    output_option,
     print_json,
     reading_options,
     say,
@@ -28,14 +29,7 @@ from segagree.cli.common import (
     )
 )
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(path_type=Path),
-    metavar="FILE|FOLDER",
-    help="Output file (or folder for a batch).",
-)
+@output_option("Output file (or folder for a batch).", metavar="FILE|FOLDER", file=False)
 @click.option("--to", metavar="FORMAT", help="Output format (default: by extension); e.g. praat, elan, csv, srt.")
 @scheme_option
 @click.option("--layer", metavar="NAME", help="Layer to write for one-layer formats (default iu).")

@@ -7,20 +7,21 @@ from pathlib import Path
 import click
 
 from segagree.cli.common import (
-    AT_LEAST_ONE,
     Reading,
     SpeakerLabels,
     check_writable,
+    count_option,
     examples,
     max_mismatch_option,
     mode_option,
+    output_option,
+    pair_arguments,
     reading_options,
     say,
     scheme_option,
+    seed_option,
     speaker_labels_option,
 )
-
-EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command(
@@ -32,28 +33,14 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
     )
 )
-@click.argument("file_a", type=EXISTING)
-@click.argument("file_b", type=EXISTING)
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The workbook to write (.xlsx).",
-)
+@pair_arguments
+@output_option("The workbook to write (.xlsx).")
 @scheme_option
 @mode_option
 @click.option("--matches", is_flag=True, help="List match operations too.")
 @click.option("--kappa/--no-kappa", default=True, help="Simulated kappa on the Summary sheet (default) or not.")
-@click.option(
-    "--sims",
-    default=1000,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="K",
-    help="Kappa: simulated chance annotations per speaker.",
-)
-@click.option("--seed", default=12345, show_default=True, type=int, metavar="N", help="Kappa: random seed.")
+@count_option("--sims", "Kappa: simulated chance annotations per speaker.", default=1000, metavar="K")
+@seed_option("Kappa: random seed.")
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
