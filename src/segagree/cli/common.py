@@ -10,7 +10,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -66,7 +66,7 @@ def stderr() -> Console:
 
 
 def plain_table(
-    title: str, header: list[str], rows: list[list[str]], *, sections: set[int] = frozenset(), caption: str = ""
+    title: str, header: list[str], rows: list[list[str]], *, sections: Collection[int] = frozenset(), caption: str = ""
 ) -> str:
     """A table as plain text, in the look of rich's SIMPLE_HEAD box: the first column left-aligned,
     the others right-aligned, a rule under the header, a blank line after each row in ``sections``.
