@@ -6,7 +6,8 @@
   (:mod:`.windows`), the alignment-based A (:mod:`.alignment`), on masses, gap sets or
   per-token codes (:mod:`.masses`); additive statistics and pooling in :mod:`.stats`.
 * Chance-corrected agreement: :mod:`.agreement` (simulated kappa), :mod:`.fleiss`.
-* Metric cards (definition, parameters, citation, library): :data:`METRIC_CARDS`.
+* The measure contract (:mod:`.contract`: card, statistics, add, score) and the one registry of
+  measures (:mod:`.registry`), whose cards ``segagree metrics`` prints.
 """
 
 # `sf` is both a submodule and a function: importing the submodule (as `compare` always does)
@@ -23,9 +24,8 @@ _LAZY = {
     "BoundaryEditResult": "segagree.metrics.boundary_edit",
     "EditCounts": "segagree.metrics.stats",
     "K_RULES": "segagree.metrics.windows",
-    "METRIC_CARDS": "segagree.metrics.cards",
     "Match": "segagree.metrics.boundary_edit",
-    "MetricCard": "segagree.metrics.cards",
+    "MetricCard": "segagree.metrics.contract",
     "Segmentation": "segagree.metrics.masses",
     "SimilarityResult": "segagree.metrics.boundary_edit",
     "SimilarityStats": "segagree.metrics.stats",
@@ -35,7 +35,6 @@ _LAZY = {
     "WinPRStats": "segagree.metrics.stats",
     "WindowResult": "segagree.metrics.windows",
     "WindowStats": "segagree.metrics.stats",
-    "add_card": "segagree.metrics.cards",
     "alignment_similarity": "segagree.metrics.alignment",
     "as_segmentation": "segagree.metrics.masses",
     "boundary_edit_distance": "segagree.metrics.boundary_edit",
@@ -73,7 +72,6 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "K_RULES",
-    "METRIC_CARDS",
     "MODES",
     "Addition",
     "AlignedPair",
@@ -95,7 +93,6 @@ __all__ = [
     "WinPRStats",
     "WindowResult",
     "WindowStats",
-    "add_card",
     "alignment_similarity",
     "as_segmentation",
     "boundary_edit_distance",

@@ -49,7 +49,8 @@ import numpy as np
 
 from segagree.errors import MismatchError, UsageError
 from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
-from segagree.metrics.masses import as_pair
+from segagree.metrics.contract import Card, Measure, TokenSet
+from segagree.metrics.masses import as_pair, sets_from_codes
 from segagree.metrics.sf import sf
 from segagree.schemas.scheme import BoundaryScheme, builtin_scheme
 
@@ -428,3 +429,114 @@ def bootstrap_ci(
     out["low"] = lo.tolist() if np.ndim(lo) else float(lo)
     out["high"] = hi.tolist() if np.ndim(hi) else float(hi)
     return out
+
+
+# --- measures (the contract: segagree.metrics.contract) ----------------------------------------
+
+_FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
+_MULTI_PARAMETERS = {"similarity": "b (s, sf, sf_b)", "n_t": "2 (s and b)", "scheme": "the layer's (sf and sf_b)"}
+FLEISS_PI_CARD = Card(
+    name="fleiss_pi",
+    title="Fleiss' multi-pi",
+    definition="(A_a - A_e) / (1 - A_e): actual agreement pooled over coder pairs, expected from pooled boundary "
+    "proportions (Scott's pi for two coders)",
+    citation=_FI2012 + "; Fleiss (1971)",
+    parameters=_MULTI_PARAMETERS,
+    needs="annotations",
+    annotators="2+",
+    group="agreement",
+    reference="segeval 2.0.11 fleiss_pi_linear",
+)
+FLEISS_KAPPA_CARD = Card(
+    name="fleiss_kappa",
+    title="Fleiss' multi-kappa",
+    definition="(A_a - A_e) / (1 - A_e) with A_e the mean over coder pairs of their proportions' product "
+    "(Cohen's kappa for two coders)",
+    citation=_FI2012 + "; Davies & Fleiss (1982)",
+    parameters=_MULTI_PARAMETERS,
+    needs="annotations",
+    annotators="2+",
+    group="agreement",
+    reference="segeval 2.0.11 fleiss_kappa_linear",
+)
+BIAS_CARD = Card(
+    name="bias",
+    title="Artstein & Poesio annotator bias",
+    definition="A_e(pi) - A_e(kappa): how much the coders' boundary proportions differ",
+    citation=_FI2012 + "; Artstein & Poesio (2008)",
+    parameters=_MULTI_PARAMETERS,
+    better="none",
+    needs="annotations",
+    annotators="2+",
+    group="agreement",
+    reference="segeval 2.0.11 artstein_poesio_bias_linear",
+)
+
+
+@dataclass(frozen=True)
+class MultiStats:
+    """Summed per-item statistics of :func:`fleiss` (one row of its ``unit_stats`` per item)."""
+
+    similarity: str
+    sums: np.ndarray
+    from_sums: Callable[[np.ndarray], np.ndarray] = field(repr=False, compare=False)
+
+    def __add__(self, other: MultiStats) -> MultiStats:
+        if not isinstance(other, MultiStats) or other.similarity != self.similarity:
+            return NotImplemented
+        if other.sums.shape != self.sums.shape:
+            raise MismatchError("multi-coder agreement: texts with different numbers of coders cannot be pooled")
+        return MultiStats(self.similarity, self.sums + other.sums, self.from_sums)
+
+
+@dataclass(frozen=True)
+class MultiScore:
+    """pi, kappa or bias of (summed) :class:`MultiStats`."""
+
+    measure: str
+    similarity: str
+    value: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "params": {"similarity": self.similarity}}
+
+
+def _dataset(item: TokenSet, similarity: str) -> dict[str, dict[str, Any]]:
+    """{item: {coder: segmentation}}: S and B take every speaker as an item (gap sets), S_f the text."""
+    coders = list(item.annotators) or [f"coder{i + 1}" for i in range(len(item.codes))]
+    codes = [c if isinstance(c, Mapping) else {"": c} for c in item.codes]
+    if similarity in ("sf", "sf_b"):
+        return {"text": dict(zip(coders, codes, strict=True))}
+    return {s: {c: sets_from_codes(m[s]) for c, m in zip(coders, codes, strict=True)} for s in codes[0]}
+
+
+class FleissPiMeasure(Measure[TokenSet, MultiStats, MultiScore]):
+    """Fleiss' multi-pi of two or more annotators (``TokenSet`` codes: speaker -> array)."""
+
+    card = FLEISS_PI_CARD
+    column = 0  # of fleiss()'s coefficients: pi, kappa, bias
+
+    def statistics(self, item: TokenSet, params: Mapping[str, Any]) -> MultiStats:
+        similarity = str(params.get("similarity", "b"))
+        extra: dict[str, Any] = {k: params[k] for k in ("mode", "transpositions") if k in params}
+        if similarity in ("sf", "sf_b") and item.scheme is not None:
+            extra["scheme"] = item.scheme
+        res = fleiss(_dataset(item, similarity), similarity, int(params.get("n_t", 2)), **extra)
+        return MultiStats(similarity, res.unit_stats.sum(axis=0), res._from_sums)
+
+    def score(self, stats: MultiStats, params: Mapping[str, Any]) -> MultiScore:
+        v = float(stats.from_sums(stats.sums[None, :])[0, self.column])
+        return MultiScore(self.card.name, stats.similarity, v if math.isfinite(v) else None)
+
+
+class FleissKappaMeasure(FleissPiMeasure):
+    card = FLEISS_KAPPA_CARD
+    column = 1
+
+
+class BiasMeasure(FleissPiMeasure):
+    card = BIAS_CARD
+    column = 2
+
+
+MEASURES = (FleissPiMeasure(), FleissKappaMeasure(), BiasMeasure())
