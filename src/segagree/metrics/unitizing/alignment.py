@@ -321,7 +321,7 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
     2. Otherwise, since any solution costs ``LB + Σ rc`` of its groups, a group with
        ``rc > UB - LB`` is in no solution better than UB: the binary program (HiGHS branch and
        bound, gap 0) runs on the groups with ``rc <= θ`` (and the singletons); if its optimum UB
-       has ``UB - LB <= θ`` it is optimal over all candidates, else θ grows to ``UB - LB``.
+       has ``UB - LB <= θ`` it is optimal over all candidates, else θ doubles (at most to UB - LB).
     """
     groups, exact = candidate_groups(tracks, dis)
     offsets = np.concatenate([[0], np.cumsum([len(t) for t in tracks])])
@@ -345,7 +345,7 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
         gap = float(costs[sel].sum()) - lower
         if gap <= theta + 1e-9 or keep.size == costs.size:
             return groups[sel]
-        theta = gap
+        theta = min(gap, 2 * theta)  # grow slowly: the next program stays small
 
 
 def _incidence(rows: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
