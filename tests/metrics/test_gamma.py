@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import NotApplicableResult, UnitSet
 from segagree.metrics.registry import get_measure
 
@@ -38,16 +39,20 @@ def case_units(case: dict[str, Any]) -> UnitSet:
     return unit_set(case["units"], case["annotators"])
 
 
+def case_params(case: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {**case.get("params", {}), **extra}
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_observed_disorder_equals_pygamma(case: dict[str, Any]) -> None:
-    res = GAMMA.compute([case_units(case)], {"samples": 1, "seed": 0})
+    res = GAMMA.compute([case_units(case)], case_params(case, samples=1, seed=0))
     assert res.observed_disorder == pytest.approx(case["pygamma"]["observed_disorder"], abs=1e-6)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_category_disorders_equal_pygamma_variant(case: dict[str, Any]) -> None:
     units = case_units(case)
-    params = {"samples": 1, "seed": 0, "gamma_cat_variant": "pygamma"}
+    params = case_params(case, samples=1, seed=0, gamma_cat_variant="pygamma")
     cat = GAMMA_CAT.compute([units], params)
     per_k = GAMMA_K.compute([units], params)
     assert cat.observed_disorder == pytest.approx(case["pygamma"]["gamma_cat_observed_disorder"], abs=1e-6)
@@ -57,7 +62,7 @@ def test_category_disorders_equal_pygamma_variant(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("sampler", ["statistical", "shuffle"])
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_expected_disorder_within_sampling_error_of_pygamma(case: dict[str, Any], sampler: str) -> None:
-    res = GAMMA.compute([case_units(case)], {"samples": 120, "seed": 11, "sampler": sampler})
+    res = GAMMA.compute([case_units(case)], case_params(case, samples=120, seed=11, sampler=sampler))
     theirs = np.concatenate([r["sample_disorders"] for r in case["pygamma"]["samplers"][sampler]])
     mine = np.array(res.to_dict()["sample_disorders"])
     se = np.sqrt(mine.var(ddof=1) / mine.size + theirs.var(ddof=1) / theirs.size)
@@ -134,14 +139,24 @@ def test_not_applicable_with_one_annotator() -> None:
 
 
 def test_bad_parameters_are_refused() -> None:
-    with pytest.raises(ValueError, match="sampler"):
+    with pytest.raises(UsageError, match="sampler"):
         GAMMA.compute([unit_set(RANDOM)], {"sampler": "nope"})
-    with pytest.raises(ValueError, match="delta_empty"):
+    with pytest.raises(UsageError, match="delta_empty"):
         GAMMA.compute([unit_set(RANDOM)], {"delta_empty": -1})
 
 
 def test_reversed_or_nan_times_are_refused() -> None:
-    with pytest.raises(ValueError, match="unit 1 .*'B'"):
+    with pytest.raises(InputError, match="unit 1 .*'B'"):
         GAMMA.compute([unit_set([["A", 0, 1, "x"], ["B", 2, 1, "x"]])], {"samples": 2})
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(InputError, match="finite"):
         GAMMA.compute([unit_set([["A", 0, float("nan"), "x"], ["B", 0, 1, "x"]])], {"samples": 2})
+
+
+def test_gamma_k_pools_items_with_different_categories() -> None:
+    a = unit_set([["A", 0, 4, "x"], ["B", 0.5, 4, "x"], ["C", 0, 3.5, "x"]])
+    b = unit_set([["A", 0, 4, "y"], ["B", 0.5, 4, "z"], ["C", 0, 3.5, "y"]])
+    pooled = GAMMA_K.compute([a, b], {"samples": 4, "seed": 1})
+    alone = GAMMA_K.compute([a], {"samples": 4, "seed": 1})
+    assert set(pooled.value) == {"x", "y", "z"}
+    assert pooled.observed_disorder["x"] == pytest.approx(alone.observed_disorder["x"])
+    assert pooled.observed_disorder["z"] == pytest.approx(1.0)  # z only ever faces y

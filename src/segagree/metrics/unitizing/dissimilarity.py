@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from segagree.errors import UsageError
+
 __all__ = ["Dissimilarity", "Track", "candidate_pairs"]
 
 
@@ -32,9 +34,9 @@ class Dissimilarity:
         for name in ("alpha", "beta", "delta_empty"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"gamma: {name} must be a finite number >= 0, not {value!r}")
+                raise UsageError(f"gamma: {name} must be a finite number >= 0, not {value!r}")
         if self.delta_empty == 0:
-            raise ValueError("gamma: delta_empty must be > 0")
+            raise UsageError("gamma: delta_empty must be > 0")
 
     def positional(self, s1: np.ndarray, e1: np.ndarray, s2: np.ndarray, e2: np.ndarray) -> np.ndarray:
         """``d_pos`` elementwise (broadcasting)."""

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import Card, Measure, NotApplicableResult, UnitSet
 from segagree.metrics.unitizing.alignment import Alignment, best_alignment
 from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track
@@ -74,11 +75,11 @@ class Setup:
         jobs = int(params.get("jobs") or 1)
         variant = str(params.get("gamma_cat_variant") or "mathet").lower()
         if samples < 1:
-            raise ValueError(f"gamma: samples must be >= 1, not {samples}")
+            raise UsageError(f"gamma: samples must be >= 1, not {samples}")
         if sampler not in SAMPLERS:
-            raise ValueError(f"gamma: sampler must be one of {', '.join(SAMPLERS)}, not {sampler!r}")
+            raise UsageError(f"gamma: sampler must be one of {', '.join(SAMPLERS)}, not {sampler!r}")
         if variant not in VARIANTS:
-            raise ValueError(f"gamma: gamma_cat_variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+            raise UsageError(f"gamma: gamma_cat_variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         dis = Dissimilarity(num("alpha", 1.0), num("beta", 1.0), num("delta_empty", 1.0))
         return cls(dis, samples, None if seed is None else int(seed), sampler, max(1, jobs), variant)
 
@@ -92,9 +93,9 @@ def tracks_of(units: UnitSet) -> list[Track]:
     bad = np.flatnonzero(~(np.isfinite(start) & np.isfinite(end)) | (end < start))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(
-            f"gamma: unit {i} (annotator {units.annotators[int(who[i])]!r}) has start {start[i]!r} and end {end[i]!r}: "
-            "times must be finite with end >= start"
+        raise InputError(
+            f"gamma: start {start[i]!r} and end {end[i]!r}: times must be finite with end >= start",
+            place=f"unit {i} (annotator {units.annotators[int(who[i])]!r})",
         )
     return [
         Track.build(start[who == a], end[who == a], cat[who == a], rows[who == a]) for a in range(len(units.annotators))
@@ -374,10 +375,28 @@ class CatStats:
         if other.observed is None or self.observed is None:
             keep = self if other.observed is None else other
             return CatStats(keep.categories, keep.observed, keep.sampled, self.reasons + other.reasons)
-        if self.categories != other.categories:
-            raise ValueError("gamma-cat: items with different category sets cannot be pooled")
-        sampled = tuple(a + b for a, b in zip(self.sampled, other.sampled, strict=True))
-        return CatStats(self.categories, self.observed + other.observed, sampled, self.reasons + other.reasons)
+        names = tuple(dict.fromkeys((*self.categories, *other.categories)))  # items may differ in categories
+        mine, theirs = self.on(names), other.on(names)
+        assert mine.observed is not None and theirs.observed is not None
+        sampled = tuple(a + b for a, b in zip(mine.sampled, theirs.sampled, strict=True))
+        return CatStats(names, mine.observed + theirs.observed, sampled, self.reasons + other.reasons)
+
+    def on(self, names: tuple[str, ...]) -> CatStats:
+        """The same sums with the gamma-k slots laid out for ``names`` (a superset of the categories)."""
+        if names == self.categories:
+            return self
+        slots = np.array([0, *(1 + names.index(c) for c in self.categories)])
+
+        def spread(p: CategoryParts) -> CategoryParts:
+            def one(values: np.ndarray) -> np.ndarray:
+                out = np.zeros(len(names) + 1)
+                out[slots] = values
+                return out
+
+            return CategoryParts(one(p.num), one(p.den), one(p.unit_pairs), one(p.any_pairs))
+
+        assert self.observed is not None
+        return CatStats(names, spread(self.observed), tuple(spread(p) for p in self.sampled), self.reasons)
 
 
 def _cat_stats(item: UnitSet, core: Core | None, setup: Setup, reason: str) -> CatStats:
