@@ -40,7 +40,16 @@ def case_units(case: dict[str, Any]) -> UnitSet:
 
 
 def case_params(case: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {**case.get("params", {}), **extra}
+    """The case's parameters as pygamma applies them.
+
+    pygamma 0.5.9's compiled categorical dissimilarity keeps delta_empty = 1 whatever the
+    CombinedCategoricalDissimilarity's delta_empty (its ``d`` method does scale), so its alignment
+    uses beta · [cat differs]; segagree's beta / delta_empty reproduces that.
+    """
+    params = dict(case.get("params", {}))
+    if params:
+        params["beta"] = params["beta"] / params["delta_empty"]
+    return {**params, **extra}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
@@ -72,6 +81,14 @@ def test_expected_disorder_within_sampling_error_of_pygamma(case: dict[str, Any]
 
 
 RANDOM = [["A", 0, 5, "x"], ["A", 6, 9, "y"], ["B", 0.5, 5, "x"], ["B", 6, 10, "x"], ["C", 1, 4, "x"], ["C", 7, 9, "y"]]
+
+
+def test_pygamma_ignores_delta_empty_in_the_categorical_term() -> None:
+    """segagree follows the definition d_cat = [differs] · delta_empty, which pygamma's alignment does not."""
+    case = next(c for c in CASES if c["name"] == "r3x6_params")
+    assert case["params"]["delta_empty"] != 1
+    ours = GAMMA.compute([case_units(case)], {**case["params"], "samples": 1})
+    assert ours.observed_disorder < case["pygamma"]["observed_disorder"] - 1e-3
 
 
 def test_identical_annotations_give_one() -> None:

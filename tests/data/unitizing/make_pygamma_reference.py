@@ -47,6 +47,12 @@ def make_cases() -> list[dict]:
             for si, di, ci in zip(s, d, c, strict=True):
                 units.append([f"ann{a}", round(float(si), 3), round(float(si + di), 3), f"c{ci}"])
         cases.append({"name": name, "annotators": [f"ann{a}" for a in range(n)], "units": units})
+    # other dissimilarity parameters on the same units
+    for base, params in (
+        (1, {"alpha": 3.0, "beta": 1.0, "delta_empty": 1.0}),
+        (2, {"alpha": 1.0, "beta": 2.0, "delta_empty": 0.5}),
+    ):
+        cases.append({**cases[base], "name": f"{cases[base]['name']}_params", "params": params})
     # an annotator without units counts in the mean units per annotator
     cases.append(
         {
@@ -72,7 +78,7 @@ def run_case(case: dict) -> dict:
         cont.add_annotator(a)
     for a, s, e, c in case["units"]:
         cont.add(a, Segment(s, e), c)
-    dis = CombinedCategoricalDissimilarity(alpha=1, beta=1, delta_empty=1)
+    dis = CombinedCategoricalDissimilarity(**case.get("params", {"alpha": 1.0, "beta": 1.0, "delta_empty": 1.0}))
     best = cont.get_best_alignment(dis)
     out = {
         "observed_disorder": float(best.disorder),

@@ -320,7 +320,9 @@ class GammaMeasure(_GammaBase):
         notes=(
             "Differs from pygamma: float64 (pygamma float32); duplicate units are kept (pygamma collapses exact "
             "duplicates within an annotator); seeded per sample (pygamma uses numpy's global generator); the shuffle "
-            "sampler removes the zone around each pivot exactly (pygamma's removal widens the other zones). "
+            "sampler removes the zone around each pivot exactly (pygamma's removal widens the other zones); with "
+            "delta_empty != 1, pygamma's alignment uses beta·[cat differs] without the delta_empty factor (its "
+            "compiled categorical dissimilarity keeps delta_empty = 1): beta / delta_empty here reproduces it. "
             "The best alignment is exact (matching for 2 annotators, HiGHS set-partitioning program for more); "
             "among equally good alignments the one with more aligned units is reported."
         ),
