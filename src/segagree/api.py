@@ -702,3 +702,33 @@ def check_style(
     res = check_document(doc, profile, frame_rate=frame_rate)
     res["read_losses"] = doc.losses.to_json() if doc.losses else []
     return res
+
+
+def study(
+    reference: DocumentLike,
+    hypotheses: Sequence[DocumentLike] = (),
+    out_dir: PathLike = "study",
+    *,
+    seed: int = 0,
+    n_seeds: int = 3,
+    steps: int = 4,
+    metrics: str | Sequence[str] = "subtitles",
+    jobs: int = 1,
+    format: str | None = None,
+) -> dict[str, Any]:
+    """Every subtitle metric over a grid of degraded copies of ``reference`` (shift n = 1..3, insert,
+    delete, retype; p = 0, 1/steps, ..., 1; seeds ``seed`` .. ``seed + n_seeds - 1``), with the system
+    ``hypotheses`` placed on the same curves (:mod:`segagree.pipeline.study`). Writes ``study.csv``,
+    ``plots/*.png`` and ``study.html`` into ``out_dir`` (:mod:`segagree.outputs.study_report`) and
+    returns their paths with the analysis."""
+    from segagree.outputs.study_report import write_study
+    from segagree.pipeline.study import run_study
+
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1 or n_seeds < 1:
+        raise UsageError("steps and n_seeds must be positive integers")
+    ref = _subtitle_source(reference, format)
+    hyps = [_subtitle_source(h, format) for h in hypotheses]
+    ps = [k / steps for k in range(steps + 1)]
+    seeds = list(range(seed, seed + n_seeds))
+    res = run_study(ref, hyps, ps=ps, seeds=seeds, metrics=metrics, jobs=jobs)
+    return {**write_study(res, out_dir), "analysis": res.analysis, "rows": len(res.rows)}
