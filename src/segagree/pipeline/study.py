@@ -15,7 +15,8 @@ metric, ``identity`` is its mean value at p = 0 (the reference against itself) a
 worst value seen anywhere on the grid (lowest for higher-is-better, highest for lower-is-better);
 ``normalised = (value - worst) / (identity - worst)``: 1 at the identity, 0 at the worst
 degradation seen, higher is better whatever the metric's own direction. A metric that never moves
-is 1 everywhere. A metric with no direction (``none``: length ratio) is normalised as higher-better.
+is 1 everywhere. Style descriptions of the hypothesis alone (reading speed, lines per block, CPL
+conformity) can exceed 1 when a degradation happens to improve them. A metric with no direction (``none``: length ratio) is normalised as higher-better.
 
 **Answers** (per metric and operation, from the mean over seeds at each p):
 

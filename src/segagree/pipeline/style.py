@@ -5,7 +5,8 @@ holds the limits; each built-in profile cites its guideline in its file. The rul
 how each is counted (``violations`` gives one count per rule):
 
 * ``cpl``: per **line**: a line longer than ``max_cpl`` characters. A line's characters are its
-  displayed text: the words joined by one space, styling tags removed, a dialogue dash (``- ``) or
+  displayed text: the words joined by one space, every ``<...>`` tag and ``{\\...}`` block removed
+  (also the unknown tags the SRT reader keeps as words), a dialogue dash (``- ``) or
   ``NAME: `` label put back where the file had one; spaces and punctuation count.
 * ``lines``: per cue: more than ``max_lines`` lines.
 * ``cps``: per cue: characters per second above ``max_cps``, the characters being the sum of its
@@ -26,6 +27,7 @@ allow 1e-9 so that a cue exactly at a limit conforms.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from importlib import resources
@@ -43,6 +45,8 @@ __all__ = ["PROFILES", "RULES", "Cue", "StyleProfile", "check_document", "cues_o
 RULES: tuple[str, ...] = ("cpl", "lines", "cps", "min_duration", "max_duration", "min_gap", "balance")
 PROFILES: tuple[str, ...] = ("netflix-en", "netflix-en-children", "ted", "bbc")
 _EPS = 1e-9
+# Markup a player does not show: any <...> tag (the SRT reader keeps unknown ones as words) and ASS {\...}.
+_TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
 
 
 @dataclass(frozen=True)
@@ -155,9 +159,11 @@ def cues_of(doc: Document) -> list[Cue]:
             line.append(words[i])
         prev = speakers[i]
         if code or i == len(words) - 1:
-            lines.append(" ".join(line))
+            shown = " ".join(_TAG.sub("", " ".join(line)).split())
+            if shown:
+                lines.append(shown)
             line = []
-        if code == b.eob or i == len(words) - 1:
+        if (code == b.eob or i == len(words) - 1) and lines:
             cues.append(Cue(len(cues) + 1, float(starts[first]), float(ends[i]), tuple(lines)))
             lines, first = [], i + 1
     return cues
