@@ -620,14 +620,15 @@ def metric_cards() -> dict[str, MetricCard]:
 # Subtitle tools (issue 23): degraded references, the length baseline, style checks, the study
 # --------------------------------------------------------------------------------------------
 def _subtitle_source(source: DocumentLike, fmt: str | None) -> Document:
-    return source if isinstance(source, Document) else read_document(source, fmt)
+    return source if isinstance(source, Document) else read_document(Path(source), fmt)
 
 
 def _write_same_format(doc: Document, source: Document, output: PathLike, notes: LossReport) -> dict[str, Any]:
     """Write a re-broken copy of ``source`` in the source's format; refuse to overwrite the input."""
-    if source.source_path and Path(output).resolve() == Path(source.source_path).resolve():
-        raise SegagreeError("refusing to overwrite the input file", path=output)
-    losses = write_document(doc, output, source.source_format or None)
+    out = Path(output)
+    if source.source_path and out.resolve() == Path(source.source_path).resolve():
+        raise SegagreeError("refusing to overwrite the input file", path=out)
+    losses = write_document(doc, out, source.source_format or None)
     losses.extend(notes)
     return {"output": str(output), "format": source.source_format, "losses": losses.to_json() if losses else []}
 
@@ -699,7 +700,7 @@ def check_style(
     from segagree.pipeline.style import check_document
 
     doc = _subtitle_source(source, format)
-    res = check_document(doc, profile, frame_rate=frame_rate)
+    res = check_document(doc, profile if isinstance(profile, str) else Path(profile), frame_rate=frame_rate)
     res["read_losses"] = doc.losses.to_json() if doc.losses else []
     return res
 
@@ -731,4 +732,4 @@ def study(
     ps = [k / steps for k in range(steps + 1)]
     seeds = list(range(seed, seed + n_seeds))
     res = run_study(ref, hyps, ps=ps, seeds=seeds, metrics=metrics, jobs=jobs)
-    return {**write_study(res, out_dir), "analysis": res.analysis, "rows": len(res.rows)}
+    return {**write_study(res, Path(out_dir)), "analysis": res.analysis, "rows": len(res.rows)}

@@ -12,6 +12,7 @@ from segagree.adapters import read_document, write_document
 from segagree.pipeline.degrade import degrade_breaks, degrade_document
 from segagree.pipeline.rebreak import SubtitleBreaks, subtitle_breaks
 from segagree.schemas import Document, builtin_scheme, from_units
+
 from conftest import shared_path
 
 EOB, EOL = 1, 2
@@ -55,8 +56,9 @@ def test_shift_moves_each_break_at_most_n_words_and_keeps_count_and_order(codes,
 @given(codes=codes_strategy, seed=st.integers(0, 2**31), op=st.sampled_from(["shift", "insert", "delete", "retype"]))
 def test_p_zero_is_the_identity_and_words_never_change(codes, seed, op):
     doc = _doc(codes)
-    assert np.array_equal(subtitle_breaks(degrade_document(doc, op, 0.0, seed=seed, n=2).document).codes,
-                          subtitle_breaks(doc).codes)
+    assert np.array_equal(
+        subtitle_breaks(degrade_document(doc, op, 0.0, seed=seed, n=2).document).codes, subtitle_breaks(doc).codes
+    )
     res = degrade_document(doc, op, 0.7, seed=seed, n=2)
     assert res.document.column("text").tolist() == doc.column("text").tolist()
     assert subtitle_breaks(res.document).codes[-1] == EOB  # the text still ends a block

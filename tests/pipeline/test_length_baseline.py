@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import shared_path
 from segagree.adapters import read_document
 from segagree.pipeline.baseline import length_breaks, segment_document
 from segagree.pipeline.rebreak import subtitle_breaks
 from segagree.pipeline.subtitles import evaluate_pair
+
+from conftest import shared_path
 
 PUBLISHED = {"pk_eox": 0.353, "windowdiff_eox": 0.387, "bleu_br": 63.81, "ter_br": 12.59}
 # TER_br lands 0.74 below the published value (see README, "segment"); the margin says so.
@@ -59,8 +60,9 @@ def test_brute_force_on_a_small_text():
     from segagree.schemas import builtin_scheme, from_units
 
     words = ["aaaa", "bb", "c", "dddddd", "ee", "f", "gggg."]
-    doc = from_units("x", [{"speaker": "S", "tokens": words, "boundary": 1}], layer="subtitle",
-                     scheme=builtin_scheme("subtitle"))
+    doc = from_units(
+        "x", [{"speaker": "S", "tokens": words, "boundary": 1}], layer="subtitle", scheme=builtin_scheme("subtitle")
+    )
     b = subtitle_breaks(doc)
     codes = length_breaks(words, b, max_cpl=9, max_lines=2)
     # by hand: "aaaa bb c" (9) | "dddddd ee" (9) | "f gggg." -> eol, eob, eob

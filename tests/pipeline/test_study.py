@@ -45,8 +45,11 @@ def test_b_falls_as_more_breaks_are_shifted(written):
     for n in (1, 2, 3):
         mean = {}
         for p in (0.0, 0.5, 1.0):
-            vals = [r["value"] for r in rows if r["metric"] == "b" and r["operation"] == "shift" and r["n"] == n
-                    and r["p"] == p]
+            vals = [
+                r["value"]
+                for r in rows
+                if r["metric"] == "b" and r["operation"] == "shift" and r["n"] == n and r["p"] == p
+            ]
             mean[p] = sum(vals) / len(vals)
         assert mean[0.0] == pytest.approx(1.0)
         assert mean[0.0] > mean[0.5] > mean[1.0]

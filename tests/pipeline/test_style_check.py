@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import srt
 
-from conftest import SHARED
 from segagree.adapters import read_document
 from segagree.errors import InputError, SegagreeError
 from segagree.pipeline.style import check_document, load_profile
+
+from conftest import SHARED
 
 TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
 

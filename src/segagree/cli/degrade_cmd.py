@@ -50,7 +50,8 @@ def degrade(
     import segagree.api as api
     from segagree.errors import UsageError
 
-    chosen = [name for name, on in (("shift", shift is not None), ("insert", insert), ("delete", delete), ("retype", retype)) if on]
+    flags = (("shift", shift is not None), ("insert", insert), ("delete", delete), ("retype", retype))
+    chosen = [name for name, on in flags if on]
     if len(chosen) != 1:
         raise UsageError("give exactly one of --shift N, --insert, --delete, --retype")
     check_writable(output)

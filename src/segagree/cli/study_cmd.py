@@ -22,7 +22,7 @@ from segagree.cli.common import check_writable, examples, json_option, print_jso
 @click.option(
     "--steps", type=click.IntRange(min=1), default=4, show_default=True, help="p from 0 to 1 in this many steps."
 )
-@click.option("--metrics", default="subtitles", show_default=True, help="Subtitle metrics (comma-separated) or a group.")
+@click.option("--metrics", default="subtitles", show_default=True, help="Metrics (comma-separated) or a group.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel processes.")
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print the written paths and the analysis as one JSON object")
@@ -50,7 +50,14 @@ def study(
 
     check_writable(output, folder=True)
     res = api.study(
-        reference, list(hypotheses), output, seed=seed, n_seeds=n_seeds, steps=steps, metrics=metrics, jobs=jobs,
+        reference,
+        list(hypotheses),
+        output,
+        seed=seed,
+        n_seeds=n_seeds,
+        steps=steps,
+        metrics=metrics,
+        jobs=jobs,
         format=from_,
     )
     if json_out:

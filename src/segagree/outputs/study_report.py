@@ -40,13 +40,19 @@ def _write_csv(result: StudyResult, path: Path) -> None:
         for r in result.rows:
             w.writerow({**r, "system": ""})
         for name, values in result.systems.items():
-            norm = values.get("_normalised", {})
+            norm = result.systems_normalised.get(name, {})
             for metric, v in values.items():
-                if metric == "_normalised":
-                    continue
                 w.writerow(
-                    {"operation": "system", "n": "", "p": "", "seed": "", "metric": metric, "value": v,
-                     "normalised": norm.get(metric, ""), "system": name}
+                    {
+                        "operation": "system",
+                        "n": "",
+                        "p": "",
+                        "seed": "",
+                        "metric": metric,
+                        "value": v,
+                        "normalised": norm.get(metric, ""),
+                        "system": name,
+                    }
                 )
 
 
@@ -55,14 +61,15 @@ def _plot(ax: Any, curve: dict[str, Any], label: str, heavy: bool) -> None:
 
 
 def _systems_on(ax: Any, result: StudyResult, metric: str, op: str, curve: dict[str, Any]) -> None:
-    for name, values in result.systems.items():
-        y = values.get("_normalised", {}).get(metric)
+    for name in result.systems:
+        y = result.systems_normalised.get(name, {}).get(metric)
         if y is None or not math.isfinite(y):
             continue
         x = result.analysis["systems_equivalent_p"].get(name, {}).get(metric, {}).get(op)
         ax.plot([curve["p"][-1] * 1.04 if x is None else x], [y], marker="o", color="black", linestyle="none")
-        ax.annotate(name, (curve["p"][-1] * 1.04 if x is None else x, y), fontsize=7, xytext=(3, 3),
-                    textcoords="offset points")
+        ax.annotate(
+            name, (curve["p"][-1] * 1.04 if x is None else x, y), fontsize=7, xytext=(3, 3), textcoords="offset points"
+        )
 
 
 def _figure(title: str) -> tuple[Any, Any]:
@@ -131,7 +138,7 @@ def _html(result: StudyResult, plots: list[str]) -> str:
         "table": table,
         "saturation": result.analysis["bleu_br_saturation"],
         "normalised": result.analysis["normalised_bleu_br"],
-        "systems": {k: {m: v for m, v in vals.items() if m != "_normalised"} for k, vals in result.systems.items()},
+        "systems": result.systems,
         "plots": plots,
     }
     return _environment().get_template("study.html.j2").render(context)

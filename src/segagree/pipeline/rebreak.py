@@ -111,9 +111,7 @@ def word_spans(doc: Document, breaks: SubtitleBreaks) -> tuple[np.ndarray, np.nd
     return est_s, est_e
 
 
-def with_breaks(
-    doc: Document, breaks: SubtitleBreaks, codes: np.ndarray, *, what: str
-) -> tuple[Document, LossReport]:
+def with_breaks(doc: Document, breaks: SubtitleBreaks, codes: np.ndarray, *, what: str) -> tuple[Document, LossReport]:
     """A copy of ``doc`` whose subtitle layer holds ``codes``, cues re-timed (module docstring).
 
     ``what`` names the operation in the notes. The notes list what changed beyond the breaks:

@@ -16,7 +16,8 @@ worst value seen anywhere on the grid (lowest for higher-is-better, highest for 
 ``normalised = (value - worst) / (identity - worst)``: 1 at the identity, 0 at the worst
 degradation seen, higher is better whatever the metric's own direction. A metric that never moves
 is 1 everywhere. Style descriptions of the hypothesis alone (reading speed, lines per block, CPL
-conformity) can exceed 1 when a degradation happens to improve them. A metric with no direction (``none``: length ratio) is normalised as higher-better.
+conformity) can exceed 1 when a degradation happens to improve them. A metric with no direction
+(``none``: length ratio) is normalised as higher-better.
 
 **Answers** (per metric and operation, from the mean over seeds at each p):
 
@@ -43,7 +44,15 @@ from segagree.errors import UsageError
 from segagree.pipeline.degrade import degrade_document
 from segagree.schemas import Document
 
-__all__ = ["GRID_OPERATIONS", "StudyResult", "analyse", "better_direction", "normalise", "run_study"]
+__all__ = [
+    "GRID_OPERATIONS",
+    "StudyResult",
+    "analyse",
+    "better_direction",
+    "normalise",
+    "normalised_values",
+    "run_study",
+]
 
 #: (operation, n) of the grid: shift by up to 1, 2, 3 words, insert, delete, retype.
 GRID_OPERATIONS: tuple[tuple[str, int], ...] = (
@@ -64,6 +73,7 @@ class StudyResult:
 
     rows: list[dict[str, Any]]
     systems: dict[str, dict[str, float]]
+    systems_normalised: dict[str, dict[str, float]]
     analysis: dict[str, Any]
     reference: str
     settings: dict[str, Any] = field(default_factory=dict)
@@ -140,37 +150,39 @@ def run_study(
         parts = [_grid_point(reference, *t, metrics, opts) for t in tasks]
     rows = [r for part in parts for r in part]
     systems = {h.name or f"system {i + 1}": _score(reference, h, metrics, opts) for i, h in enumerate(hypotheses)}
-    normalise(rows, systems)
+    bounds = normalise(rows)
+    placed = {name: normalised_values(values, bounds) for name, values in systems.items()}
     settings = {"ps": ps, "seeds": list(seeds), "operations": [list(o) for o in operations], "metrics": metrics}
-    return StudyResult(rows, systems, analyse(rows, systems), reference.name, settings)
+    return StudyResult(rows, systems, placed, analyse(rows, placed), reference.name, settings)
 
 
-def normalise(rows: list[dict[str, Any]], systems: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+def _scaled(value: float, identity: float, worst: float) -> float:
+    span = identity - worst
+    return float("nan") if math.isnan(span) else 1.0 if span == 0 else (value - worst) / span
+
+
+def normalised_values(values: Mapping[str, float], bounds: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """A system's values on the grid's normalised scale (metrics the grid has)."""
+    return {m: _scaled(v, bounds[m]["identity"], bounds[m]["worst"]) for m, v in values.items() if m in bounds}
+
+
+def normalise(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Add ``better`` and ``normalised`` to every row (module docstring); return each metric's
-    ``identity`` and ``worst`` values, and put the systems' normalised values under ``"_normalised"``."""
+    ``identity``, ``worst`` and ``better``."""
     by_metric: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_metric.setdefault(r["metric"], []).append(r)
-    bounds: dict[str, dict[str, float]] = {}
+    bounds: dict[str, dict[str, Any]] = {}
     for metric, rs in by_metric.items():
         better = better_direction(metric)
         sign = -1.0 if better == "lower" else 1.0
         ident = [r["value"] for r in rs if r["p"] == 0.0]
         identity = float(np.mean(ident)) if ident else float("nan")
         worst = min(sign * r["value"] for r in rs) * sign
-        bounds[metric] = {"identity": identity, "worst": worst, "better": better}  # type: ignore[dict-item]
-        span = identity - worst
+        bounds[metric] = {"identity": identity, "worst": worst, "better": better}
         for r in rs:
             r["better"] = better
-            r["normalised"] = float("nan") if math.isnan(span) else 1.0 if span == 0 else (r["value"] - worst) / span
-    for name, values in systems.items():
-        norm = {}
-        for metric, v in values.items():
-            if metric in bounds:
-                b = bounds[metric]
-                span = b["identity"] - b["worst"]
-                norm[metric] = float("nan") if math.isnan(span) else 1.0 if span == 0 else (v - b["worst"]) / span
-        systems[name]["_normalised"] = norm  # type: ignore[index]
+            r["normalised"] = _scaled(r["value"], identity, worst)
     return bounds
 
 
@@ -219,8 +231,8 @@ def _equivalent_p(curve: dict[str, Any], y: float) -> float | None:
     return None
 
 
-def analyse(rows: list[dict[str, Any]], systems: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """The answers of the module docstring, from normalised rows."""
+def analyse(rows: list[dict[str, Any]], systems: Mapping[str, Mapping[str, float]]) -> dict[str, Any]:
+    """The answers of the module docstring, from normalised rows and the systems' normalised values."""
     curves: dict[str, dict[str, dict[str, Any]]] = {}
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
@@ -238,8 +250,7 @@ def analyse(rows: list[dict[str, Any]], systems: Mapping[str, Mapping[str, Any]]
         "definition": "(BLEU_br - worst) / (identity - worst), identity = BLEU_br of the reference against itself",
     }
     placed: dict[str, dict[str, dict[str, float | None]]] = {}
-    for name, values in systems.items():
-        norm = values.get("_normalised", {})
+    for name, norm in systems.items():
         placed[name] = {
             metric: {op: _equivalent_p(c, norm[metric]) for op, c in ops.items()}
             for metric, ops in curves.items()

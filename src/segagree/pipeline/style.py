@@ -213,7 +213,14 @@ def check_document(doc: Document, profile: str | Path | StyleProfile, *, frame_r
             counts[rule] += 1
         if broken:
             per_cue.append(
-                {"cue": cue.number, "start": cue.start, "end": cue.end, "lines": list(cue.lines), "rules": broken, **info}
+                {
+                    "cue": cue.number,
+                    "start": cue.start,
+                    "end": cue.end,
+                    "lines": list(cue.lines),
+                    "rules": broken,
+                    **info,
+                }
             )
     timed = bool(cues) and not np.isnan([c.start for c in cues] + [c.end for c in cues]).any()
     return {
