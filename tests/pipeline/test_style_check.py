@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import srt
@@ -19,16 +20,32 @@ from conftest import SHARED
 TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
 
 
-def independent_counts(path: Path, *, max_cpl=42, max_lines=2, max_cps=21.0, min_dur=1.0, max_dur=7.0) -> dict:
-    """The TED rules counted on plain srt-library cues (cues without text skipped, as segagree's reader does)."""
+def _shown(lines: list[str]) -> list[str]:
+    out = [" ".join(TAG.sub("", x).split()) for x in lines]
+    return [x for x in out if x]
+
+
+def srt_cues(path: Path) -> list[tuple[float, float, list[str]]]:
+    """Cues of an SRT file by the srt library (cues without text skipped, as segagree's reader does)."""
     raw = path.read_bytes()
     text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8-sig")
-    cues = []
-    for sub in srt.parse(text):
-        lines = [" ".join(TAG.sub("", x).split()) for x in sub.content.split("\n")]
-        lines = [x for x in lines if x]
-        if lines:
-            cues.append((sub.start.total_seconds(), sub.end.total_seconds(), lines))
+    cues = [(s.start.total_seconds(), s.end.total_seconds(), _shown(s.content.split("\n"))) for s in srt.parse(text)]
+    return [c for c in cues if c[2]]
+
+
+def vtt_cues(path: Path) -> list[tuple[float, float, list[str]]]:
+    """Cues of a WebVTT file by webvtt-py."""
+    import webvtt
+
+    def seconds(stamp: str) -> float:  # webvtt-py's *_in_seconds are whole seconds
+        return sum(float(x) * 60**k for k, x in enumerate(reversed(stamp.split(":"))))
+
+    cues = [(seconds(c.start), seconds(c.end), _shown(c.raw_text.split("\n"))) for c in webvtt.read(str(path))]
+    return [c for c in cues if c[2]]
+
+
+def independent_counts(cues, *, max_cpl=42, max_lines=2, max_cps=21.0, min_dur=1.0, max_dur=7.0) -> dict:
+    """The TED profile's rules counted as its file says, on cues parsed by another library."""
     out = dict.fromkeys(("cpl", "lines", "cps", "min_duration", "max_duration", "min_gap", "balance"), 0)
     for k, (s, e, lines) in enumerate(cues):
         out["cpl"] += sum(len(x) > max_cpl for x in lines)
@@ -44,19 +61,21 @@ def independent_counts(path: Path, *, max_cpl=42, max_lines=2, max_cps=21.0, min
     return out
 
 
-def _srt_files() -> list[Path]:
-    files = sorted((SHARED / "corpora" / "srt").glob("*.srt")) + sorted((SHARED / "corpora" / "vtt").glob("*.srt"))
+def _files() -> list[Any]:
+    files = [
+        p for d in ("srt", "vtt") for p in sorted((SHARED / "corpora" / d).glob("*.*t")) if p.suffix in (".srt", ".vtt")
+    ]
     return files or [pytest.param(None, marks=pytest.mark.skip(reason="../shared corpora absent"))]
 
 
-@pytest.mark.parametrize("path", _srt_files(), ids=lambda p: p.name if p else "none")
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name if p else "none")
 def test_ted_counts_equal_an_independent_count(path):
     try:
         doc = read_document(path)
     except InputError:
-        pytest.skip(f"{path.name} is not readable SubRip (an error case of the corpus)")
+        pytest.skip(f"{path.name} is an error case of the corpus (not readable)")
     ours = check_document(doc, "ted")["violations"]
-    assert ours == independent_counts(path)
+    assert ours == independent_counts(srt_cues(path) if path.suffix == ".srt" else vtt_cues(path))
 
 
 def test_sample_file_counts():
@@ -95,3 +114,19 @@ def test_every_built_in_profile_cites_its_source():
     for name in ("netflix-en", "netflix-en-children", "ted", "bbc"):
         prof = load_profile(name)
         assert prof.source and prof.title and prof.name == name
+
+
+def test_dialogue_dashes_count_as_written(tmp_path):
+    src = tmp_path / "d.srt"
+    src.write_text(
+        "1\n00:00:01,000 --> 00:00:02,000\n-Hi there.\n-Hello.\n\n"
+        "2\n00:00:03,000 --> 00:00:04,000\n- Yes.\n- <i>No.</i>\n",
+        encoding="utf-8",
+    )
+    doc = read_document(src)
+    res = check_document(doc, "ted")
+    assert res["cues"] == 2
+    from segagree.pipeline.style import cues_of
+
+    assert [c.lines for c in cues_of(doc)] == [("-Hi there.", "-Hello."), ("- Yes.", "- No.")]
+    assert res["violations"] == independent_counts(srt_cues(src))

@@ -6,8 +6,9 @@ how each is counted (``violations`` gives one count per rule):
 
 * ``cpl``: per **line**: a line longer than ``max_cpl`` characters. A line's characters are its
   displayed text: the words joined by one space, every ``<...>`` tag and ``{\\...}`` block removed
-  (also the unknown tags the SRT reader keeps as words), a dialogue dash (``- ``) or
-  ``NAME: `` label put back where the file had one; spaces and punctuation count.
+  (also the unknown tags the SRT reader keeps as words), a dialogue dash put back as the
+  SRT file wrote it (``-`` or ``- ``; ``- `` for other formats) and a ``NAME: `` label put back where
+  the file had one; spaces and punctuation count.
 * ``lines``: per cue: more than ``max_lines`` lines.
 * ``cps``: per cue: characters per second above ``max_cps``, the characters being the sum of its
   lines' characters (as ``cpl``; the line break itself is not counted) over the cue's duration
@@ -127,12 +128,31 @@ class Cue:
     lines: tuple[str, ...]
 
 
-def _line_prefix(speaker: str, prev: str, marks: str) -> str:
+# A dialogue dash at the start of a cue line as the SRT reader sees it (after styling tags).
+_RAW_DASH = re.compile(r"^\s*(?:<[^>]*>|\{[^}]*\})*(-(?!-)\s*)(?=\S)")
+
+
+def _dash_forms(doc: Document) -> list[str]:
+    """The dialogue dashes of an SRT file as written (``-`` or ``- ``...), in file order.
+
+    The reader removes them from the words; their count of characters matters to CPL and CPS.
+    Empty when the file is not an SRT file that still exists (then ``- `` is assumed).
+    """
+    if doc.source_format != "srt" or not doc.source_path or not Path(doc.source_path).is_file():
+        return []
+    from segagree.adapters.base import decode_text, read_bytes
+
+    text = decode_text(read_bytes(doc.source_path, allow_empty=True), doc.source_path)
+    # Whitespace inside a line counts as one space, as between words.
+    return ["- " if len(m.group(1)) > 1 else "-" for line in text.splitlines() if (m := _RAW_DASH.match(line))]
+
+
+def _line_prefix(speaker: str, prev: str, marks: str, dashes: list[str]) -> str:
     """The dialogue dash or ``NAME:`` label the reader removed from the start of a line."""
     if speaker == prev:
         return ""
     if "dash" in marks and speaker in ("A", "B"):
-        return "- "
+        return dashes.pop(0) if dashes else "- "
     if "label" in marks and speaker not in ("A", "B", "SUBTITLE"):
         return f"{speaker}: "
     return ""
@@ -148,13 +168,14 @@ def cues_of(doc: Document) -> list[Cue]:
     starts = doc.column("start").astype(float)
     ends = doc.column("end").astype(float)
     marks = str(doc.meta.get("speaker_marks") or "")
+    dashes = _dash_forms(doc) if "dash" in marks else []
     cues: list[Cue] = []
     lines: list[str] = []
     line: list[str] = []
     first, prev = 0, "SUBTITLE"
     for i, code in enumerate(b.codes.tolist()):
         if not line:
-            line.append(_line_prefix(speakers[i], prev, marks) + words[i])
+            line.append(_line_prefix(speakers[i], prev, marks, dashes) + words[i])
         else:
             line.append(words[i])
         prev = speakers[i]
