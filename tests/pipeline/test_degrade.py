@@ -158,3 +158,20 @@ def test_bad_requests_are_usage_errors():
         degrade_document(doc, "delete", 1.5)
     with pytest.raises(UsageError):
         degrade_document(doc, "shift", 0.5, n=0)
+
+
+def test_shift_keeps_every_tag_of_the_real_reference(tmp_path):
+    """amara.fr has four words followed by '<eol> <eob>': shifted breaks carry both tags."""
+    src = shared_path("corpora", "subtitles_tagged", "amara.fr")
+    text = src.read_text(encoding="utf-8")
+    for seed in range(3):
+        res = degrade_document(read_document(src, "tagged"), "shift", 1.0, seed=seed, n=3)
+        out = tmp_path / f"s{seed}.fr"
+        write_document(res.document, out, "tagged")
+        got = out.read_text(encoding="utf-8")
+        for tag in ("<eol>", "<eob>"):
+            assert got.count(tag) == text.count(tag)
+        assert (
+            got.replace("<eol>", " ").replace("<eob>", " ").split()
+            == text.replace("<eol>", " ").replace("<eob>", " ").split()
+        )

@@ -98,8 +98,11 @@ def _chosen(rng: np.random.Generator, b: SubtitleBreaks, codes: np.ndarray, p: f
     return out
 
 
-def _shift(rng: np.random.Generator, codes: np.ndarray, chosen: np.ndarray, n: int) -> list[int]:
-    """EvalSubtitle's shift, in text order; returns each break's signed displacement."""
+def _shift(
+    rng: np.random.Generator, codes: np.ndarray, chosen: np.ndarray, n: int, extra: np.ndarray | None
+) -> list[int]:
+    """EvalSubtitle's shift, in text order; returns each break's signed displacement. ``extra``
+    (multi-tag entries, one per token) moves with its break."""
     last_slot = codes.size - 2  # the gap after the last word is no slot
     moves = []
     for i in chosen:
@@ -111,15 +114,23 @@ def _shift(rng: np.random.Generator, codes: np.ndarray, chosen: np.ndarray, n: i
             t += step
         t -= step
         codes[t] = kind
+        if extra is not None and t != i:
+            extra[t], extra[i] = extra[i], ""
         moves.append(int(t - i))
     return moves
 
 
 def degrade_breaks(
-    b: SubtitleBreaks, operation: str, p: float, rng: np.random.Generator, n: int = 1
+    b: SubtitleBreaks,
+    operation: str,
+    p: float,
+    rng: np.random.Generator,
+    n: int = 1,
+    extra: np.ndarray | None = None,
 ) -> tuple[np.ndarray, dict[str, int], list[int]]:
     """New break codes for ``b`` (module docstring), how many of each type were chosen, and the
-    displacements of shifted breaks."""
+    displacements of shifted breaks; ``extra`` (per-token multi-tag entries) is moved in place
+    with shifted breaks."""
     _check(operation, n, p)
     codes = b.codes.copy()
     names = {b.eol: "<eol>", b.eob: "<eob>"}
@@ -143,7 +154,7 @@ def degrade_breaks(
             codes[v] = b.eob if code == b.eol else b.eol
         return codes, counts, []
     everything = np.sort(np.concatenate(list(chosen.values())))
-    return codes, counts, _shift(rng, codes, everything, n)
+    return codes, counts, _shift(rng, codes, everything, n, extra)
 
 
 def degrade_document(
@@ -153,9 +164,10 @@ def degrade_document(
     _check(operation, n, p)
     b = subtitle_breaks(doc, layer)
     rng = np.random.default_rng(seed)
-    codes, counts, moves = degrade_breaks(b, operation, p, rng, n)
+    extra = np.asarray(doc.column("tags"), dtype=object).copy() if "tags" in doc.column_names() else None
+    codes, counts, moves = degrade_breaks(b, operation, p, rng, n, extra)
     label = f"degrade {operation}" + (f" n={n}" if operation == "shift" else "") + f" p={p:g}"
-    out, notes = with_breaks(doc, b, codes, what=label)
+    out, notes = with_breaks(doc, b, codes, what=label, tags=extra)
     out.name = doc.name
     return DegradeResult(
         out,

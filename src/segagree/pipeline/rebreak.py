@@ -111,12 +111,15 @@ def word_spans(doc: Document, breaks: SubtitleBreaks) -> tuple[np.ndarray, np.nd
     return est_s, est_e
 
 
-def with_breaks(doc: Document, breaks: SubtitleBreaks, codes: np.ndarray, *, what: str) -> tuple[Document, LossReport]:
+def with_breaks(
+    doc: Document, breaks: SubtitleBreaks, codes: np.ndarray, *, what: str, tags: np.ndarray | None = None
+) -> tuple[Document, LossReport]:
     """A copy of ``doc`` whose subtitle layer holds ``codes``, cues re-timed (module docstring).
 
-    ``what`` names the operation in the notes. The notes list what changed beyond the breaks:
-    re-timed cues, and multi-tag entries (``<eol> <eob>`` after one word in tagged text) dropped where
-    the break there changed.
+    ``what`` names the operation in the notes. ``tags`` is the new ``tags`` column (multi-tag entries
+    such as ``<eol> <eob>`` after one word in tagged text, moved with their break); without it, the
+    entries stay where they were. An entry whose last tag no longer is the break there is dropped.
+    The notes list what changed beyond the breaks: re-timed cues and dropped entries.
     """
     codes = np.asarray(codes, dtype=np.int16)
     notes = LossReport()
@@ -147,12 +150,15 @@ def with_breaks(doc: Document, breaks: SubtitleBreaks, codes: np.ndarray, *, wha
             )
     columns = {c: doc.column(c).copy() for c in doc.column_names()}
     columns["start"], columns["end"] = new_s, new_e
-    changed = codes != breaks.codes
-    if "tags" in columns and changed.any():
-        tags = np.asarray(columns["tags"], dtype=object)
-        dropped = int(sum(1 for i in np.flatnonzero(changed) if tags[i]))
-        tags[changed] = ""
-        columns["tags"] = tags
+    if "tags" in columns:
+        before = int(sum(1 for t in columns["tags"] if t))
+        new_tags = np.asarray(columns["tags"] if tags is None else tags, dtype=object).copy()
+        symbol = {breaks.eob: "<eob>", breaks.eol: "<eol>"}
+        for i in np.flatnonzero(new_tags != ""):
+            if not codes[i] or str(new_tags[i]).split()[-1] != symbol.get(int(codes[i])):
+                new_tags[i] = ""
+        columns["tags"] = new_tags
+        dropped = before - int(sum(1 for t in new_tags if t))
         if dropped:
             notes.add("tags-dropped", f"{what}: several tags after one word were replaced by one break", count=dropped)
     old = doc.layers[breaks.layer]
