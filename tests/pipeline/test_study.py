@@ -83,3 +83,20 @@ def test_directions():
     assert better_direction("suber:BLEU") == "higher"
     assert better_direction("b") == "higher"
     assert len(GRID_OPERATIONS) == 6
+
+
+def test_saturation_from_hand_made_curves():
+    from segagree.pipeline.study import _curve_stats
+
+    def pts(means):
+        return [{"p": p, "normalised": m} for p, m in zip((0.0, 0.25, 0.5, 0.75, 1.0), means, strict=True)]
+
+    flat_end = _curve_stats(pts([1.0, 0.5, 0.21, 0.2, 0.2]))
+    assert flat_end["saturates_at"] == 0.5 and flat_end["monotone_share"] == 1.0
+    linear = _curve_stats(pts([1.0, 0.75, 0.5, 0.25, 0.0]))
+    assert linear["saturates_at"] is None and linear["moves"] and linear["slope"] == pytest.approx(-1.0)
+    assert linear["spearman"] == pytest.approx(-1.0) and linear["r2"] == pytest.approx(1.0)
+    still = _curve_stats(pts([1.0, 1.0, 1.0, 1.0, 1.0]))
+    assert still["saturates_at"] is None and not still["moves"] and still["spearman"] is None
+    bumpy = _curve_stats(pts([1.0, 0.4, 0.6, 0.2, 0.0]))
+    assert bumpy["monotone_share"] == 0.75

@@ -137,6 +137,7 @@ def _html(result: StudyResult, plots: list[str]) -> str:
         "ops": ops,
         "table": table,
         "saturation": result.analysis["bleu_br_saturation"],
+        "moves": result.analysis["bleu_br_moves"],
         "normalised": result.analysis["normalised_bleu_br"],
         "systems": result.systems,
         "plots": plots,

@@ -25,8 +25,9 @@ conformity) can exceed 1 when a degradation happens to improve them. A metric wi
   steadily), and the share of consecutive p steps whose mean does not rise;
 * *sensitivity*: the least-squares slope of the normalised mean against p (normalised units per
   unit of p; -1 = falls from identity to the worst over the range);
-* *saturation* (BLEU-br): the smallest p from which the normalised mean stays within 5% of the
-  range of its value at the largest p;
+* *saturation* (BLEU-br): the smallest p below the largest from which the normalised mean stays
+  within 5% of the range of its value at the largest p (None: still falling at the largest p, or
+  never moving);
 * *normalised BLEU-br*: the normalised BLEU-br against p; the data support one linear
   normalisation when the linear fit's R^2 is at least 0.9 for every operation.
 """
@@ -210,6 +211,8 @@ def _curve_stats(points: list[dict[str, Any]]) -> dict[str, Any]:
     close = np.abs(means - means[-1]) <= 0.05 * spread if spread > 0 else np.ones_like(means, dtype=bool)
     # the first p from which the curve stays near its end value
     sat = next((float(grid[i]) for i in range(len(grid)) if close[i:].all()), float(grid[-1]))
+    if sat == float(grid[-1]):
+        sat = math.nan  # still falling at the largest p: no saturation on this grid
     return {
         "p": grid.tolist(),
         "mean": means.tolist(),
@@ -217,7 +220,8 @@ def _curve_stats(points: list[dict[str, Any]]) -> dict[str, Any]:
         "monotone_share": float(np.mean(steps <= 1e-12)) if steps.size else 1.0,
         "slope": float(slope),
         "r2": r2,
-        "saturates_at": sat if spread > 0 else None,
+        "saturates_at": None if spread == 0 or math.isnan(sat) else sat,
+        "moves": bool(spread > 0),
     }
 
 
@@ -259,6 +263,7 @@ def analyse(rows: list[dict[str, Any]], systems: Mapping[str, Mapping[str, float
     return {
         "curves": curves,
         "bleu_br_saturation": {op: c["saturates_at"] for op, c in bleu.items()},
+        "bleu_br_moves": {op: c["moves"] for op, c in bleu.items()},
         "normalised_bleu_br": normalised_bleu,
         "systems_equivalent_p": placed,
     }
