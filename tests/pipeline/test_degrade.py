@@ -175,3 +175,45 @@ def test_shift_keeps_every_tag_of_the_real_reference(tmp_path):
             got.replace("<eol>", " ").replace("<eob>", " ").split()
             == text.replace("<eol>", " ").replace("<eob>", " ").split()
         )
+
+
+def _timed_doc(codes: list[int], durations: list[float]) -> Document:
+    """A timed subtitle Document: cue k runs from its start for durations[k] s, then a 0.25 s gap."""
+    units, cur, t, k, start = [], [], 0.0, 0, None
+    for i, c in enumerate(codes):
+        cur.append(f"w{i}")
+        if c or i == len(codes) - 1:
+            unit: dict = {"speaker": "S", "tokens": cur, "boundary": c or EOB}
+            if start is None:
+                start = t
+                unit["start"] = start
+            if (c or EOB) == EOB:
+                t = start + durations[k % len(durations)]
+                unit["end"] = t
+                t += 0.25
+                k += 1
+                start = None
+            units.append(unit)
+            cur = []
+    return from_units("t", units, layer="subtitle", scheme=builtin_scheme("subtitle"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    codes=codes_strategy,
+    durations=st.lists(st.floats(0.5, 6.0), min_size=1, max_size=5),
+    seed=st.integers(0, 2**31),
+    op=st.sampled_from(["shift", "insert", "delete", "retype"]),
+    p=st.floats(0, 1),
+)
+def test_cue_times_stay_ordered_inside_the_original_span(codes, durations, seed, op, p):
+    doc = _timed_doc(codes, durations)
+    out = degrade_document(doc, op, p, seed=seed, n=2).document
+    b = subtitle_breaks(out)
+    starts, ends = out.column("start"), out.column("end")
+    ends_at = np.flatnonzero(b.codes == b.eob)
+    begins = np.concatenate(([0], ends_at[:-1] + 1))
+    s, e = starts[begins], ends[ends_at]
+    assert not np.isnan(s).any() and not np.isnan(e).any()
+    assert np.all(s <= e + 1e-9) and np.all(e[:-1] <= s[1:] + 1e-9)
+    assert s[0] == doc.column("start")[0] and e[-1] == doc.column("end")[-1]
