@@ -130,3 +130,17 @@ def test_dialogue_dashes_count_as_written(tmp_path):
 
     assert [c.lines for c in cues_of(doc)] == [("-Hi there.", "-Hello."), ("- Yes.", "- No.")]
     assert res["violations"] == independent_counts(srt_cues(src))
+
+
+def test_netflix_limits_at_millisecond_precision(tmp_path):
+    """20 frames at 24 fps (5/6 s) is written 0.833 s and conforms; 0.832 s does not. A 2-frame gap
+    (83.3 ms) is written 0.083 s and conforms; 0.082 s does not."""
+    src = tmp_path / "n.srt"
+    src.write_text(
+        "1\n00:00:01,000 --> 00:00:01,833\nHi.\n\n2\n00:00:01,916 --> 00:00:02,748\nYo.\n\n"
+        "3\n00:00:02,830 --> 00:00:04,000\nOkay then.\n",
+        encoding="utf-8",
+    )
+    v = check_document(read_document(src), "netflix-en")["violations"]
+    assert v["min_duration"] == 1  # cue 2: 0.832 s
+    assert v["min_gap"] == 1  # cue 2 -> 3: 0.082 s

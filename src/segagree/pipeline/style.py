@@ -22,7 +22,8 @@ how each is counted (``violations`` gives one count per rule):
 Cues are the ``<eob>`` blocks of the ``subtitle`` layer in file order; a cue without words is not
 in a Document (the readers drop it and report it), so it is not checked. Timing rules need times
 (SRT, WebVTT); for tagged text only ``cpl``, ``lines`` and ``balance`` apply. All comparisons
-allow 1e-9 so that a cue exactly at a limit conforms.
+allow 1e-9 so that a cue exactly at a limit conforms; durations and gaps allow half a millisecond,
+the precision of SRT and WebVTT times (5/6 s, 20 frames at 24 fps, is written 0.833 s).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ __all__ = ["PROFILES", "RULES", "Cue", "StyleProfile", "check_document", "cues_o
 RULES: tuple[str, ...] = ("cpl", "lines", "cps", "min_duration", "max_duration", "min_gap", "balance")
 PROFILES: tuple[str, ...] = ("netflix-en", "netflix-en-children", "ted", "bbc")
 _EPS = 1e-9
+# SRT and WebVTT times are whole milliseconds: 5/6 s (20 frames at 24 fps) is written 0.833 s.
+_MS = 0.0005
 # Markup a player does not show: any <...> tag (the SRT reader keeps unknown ones as words) and ASS {\...}.
 _TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
 
@@ -206,14 +209,14 @@ def _cue_rules(cue: Cue, nxt: Cue | None, prof: StyleProfile) -> tuple[list[str]
         info.update(duration=round(duration, 6), cps=round(cps, 3) if math.isfinite(cps) else None)
         if cps > prof.max_cps + _EPS:
             broken.append("cps")
-        if duration < prof.min_duration - _EPS:
+        if duration < prof.min_duration - _MS:
             broken.append("min_duration")
-        if duration > prof.max_duration + _EPS:
+        if duration > prof.max_duration + _MS:
             broken.append("max_duration")
         if nxt is not None and not math.isnan(nxt.start):
             gap = nxt.start - cue.end
             info["gap_frames"] = round(gap * prof.frame_rate, 3)
-            if gap < prof.min_gap_frames / prof.frame_rate - _EPS or gap < -_EPS:
+            if gap < prof.min_gap_frames / prof.frame_rate - _MS or gap < -_EPS:
                 broken.append("min_gap")
     return broken, info
 
