@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -56,12 +57,15 @@ def degrade(
         raise UsageError("give exactly one of --shift N, --insert, --delete, --retype")
     check_writable(output)
     res = api.degrade(reference, output, operation=chosen[0], p=p, seed=seed, n=shift or 1, format=from_)
+    what = f"{res['operation']} p={p:g} seed={seed}: "
+    say_written(res, output, json_out, what, f"; changed {res['changed']}")
+
+
+def say_written(res: dict[str, Any], output: Path, json_out: bool, what: str = "", more: str = "") -> None:
+    """The result of a command that wrote a re-broken subtitle file: JSON, or lines on stderr."""
     if json_out:
         print_json(res)
         return
-    say(
-        f"wrote {output} ({res['format']}): {res['operation']} p={p:g} seed={seed}: "
-        f"{res['breaks_before']} breaks -> {res['breaks_after']}; changed {res['changed']}"
-    )
+    say(f"wrote {output} ({res['format']}): {what}{res['breaks_before']} breaks -> {res['breaks_after']}{more}")
     for loss in res["losses"]:
         say(f"  note: {loss['kind']}: {loss['message']}" + (f" ({loss['count']})" if "count" in loss else ""))

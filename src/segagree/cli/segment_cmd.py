@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import check_writable, examples, json_option, print_json, say
+from segagree.cli.common import check_writable, examples, json_option
+from segagree.cli.degrade_cmd import say_written
 
 
 @click.command(
@@ -37,9 +38,4 @@ def segment(
 
     check_writable(output)
     res = api.segment(source, output, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines, format=from_)
-    if json_out:
-        print_json(res)
-        return
-    say(f"wrote {output} ({res['format']}): {res['breaks_before']} breaks -> {res['breaks_after']}")
-    for loss in res["losses"]:
-        say(f"  note: {loss['kind']}: {loss['message']}" + (f" ({loss['count']})" if "count" in loss else ""))
+    say_written(res, output, json_out)
