@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -67,3 +69,26 @@ def test_brute_force_on_a_small_text():
     codes = length_breaks(words, b, max_cpl=9, max_lines=2)
     # by hand: "aaaa bb c" (9) | "dddddd ee" (9) | "f gggg." -> eol, eob, eob
     assert codes.tolist() == [0, 0, 2, 0, 1, 0, 1]
+
+
+def test_srt_round_trip_keeps_words_and_cue_span(tmp_path):
+    from segagree.adapters import write_document
+
+    src = Path(__file__).parents[2] / "sample_corpora" / "film.ref.srt"
+    doc = read_document(src)
+    res = segment_document(doc, max_cpl=20, max_lines=1)
+    out = tmp_path / "len.srt"
+    write_document(res.document, out)
+    back = read_document(out)
+    assert back.column("text").tolist() == doc.column("text").tolist()
+    b = subtitle_breaks(back)
+    assert np.all(b.codes[b.codes > 0] == b.eob)  # one line per block
+    starts, ends = back.column("start"), back.column("end")
+    assert np.nanmin(starts) == doc.column("start")[0] and np.nanmax(ends) == np.nanmax(doc.column("end"))
+    words = back.column("text").astype(str).tolist()
+    line: list[str] = []
+    for i, w in enumerate(words):
+        line.append(w)
+        if b.codes[i]:
+            assert len(" ".join(line)) <= 20 or len(line) == 1
+            line = []
