@@ -75,6 +75,9 @@ def test_plots_and_page_are_written(written):
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
     page = (out / "study.html").read_text(encoding="utf-8")
     assert "Monotonicity" in page and "BLEU-br" in page and "film.mt" in page
+    ranking = got["result"].analysis["sensitivity_ranking"]["delete"]
+    slopes = [x[1] for x in ranking]
+    assert slopes == sorted(slopes) and "steepest first" in page
 
 
 def test_directions():

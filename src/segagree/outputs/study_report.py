@@ -138,6 +138,7 @@ def _html(result: StudyResult, plots: list[str]) -> str:
         "table": table,
         "saturation": result.analysis["bleu_br_saturation"],
         "moves": result.analysis["bleu_br_moves"],
+        "ranking": result.analysis["sensitivity_ranking"],
         "normalised": result.analysis["normalised_bleu_br"],
         "systems": result.systems,
         "plots": plots,

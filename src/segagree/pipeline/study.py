@@ -24,7 +24,8 @@ conformity) can exceed 1 when a degradation happens to improve them. A metric wi
 * *monotonicity*: Spearman's rho between p and the normalised values (all seeds; -1 = falls
   steadily), and the share of consecutive p steps whose mean does not rise;
 * *sensitivity*: the least-squares slope of the normalised mean against p (normalised units per
-  unit of p; -1 = falls from identity to the worst over the range);
+  unit of p; -1 = falls from identity to the worst over the range), and per operation the metrics
+  ranked by it (steepest first), which places BLEU-br and TER-br among the segmentation metrics;
 * *saturation* (BLEU-br): the smallest p below the largest from which the normalised mean stays
   within 5% of the range of its value at the largest p (None: still falling at the largest p, or
   never moving);
@@ -260,8 +261,14 @@ def analyse(rows: list[dict[str, Any]], systems: Mapping[str, Mapping[str, float
             for metric, ops in curves.items()
             if metric in norm
         }
+    ops = sorted({op for c in curves.values() for op in c})
+    # Sensitivity ranking per operation: steepest fall first (how BLEU-br/TER-br compare with the rest).
+    ranking = {
+        op: sorted(((m, c[op]["slope"]) for m, c in curves.items() if op in c), key=lambda x: x[1]) for op in ops
+    }
     return {
         "curves": curves,
+        "sensitivity_ranking": ranking,
         "bleu_br_saturation": {op: c["saturates_at"] for op, c in bleu.items()},
         "bleu_br_moves": {op: c["moves"] for op, c in bleu.items()},
         "normalised_bleu_br": normalised_bleu,
