@@ -57,6 +57,14 @@ def test_b_falls_as_more_breaks_are_shifted(written):
     assert curve["spearman"] < -0.8 and curve["slope"] < 0
 
 
+def test_sentence_metrics_apply_at_every_grid_point_of_an_srt_reference(written):
+    _, got = written
+    curves = got["result"].analysis["curves"]
+    for metric in ("bleu_br", "ter_br", "sigma"):
+        assert set(curves[metric]) == {"shift-1", "shift-2", "shift-3", "insert", "delete", "retype"}
+        assert all(c["slope"] < 0 for c in curves[metric].values())
+
+
 def test_normalised_values_are_one_at_identity_and_in_range(written):
     _, got = written
     # Style descriptions of the hypothesis alone (no reference) may improve when breaks change.

@@ -4,6 +4,10 @@ Following the questions of EvalSubtitle's metric overview (Karakanta, Buet, Cett
 "Comparing metrics on contrastive pairs"): how do BLEU-br and TER-br respond, next to the standard
 segmentation metrics, when the reference's segmentation is gradually degraded?
 
+**Sentences.** A reference without a ``sentence`` layer (SRT, WebVTT) gets one from its
+punctuation (:func:`with_sentence_layer`), inherited by every degraded copy, so that the
+sentence-level metrics (BLEU_br, Sigma, TER_br) apply at every grid point.
+
 **Grid.** For each operation of :mod:`segagree.pipeline.degrade` (shift with n = 1, 2, 3 words,
 insert, delete, retype), each proportion ``p`` and each seed, the reference degraded by that
 operation is scored as a hypothesis against the reference with the subtitle metrics
@@ -44,6 +48,7 @@ import numpy as np
 
 from segagree.errors import UsageError
 from segagree.pipeline.degrade import degrade_document
+from segagree.pipeline.rebreak import subtitle_breaks
 from segagree.schemas import Document
 
 __all__ = [
@@ -143,6 +148,7 @@ def run_study(
         raise UsageError("the study needs at least one seed")
     opts = dict(options or {})
     opts.setdefault("use_source_files", False)
+    reference = with_sentence_layer(reference)
     tasks = [(op, n, p, s) for op, n in operations for p in ps for s in seeds]
     if jobs > 1:
         from joblib import Parallel, delayed
@@ -166,6 +172,24 @@ def _scaled(value: float, identity: float, worst: float) -> float:
 def normalised_values(values: Mapping[str, float], bounds: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
     """A system's values on the grid's normalised scale (metrics the grid has)."""
     return {m: _scaled(v, bounds[m]["identity"], bounds[m]["worst"]) for m, v in values.items() if m in bounds}
+
+
+def with_sentence_layer(doc: Document) -> Document:
+    """``doc`` with a ``sentence`` layer: its own (tagged text), else the sentence ends of
+    :func:`segagree.pipeline.rebreak.subtitle_breaks` (words ending in ``.``, ``!``, ``?``).
+
+    EvalSubtitle's sentence-level metrics (BLEU_br, Sigma, TER_br) read SRT sentences from
+    punctuation *followed by a break*, so moving or deleting a break changes the number of sentences
+    and the metrics stop applying. With the layer, the reference and each degraded copy (which
+    inherits it) keep the same sentences, whatever their breaks.
+    """
+    if "sentence" in doc.layers:
+        return doc
+    from segagree.schemas import builtin_scheme
+    from segagree.schemas.document import Layer
+
+    ends = subtitle_breaks(doc).sentence_ends.astype(np.int16)
+    return doc.replace(layers={**doc.layers, "sentence": Layer("sentence", builtin_scheme("sentence"), ends)})
 
 
 def normalise(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
