@@ -177,3 +177,10 @@ def test_gamma_k_pools_items_with_different_categories() -> None:
     assert set(pooled.value) == {"x", "y", "z"}
     assert pooled.observed_disorder["x"] == pytest.approx(alone.observed_disorder["x"])
     assert pooled.observed_disorder["z"] == pytest.approx(1.0)  # z only ever faces y
+
+
+def test_point_units_do_not_hang_the_samplers() -> None:
+    units = unit_set([["A", 1, 1, "x"], ["A", 3, 3, "x"], ["B", 1, 1, "x"], ["B", 3.5, 3.5, "x"]])
+    for sampler in ("statistical", "shuffle"):
+        res = GAMMA.compute([units], {"samples": 5, "seed": 1, "sampler": sampler})
+        assert res.observed_disorder == pytest.approx(1.0)  # 3 vs 3.5: never grouped; 1 vs 1: a perfect pair

@@ -57,9 +57,12 @@ def statistical_sample(tracks: Sequence[Track], bounds: tuple[float, float], rng
         gap = rng.normal(gap_mean, gap_sd, k)
         dur = np.abs(rng.normal(dur_mean, dur_sd, k))
         short = dur < _MIN_DURATION
-        while short.any():  # pyannote refuses shorter segments: redraw them
+        for _ in range(100):  # pyannote refuses shorter segments: redraw them
+            if not short.any():
+                break
             dur[short] = np.abs(rng.normal(dur_mean, dur_sd, int(short.sum())))
             short = dur < _MIN_DURATION
+        dur[short] = _MIN_DURATION  # only reached when (nearly) every unit is a point
         end = np.cumsum(gap + dur)  # each unit starts a gap after the previous one's end
         category = values[rng.choice(values.size, size=k, p=weights)] if k else np.zeros(0, dtype=np.int64)
         out.append(Track.build(end - dur, end, category, np.arange(k)))
