@@ -320,7 +320,8 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
        An integral LP solution whose cost is within 1e-9 of LB is optimal.
     2. Otherwise, since any solution costs ``LB + Σ rc`` of its groups, a group with
        ``rc > UB - LB`` is in no solution better than UB: the binary program (HiGHS branch and
-       bound, gap 0) runs on the groups with ``rc <= θ`` (and the singletons); if its optimum UB
+       bound, gap 0) runs on the groups with ``rc <= θ`` (and the singletons), split into independent
+       parts where only the parts with a fractional LP solution need branching; if its optimum UB
        has ``UB - LB <= θ`` it is optimal over all candidates, else θ doubles (at most to UB - LB).
     """
     groups, exact = candidate_groups(tracks, dis)
@@ -341,11 +342,49 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
     theta = 0.05 * dis.delta_empty
     while True:
         keep = np.flatnonzero((reduced <= theta + slack + 1e-9) | single)
-        sel = keep[_binary_program(rows[keep], costs[keep], n_units)]
+        sel = keep[_binary_program_by_parts(rows[keep], costs[keep], x[keep], n_units)]
         gap = float(costs[sel].sum()) - lower
         if gap <= theta + 1e-9 or keep.size == costs.size:
             return groups[sel]
         theta = min(gap, 2 * theta)  # grow slowly: the next program stays small
+
+
+def _components(rows: np.ndarray, n_units: int) -> np.ndarray:
+    """Each column's connected component (units linked by sharing a column), by union-find."""
+    parent = list(range(n_units))
+
+    def find(u: int) -> int:
+        while parent[u] != u:
+            parent[u] = parent[parent[u]]
+            u = parent[u]
+        return u
+
+    for members in rows.tolist():
+        present = [m for m in members if m >= 0]
+        root = find(present[0])
+        for m in present[1:]:
+            other = find(m)
+            if other != root:
+                parent[other] = root
+    return np.array([find(max(members)) for members in rows.tolist()], dtype=np.int64)
+
+
+def _binary_program_by_parts(rows: np.ndarray, costs: np.ndarray, x: np.ndarray, n_units: int) -> np.ndarray:
+    """The best exact cover over these columns, one independent part at a time.
+
+    The LP solution restricted to a part is optimal for that part's LP (the duals still certify
+    it), so a part where it is integral keeps it; only the fractional parts go to branch and bound.
+    """
+    part = _components(rows, n_units)
+    fractional = (x > 1e-9) & (x < 1 - 1e-9)
+    hard = np.isin(part, np.unique(part[fractional]))
+    chosen = [np.flatnonzero(~hard & (x > 0.5))]
+    for label in np.unique(part[hard]):
+        cols = np.flatnonzero(part == label)
+        units = np.unique(rows[cols][rows[cols] >= 0])
+        local = np.where(rows[cols] >= 0, np.searchsorted(units, np.maximum(rows[cols], 0)), -1)
+        chosen.append(cols[_binary_program(local, costs[cols], units.size)])
+    return np.sort(np.concatenate(chosen))
 
 
 def _incidence(rows: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
