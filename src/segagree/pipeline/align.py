@@ -81,6 +81,71 @@ def _suggest(fraction: float) -> str:
     return f"{min(1.0, np.ceil(fraction * 20 - 1e-9) / 20):.2f}"
 
 
+def retokenised_columns(cols: list[tuple[int, int]], ta: list[str], tb: list[str]) -> set[int]:
+    """Alignment columns that differ only in tokenisation: a maximal stretch of differing
+    columns whose tokens, joined, spell the same on both sides (``do n't`` / ``don't``,
+    ``gon na`` / ``gonna``, ``That 's`` / ``That's``)."""
+    out: set[int] = set()
+    k = 0
+    while k < len(cols):
+        i, j = cols[k]
+        if i >= 0 and j >= 0 and ta[i] == tb[j]:
+            k += 1
+            continue
+        end = k
+        while end < len(cols) and not (
+            cols[end][0] >= 0 and cols[end][1] >= 0 and ta[cols[end][0]] == tb[cols[end][1]]
+        ):
+            end += 1
+        joined_a = "".join(ta[i] for i, _ in cols[k:end] if i >= 0)
+        joined_b = "".join(tb[j] for _, j in cols[k:end] if j >= 0)
+        if joined_a and joined_a == joined_b:
+            out.update(range(k, end))
+        k = end
+    return out
+
+
+def _too_different(
+    speaker: str,
+    cols: list[tuple[int, int]],
+    ta: list[str],
+    tb: list[str],
+    differs: list[bool],
+    mismatched: int,
+    max_mismatch: float,
+    any_common: bool,
+) -> str:
+    """The refusal: what was compared, the first differing stretch, and what to do."""
+    first = differs.index(True)
+    stretch = cols[first : first + 8]
+    show_a = " ".join(ta[i] for i, _ in stretch if i >= 0) or "(nothing)"
+    show_b = " ".join(tb[j] for _, j in stretch if j >= 0) or "(nothing)"
+    # Where the stretch starts in each stream: the next token of a side that has a gap there.
+    at_a = next((i for i, _ in cols[first:] if i >= 0), len(ta))
+    at_b = next((j for _, j in cols[first:] if j >= 0), len(tb))
+    longest = max(len(ta), len(tb), 1)
+    share = (
+        f"{mismatched / longest:.3f} of the longer transcript's {longest} tokens"
+        if mismatched <= longest
+        else f"more than the longer transcript's {longest} tokens"
+    )
+    head = (
+        f"speaker {speaker!r}: the transcripts are too different to align: A has {len(ta)} tokens, B has "
+        f"{len(tb)}, and {mismatched} aligned positions differ in their words (a token replaced, or a token "
+        f"only one transcript has; tokenisation differences such as do n't / don't not counted): {share}, "
+        f"more than the limit {max_mismatch:g}. First difference at A's token {at_a + 1} and B's token "
+        f"{at_b + 1}: A '{show_a}' vs B '{show_b}'. "
+    )
+    if not any_common:
+        return head + "They have no token in common, so no limit can align them"
+    if mismatched > longest:
+        return head + "More positions differ than the longer transcript has tokens, so no limit can align them"
+    return head + (
+        f"To align them anyway, raise the limit: --max-mismatch {_suggest(mismatched / longest)} "
+        "(max_mismatch in segagree.toml for run)"
+    )
+
+
 def project_pair(
     pair: AnnotationPair,
     speaker: str,
@@ -102,26 +167,12 @@ def project_pair(
         raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
     cols = align_streams(ta, tb)
     common = [k for k, (i, j) in enumerate(cols) if i >= 0 and j >= 0]
-    mismatched = sum(1 for i, j in cols if i < 0 or j < 0 or ta[i] != tb[j])
+    differs = [i < 0 or j < 0 or ta[i] != tb[j] for i, j in cols]
+    retokenised = retokenised_columns(cols, ta, tb)
+    mismatched = sum(differs) - len(retokenised)
     longest = max(len(ta), len(tb), 1)
     if not common or mismatched / longest > max_mismatch:
-        first = next(k for k, (i, j) in enumerate(cols) if i < 0 or j < 0 or ta[i] != tb[j])
-        stretch = cols[first : first + 8]
-        show_a = " ".join(ta[i] for i, _ in stretch if i >= 0)
-        show_b = " ".join(tb[j] for _, j in stretch if j >= 0)
-        fraction = mismatched / longest
-        raise MismatchError(
-            f"speaker {speaker!r}: the transcripts are too different to align: "
-            f"{mismatched} of {longest} tokens mismatched (fraction {fraction:.3f}), more than the "
-            f"limit {max_mismatch:g}; first differing stretch at token {cols[first][0]} of A / "
-            f"{cols[first][1]} of B: A '{show_a}' vs B '{show_b}'. "
-            + (
-                "They have no token in common, so no limit can align them"
-                if not common
-                else f"To align them anyway, raise the limit: --max-mismatch {_suggest(fraction)} "
-                "(max_mismatch in segagree.toml for run)"
-            )
-        )
+        raise MismatchError(_too_different(speaker, cols, ta, tb, differs, mismatched, max_mismatch, bool(common)))
     # For each alignment column, the common column its boundary lands on.
     target = np.empty(len(cols), dtype=np.int64)
     last = -1
@@ -149,6 +200,7 @@ def project_pair(
         kind = "substitution" if i >= 0 and j >= 0 else ("only_a" if j < 0 else "only_b")
         pair.mismatches.append(
             {
+                "retokenised": k in retokenised,
                 "speaker": speaker,
                 "kind": kind,
                 "position": int(target[k]),

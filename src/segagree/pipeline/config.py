@@ -10,6 +10,7 @@ Example (every key optional; these are the defaults)::
     align = true                 # align differing transcripts instead of failing
     max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
+    common_speakers = false      # score the speakers both annotations have, list the others
     review_matches = false       # list match operations in the review workbooks too
     report_plots = "corpus"      # report figures: "corpus" (corpus-level figures and light
                                  # per-text HTML graphics) or "all" (also a matplotlib PNG per
@@ -75,6 +76,7 @@ class RunConfig:
     align: bool = True
     max_mismatch: float = 0.2
     normalise_speakers: bool = True
+    common_speakers: bool = False
     review_matches: bool = False
     reference: str = ""
     format: str = ""
