@@ -238,6 +238,7 @@ class _Reading:
     speakers: list[str]
     undeclared: dict[str, int] = field(default_factory=dict)
     wordless: int = 0
+    reversed: list[int] = field(default_factory=list)
 
     @property
     def lower(self) -> bool:
@@ -274,12 +275,10 @@ class _Reading:
             )
         start, end = span(times)
         if start is not None and end is not None and start > end:
-            raise InputError(
-                f"the utterance's time bullets end before they start ({len(times)} bullets); "
-                "expected START_END with START <= END",
-                path=self.path,
-                place=f"line {line_no}",
-            )
+            # A typing slip in a published file (SBCSAE 34: `13548020_1357988`): the unit is
+            # read without times, and the reversed bullet is reported.
+            self.reversed.append(line_no)
+            start = end = None
         meta = {
             "chat_code": utt.record.tag,
             "chat_raw": "\n".join(lines),
@@ -394,6 +393,13 @@ def _report_reading(doc: Document, items: list[Record | str], reading: _Reading,
             "repaired",
             f"utterances with nothing but pauses, comments or CA marks got the token {NO_WORDS!r}",
             count=reading.wordless,
+        )
+    if reading.reversed:
+        lines = ", ".join(str(n) for n in reading.reversed[:5]) + (" ..." if len(reading.reversed) > 5 else "")
+        doc.losses.add(
+            "times-dropped",
+            f"units whose time bullets end before they start are read without times (line {lines})",
+            count=len(reading.reversed),
         )
     if stray:
         doc.losses.add("lines-unparsed", "lines that are no header, tier or continuation (kept as text)", count=stray)
@@ -531,7 +537,7 @@ class _Writing:
     def raw_fits(self, raw: str, toks: list[str], boundary: int, s: float, e: float) -> bool:
         """Whether the unit's line(s) as read still hold its words, boundary and times."""
         start, end = span(bullet_times_quiet(raw))
-        if start is None or end is None:
+        if start is None or end is None or start > end:  # (a reversed bullet is read as no times)
             same_times = math.isnan(s) and math.isnan(e)
         else:
             same_times = start == s and end == e

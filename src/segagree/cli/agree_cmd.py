@@ -13,6 +13,8 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    chat_read_options,
+    chat_units_option,
     examples,
     fmt_score,
     json_option,
@@ -22,6 +24,7 @@ from segagree.cli.common import (
     print_json,
     read_options,
     reading_options,
+    say_unpaired,
     scheme_option,
     speaker_labels_option,
     speaker_map,
@@ -117,6 +120,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
+@chat_units_option
 @click.option("--ci-speakers", is_flag=True, help="Bootstrap intervals over the speakers of the text.")
 @click.option("--n-boot", default=1000, show_default=True, type=AT_LEAST_ONE, metavar="N", help="Bootstrap resamples.")
 @json_option()
@@ -138,6 +142,8 @@ def agree(
     max_mismatch: float,
     renames: tuple[str, ...],
     keep_speaker_labels: bool,
+    common_speakers: bool | None,
+    chat_units: str | None,
     from_: str | None,
     encoding: str | None,
     tiers: tuple[str, ...],
@@ -173,6 +179,7 @@ def agree(
     if len(paths) < 2:
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
     opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts.update(chat_read_options(chat_units))
     sch = api.load_scheme(scheme)
     docs = [api.read(p, from_, scheme=sch, **opts) for p in paths]
     n_speakers = len({s for d in docs for s in d.speakers})
@@ -188,6 +195,7 @@ def agree(
             align=align,
             max_mismatch=max_mismatch,
             normalise_speakers=not keep_speaker_labels,
+            common_speakers=bool(common_speakers),
             speaker_map=speaker_map(renames),
             mode=mode.lower(),
             transpositions=transpositions,
@@ -201,6 +209,8 @@ def agree(
             progress=progress,
             mc_tolerance=mc_tolerance,
         )
+    for pair in result.get("pairs") or []:
+        say_unpaired(pair.get("unpaired_speakers"), f"{pair['a']} vs {pair['b']}: ")
     if json_out:
         print_json(result)
         return

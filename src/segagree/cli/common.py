@@ -217,8 +217,41 @@ def read_options(
     return {k: v for k, v in raw.items() if v is not None}
 
 
+def common_speakers_option(f: F) -> F:
+    """--common-speakers: score the speakers both annotations have, list the others."""
+    return click.option(
+        "--common-speakers",
+        is_flag=True,
+        default=None,
+        help="Score only the speakers both annotations have (with words); the others are listed, not refused.",
+    )(f)
+
+
+def chat_units_option(f: F) -> F:
+    """--chat-units: CHAT's units are bulleted lines (SBCSAE's IU layout) or main tiers."""
+    return click.option(
+        "--chat-units",
+        type=click.Choice(["lines", "main-tiers"]),
+        help="CHAT: a unit per bulleted line (default where continuation lines carry their own "
+        "bullets, as in SBCSAE) or one per main tier.",
+    )(f)
+
+
+def chat_read_options(chat_units: str | None) -> dict[str, Any]:
+    """The CHAT reader option the user set (none by default)."""
+    return {"chat_units": chat_units} if chat_units else {}
+
+
+def say_unpaired(unpaired: dict[str, list[str]] | None, what: str = "") -> None:
+    """On stderr: the speakers one annotation has and the other lacks, left out of the scores."""
+    for side, names in sorted((unpaired or {}).items()):
+        if names:
+            say(f"{what}not scored, speakers only in {side.upper()}: {', '.join(names)}")
+
+
 def speaker_labels_option(f: F) -> F:
-    """--rename OLD=NEW (repeatable) and --keep-speaker-labels."""
+    """--rename OLD=NEW (repeatable), --keep-speaker-labels and --common-speakers."""
+    f = common_speakers_option(f)
     f = click.option(
         "--keep-speaker-labels",
         is_flag=True,

@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    chat_read_options,
+    chat_units_option,
     check_writable,
     examples,
     fmt_score,
@@ -19,6 +21,7 @@ from segagree.cli.common import (
     read_options,
     reading_options,
     say,
+    say_unpaired,
     scheme_option,
     speaker_labels_option,
     speaker_map,
@@ -55,6 +58,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
+@chat_units_option
 @click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
 @click.option(
     "--language",
@@ -75,6 +79,8 @@ def compare(
     max_mismatch: float,
     renames: tuple[str, ...],
     keep_speaker_labels: bool,
+    common_speakers: bool | None,
+    chat_units: str | None,
     from_: str | None,
     encoding: str | None,
     tiers: tuple[str, ...],
@@ -97,6 +103,7 @@ def compare(
     from segagree.pipeline.operations import write_operations_csv
 
     opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts.update(chat_read_options(chat_units))
     if ops is not None:
         check_writable(ops)
     sch = api.load_scheme(scheme)
@@ -113,6 +120,7 @@ def compare(
         layer=layer,
         transpositions=transpositions,
         normalise_speakers=not keep_speaker_labels,
+        common_speakers=bool(common_speakers),
         speaker_map=speaker_map(renames),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
@@ -122,6 +130,7 @@ def compare(
         write_operations_csv(result, ops, a=a, b=b)
         say(f"wrote {len(result['operations'])} operations to {ops}")
     result.pop("operation_rows", None)
+    say_unpaired(result.get("unpaired_speakers"))
     if json_out:
         print_json(result)
         return
@@ -148,6 +157,9 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     sections = {len(speakers) - 1} if speakers else set()
     print(plain_table(f"{file_a.name} vs {file_b.name}", header, rows, sections=sections, caption=caption))
     print(result["signature"])
+    for side, names in sorted((result.get("unpaired_speakers") or {}).items()):
+        if names:
+            print(f"not scored, speakers only in {side.upper()}: {', '.join(names)}")
     if result["metrics"]:
         _print_other(result, speakers)
     if result["mismatches"]:

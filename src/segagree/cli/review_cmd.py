@@ -8,6 +8,8 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    chat_read_options,
+    chat_units_option,
     check_writable,
     examples,
     max_mismatch_option,
@@ -15,6 +17,7 @@ from segagree.cli.common import (
     read_options,
     reading_options,
     say,
+    say_unpaired,
     scheme_option,
     speaker_labels_option,
     speaker_map,
@@ -57,6 +60,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
+@chat_units_option
 def review(
     file_a: Path,
     file_b: Path,
@@ -70,6 +74,8 @@ def review(
     max_mismatch: float,
     renames: tuple[str, ...],
     keep_speaker_labels: bool,
+    common_speakers: bool | None,
+    chat_units: str | None,
     from_: str | None,
     encoding: str | None,
     tiers: tuple[str, ...],
@@ -91,12 +97,14 @@ def review(
         raise UsageError("the review workbook must be an .xlsx file")
     check_writable(output)
     opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts.update(chat_read_options(chat_units))
     config = RunConfig(
         scheme=scheme or "dubois",
         mode=mode.lower(),
         review_matches=matches,
         max_mismatch=max_mismatch,
         normalise_speakers=not keep_speaker_labels,
+        common_speakers=bool(common_speakers),
         speakers=speaker_map(renames) or {},
         format=from_ or "",
         encoding=opts.pop("encoding", ""),
@@ -107,6 +115,7 @@ def review(
     result = run_task(text, "A", "B", str(file_a), str(file_b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
+    say_unpaired(result["compare"].get("unpaired_speakers"))
     path = write_review_workbook(output, [result], config)
     shown = len(result["operation_rows"]) if matches else sum(r["op"] != "match" for r in result["operation_rows"])
     say(f"wrote {path}: {shown} operations to review (S_f {result['compare']['sf']:.4f})")

@@ -10,7 +10,10 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    chat_read_options,
+    chat_units_option,
     check_writable,
+    common_speakers_option,
     examples,
     fmt_score,
     new_table,
@@ -18,6 +21,7 @@ from segagree.cli.common import (
     read_options,
     reading_options,
     say,
+    say_unpaired,
     scheme_option,
     stderr,
     stdout,
@@ -75,6 +79,8 @@ from segagree.cli.common import (
 @click.option("--report/--no-report", default=True, help="Write report.html and its plots (default) or not.")
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @reading_options
+@chat_units_option
+@common_speakers_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 def run(
@@ -97,6 +103,8 @@ def run(
     speaker_tier: str | None,
     word_tier: str | None,
     gap_labels: tuple[str, ...],
+    chat_units: str | None,
+    common_speakers: bool | None,
     quiet: bool,
     json_out: bool,
 ) -> None:
@@ -115,6 +123,7 @@ def run(
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
     opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts.update(chat_read_options(chat_units))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     err = stderr()
@@ -150,6 +159,7 @@ def run(
                 report=report,
                 format=from_,
                 read_options=opts,
+                common_speakers=common_speakers,
                 progress=progress,
             )
         except BaseException:
@@ -173,6 +183,10 @@ def run(
             + (", review/*.xlsx" if workbooks else "")
             + (", report.html" if report else "")
         )
+    for res in outcome.results:
+        if res.get("ok"):
+            where = f"{res['text']} ({res['annotator_a']} vs {res['annotator_b']}): "
+            say_unpaired((res.get("compare") or {}).get("unpaired_speakers"), where)
     for line in outcome.corpus.skipped:
         say(f"skipped: {line}")
     for failure in outcome.failures:

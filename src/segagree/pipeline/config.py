@@ -25,6 +25,8 @@ Example (every key optional; these are the defaults)::
     # speaker_tier = "speaker"   # Praat: the tier naming each unit's speaker
     # word_tier = "{speaker}-words"  # Praat: the word tier's name or pattern
     # gap_labels = ["#"]         # Praat: labels that mark gaps, not units
+    # chat_units = "main-tiers"  # CHAT: one unit per main tier (default: per bulleted line
+                                 # where continuation lines carry bullets, as in SBCSAE)
 
     [kappa]
     enabled = true
@@ -51,7 +53,7 @@ from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
 # Reader options a run passes to every reader (see segagree.api.reader_options).
-READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels"}
+READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "chat_units"}
 
 
 @dataclass
