@@ -56,8 +56,11 @@ def resolve_layer(
 
 
 def normalise_speaker(name: str) -> str:
-    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` / ``F2``."""
-    return name.strip().rstrip(":;").strip() or name
+    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` /
+    ``F2``; also Du Bois' speaker prefixes ``>`` (a voice not in the room: ``>ENV``, ``>MAC``
+    on the phone) and ``#`` (a name given by the transcriber: ``#FOSTER``), which SBCSAE's CHAT
+    edition drops."""
+    return name.strip().rstrip(":;").strip().lstrip(">#").strip() or name
 
 
 def speaker_rule(speaker_map: Mapping[str, str] | None, normalise: bool, *docs: Document) -> dict[str, str] | None:
