@@ -418,10 +418,11 @@ def test_write_from_other_format_and_read_back(tmp_path: Path) -> None:
 
 
 def test_writer_reports_tokens_chat_reads_differently(tmp_path: Path) -> None:
-    doc = from_units("t", [{"speaker": "A", "tokens": ["[laughs]", "ok"], "boundary": 2}], layer="iu", scheme=DUBOIS)
-    losses = LossReport()
-    chat.write(doc, tmp_path / "x.cha", losses=losses)
-    assert "tokens-changed" in losses.kinds()
+    for words in (["[laughs]", "ok"], ["xxx", "ok"], ["ok", "&=laughs"]):
+        doc = from_units("t", [{"speaker": "A", "tokens": words, "boundary": 2}], layer="iu", scheme=DUBOIS)
+        losses = LossReport()
+        chat.write(doc, tmp_path / "x.cha", losses=losses)
+        assert "tokens-changed" in losses.kinds()
 
 
 def test_corpus_discovery_names_and_folders_upper_case_extension(tmp_path: Path) -> None:
@@ -503,7 +504,8 @@ def test_bullet_regex_accepts_old_sound_bullets() -> None:
 # --- property: any document of plain words reads back from CHAT as written -----------------
 
 
-WORD = st.from_regex(r"[a-zA-Zàéü][a-zàéü']{0,6}", fullmatch=True)
+# (xxx, yyy and www are CHAT's spellings of "no word": the writer reports them, tested apart)
+WORD = st.from_regex(r"[a-zA-Zàéü][a-zàéü']{0,6}", fullmatch=True).filter(lambda w: w not in ("xxx", "yyy", "www"))
 
 
 @st.composite

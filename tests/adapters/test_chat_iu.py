@@ -43,7 +43,7 @@ _WORD = re.compile(r"[A-Za-z]")
 
 def _bulleted_lines_with_words(path: Path) -> int:
     """Independent count: main-tier and continuation lines ending in a bullet whose text, without
-    bullets, events, comments, pauses and the unintelligible `xxx` (SBCSAE: also `XXX`), still
+    bullets, events, comments, pauses and CHAT's unintelligible `xxx` (not SBCSAE's `XXX` syllables), still
     has a letter."""
     n = 0
     in_main = False
@@ -56,7 +56,7 @@ def _bulleted_lines_with_words(path: Path) -> int:
             continue
         if not in_main or not re.search("\x15[0-9_]+\x15\\s*$", line):
             continue
-        text = re.sub("\x15[^\x15]*\x15|&[={}][^\\s]*|\\[[^\\]]*\\]|\\([.\\d]*\\)|\\b[xX]{3}\\b", " ", line)
+        text = re.sub("\x15[^\x15]*\x15|&[={}][^\\s]*|\\[[^\\]]*\\]|\\([.\\d]*\\)|\\bxxx\\b", " ", line)
         n += bool(_WORD.search(text))
     return n
 

@@ -21,10 +21,10 @@ word, and none becomes a token or part of one (the raw line keeps them for writi
   lengthening ``:``, glottal ``ʔ ʕ``, ``<`` ``>``, intonation ``.,?!`` inside a line,
   parentheses of uncertain words; in- and out-breaths (``hhh`` ``.hh``) are dropped.
 
-Two marks keep their word, a documented choice: a filler ``&-uh`` is the word ``uh`` and a
-phonological fragment ``&+fr`` is the truncated word ``fr-`` (both are speech, and a Du Bois
-transcript of the same talk writes them ``uh`` and ``fr-``; SBCSAE's own CHAT writes truncated
-words ``th-``).
+Three marks keep their word, a documented choice: a filler ``&-uh`` is the word ``uh``, a
+nonword ``&~gaga`` the word ``gaga``, and a phonological fragment ``&+fr`` the truncated word
+``fr-`` (all are speech, and a Du Bois transcript of the same talk writes them ``uh`` and
+``fr-``; SBCSAE's own CHAT writes truncated words ``th-``).
 """
 
 from __future__ import annotations
@@ -41,11 +41,14 @@ _CODES = re.compile(r"\[[^\]]*\]")
 _COMMENT = re.compile(r"\(\([^)]*\)\)")
 _PAUSE = re.compile(r"\((?:\.{1,3}|\d+(?::\d+)?(?:\.\d*)?)\)")
 # `&=in` `&{l=@` `&}l=@` `&{n=x` `&*MOT:yeah`: events, long-event scopes, interposed words.
-_EVENT = re.compile(r"(?<!\S)&(?:=|[{}][a-zA-Z]=|\*)\S*")
-_FILLER = re.compile(r"(?<!\S)&-(?=\S)")
-_FRAGMENT = re.compile(r"(?<!\S)&\+(\S+)")
-# Overlap marks with an optional index: glued between two letters they join the word.
-_OVERLAP_INNER = re.compile(r"(?<=\w)[⌈⌉⌊⌋]\d*(?=\w)")
+_EVENT = re.compile(r"(?<![^\s<])&(?:=|[{}][a-zA-Z]=|\*)\S*")
+_FILLER = re.compile(r"(?<![^\s<])&[-~](?=\S)")
+_FRAGMENT = re.compile(r"(?<![^\s<])&\+(\S+)")
+# Overlap marks with an optional index: glued between two letters (or an apostrophe) they join
+# the word (`wh⌈ich`, `t⌈2ap`, `can⌈'t`); next to a digit, a space or another mark they do not
+# (`ass⌉5⌈6:` is `ass`, `XXX⌋2⌊3XXXX` two tokens).
+_LETTER = r"(?:[^\W\d_]|')"
+_OVERLAP_INNER = re.compile(rf"(?<={_LETTER})[⌈⌉⌊⌋]\d*(?={_LETTER})")
 _OVERLAP = re.compile(r"[⌈⌉⌊⌋]\d*")
 _LINKERS = {"+<", "+,", "++", "+^", '+"', "+\u2248", "+\u224b"}
 #: Tokens that stand for material that is no word: untranscribed, unintelligible, phonological.
@@ -95,8 +98,10 @@ def tokenise(text: str, *, ca: bool, lower: bool | None = None) -> tuple[list[st
     low = ca if lower is None else lower
     words: list[str] = []
     for tok in toks:
-        for part in _CA_INNER.split(tok.strip(_CA_ENDS).lower() if low else tok.strip(_CA_ENDS)):
+        for part in _CA_INNER.split(tok.strip(_CA_ENDS)):
             part = part.strip(_CA_ENDS)
-            if part and not _BREATH.match(part.lower()) and part.lower() not in NOT_WORDS:
-                words.append(part)
+            # (`xxx` is CHAT's unintelligible word; SBCSAE's `X` `XX` `XXX` are Du Bois'
+            # unintelligible syllables, which the Du Bois transcript has too, as `#`)
+            if part and not _BREATH.match(part.lower()) and part not in NOT_WORDS:
+                words.append(part.lower() if low else part)
     return words, term

@@ -60,7 +60,8 @@ def normalise_speaker(name: str) -> str:
     ``F2``; also Du Bois' speaker prefixes ``>`` (a voice not in the room: ``>ENV``, ``>MAC``
     on the phone) and ``#`` (a name given by the transcriber: ``#FOSTER``), which SBCSAE's CHAT
     edition drops."""
-    return name.strip().rstrip(":;").strip().lstrip(">#").strip() or name
+    bare = name.strip().rstrip(":;").strip()
+    return bare.lstrip(">#").strip() or bare or name
 
 
 def speaker_rule(speaker_map: Mapping[str, str] | None, normalise: bool, *docs: Document) -> dict[str, str] | None:
