@@ -17,6 +17,7 @@ substituted token is reported as a mismatch.
 from __future__ import annotations
 
 import difflib
+import re
 
 import numpy as np
 
@@ -81,28 +82,36 @@ def _suggest(fraction: float) -> str:
     return f"{min(1.0, np.ceil(fraction * 20 - 1e-9) / 20):.2f}"
 
 
+#: Tokens that stand for unintelligible speech: Du Bois' syllable marks (``X`` in DT1 and
+#: SBCSAE's CHAT edition, ``#`` in DT2) and CHAT's ``xxx`` ``yyy`` ``www``.
+UNINTELLIGIBLE = re.compile(r"^(?:#+|X+|xxx|yyy|www)$")
+
+
 def retokenised_columns(cols: list[tuple[int, int]], ta: list[str], tb: list[str]) -> set[int]:
-    """Alignment columns that differ only in tokenisation: a maximal stretch of differing
-    columns whose tokens, joined, spell the same on both sides (``do n't`` / ``don't``,
-    ``gon na`` / ``gonna``, ``That 's`` / ``That's``)."""
+    """Alignment columns that differ only in tokenisation or in the spelling of unintelligible
+    speech: a maximal stretch of differing columns whose tokens, joined without the
+    :data:`UNINTELLIGIBLE` ones, spell the same on both sides (``do n't`` / ``don't``,
+    ``gon na`` / ``gonna``, ``## It 's`` / ``XX It's``, ``#######`` / ``XXX XXXX``)."""
     out: set[int] = set()
     k = 0
     while k < len(cols):
-        i, j = cols[k]
-        if i >= 0 and j >= 0 and ta[i] == tb[j]:
+        if _same(cols[k], ta, tb):
             k += 1
             continue
         end = k
-        while end < len(cols) and not (
-            cols[end][0] >= 0 and cols[end][1] >= 0 and ta[cols[end][0]] == tb[cols[end][1]]
-        ):
+        while end < len(cols) and not _same(cols[end], ta, tb):
             end += 1
-        joined_a = "".join(ta[i] for i, _ in cols[k:end] if i >= 0)
-        joined_b = "".join(tb[j] for _, j in cols[k:end] if j >= 0)
-        if joined_a and joined_a == joined_b:
+        joined_a = "".join(ta[i] for i, _ in cols[k:end] if i >= 0 and not UNINTELLIGIBLE.match(ta[i]))
+        joined_b = "".join(tb[j] for _, j in cols[k:end] if j >= 0 and not UNINTELLIGIBLE.match(tb[j]))
+        if joined_a == joined_b:
             out.update(range(k, end))
         k = end
     return out
+
+
+def _same(col: tuple[int, int], ta: list[str], tb: list[str]) -> bool:
+    i, j = col
+    return i >= 0 and j >= 0 and ta[i] == tb[j]
 
 
 def _too_different(
@@ -115,8 +124,8 @@ def _too_different(
     max_mismatch: float,
     any_common: bool,
 ) -> str:
-    """The refusal: what was compared, the first differing stretch, and what to do."""
-    first = differs.index(True)
+    """The refusal: what was compared, the first difference that counts, and what to do."""
+    first = differs.index(True) if any(differs) else next(k for k, col in enumerate(cols) if not _same(col, ta, tb))
     stretch = cols[first : first + 8]
     show_a = " ".join(ta[i] for i, _ in stretch if i >= 0) or "(nothing)"
     show_b = " ".join(tb[j] for _, j in stretch if j >= 0) or "(nothing)"
@@ -132,14 +141,18 @@ def _too_different(
     head = (
         f"speaker {speaker!r}: the transcripts are too different to align: A has {len(ta)} tokens, B has "
         f"{len(tb)}, and {mismatched} aligned positions differ in their words (a token replaced, or a token "
-        f"only one transcript has; tokenisation differences such as do n't / don't not counted): {share}, "
+        f"only one transcript has; not counted: tokenisation such as do n't / don't, and unintelligible "
+        f"speech spelled ## / XX): {share}, "
         f"more than the limit {max_mismatch:g}. First difference at A's token {at_a + 1} and B's token "
         f"{at_b + 1}: A '{show_a}' vs B '{show_b}'. "
     )
     if not any_common:
         return head + "They have no token in common, so no limit can align them"
     if mismatched > longest:
-        return head + "More positions differ than the longer transcript has tokens, so no limit can align them"
+        return (
+            head
+            + "To align them anyway (any difference accepted): --max-mismatch 1 (max_mismatch in segagree.toml for run)"
+        )
     return head + (
         f"To align them anyway, raise the limit: --max-mismatch {_suggest(mismatched / longest)} "
         "(max_mismatch in segagree.toml for run)"
@@ -167,11 +180,13 @@ def project_pair(
         raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
     cols = align_streams(ta, tb)
     common = [k for k, (i, j) in enumerate(cols) if i >= 0 and j >= 0]
-    differs = [i < 0 or j < 0 or ta[i] != tb[j] for i, j in cols]
     retokenised = retokenised_columns(cols, ta, tb)
-    mismatched = sum(differs) - len(retokenised)
+    # The differences that count against the limit (the others are still listed as mismatches).
+    differs = [not _same(col, ta, tb) and k not in retokenised for k, col in enumerate(cols)]
+    mismatched = sum(differs)
     longest = max(len(ta), len(tb), 1)
-    if not common or mismatched / longest > max_mismatch:
+    # (a limit of 1 accepts any difference, even more differing positions than tokens)
+    if not common or (mismatched / longest > max_mismatch and max_mismatch < 1.0):
         raise MismatchError(_too_different(speaker, cols, ta, tb, differs, mismatched, max_mismatch, bool(common)))
     # For each alignment column, the common column its boundary lands on.
     target = np.empty(len(cols), dtype=np.int64)
