@@ -34,6 +34,7 @@ MANUAL = [
     ("⌊ no ⌋ .", True, ["no"], "."),
     ("⌈2 tap dance ⌉2 .", True, ["tap", "dance"], "."),
     ("wh⌈ich one ⌉ ?", True, ["which", "one"], "?"),
+    ("(.) Tha:⌈t's ba:d said tiger ⌉ .", True, ["That's", "bad", "said", "tiger"], "."),  # SBCSAE 054
     ("t⌈2ap ⌉2 ↑really ↓so: °quiet° ʔuh ≈ .", True, ["tap", "really", "so", "quiet", "uh"], "."),
     ("\x02\x01so\x02\x02 what +...", False, ["so", "what"], "+..."),
     ("I \x02\x01really\x02\x02 do .", True, ["I", "really", "do"], "."),

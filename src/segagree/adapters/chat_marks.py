@@ -44,10 +44,11 @@ _PAUSE = re.compile(r"\((?:\.{1,3}|\d+(?::\d+)?(?:\.\d*)?)\)")
 _EVENT = re.compile(r"(?<![^\s<])&(?:=|[{}][a-zA-Z]=|\*)\S*")
 _FILLER = re.compile(r"(?<![^\s<])&[-~](?=\S)")
 _FRAGMENT = re.compile(r"(?<![^\s<])&\+(\S+)")
-# Overlap marks with an optional index: glued between two letters (or an apostrophe) they join
-# the word (`wh⌈ich`, `t⌈2ap`, `can⌈'t`); next to a digit, a space or another mark they do not
+# Overlap marks with an optional index: glued between two letters (or an apostrophe, or the
+# lengthening `:`) they join the word (`wh⌈ich`, `t⌈2ap`, `can⌈'t`, `Tha:⌈t's`); next to a
+# digit, a space or another mark they do not
 # (`ass⌉5⌈6:` is `ass`, `XXX⌋2⌊3XXXX` two tokens).
-_LETTER = r"(?:[^\W\d_]|')"
+_LETTER = r"(?:[^\W\d_]|[':])"  # (`:` lengthens the sound before it: `Tha:⌈t's` is `That's`)
 _OVERLAP_INNER = re.compile(rf"(?<={_LETTER})[⌈⌉⌊⌋]\d*(?={_LETTER})")
 _OVERLAP = re.compile(r"[⌈⌉⌊⌋]\d*")
 _LINKERS = {"+<", "+,", "++", "+^", '+"', "+\u2248", "+\u224b"}
