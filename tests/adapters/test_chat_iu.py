@@ -155,3 +155,18 @@ def test_changed_line_unit_is_written_as_a_continuation_line(tmp_path: Path) -> 
     back = read_document(out)
     assert len(back.units()) == len(doc.units())
     assert back.token_texts() == doc.token_texts()
+
+
+def test_cli_chat_units_option(tmp_path: Path) -> None:
+    path = _cha("sbcsae_07.cha")
+    mains = sum(1 for ln in path.read_bytes().split(b"\n") if ln.startswith(b"*"))
+    for units, expected in (("main-tiers", mains), ("lines", len(read_document(path).units()))):
+        out = tmp_path / f"{units}.json"
+        proc = subprocess.run(
+            [sys.executable, "-m", "segagree", "convert", str(path), "-o", str(out), "--chat-units", units],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert len(read_document(out).units()) == expected

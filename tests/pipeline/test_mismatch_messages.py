@@ -53,8 +53,8 @@ def test_more_differences_than_tokens_is_a_plain_statement() -> None:
 
 
 def test_tokenisation_and_unintelligible_spellings_do_not_count() -> None:
-    gold = "I do n't know ## it 's gon na rain".split()
-    chat = "I don't know XX it's gonna rain".split()
+    gold = "I do n't know ## it 's gon na rain Tha".split()
+    chat = "I don't know XX it's gonna rain Tha-".split()
     cols = align_streams(gold, chat)
     assert len(retokenised_columns(cols, gold, chat)) == sum(1 for i, j in cols if i < 0 or j < 0 or gold[i] != chat[j])
     res = compare_documents(_doc(gold, "g"), _doc(chat, "c"), align=True, max_mismatch=0.0)
@@ -63,7 +63,7 @@ def test_tokenisation_and_unintelligible_spellings_do_not_count() -> None:
         compare_documents(_doc(gold, "g"), _doc(chat[:-1] + ["snow"], "c"), align=True, max_mismatch=0.0)
 
 
-WORDS = st.lists(st.sampled_from(["a", "b", "c", "ab", "##", "X"]), min_size=1, max_size=8)
+WORDS = st.lists(st.sampled_from(["a", "b", "c", "ab", "##", "X", "a-"]), min_size=1, max_size=8)
 
 
 @settings(max_examples=200, deadline=None)
@@ -80,9 +80,12 @@ def test_property_retokenised_columns_join_to_the_same_text(ta: list[str], tb: l
             end = k
             while end < len(cols) and end in kept:
                 end += 1
-            unintelligible = re.compile(r"^(#+|X+)$")
-            ja = "".join(ta[i] for i, _ in cols[k:end] if i >= 0 and not unintelligible.match(ta[i]))
-            jb = "".join(tb[j] for _, j in cols[k:end] if j >= 0 and not unintelligible.match(tb[j]))
+
+            def spelt(t: str) -> str:
+                return "" if re.fullmatch(r"#+|X+", t) else re.sub(r"(?<=[a-z])-$", "", t)
+
+            ja = "".join(spelt(ta[i]) for i, _ in cols[k:end] if i >= 0)
+            jb = "".join(spelt(tb[j]) for _, j in cols[k:end] if j >= 0)
             assert ja == jb
             k = end
         else:

@@ -13,8 +13,6 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
-    chat_read_options,
-    chat_units_option,
     examples,
     fmt_score,
     json_option,
@@ -120,7 +118,6 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
-@chat_units_option
 @click.option("--ci-speakers", is_flag=True, help="Bootstrap intervals over the speakers of the text.")
 @click.option("--n-boot", default=1000, show_default=True, type=AT_LEAST_ONE, metavar="N", help="Bootstrap resamples.")
 @json_option()
@@ -178,8 +175,7 @@ def agree(
         return
     if len(paths) < 2:
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
-    opts.update(chat_read_options(chat_units))
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels, chat_units)
     sch = api.load_scheme(scheme)
     docs = [api.read(p, from_, scheme=sch, **opts) for p in paths]
     n_speakers = len({s for d in docs for s in d.speakers})

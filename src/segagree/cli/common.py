@@ -166,7 +166,7 @@ def max_mismatch_option(f: F) -> F:
 
 
 def reading_options(f: F) -> F:
-    """--from, --encoding and the tier options of the ELAN and Praat readers."""
+    """--from, --encoding, the tier options of the ELAN and Praat readers and CHAT's units."""
     options = [
         click.option(
             "--from",
@@ -193,6 +193,12 @@ def reading_options(f: F) -> F:
             metavar="LABEL",
             help="Praat: a label that marks a gap, not a unit (repeat for several).",
         ),
+        click.option(
+            "--chat-units",
+            type=click.Choice(["lines", "main-tiers"]),
+            help="CHAT: a unit per bulleted line (the default where continuation lines carry their own "
+            "bullets, as in SBCSAE) or one per main tier.",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -205,9 +211,11 @@ def read_options(
     speaker_tier: str | None = None,
     word_tier: str | None = None,
     gap_labels: tuple[str, ...] = (),
+    chat_units: str | None = None,
 ) -> dict[str, Any]:
     """The reader options the user set (readers refuse options they do not know)."""
     raw = {
+        "chat_units": chat_units,
         "encoding": encoding,
         "tiers": list(tiers) or None,
         "speaker_tier": speaker_tier,
@@ -225,21 +233,6 @@ def common_speakers_option(f: F) -> F:
         default=None,
         help="Score only the speakers both annotations have (with words); the others are listed, not refused.",
     )(f)
-
-
-def chat_units_option(f: F) -> F:
-    """--chat-units: CHAT's units are bulleted lines (SBCSAE's IU layout) or main tiers."""
-    return click.option(
-        "--chat-units",
-        type=click.Choice(["lines", "main-tiers"]),
-        help="CHAT: a unit per bulleted line (default where continuation lines carry their own "
-        "bullets, as in SBCSAE) or one per main tier.",
-    )(f)
-
-
-def chat_read_options(chat_units: str | None) -> dict[str, Any]:
-    """The CHAT reader option the user set (none by default)."""
-    return {"chat_units": chat_units} if chat_units else {}
 
 
 def say_unpaired(unpaired: dict[str, list[str]] | None, what: str = "") -> None:

@@ -8,8 +8,6 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
-    chat_read_options,
-    chat_units_option,
     check_writable,
     examples,
     fmt_score,
@@ -58,7 +56,6 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
-@chat_units_option
 @click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
 @click.option(
     "--language",
@@ -102,8 +99,7 @@ def compare(
     import segagree.api as api
     from segagree.pipeline.operations import write_operations_csv
 
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
-    opts.update(chat_read_options(chat_units))
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels, chat_units)
     if ops is not None:
         check_writable(ops)
     sch = api.load_scheme(scheme)

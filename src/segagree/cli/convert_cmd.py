@@ -65,6 +65,7 @@ def convert(
     speaker_tier: str | None,
     word_tier: str | None,
     gap_labels: tuple[str, ...],
+    chat_units: str | None,
     json_out: bool,
 ) -> None:
     """Convert annotations between formats, reporting what the target cannot hold.
@@ -74,7 +75,7 @@ def convert(
     """
     import segagree.api as api
 
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels, chat_units)
     # Only the options the user set: each writer refuses options it does not know.
     write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
     if source.is_dir():

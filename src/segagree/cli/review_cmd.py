@@ -8,8 +8,6 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
-    chat_read_options,
-    chat_units_option,
     check_writable,
     examples,
     max_mismatch_option,
@@ -60,7 +58,6 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
-@chat_units_option
 def review(
     file_a: Path,
     file_b: Path,
@@ -96,8 +93,7 @@ def review(
     if output.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file")
     check_writable(output)
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
-    opts.update(chat_read_options(chat_units))
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels, chat_units)
     config = RunConfig(
         scheme=scheme or "dubois",
         mode=mode.lower(),

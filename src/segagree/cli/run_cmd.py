@@ -10,8 +10,6 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
-    chat_read_options,
-    chat_units_option,
     check_writable,
     common_speakers_option,
     examples,
@@ -79,7 +77,6 @@ from segagree.cli.common import (
 @click.option("--report/--no-report", default=True, help="Write report.html and its plots (default) or not.")
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @reading_options
-@chat_units_option
 @common_speakers_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
@@ -122,8 +119,7 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
-    opts.update(chat_read_options(chat_units))
+    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels, chat_units)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     err = stderr()

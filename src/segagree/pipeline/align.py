@@ -112,7 +112,8 @@ def retokenised_columns(cols: list[tuple[int, int]], ta: list[str], tb: list[str
     """Alignment columns that differ only in tokenisation or in the spelling of unintelligible
     speech: a maximal stretch of differing columns whose tokens, joined without the
     :data:`UNINTELLIGIBLE` ones, spell the same on both sides (``do n't`` / ``don't``,
-    ``gon na`` / ``gonna``, ``## It 's`` / ``XX It's``, ``#######`` / ``XXX XXXX``)."""
+    ``gon na`` / ``gonna``, ``## It 's`` / ``XX It's``, ``#######`` / ``XXX XXXX``, ``Tha`` /
+    ``Tha-``)."""
     out: set[int] = set()
     k = 0
     while k < len(cols):
@@ -122,12 +123,20 @@ def retokenised_columns(cols: list[tuple[int, int]], ta: list[str], tb: list[str
         end = k
         while end < len(cols) and not _same(cols[end], ta, tb):
             end += 1
-        joined_a = "".join(ta[i] for i, _ in cols[k:end] if i >= 0 and not UNINTELLIGIBLE.match(ta[i]))
-        joined_b = "".join(tb[j] for _, j in cols[k:end] if j >= 0 and not UNINTELLIGIBLE.match(tb[j]))
+        joined_a = "".join(_spelling(ta[i]) for i, _ in cols[k:end] if i >= 0)
+        joined_b = "".join(_spelling(tb[j]) for _, j in cols[k:end] if j >= 0)
         if joined_a == joined_b:
             out.update(range(k, end))
         k = end
     return out
+
+
+def _spelling(token: str) -> str:
+    """What a token spells once transcription marks are left out: nothing for unintelligible
+    speech, a truncated word without its final hyphen (Du Bois' and SBCSAE's ``Tha-``)."""
+    if UNINTELLIGIBLE.match(token):
+        return ""
+    return token[:-1] if len(token) > 1 and token.endswith("-") and token[-2].isalpha() else token
 
 
 def _same(col: tuple[int, int], ta: list[str], tb: list[str]) -> bool:
@@ -162,8 +171,8 @@ def _too_different(
     head = (
         f"speaker {speaker!r}: the transcripts are too different to align: A has {len(ta)} tokens, B has "
         f"{len(tb)}, and {mismatched} aligned positions differ in their words (a token replaced, or a token "
-        f"only one transcript has; not counted: tokenisation such as do n't / don't, and unintelligible "
-        f"speech spelled ## / XX): {share}, "
+        f"only one transcript has; not counted: tokenisation such as do n't / don't, unintelligible "
+        f"speech spelled ## / XX, truncated words with or without their final hyphen): {share}, "
         f"more than the limit {max_mismatch:g}. First difference at A's token {at_a + 1} and B's token "
         f"{at_b + 1}: A '{show_a}' vs B '{show_b}'. "
     )
