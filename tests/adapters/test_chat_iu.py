@@ -80,23 +80,14 @@ def test_sf_against_the_gold_with_common_speakers(name: str) -> None:
     assert not res["unpaired_speakers"]["b"] or res["unpaired_speakers"]["b"] == ["X"]
 
 
+def _segagree(*args: str) -> subprocess.CompletedProcess:
+    """The command line, as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+
+
 def test_cli_command_of_the_issue() -> None:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "segagree",
-            "compare",
-            str(_gold("sbcsae_02.cha")),
-            str(_cha("sbcsae_02.cha")),
-            "--align",
-            "--common-speakers",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    gold, cha = _gold("sbcsae_02.cha"), _cha("sbcsae_02.cha")
+    proc = _segagree("compare", str(gold), str(cha), "--align", "--common-speakers", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["sf"] > 0.95 and set(out["per_speaker"]) == {"JAMIE", "HAROLD", "MILES", "PETE"}
@@ -162,11 +153,6 @@ def test_cli_chat_units_option(tmp_path: Path) -> None:
     mains = sum(1 for ln in path.read_bytes().split(b"\n") if ln.startswith(b"*"))
     for units, expected in (("main-tiers", mains), ("lines", len(read_document(path).units()))):
         out = tmp_path / f"{units}.json"
-        proc = subprocess.run(
-            [sys.executable, "-m", "segagree", "convert", str(path), "-o", str(out), "--chat-units", units],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        proc = _segagree("convert", str(path), "-o", str(out), "--chat-units", units)
         assert proc.returncode == 0, proc.stderr
         assert len(read_document(out).units()) == expected

@@ -26,11 +26,16 @@ the files this module writes (same utterance count).
 
 How it maps to the model (reading)
 ----------------------------------
-* **units**: one per main tier (its continuation lines included); a unit's **boundary** is its
-  terminator (the last token, or glued to the last word as CA and loose CHAT write
-  ``curry?``), coded in the reading scheme: the ``chat`` scheme keeps every terminator, any
-  other scheme (the Du Bois default) gets the documented Du Bois endnote
-  (:mod:`segagree.adapters.chat_terminators`); no terminator is unclassified;
+* **units**: one per main tier (its continuation lines included); in the **IU layout** (some
+  main tier has two or more bulleted lines with words: SBCSAE as TalkBank publishes it, one
+  intonation unit per line) one per bulleted line with words, a wordless line (a pause, an
+  event) joining the next unit of its tier, and a tier without words being no unit (its lines
+  go before the next one); ``chat_units="main-tiers"`` / ``"lines"`` forces either reading.
+  A unit's **boundary** is its terminator (the last token, or glued to the last word as CA and
+  loose CHAT write ``curry?``), coded in the reading scheme: the ``chat`` scheme keeps every
+  terminator, any other scheme (the Du Bois default) gets the documented Du Bois endnote
+  (:mod:`segagree.adapters.chat_terminators`); no terminator is continuing ``,`` in the IU
+  layout (SBCSAE's CHAT keeps ``.`` ``?`` ``--`` and drops the comma), else unclassified;
 * **speaker**: the participant's name in ``@Participants`` where one is given
   (``CHI Lily Target_Child`` -> ``Lily``; in old files a second field that is no CHAT role,
   ``CHI Laetitia``), else the code (``MOT Mother`` -> ``MOT``), as
@@ -38,29 +43,34 @@ How it maps to the model (reading)
   one; a code that speaks without being declared is its own speaker (``speaker-undeclared``);
 * **times**: the bullets' ms as seconds; with several bullets (CA: timed pauses on their own
   continuation lines) the unit spans from the smallest start to the largest end, so bullets
-  out of order never make a unit end before it starts. A unit without a bullet has no times;
-* **tokens**: the main tier split at whitespace after removing bullets, bracketed codes
-  (``[/]`` ``[: because]`` ``[+ IMP]``), ``((comments))``, pauses (``(.)`` ``(1.2)``), events
-  (``&=laughs``), the untranscribed ``0``, utterance-initial linkers (``+<`` ``+,``) and the
-  scope brackets ``<`` ``>`` at word edges. In **CA mode** (``@Options: CA``, or ``ca=True``)
-  tokens are also cleared of CA prosodic marks (stress U+0332, ``↑↓``, ``⌈⌉⌊⌋``, ``°``, ``≈``,
-  ``∬``, ``∙``, ``><``, lengthening ``:``, intonation ``.,?!`` inside the line, parentheses of
-  uncertain words), lower-cased (capitals mark loudness in CA), and in-/out-breaths
-  (``hhh`` ``.hh``) are dropped, so that a CA transcript and a plain one of the same talk align;
+  out of order never make a unit end before it starts. A unit without a bullet has no times,
+  nor one whose only bullet ends before it starts (a slip in SBCSAE 34: ``times-dropped``);
+* **tokens**: the main tier split at whitespace after removing the CHAT manual's marks
+  (:mod:`segagree.adapters.chat_marks`: bullets and control bytes, codes, comments, pauses,
+  events and long-event scopes, overlap marks also inside words, ``xxx`` ``yyy`` ``www`` ``0``,
+  linkers). In **CA mode** (``@Options: CA``, or ``ca=True``) tokens are also cleared of CA
+  prosodic marks (stress U+0332, ``↑↓``, ``°``, ``≈``, ``∬``, ``∙``, ``ʔ``, ``><``, lengthening
+  ``:``, intonation ``.,?!`` inside the line, parentheses of uncertain words), lower-cased
+  (capitals mark loudness in CA; not in the IU layout, whose capitals are ordinary), and in-/
+  out-breaths (``hhh`` ``.hh``) are dropped, so that a CA transcript and a plain one of the same
+  talk align;
 * everything else is kept in token columns of the unit (and written back): ``chat_code`` (the
-  speaker code), ``chat_raw`` (the main tier as written, with continuation lines),
+  speaker code), ``chat_raw`` (the unit's lines as written: the main tier with its continuation
+  lines, or in the IU layout its own line(s)),
   ``chat_deps`` (its dependent tiers), ``chat_before`` (body lines since the previous
   utterance: gems, comments, blank lines, utterances without words) and ``terminator``;
   the header lines and what follows the last utterance are in ``meta['chat']``;
 * an utterance left without words (CA ``(        )``, inaudible) gets the token ``0``, CHAT's
-  spelling of "no words" (``repaired`` read loss), so every main tier is a unit; lines the
+  spelling of "no words" (``repaired`` read loss), so every main tier is a unit (outside the
+  IU layout); lines the
   parser cannot place stay in ``chat_before`` of the next unit (``lines-unparsed``).
 
 Writing
 -------
 Utterances whose tokens, boundary and times still match their ``chat_raw`` are written as they
 were read (with their dependent tiers); others are written ``*CODE:\\ttokens terminator
-\\x15start_end\\x15`` (``dependent-tiers-dropped`` for tiers that no longer fit). The terminator is
+\\x15start_end\\x15`` (a continuation line ``\\ttokens ...`` where the unit was one, in the IU
+layout) (``dependent-tiers-dropped`` for tiers that no longer fit). The terminator is
 the one read when it still codes the unit's boundary, else the CHAT terminator of the boundary's
 type (Du Bois ``--`` -> ``+...``; ``,`` -> CA's line-final ``,``, which CLAN's CA mode reads but
 strict CHAT parsers such as pylangacq refuse); unclassified units get ``+.`` ("broken for
