@@ -167,6 +167,7 @@ class _Utterance:
     record: Record
     deps: list[str] = field(default_factory=list)
     before: list[str] = field(default_factory=list)
+    worded: list[list[str]] | None = None  # its line units, once computed
 
 
 @dataclass
@@ -215,6 +216,8 @@ def _group(items: list[Record | str], path: Path) -> _Body:
 def _worded_lines(utt: _Utterance, ca: bool) -> list[list[str]]:
     """The utterance's line units: its bulleted lines with words, each with the wordless lines
     before it (a pause line) or, at the end, after it; [] when no line has words."""
+    if utt.worded is not None:
+        return utt.worded
     out: list[list[str]] = []
     pending: list[str] = []
     for seg in line_segments(utt.record.lines):
@@ -225,6 +228,7 @@ def _worded_lines(utt: _Utterance, ca: bool) -> list[list[str]]:
         pending = []
     if out and pending:
         out[-1].extend(pending)
+    utt.worded = out
     return out
 
 
