@@ -139,13 +139,23 @@ def test_round_trip_is_lossless_and_byte_identical(name: str, tmp_path: Path) ->
 
 def test_changed_line_unit_is_written_as_a_continuation_line(tmp_path: Path) -> None:
     doc = read_document(_cha("sbcsae_07.cha"))
-    row = int(doc.units()[3].rows[0])
+    raws = doc.tokens["chat_raw"]
+    row = next(int(u.rows[0]) for u in doc.units() if raws.iat[u.rows[0]].startswith("\t"))
     doc.tokens.loc[row, "text"] = "CHANGED"
     out = tmp_path / "out.cha"
     write_document(doc, out)
     back = read_document(out)
     assert len(back.units()) == len(doc.units())
     assert back.token_texts() == doc.token_texts()
+    # Written as a line of its own tier (a continuation line where it was one): the file keeps
+    # its main tiers, and only that unit's line changed.
+    mains = [ln for ln in out.read_text(encoding="utf-8").split("\n") if ln.startswith("*")]
+    assert len(mains) == sum(
+        1 for ln in _cha("sbcsae_07.cha").read_text(encoding="utf-8").split("\n") if ln.startswith("*")
+    )
+    old = _cha("sbcsae_07.cha").read_text(encoding="utf-8").rstrip("\n").split("\n")
+    new = out.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    assert len(old) == len(new) and sum(a != b for a, b in zip(old, new, strict=True)) == 1
 
 
 def test_cli_chat_units_option(tmp_path: Path) -> None:
