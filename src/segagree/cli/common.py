@@ -310,19 +310,18 @@ def speaker_labels_option(f: F) -> F:
         kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep, common)
         return f(*args, **kwargs)
 
-    command = common_speakers_option(command)
-    command = click.option(
+    keep = click.option(
         "--keep-speaker-labels",
         is_flag=True,
         help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
-    )(command)
+    )(common_speakers_option(command))
     return click.option(
         "--rename",
         "renames",
         multiple=True,
         metavar="OLD=NEW",
         help="Rename a speaker in both files before pairing (repeat for several).",
-    )(command)
+    )(keep)
 
 
 def common_speakers_option(f: F) -> F:
