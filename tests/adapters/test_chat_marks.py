@@ -39,6 +39,9 @@ MANUAL = [
     ("\x02\x01so\x02\x02 what +...", False, ["so", "what"], "+..."),
     ("I \x02\x01really\x02\x02 do .", True, ["I", "really", "do"], "."),
     ("&=in &=lengthened .", True, [], "."),
+    ("bana:nas and a rhi^noceros , hm: .", False, ["bananas", "and", "a", "rhinoceros", ",", "hm"], "."),
+    ("ˈbanana ↑yes ʔuh .", False, ["banana", "yes", "uh"], "."),
+    ("merci@s:fra .", False, ["merci@s:fra"], "."),
 ]
 
 

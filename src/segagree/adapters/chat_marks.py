@@ -16,6 +16,9 @@ word, and none becomes a token or part of one (the raw line keeps them for writi
   (``wh⌈ich`` is one word ``which``), and CHAT's ``+<`` ``+,`` ``++`` linkers at the start;
 * the untranscribed ``0`` and the unintelligible ``xxx``, phonological ``yyy`` and
   untranscribed ``www`` (material that is no word of the transcript);
+* CHAT's prosodic marks inside words: stress ``ˈ`` ``ˌ``, pitch ``↑`` ``↓``, blocking ``≠``,
+  glottal ``ʔ``, lengthening ``:`` and a pause between syllables ``^`` (``bana:nas``,
+  ``rhi^noceros``);
 * in CA mode (``@Options: CA``) the CA prosodic marks: pitch ``↑↓``, latching ``≈≋``, softer
   ``°``, faster/slower ``∆∇``, whisper ``∬``, creaky ``⁎``, stress U+0332 and ``ˈ``,
   lengthening ``:``, glottal ``ʔ ʕ``, ``<`` ``>``, intonation ``.,?!`` inside a line,
@@ -54,6 +57,11 @@ _OVERLAP = re.compile(r"[⌈⌉⌊⌋]\d*")
 _LINKERS = {"+<", "+,", "++", "+^", '+"', "+\u2248", "+\u224b"}
 #: Tokens that stand for material that is no word: untranscribed, unintelligible, phonological.
 NOT_WORDS = frozenset({"0", "xxx", "yyy", "www"})
+# CHAT's own prosodic marks inside words (CHAT manual, prosody within words): primary and
+# secondary stress, pitch up/down, blocking, glottal stop; lengthening `:` and a pause between
+# syllables `^` after a letter (`bana:nas` `hm:` `rhi^noceros`). Not in `word@s:fra` codes.
+_PROSODY = str.maketrans("", "", "ˈˌ↑↓≠ʔ")
+_IN_WORD = re.compile(r"(?<=[^\W\d_])[:^]+")
 # CA prosodic marks removed from tokens in CA mode (CHAT manual, CA chapter).
 _CA_MARKS = "↑↓°≈≋∬∙▔▁∆∇☺♋⁎∲§∾⁑⤇∮↻⤆„‡↫ʔʕˈˌ∞⁇<>\u0332:=()"
 _CA_TABLE = str.maketrans("", "", _CA_MARKS)
@@ -78,6 +86,13 @@ def clear_marks(text: str) -> str:
     return _OVERLAP.sub(" ", text)
 
 
+def _plain_word(token: str) -> str:
+    """A word of plain CHAT without its prosodic marks (special-form codes ``@...`` kept)."""
+    if "@" in token or token.startswith("&"):
+        return token
+    return _IN_WORD.sub("", token.translate(_PROSODY))
+
+
 def tokenise(text: str, *, ca: bool, lower: bool | None = None) -> tuple[list[str], str | None]:
     """A main tier's words and terminator.
 
@@ -91,7 +106,7 @@ def tokenise(text: str, *, ca: bool, lower: bool | None = None) -> tuple[list[st
     while raw and raw[0] in _LINKERS:
         raw = raw[1:]
     if not ca:
-        toks = [t if t.startswith("+") else t.lstrip("<").rstrip(">") for t in raw]
+        toks = [t if t.startswith("+") else _plain_word(t.lstrip("<").rstrip(">")) for t in raw]
         plain, term = split_terminator([t for t in toks if t])
         return [w for w in plain if w not in NOT_WORDS], term
     toks = [t for t in (t.translate(_CA_TABLE) for t in raw) if t]
