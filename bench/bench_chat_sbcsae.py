@@ -16,9 +16,9 @@ import argparse
 import difflib
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from bench_chat_read import best  # (the best of --repeat wall times; run from bench/ or as a script)
 
 from segagree.adapters import read_document
 from segagree.pipeline.align import align_streams
@@ -27,15 +27,6 @@ from segagree.schemas import builtin_scheme
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 TEXTS = {"sbcsae_02.cha": "sbc002.csv", "sbcsae_03.cha": "sbc003.csv", "sbcsae_07.cha": "sbc007.csv"}
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def difflib_columns(ta: list[str], tb: list[str]) -> list[tuple[int, int]]:

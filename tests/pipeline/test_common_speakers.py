@@ -159,3 +159,23 @@ def test_api_keywords(tmp_path: Path) -> None:
     assert res["unpaired_speakers"] == {"a": ["ENV"], "b": ["X"]}
     agreed = api.agree([str(a), str(b)], common_speakers=True, sims=20)
     assert agreed.pairs[0]["unpaired_speakers"]["b"] == ["X"]
+
+
+def test_three_annotators_multi_kappa_on_the_speakers_all_have() -> None:
+    from segagree.pipeline.agreement import agree_documents
+
+    c_units = [("ANN", ["so", "it", "goes"], 2), ("ANN", ["ok"], 2)]
+    docs = [_doc(A_UNITS), _doc(B_UNITS), _doc(c_units)]
+    res = agree_documents(docs, names=["a", "b", "c"], sims=20, align=True, common_speakers=True)
+    assert [p["unpaired_speakers"] for p in res["pairs"]] == [
+        {"a": ["ENV"], "b": ["X"]},
+        {"a": ["BOB", "ENV"], "b": []},
+        {"a": ["BOB", "X"], "b": []},
+    ]
+    # ANN's words are the same in all three: multi-pi/kappa on ANN, the one speaker all have
+    assert res["multi"] is not None and set(res["multi"]) == {"sf", "sf_b"}
+    from segagree.metrics.fleiss import fleiss
+
+    ann = {n: pair_annotations(docs[0], d, common_speakers=True) for n, d in zip("bc", docs[1:], strict=True)}
+    data = {"text": {"a": {"ANN": ann["b"].arrays_a["ANN"]}, **{n: {"ANN": p.arrays_b["ANN"]} for n, p in ann.items()}}}
+    assert res["multi"]["sf"]["actual"] == pytest.approx(fleiss(data, "sf", scheme=DUBOIS).to_dict()["actual"])

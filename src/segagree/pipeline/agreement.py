@@ -21,6 +21,7 @@ from segagree.metrics.agreement import SfKappaResult, sf_kappa
 from segagree.metrics.fleiss import bootstrap_ci, fleiss, pairwise_table
 from segagree.metrics.sf import SfStats
 from segagree.pipeline.pairing import pair_annotations
+from segagree.pipeline.results import AnnotationPair
 from segagree.schemas import BoundaryScheme, Document
 
 DEFINITIONS: dict[str, str] = {
@@ -315,18 +316,24 @@ def agree_documents(
         "multi_reason": "two annotators: pi and kappa of the pair are in 'pairs'" if len(docs) == 2 else None,
     }
     if len(docs) >= 3:
-        aligned = any(p.mismatches for p in first_pairs.values())
-        if aligned:
-            out["multi_reason"] = "the transcripts differ: multi-pi/kappa need one common token stream"
-        else:
-            p1 = first_pairs[1]
-            # (with common_speakers the pairs may share different speakers: keep those all have)
-            shared = [s for s in p1.speakers if all(s in p.arrays_b for p in first_pairs.values())]
-            arrays = {labels[0]: p1.arrays_a, **{labels[j]: p.arrays_b for j, p in first_pairs.items()}}
-            data = {"text": {name: {s: arr[s] for s in shared} for name, arr in arrays.items()}}
-            out["multi"] = {
-                sim: fleiss(data, sim, scheme=sch, mode=mode, transpositions=transpositions).to_dict()
-                for sim in ("sf", "sf_b")
-            }
+        out.update(_multi(first_pairs, labels, sch, mode=mode, transpositions=transpositions))
     out["definitions"] = dict(DEFINITIONS)
     return out
+
+
+def _multi(
+    first_pairs: dict[int, AnnotationPair], labels: list[str], sch: BoundaryScheme, *, mode: str, transpositions: bool
+) -> dict[str, Any]:
+    """Multi-pi and multi-kappa of S_f and S_f^B over three or more annotators (the first one
+    paired with each other), on the speakers every annotator has; a reason where they differ."""
+    if any(p.mismatches for p in first_pairs.values()):
+        return {"multi_reason": "the transcripts differ: multi-pi/kappa need one common token stream"}
+    p1 = first_pairs[1]
+    # (with common_speakers the pairs may share different speakers: keep those all have)
+    shared = [s for s in p1.speakers if all(s in p.arrays_b for p in first_pairs.values())]
+    arrays = {labels[0]: p1.arrays_a, **{labels[j]: p.arrays_b for j, p in first_pairs.items()}}
+    data = {"text": {name: {s: arr[s] for s in shared} for name, arr in arrays.items()}}
+    multi = {
+        sim: fleiss(data, sim, scheme=sch, mode=mode, transpositions=transpositions).to_dict() for sim in ("sf", "sf_b")
+    }
+    return {"multi": multi}
