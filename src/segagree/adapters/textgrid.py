@@ -209,7 +209,9 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             unit_names = [n for n in interval_names if n != speaker_tier and n not in is_words_tier]
         if len(unit_names) != 1:
             raise InputError(
-                f"with speaker_tier={speaker_tier!r} one text tier is needed, found {unit_names}; pass tiers=[NAME]",
+                f"--speaker-tier {speaker_tier!r} names the speakers of one text tier, but {len(unit_names)} "
+                f"text tiers were found {unit_names}; choose it with --tier NAME "
+                "(in Python: speaker_tier=..., tiers=[NAME])",
                 path=path,
             )
     elif wanted is not None:

@@ -241,12 +241,21 @@ _READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
             "help": "Praat: a label that marks a gap, not a unit (repeat for several).",
         },
     ),
+    (
+        "chat_units",
+        ("--chat-units",),
+        {
+            "type": click.Choice(["lines", "main-tiers"]),
+            "help": "CHAT: a unit per bulleted line (the default where continuation lines carry their own "
+            "bullets, as in SBCSAE) or one per main tier.",
+        },
+    ),
 ]
 
 
 def reading_options(f: F) -> F:
-    """--from, --encoding and the tier options of the ELAN and Praat readers, handed to the
-    command as one ``reading: Reading`` parameter."""
+    """--from, --encoding, the tier options of the ELAN and Praat readers and CHAT's units,
+    handed to the command as one ``reading: Reading`` parameter."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
@@ -266,9 +275,11 @@ def read_options(
     speaker_tier: str | None = None,
     word_tier: str | None = None,
     gap_labels: tuple[str, ...] = (),
+    chat_units: str | None = None,
 ) -> dict[str, Any]:
     """The reader options the user set (readers refuse options they do not know)."""
     raw = {
+        "chat_units": chat_units,
         "encoding": encoding,
         "tiers": list(tiers) or None,
         "speaker_tier": speaker_tier,
@@ -280,34 +291,54 @@ def read_options(
 
 @dataclass(frozen=True)
 class SpeakerLabels:
-    """How speakers are paired: renames (``OLD -> NEW``, or None) and whether labels are normalised."""
+    """How speakers are paired: renames (``OLD -> NEW``, or None), whether labels are normalised,
+    and whether only the speakers both annotations have are scored (``--common-speakers``)."""
 
     renames: dict[str, str] | None
     normalise: bool
+    common: bool = False
 
 
 def speaker_labels_option(f: F) -> F:
-    """--rename OLD=NEW (repeatable) and --keep-speaker-labels, handed to the command as one
-    ``speaker_labels: SpeakerLabels`` parameter."""
+    """--rename OLD=NEW (repeatable), --keep-speaker-labels and --common-speakers, handed to the
+    command as one ``speaker_labels: SpeakerLabels`` parameter."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
         renames, keep = kwargs.pop("renames"), kwargs.pop("keep_speaker_labels")
-        kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep)
+        common = bool(kwargs.pop("common_speakers"))
+        kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep, common)
         return f(*args, **kwargs)
 
-    command = click.option(
+    keep = click.option(
         "--keep-speaker-labels",
         is_flag=True,
         help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
-    )(command)
+    )(common_speakers_option(command))
     return click.option(
         "--rename",
         "renames",
         multiple=True,
         metavar="OLD=NEW",
         help="Rename a speaker in both files before pairing (repeat for several).",
-    )(command)
+    )(keep)
+
+
+def common_speakers_option(f: F) -> F:
+    """--common-speakers: score the speakers both annotations have, list the others."""
+    return click.option(
+        "--common-speakers",
+        is_flag=True,
+        default=None,
+        help="Score only the speakers both annotations have (with words); the others are listed, not refused.",
+    )(f)
+
+
+def say_unpaired(unpaired: dict[str, list[str]] | None, what: str = "") -> None:
+    """On stderr: the speakers one annotation has and the other lacks, left out of the scores."""
+    for side, names in sorted((unpaired or {}).items()):
+        if names:
+            say(f"{what}not scored, speakers only in {side.upper()}: {', '.join(names)}")
 
 
 def speaker_map(renames: tuple[str, ...]) -> dict[str, str] | None:
