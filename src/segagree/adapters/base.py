@@ -19,7 +19,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +74,13 @@ def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Ite
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def check_options(given: Iterable[str], known: Collection[str], what: str) -> None:
+    """Refuse option names a reader or writer does not know (``what``: e.g. ``"SRT reader"``)."""
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise UsageError(f"unknown {what} option(s) {unknown}; known: {sorted(known)}")
 
 
 def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:

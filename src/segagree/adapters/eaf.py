@@ -87,7 +87,7 @@ from lxml import etree
 from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.eaf_parse import EafFile, read_structure
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, SegagreeError, UsageError
@@ -593,16 +593,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
     check_times(doc, path)
     _check_xml_text(doc, path)
-    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
-    for other in doc.layers:
-        if other != layer_name:
-            losses.add(
-                "layer-dropped",
-                f"ELAN holds one unit layer per tier; layer {other!r} is not written",
-            )
-    note_unit_layer_losses(layer_name, scheme, losses, "ELAN")
+    layer = unit_layer_to_write(doc, losses, "ELAN")
+    layer_name, scheme = layer.name, layer.scheme
     units = doc.units(layer_name) if doc.speakers else []  # (speaker_rows needs a speaker)
     starts = doc.tokens["start"].to_numpy(dtype=float)
     ends = doc.tokens["end"].to_numpy(dtype=float)

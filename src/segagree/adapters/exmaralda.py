@@ -53,7 +53,8 @@ from typing import Any
 from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
@@ -132,21 +133,10 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             raise InputError("a <tli> without an id", path=path, place=f"line {tli.sourceline}")
         if tid in index:
             raise InputError(f"duplicate timeline point id {tid!r}", path=path, place=f"line {tli.sourceline}")
-        t = tli.get("time")
-        time: float | None = None
-        if t is not None and t.strip():
-            try:
-                time = float(t)
-            except ValueError:
-                raise InputError(
-                    f"time={t!r} of point {tid!r} is not a number of seconds", path=path, place=f"line {tli.sourceline}"
-                ) from None
-            if not math.isfinite(time) or time < 0 or time > 864000:
-                raise InputError(
-                    f"time={t!r} of point {tid!r} is not a time in a recording (0 to 10 days)",
-                    path=path,
-                    place=f"line {tli.sourceline}",
-                )
+        try:
+            time = parse_seconds(tli.get("time"))
+        except BadTime as why:
+            raise InputError(f"time of point {tid!r}: {why}", path=path, place=f"line {tli.sourceline}") from None
         index[tid] = len(timeline)
         timeline.append({"id": tid, "time": time, "type": tli.get("type")})
     last: tuple[float, str] | None = None
@@ -363,13 +353,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
 
 def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
-    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
-    for other in doc.layers:
-        if other != layer_name:
-            losses.add("layer-dropped", f"EXMARaLDA transcription tiers hold one segmentation; {other!r} not written")
-    note_unit_layer_losses(layer_name, scheme, losses, "EXMARaLDA")
+    layer = unit_layer_to_write(doc, losses, "EXMARaLDA")
+    layer_name, scheme = layer.name, layer.scheme
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"EXMARaLDA events keep no token metadata; dropped {extra}")

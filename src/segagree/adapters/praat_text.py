@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError
 
 # Tolerance for comparing interval ends (Praat writes times at full precision, but files from

@@ -64,8 +64,8 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import Adapter, read_bytes
-from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import split_endnote
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 

@@ -78,7 +78,6 @@ import logging
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,9 +85,17 @@ from typing import Any
 import numpy as np
 import srt as srtlib
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes, read_losses
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.base import (
+    Adapter,
+    LossReport,
+    check_options,
+    decode_text,
+    detect_encoding,
+    read_bytes,
+    read_losses,
+)
 from segagree.adapters.endnotes import endnote_text
+from segagree.adapters.timing import MAX_SECONDS, clock_seconds
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, builtin_scheme, from_units
 from segagree.schemas.scheme import BoundaryScheme
@@ -110,12 +117,6 @@ _TAG = re.compile(r"<\s*(/?)\s*(b|i|u|s|font)\b([^<>]*)>|(\{\\[^{}]*\})", re.IGN
 _DASH = re.compile(r"^-(?!-)\s*(?=\S)")
 _LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){0,3}):(?:\s+|$)")
 _LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
-
-
-def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise UsageError(f"unknown SRT {what} option(s) {unknown}; known: {sorted(known)}")
 
 
 @dataclass
@@ -145,8 +146,7 @@ def _seconds(groups: tuple[str | None, ...], line: str, path: Path, place: str, 
             )
     if int(minutes) > 59 or int(secs) > 59:
         raise InputError(f"timing line {line.strip()!r} has minutes or seconds above 59", path=path, place=place)
-    fraction = float("0." + frac) if frac else 0.0
-    return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs) + fraction
+    return clock_seconds(hours, minutes, secs, frac)
 
 
 def _timestamp_repairs(groups: tuple[str | None, ...]) -> list[str]:
@@ -290,7 +290,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         speaker_labels: ``"caps"`` (default), ``"any"`` or ``False`` (see the module docstring).
         allow_missing_ms: accept ``HH:MM:SS`` timestamps without milliseconds.
     """
-    _check_options(options, _READ_OPTIONS, "reader")
+    check_options(options, _READ_OPTIONS, "SRT reader")
     labels_opt = options.get("speaker_labels", "caps")
     if labels_opt not in ("caps", "any", False, None):
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
@@ -489,7 +489,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         layer: the layer to write (default: ``subtitle`` if present, else the unit layer).
         speaker_marks: ``"auto"`` (default), ``"dash"``, ``"label"`` or ``"none"``.
     """
-    _check_options(options, _WRITE_OPTIONS, "writer")
+    check_options(options, _WRITE_OPTIONS, "SRT writer")
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "dash", "label", "none"):
         raise UsageError(f"speaker_marks must be auto, dash, label or none, got {marks_opt!r}")

@@ -69,20 +69,21 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
-from segagree.adapters.checks import MAX_SECONDS, check_times
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.base import Adapter, LossReport, check_options, decode_text, detect_encoding, read_bytes
+from segagree.adapters.checks import check_times
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.praat_text import Item as PraatItem
 from segagree.adapters.praat_text import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.adapters.praat_text import Tier as PraatTier
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns
 
@@ -107,12 +108,6 @@ class _Tier:
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise UsageError(f"unknown TextGrid {what} option(s) {unknown}; known: {sorted(known)}")
 
 
 def _parse(path: Path, encoding: str | None = None) -> tuple[list[_Tier], dict[str, Any]]:
@@ -182,7 +177,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         word_tier: the word tier's name, or a pattern with ``{speaker}`` (the unit tier's name).
         gap_labels: labels (besides the empty one) that mark gaps, not units.
     """
-    _check_options(options, _READ_OPTIONS, "reader")
+    check_options(options, _READ_OPTIONS, "TextGrid reader")
     path = Path(path)
     tiers, meta = _parse(path, options.get("encoding"))
     by_name = {t.name: t for t in tiers}
@@ -505,19 +500,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         word_tiers: True/False to force word tiers on/off; None decides (see above).
         format: ``long`` (default) or ``short``.
     """
-    _check_options(options, _WRITE_OPTIONS, "writer")
+    check_options(options, _WRITE_OPTIONS, "TextGrid writer")
     check_times(doc, path)
-    layer = doc.layer(options.get("layer"))
-    scheme = layer.scheme
     fmt = options.get("format", "long")
     if fmt not in ("long", "short"):
         raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
-    for name in doc.layers:
-        if name != layer.name:
-            losses.add(
-                "layer-dropped", f"TextGrid holds one unit layer; layer {name!r} is not written (only {layer.name!r})"
-            )
-    note_unit_layer_losses(layer.name, scheme, losses, "TextGrid")
+    layer = unit_layer_to_write(doc, losses, "TextGrid", options.get("layer"))
+    scheme = layer.scheme
     extra = doc.meta_columns()
     if extra:
         losses.add(

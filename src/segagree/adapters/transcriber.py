@@ -56,7 +56,8 @@ from typing import Any
 from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
@@ -67,21 +68,10 @@ EXPECTED = "a Transcriber transcription (<Trans>)"
 
 
 def _time(value: str | None, path: Path, el: etree._Element, attr: str) -> float | None:
-    if value is None or value.strip() == "":
-        return None
     try:
-        t = float(value)
-    except ValueError:
-        raise InputError(
-            f"{attr}={value!r} is not a number of seconds", path=path, place=f"line {el.sourceline} <{el.tag}>"
-        ) from None
-    if not math.isfinite(t) or t < 0 or t > 864000:
-        raise InputError(
-            f"{attr}={value!r} is not a time in a recording (0 to 10 days)",
-            path=path,
-            place=f"line {el.sourceline} <{el.tag}>",
-        )
-    return t
+        return parse_seconds(value)
+    except BadTime as why:
+        raise InputError(f"{attr}={why}", path=path, place=f"line {el.sourceline} <{el.tag}>") from None
 
 
 class _Part:
@@ -362,13 +352,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
 
 def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
-    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
-    for other in doc.layers:
-        if other != layer_name:
-            losses.add("layer-dropped", f"Transcriber holds one segmentation; layer {other!r} is not written")
-    note_unit_layer_losses(layer_name, scheme, losses, "Transcriber")
+    layer = unit_layer_to_write(doc, losses, "Transcriber")
+    layer_name, scheme = layer.name, layer.scheme
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"Transcriber keeps no token metadata; dropped {extra}")

@@ -83,7 +83,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,8 +94,7 @@ from webvtt.errors import MalformedCaptionError, MalformedFileError
 from webvtt.models import Timestamp
 from webvtt.vtt import WebVTTCueBlock
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.base import Adapter, LossReport, check_options, decode_text, detect_encoding, read_bytes
 from segagree.adapters.srt import (
     _DASH,
     _LABEL_ANY,
@@ -105,6 +104,7 @@ from segagree.adapters.srt import (
     cue_groups,
     subtitle_layer_to_write,
 )
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, Layer, builtin_scheme, from_units
 from segagree.schemas.losses import read_losses
@@ -121,12 +121,6 @@ _TAG = re.compile(r"<([^>]*)>")
 _TAG_PARTS = re.compile(r"^(/?)([^\s./]*)((?:\.[^\s.]*)*)(?:\s+(.*))?$", re.DOTALL)
 _STYLE_TAGS = {"c", "i", "b", "u", "ruby", "rt", "lang"}
 _SIGNATURE = re.compile(r"^WEBVTT(?:[ \t].*)?$")
-
-
-def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise UsageError(f"unknown WebVTT {what} option(s) {unknown}; known: {sorted(known)}")
 
 
 def _split_lines(text: str) -> list[str]:
@@ -544,7 +538,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         speaker_labels: ``"caps"`` (default), ``"any"`` or ``False``, as for SRT.
         allow_unordered: read cues whose start is before the previous cue's.
     """
-    _check_options(options, _READ_OPTIONS, "reader")
+    check_options(options, _READ_OPTIONS, "WebVTT reader")
     labels_opt = options.get("speaker_labels", "caps")
     if labels_opt not in ("caps", "any", False, None):
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
@@ -632,7 +626,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             f"token {doc.tokens['text'].iat[bad[0]]!r} (row {bad[0] + 1}) holds a NUL character WebVTT cannot hold",
             path=path,
         )
-    _check_options(options, _WRITE_OPTIONS, "writer")
+    check_options(options, _WRITE_OPTIONS, "WebVTT writer")
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "voice", "dash", "none"):
         raise UsageError(f"speaker_marks must be auto, voice, dash or none, got {marks_opt!r}")
