@@ -78,6 +78,7 @@ import re
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,8 @@ class _EafView:
         self.broken_chains: list[str] = []  # words whose PREVIOUS_ANNOTATION chain was repaired
         self.orphan_words: list[str] = []  # word annotations whose parent is not a unit
         self.children: dict[str, list[str]] = {t: [] for t in self.order}
+        nan = math.nan
+        self.seconds = {slot: nan if ms is None else ms / 1000.0 for slot, ms in eaf.timeslots.items()}
         for t in self.order:
             parent = self.attrs(t).get("PARENT_REF")
             if parent in self.children:
@@ -308,83 +311,150 @@ def read(
     props = dict(eaf.properties)
     own_words = props.get(PROP_WORDS) == PROP_WORDS_VALUE
     times_invented = props.get(PROP_TIMES) == PROP_TIMES_VALUE
-
-    if tiers is not None:
-        chosen = list(dict.fromkeys(tiers))
-        for t in chosen:
-            if t not in eaf.tiers:
-                raise UsageError(f"no tier {t!r}; tiers: {view.order}", path=path)
-            if view.attrs(t).get("PARENT_REF") or not view.alignable_type(t):
-                raise UsageError(
-                    f"tier {t!r} is not a top-level time-aligned tier, so it cannot hold units",
-                    path=path,
-                )
-    else:
-        chosen = [t for t in view.order if view.is_unit_tier(t)]
-    if not chosen:
-        raise InputError(
-            f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
-            path=path,
-        )
-
-    word_tiers: dict[str, str] = {}
-    used: set[str] = set(chosen)
-    raw_units: list[
-        tuple[tuple[float, int, int], str, str, str, str, list[tuple[str, float, float]], float, float]
-    ] = []
-    duplicates: list[str] = []
-    empty = 0
-    nan = math.nan
-    seconds = {slot: nan if ms is None else ms / 1000.0 for slot, ms in eaf.timeslots.items()}
+    chosen, symbolic = _chosen_tiers(view, tiers, path)
+    found = _RawUnits()
     for tier_index, tier in enumerate(chosen):
-        attrs = view.attrs(tier)
-        participant = (attrs.get("PARTICIPANT") or "").strip()
-        speaker = participant if speaker_from == "participant" and participant else tier
-        found = view.word_tier(tier)
-        words: dict[str, _Words] = {}
-        if found:
-            word_tier, via = found
-            words = view.words_by_unit(tier, word_tier, via)
-            word_tiers[tier] = word_tier
-            used.add(word_tier)
-        anns = view.alignable(tier)
-        last_start = -math.inf
-        keyed = []
-        for idx, (aid, ts1, ts2, value) in enumerate(anns):
-            start, end = seconds.get(ts1, nan), seconds.get(ts2, nan)
-            # Unaligned starts sort where they stand in the document, after the last known one.
-            if start == start:  # not NaN
-                last_start = start
-            keyed.append((last_start, idx, aid, start, end, value))
-        keyed.sort(key=_first_two)
-        seen_ids: set[str] = set()
-        for key, idx, aid, start, end, value in keyed:
-            # A duplicated id's words belong to its first annotation only.
-            if aid in seen_ids:
-                duplicates.append(aid)
-                unit_words = _NO_WORDS
-            else:
-                seen_ids.add(aid)
-                unit_words = words.get(aid, _NO_WORDS)
-            if not unit_words[0] and not value.strip():
-                empty += 1
-                continue
-            raw_units.append(((key, tier_index, idx), tier, aid, speaker, value, unit_words, start, end))
-    raw_units.sort(key=_first)
-    if duplicates:
-        log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, duplicates)
+        _collect_tier_units(view, tier, tier_index, speaker_from, found)
+    found.units.sort(key=_first)
+    if found.duplicates:
+        log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, found.duplicates)
+    built = _unit_columns(found, scheme, own_words, times_invented, path)
+    if not built.tiers:
+        raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
+    # Speakers in tier order (the order a writer emits them), not first-utterance order.
+    tier_speaker = dict(zip(built.tiers, built.cols.speakers, strict=True))
+    speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
+    ignored = [t for t in view.order if t not in found.used]
+    meta = _read_meta(eaf, chosen, tier_speaker, found, built, ignored, props)
+    if times_invented:
+        meta["times_invented"] = True
+    doc = built.cols.build(
+        path.stem,
+        layer="iu",
+        scheme=scheme,
+        speakers=speakers,
+        source_path=str(path),
+        source_format="eaf",
+        meta=meta,
+    )
+    # Each unit's source, as token columns.
+    doc.set_column("tier", np.repeat(np.asarray(built.tiers, dtype=object), built.cols.sizes))
+    doc.set_column("annotation_id", np.repeat(np.asarray(built.aids, dtype=object), built.cols.sizes))
+    _note_read_losses(doc.losses, eaf, view, ignored, found.empty, built.dropped, found.word_tiers, own_words)
+    _note_unit_losses(doc.losses, view, built)
+    _note_speaker_sources(doc.losses, view, chosen, tier_speaker, speaker_from, symbolic)
+    return doc
 
+
+_RawUnit = tuple[tuple[float, int, int], str, str, str, str, "_Words", float, float]
+
+
+@dataclass
+class _RawUnits:
+    """The unit annotations of the chosen tiers, with their words, before endnotes are read."""
+
+    units: list[_RawUnit] = field(default_factory=list)
+    word_tiers: dict[str, str] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
+    duplicates: list[str] = field(default_factory=list)
+    empty: int = 0
+
+
+@dataclass
+class _Built:
+    """The units as Document columns, each unit's tier and annotation id, and what was lost."""
+
+    cols: UnitColumns
+    tiers: list[str] = field(default_factory=list)
+    aids: list[str] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    value_differs: list[str] = field(default_factory=list)
+    blank_words: int = 0
+
+
+def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, path: Path) -> tuple[list[str], list[str]]:
+    """The unit tiers: those asked for, else every top-level time-aligned tier with text.
+
+    A tier asked for by name whose linguistic type says it is not time-aligned (a symbolic
+    type) is read all the same when it is top-level and its annotations are time-aligned (ELAN
+    and pympi read them); such tiers are returned second, to be reported.
+    """
+    eaf = view.eaf
+    if tiers is None:
+        chosen = [t for t in view.order if view.is_unit_tier(t)]
+        if not chosen:
+            raise InputError(
+                f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
+                path=path,
+            )
+        return chosen, []
+    chosen = list(dict.fromkeys(tiers))
+    symbolic: list[str] = []
+    for t in chosen:
+        if t not in eaf.tiers:
+            raise UsageError(f"no tier {t!r}; tiers: {view.order}", path=path)
+        if view.attrs(t).get("PARENT_REF") or not (view.alignable_type(t) or view.alignable(t)):
+            raise UsageError(
+                f"tier {t!r} is not a top-level time-aligned tier, so it cannot hold units",
+                path=path,
+            )
+        if not view.alignable_type(t):
+            symbolic.append(t)
+    if not chosen:
+        raise InputError(f"no tier asked for; tiers: {view.order or 'none'}", path=path)
+    return chosen, symbolic
+
+
+def _collect_tier_units(view: _EafView, tier: str, tier_index: int, speaker_from: str, found: _RawUnits) -> None:
+    """Add the unit annotations of ``tier`` (time order; unaligned ones where they stand) to ``found``."""
+    found.used.add(tier)
+    nan = math.nan
+    seconds = view.seconds
+    attrs = view.attrs(tier)
+    participant = (attrs.get("PARTICIPANT") or "").strip()
+    speaker = participant if speaker_from == "participant" and participant else tier
+    word_tier = view.word_tier(tier)
+    words: dict[str, _Words] = {}
+    if word_tier:
+        name, via = word_tier
+        words = view.words_by_unit(tier, name, via)
+        found.word_tiers[tier] = name
+        found.used.add(name)
+    last_start = -math.inf
+    keyed = []
+    for idx, (aid, ts1, ts2, value) in enumerate(view.alignable(tier)):
+        start, end = seconds.get(ts1, nan), seconds.get(ts2, nan)
+        # Unaligned starts sort where they stand in the document, after the last known one.
+        if start == start:  # not NaN
+            last_start = start
+        keyed.append((last_start, idx, aid, start, end, value))
+    keyed.sort(key=_first_two)
+    seen_ids: set[str] = set()
+    for key, idx, aid, start, end, value in keyed:
+        # A duplicated id's words belong to its first annotation only.
+        if aid in seen_ids:
+            found.duplicates.append(aid)
+            unit_words = _NO_WORDS
+        else:
+            seen_ids.add(aid)
+            unit_words = words.get(aid, _NO_WORDS)
+        if not unit_words[0] and not value.strip():
+            found.empty += 1
+            continue
+        found.units.append(((key, tier_index, idx), tier, aid, speaker, value, unit_words, start, end))
+
+
+def _unit_columns(
+    found: _RawUnits, scheme: BoundaryScheme, own_words: bool, times_invented: bool, path: Path
+) -> _Built:
+    """Each unit's tokens and endnote (from its words, else its value) as Document columns.
+    Filled directly (a dict per unit and from_units cost a second of a 250k-word file)."""
     unclassified = scheme.unclassified_code
-    # Filled directly (a dict per unit and from_units cost a second of a 250k-word file).
-    cols = UnitColumns()
-    unit_tiers: list[str] = []
-    unit_aids: list[str] = []
+    built = _Built(UnitColumns())
+    cols = built.cols
     token_times = False
-    dropped: list[dict[str, Any]] = []
-    value_differs: list[str] = []
-    blank_words = 0
     symbols: dict[int, str] = {}  # endnote_text per code, decided once
-    for _key, tier, aid, speaker, value, unit_words, start, end in raw_units:
+    for _key, tier, aid, speaker, value, unit_words, start, end in found.units:
         values, w_starts, w_ends = unit_words
         if w_starts is None or w_ends is None:  # symbolic words: no times
             timed = []
@@ -392,23 +462,23 @@ def read(
         else:
             timed = [(w, s, e) for v, s, e in zip(values, w_starts, w_ends, strict=True) if (w := v.strip())]
             texts = [w for w, _, _ in timed]
-        blank_words += len(values) - len(texts)
+        built.blank_words += len(values) - len(texts)
+        t_starts: list[float] = []
+        t_ends: list[float] = []
         if texts:
             toks, code = _endnote_with_words(texts, value, scheme, own_words)
             # The unit's own text is not kept when it says something else than its words.
-            if code is None:
-                symbol = ""
-            elif (symbol := symbols.get(code)) is None:  # type: ignore[assignment]
-                symbol = symbols[code] = endnote_text(code, scheme)
+            symbol = ""
+            if code is not None:
+                symbol = symbols.get(code) or symbols.setdefault(code, endnote_text(code, scheme))
             if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])):
-                value_differs.append(aid)
+                built.value_differs.append(aid)
             # Symbolic words have no times: as NaN token times, they changed nothing.
             timed = timed[: len(toks)]
             t_starts = [s for _, s, _ in timed]
             t_ends = [e for _, _, e in timed]
         else:
             toks, code = split_endnote(value.split(), scheme)
-            t_starts = t_ends = []
         if code is None:
             code = unclassified
         if code is None:
@@ -419,7 +489,7 @@ def read(
                 place=f"tier {tier!r}, annotation {aid!r}",
             )
         if not toks:
-            dropped.append({"tier": tier, "annotation": aid, "value": value})
+            built.dropped.append({"tier": tier, "annotation": aid, "value": value})
             continue
         if times_invented:
             cols.add(speaker, toks, len(toks), code)
@@ -432,27 +502,33 @@ def read(
         else:
             cols.token_starts.append(None)
             cols.token_ends.append(None)
-        unit_tiers.append(tier)
-        unit_aids.append(aid)
-    if not unit_tiers:
-        raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
+        built.tiers.append(tier)
+        built.aids.append(aid)
     if not token_times:
         cols.token_starts, cols.token_ends = [], []
+    return built
 
-    # Speakers in tier order (the order a writer emits them), not first-utterance order.
-    tier_speaker = dict(zip(unit_tiers, cols.speakers, strict=True))
-    speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
-    ignored = [t for t in view.order if t not in used]
-    meta: dict[str, Any] = {
-        "eaf_version": version,
+
+def _read_meta(
+    eaf: EafFile,
+    chosen: list[str],
+    tier_speaker: dict[str, str],
+    found: _RawUnits,
+    built: _Built,
+    ignored: list[str],
+    props: dict[str, str],
+) -> dict[str, Any]:
+    """The Document's ``meta``: what was read from where, and what is kept to be written back."""
+    return {
+        "eaf_version": eaf.adocument.get("VERSION"),
         "author": eaf.adocument.get("AUTHOR"),
         "date": eaf.adocument.get("DATE"),
         "unit_tiers": {t: tier_speaker.get(t) for t in chosen},
-        "word_tiers": word_tiers,
+        "word_tiers": found.word_tiers,
         "ignored_tiers": ignored,
-        "empty_annotations": empty,
-        "duplicate_annotation_ids": duplicates,
-        "dropped_units": dropped,
+        "empty_annotations": found.empty,
+        "duplicate_annotation_ids": found.duplicates,
+        "dropped_units": built.dropped,
         "properties": props,
         "media": [Path(str(m.get("MEDIA_URL", ""))).name for m in eaf.media_descriptors],
         # Kept to be written back (so they are not losses).
@@ -466,46 +542,68 @@ def read(
             if lt in eaf.linguistic_types
         },
     }
-    if times_invented:
-        meta["times_invented"] = True
-    doc = cols.build(
-        path.stem,
-        layer="iu",
-        scheme=scheme,
-        speakers=speakers,
-        source_path=str(path),
-        source_format="eaf",
-        meta=meta,
-    )
-    # Each unit's source, as token columns.
-    doc.set_column("tier", np.repeat(np.asarray(unit_tiers, dtype=object), cols.sizes))
-    doc.set_column("annotation_id", np.repeat(np.asarray(unit_aids, dtype=object), cols.sizes))
-    _note_read_losses(doc.losses, eaf, view, ignored, empty, dropped, word_tiers, own_words)
-    if value_differs:
-        doc.losses.add(
+
+
+def _note_unit_losses(losses: LossReport, view: _EafView, built: _Built) -> None:
+    """Unit values that are not their words, blank and orphan words, repaired word chains."""
+    if built.value_differs:
+        losses.add(
             "labels-dropped",
             "unit annotations whose text is not their words (and endnote); the words are read",
-            where=", ".join(value_differs[:5]),
-            count=len(value_differs),
+            where=", ".join(built.value_differs[:5]),
+            count=len(built.value_differs),
         )
-    if blank_words:
-        doc.losses.add("annotations-dropped", "blank word annotations are not read", count=blank_words)
+    if built.blank_words:
+        losses.add("annotations-dropped", "blank word annotations are not read", count=built.blank_words)
     if view.orphan_words:
-        doc.losses.add(
+        losses.add(
             "annotations-dropped",
             "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
             where=", ".join(view.orphan_words[:5]),
             count=len(view.orphan_words),
         )
     if view.broken_chains:
-        doc.losses.add(
+        losses.add(
             "repaired",
             "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
             "the words were put in document order where the chain fails",
             where=", ".join(view.broken_chains[:5]),
             count=len(view.broken_chains),
         )
-    return doc
+
+
+def _note_speaker_sources(
+    losses: LossReport,
+    view: _EafView,
+    chosen: list[str],
+    tier_speaker: dict[str, str],
+    speaker_from: str,
+    symbolic: list[str],
+) -> None:
+    """Report unit tiers merged into one speaker by a shared PARTICIPANT (``speaker_from="tier"``
+    keeps them apart), and tiers of a symbolic linguistic type read as time-aligned."""
+    by_speaker: dict[str, list[str]] = {}
+    for t in chosen:
+        if t in tier_speaker:
+            by_speaker.setdefault(tier_speaker[t], []).append(t)
+    for speaker, merged in by_speaker.items():
+        if len(merged) > 1 and speaker_from == "participant":
+            losses.add(
+                "speakers-merged",
+                f"tiers {merged} share PARTICIPANT {speaker!r} and are read as one speaker "
+                "(speaker_from='tier', --speaker-from tier, keeps one speaker per tier)",
+                where=f"speaker {speaker!r}",
+                count=len(merged),
+            )
+    for t in symbolic:
+        lt = view.attrs(t).get("LINGUISTIC_TYPE_REF")
+        losses.add(
+            "repaired",
+            f"tier {t!r} is of linguistic type {lt!r}, declared not time-aligned, but its annotations are "
+            "time-aligned; they are read as units with their times",
+            where=f"tier {t!r}",
+            count=len(view.alignable(t)),
+        )
 
 
 # Unit tier attributes written back: the rest (LANG_REF, DEFAULT_LOCALE, EXT_REF) refer to

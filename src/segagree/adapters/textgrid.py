@@ -69,8 +69,8 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -180,24 +180,81 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     check_options(options, _READ_OPTIONS, "TextGrid reader")
     path = Path(path)
     tiers, meta = _parse(path, options.get("encoding"))
+    sel = _select_tiers(tiers, path, options)
+    stats = _ReadStats()
+    units = _read_units(sel, scheme, path, stats)
+    used = set(sel.unit_names) | {w.name for w in sel.word_of.values()}
+    if sel.speaker_tier:
+        used.add(sel.speaker_tier)
+    meta.update(
+        tiers=sel.unit_names,
+        word_tiers={u: w.name for u, w in sel.word_of.items()},
+        speaker_tier=sel.speaker_tier,
+        ignored_tiers=[t.name for t in tiers if t.name not in used],
+        gap_intervals=stats.n_gaps,
+        units_without_words=stats.without_words,
+    )
+    if sel.rejected:
+        meta["rejected_word_tiers"] = sel.rejected
+    meta["tier_ranges"] = {t.name: [t.xmin, t.xmax] for t in tiers if t.name in used}
+    # How labels spell their endnote (glued ``fine.`` or separate ``fine .``), so that the
+    # writer spells them the same; a file mixing both is written back in its usual style.
+    glued = stats.style[True] > stats.style[False]
+    meta["endnote_style"] = "glued" if glued else "separate"
+    doc = _build_document(units, path, scheme, sel, meta)
+    _note_tier_losses(doc.losses, tiers, used, sel, meta)
+    _note_unit_losses(doc.losses, stats, respaced=stats.style[not glued], style=meta["endnote_style"])
+    return doc
+
+
+@dataclass
+class _Selection:
+    """The tiers a read uses: unit tiers, their word tiers, the speaker tier, the gap labels."""
+
+    by_name: dict[str, _Tier]
+    unit_names: list[str]
+    unit_tiers: list[_Tier]
+    word_of: dict[str, _Tier]
+    rejected: list[str]
+    speaker_tier: str | None
+    gaps: set[str]
+
+
+@dataclass
+class _ReadStats:
+    """What the Document will not carry, counted while units are read (reported as losses)."""
+
+    n_gaps: int = 0
+    without_words: int = 0
+    shared_words: int = 0
+    endnote_words: int = 0
+    label_differs: int = 0
+    span_differs: int = 0
+    style: Counter[bool] = field(default_factory=Counter)
+    empty_units: list[str] = field(default_factory=list)
+
+
+def _need_tier(by_name: dict[str, _Tier], name: str, role: str, path: Path) -> _Tier:
+    tier = by_name.get(name)
+    if tier is None:
+        raise InputError(f"no {role} tier {name!r}; tiers: {list(by_name)}", path=path)
+    if not tier.is_interval:
+        raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier", path=path)
+    return tier
+
+
+def _select_tiers(tiers: list[_Tier], path: Path, options: dict[str, Any]) -> _Selection:
+    """The unit tiers (``tiers``, else every interval tier that is not a word tier), the speaker
+    tier and each unit tier's word tier (explicit ones must nest; automatic ones are tried)."""
     by_name = {t.name: t for t in tiers}
     interval_names = [t.name for t in tiers if t.is_interval]
     gaps = {""} | {g.strip() for g in options.get("gap_labels", DEFAULT_GAP_LABELS)}
     speaker_tier: str | None = options.get("speaker_tier")
     wanted: Sequence[str] | None = options.get("tiers")
     word_opt: str | None = options.get("word_tier")
-
-    def need_tier(name: str, role: str) -> _Tier:
-        tier = by_name.get(name)
-        if tier is None:
-            raise InputError(f"no {role} tier {name!r}; tiers: {list(by_name)}", path=path)
-        if not tier.is_interval:
-            raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier", path=path)
-        return tier
-
     is_words_tier = {n for n in interval_names if n == "words" or (n.endswith("/words") and n[:-6] in by_name)}
     if speaker_tier is not None:
-        need_tier(speaker_tier, "speaker")
+        _need_tier(by_name, speaker_tier, "speaker", path)
         if wanted is not None:
             unit_names = list(wanted)
         else:
@@ -211,28 +268,17 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         unit_names = list(wanted)
     else:
         unit_names = [n for n in interval_names if not (n.endswith("/words") and n[:-6] in by_name)]
-    unit_tiers = [need_tier(n, "unit") for n in unit_names]
+    unit_tiers = [_need_tier(by_name, n, "unit", path) for n in unit_names]
     if word_opt and "{speaker}" not in word_opt and len(unit_tiers) > 1:
         raise UsageError(
             f"word_tier={word_opt!r} names one tier but there are {len(unit_tiers)} unit tiers; "
             "use a pattern with {speaker}"
         )
-
-    # Word tier of each unit tier (explicit ones must nest; automatic ones are tried).
     word_of: dict[str, _Tier] = {}
     rejected: list[str] = []
     for ut in unit_tiers:
         if word_opt:
-            wt = need_tier(word_opt.replace("{speaker}", ut.name), "word")
-            ok, k, (s, e) = _nests(wt, ut, gaps)
-            if not ok:
-                raise InputError(
-                    f"word interval {k} ({s:g}-{e:g} s) is not inside any interval of unit "
-                    f"tier {ut.name!r}; a word tier must nest in its unit tier",
-                    path=path,
-                    place=f"tier {wt.name!r}",
-                )
-            word_of[ut.name] = wt
+            word_of[ut.name] = _nested_word_tier(by_name, word_opt.replace("{speaker}", ut.name), ut, gaps, path)
             continue
         candidates = [f"{ut.name}/words"] + (["words"] if len(unit_tiers) == 1 else [])
         for cand in candidates:
@@ -243,44 +289,66 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 word_of[ut.name] = wt
                 break
             rejected.append(cand)
+    return _Selection(by_name, unit_names, unit_tiers, word_of, rejected, speaker_tier, gaps)
 
-    # Speaker spans for speaker-tier mode.
-    spk_spans: list[tuple[float, float, str]] = []
-    if speaker_tier is not None:
-        spk_spans = [(s, e, lab.strip()) for s, e, lab in by_name[speaker_tier].entries if lab.strip() not in gaps]
+
+def _nested_word_tier(by_name: dict[str, _Tier], name: str, ut: _Tier, gaps: set[str], path: Path) -> _Tier:
+    """The word tier the user named for unit tier ``ut``; refused unless it nests in ``ut``."""
+    wt = _need_tier(by_name, name, "word", path)
+    ok, k, (s, e) = _nests(wt, ut, gaps)
+    if not ok:
+        raise InputError(
+            f"word interval {k} ({s:g}-{e:g} s) is not inside any interval of unit "
+            f"tier {ut.name!r}; a word tier must nest in its unit tier",
+            path=path,
+            place=f"tier {wt.name!r}",
+        )
+    return wt
+
+
+def _speaker_for(spans: list[tuple[float, float, str]], sel: _Selection, path: Path) -> Callable[..., str]:
+    """The speaker of interval ``k`` (``s``-``e``) of a tier: the speaker-tier label it overlaps most."""
 
     def speaker_for(tier: _Tier, k: int, s: float, e: float) -> str:
         best, best_overlap = None, 0.0
-        for ss, se, lab in spk_spans:
+        for ss, se, lab in spans:
             overlap = min(e, se) - max(s, ss)
             if overlap > best_overlap or (best is None and overlap >= 0 and s == e):
                 best, best_overlap = lab, overlap
         if best is None:
             raise InputError(
-                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier {speaker_tier!r}",
+                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier {sel.speaker_tier!r}",
                 path=path,
                 place=f"tier {tier.name!r}",
             )
         return best
 
+    return speaker_for
+
+
+def _read_units(
+    sel: _Selection, scheme: BoundaryScheme, path: Path, stats: _ReadStats
+) -> list[tuple[tuple[float, int, int], dict[str, Any]]]:
+    """One unit per labelled interval of each unit tier, in time order (ties: tier, interval)."""
+    gaps = sel.gaps
+    spk_spans: list[tuple[float, float, str]] = []
+    if sel.speaker_tier is not None:
+        spk_spans = [
+            (s, e, lab.strip()) for s, e, lab in sel.by_name[sel.speaker_tier].entries if lab.strip() not in gaps
+        ]
+    speaker_for = _speaker_for(spk_spans, sel, path)
     units: list[tuple[tuple[float, int, int], dict[str, Any]]] = []
-    n_gaps = 0
-    without_words = 0
-    # What the Document will not carry (reported in doc.losses below).
-    shared_words = endnote_words = label_differs = span_differs = 0
-    style: Counter[bool] = Counter()
-    empty_units: list[str] = []
-    for tier_idx, ut in enumerate(unit_tiers):
-        wt = word_of.get(ut.name)
+    for tier_idx, ut in enumerate(sel.unit_tiers):
+        wt = sel.word_of.get(ut.name)
         words = [(s, e, lab) for s, e, lab in (wt.entries if wt else []) if lab.strip() not in gaps]
         word_mids = [(s + e) / 2 for s, e, _ in words]
         for k, (s, e, label) in enumerate(ut.entries, start=1):
             if label.strip() in gaps:
-                n_gaps += 1
+                stats.n_gaps += 1
                 continue
             label_tokens, code = split_endnote(label.split(), scheme)
             if code is not None and code != scheme.unclassified_code:
-                style[len(label_tokens) == len(label.split())] += 1  # True: glued to the last word
+                stats.style[len(label_tokens) == len(label.split())] += 1  # True: glued to the last word
             if code is None:
                 code = scheme.unclassified_code
                 if code is None:
@@ -294,60 +362,64 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             lo = bisect.bisect_left(word_mids, s)
             hi = bisect.bisect_right(word_mids, e)
             if wt is not None and hi > lo:
-                toks: list[str] = []
-                t_starts: list[float] = []
-                t_ends: list[float] = []
-                for ws, we, wlab in words[lo:hi]:
-                    parts = wlab.split()
-                    toks.extend(parts)
-                    # A word label with inner whitespace (bobby's "RIPPED\nVerb") gives one
-                    # token per part, sharing the interval evenly, so that it writes back.
-                    p_starts, p_ends = _spread(ws, we, len(parts))
-                    t_starts.extend(p_starts)
-                    t_ends.extend(p_ends)
-                shared_words += sum(1 for _, _, wlab in words[lo:hi] if len(wlab.split()) > 1)
-                stripped, wcode = split_endnote(toks, scheme)
-                if wcode is not None and wcode == code and stripped:
-                    if len(stripped) < len(toks):  # a separate endnote token: drop its times
-                        t_starts, t_ends = t_starts[: len(stripped)], t_ends[: len(stripped)]
-                        endnote_words += 1
-                    toks = stripped
-                if toks != label_tokens:
-                    label_differs += 1
-                if toks and (abs(t_starts[0] - s) > _EPS or abs(t_ends[len(toks) - 1] - e) > _EPS):
-                    span_differs += 1
-                unit.update(tokens=toks, token_starts=t_starts, token_ends=t_ends)
+                unit.update(_unit_words(words[lo:hi], label_tokens, code, s, e, scheme, stats))
             else:
                 if wt is not None:
-                    without_words += 1
+                    stats.without_words += 1
                 unit["tokens"] = label_tokens
-            unit["speaker"] = speaker_for(ut, k, s, e) if speaker_tier else ut.name
+            unit["speaker"] = speaker_for(ut, k, s, e) if sel.speaker_tier else ut.name
             if not unit["tokens"]:
-                empty_units.append(f"{ut.name} {k}")
+                stats.empty_units.append(f"{ut.name} {k}")
             units.append(((s, tier_idx, k), unit))
     units.sort(key=lambda u: u[0])
+    return units
 
-    used = set(unit_names) | {w.name for w in word_of.values()}
-    if speaker_tier:
-        used.add(speaker_tier)
-    meta.update(
-        tiers=unit_names,
-        word_tiers={u: w.name for u, w in word_of.items()},
-        speaker_tier=speaker_tier,
-        ignored_tiers=[t.name for t in tiers if t.name not in used],
-        gap_intervals=n_gaps,
-        units_without_words=without_words,
-    )
-    if rejected:
-        meta["rejected_word_tiers"] = rejected
-    meta["tier_ranges"] = {t.name: [t.xmin, t.xmax] for t in tiers if t.name in used}
-    # How labels spell their endnote (glued ``fine.`` or separate ``fine .``), so that the
-    # writer spells them the same; a file mixing both is written back in its usual style.
-    glued = style[True] > style[False]
-    meta["endnote_style"] = "glued" if glued else "separate"
-    respaced = style[not glued]
-    # Filled directly, as from_units would (units without tokens skipped): its per-unit
-    # mapping lookups were a quarter of a large read.
+
+def _unit_words(
+    words: list[tuple[float, float, str]],
+    label_tokens: list[str],
+    code: int,
+    s: float,
+    e: float,
+    scheme: BoundaryScheme,
+    stats: _ReadStats,
+) -> dict[str, Any]:
+    """A unit's tokens and times from the word intervals inside it (``s``-``e``), counting how
+    they differ from the unit's own label and span."""
+    toks: list[str] = []
+    t_starts: list[float] = []
+    t_ends: list[float] = []
+    for ws, we, wlab in words:
+        parts = wlab.split()
+        toks.extend(parts)
+        # A word label with inner whitespace (bobby's "RIPPED\nVerb") gives one
+        # token per part, sharing the interval evenly, so that it writes back.
+        p_starts, p_ends = _spread(ws, we, len(parts))
+        t_starts.extend(p_starts)
+        t_ends.extend(p_ends)
+    stats.shared_words += sum(1 for _, _, wlab in words if len(wlab.split()) > 1)
+    stripped, wcode = split_endnote(toks, scheme)
+    if wcode is not None and wcode == code and stripped:
+        if len(stripped) < len(toks):  # a separate endnote token: drop its times
+            t_starts, t_ends = t_starts[: len(stripped)], t_ends[: len(stripped)]
+            stats.endnote_words += 1
+        toks = stripped
+    if toks != label_tokens:
+        stats.label_differs += 1
+    if toks and (abs(t_starts[0] - s) > _EPS or abs(t_ends[len(toks) - 1] - e) > _EPS):
+        stats.span_differs += 1
+    return {"tokens": toks, "token_starts": t_starts, "token_ends": t_ends}
+
+
+def _build_document(
+    units: list[tuple[tuple[float, int, int], dict[str, Any]]],
+    path: Path,
+    scheme: BoundaryScheme,
+    sel: _Selection,
+    meta: dict[str, Any],
+) -> Document:
+    """The Document of the units. Filled directly, as from_units would (units without tokens
+    skipped): its per-unit mapping lookups were a quarter of a large read."""
     cols = UnitColumns()
     token_times = False
     for _, unit in units:
@@ -361,23 +433,29 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         token_times = token_times or bool(t_starts) or bool(t_ends)
     if not token_times:
         cols.token_starts, cols.token_ends = [], []
-    doc = cols.build(
+    return cols.build(
         path.stem,
         layer="iu",
         scheme=scheme,
-        speakers=None if speaker_tier else unit_names,
+        speakers=None if sel.speaker_tier else sel.unit_names,
         source_path=str(path),
         source_format="textgrid",
         meta=meta,
     )
-    losses = doc.losses
+
+
+def _note_tier_losses(
+    losses: LossReport, tiers: list[_Tier], used: set[str], sel: _Selection, meta: dict[str, Any]
+) -> None:
+    """Tiers not read, pause labels read as gaps, tiles repaired, tiers renamed or restructured."""
     for t in tiers:
         if t.name in used:
             continue
         n = sum(1 for _, _, lab in t.entries if lab.strip())
         what = "interval tier not read" if t.is_interval else "point tier: segagree reads interval tiers only"
         losses.add("tier-ignored", what, where=f"tier {t.name!r}", count=n)
-    read_tiers = [t for t in tiers if t.name in used and t.name != speaker_tier]
+    gaps = sel.gaps
+    read_tiers = [t for t in tiers if t.name in used and t.name != sel.speaker_tier]
     pauses = Counter(lab.strip() for t in read_tiers for _, _, lab in t.entries if lab.strip() and lab.strip() in gaps)
     if pauses:
         losses.add(
@@ -392,43 +470,51 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         )
     if meta["renamed_tiers"]:
         losses.add("tiers-renamed", "duplicate tier names were made unique", where=", ".join(meta["renamed_tiers"]))
-    if speaker_tier:
+    if sel.speaker_tier:
         losses.add(
             "tiers-restructured",
-            f"the text tier {unit_names[0]!r} and speaker tier {speaker_tier!r} become one tier per speaker",
+            f"the text tier {sel.unit_names[0]!r} and speaker tier {sel.speaker_tier!r} become one tier per speaker",
         )
-    for u, w in word_of.items():
+    for u, w in sel.word_of.items():
         if w.name != f"{u}/words":
             losses.add("tiers-renamed", f"word tier {w.name!r} of {u!r} is written back as '<speaker>/words'")
+
+
+def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, style: str) -> None:
+    """What the units' labels and word intervals lose in the Document (counted in ``stats``)."""
     if respaced:
         losses.add(
             "labels-respaced",
             f"labels glue their endnote to the last word in some intervals and not in others; "
-            f"all are written back {meta['endnote_style']}",
+            f"all are written back {style}",
             count=respaced,
         )
-    if empty_units:
+    if stats.empty_units:
         losses.add(
             "units-dropped",
             "intervals holding only an endnote have no tokens",
-            where=", ".join(empty_units[:5]),
-            count=len(empty_units),
+            where=", ".join(stats.empty_units[:5]),
+            count=len(stats.empty_units),
         )
-    if label_differs:
-        losses.add("labels-dropped", "unit labels whose text differs from their word tier's words", count=label_differs)
-    if span_differs:
-        losses.add("times-dropped", "unit intervals whose times differ from their words' span", count=span_differs)
-    if endnote_words:
+    if stats.label_differs:
+        losses.add(
+            "labels-dropped", "unit labels whose text differs from their word tier's words", count=stats.label_differs
+        )
+    if stats.span_differs:
+        what = "unit intervals whose times differ from their words' span"
+        losses.add("times-dropped", what, count=stats.span_differs)
+    if stats.endnote_words:
         losses.add(
             "times-dropped",
             "endnote word intervals are read as boundaries; their times are dropped",
-            count=endnote_words,
+            count=stats.endnote_words,
         )
-    if shared_words:
+    if stats.shared_words:
         losses.add(
-            "times-invented", "word labels holding several tokens; their interval was shared evenly", count=shared_words
+            "times-invented",
+            "word labels holding several tokens; their interval was shared evenly",
+            count=stats.shared_words,
         )
-    return doc
 
 
 # --- writing -----------------------------------------------------------------------------
