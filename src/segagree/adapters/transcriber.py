@@ -26,9 +26,10 @@ How it maps to the model (reading)
   they were; those in segments without words are reported (``marks-dropped``). Turn and
   section attributes, topics and the speaker table are kept in ``meta['trs']`` (with each
   turn's section, ``turn_sections``) and the columns ``trs_turn``/``trs_section``;
-* text in a turn without a speaker is an error (``teicorpo_badfile.trs``: no ``<Speakers>``,
-  a speaker-less turn with text), unless ``no_speaker="NAME"`` names a speaker for it. Empty
-  speaker-less turns (silences) are ignored.
+* text in a turn without a speaker (the DTD makes ``speaker`` optional) is read as speaker
+  ``no_speaker`` (``--no-speaker NAME``; default ``unknown``, reported ``speaker-assumed``); in a
+  file with no ``<Speakers>`` list at all (``teicorpo_badfile.trs``) it is an error unless
+  ``no_speaker`` is given. Empty speaker-less turns (silences) are ignored.
 
 Writing
 -------
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -122,13 +124,19 @@ def _unread_elements(root: etree._Element) -> dict[str, tuple[int, int]]:
     return found
 
 
+# The speaker of text in a speaker-less <Turn> (the DTD makes ``speaker`` optional) unless the
+# reader is given one (``no_speaker``, ``--no-speaker``).
+NO_SPEAKER = "unknown"
+
+
 def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | None = None, **_: Any) -> Document:
     """Read a Transcriber file into a Document (see the module docstring).
 
     Args:
         path: the ``.trs`` file.
         scheme: the endnote scheme of the ``iu`` layer (default Du Bois).
-        no_speaker: speaker name for text in turns without a speaker (default: such text is an error).
+        no_speaker: speaker name for text in turns without a speaker (default: :data:`NO_SPEAKER`
+            when the file lists its speakers, reported; an error in a file with no ``<Speakers>``).
     """
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
@@ -147,112 +155,188 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
             raise InputError("a <Speaker> without an id", path=path)
         name_of[sid] = (s.get("name") or "").strip() or sid
     speakers = list(dict.fromkeys(name_of.values()))
-
     unread = _unread_elements(root)
-    parts: list[tuple[_Part, int, int]] = []  # part, turn index, section index
-    turns: list[dict[str, str]] = []
-    turn_sections: list[int] = []  # each turn's section: word-less turns are written back there
-    sections: list[dict[str, str]] = []
-    lost_marks = 0
+    found = _Turns()
     for section in root.iter("Section"):
-        sections.append(dict(section.attrib))
-        sec_index = len(sections) - 1
-        for child in section:
-            if isinstance(child.tag, str) and child.tag != "Turn":
+        _read_section(section, path, name_of, found)
+    units, assumed = _units(found.parts, name_of, no_speaker, scheme, path)
+    if not units:
+        raise InputError("no turn has text; nothing to read", path=path)
+    meta = {
+        "trs": {
+            "trans": dict(root.attrib),
+            "speakers": speakers_table,
+            "topics": [dict(t.attrib) for t in root.iterfind("Topics/Topic")],
+            "episode": dict(root.find("Episode").attrib) if root.find("Episode") is not None else {},
+            "sections": found.sections,
+            "turns": found.turns,
+            "turn_sections": found.turn_sections,
+            "encoding": (tree.docinfo.encoding or "UTF-8"),
+        }
+    }
+    doc = from_units(
+        path.stem,
+        units,
+        layer="iu",
+        scheme=scheme,
+        speakers=speakers,
+        source_path=str(path),
+        source_format="transcriber",
+        meta=meta,
+    )
+    note_xml_read_losses(doc, tree, misdeclared, unread)
+    if found.lost_marks:
+        doc.losses.add(
+            "marks-dropped",
+            "Event/Comment/Background elements in segments without words are not kept",
+            count=found.lost_marks,
+        )
+    if assumed:
+        name = no_speaker or NO_SPEAKER
+        doc.losses.add(
+            "speaker-assumed",
+            f"text in <Turn>s without a speaker is read as speaker {name!r}"
+            + ("" if no_speaker else " (name it with no_speaker='NAME', --no-speaker NAME)"),
+            where=f"line {assumed[0]}",
+            count=len(assumed),
+        )
+    return doc
+
+
+@dataclass
+class _Turns:
+    """What the sections hold: the unit parts with their turn and section, the turns' and
+    sections' attributes, each turn's section, and the marks of parts without words."""
+
+    parts: list[tuple[_Part, int, int]] = field(default_factory=list)
+    turns: list[dict[str, str]] = field(default_factory=list)
+    turn_sections: list[int] = field(default_factory=list)
+    sections: list[dict[str, str]] = field(default_factory=list)
+    lost_marks: int = 0
+
+
+def _read_section(section: etree._Element, path: Path, name_of: dict[str, str], found: _Turns) -> None:
+    """Add the turns of one ``<Section>`` to ``found``."""
+    found.sections.append(dict(section.attrib))
+    sec_index = len(found.sections) - 1
+    for child in section:
+        if isinstance(child.tag, str) and child.tag != "Turn":
+            raise InputError(
+                f"unexpected <{child.tag}> in a <Section>; expected Turn elements",
+                path=path,
+                place=f"line {child.sourceline}",
+            )
+    for turn in section.iterfind("Turn"):
+        found.turns.append(dict(turn.attrib))
+        found.turn_sections.append(sec_index)
+        _read_turn(turn, len(found.turns) - 1, sec_index, path, name_of, found)
+
+
+def _read_turn(
+    turn: etree._Element, t_index: int, sec_index: int, path: Path, name_of: dict[str, str], found: _Turns
+) -> None:
+    """Cut one ``<Turn>`` into parts: a new one at each ``<Sync>`` (a new segment) and ``<Who>``
+    (another speaker of the segment); parts with words are added to ``found``."""
+    ids = (turn.get("speaker") or "").split()
+    t_start = _time(turn.get("startTime"), path, turn, "startTime")
+    t_end = _time(turn.get("endTime"), path, turn, "endTime")
+    for sid in ids:
+        if sid not in name_of:
+            raise InputError(
+                f"turn speaker {sid!r} is not in <Speakers> ({sorted(name_of) or 'none'})",
+                path=path,
+                place=f"line {turn.sourceline} <Turn>",
+            )
+    segment: list[_Part] = []
+
+    def new_part(sid: str, start: float | None, line: int) -> _Part:
+        p = _Part(sid, start, line)
+        segment.append(p)
+        return p
+
+    def close(end: float | None) -> None:
+        for p in segment:
+            if p.words and end is not None and p.start is not None and end < p.start:
                 raise InputError(
-                    f"unexpected <{child.tag}> in a <Section>; expected Turn elements",
-                    path=path,
-                    place=f"line {child.sourceline}",
-                )
-        for turn in section.iterfind("Turn"):
-            turns.append(dict(turn.attrib))
-            turn_sections.append(sec_index)
-            t_index = len(turns) - 1
-            ids = (turn.get("speaker") or "").split()
-            t_start = _time(turn.get("startTime"), path, turn, "startTime")
-            t_end = _time(turn.get("endTime"), path, turn, "endTime")
-            for sid in ids:
-                if sid not in name_of:
-                    raise InputError(
-                        f"turn speaker {sid!r} is not in <Speakers> ({sorted(name_of) or 'none'})",
-                        path=path,
-                        place=f"line {turn.sourceline} <Turn>",
-                    )
-            segment: list[_Part] = []
-
-            def new_part(sid: str, start: float | None, line: int, segment: list[_Part] = segment) -> _Part:
-                p = _Part(sid, start, line)
-                segment.append(p)
-                return p
-
-            def close(
-                end: float | None, segment: list[_Part] = segment, t_index: int = t_index, sec_index: int = sec_index
-            ) -> None:
-                nonlocal lost_marks
-                for p in segment:
-                    if p.words and end is not None and p.start is not None and end < p.start:
-                        raise InputError(
-                            f"a segment starting at {p.start} s ends at {end} s, before it starts; "
-                            "expected Sync times (and the turn's endTime) in increasing order",
-                            path=path,
-                            place=f"line {p.line}",
-                        )
-                    p.end = end
-                    if p.words:
-                        parts.append((p, t_index, sec_index))
-                    else:
-                        lost_marks += len(p.marks)
-                segment.clear()
-
-            first_id = ids[0] if ids else ""
-            cur = new_part(first_id, t_start, turn.sourceline)
-            seg_start = t_start
-            cur.add_text(turn.text)
-            for el in turn:
-                if el.tag == "Sync":
-                    t = _time(el.get("time"), path, el, "time")
-                    if t is None:
-                        raise InputError("<Sync> without a time", path=path, place=f"line {el.sourceline} <Sync>")
-                    close(t)
-                    seg_start = t
-                    cur = new_part(first_id, t, el.sourceline)
-                elif el.tag == "Who":
-                    try:
-                        nb = int(el.get("nb") or "")
-                        sid = ids[nb - 1]
-                        if nb < 1:
-                            raise IndexError
-                    except (ValueError, IndexError):
-                        raise InputError(
-                            f"<Who nb={el.get('nb')!r}> does not name one of the turn's {len(ids)} speakers",
-                            path=path,
-                            place=f"line {el.sourceline} <Who>",
-                        ) from None
-                    if not cur.words and not cur.marks and cur in segment:
-                        segment.remove(cur)
-                    cur = new_part(sid, seg_start, el.sourceline)
-                elif el.tag in MARK_TAGS:
-                    cur.add_mark(el)
-                elif isinstance(el.tag, str):
-                    raise InputError(
-                        f"unexpected <{el.tag}> in a <Turn>; expected Sync, Who, Event, Comment or Background",
-                        path=path,
-                        place=f"line {el.sourceline}",
-                    )
-                cur.add_text(el.tail)
-            close(t_end)
-    units: list[dict[str, Any]] = []
-    for p, t_index, sec_index in parts:
-        if not p.speaker_id:
-            if no_speaker is None:
-                raise InputError(
-                    "text in a <Turn> without a speaker"
-                    + ("" if name_of else " and the file has no <Speakers> list")
-                    + "; expected speaker=\"id\" on every turn with text (or give no_speaker='NAME')",
+                    f"a segment starting at {p.start} s ends at {end} s, before it starts; "
+                    "expected Sync times (and the turn's endTime) in increasing order",
                     path=path,
                     place=f"line {p.line}",
                 )
-            name = no_speaker
+            p.end = end
+            if p.words:
+                found.parts.append((p, t_index, sec_index))
+            else:
+                found.lost_marks += len(p.marks)
+        segment.clear()
+
+    first_id = ids[0] if ids else ""
+    cur = new_part(first_id, t_start, turn.sourceline)
+    seg_start = t_start
+    cur.add_text(turn.text)
+    for el in turn:
+        if el.tag == "Sync":
+            t = _time(el.get("time"), path, el, "time")
+            if t is None:
+                raise InputError("<Sync> without a time", path=path, place=f"line {el.sourceline} <Sync>")
+            close(t)
+            seg_start = t
+            cur = new_part(first_id, t, el.sourceline)
+        elif el.tag == "Who":
+            sid = _who(el, ids, path)
+            if not cur.words and not cur.marks and cur in segment:
+                segment.remove(cur)
+            cur = new_part(sid, seg_start, el.sourceline)
+        elif el.tag in MARK_TAGS:
+            cur.add_mark(el)
+        elif isinstance(el.tag, str):
+            raise InputError(
+                f"unexpected <{el.tag}> in a <Turn>; expected Sync, Who, Event, Comment or Background",
+                path=path,
+                place=f"line {el.sourceline}",
+            )
+        cur.add_text(el.tail)
+    close(t_end)
+
+
+def _who(el: etree._Element, ids: list[str], path: Path) -> str:
+    """The speaker id a ``<Who nb="N"/>`` names: the N-th of its turn's speakers."""
+    try:
+        nb = int(el.get("nb") or "")
+        sid = ids[nb - 1]
+        if nb < 1:
+            raise IndexError
+    except (ValueError, IndexError):
+        raise InputError(
+            f"<Who nb={el.get('nb')!r}> does not name one of the turn's {len(ids)} speakers",
+            path=path,
+            place=f"line {el.sourceline} <Who>",
+        ) from None
+    return sid
+
+
+def _units(
+    parts: list[tuple[_Part, int, int]],
+    name_of: dict[str, str],
+    no_speaker: str | None,
+    scheme: BoundaryScheme,
+    path: Path,
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """One unit per part with words (see the module docstring), and the lines of the parts
+    whose speaker was assumed (no speaker on their turn)."""
+    units: list[dict[str, Any]] = []
+    assumed: list[int] = []
+    for p, t_index, sec_index in parts:
+        if not p.speaker_id:
+            if no_speaker is None and not name_of:
+                raise InputError(
+                    "text in a <Turn> without a speaker and the file has no <Speakers> list; "
+                    "expected speaker=\"id\" on every turn with text (or give no_speaker='NAME', --no-speaker NAME)",
+                    path=path,
+                    place=f"line {p.line}",
+                )
+            name = no_speaker or NO_SPEAKER
+            assumed.append(p.line)
         else:
             name = name_of[p.speaker_id]
         toks, code = split_endnote(p.words, scheme)
@@ -281,38 +365,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
                 },
             }
         )
-    if not units:
-        raise InputError("no turn has text; nothing to read", path=path)
-    meta = {
-        "trs": {
-            "trans": dict(root.attrib),
-            "speakers": speakers_table,
-            "topics": [dict(t.attrib) for t in root.iterfind("Topics/Topic")],
-            "episode": dict(root.find("Episode").attrib) if root.find("Episode") is not None else {},
-            "sections": sections,
-            "turns": turns,
-            "turn_sections": turn_sections,
-            "encoding": (tree.docinfo.encoding or "UTF-8"),
-        }
-    }
-    doc = from_units(
-        path.stem,
-        units,
-        layer="iu",
-        scheme=scheme,
-        speakers=speakers,
-        source_path=str(path),
-        source_format="transcriber",
-        meta=meta,
-    )
-    note_xml_read_losses(doc, tree, misdeclared, unread)
-    if lost_marks:
-        doc.losses.add(
-            "marks-dropped",
-            "Event/Comment/Background elements in segments without words are not kept",
-            count=lost_marks,
-        )
-    return doc
+    return units, assumed
 
 
 # --- writing ---------------------------------------------------------------------------
