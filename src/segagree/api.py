@@ -99,6 +99,8 @@ def reader_options(
     speaker_tier: str | None = None,
     word_tier: str | None = None,
     gap_labels: Sequence[str] | None = None,
+    no_speaker: str | None = None,
+    speaker_from: str | None = None,
 ) -> dict[str, Any]:
     """The reading options that were set (readers refuse options they do not know).
 
@@ -108,6 +110,8 @@ def reader_options(
         speaker_tier: Praat: a tier whose labels name the speaker of each unit.
         word_tier: Praat: the word tier's name, or a pattern with ``{speaker}``.
         gap_labels: Praat: labels (besides the empty one) that mark gaps, not units.
+        no_speaker: Transcriber: the speaker of text in a turn without one (default ``unknown``).
+        speaker_from: ELAN: ``participant`` (default) or ``tier``, where a unit tier's speaker comes from.
     """
     raw = {
         "encoding": encoding,
@@ -115,6 +119,8 @@ def reader_options(
         "speaker_tier": speaker_tier,
         "word_tier": word_tier,
         "gap_labels": list(gap_labels) if gap_labels else None,
+        "no_speaker": no_speaker,
+        "speaker_from": speaker_from,
     }
     return {k: v for k, v in raw.items() if v is not None}
 

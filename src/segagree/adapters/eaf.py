@@ -19,8 +19,11 @@ How it maps to the model (reading)
   in ``tiers=[...]``. Every other tier is ignored and listed in ``meta['ignored_tiers']``
   (a word tier used for tokens is listed in ``meta['word_tiers']`` instead);
 * **speaker** = the tier's ``PARTICIPANT``, else the tier id (``speaker_from="participant"``,
-  the default), or always the tier id (``speaker_from="tier"``). Tiers with the same
-  participant are merged into one speaker;
+  the default), or always the tier id (``speaker_from="tier"``, ``--speaker-from tier``). Tiers
+  with the same participant are merged into one speaker, reported ``speakers-merged`` (not in a
+  file segagree wrote: its tiers are a Document's speakers already). A tier named in ``tiers``
+  whose linguistic type is not time-alignable (a symbolic type) but which is top-level and holds
+  aligned annotations is read with their times, reported ``repaired``;
 * **units** = the tier's annotations, ordered by start time within a tier (document order
   for ties and unaligned slots); discourse order across tiers is by start time, ties by tier
   order. Blank annotations are skipped (counted in ``meta['empty_annotations']``);
@@ -342,7 +345,8 @@ def read(
     doc.set_column("annotation_id", np.repeat(np.asarray(built.aids, dtype=object), built.cols.sizes))
     _note_read_losses(doc.losses, eaf, view, ignored, found.empty, built.dropped, found.word_tiers, own_words)
     _note_unit_losses(doc.losses, view, built)
-    _note_speaker_sources(doc.losses, view, chosen, tier_speaker, speaker_from, symbolic)
+    # A file segagree wrote holds the speakers of a Document: its merge was reported on first reading.
+    _note_speaker_sources(doc.losses, view, chosen, tier_speaker, "tier" if own_words else speaker_from, symbolic)
     return doc
 
 

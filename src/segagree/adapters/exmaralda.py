@@ -136,7 +136,9 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         try:
             time = parse_seconds(tli.get("time"))
         except BadTime as why:
-            raise InputError(f"time of point {tid!r}: {why}", path=path, place=f"line {tli.sourceline}") from None
+            raise InputError(
+                f"time of point {tid!r} is not a time in a recording: {why}", path=path, place=f"line {tli.sourceline}"
+            ) from None
         index[tid] = len(timeline)
         timeline.append({"id": tid, "time": time, "type": tli.get("type")})
     last: tuple[float, str] | None = None

@@ -391,6 +391,10 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         _write(doc, path, losses=losses)
     except ValueError as err:  # lxml refuses a value XML cannot hold (in metadata kept from elsewhere)
         raise SegagreeError(f"cannot be written as a Transcriber file: {err}", path=path) from None
+    if not doc.n_tokens:
+        # The reader refuses a file without text (nothing to read), so this one does not read back.
+        losses.add("units-dropped", "the annotation has no units; a Transcriber file without text does not read back")
+        return
     # Transcriber segments run from one Sync to the next, so units out of time order within a
     # speaker's turn (overlapping, or untimed ones between timed ones) cannot be written so that
     # they read back; refuse rather than leave a file segagree itself refuses.

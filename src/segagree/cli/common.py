@@ -193,10 +193,36 @@ def reading_options(f: F) -> F:
             metavar="LABEL",
             help="Praat: a label that marks a gap, not a unit (repeat for several).",
         ),
+        # Stored in the click context (read by read_options), so that commands need no parameter.
+        click.option(
+            "--no-speaker",
+            metavar="NAME",
+            expose_value=False,
+            callback=_keep_read_option,
+            help="Transcriber: the speaker of text in a <Turn> without one (default: 'unknown', reported).",
+        ),
+        click.option(
+            "--speaker-from",
+            type=click.Choice(["participant", "tier"]),
+            expose_value=False,
+            callback=_keep_read_option,
+            help="ELAN: a unit tier's speaker is its PARTICIPANT (default; tiers sharing one are merged, "
+            "reported) or the tier's own name.",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
     return f
+
+
+_READ_KEY = "segagree.read_options"
+
+
+def _keep_read_option(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Keep a reading option the commands do not take as a parameter in the click context."""
+    if value is not None and param.name:
+        ctx.meta.setdefault(_READ_KEY, {})[param.name] = value
+    return value
 
 
 def read_options(
@@ -214,6 +240,9 @@ def read_options(
         "word_tier": word_tier,
         "gap_labels": list(gap_labels) or None,
     }
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        raw.update(ctx.meta.get(_READ_KEY, {}))
     return {k: v for k, v in raw.items() if v is not None}
 
 

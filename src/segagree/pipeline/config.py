@@ -24,6 +24,8 @@ Example (every key optional; these are the defaults)::
     # speaker_tier = "speaker"   # Praat: the tier naming each unit's speaker
     # word_tier = "{speaker}-words"  # Praat: the word tier's name or pattern
     # gap_labels = ["#"]         # Praat: labels that mark gaps, not units
+    # no_speaker = "unknown"     # Transcriber: the speaker of a <Turn> without one
+    # speaker_from = "tier"      # ELAN: speaker = tier name ("participant": its PARTICIPANT)
 
     [kappa]
     enabled = true
@@ -50,7 +52,7 @@ from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
 # Reader options a run passes to every reader (see segagree.api.reader_options).
-READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels"}
+READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "no_speaker", "speaker_from"}
 
 
 @dataclass

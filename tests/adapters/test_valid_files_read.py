@@ -1,0 +1,136 @@
+"""Valid files that real corpora hold and that segagree used to refuse or misread (issue 22).
+
+Each fixture is a small self-written file reproducing the layout found in a published one.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from segagree.adapters import read_document, write_document
+from segagree.errors import InputError
+
+# --- ELAN ---------------------------------------------------------------------------------
+
+
+def _eaf(tiers: str, types: str) -> str:
+    slots = "".join(f'<TIME_SLOT TIME_SLOT_ID="ts{i}" TIME_VALUE="{i * 1000}"/>' for i in range(1, 7))
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<ANNOTATION_DOCUMENT AUTHOR="" DATE="2020-01-01T00:00:00+00:00" FORMAT="3.0" VERSION="3.0">'
+        '<HEADER MEDIA_FILE="" TIME_UNITS="milliseconds"/>'
+        f"<TIME_ORDER>{slots}</TIME_ORDER>{tiers}{types}</ANNOTATION_DOCUMENT>"
+    )
+
+
+def _ann(aid: str, s: int, e: int, value: str) -> str:
+    return (
+        f'<ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="{aid}" TIME_SLOT_REF1="ts{s}" TIME_SLOT_REF2="ts{e}">'
+        f"<ANNOTATION_VALUE>{value}</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION>"
+    )
+
+
+SYMBOLIC_TYPE = (
+    '<LINGUISTIC_TYPE LINGUISTIC_TYPE_ID="default" TIME_ALIGNABLE="true"/>'
+    '<LINGUISTIC_TYPE CONSTRAINTS="Symbolic_Association" LINGUISTIC_TYPE_ID="sym" TIME_ALIGNABLE="false"/>'
+    '<CONSTRAINT DESCRIPTION="" STEREOTYPE="Symbolic_Association"/>'
+)
+
+
+def test_eaf_top_level_tier_of_a_symbolic_type_reads_when_asked_for(tmp_path: Path) -> None:
+    # As in a published file: a top-level tier whose type says symbolic, holding aligned annotations.
+    tiers = (
+        '<TIER LINGUISTIC_TYPE_REF="sym" PARTICIPANT="A" TIER_ID="utt">'
+        + _ann("a1", 1, 2, "so it goes ,")
+        + _ann("a2", 3, 4, "fine .")
+        + "</TIER>"
+    )
+    path = tmp_path / "symbolic.eaf"
+    path.write_text(_eaf(tiers, SYMBOLIC_TYPE), encoding="utf-8")
+    with pytest.raises(InputError, match="no top-level time-aligned tier"):
+        read_document(path)  # not chosen by default: its type says it holds no times
+    doc = read_document(path, tiers=["utt"])
+    assert [t for _, t in doc.iter_unit_texts()] == [["so", "it", "goes"], ["fine"]]
+    assert doc.tokens["start"].tolist()[0] == 1.0
+    notes = [loss for loss in doc.losses if loss.kind == "repaired"]
+    assert notes and "declared not time-aligned" in notes[0].message and notes[0].count == 2
+    proc = subprocess.run(
+        [sys.executable, "-m", "segagree", "convert", str(path), "--tier", "utt", "-o", str(tmp_path / "o.csv")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_eaf_tiers_sharing_a_participant_are_reported_and_can_be_kept_apart(tmp_path: Path) -> None:
+    tiers = (
+        '<TIER LINGUISTIC_TYPE_REF="default" PARTICIPANT="A" TIER_ID="A-words">'
+        + _ann("a1", 1, 2, "hello there .")
+        + "</TIER>"
+        '<TIER LINGUISTIC_TYPE_REF="default" PARTICIPANT="A" TIER_ID="A-gesture">'
+        + _ann("a2", 3, 4, "nod")
+        + "</TIER>"
+    )
+    path = tmp_path / "participant.eaf"
+    path.write_text(_eaf(tiers, SYMBOLIC_TYPE), encoding="utf-8")
+    doc = read_document(path)
+    assert doc.speakers == ["A"]
+    merged = [loss for loss in doc.losses if loss.kind == "speakers-merged"]
+    assert merged and "A-words" in merged[0].message and "A-gesture" in merged[0].message
+    apart = read_document(path, speaker_from="tier")
+    assert apart.speakers == ["A-words", "A-gesture"]
+    assert not [loss for loss in apart.losses if loss.kind == "speakers-merged"]
+    out = tmp_path / "o.csv"
+    proc = subprocess.run(
+        [sys.executable, "-m", "segagree", "convert", str(path), "--speaker-from", "tier", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert set(read_document(out).speakers) == {"A-words", "A-gesture"}
+
+
+# --- Transcriber --------------------------------------------------------------------------
+
+TRS = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE Trans SYSTEM "trans-14.dtd">
+<Trans version="1">
+<Speakers><Speaker id="spk1" name="Ann"/></Speakers>
+<Episode><Section type="report" startTime="0" endTime="4">
+<Turn speaker="spk1" startTime="0" endTime="2"><Sync time="0"/>hello there .</Turn>
+<Turn startTime="2" endTime="4"><Sync time="2"/>announcement over the tannoy</Turn>
+</Section></Episode></Trans>
+"""
+
+
+def test_transcriber_turn_without_speaker_reads_with_a_placeholder(tmp_path: Path) -> None:
+    path = tmp_path / "nospk.trs"
+    path.write_text(TRS, encoding="utf-8")
+    doc = read_document(path)
+    assert "unknown" in doc.speakers
+    assumed = [loss for loss in doc.losses if loss.kind == "speaker-assumed"]
+    assert assumed and assumed[0].count == 1 and "line 7" in (assumed[0].where or "")
+    named = read_document(path, no_speaker="PA")
+    assert "PA" in named.speakers and "unknown" not in named.speakers
+    out = tmp_path / "o.csv"
+    proc = subprocess.run(
+        [sys.executable, "-m", "segagree", "convert", str(path), "--no-speaker", "PA", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert set(read_document(out).speakers) == {"Ann", "PA"}
+
+
+def test_transcriber_placeholder_speaker_round_trips(tmp_path: Path) -> None:
+    path = tmp_path / "nospk.trs"
+    path.write_text(TRS, encoding="utf-8")
+    doc = read_document(path)
+    out = tmp_path / "again.trs"
+    write_document(doc, out)
+    again = read_document(out)
+    assert again.token_texts() == doc.token_texts()
