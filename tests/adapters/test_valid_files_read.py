@@ -134,3 +134,72 @@ def test_transcriber_placeholder_speaker_round_trips(tmp_path: Path) -> None:
     write_document(doc, out)
     again = read_document(out)
     assert again.token_texts() == doc.token_texts()
+
+
+# --- Praat --------------------------------------------------------------------------------
+
+PRAAT_COMMENTED = """"ooTextFile"
+"TextGrid"
+0 2.3 ! Time domain.
+<exists> ! At least one tier.
+2 ! Number of tiers.
+"IntervalTier" "Mary" ! First tier.
+0 2.3 ! Time domain of Mary.
+2 ! Two intervals.
+0 1.1 "so it goes ," ! Mary's first; "quotes" in a comment.
+1.1 2.3 "fine ." ! The second!
+"TextTier" "bell" ! Second tier.
+0 2.3
+1 ! One point.
+0.9 "ding" ! The bell rings.
+"""
+
+
+def test_praat_short_text_with_comments_reads(tmp_path: Path) -> None:
+    path = tmp_path / "comments.TextGrid"
+    path.write_text(PRAAT_COMMENTED, encoding="utf-8")
+    doc = read_document(path)
+    assert [t for _, t in doc.iter_unit_texts()] == [["so", "it", "goes"], ["fine"]]
+    assert doc.tokens["end"].tolist()[-1] == 2.3
+    # The same file without its comments reads the same.
+    plain = tmp_path / "plain.TextGrid"
+    plain.write_text("\n".join(line.split(" !")[0] for line in PRAAT_COMMENTED.splitlines()), encoding="utf-8")
+    assert read_document(plain).differences(doc) == []
+
+
+LATIN1_GRID = """File type = "ooTextFile"
+Object class = "TextGrid"
+
+xmin = 0
+xmax = 2
+tiers? <exists>
+size = 1
+item []:
+    item [1]:
+        class = "IntervalTier"
+        name = "SPK"
+        xmin = 0
+        xmax = 2
+        intervals: size = 2
+        intervals [1]:
+            xmin = 0
+            xmax = 1
+            text = "\u00e4h well ,"
+        intervals [2]:
+            xmin = 1
+            xmax = 2
+            text = "that's it ."
+"""
+
+
+@pytest.mark.parametrize("codec", ["latin-1", "cp1252"])
+def test_praat_text_that_is_not_utf8_is_windows_1252_not_a_guess(codec: str, tmp_path: Path) -> None:
+    path = tmp_path / "latin.TextGrid"
+    path.write_bytes(LATIN1_GRID.encode(codec))
+    doc = read_document(path)
+    assert doc.tokens["text"].tolist()[0] == "\u00e4h"  # not cp932's '臧'
+    notes = [loss for loss in doc.losses if loss.kind == "encoding"]
+    assert len(notes) == 1 and "cp1252" in notes[0].message and doc.meta["encoding"] == "cp1252"
+    # UTF-8 and UTF-16 with a BOM stay what they are.
+    path.write_bytes(LATIN1_GRID.encode("utf-16"))
+    assert read_document(path).tokens["text"].tolist()[0] == "\u00e4h"

@@ -88,6 +88,8 @@ from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
+# The encoding Praat reads a text file in when it has no BOM and is not UTF-8.
+PRAAT_LEGACY = "cp1252"
 _READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "encoding"}
 _WRITE_OPTIONS = {"layer", "word_tiers", "format"}
 # Praat and praatio refuse intervals with start >= end; zero-length units are widened to this.
@@ -112,7 +114,9 @@ def _one_line(text: str) -> str:
 
 def _parse(path: Path, encoding: str | None = None) -> tuple[list[_Tier], dict[str, Any]]:
     raw = read_bytes(path)
-    text = decode_text(raw, path, encoding=encoding)
+    # Praat reads UTF-16 with a BOM, else UTF-8, else Windows-1252/Latin-1: so does this reader,
+    # before any detector's guess (an English Latin-1 file came out as cp932).
+    text = decode_text(raw, path, encoding=encoding, fallback=PRAAT_LEGACY)
     head = text[:300]
     if "ooBinaryFile" in head:
         raise InputError(
@@ -145,7 +149,7 @@ def _parse(path: Path, encoding: str | None = None) -> tuple[list[_Tier], dict[s
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
     meta = {
         "format": "long" if long_form else "short",
-        "encoding": detect_encoding(raw, encoding),
+        "encoding": detect_encoding(raw, encoding, PRAAT_LEGACY),
         "xmin": parsed.xmin,
         "xmax": parsed.xmax,
         "renamed_tiers": renamed,
