@@ -203,3 +203,36 @@ def test_praat_text_that_is_not_utf8_is_windows_1252_not_a_guess(codec: str, tmp
     # UTF-8 and UTF-16 with a BOM stay what they are.
     path.write_bytes(LATIN1_GRID.encode("utf-16"))
     assert read_document(path).tokens["text"].tolist()[0] == "\u00e4h"
+
+
+# --- EXMARaLDA ----------------------------------------------------------------------------
+
+
+def _exb(times: list[str]) -> str:
+    tlis = "".join(f'<tli id="T{i}" time="{t}"/>' for i, t in enumerate(times))
+    events = "".join(
+        f'<event start="T{i}" end="T{i + 1}">word{i} .</event>' for i in range(0, len(times) - 1, 2)
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><basic-transcription><head><meta-information>'
+        "<project-name/><transcription-name/><referenced-file url=\"\"/><ud-meta-information/><comment/>"
+        "<transcription-convention/></meta-information><speakertable><speaker id=\"SPK0\">"
+        "<abbreviation>A</abbreviation><sex value=\"u\"/><languages-used/><l1/><l2/>"
+        "<ud-speaker-information/><comment/></speaker></speakertable></head><basic-body>"
+        f'<common-timeline>{tlis}</common-timeline><tier id="TIE0" speaker="SPK0" category="v" type="t">'
+        f"{events}</tier></basic-body></basic-transcription>"
+    )
+
+
+def test_exmaralda_micro_inversion_in_the_timeline_is_clamped_and_noted(tmp_path: Path) -> None:
+    path = tmp_path / "inel.exb"
+    # T2 is 2.3e-7 s before T1, as in a published INEL file.
+    path.write_text(_exb(["0.0", "1.2345678", "1.23456757", "2.5"]), encoding="utf-8")
+    doc = read_document(path)
+    assert doc.tokens["start"].tolist() == [0.0, 1.2345678]
+    notes = [loss for loss in doc.losses if loss.kind == "repaired"]
+    assert notes and notes[0].count == 1 and "T2" in (notes[0].where or "")
+    # A real inversion stays an error naming both points.
+    path.write_text(_exb(["0.0", "1.5", "1.2", "2.5"]), encoding="utf-8")
+    with pytest.raises(InputError, match="'T2' at 1.2 s comes after point 'T1'"):
+        read_document(path)

@@ -47,6 +47,7 @@ the document's order are read back in timeline order (``reordered``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -125,135 +126,33 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     tiers = body.findall("tier")
     if not tiers:
         raise InputError("no tiers in <basic-body>: the transcription is empty, nothing to read", path=path)
-    timeline: list[dict[str, Any]] = []
-    index: dict[str, int] = {}
+    line = _Timeline(path)
     for tli in body.iterfind("common-timeline/tli"):
-        tid = tli.get("id")
-        if not tid:
-            raise InputError("a <tli> without an id", path=path, place=f"line {tli.sourceline}")
-        if tid in index:
-            raise InputError(f"duplicate timeline point id {tid!r}", path=path, place=f"line {tli.sourceline}")
-        try:
-            time = parse_seconds(tli.get("time"))
-        except BadTime as why:
-            raise InputError(
-                f"time of point {tid!r} is not a time in a recording: {why}", path=path, place=f"line {tli.sourceline}"
-            ) from None
-        index[tid] = len(timeline)
-        timeline.append({"id": tid, "time": time, "type": tli.get("type")})
-    last: tuple[float, str] | None = None
-    for tli, point in zip(body.iterfind("common-timeline/tli"), timeline, strict=True):
-        if point["time"] is None:
-            continue
-        if last is not None and point["time"] < last[0]:
-            raise InputError(
-                f"point {point['id']!r} at {point['time']} s comes after point {last[1]!r} at {last[0]} s "
-                "in the timeline; expected times that do not decrease in document order",
-                path=path,
-                place=f"line {tli.sourceline}",
-            )
-        last = (point["time"], point["id"])
-
-    speaker_els = root.findall("head/speakertable/speaker")
-    name_of: dict[str, str] = {}
-    for sp in speaker_els:
-        sid = sp.get("id") or ""
-        name = (sp.findtext("abbreviation") or "").strip() or sid
-        if name in name_of.values():
-            name = sid
-        name_of[sid] = name
+        line.add(tli)
+    name_of = _speaker_table(root)
     speakers = list(name_of.values())
-    tier_speaker: dict[str, str] = {}
-    tier_attrs: list[dict[str, str]] = []
-    other_tiers: list[dict[str, Any]] = []
-    raw_units: list[tuple[int, int, int, dict[str, Any]]] = []
-    empty = ud_in_events = 0
+    found = _Events()
     for t_pos, tier in enumerate(tiers):
-        attrs = dict(tier.attrib)
-        tid = attrs.get("id") or f"#{t_pos}"
-        tier_attrs.append(attrs)
-        if attrs.get("type") != "t":
-            other_tiers.append(
-                {
-                    "attrs": attrs,
-                    "xml": _xml_string(tier),
-                }
-            )
-            continue
-        spk_id = attrs.get("speaker")
-        if spk_id:
-            if spk_id not in name_of:
-                raise InputError(
-                    f"tier {tid!r} names speaker {spk_id!r}, which is not in the speaker table",
-                    path=path,
-                    place=f"line {tier.sourceline}",
-                )
-            name = name_of[spk_id]
-            if name in tier_speaker.values():
-                name = f"{name} [{attrs.get('category') or tid}]"
-        else:
-            name = (attrs.get("category") or "").strip() or tid
-        while name in tier_speaker.values() or (name in speakers and not spk_id):
-            name += "_"
-        tier_speaker[tid] = name
-        for e_pos, ev in enumerate(tier.iterfind("event")):
-            s_id, e_id = ev.get("start"), ev.get("end")
-            if s_id not in index or e_id not in index:
-                raise InputError(
-                    f"event points {s_id!r}-{e_id!r} are not in the common timeline",
-                    path=path,
-                    place=f"line {ev.sourceline}, tier {tid!r}",
-                )
-            if index[e_id] <= index[s_id]:
-                raise InputError(
-                    f"event ends at {e_id!r}, not after its start {s_id!r} in the timeline",
-                    path=path,
-                    place=f"line {ev.sourceline}, tier {tid!r}",
-                )
-            ud_in_events += sum(1 for c in ev if c.tag == "ud-information")
-            words = _event_text(ev).split()
-            if not words:
-                empty += 1
-                continue
-            toks, code = split_endnote(words, scheme)
-            if not toks:
-                toks, code = words, None
-            if code is None:
-                code = scheme.unclassified_code
-            if code is None:
-                raise InputError(
-                    f"an event without an endnote, and the scheme {scheme.name!r} has no unclassified type",
-                    path=path,
-                    place=f"line {ev.sourceline}",
-                )
-            unit = {
-                "speaker": name,
-                "tokens": toks,
-                "boundary": code,
-                "start": timeline[index[s_id]]["time"],
-                "end": timeline[index[e_id]]["time"],
-                "meta": {"exb_tier": tid, "exb_start": s_id, "exb_end": e_id},
-            }
-            raw_units.append((index[s_id], t_pos, e_pos, unit))
-    if not raw_units:
+        _read_tier(tier, t_pos, name_of, speakers, line, scheme, path, found)
+    if not found.units:
         raise InputError("no transcription tier (type 't') has text; nothing to read", path=path)
-    raw_units.sort(key=lambda r: r[:3])
+    found.units.sort(key=lambda r: r[:3])
     head = root.find("head")
     meta = {
         "exb": {
             "meta_information": _xml_string(head.find("meta-information")) if head is not None else "",
             "speakertable": _xml_string(head.find("speakertable")) if head is not None else "",
-            "timeline": timeline,
-            "tiers": tier_attrs,
-            "tier_speakers": tier_speaker,
-            "other_tiers": other_tiers,
+            "timeline": line.points,
+            "tiers": found.tier_attrs,
+            "tier_speakers": found.tier_speaker,
+            "other_tiers": found.other_tiers,
             "tierformat_table": _xml_string(root.find("tierformat-table")),
         }
     }
-    speakers += [s for s in tier_speaker.values() if s not in speakers]
+    speakers += [s for s in found.tier_speaker.values() if s not in speakers]
     doc = from_units(
         path.stem,
-        [u for *_, u in raw_units],
+        [u for *_, u in found.units],
         layer="iu",
         scheme=scheme,
         speakers=speakers,
@@ -261,12 +160,179 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         source_format="exmaralda",
         meta=meta,
     )
-    if empty:
-        doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=empty)
+    if found.empty:
+        doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=found.empty)
     note_xml_read_losses(doc, tree, misdeclared, _unread_elements(root))
-    if ud_in_events:
-        doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=ud_in_events)
+    if found.ud_in_events:
+        doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=found.ud_in_events)
+    if line.clamped:
+        doc.losses.add(
+            "repaired",
+            f"timeline points a little earlier (at most {MAX_CLAMP * 1000:g} ms) than the point before them "
+            "were moved to its time",
+            where=line.clamped[0],
+            count=len(line.clamped),
+        )
     return doc
+
+
+# Timeline points this much (seconds) earlier than the point before them are rounding noise
+# (2.3e-7 s in a published INEL file) and are moved to its time; larger inversions are refused.
+MAX_CLAMP = 0.001
+
+
+class _Timeline:
+    """The common timeline: points in document order (id, time, type), their index by id, and
+    the places of points whose time was clamped."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.points: list[dict[str, Any]] = []
+        self.index: dict[str, int] = {}
+        self.clamped: list[str] = []
+        self._last: tuple[float, str] | None = None
+
+    def add(self, tli: etree._Element) -> None:
+        """Add one ``<tli>``: an id not seen before and a possible time that does not decrease."""
+        path = self.path
+        tid = tli.get("id")
+        if not tid:
+            raise InputError("a <tli> without an id", path=path, place=f"line {tli.sourceline}")
+        if tid in self.index:
+            raise InputError(f"duplicate timeline point id {tid!r}", path=path, place=f"line {tli.sourceline}")
+        try:
+            time = parse_seconds(tli.get("time"))
+        except BadTime as why:
+            raise InputError(
+                f"time of point {tid!r} is not a time in a recording: {why}", path=path, place=f"line {tli.sourceline}"
+            ) from None
+        last = self._last
+        if time is not None and last is not None and time < last[0]:
+            if last[0] - time > MAX_CLAMP:
+                raise InputError(
+                    f"point {tid!r} at {time} s comes after point {last[1]!r} at {last[0]} s "
+                    "in the timeline; expected times that do not decrease in document order",
+                    path=path,
+                    place=f"line {tli.sourceline}",
+                )
+            self.clamped.append(f"line {tli.sourceline}, point {tid!r}")
+            time = last[0]
+        if time is not None:
+            self._last = (time, tid)
+        self.index[tid] = len(self.points)
+        self.points.append({"id": tid, "time": time, "type": tli.get("type")})
+
+    def time(self, tid: str) -> float | None:
+        return self.points[self.index[tid]]["time"]  # type: ignore[no-any-return]
+
+
+def _speaker_table(root: etree._Element) -> dict[str, str]:
+    """Speaker id -> name: its abbreviation (its id when blank or taken)."""
+    name_of: dict[str, str] = {}
+    for sp in root.findall("head/speakertable/speaker"):
+        sid = sp.get("id") or ""
+        name = (sp.findtext("abbreviation") or "").strip() or sid
+        if name in name_of.values():
+            name = sid
+        name_of[sid] = name
+    return name_of
+
+
+@dataclass
+class _Events:
+    """What the tiers hold: units (with their sort key), tier attributes and speakers, the
+    tiers that are not transcription tiers, and counts of what is not read."""
+
+    units: list[tuple[int, int, int, dict[str, Any]]] = field(default_factory=list)
+    tier_speaker: dict[str, str] = field(default_factory=dict)
+    tier_attrs: list[dict[str, str]] = field(default_factory=list)
+    other_tiers: list[dict[str, Any]] = field(default_factory=list)
+    empty: int = 0
+    ud_in_events: int = 0
+
+
+def _tier_speaker(
+    tier: etree._Element, tid: str, name_of: dict[str, str], speakers: list[str], taken: dict[str, str], path: Path
+) -> str:
+    """The speaker of a transcription tier: its speaker's name (with its category when another
+    tier has that speaker), else its category or id; made unique among the tiers."""
+    spk_id = tier.get("speaker")
+    if spk_id:
+        if spk_id not in name_of:
+            raise InputError(
+                f"tier {tid!r} names speaker {spk_id!r}, which is not in the speaker table",
+                path=path,
+                place=f"line {tier.sourceline}",
+            )
+        name = name_of[spk_id]
+        if name in taken.values():
+            name = f"{name} [{tier.get('category') or tid}]"
+    else:
+        name = (tier.get("category") or "").strip() or tid
+    while name in taken.values() or (name in speakers and not spk_id):
+        name += "_"
+    return name
+
+
+def _read_tier(
+    tier: etree._Element,
+    t_pos: int,
+    name_of: dict[str, str],
+    speakers: list[str],
+    line: _Timeline,
+    scheme: BoundaryScheme,
+    path: Path,
+    found: _Events,
+) -> None:
+    """Add one tier to ``found``: a transcription tier's events as units, any other tier kept."""
+    attrs = dict(tier.attrib)
+    tid = attrs.get("id") or f"#{t_pos}"
+    found.tier_attrs.append(attrs)
+    if attrs.get("type") != "t":
+        found.other_tiers.append({"attrs": attrs, "xml": _xml_string(tier)})
+        return
+    name = _tier_speaker(tier, tid, name_of, speakers, found.tier_speaker, path)
+    found.tier_speaker[tid] = name
+    index = line.index
+    for e_pos, ev in enumerate(tier.iterfind("event")):
+        s_id, e_id = ev.get("start"), ev.get("end")
+        if s_id not in index or e_id not in index:
+            raise InputError(
+                f"event points {s_id!r}-{e_id!r} are not in the common timeline",
+                path=path,
+                place=f"line {ev.sourceline}, tier {tid!r}",
+            )
+        if index[e_id] <= index[s_id]:
+            raise InputError(
+                f"event ends at {e_id!r}, not after its start {s_id!r} in the timeline",
+                path=path,
+                place=f"line {ev.sourceline}, tier {tid!r}",
+            )
+        found.ud_in_events += sum(1 for c in ev if c.tag == "ud-information")
+        words = _event_text(ev).split()
+        if not words:
+            found.empty += 1
+            continue
+        toks, code = split_endnote(words, scheme)
+        if not toks:
+            toks, code = words, None
+        if code is None:
+            code = scheme.unclassified_code
+        if code is None:
+            raise InputError(
+                f"an event without an endnote, and the scheme {scheme.name!r} has no unclassified type",
+                path=path,
+                place=f"line {ev.sourceline}",
+            )
+        unit = {
+            "speaker": name,
+            "tokens": toks,
+            "boundary": code,
+            "start": line.time(s_id),
+            "end": line.time(e_id),
+            "meta": {"exb_tier": tid, "exb_start": s_id, "exb_end": e_id},
+        }
+        found.units.append((index[s_id], t_pos, e_pos, unit))
 
 
 # --- writing ---------------------------------------------------------------------------
