@@ -236,3 +236,19 @@ def test_exmaralda_micro_inversion_in_the_timeline_is_clamped_and_noted(tmp_path
     path.write_text(_exb(["0.0", "1.5", "1.2", "2.5"]), encoding="utf-8")
     with pytest.raises(InputError, match="'T2' at 1.2 s comes after point 'T1'"):
         read_document(path)
+
+
+# --- SRT ----------------------------------------------------------------------------------
+
+
+def test_srt_timestamp_without_fraction_beside_one_with_it_is_repaired(tmp_path: Path) -> None:
+    path = tmp_path / "nofrac.srt"
+    path.write_text("1\n00:01:39 --> 00:01:41,04\nhello there .\n\n2\n00:01:42,000 --> 00:01:44,500\nfine .\n")
+    doc = read_document(path)
+    assert doc.tokens["start"].tolist()[0] == 99.0 and doc.tokens["end"].tolist()[2] == 101.04
+    repairs = [loss.message for loss in doc.losses if loss.kind == "repaired"]
+    assert any("without a fraction" in m for m in repairs)
+    # Both timestamps without one: still a clean error by default (pysrt calls it invalid).
+    path.write_text("1\n00:01:39 --> 00:01:41\nhello .\n")
+    with pytest.raises(InputError, match="malformed timing line"):
+        read_document(path)

@@ -18,7 +18,9 @@ indented index and timing lines, and lines of only spaces (blank). What has no c
 an :class:`InputError` naming the cue (its number in the file, and its index line when
 present) and the line, never a dropped cue: ``00:01 --> 00:02`` (hours or seconds?), minutes or
 seconds above 59, a cue that ends before it starts. ``allow_missing_ms=True`` accepts
-``HH:MM:SS`` timestamps (pysrt calls them invalid, so they are refused by default).
+``HH:MM:SS`` timestamps (pysrt calls them invalid, so they are refused by default); one timestamp
+without a fraction beside one with it (``00:01:39 --> 00:01:41,04``, which ``srt`` reads) is read
+as whole seconds and reported.
 
 An empty file, and a file whose cues are all empty, are valid subtitle files with no words
 (SubER scores them): a Document with the speaker ``SUBTITLE`` and no tokens.
@@ -159,7 +161,9 @@ def _timestamp_repairs(groups: tuple[str | None, ...]) -> list[str]:
         found.append("a colon for the comma in a timing")
     if hours is None:
         found.append("no hour field in a timing")
-    widths = (len(hours or "00"), len(minutes or ""), len(secs or ""), len(frac or ""))
+    if sep is None:
+        found.append("a timestamp without a fraction (read as whole seconds)")
+    widths = (len(hours or "00"), len(minutes or ""), len(secs or ""), len(frac or "000"))
     if widths != (2, 2, 2, 3):
         found.append("a timing field of non-standard width")
     return found
@@ -204,8 +208,10 @@ def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
                 place=place,
             )
         g = m.groups()
-        start = _seconds(g[0:5], line, path, place, allow_missing_ms)
-        end = _seconds(g[5:10], line, path, place, allow_missing_ms)
+        # One timestamp of the line without a fraction beside one with it (`00:01:39 --> 00:01:41,04`,
+        # which `srt` reads) is clear: whole seconds. Both without one stay refused by default.
+        start = _seconds(g[0:5], line, path, place, allow_missing_ms or g[8] is not None)
+        end = _seconds(g[5:10], line, path, place, allow_missing_ms or g[3] is not None)
         if end < start:
             raise InputError(f"cue ends before it starts ({line.strip()!r})", path=path, place=place)
         if end > MAX_SECONDS:
