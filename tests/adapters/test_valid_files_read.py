@@ -71,9 +71,7 @@ def test_eaf_tiers_sharing_a_participant_are_reported_and_can_be_kept_apart(tmp_
         '<TIER LINGUISTIC_TYPE_REF="default" PARTICIPANT="A" TIER_ID="A-words">'
         + _ann("a1", 1, 2, "hello there .")
         + "</TIER>"
-        '<TIER LINGUISTIC_TYPE_REF="default" PARTICIPANT="A" TIER_ID="A-gesture">'
-        + _ann("a2", 3, 4, "nod")
-        + "</TIER>"
+        '<TIER LINGUISTIC_TYPE_REF="default" PARTICIPANT="A" TIER_ID="A-gesture">' + _ann("a2", 3, 4, "nod") + "</TIER>"
     )
     path = tmp_path / "participant.eaf"
     path.write_text(_eaf(tiers, SYMBOLIC_TYPE), encoding="utf-8")
@@ -210,14 +208,12 @@ def test_praat_text_that_is_not_utf8_is_windows_1252_not_a_guess(codec: str, tmp
 
 def _exb(times: list[str]) -> str:
     tlis = "".join(f'<tli id="T{i}" time="{t}"/>' for i, t in enumerate(times))
-    events = "".join(
-        f'<event start="T{i}" end="T{i + 1}">word{i} .</event>' for i in range(0, len(times) - 1, 2)
-    )
+    events = "".join(f'<event start="T{i}" end="T{i + 1}">word{i} .</event>' for i in range(0, len(times) - 1, 2))
     return (
         '<?xml version="1.0" encoding="UTF-8"?><basic-transcription><head><meta-information>'
-        "<project-name/><transcription-name/><referenced-file url=\"\"/><ud-meta-information/><comment/>"
-        "<transcription-convention/></meta-information><speakertable><speaker id=\"SPK0\">"
-        "<abbreviation>A</abbreviation><sex value=\"u\"/><languages-used/><l1/><l2/>"
+        '<project-name/><transcription-name/><referenced-file url=""/><ud-meta-information/><comment/>'
+        '<transcription-convention/></meta-information><speakertable><speaker id="SPK0">'
+        '<abbreviation>A</abbreviation><sex value="u"/><languages-used/><l1/><l2/>'
         "<ud-speaker-information/><comment/></speaker></speakertable></head><basic-body>"
         f'<common-timeline>{tlis}</common-timeline><tier id="TIE0" speaker="SPK0" category="v" type="t">'
         f"{events}</tier></basic-body></basic-transcription>"
@@ -252,3 +248,62 @@ def test_srt_timestamp_without_fraction_beside_one_with_it_is_repaired(tmp_path:
     path.write_text("1\n00:01:39 --> 00:01:41\nhello .\n")
     with pytest.raises(InputError, match="malformed timing line"):
         read_document(path)
+
+
+# --- WebVTT -------------------------------------------------------------------------------
+
+HLS = """WEBVTT
+X-TIMESTAMP-MAP=LOCAL:1086:59:52.424,MPEGTS:183000
+
+1088:42:00.500 --> 1088:42:07.000
+Caption one.
+
+1088:42:07.000 --> 1088:42:11.890
+Caption <1088:42:09.000>two.
+"""
+
+
+def test_vtt_hls_segment_beyond_ten_days_gets_its_timestamp_map_applied(tmp_path: Path) -> None:
+    path = tmp_path / "seg.vtt"
+    path.write_text(HLS, encoding="utf-8")
+    doc = read_document(path)
+    # RFC 8216 3.5: LOCAL is the cue time of MPEG-TS time MPEGTS / 90 kHz.
+    local = 1086 * 3600 + 59 * 60 + 52.424
+    expect = 1088 * 3600 + 42 * 60 + 0.5 - local + 183000 / 90000
+    assert abs(doc.tokens["start"].tolist()[0] - expect) < 1e-6
+    assert abs(doc.tokens["end"].tolist()[-1] - (expect + 11.39)) < 1e-6
+    assert abs(doc.tokens["start"].tolist()[-1] - (expect + 8.5)) < 1e-6  # the timestamp tag, mapped too
+    (note,) = [loss for loss in doc.losses if loss.kind == "times-changed"]
+    assert "X-TIMESTAMP-MAP" in note.message and note.where == "line 2" and note.count == 2
+    assert not any(m.startswith("X-TIMESTAMP-MAP") for m in doc.meta["vtt"]["metadata"])
+    # Written back, the times read as they are (no map to apply twice).
+    out = tmp_path / "back.vtt"
+    write_document(doc, out)
+    back = read_document(out)
+    assert abs(back.tokens["start"].tolist()[0] - expect) < 1e-3
+
+
+def test_vtt_hls_map_not_applied_when_times_are_in_range(tmp_path: Path) -> None:
+    path = tmp_path / "seg.vtt"
+    path.write_text("WEBVTT\nX-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:900000\n\n00:00:01.000 --> 00:00:02.000\nHi.\n")
+    doc = read_document(path)
+    assert doc.tokens["start"].tolist() == [1.0] and not doc.losses
+
+
+def test_one_stray_dash_does_not_make_every_later_cue_a_b(tmp_path: Path) -> None:
+    cues = ["Hello there.", "- I know.", "We left early.", "It rained.", "Then it stopped."]
+    body = "".join(f"00:00:0{i}.000 --> 00:00:0{i}.900\n{text}\n\n" for i, text in enumerate(cues))
+    path = tmp_path / "stray.vtt"
+    path.write_text("WEBVTT\n\n" + body, encoding="utf-8")
+    doc = read_document(path)
+    assert doc.speakers == ["SUBTITLE"]
+    assert "-" in doc.tokens["text"].tolist()  # kept as text, nothing lost
+    srt_path = tmp_path / "stray.srt"
+    srt_path.write_text(
+        "".join(f"{i + 1}\n00:00:0{i},000 --> 00:00:0{i},900\n{text}\n\n" for i, text in enumerate(cues)),
+        encoding="utf-8",
+    )
+    assert read_document(srt_path).differences(doc) == []
+    # A dialogue cue (two dash-led lines) still marks two speakers.
+    path.write_text("WEBVTT\n\n" + body + "00:00:09.000 --> 00:00:09.500\n- Hi.\n- Hello.\n", encoding="utf-8")
+    assert read_document(path).speakers == ["SUBTITLE", "A", "B"]

@@ -45,7 +45,10 @@ Mapping to the model (reading):
 * **Speakers** (decision): with no dashes or labels in the file, one speaker ``SUBTITLE``. A
   line starting with ``-`` (not ``--``) starts a new speaker turn: the speaker alternates
   ``A``/``B`` (the first dash line after ``SUBTITLE`` is ``A``), so a cue with two dash lines
-  has two speakers; lines without a dash continue the current speaker, also across cues. A
+  has two speakers; lines without a dash continue the current speaker, also across cues. Dashes
+  count only where the file uses them consistently (:func:`uses_dialogue_dashes`: a cue with two
+  dash lines, or dash lines in at least half the cues); elsewhere a dash-led line is text, so one
+  stray dash does not turn every later cue into ``A``/``B``. A
   ``NAME:`` label at the start of a line (after an optional dash) sets the speaker to ``NAME``
   and is removed from the tokens; by default (``speaker_labels="caps"``) only ALL-CAPS labels
   count (``MAN:``, ``MAN 2:``, ``DR. WHO:``) so that ``Note: ...`` stays text;
@@ -80,6 +83,7 @@ import logging
 import math
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +123,27 @@ _TAG = re.compile(r"<\s*(/?)\s*(b|i|u|s|font)\b([^<>]*)>|(\{\\[^{}]*\})", re.IGN
 _DASH = re.compile(r"^-(?!-)\s*(?=\S)")
 _LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){0,3}):(?:\s+|$)")
 _LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
+
+
+_MARKUP = re.compile(r"<[^>]*>|\{\\[^{}]*\}")
+
+
+def uses_dialogue_dashes(cues: Iterable[Iterable[str]]) -> bool:
+    """Whether a file uses line-initial dashes as dialogue dashes (a change of speaker): some cue
+    has two dash-led lines (``- Hi.`` / ``- Hello.``, the subtitling convention for two speakers
+    in one cue), or at least half of its cues with text have a dash-led line. Elsewhere a
+    dash-led line is text (a minus sign, a dash of style), so that one stray dash does not turn
+    every later cue into speakers A and B."""
+    with_text = dashed = 0
+    for lines in cues:
+        plain = [_MARKUP.sub("", line).strip() for line in lines]
+        if any(plain):
+            with_text += 1
+            led = sum(1 for line in plain if _DASH.match(line))
+            if led >= 2:
+                return True
+            dashed += led > 0
+    return dashed > 0 and 2 * dashed >= with_text
 
 
 @dataclass
@@ -355,6 +380,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     styles: list[str] = []
     speaker = DEFAULT_SPEAKER
     marks: set[str] = set()
+    dashes = uses_dialogue_dashes(sub.content.split("\n") for sub in subs)
     empty = cue_no = 0
     proprietary: dict[str, str] = {}
     split_style = 0
@@ -366,7 +392,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             plain, char_styles = _strip_styles(raw_line, stack, ass)
             lead = len(plain) - len(plain.lstrip())
             plain, char_styles = plain[lead:], char_styles[lead:]
-            m = _DASH.match(plain)
+            m = _DASH.match(plain) if dashes else None
             if m:
                 speaker = "B" if speaker == "A" else "A"
                 marks.add("dash")

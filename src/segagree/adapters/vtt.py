@@ -46,7 +46,8 @@ WebVTT file of the same subtitles read into equal Documents:
 * **Speakers** (decision): the voice of a ``<v Name>`` span is the speaker of its words (the
   span lasts to ``</v>`` or the end of the cue). Text outside voice spans follows the SRT
   reader's conventions: one speaker ``SUBTITLE``, a line starting with a dialogue dash ``-``
-  switches between ``A`` and ``B`` (the dash is removed), ``NAME:`` labels per
+  switches between ``A`` and ``B`` (the dash is removed) where the file uses dashes
+  consistently (:func:`segagree.adapters.srt.uses_dialogue_dashes`), ``NAME:`` labels per
   ``speaker_labels`` (default ALL-CAPS only). Several voices on one line: each voice's words
   become a unit of their own, ending in ``<eol>`` (or ``<eob>`` at the end of the cue), so
   the writer puts each on a line of its own; this is reported (``lines-split``). A voice change
@@ -62,8 +63,10 @@ WebVTT file of the same subtitles read into equal Documents:
 * **Refused** (:class:`InputError` naming the file, the cue and the line): no ``WEBVTT``
   signature, an unreadable timing line, a cue that ends before it starts, a cue starting
   before the previous cue (WebVTT requires cue start times in order; ``allow_unordered=True``
-  reads such files), times beyond :data:`segagree.adapters.checks.MAX_SECONDS` (HLS segment
-  files whose ``X-TIMESTAMP-MAP`` puts cues at 1000+ hours), text that is not UTF-8.
+  reads such files), times beyond :data:`segagree.adapters.timing.MAX_SECONDS` (an HLS segment
+  file whose cues lie beyond it is first mapped by its ``X-TIMESTAMP-MAP=LOCAL:..,MPEGTS:..``
+  header, RFC 8216 3.5: time = cue - LOCAL + MPEGTS / 90 kHz, reported ``times-changed``, the
+  header then dropped), text that is not UTF-8.
 
 Writing: one cue per ``<eob>`` unit of the ``subtitle`` layer, one line per unit ending in
 ``<eol>``, cues in document order, times rounded to milliseconds (``times-rounded``), invented
@@ -103,6 +106,7 @@ from segagree.adapters.srt import (
     _dash_sequence_ok,
     cue_groups,
     subtitle_layer_to_write,
+    uses_dialogue_dashes,
 )
 from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError, SegagreeError, UsageError
@@ -181,6 +185,8 @@ class _ReadState:
 
     speaker: str = DEFAULT_SPEAKER
     marks: set[str] = field(default_factory=set)
+    offset: float = 0.0  # seconds added to every time (an HLS X-TIMESTAMP-MAP applied)
+    dashes: bool = True  # whether a line-initial dash is a dialogue dash (a change of speaker)
     counts: dict[str, int] = field(default_factory=dict)
     first_place: dict[str, str] = field(default_factory=dict)
 
@@ -275,7 +281,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
         next_stamp = next(stamp_iter, None)
         pos = len(plain) - len(plain.lstrip())
         rest = plain[pos:]
-        m = _DASH.match(rest)
+        m = _DASH.match(rest) if state.dashes else None
         if m:
             state.speaker = "B" if state.speaker == "A" else "A"
             state.marks.add("dash")
@@ -300,7 +306,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
                 next_stamp = next(stamp_iter, None)
             if len(pending) > 1:
                 state.note("timestamp-dropped", place, len(pending) - 1)
-            start = pending[-1] if pending else math.nan
+            start = pending[-1] + state.offset if pending else math.nan
             pending.clear()
             if len(set(styles[a:b])) > 1 or len(set(voices[a:b])) > 1:
                 state.note("markup-inside-word", place)
@@ -325,7 +331,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
         state.note("timestamp-dropped", place, len(pending))
     if not units:
         return
-    start, end = _ms(cap.start_time) / 1000, _ms(cap.end_time) / 1000
+    start, end = _ms(cap.start_time) / 1000 + state.offset, _ms(cap.end_time) / 1000 + state.offset
     for unit in units:
         for s in unit["token_starts"]:
             if not math.isnan(s) and not start <= s <= end:
@@ -342,6 +348,32 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
     units[-1]["end"] = end
     units[-1]["boundary"] = 1  # <eob>
     cue.units = units
+
+
+_TIMESTAMP_MAP = re.compile(r"^X-TIMESTAMP-MAP=(.*)$")
+# The MPEG-TS clock HLS segments are timed against: 90 kHz.
+_MPEGTS_HZ = 90_000
+
+
+def _hls_offset(metadata: list[str], captions: list[Any]) -> tuple[float, str] | None:
+    """The shift (seconds) that an ``X-TIMESTAMP-MAP=LOCAL:<cue time>,MPEGTS:<90 kHz ticks>``
+    header gives cue times, with the header line, when a cue ends beyond :data:`MAX_SECONDS`
+    (an HLS segment timed on its source's clock): LOCAL is the cue time of MPEG-TS time
+    MPEGTS / 90,000 s (RFC 8216, section 3.5). None when no cue needs it or there is no map."""
+    if not any(_ms(cap.end_time) / 1000 > MAX_SECONDS for cap in captions):
+        return None
+    for line in metadata:
+        m = _TIMESTAMP_MAP.match(line.strip())
+        if m is None:
+            continue
+        fields = dict(part.split(":", 1) for part in m.group(1).split(",") if ":" in part)
+        try:
+            local = Timestamp.from_string(fields["LOCAL"].strip()).in_milliseconds() / 1000
+            mpegts = int(fields["MPEGTS"].strip())
+        except (KeyError, ValueError, MalformedCaptionError):
+            return None
+        return mpegts / _MPEGTS_HZ - local, line.strip()
+    return None
 
 
 def _timing_times(line: str) -> tuple[int, int] | None:
@@ -373,6 +405,8 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
 
     losses = read_losses()
     captions = list(vtt.captions)
+    hls = _hls_offset(list(vtt.metadata), captions)
+    offset = hls[0] if hls else 0.0
     cues: list[_Cue] = []
     n_styles = n_regions = 0
     seen_cue = False
@@ -409,7 +443,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
                     path=path,
                     place=where,
                 )
-            if end / 1000 > MAX_SECONDS:
+            if end / 1000 + offset > MAX_SECONDS or start / 1000 + offset < 0:
                 hint = (
                     " (an HLS segment file: its X-TIMESTAMP-MAP header offsets the times)"
                     if any(m.startswith("X-TIMESTAMP-MAP") for m in vtt.metadata)
@@ -417,7 +451,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
                 )
                 raise InputError(
                     f"cue time {cap.end} is beyond {MAX_SECONDS / 3600:.0f} hours{hint}; expected times a recording "
-                    "can have",
+                    "can have" + (f" (also after applying {hls[1]})" if hls else ""),
                     path=path,
                     place=where,
                 )
@@ -461,7 +495,17 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             count=repaired,
         )
 
-    state = _ReadState()
+    state = _ReadState(offset=offset, dashes=uses_dialogue_dashes(cap.lines for cap in captions))
+    metadata = list(vtt.metadata)
+    if hls:
+        metadata.remove(hls[1])  # the times are mapped: the header would now shift them twice
+        losses.add(
+            "times-changed",
+            f"cue times are on an HLS source clock beyond {MAX_SECONDS / 86400:.0f} days; {hls[1]} was applied "
+            f"(times moved by {offset:+.3f} s to MPEG-TS time) and is not kept",
+            where=f"line {next(i for i, line in enumerate(lines, 1) if line.strip() == hls[1])}",
+            count=len(captions),
+        )
     units: list[dict[str, Any]] = []
     styles: list[str] = []
     cue_meta: dict[str, dict[str, Any]] = {}
@@ -484,7 +528,11 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             if v
         }
         if not cue.units:
-            empty.append({"after": n_written, "start": cap.start, "end": cap.end, "lines": list(cap.lines), **extra})
+            c_start, c_end = cap.start, cap.end
+            if offset:
+                c_start = _stamp(round(_ms(cap.start_time) + offset * 1000))
+                c_end = _stamp(round(_ms(cap.end_time) + offset * 1000))
+            empty.append({"after": n_written, "start": c_start, "end": c_end, "lines": list(cap.lines), **extra})
             continue
         n_written += 1
         if extra:
@@ -501,7 +549,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
         "speaker_marks": "+".join(sorted(state.marks)) or "none",
         "vtt": {
             "header_text": vtt.header_text,
-            "metadata": list(vtt.metadata),
+            "metadata": metadata,
             "header_comments": list(vtt.header_comments),
             "footer_comments": list(vtt.footer_comments),
             "styles": [{"text": s.text, "comments": list(s.comments)} for s in vtt.styles],
