@@ -307,3 +307,35 @@ def test_one_stray_dash_does_not_make_every_later_cue_a_b(tmp_path: Path) -> Non
     # A dialogue cue (two dash-led lines) still marks two speakers.
     path.write_text("WEBVTT\n\n" + body + "00:00:09.000 --> 00:00:09.500\n- Hi.\n- Hello.\n", encoding="utf-8")
     assert read_document(path).speakers == ["SUBTITLE", "A", "B"]
+
+
+# --- what writers change, reported ---------------------------------------------------------
+
+
+def test_eaf_writer_names_the_speaker_whose_own_units_it_reorders(tmp_path: Path) -> None:
+    from segagree.schemas import builtin_scheme, from_units
+
+    units = [
+        {"speaker": "ANN", "tokens": ["one"], "boundary": 1, "start": 0.0, "end": 1.0},
+        {"speaker": "ANN", "tokens": ["three"], "boundary": 1, "start": 5.0, "end": 6.0},
+        {"speaker": "ANN", "tokens": ["two"], "boundary": 1, "start": 2.0, "end": 3.0},  # a misplaced bullet
+        {"speaker": "BOB", "tokens": ["hm"], "boundary": 1, "start": 7.0, "end": 8.0},
+    ]
+    doc = from_units("x", units, layer="iu", scheme=builtin_scheme("dubois"))
+    losses = write_document(doc, tmp_path / "x.eaf")
+    (own,) = [loss for loss in losses if loss.kind == "reordered"]
+    assert own.where == "speaker 'ANN'" and own.count == 1 and "'ANN'" in own.message
+    back = read_document(tmp_path / "x.eaf")
+    assert [t for _, t in back.iter_unit_texts()][:3] == [["one"], ["two"], ["three"]]
+
+
+def test_textgrid_tier_name_with_whitespace_is_reported_renamed_in_elan(tmp_path: Path) -> None:
+    grid = LATIN1_GRID.replace('name = "SPK"', 'name = "a\n\t"')
+    src = tmp_path / "ws.TextGrid"
+    src.write_text(grid, encoding="utf-8")
+    doc = read_document(src)
+    assert doc.speakers == ["a\n\t"]
+    losses = write_document(doc, tmp_path / "ws.eaf")
+    assert read_document(tmp_path / "ws.eaf").speakers == ["a"]
+    renamed = [loss for loss in losses if loss.kind == "speakers-renamed"]
+    assert renamed and "'a\\n\\t'" in (renamed[0].where or "")

@@ -761,15 +761,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "units whose last token ends before their first token starts were written with end = start",
             count=reversed_units,
         )
-    known = [sp[0] for sp in spans if sp[0] is not None]
-    late = sum(1 for a, b in zip(known, known[1:], strict=False) if b < a)
-    if late:
-        # ELAN has no order across tiers but time: a reader interleaves speakers by start.
-        losses.add(
-            "reordered",
-            f"{late} units start before the unit preceding them; ELAN orders units by time, "
-            "so the order across speakers will differ when read back",
-        )
+    _note_reordering(units, spans, losses)
     if rounded:
         losses.add("times-rounded", "ELAN stores whole milliseconds; finer times were rounded")
     if missing:
@@ -802,6 +794,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             taken.add(tid)
             slots.append((tid, e if e is not None else (s if s is not None else 0)))
             tier_of_unit.append(tid)
+    padded = [s for s in doc.speakers if s.strip() and s != s.strip()]
+    if padded:
+        # The reader trims PARTICIPANT (ELAN shows no outer whitespace): `a\n\t` reads back as `a`.
+        losses.add(
+            "speakers-renamed",
+            "speaker names with whitespace around them read back trimmed",
+            where=", ".join(repr(s) for s in padded[:5]),
+            count=len(padded),
+        )
     unnamed = [s for s in doc.speakers if not s.strip()]
     if unnamed and units:
         losses.add(
@@ -886,6 +887,40 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
 # XML 1.0 forbids these characters anywhere in a document; ElementTree would write them anyway.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _note_reordering(units: list[Any], spans: list[tuple[int | None, int | None]], losses: LossReport) -> None:
+    """Report units that will come back in another order: ELAN orders a tier's units, and the
+    units across tiers, by start time. A speaker's own units out of time order are named with
+    the speaker and their count; units out of order only across speakers are counted once."""
+    own: dict[str, int] = {}
+    last_of: dict[str, int] = {}
+    late = 0
+    prev: int | None = None
+    for u, (start, _) in zip(units, spans, strict=True):
+        if start is None:
+            continue
+        if prev is not None and start < prev:
+            late += 1
+        prev = start
+        if u.speaker in last_of and start < last_of[u.speaker]:
+            own[u.speaker] = own.get(u.speaker, 0) + 1
+        last_of[u.speaker] = start
+    for speaker, n in own.items():
+        losses.add(
+            "reordered",
+            f"units of speaker {speaker!r} start before that speaker's previous unit; ELAN orders a tier's "
+            "units by time, so this speaker's own units come back in another order",
+            where=f"speaker {speaker!r}",
+            count=n,
+        )
+    if late > sum(own.values()):
+        # ELAN has no order across tiers but time: a reader interleaves speakers by start.
+        losses.add(
+            "reordered",
+            f"{late} units start before the unit preceding them; ELAN orders units by time, "
+            "so the order across speakers will differ when read back",
+        )
 
 
 def _check_xml_text(doc: Document, path: Path) -> None:
