@@ -410,173 +410,219 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
 def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     layer = unit_layer_to_write(doc, losses, "Transcriber")
-    layer_name, scheme = layer.name, layer.scheme
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"Transcriber keeps no token metadata; dropped {extra}")
-    trs = doc.meta.get("trs") or {}
-    tok = doc.tokens
-    text = tok["text"].to_numpy()
-    starts = tok["start"].to_numpy(dtype=float)
-    ends = tok["end"].to_numpy(dtype=float)
+    out = _TrsWriter(doc, layer.name, layer.scheme, losses)
+    out.speaker_table()
+    out.unit_spans()
+    out.group_turns()
+    out.build()
+    out.note_losses()
+    trs = out.trs
+    encoding = str(trs.get("encoding") or "UTF-8")
+    if encoding.upper() not in ("UTF-8", "ISO-8859-1"):
+        encoding = "UTF-8"
+    data = etree.tostring(
+        etree.ElementTree(out.root),
+        xml_declaration=True,
+        encoding=encoding,
+        doctype='<!DOCTYPE Trans SYSTEM "trans-14.dtd">',
+    )
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data + b"\n")
 
-    def col(name: str, row: int) -> Any:
-        if name not in tok.columns:
+
+class _TrsWriter:
+    """One Transcriber file in the making, built in named steps (see the module docstring):
+    the speaker table, the unit times, the turns, then the XML tree and the losses."""
+
+    def __init__(self, doc: Document, layer_name: str, scheme: BoundaryScheme, losses: LossReport) -> None:
+        self.doc, self.scheme, self.losses = doc, scheme, losses
+        self.trs: dict[str, Any] = doc.meta.get("trs") or {}
+        self.tok = doc.tokens
+        self.text = self.tok["text"].to_numpy()
+        self.units = doc.units(layer_name)
+        self.spans: list[tuple[float, float]] = []
+        self.table: list[dict[str, str]] = []
+        self.name_of: dict[str, str] = {}
+        self.id_of: dict[str, str] = {}
+        self.turns: list[list[list[int]]] = []  # turn -> segments -> unit indices
+        self.turn_keys: list[tuple[str, int] | None] = []
+        self.root = etree.Element("Trans", dict(self.trs.get("trans") or {}))
+        self.episode: etree._Element | None = None
+        self.sections_meta: list[dict[str, str]] = self.trs.get("sections") or []
+        self.turns_meta: list[dict[str, str]] = self.trs.get("turns") or []
+        self.turn_sections: list[int] = self.trs.get("turn_sections") or []
+        self.section: etree._Element | None = None
+        self.section_key: Any = object()
+        self.written_turns: set[int] = set()
+        self.written_sections: set[int] = set()
+        self.used_turns: set[int] = set()
+        self.next_kept = 0  # the next kept turn index not yet written
+        self.keep_empty = "trs_turn" in self.tok.columns and len(self.turn_sections) == len(self.turns_meta)
+        self.lost_marks = self.changed = self.respeakered = 0
+
+    def col(self, name: str, row: int) -> Any:
+        if name not in self.tok.columns:
             return None
-        v = tok[name].iat[row]
+        v = self.tok[name].iat[row]
         return None if isinstance(v, float) and math.isnan(v) else v
 
-    # Speaker ids: as read where the names still match, else new ones.
-    table = [dict(s) for s in trs.get("speakers") or []]
-    name_of = {s["id"]: (s.get("name") or "").strip() or s["id"] for s in table if s.get("id")}
-    id_of: dict[str, str] = {}
-    for s in table:
-        if s.get("id") and name_of[s["id"]] in doc.speakers:
-            id_of.setdefault(name_of[s["id"]], s["id"])
-    table = [s for s in table if s.get("id") and name_of[s["id"]] in doc.speakers]
-    for spk in doc.speakers:
-        if spk not in id_of:
-            k = len(table) + 1
-            while f"spk{k}" in name_of:
-                k += 1
-            id_of[spk] = f"spk{k}"
-            name_of[f"spk{k}"] = spk
-            table.append({"id": f"spk{k}", "name": spk})
-    # What the reader will make of this table: trimmed names, else ids; ids sharing a name merge.
-    back = list(dict.fromkeys((s.get("name") or "").strip() or s["id"] for s in table))
-    if back != list(doc.speakers):
-        changed = [s for s in doc.speakers if s not in back]
-        if changed:
-            losses.add(
-                "speakers-renamed",
-                "speaker names that are empty or padded with spaces read back trimmed, or as their id",
-                count=len(changed),
-            )
-        else:
-            losses.add("reordered", "speakers read back in the order of the Transcriber speaker table")
-
-    units = doc.units(layer_name)
-    spans: list[tuple[float, float]] = []
-    invent = not doc.has_times
-    if invent:
-        losses.add("times-invented", "the document has no times; Transcriber needs them, so each unit got 1 s")
-    filled = 0
-    prev_end = 0.0
-    for i, u in enumerate(units):
-        if invent:
-            spans.append((float(i), float(i + 1)))
-            continue
-        s, e = starts[u.rows[0]], ends[u.rows[-1]]
-        if math.isnan(s) or math.isnan(e):
-            filled += 1
-            s = prev_end if math.isnan(s) else s
-            e = max(s, e) if not math.isnan(e) else s
-        spans.append((s, e))
-        prev_end = e
-    if filled:
-        losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
-    inner = sum(
-        1
-        for u in units
-        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
-    )
-    if inner:
-        losses.add("times-dropped", "word times inside units are not written", count=inner)
-
-    def sid(u: Any) -> str:
-        own = col("trs_speaker", u.rows[0])
-        if isinstance(own, str) and own in name_of and name_of[own] == u.speaker:
-            return own
-        return id_of[u.speaker]
-
-    # Turns: the turn index read, else runs of one speaker; units sharing exact times and turn
-    # with different speakers are the Who parts of one segment.
-    turns: list[list[list[int]]] = []  # turn -> segments -> unit indices
-    turn_keys: list[Any] = []
-    for k, u in enumerate(units):
-        key = col("trs_turn", u.rows[0])
-        key = ("trs", int(key)) if key is not None else None
-        if turns and turn_keys[-1] == key and key is not None:
-            same = turns[-1][-1]
-            if spans[same[0]] == spans[k] and all(units[j].speaker != u.speaker for j in same):
-                same.append(k)
+    def speaker_table(self) -> None:
+        """Speaker ids: as read where the names still match, else new ones (``spkN``)."""
+        doc, losses = self.doc, self.losses
+        table = [dict(s) for s in self.trs.get("speakers") or []]
+        name_of = {s["id"]: (s.get("name") or "").strip() or s["id"] for s in table if s.get("id")}
+        id_of: dict[str, str] = {}
+        for s in table:
+            if s.get("id") and name_of[s["id"]] in doc.speakers:
+                id_of.setdefault(name_of[s["id"]], s["id"])
+        table = [s for s in table if s.get("id") and name_of[s["id"]] in doc.speakers]
+        for spk in doc.speakers:
+            if spk not in id_of:
+                k = len(table) + 1
+                while f"spk{k}" in name_of:
+                    k += 1
+                id_of[spk] = f"spk{k}"
+                name_of[f"spk{k}"] = spk
+                table.append({"id": f"spk{k}", "name": spk})
+        # What the reader will make of this table: trimmed names, else ids; ids sharing a name merge.
+        back = list(dict.fromkeys((s.get("name") or "").strip() or s["id"] for s in table))
+        if back != list(doc.speakers):
+            changed = [s for s in doc.speakers if s not in back]
+            if changed:
+                losses.add(
+                    "speakers-renamed",
+                    "speaker names that are empty or padded with spaces read back trimmed, or as their id",
+                    count=len(changed),
+                )
             else:
-                turns[-1].append([k])
-            continue
-        if key is None and turns and turn_keys[-1] is None:
-            last = turns[-1][-1]
-            if spans[last[0]] == spans[k] and all(units[j].speaker != u.speaker for j in last):
-                last.append(k)
-                continue
-            if all(units[j].speaker == u.speaker for seg in turns[-1] for j in seg) and len(turns[-1][-1]) == 1:
-                turns[-1].append([k])
-                continue
-        turns.append([[k]])
-        turn_keys.append(key)
+                losses.add("reordered", "speakers read back in the order of the Transcriber speaker table")
+        self.table, self.name_of, self.id_of = table, name_of, id_of
 
-    root = etree.Element("Trans", {k: v for k, v in (trs.get("trans") or {}).items()})
-    if not len(root.attrib):
-        root.set("version", "1")
-    sp_el = etree.SubElement(root, "Speakers")
-    for s in table:
-        etree.SubElement(sp_el, "Speaker", s)
-    if trs.get("topics"):
-        top = etree.SubElement(root, "Topics")
-        for t in trs["topics"]:
-            etree.SubElement(top, "Topic", t)
-    episode = etree.SubElement(root, "Episode", trs.get("episode") or {})
-    sections_meta = trs.get("sections") or []
-    turns_meta = trs.get("turns") or []
-    current_section: etree._Element | None = None
-    current_sec_key: Any = object()
-    lost_marks = changed = respeakered = 0
-    written_turns: set[int] = set()
-    written_sections: set[int] = set()
-    turn_sections = trs.get("turn_sections") or []
-    keep_empty = "trs_turn" in tok.columns and len(turn_sections) == len(turns_meta)
-    next_kept = 0  # the next kept turn index not yet written
+    def unit_spans(self) -> None:
+        """Each unit's (start, end): its times, gaps filled from the previous unit's end, or 1 s
+        per unit when the document has no times."""
+        units, losses = self.units, self.losses
+        starts = self.tok["start"].to_numpy(dtype=float)
+        ends = self.tok["end"].to_numpy(dtype=float)
+        invent = not self.doc.has_times
+        if invent:
+            losses.add("times-invented", "the document has no times; Transcriber needs them, so each unit got 1 s")
+        filled = 0
+        prev_end = 0.0
+        for i, u in enumerate(units):
+            if invent:
+                self.spans.append((float(i), float(i + 1)))
+                continue
+            s, e = starts[u.rows[0]], ends[u.rows[-1]]
+            if math.isnan(s) or math.isnan(e):
+                filled += 1
+                s = prev_end if math.isnan(s) else s
+                e = max(s, e) if not math.isnan(e) else s
+            self.spans.append((s, e))
+            prev_end = e
+        if filled:
+            losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
+        inner = sum(
+            1
+            for u in units
+            if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
+        )
+        if inner:
+            losses.add("times-dropped", "word times inside units are not written", count=inner)
 
-    def open_section(sec_key: Any) -> None:
-        nonlocal current_section, current_sec_key
-        if current_section is None or sec_key != current_sec_key:
-            known = sec_key is not None and int(sec_key) < len(sections_meta)
-            attrs = dict(sections_meta[int(sec_key)]) if known else {}
+    def sid(self, u: Any) -> str:
+        own = self.col("trs_speaker", u.rows[0])
+        if isinstance(own, str) and own in self.name_of and self.name_of[own] == u.speaker:
+            return own
+        return self.id_of[u.speaker]
+
+    def group_turns(self) -> None:
+        """Turns: the turn index read, else runs of one speaker; units sharing exact times and
+        turn with different speakers are the Who parts of one segment."""
+        units, spans, turns, turn_keys = self.units, self.spans, self.turns, self.turn_keys
+        for k, u in enumerate(units):
+            raw = self.col("trs_turn", u.rows[0])
+            key = ("trs", int(raw)) if raw is not None else None
+            if turns and turn_keys[-1] == key and key is not None:
+                same = turns[-1][-1]
+                if spans[same[0]] == spans[k] and all(units[j].speaker != u.speaker for j in same):
+                    same.append(k)
+                else:
+                    turns[-1].append([k])
+                continue
+            if key is None and turns and turn_keys[-1] is None:
+                last = turns[-1][-1]
+                if spans[last[0]] == spans[k] and all(units[j].speaker != u.speaker for j in last):
+                    last.append(k)
+                    continue
+                if all(units[j].speaker == u.speaker for seg in turns[-1] for j in seg) and len(turns[-1][-1]) == 1:
+                    turns[-1].append([k])
+                    continue
+            turns.append([[k]])
+            turn_keys.append(key)
+        self.used_turns = {k[1] for k in turn_keys if k is not None}
+
+    def build(self) -> None:
+        """The XML tree: header elements, then every turn in its section, with the kept turns
+        without words in their place."""
+        root = self.root
+        if not len(root.attrib):
+            root.set("version", "1")
+        sp_el = etree.SubElement(root, "Speakers")
+        for s in self.table:
+            etree.SubElement(sp_el, "Speaker", s)
+        if self.trs.get("topics"):
+            top = etree.SubElement(root, "Topics")
+            for t in self.trs["topics"]:
+                etree.SubElement(top, "Topic", t)
+        self.episode = etree.SubElement(root, "Episode", self.trs.get("episode") or {})
+        for t_i, segs in enumerate(self.turns):
+            key = self.turn_keys[t_i]
+            if key is not None:
+                self.empty_turns_before(key[1])
+            self.open_section(self.col("trs_section", self.units[segs[0][0]].rows[0]))
+            self.write_turn(segs, key)
+        self.empty_turns_before(len(self.turns_meta))
+
+    def open_section(self, sec_key: Any) -> None:
+        if self.section is None or sec_key != self.section_key:
+            known = sec_key is not None and int(sec_key) < len(self.sections_meta)
+            attrs = dict(self.sections_meta[int(sec_key)]) if known else {}
             attrs.setdefault("type", "report")
-            current_section = etree.SubElement(episode, "Section", attrs)
-            current_sec_key = sec_key
+            assert self.episode is not None
+            self.section = etree.SubElement(self.episode, "Section", attrs)
+            self.section_key = sec_key
             if sec_key is not None:
-                written_sections.add(int(sec_key))
+                self.written_sections.add(int(sec_key))
 
-    def empty_turns_before(limit: int) -> None:
+    def empty_turns_before(self, limit: int) -> None:
         """Write the kept turns without words whose index is below ``limit``."""
-        nonlocal next_kept
-        while keep_empty and next_kept < limit:
-            if next_kept not in used_turns:
-                open_section(turn_sections[next_kept])
-                attrs = dict(turns_meta[next_kept])
-                el = etree.SubElement(current_section, "Turn", attrs)
+        while self.keep_empty and self.next_kept < limit:
+            if self.next_kept not in self.used_turns:
+                self.open_section(self.turn_sections[self.next_kept])
+                attrs = dict(self.turns_meta[self.next_kept])
+                el = etree.SubElement(self.section, "Turn", attrs)
                 el.text = "\n"
                 etree.SubElement(el, "Sync", {"time": attrs.get("startTime", "0")}).tail = "\n"
-                written_turns.add(next_kept)
-            next_kept += 1
+                self.written_turns.add(self.next_kept)
+            self.next_kept += 1
 
-    used_turns = {k[1] for k in turn_keys if k is not None}
-    for t_i, segs in enumerate(turns):
-        first_unit = units[segs[0][0]]
-        sec_key = col("trs_section", first_unit.rows[0])
-        if turn_keys[t_i] is not None:
-            empty_turns_before(turn_keys[t_i][1])
-        open_section(sec_key)
-        key = turn_keys[t_i]
-        attrs = dict(turns_meta[key[1]]) if key is not None and key[1] < len(turns_meta) else {}
+    def write_turn(self, segs: list[list[int]], key: tuple[str, int] | None) -> None:
+        """One ``<Turn>``: its attributes (declared ones kept where they still hold), a ``<Sync>``
+        per segment and a ``<Who>`` per speaker of a shared segment."""
+        units, spans = self.units, self.spans
+        attrs = dict(self.turns_meta[key[1]]) if key is not None and key[1] < len(self.turns_meta) else {}
         if key is not None:
-            written_turns.add(key[1])
+            self.written_turns.add(key[1])
         kept_speaker = attrs.get("speaker")
         declared = (kept_speaker or "").split()
         members: list[str] = []
         for seg in segs:
             for k in seg:
-                s_id = sid(units[k])
+                s_id = self.sid(units[k])
                 if s_id not in members:
                     members.append(s_id)
         if len(declared) > 1 and set(members) <= set(declared):
@@ -586,7 +632,7 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
         t_end = max(spans[k][1] for seg in segs for k in seg)
         attrs["speaker"] = " ".join(members)
         if kept_speaker is not None and kept_speaker.split() != members:
-            respeakered += 1  # e.g. an overlap turn whose second speaker said no words
+            self.respeakered += 1  # e.g. an overlap turn whose second speaker said no words
         # The declared turn times where they enclose the words (a turn may open or close with
         # a stretch without words), in their own spelling; else the words' span.
         kept_start, kept_end = _kept_time(attrs.get("startTime")), _kept_time(attrs.get("endTime"))
@@ -596,7 +642,7 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
             t_end = kept_end
         else:
             attrs["endTime"] = _fmt(t_end)
-        turn_el = etree.SubElement(current_section, "Turn", attrs)
+        turn_el = etree.SubElement(self.section, "Turn", attrs)
         if lead:
             etree.SubElement(turn_el, "Sync", {"time": attrs["startTime"]}).tail = "\n"
         for n_seg, seg in enumerate(segs):
@@ -606,74 +652,72 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
             for k in seg:
                 u = units[k]
                 if who:
-                    last = etree.SubElement(turn_el, "Who", {"nb": str(members.index(sid(u)) + 1)})
+                    last = etree.SubElement(turn_el, "Who", {"nb": str(members.index(self.sid(u)) + 1)})
                     last.tail = "\n"
-                words = [str(text[r]) for r in u.rows]
-                symbol = endnote_text(u.boundary, scheme)
-                toks = [*words, symbol] if symbol else words
-                back, back_code = split_endnote(" ".join(toks).split(), scheme)
-                if back != words or (back_code if back_code is not None else scheme.unclassified_code) != u.boundary:
-                    changed += 1
-                marks = json.loads(col("trs_marks", u.rows[0]) or "[]")
-                pos = 0
-                pieces: list[str] = []
-                for m_pos, tag, m_attrs in sorted(marks, key=lambda m: m[0]):
-                    if tag not in MARK_TAGS:
-                        lost_marks += 1
-                        continue
-                    m_pos = min(int(m_pos), len(toks))
-                    pieces = toks[pos:m_pos]
-                    last.tail = (last.tail or "") + (" ".join(pieces) + "\n" if pieces else "")
-                    last = etree.SubElement(turn_el, tag, {k2: str(v) for k2, v in m_attrs.items()})
-                    last.tail = "\n"
-                    pos = m_pos
-                rest = toks[pos:]
-                if rest:
-                    last.tail = (last.tail or "") + " ".join(rest) + "\n"
+                last = self.write_unit_text(turn_el, last, u)
             nxt = spans[segs[n_seg + 1][0]][0] if n_seg + 1 < len(segs) else None
             if nxt is not None and nxt != e or nxt is None and e != t_end:
                 etree.SubElement(turn_el, "Sync", {"time": _fmt(e)}).tail = "\n"
         turn_el.text = "\n"
-    empty_turns_before(len(turns_meta))
-    if lost_marks:
-        losses.add("marks-dropped", "unknown mark elements were not written", count=lost_marks)
-    # Turns and sections the reader kept but no unit belongs to (no words): not written, so
-    # the turn and section numbers of what follows change on reading back.
-    if "trs_turn" in tok.columns and len(written_turns) < len(turns_meta):
-        losses.add(
-            "turns-dropped",
-            "turns without words are not written (their times, speakers and marks)",
-            count=len(turns_meta) - len(written_turns),
-        )
-    if "trs_section" in tok.columns and len(written_sections) < len(sections_meta):
-        losses.add(
-            "turns-dropped",
-            "sections without words are not written",
-            count=len(sections_meta) - len(written_sections),
-        )
-    if respeakered:
-        losses.add(
-            "meta-changed",
-            "turns are written with the speakers who have words in them, not as declared",
-            count=respeakered,
-        )
-    if changed:
-        losses.add(
-            "tokens-changed",
-            "units whose tokens (spaces, glued endnotes) will not read back the same",
-            count=changed,
-        )
-    encoding = str(trs.get("encoding") or "UTF-8")
-    if encoding.upper() not in ("UTF-8", "ISO-8859-1"):
-        encoding = "UTF-8"
-    data = etree.tostring(
-        etree.ElementTree(root),
-        xml_declaration=True,
-        encoding=encoding,
-        doctype='<!DOCTYPE Trans SYSTEM "trans-14.dtd">',
-    )
-    with atomic_path(path) as tmp:
-        tmp.write_bytes(data + b"\n")
+
+    def write_unit_text(self, turn_el: etree._Element, last: etree._Element, u: Any) -> etree._Element:
+        """A unit's tokens (and endnote) as text after ``last``, with its kept marks where they
+        were; returns the last element written."""
+        scheme = self.scheme
+        words = [str(self.text[r]) for r in u.rows]
+        symbol = endnote_text(u.boundary, scheme)
+        toks = [*words, symbol] if symbol else words
+        back, back_code = split_endnote(" ".join(toks).split(), scheme)
+        if back != words or (back_code if back_code is not None else scheme.unclassified_code) != u.boundary:
+            self.changed += 1
+        marks = json.loads(self.col("trs_marks", u.rows[0]) or "[]")
+        pos = 0
+        for m_pos, tag, m_attrs in sorted(marks, key=lambda m: m[0]):
+            if tag not in MARK_TAGS:
+                self.lost_marks += 1
+                continue
+            m_pos = min(int(m_pos), len(toks))
+            pieces = toks[pos:m_pos]
+            last.tail = (last.tail or "") + (" ".join(pieces) + "\n" if pieces else "")
+            last = etree.SubElement(turn_el, tag, {k2: str(v) for k2, v in m_attrs.items()})
+            last.tail = "\n"
+            pos = m_pos
+        rest = toks[pos:]
+        if rest:
+            last.tail = (last.tail or "") + " ".join(rest) + "\n"
+        return last
+
+    def note_losses(self) -> None:
+        """Marks, turns and sections not written; turns respeakered; tokens that read back otherwise."""
+        losses, tok = self.losses, self.tok
+        if self.lost_marks:
+            losses.add("marks-dropped", "unknown mark elements were not written", count=self.lost_marks)
+        # Turns and sections the reader kept but no unit belongs to (no words): not written, so
+        # the turn and section numbers of what follows change on reading back.
+        if "trs_turn" in tok.columns and len(self.written_turns) < len(self.turns_meta):
+            losses.add(
+                "turns-dropped",
+                "turns without words are not written (their times, speakers and marks)",
+                count=len(self.turns_meta) - len(self.written_turns),
+            )
+        if "trs_section" in tok.columns and len(self.written_sections) < len(self.sections_meta):
+            losses.add(
+                "turns-dropped",
+                "sections without words are not written",
+                count=len(self.sections_meta) - len(self.written_sections),
+            )
+        if self.respeakered:
+            losses.add(
+                "meta-changed",
+                "turns are written with the speakers who have words in them, not as declared",
+                count=self.respeakered,
+            )
+        if self.changed:
+            losses.add(
+                "tokens-changed",
+                "units whose tokens (spaces, glued endnotes) will not read back the same",
+                count=self.changed,
+            )
 
 
 ADAPTER = Adapter(
