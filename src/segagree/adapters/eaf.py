@@ -696,10 +696,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     check_times(doc, path)
     _check_xml_text(doc, path)
     layer = unit_layer_to_write(doc, losses, "ELAN")
-    layer_name, scheme = layer.name, layer.scheme
-    units = doc.units(layer_name) if doc.speakers else []  # (speaker_rows needs a speaker)
-    starts = doc.tokens["start"].to_numpy(dtype=float)
-    ends = doc.tokens["end"].to_numpy(dtype=float)
+    units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
     invent = not doc.has_times
     if invent:
         losses.add(
@@ -708,19 +705,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "order (marked in the header property 'segagree-times')",
         )
     else:
-        inner = np.ones(len(starts), dtype=bool)
-        for u in units:
-            inner[u.rows[0]] = False
-        inner_start = ~np.isnan(starts) & inner
-        inner = np.ones(len(ends), dtype=bool)
-        for u in units:
-            inner[u.rows[-1]] = False
-        if inner_start.any() or (~np.isnan(ends) & inner).any():
-            losses.add(
-                "times-dropped",
-                "word times inside units are not written (the word tier is symbolic)",
-            )
-
+        _note_inner_times(doc, units, losses)
     with _quiet_pympi():
         eaf = Eaf(author="segagree")
     eaf.remove_tier("default")
@@ -732,8 +717,45 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     if invent:
         eaf.add_property(PROP_TIMES, PROP_TIMES_VALUE)
     _note_dropped(doc, units, losses)
+    spans = _unit_spans(doc, units, invent, losses)
+    _note_reordering(units, spans, losses)
+    tiers = _TierPlan.of(doc, units, spans, losses)
+    word_tier_of = tiers.add_to(eaf, doc)
+    _add_annotations(eaf, doc, units, spans, tiers.tier_of_unit, word_tier_of, layer.scheme, losses)
+    try:
+        with _quiet_pympi():
+            root = to_adocument(eaf, pretty=True)
+        ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+    except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
+        log.debug("pympi could not write %s", path, exc_info=True)
+        raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
 
-    # Unit times in ms; note precision lost and units without times (unaligned slots).
+
+def _note_inner_times(doc: Document, units: list[Any], losses: LossReport) -> None:
+    """Report word times inside units: the word tier is symbolic, so they are not written."""
+    starts = doc.tokens["start"].to_numpy(dtype=float)
+    ends = doc.tokens["end"].to_numpy(dtype=float)
+    inner = np.ones(len(starts), dtype=bool)
+    for u in units:
+        inner[u.rows[0]] = False
+    inner_start = ~np.isnan(starts) & inner
+    inner = np.ones(len(ends), dtype=bool)
+    for u in units:
+        inner[u.rows[-1]] = False
+    if inner_start.any() or (~np.isnan(ends) & inner).any():
+        losses.add(
+            "times-dropped",
+            "word times inside units are not written (the word tier is symbolic)",
+        )
+
+
+def _unit_spans(
+    doc: Document, units: list[Any], invent: bool, losses: LossReport
+) -> list[tuple[int | None, int | None]]:
+    """Unit times in ms (1 s per unit when invented); precision lost, units without times
+    (unaligned slots) and reversed units are reported."""
+    starts = doc.tokens["start"].to_numpy(dtype=float)
+    ends = doc.tokens["end"].to_numpy(dtype=float)
     spans: list[tuple[int | None, int | None]] = []
     rounded = missing = False
     reversed_units = 0
@@ -741,7 +763,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         if invent:
             spans.append((i * 1000, (i + 1) * 1000))
             continue
-        pair = []
+        pair: list[int | None] = []
         for t in (starts[u.rows[0]], ends[u.rows[-1]]):
             if math.isnan(t):
                 missing = True
@@ -750,18 +772,18 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
                 ms = int(round(t * 1000))
                 rounded = rounded or abs(ms / 1000 - t) > 1e-9
                 pair.append(ms)
-        if pair[0] is not None and pair[1] is not None and pair[1] < pair[0]:
+        first, last = pair
+        if first is not None and last is not None and last < first:
             # The unit's last token ends before its first starts (tokens out of time order).
             reversed_units += 1
-            pair[1] = pair[0]
-        spans.append((pair[0], pair[1]))
+            last = first
+        spans.append((first, last))
     if reversed_units:
         losses.add(
             "times-changed",
             "units whose last token ends before their first token starts were written with end = start",
             count=reversed_units,
         )
-    _note_reordering(units, spans, losses)
     if rounded:
         losses.add("times-rounded", "ELAN stores whole milliseconds; finer times were rounded")
     if missing:
@@ -769,31 +791,78 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "times-unaligned",
             "some units have no start or end time; they are written with unaligned time slots",
         )
+    return spans
 
-    # Tiers: per speaker and source tier (the reader's token column ``tier``, else the speaker),
-    # a main tier and overflow tiers for units overlapping earlier ones.
-    source_tier = _unit_column(doc, units, "tier")
-    taken: set[str] = set()
-    renamed: list[str] = []
-    tier_of_unit: list[str] = []
-    tiers_of: dict[tuple[str, str], list[tuple[str, int]]] = {}  # -> [(tier id, last end ms)]
-    for u, (s, e), wanted in zip(units, spans, source_tier, strict=True):
-        key = (u.speaker, wanted or u.speaker.strip() or UNNAMED)
-        slots = tiers_of.setdefault(key, [])
-        for k, (tid, last_end) in enumerate(slots):
-            if s is None or last_end <= s:
-                slots[k] = (tid, e if e is not None else last_end)
+
+@dataclass
+class _TierPlan:
+    """Tiers: per speaker and source tier (the reader's token column ``tier``, else the
+    speaker), a main tier and overflow tiers for units overlapping earlier ones."""
+
+    tier_of_unit: list[str]
+    tiers_of: dict[tuple[str, str], list[tuple[str, int]]]  # -> [(tier id, last end ms)]
+    taken: set[str]
+
+    @classmethod
+    def of(
+        cls, doc: Document, units: list[Any], spans: list[tuple[int | None, int | None]], losses: LossReport
+    ) -> _TierPlan:
+        source_tier = _unit_column(doc, units, "tier")
+        taken: set[str] = set()
+        renamed: list[str] = []
+        tier_of_unit: list[str] = []
+        tiers_of: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for u, (s, e), wanted in zip(units, spans, source_tier, strict=True):
+            key = (u.speaker, wanted or u.speaker.strip() or UNNAMED)
+            slots = tiers_of.setdefault(key, [])
+            for k, (tid, last_end) in enumerate(slots):
+                if s is None or last_end <= s:
+                    slots[k] = (tid, e if e is not None else last_end)
+                    tier_of_unit.append(tid)
+                    break
+            else:
+                tid = key[1] if not slots else f"{key[1]} ({len(slots) + 1})"
+                while tid in taken:
+                    tid += "_"
+                if tid != key[1] and wanted:
+                    renamed.append(wanted)
+                taken.add(tid)
+                slots.append((tid, e if e is not None else (s if s is not None else 0)))
                 tier_of_unit.append(tid)
-                break
-        else:
-            tid = key[1] if not slots else f"{key[1]} ({len(slots) + 1})"
-            while tid in taken:
-                tid += "_"
-            if tid != key[1] and wanted:
-                renamed.append(wanted)
-            taken.add(tid)
-            slots.append((tid, e if e is not None else (s if s is not None else 0)))
-            tier_of_unit.append(tid)
+        _note_speaker_names(doc, units, losses)
+        if renamed:
+            losses.add(
+                "tiers-renamed",
+                "units of these tiers overlap or share a tier name with another speaker; "
+                "they are written on extra tiers",
+                where=", ".join(dict.fromkeys(renamed)),
+            )
+        return cls(tier_of_unit, tiers_of, taken)
+
+    def add_to(self, eaf: Any, doc: Document) -> dict[str, str]:
+        """Add the unit tiers (in speaker order) and a word tier under each; return the word
+        tier of each unit tier."""
+        word_tier_of: dict[str, str] = {}
+        for speaker in doc.speakers:
+            for (spk, _), slots in self.tiers_of.items():
+                if spk != speaker:
+                    continue
+                for tid, _ in slots:
+                    eaf.add_tier(tid, tier_dict=_unit_tier_dict(eaf, tid, speaker, doc.meta))
+                    wid = f"{tid}-words"
+                    while wid in self.taken or wid in eaf.tiers:
+                        wid += "_"
+                    self.taken.add(wid)
+                    eaf.add_tier(wid, ling=WORD_TYPE, parent=tid, part=speaker)
+                    word_tier_of[tid] = wid
+        overflow = [t for sl in self.tiers_of.values() for t, _ in sl[1:]]
+        if overflow:
+            log.info("overlapping units of one speaker written on extra tiers %s", overflow)
+        return word_tier_of
+
+
+def _note_speaker_names(doc: Document, units: list[Any], losses: LossReport) -> None:
+    """Speaker names ELAN gives back otherwise: trimmed, or the placeholder for a blank one."""
     padded = [s for s in doc.speakers if s.strip() and s != s.strip()]
     if padded:
         # The reader trims PARTICIPANT (ELAN shows no outer whitespace): `a\n\t` reads back as `a`.
@@ -808,30 +877,20 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         losses.add(
             "speakers-renamed", f"ELAN tier ids cannot be blank; speaker {unnamed[0]!r} is written as {UNNAMED!r}"
         )
-    if renamed:
-        losses.add(
-            "tiers-renamed",
-            "units of these tiers overlap or share a tier name with another speaker; they are written on extra tiers",
-            where=", ".join(dict.fromkeys(renamed)),
-        )
-    word_tier_of: dict[str, str] = {}
-    for speaker in doc.speakers:
-        for (spk, _), slots in tiers_of.items():
-            if spk != speaker:
-                continue
-            for tid, _ in slots:
-                eaf.add_tier(tid, tier_dict=_unit_tier_dict(eaf, tid, speaker, doc.meta))
-                wid = f"{tid}-words"
-                while wid in taken or wid in eaf.tiers:
-                    wid += "_"
-                taken.add(wid)
-                eaf.add_tier(wid, ling=WORD_TYPE, parent=tid, part=speaker)
-                word_tier_of[tid] = wid
-    overflow = [t for sl in tiers_of.values() for t, _ in sl[1:]]
-    if overflow:
-        log.info("overlapping units of one speaker written on extra tiers %s", overflow)
 
-    # Time slots numbered in time order (unaligned ones last), as ELAN writes them.
+
+def _add_annotations(
+    eaf: Any,
+    doc: Document,
+    units: list[Any],
+    spans: list[tuple[int | None, int | None]],
+    tier_of_unit: list[str],
+    word_tier_of: dict[str, str],
+    scheme: BoundaryScheme,
+    losses: LossReport,
+) -> None:
+    """Time slots (numbered in time order, unaligned ones last, as ELAN writes them), each unit
+    as an aligned annotation and each of its tokens as a symbolic word annotation."""
     times = sorted({t for span in spans for t in span if t is not None})
     slot_of = {t: f"ts{i}" for i, t in enumerate(times, start=1)}
     for t, sid in slot_of.items():
@@ -875,14 +934,6 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     eaf.maxaid, eaf.maxts = last_aid, n_slots
     # ELAN continues numbering new annotations from this property.
     eaf.properties = [(k, last_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
-
-    try:
-        with _quiet_pympi():
-            root = to_adocument(eaf, pretty=True)
-        ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
-    except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
-        log.debug("pympi could not write %s", path, exc_info=True)
-        raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
 
 
 # XML 1.0 forbids these characters anywhere in a document; ElementTree would write them anyway.
