@@ -596,7 +596,6 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     if fmt not in ("long", "short"):
         raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
     layer = unit_layer_to_write(doc, losses, "TextGrid", options.get("layer"))
-    scheme = layer.scheme
     extra = doc.meta_columns()
     if extra:
         losses.add(
@@ -605,18 +604,39 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             where=", ".join(extra),
             count=filled_cells(doc, extra),
         )
-
-    tok = doc.tokens
-    glued = doc.meta.get("endnote_style") == "glued"
-    texts = tok["text"].astype(str).tolist()
-    starts = tok["start"].to_numpy(dtype=float)
-    ends = tok["end"].to_numpy(dtype=float)
     units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
+    spans, invented = _unit_spans(doc, units, losses)
+    _note_reordering(doc, units, spans, losses)
+    per_speaker, need_words = _speaker_items(doc, units, spans, invented, layer.scheme, options, losses)
+    # The file's range: a TextGrid reader's (kept in meta), widened to hold every unit.
+    meta_min, meta_max = _meta_time(doc.meta.get("xmin")), _meta_time(doc.meta.get("xmax"))
+    xmin = min([0.0 if meta_min is None else meta_min] + [s for s, _ in spans])
+    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION] + ([] if meta_max is None else [meta_max]))
+    tier_entries, xmax = _tier_entries(doc, per_speaker, xmax, losses)
+    ranges = doc.meta.get("tier_ranges") if isinstance(doc.meta.get("tier_ranges"), dict) else {}
+    out_tiers: list[PraatTier] = []
+    for speaker, (unit_entries, word_entries) in tier_entries.items():
+        out_tiers.append(_tier(speaker, unit_entries, xmin, xmax, ranges))
+        if need_words:
+            out_tiers.append(_tier(f"{speaker}/words", word_entries, xmin, xmax, ranges))
+    _note_unreadable(per_speaker, need_words, losses)
+    text = dump_textgrid(TextGridFile(xmin, xmax, out_tiers), long=fmt == "long")
+    path.write_text(text, encoding="utf-8")
+
+
+_Item = tuple[float, float, str, list[str], list[float], list[float]]  # span, label, tokens, word spans
+_Entry = tuple[float, float, str]
+
+
+def _unit_spans(doc: Document, units: list[Any], losses: LossReport) -> tuple[list[tuple[float, float]], bool]:
+    """Each unit's (start, end); missing times interpolated by token count (reported), and
+    whether any was."""
+    starts = doc.tokens["start"].to_numpy(dtype=float)
+    ends = doc.tokens["end"].to_numpy(dtype=float)
     # Python floats: praatio writes repr(), and repr(np.float64) is not a number to Praat.
     spans = [(float(starts[u.rows[0]]), float(ends[u.rows[-1]])) for u in units]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
-    invented = missing > 0
-    if invented:
+    if missing:
         spans = _fill_spans(spans, [len(u.rows) for u in units])
         how = (
             "every unit was given 1 s in discourse order"
@@ -624,9 +644,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             else "their times were interpolated by token count between the known times"
         )
         losses.add("times-invented", f"{missing} of {len(units)} units have no start or end time; {how}")
+    return spans, missing > 0
 
-    # The reader puts units in discourse order by start time (ties: tier order, then interval
-    # order); a document in another order comes back reordered.
+
+def _note_reordering(doc: Document, units: list[Any], spans: list[tuple[float, float]], losses: LossReport) -> None:
+    """The reader puts units in discourse order by start time (ties: tier order, then interval
+    order); a document in another order comes back reordered."""
     tier_of = {s: i for i, s in enumerate(doc.speakers)}
     reread = sorted(range(len(units)), key=lambda i: (spans[i][0], tier_of[units[i].speaker], i))
     moved = sum(1 for pos, i in enumerate(reread) if i != pos)
@@ -637,9 +660,24 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             count=moved,
         )
 
-    # Per unit: label, span, word spans (if known).
-    per_speaker: dict[str, list[tuple[float, float, str, list[str], list[float], list[float]]]]
-    per_speaker = {s: [] for s in doc.speakers}
+
+def _speaker_items(
+    doc: Document,
+    units: list[Any],
+    spans: list[tuple[float, float]],
+    invented: bool,
+    scheme: BoundaryScheme,
+    options: dict[str, Any],
+    losses: LossReport,
+) -> tuple[dict[str, list[_Item]], bool]:
+    """Per speaker, each unit's span, label, tokens and word spans (spread evenly where not
+    known); and whether word tiers are written (forced, or needed to give the tokens back)."""
+    tok = doc.tokens
+    glued = doc.meta.get("endnote_style") == "glued"
+    texts = tok["text"].astype(str).tolist()
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    per_speaker: dict[str, list[_Item]] = {s: [] for s in doc.speakers}
     forced = options.get("word_tiers")
     need_words = bool(forced)
     decide = forced is None
@@ -677,18 +715,20 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             "times-invented",
             f"{word_times_invented} units have no word times; their word intervals were spread evenly over the unit",
         )
+    return per_speaker, need_words
 
-    # The file's range: a TextGrid reader's (kept in meta), widened to hold every unit.
-    meta_min, meta_max = _meta_time(doc.meta.get("xmin")), _meta_time(doc.meta.get("xmax"))
-    xmin = min([0.0 if meta_min is None else meta_min] + [s for s, _ in spans])
-    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION] + ([] if meta_max is None else [meta_max]))
 
+def _tier_entries(
+    doc: Document, per_speaker: dict[str, list[_Item]], xmax: float, losses: LossReport
+) -> tuple[dict[str, tuple[list[_Entry], list[_Entry]]], float]:
+    """Per speaker, the unit and word intervals of its tiers: overlaps moved and zero durations
+    widened (both reported); and the file's end, widened to hold them."""
     n_overlap = n_zero = 0
-    tier_entries: dict[str, tuple[list, list]] = {}
+    tier_entries: dict[str, tuple[list[_Entry], list[_Entry]]] = {}
     for speaker in doc.speakers:
         items = sorted(per_speaker[speaker], key=lambda x: (x[0], x[1]))
-        unit_entries: list[tuple[float, float, str]] = []
-        word_entries: list[tuple[float, float, str]] = []
+        unit_entries: list[_Entry] = []
+        word_entries: list[_Entry] = []
         prev_end = -math.inf
         for us, ue, label, toks, ws, we in items:
             if us < prev_end:
@@ -703,37 +743,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                     ue = MAX_SECONDS
                     us = max(prev_end, ue - _MIN_DURATION)
             if (us, ue) != (ws[0], we[-1]):
-                # Keep word times that still fit inside the (moved) unit, else spread evenly.
-                cs = [min(max(x, us), ue) for x in ws]
-                ce = [min(max(x, us), ue) for x in we]
-                bad = any(a >= b for a, b in zip(cs, ce, strict=True)) or any(
-                    ce[i] > cs[i + 1] for i in range(len(toks) - 1)
-                )
-                ws, we = _spread(us, ue, len(toks)) if bad else (cs, ce)
+                ws, we = _fit_words(us, ue, ws, we)
             unit_entries.append((float(us), float(ue), label))
             word_entries.extend((float(a), float(b), t) for a, b, t in zip(ws, we, toks, strict=True))
             prev_end = ue
             xmax = max(xmax, ue)
         tier_entries[speaker] = (unit_entries, word_entries)
-    ranges = doc.meta.get("tier_ranges") if isinstance(doc.meta.get("tier_ranges"), dict) else {}
-    out_tiers: list[PraatTier] = []
-
-    def add_tier(name: str, entries: list[tuple[float, float, str]]) -> None:
-        lo, hi = xmin, xmax
-        kept = ranges.get(name)
-        if isinstance(kept, list) and len(kept) == 2:
-            a, b = _meta_time(kept[0]), _meta_time(kept[1])
-            # A tier's own range (Praat allows one narrower than the file's) when it still fits.
-            if a is not None and b is not None and xmin <= a <= b <= xmax:
-                if all(a - _EPS <= s and e <= b + _EPS for s, e, _ in entries):
-                    lo, hi = a, b
-        items = [PraatItem(max(s, lo), min(e, hi), lab, 0) for s, e, lab in entries]
-        out_tiers.append(PraatTier(name, True, lo, hi, items, 0))
-
-    for speaker, (unit_entries, word_entries) in tier_entries.items():
-        add_tier(speaker, unit_entries)
-        if need_words:
-            add_tier(f"{speaker}/words", word_entries)
     if n_overlap:
         losses.add(
             "overlap",
@@ -742,9 +757,29 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         )
     if n_zero:
         losses.add("times-rounded", f"{n_zero} units had no duration; they were widened to {_MIN_DURATION * 1000:g} ms")
-    _note_unreadable(per_speaker, need_words, losses)
-    text = dump_textgrid(TextGridFile(xmin, xmax, out_tiers), long=fmt == "long")
-    path.write_text(text, encoding="utf-8")
+    return tier_entries, xmax
+
+
+def _fit_words(us: float, ue: float, ws: list[float], we: list[float]) -> tuple[list[float], list[float]]:
+    """Word times that still fit inside the (moved) unit ``us``-``ue``, else spread evenly."""
+    cs = [min(max(x, us), ue) for x in ws]
+    ce = [min(max(x, us), ue) for x in we]
+    bad = any(a >= b for a, b in zip(cs, ce, strict=True)) or any(ce[i] > cs[i + 1] for i in range(len(ws) - 1))
+    return _spread(us, ue, len(ws)) if bad else (cs, ce)
+
+
+def _tier(name: str, entries: list[_Entry], xmin: float, xmax: float, ranges: dict[str, Any]) -> PraatTier:
+    """An interval tier over the file's range, or over its own kept range when it still fits
+    (Praat allows one narrower than the file's)."""
+    lo, hi = xmin, xmax
+    kept = ranges.get(name)
+    if isinstance(kept, list) and len(kept) == 2:
+        a, b = _meta_time(kept[0]), _meta_time(kept[1])
+        if a is not None and b is not None and xmin <= a <= b <= xmax:
+            if all(a - _EPS <= s and e <= b + _EPS for s, e, _ in entries):
+                lo, hi = a, b
+    items = [PraatItem(max(s, lo), min(e, hi), lab, 0) for s, e, lab in entries]
+    return PraatTier(name, True, lo, hi, items, 0)
 
 
 def _meta_time(value: Any) -> float | None:
