@@ -340,7 +340,55 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     scan = _scan_timings(text, path, bool(options.get("allow_missing_ms")))
     for kind, (count, first) in scan.repairs.items():
         losses.add("repaired", f"{kind}: read as standard SubRip", where=f"first at {first}", count=count)
+    subs = _parse_cues(scan, path)
+    written = [ix for ix in scan.indexes if ix is not None]
+    if written and written != [str(n) for n in range(1, len(scan.indexes) + 1)]:
+        losses.add(
+            "indexes-renumbered",
+            "cue numbers are not kept: they are not 1, 2, 3 ... in file order, and cues are renumbered on writing",
+        )
+    cues = _CueUnits(label_res, uses_dialogue_dashes(sub.content.split("\n") for sub in subs))
+    for sub, (cue_start, cue_end) in zip(subs, scan.times, strict=True):
+        cues.add(sub, cue_start, cue_end)
+    if cues.empty:
+        losses.add(
+            "empty-cues",
+            "cues with no words are not kept (a Document holds words; their times are lost)",
+            count=cues.empty,
+        )
+    if cues.split_style:
+        losses.add(
+            "styling-moved",
+            "styling that starts or ends inside a word applies to the whole word (as its first letter's)",
+            count=cues.split_style,
+        )
+    meta = {
+        "encoding": detect_encoding(raw, encoding),
+        "line_endings": line_endings,
+        "cues": cues.cue_no,
+        "empty_cues": cues.empty,
+        "missing_indexes": sum(1 for ix in scan.indexes if ix is None),
+        "speaker_marks": "+".join(sorted(cues.marks)) or "none",
+        "cue_proprietary": cues.proprietary,
+    }
+    doc = from_units(
+        path.stem,
+        cues.units,
+        layer="subtitle",
+        scheme=builtin_scheme("subtitle"),
+        source_path=str(path),
+        source_format="srt",
+        meta=meta,
+        speakers=None if cues.units else [DEFAULT_SPEAKER],  # no words: an empty document of the one stream
+        losses=losses,
+    )
+    if any(cues.styles):
+        doc.set_column("style", cues.styles)
+    return doc
 
+
+def _parse_cues(scan: _Timings, path: Path) -> list[srtlib.Subtitle]:
+    """The cues as the ``srt`` library parses the canonical text; as many as timing lines found."""
     subs: list[srtlib.Subtitle] = []
     try:
         for sub in srtlib.parse(scan.text):
@@ -367,103 +415,70 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             "the cue structure is not understood",
             path=path,
         )
-    missing_index = sum(1 for ix in scan.indexes if ix is None)
-    written = [ix for ix in scan.indexes if ix is not None]
-    if written and written != [str(n) for n in range(1, len(scan.indexes) + 1)]:
-        losses.add(
-            "indexes-renumbered",
-            "cue numbers are not kept: they are not 1, 2, 3 ... in file order, and cues are renumbered on writing",
-        )
+    return subs
 
-    eob, eol = 1, 2  # codes of builtin_scheme("subtitle")
-    units: list[dict[str, Any]] = []
-    styles: list[str] = []
-    speaker = DEFAULT_SPEAKER
-    marks: set[str] = set()
-    dashes = uses_dialogue_dashes(sub.content.split("\n") for sub in subs)
-    empty = cue_no = 0
-    proprietary: dict[str, str] = {}
-    split_style = 0
-    for sub, (cue_start, cue_end) in zip(subs, scan.times, strict=True):
+
+class _CueUnits:
+    """The units of the cues read so far: one per line with words, ``<eol>`` inside a cue and
+    ``<eob>`` at its end; speakers from dialogue dashes (when ``dashes``) and name labels."""
+
+    EOB, EOL = 1, 2  # codes of builtin_scheme("subtitle")
+
+    def __init__(self, label_res: list[re.Pattern[str]], dashes: bool) -> None:
+        self.label_res, self.dashes = label_res, dashes
+        self.units: list[dict[str, Any]] = []
+        self.styles: list[str] = []
+        self.speaker = DEFAULT_SPEAKER
+        self.marks: set[str] = set()
+        self.proprietary: dict[str, str] = {}
+        self.empty = self.cue_no = self.split_style = 0
+
+    def add(self, sub: srtlib.Subtitle, cue_start: float, cue_end: float) -> None:
         stack: list[tuple[str, str]] = []
         ass: list[str] = []
         lines: list[tuple[str, _Line]] = []
         for raw_line in sub.content.split("\n"):
-            plain, char_styles = _strip_styles(raw_line, stack, ass)
-            lead = len(plain) - len(plain.lstrip())
-            plain, char_styles = plain[lead:], char_styles[lead:]
-            m = _DASH.match(plain) if dashes else None
-            if m:
-                speaker = "B" if speaker == "A" else "A"
-                marks.add("dash")
-                plain, char_styles = plain[m.end() :], char_styles[m.end() :]
-            for rx in label_res:
-                lm = rx.match(plain)
-                if lm:
-                    speaker = lm.group(1)
-                    marks.add("label")
-                    plain, char_styles = plain[lm.end() :], char_styles[lm.end() :]
-                    break
-            toks, tok_styles = _tokens_with_styles(plain, char_styles)
-            split_style += _styles_inside_words(plain, char_styles)
-            if toks:
-                lines.append((speaker, _Line(toks, tok_styles)))
+            line = self._line(raw_line, stack, ass)
+            if line is not None:
+                lines.append(line)
         if not lines:
-            empty += 1
-            continue
+            self.empty += 1
+            return
         if ass:
             lines[0][1].styles[0] = "".join(ass) + lines[0][1].styles[0]
-        cue_no += 1
+        self.cue_no += 1
         if sub.proprietary.strip():
-            proprietary[str(cue_no)] = sub.proprietary.strip()
+            self.proprietary[str(self.cue_no)] = sub.proprietary.strip()
         for j, (spk, line) in enumerate(lines):
             last = j == len(lines) - 1
-            unit: dict[str, Any] = {
-                "speaker": spk,
-                "tokens": line.tokens,
-                "boundary": eob if last else eol,
-            }
+            unit: dict[str, Any] = {"speaker": spk, "tokens": line.tokens, "boundary": self.EOB if last else self.EOL}
             if j == 0:
                 unit["start"] = cue_start
             if last:
                 unit["end"] = cue_end
-            units.append(unit)
-            styles.extend(line.styles)
-    if empty:
-        losses.add(
-            "empty-cues",
-            "cues with no words are not kept (a Document holds words; their times are lost)",
-            count=empty,
-        )
-    if split_style:
-        losses.add(
-            "styling-moved",
-            "styling that starts or ends inside a word applies to the whole word (as its first letter's)",
-            count=split_style,
-        )
-    meta = {
-        "encoding": detect_encoding(raw, encoding),
-        "line_endings": line_endings,
-        "cues": cue_no,
-        "empty_cues": empty,
-        "missing_indexes": missing_index,
-        "speaker_marks": "+".join(sorted(marks)) or "none",
-        "cue_proprietary": proprietary,
-    }
-    doc = from_units(
-        path.stem,
-        units,
-        layer="subtitle",
-        scheme=builtin_scheme("subtitle"),
-        source_path=str(path),
-        source_format="srt",
-        meta=meta,
-        speakers=None if units else [DEFAULT_SPEAKER],  # no words: an empty document of the one stream
-        losses=losses,
-    )
-    if any(styles):
-        doc.set_column("style", styles)
-    return doc
+            self.units.append(unit)
+            self.styles.extend(line.styles)
+
+    def _line(self, raw_line: str, stack: list[tuple[str, str]], ass: list[str]) -> tuple[str, _Line] | None:
+        """One text line: styling stripped, a dialogue dash or name label taken as the speaker."""
+        plain, char_styles = _strip_styles(raw_line, stack, ass)
+        lead = len(plain) - len(plain.lstrip())
+        plain, char_styles = plain[lead:], char_styles[lead:]
+        m = _DASH.match(plain) if self.dashes else None
+        if m:
+            self.speaker = "B" if self.speaker == "A" else "A"
+            self.marks.add("dash")
+            plain, char_styles = plain[m.end() :], char_styles[m.end() :]
+        for rx in self.label_res:
+            lm = rx.match(plain)
+            if lm:
+                self.speaker = lm.group(1)
+                self.marks.add("label")
+                plain, char_styles = plain[lm.end() :], char_styles[lm.end() :]
+                break
+        toks, tok_styles = _tokens_with_styles(plain, char_styles)
+        self.split_style += _styles_inside_words(plain, char_styles)
+        return (self.speaker, _Line(toks, tok_styles)) if toks else None
 
 
 def _styles_inside_words(text: str, styles: list[str]) -> int:
