@@ -101,7 +101,7 @@ from segagree.adapters.base import (
     read_losses,
 )
 from segagree.adapters.endnotes import endnote_text
-from segagree.adapters.timing import MAX_SECONDS, clock_seconds
+from segagree.adapters.timing import MAX_SECONDS, clock_seconds, is_possible
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, builtin_scheme, from_units
 from segagree.schemas.scheme import BoundaryScheme
@@ -541,20 +541,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     if marks_opt not in ("auto", "dash", "label", "none"):
         raise UsageError(f"speaker_marks must be auto, dash, label or none, got {marks_opt!r}")
     layer, eob, eol, subtitle_mode = subtitle_layer_to_write(doc, options.get("layer"), losses, "SRT")
-    scheme = layer.scheme
     extra = [c for c in doc.meta_columns() if c != "style"]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in SRT")
-
     tok = doc.tokens
     texts = tok["text"].astype(str).tolist()
     style_col = tok["style"].fillna("").astype(str).tolist() if "style" in tok else [""] * len(texts)
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
-
-    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
-
-    spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=layer.scheme)
     # SRT has cue times only: word times inside a cue (WebVTT timestamp tags, word tiers) are lost.
     inner = sum(
         int(not math.isnan(starts[r]) and r != c[0][1][0]) + int(not math.isnan(ends[r]) and r != c[-1][1][-1])
@@ -564,15 +559,54 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     )
     if inner:
         losses.add("times-dropped", "SRT has no times for words inside a cue; they are not written", count=inner)
+    spans, _ = cue_times(cues, starts, ends, losses, "SRT")
+    _check_cue_spans(spans, path, losses)
+    mode = speaker_marks_mode(cues, marks_opt, "label", losses)
+    if mode == "label":
+        changes = speaker_changes(cues)
+        unreadable = sorted(
+            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(s + ": "))}
+        )
+        if unreadable:
+            losses.add(
+                "speakers-merged",
+                f"speaker names {unreadable} are written as NAME: labels "
+                "the reader does not recognise; reading back merges them",
+            )
+    subs = _subtitles(doc, cues, spans, style_col, mode)
+    # reindex=False: compose would otherwise sort by time and drop zero-length cues.
+    text = srtlib.compose(subs, reindex=False)
+    if doc.source_format == "srt" and doc.meta.get("line_endings") == "CRLF":
+        text = text.replace("\n", "\r\n")  # keep the source's line ends
+    Path(path).write_text(text, encoding="utf-8", newline="")
+
+
+_CueLines = list[tuple[str, list[int], list[str]]]  # a cue: (speaker, token rows, words) per line
+
+
+def cue_times(
+    cues: list[_CueLines], starts: np.ndarray, ends: np.ndarray, losses: LossReport, fmt: str
+) -> tuple[list[tuple[float, float]], bool]:
+    """Each cue's (start, end) from its first and last word; 1 s per cue in document order when
+    any is missing (reported, and returned as invented); sub-millisecond times reported rounded."""
+    spans = [(float(starts[c[0][1][0]]), float(ends[c[-1][1][-1]])) for c in cues]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     if missing:
         spans = [(float(i), float(i + 1)) for i in range(len(cues))]
         losses.add(
             "times-invented", f"{missing} of {len(cues)} cues have no times; every cue was given 1 s in document order"
         )
+    flat = np.asarray([t for span in spans for t in span if is_possible(t)], dtype=float)  # others refused
+    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
+        losses.add("times-rounded", f"{fmt} times have millisecond precision; times were rounded")
+    return spans, missing > 0
+
+
+def _check_cue_spans(spans: list[tuple[float, float]], path: Path, losses: LossReport) -> None:
+    """Refuse cue times SubRip cannot hold; report reversed cues (written with end = start)."""
     for n, (start, end) in enumerate(spans, start=1):
         for label, value in (("start", start), ("end", end)):
-            if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+            if not is_possible(value):
                 raise SegagreeError(
                     f"cue {n} {label} time {value!r} cannot be written as SubRip; expected a finite time "
                     f"from 0 to {MAX_SECONDS:.0f} s",
@@ -586,25 +620,35 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             where=f"cue {reversed_cues[0]}",
             count=len(reversed_cues),
         )
-    flat = np.asarray([t for span in spans for t in span], dtype=float)
-    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
-        losses.add("times-rounded", "SRT times have millisecond precision; times were rounded")
 
-    # Speaker marks.
-    line_speakers = [spk for cue in cues for spk, _, _ in cue]
+
+def speaker_changes(cues: list[_CueLines]) -> list[str]:
+    """The speaker of each line where it differs from the line before (the first from ``SUBTITLE``)."""
     changes: list[str] = []
     prev = DEFAULT_SPEAKER
-    for spk in line_speakers:
-        if spk != prev:
-            changes.append(spk)
-        prev = spk
+    for cue in cues:
+        for spk, _, _ in cue:
+            if spk != prev:
+                changes.append(spk)
+            prev = spk
+    return changes
+
+
+def speaker_marks_mode(cues: list[_CueLines], marks_opt: str, named: str, losses: LossReport) -> str:
+    """How a subtitle writer marks speakers: ``marks_opt``, or for ``"auto"`` dialogue dashes
+    when the speakers are the readers' anonymous ``SUBTITLE``/``A``/``B`` in an order dashes give
+    back, else ``named`` (SRT labels, WebVTT voices); ``"none"`` with no speaker change. What
+    will not read back is reported: marks left out, names turned into A/B, and dashes in too few
+    cues for a reader to take them as dialogue dashes (:func:`uses_dialogue_dashes`)."""
+    line_speakers = [spk for cue in cues for spk, _, _ in cue]
+    changes = speaker_changes(cues)
     mode = marks_opt
     if mode == "auto":
         anonymous = set(line_speakers) <= {DEFAULT_SPEAKER, "A", "B"}
-        mode = "dash" if anonymous and _dash_sequence_ok(changes) else "label"
+        mode = "dash" if anonymous and changes and _dash_sequence_ok(changes) else named
     if not changes:
-        mode = "none"
-    if mode == "none" and changes:
+        return "none"
+    if mode == "none":
         losses.add(
             "speakers-merged",
             f"speakers {sorted(set(line_speakers))} are written without marks; reading back gives one speaker",
@@ -613,17 +657,33 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         losses.add(
             "speakers-merged", "speaker names are written as '- ' dashes; reading back gives alternating speakers A/B"
         )
-    if mode == "label":
-        unreadable = sorted(
-            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(s + ": "))}
+    if mode == "dash" and not uses_dialogue_dashes(_dashed_lines(cues)):
+        losses.add(
+            "speakers-merged",
+            "speaker changes are written as '- ' dashes in too few cues for a reader to take them as dialogue "
+            "dashes; reading back gives one speaker, with the dashes as words",
         )
-        if unreadable:
-            losses.add(
-                "speakers-merged",
-                f"speaker names {unreadable} are written as NAME: labels "
-                "the reader does not recognise; reading back merges them",
-            )
+    return mode
 
+
+def _dashed_lines(cues: list[_CueLines]) -> list[list[str]]:
+    """The cues' lines as a dash-marking writer writes them: ``-`` where the speaker changes."""
+    out: list[list[str]] = []
+    prev = DEFAULT_SPEAKER
+    for cue in cues:
+        lines = []
+        for spk, _, words in cue:
+            lines.append(("- " if spk != prev else "") + " ".join(words))
+            prev = spk
+        out.append(lines)
+    return out
+
+
+def _subtitles(
+    doc: Document, cues: list[_CueLines], spans: list[tuple[float, float]], style_col: list[str], mode: str
+) -> list[srtlib.Subtitle]:
+    """The cues as ``srt`` subtitles: styled lines with their speaker marks, and the kept cue
+    coordinates of a file read as SRT."""
     proprietary = doc.meta.get("cue_proprietary") or {}
     keep_prop = doc.source_format == "srt" and doc.meta.get("cues") == len(cues)
     subs: list[srtlib.Subtitle] = []
@@ -653,11 +713,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                 proprietary=str(proprietary.get(str(n), "")) if keep_prop else "",
             )
         )
-    # reindex=False: compose would otherwise sort by time and drop zero-length cues.
-    text = srtlib.compose(subs, reindex=False)
-    if doc.source_format == "srt" and doc.meta.get("line_endings") == "CRLF":
-        text = text.replace("\n", "\r\n")  # keep the source's line ends
-    Path(path).write_text(text, encoding="utf-8", newline="")
+    return subs
 
 
 ADAPTER = Adapter(

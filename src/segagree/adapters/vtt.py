@@ -103,8 +103,9 @@ from segagree.adapters.srt import (
     _LABEL_ANY,
     _LABEL_CAPS,
     DEFAULT_SPEAKER,
-    _dash_sequence_ok,
     cue_groups,
+    cue_times,
+    speaker_marks_mode,
     subtitle_layer_to_write,
     uses_dialogue_dashes,
 )
@@ -705,17 +706,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
 
     cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
 
-    spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
-    missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
-    invented = bool(missing)
-    if invented:
-        spans = [(float(i), float(i + 1)) for i in range(len(cues))]
-        losses.add(
-            "times-invented", f"{missing} of {len(cues)} cues have no times; every cue was given 1 s in document order"
-        )
-    flat = np.asarray([t for span in spans for t in span], dtype=float)
-    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
-        losses.add("times-rounded", "WebVTT times have millisecond precision; times were rounded")
+    spans, invented = cue_times(cues, starts, ends, losses, "WebVTT")
     ms_spans = [(round(s * 1000), max(round(e * 1000), round(s * 1000))) for s, e in spans]
     unordered = sum(1 for k in range(1, len(ms_spans)) if ms_spans[k][0] < ms_spans[k - 1][0])
     if unordered:
@@ -727,26 +718,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         )
 
     # Speaker marks, as the SRT writer chooses them, with voices instead of NAME: labels.
-    line_speakers = [spk for cue in cues for spk, _, _ in cue]
-    changes: list[str] = []
-    prev = DEFAULT_SPEAKER
-    for spk in line_speakers:
-        if spk != prev:
-            changes.append(spk)
-        prev = spk
-    mode = marks_opt
-    if mode == "auto":
-        anonymous = set(line_speakers) <= {DEFAULT_SPEAKER, "A", "B"}
-        mode = "dash" if anonymous and changes and _dash_sequence_ok(changes) else "voice"
-    if mode == "none" and changes:
-        losses.add(
-            "speakers-merged",
-            f"speakers {sorted(set(line_speakers))} are written without marks; reading back gives one speaker",
-        )
-    if mode == "dash" and not _dash_sequence_ok(changes):
-        losses.add(
-            "speakers-merged", "speaker names are written as '- ' dashes; reading back gives alternating speakers A/B"
-        )
+    mode = speaker_marks_mode(cues, marks_opt, "voice", losses)
 
     # Interior word start times become timestamp tags; interior end times have no place.
     interior_ends = 0
