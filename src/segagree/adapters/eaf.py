@@ -173,8 +173,6 @@ def _chain_order(ids: list[str], prev: dict[str, str | None], broken: list[str] 
 
 
 _first = operator.itemgetter(0)
-# (sort key, tier, annotation id, speaker, value, words, start, end) of a unit annotation.
-_RawUnit = tuple[tuple[float, int, int], str, str, str, str, "_Words", float, float]
 # A unit's word values, and their start and end times (None for a symbolic word tier: no times).
 _Words = tuple[list[str], list[float] | None, list[float] | None]
 _NO_WORDS: _Words = ([], None, None)
@@ -206,11 +204,11 @@ class _EafView:
         return self.eaf.tiers[tier].aligned
 
     def stereotype(self, tier: str) -> str | None:
-        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"), {})
+        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF") or "", {})
         return lt.get("CONSTRAINTS")
 
     def alignable_type(self, tier: str) -> bool:
-        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"))
+        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF") or "")
         if lt is None:  # unknown type: judge by the annotations
             return bool(self.eaf.tiers[tier].aligned) or not self.eaf.tiers[tier].refs
         return str(lt.get("TIME_ALIGNABLE", "true")).lower() == "true"
@@ -350,7 +348,8 @@ def read(
     return doc
 
 
-_RawUnit = tuple[tuple[float, int, int], str, str, str, str, "_Words", float, float]
+# (sort key, tier, annotation id, speaker, value, words, start, end) of a unit annotation.
+_RawUnit = tuple[tuple[float, int, int], str, str, str, str, _Words, float, float]
 
 
 @dataclass
@@ -1056,9 +1055,10 @@ def _unit_tier_dict(eaf: Any, tid: str, speaker: str, meta: dict[str, Any]) -> d
     kept = kept.get(tid) if isinstance(kept, dict) else None
     if not isinstance(kept, dict):
         return out
-    types = meta.get("unit_tier_types") if isinstance(meta.get("unit_tier_types"), dict) else {}
+    found = meta.get("unit_tier_types")
+    types: dict[str, Any] = found if isinstance(found, dict) else {}
     lt = kept.get("LINGUISTIC_TYPE_REF")
-    lt_attrs = types.get(lt)
+    lt_attrs = types.get(lt) if isinstance(lt, str) else None
     if (
         isinstance(lt, str)
         and isinstance(lt_attrs, dict)

@@ -275,8 +275,8 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         raws = labels.setdefault(p["speaker"], [])
         if p["raw_speaker"] not in raws:
             raws.append(p["raw_speaker"])
-    other_nodes = Counter(
-        v.get("type")
+    other_nodes: Counter[str] = Counter(
+        str(v.get("type"))
         for v in nm.values()
         if isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"] not in _TEXT_NODES
     )

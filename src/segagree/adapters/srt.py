@@ -171,6 +171,8 @@ def _seconds(groups: tuple[str | None, ...], line: str, path: Path, place: str, 
                 path=path,
                 place=place,
             )
+    if minutes is None or secs is None:  # the pattern makes both mandatory
+        raise InputError(f"malformed timing line {line.strip()!r}", path=path, place=place)
     if int(minutes) > 59 or int(secs) > 59:
         raise InputError(f"timing line {line.strip()!r} has minutes or seconds above 59", path=path, place=place)
     return clock_seconds(hours, minutes, secs, frac)
@@ -438,9 +440,9 @@ class _CueUnits:
         ass: list[str] = []
         lines: list[tuple[str, _Line]] = []
         for raw_line in sub.content.split("\n"):
-            line = self._line(raw_line, stack, ass)
-            if line is not None:
-                lines.append(line)
+            found = self._line(raw_line, stack, ass)
+            if found is not None:
+                lines.append(found)
         if not lines:
             self.empty += 1
             return
@@ -581,7 +583,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     Path(path).write_text(text, encoding="utf-8", newline="")
 
 
-_CueLines = list[tuple[str, list[int], list[str]]]  # a cue: (speaker, token rows, words) per line
+_CueLines = list[tuple[str, tuple[int, ...], list[str]]]  # a cue: (speaker, token rows, words) per line
 
 
 def cue_times(

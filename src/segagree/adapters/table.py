@@ -55,7 +55,8 @@ class _Places:
     (tracking them while parsing was a third of a large read)."""
 
     def __init__(self, lines: Callable[[], list[int]] | None, n_rows: int) -> None:
-        self._lines, self._cache, self.n_rows = lines, None, n_rows
+        self._lines, self.n_rows = lines, n_rows
+        self._cache: list[int] | None = None
 
     def __len__(self) -> int:
         return self.n_rows

@@ -613,7 +613,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     xmin = min([0.0 if meta_min is None else meta_min] + [s for s, _ in spans])
     xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION] + ([] if meta_max is None else [meta_max]))
     tier_entries, xmax = _tier_entries(doc, per_speaker, xmax, losses)
-    ranges = doc.meta.get("tier_ranges") if isinstance(doc.meta.get("tier_ranges"), dict) else {}
+    kept_ranges = doc.meta.get("tier_ranges")
+    ranges: dict[str, Any] = kept_ranges if isinstance(kept_ranges, dict) else {}
     out_tiers: list[PraatTier] = []
     for speaker, (unit_entries, word_entries) in tier_entries.items():
         out_tiers.append(_tier(speaker, unit_entries, xmin, xmax, ranges))

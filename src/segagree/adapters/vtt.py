@@ -725,7 +725,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     dropped_starts = 0
     unwritten_starts: list[int] = []
     unwritten_ends: list[int] = []
-    vmeta = doc.meta.get("vtt") if isinstance(doc.meta.get("vtt"), dict) else {}
+    kept_vtt = doc.meta.get("vtt")
+    vmeta: dict[str, Any] = kept_vtt if isinstance(kept_vtt, dict) else {}
     # Per-cue meta is keyed by cue number: written only while the cues are those that were read
     # (also after a detour through the native JSON, which keeps meta).
     keep_cue_meta = bool(vmeta) and doc.meta.get("cues") == len(cues)
@@ -775,15 +776,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                     body = f"<v {_voice_name(spk)}>{body}</v>"
                 prev = spk
                 out_lines.append(body)
-            extra = cue_meta.get(str(n)) or {}
+            kept_cue = cue_meta.get(str(n)) or {}
             cap = webvtt.Caption(
                 _stamp(s_ms),
                 _stamp(e_ms),
                 out_lines,
-                extra.get("identifier") or None,
+                kept_cue.get("identifier") or None,
             )
-            cap.settings = extra.get("settings") or None
-            cap.comments = list(extra.get("comments") or [])
+            cap.settings = kept_cue.get("settings") or None
+            cap.comments = list(kept_cue.get("comments") or [])
             captions.append(cap)
             add_empty(n)
         out = webvtt.WebVTT(
