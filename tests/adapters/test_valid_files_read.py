@@ -324,7 +324,8 @@ def test_eaf_writer_names_the_speaker_whose_own_units_it_reorders(tmp_path: Path
     doc = from_units("x", units, layer="iu", scheme=builtin_scheme("dubois"))
     losses = write_document(doc, tmp_path / "x.eaf")
     (own,) = [loss for loss in losses if loss.kind == "reordered"]
-    assert own.where == "speaker 'ANN'" and own.count == 1 and "'ANN'" in own.message
+    # "three" and "two" trade places: two units come back elsewhere
+    assert own.where == "speaker 'ANN'" and own.count == 2 and "'ANN'" in own.message
     back = read_document(tmp_path / "x.eaf")
     assert [t for _, t in back.iter_unit_texts()][:3] == [["one"], ["two"], ["three"]]
 

@@ -717,8 +717,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         eaf.add_property(PROP_TIMES, PROP_TIMES_VALUE)
     _note_dropped(doc, units, losses)
     spans = _unit_spans(doc, units, invent, losses)
-    _note_reordering(units, spans, losses)
     tiers = _TierPlan.of(doc, units, spans, losses)
+    _note_reordering(units, spans, tiers, losses)
     word_tier_of = tiers.add_to(eaf, doc)
     _add_annotations(eaf, doc, units, spans, tiers.tier_of_unit, word_tier_of, layer.scheme, losses)
     try:
@@ -801,6 +801,7 @@ class _TierPlan:
     tier_of_unit: list[str]
     tiers_of: dict[tuple[str, str], list[tuple[str, int]]]  # -> [(tier id, last end ms)]
     taken: set[str]
+    speakers: list[str]  # the document's, in the order their tiers are written
 
     @classmethod
     def of(
@@ -836,13 +837,23 @@ class _TierPlan:
                 "they are written on extra tiers",
                 where=", ".join(dict.fromkeys(renamed)),
             )
-        return cls(tier_of_unit, tiers_of, taken)
+        return cls(tier_of_unit, tiers_of, taken, list(doc.speakers))
+
+    def order(self) -> list[str]:
+        """The unit tiers in the order :meth:`add_to` writes them (speaker by speaker)."""
+        return [
+            tid
+            for speaker in self.speakers
+            for (spk, _), slots in self.tiers_of.items()
+            if spk == speaker
+            for tid, _ in slots
+        ]
 
     def add_to(self, eaf: Any, doc: Document) -> dict[str, str]:
         """Add the unit tiers (in speaker order) and a word tier under each; return the word
         tier of each unit tier."""
         word_tier_of: dict[str, str] = {}
-        for speaker in doc.speakers:
+        for speaker in self.speakers:
             for (spk, _), slots in self.tiers_of.items():
                 if spk != speaker:
                     continue
@@ -939,37 +950,43 @@ def _add_annotations(
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def _note_reordering(units: list[Any], spans: list[tuple[int | None, int | None]], losses: LossReport) -> None:
-    """Report units that will come back in another order: ELAN orders a tier's units, and the
-    units across tiers, by start time. A speaker's own units out of time order are named with
-    the speaker and their count; units out of order only across speakers are counted once."""
+def _note_reordering(
+    units: list[Any], spans: list[tuple[int | None, int | None]], tiers: _TierPlan, losses: LossReport
+) -> None:
+    """Report units that will come back in another order. The reader orders units by start time
+    (an unaligned start after the last known one), ties by tier order, then document order; the
+    tiers are written speaker by speaker. A speaker's own units that move are named with the
+    speaker and their count; units that move only across speakers are counted once."""
+    rank = {tid: k for k, tid in enumerate(tiers.order())}
+    keys = []
+    last = -1
+    for i, (start, _) in enumerate(spans):
+        if start is not None:
+            last = start
+        keys.append((last, rank[tiers.tier_of_unit[i]], i))
+    reread = sorted(range(len(units)), key=keys.__getitem__)
+    moved = sum(1 for pos, i in enumerate(reread) if i != pos)
     own: dict[str, int] = {}
-    last_of: dict[str, int] = {}
-    late = 0
-    prev: int | None = None
-    for u, (start, _) in zip(units, spans, strict=True):
-        if start is None:
-            continue
-        if prev is not None and start < prev:
-            late += 1
-        prev = start
-        if u.speaker in last_of and start < last_of[u.speaker]:
-            own[u.speaker] = own.get(u.speaker, 0) + 1
-        last_of[u.speaker] = start
+    for speaker in dict.fromkeys(u.speaker for u in units):
+        mine = [i for i in range(len(units)) if units[i].speaker == speaker]
+        back = [i for i in reread if units[i].speaker == speaker]
+        n = sum(1 for a, b in zip(mine, back, strict=True) if a != b)
+        if n:
+            own[speaker] = n
     for speaker, n in own.items():
         losses.add(
             "reordered",
-            f"units of speaker {speaker!r} start before that speaker's previous unit; ELAN orders a tier's "
-            "units by time, so this speaker's own units come back in another order",
+            f"units of speaker {speaker!r} are not in the order ELAN gives them back (by start time, then tier); "
+            "this speaker's own units come back in another order",
             where=f"speaker {speaker!r}",
             count=n,
         )
-    if late > sum(own.values()):
+    if moved and not own:
         # ELAN has no order across tiers but time: a reader interleaves speakers by start.
         losses.add(
             "reordered",
-            f"{late} units start before the unit preceding them; ELAN orders units by time, "
-            "so the order across speakers will differ when read back",
+            f"{moved} units are not in the order ELAN gives them back (by start time, then tier); "
+            "the order across speakers will differ when read back",
         )
 
 
