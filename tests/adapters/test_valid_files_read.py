@@ -340,3 +340,13 @@ def test_textgrid_tier_name_with_whitespace_is_reported_renamed_in_elan(tmp_path
     assert read_document(tmp_path / "ws.eaf").speakers == ["a"]
     renamed = [loss for loss in losses if loss.kind == "speakers-renamed"]
     assert renamed and "'a\\n\\t'" in (renamed[0].where or "")
+
+
+@pytest.mark.parametrize("codec", ["utf-32-le", "utf-32-be"])
+def test_utf32_with_a_bom_reads(codec: str, tmp_path: Path) -> None:
+    # pysrt's own test files are SRT in UTF-32 with a BOM; they were refused as holding NULs.
+    text = "1\n00:00:01,000 --> 00:00:02,000\nÇa va très bien.\n"
+    path = tmp_path / "u32.srt"
+    path.write_bytes(("\ufeff" + text).encode(codec))
+    doc = read_document(path)
+    assert doc.tokens["text"].tolist() == ["Ça", "va", "très", "bien."] and not doc.losses

@@ -279,6 +279,11 @@ def _bom_or_utf(raw: bytes) -> tuple[str, str] | None:
     """(codec, how) when a BOM, NUL pattern or strict UTF-8 settles the encoding."""
     if raw.startswith(b"\xef\xbb\xbf"):
         return "utf-8-sig", "bom"
+    # UTF-32's BOMs first: the little-endian one starts with UTF-16-LE's (pysrt's test files have both).
+    if raw.startswith(b"\xff\xfe\x00\x00"):
+        return "utf-32-le", "bom"
+    if raw.startswith(b"\x00\x00\xfe\xff"):
+        return "utf-32-be", "bom"
     if raw.startswith(b"\xff\xfe"):
         return "utf-16-le", "bom"
     if raw.startswith(b"\xfe\xff"):
