@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
 from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
@@ -430,22 +431,7 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     units = doc.units(layer_name)
     tok = doc.tokens
     text = tok["text"].to_numpy()
-    starts = tok["start"].to_numpy(dtype=float)
-    ends = tok["end"].to_numpy(dtype=float)
-    inner = sum(
-        1
-        for u in units
-        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
-    )
-    if inner:
-        losses.add("times-dropped", "word times inside units are not written", count=inner)
-    # A unit whose first word starts after its last word ends has no place on a timeline.
-    starts, ends = starts.copy(), ends.copy()
-    backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
-    for u in backwards:
-        starts[u.rows[0]] = ends[u.rows[-1]] = math.nan
-    if backwards:
-        losses.add("times-dropped", "units that end before they start are written untimed", count=len(backwards))
+    starts, ends = _unit_times(doc, units, losses)
 
     own = _own_timeline(doc, units)
     root = etree.Element("basic-transcription")
@@ -476,48 +462,9 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
         timeline, points = _new_timeline(units, starts, ends)
         head.clear()
         head.append(_meta_info(doc))
-        table = etree.SubElement(head, "speakertable")
-        tiers_out, tier_id = [], {}
-        for k, spk in enumerate(doc.speakers):
-            sp = etree.SubElement(table, "speaker", {"id": f"SPK{k}"})
-            etree.SubElement(sp, "abbreviation").text = spk
-            for child in ("sex", "languages-used", "l1", "l2", "ud-speaker-information", "comment"):
-                el = etree.SubElement(sp, child)
-                if child == "sex":
-                    el.set("value", "u")
-            tier_id[spk] = f"TIE{k}"
-            tiers_out.append(
-                {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
-            )
-        # The reader takes the trimmed abbreviation, else (empty, or a name taken) the id.
-        seen: list[str] = []
-        renamed = 0
-        for k, spk in enumerate(doc.speakers):
-            name = spk.strip() or f"SPK{k}"
-            name = f"SPK{k}" if name in seen else name
-            seen.append(name)
-            renamed += name != spk
-        if renamed:
-            losses.add(
-                "speakers-renamed",
-                "speaker names that are empty, padded with spaces or the same once trimmed read back as "
-                "their EXMARaLDA speaker id (SPKn)",
-                count=renamed,
-            )
+        tiers_out, tier_id = _new_speaker_table(doc, head, losses)
         tier_of_unit = [tier_id[u.speaker] for u in units]
-        pos = {p["id"]: i for i, p in enumerate(timeline)}
-        order = sorted(range(len(units)), key=lambda k: (pos[points[k][0]], doc.speakers.index(units[k].speaker), k))
-        if order != sorted(order):
-            losses.add("reordered", "units not in timeline order are read back in timeline order")
-        last_end: dict[str, int] = {}
-        overlap = 0
-        for k in order:
-            t = tier_of_unit[k]
-            if pos[points[k][0]] < last_end.get(t, -1):
-                overlap += 1
-            last_end[t] = max(last_end.get(t, -1), pos[points[k][1]])
-        if overlap:
-            losses.add("overlap-in-tier", "units of one speaker overlap on its tier", count=overlap)
+        _note_new_order(doc, units, timeline, points, tier_of_unit, losses)
 
     body = etree.SubElement(root, "basic-body")
     tl = etree.SubElement(body, "common-timeline")
@@ -563,6 +510,92 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     data = etree.tostring(etree.ElementTree(root), xml_declaration=True, encoding="UTF-8")
     with atomic_path(path) as tmp:
         tmp.write_bytes(data + b"\n")
+
+
+def _unit_times(doc: Document, units: list[Any], losses: LossReport) -> tuple[np.ndarray, np.ndarray]:
+    """Token times for the timeline: word times inside units are not written (reported), and a
+    unit whose first word starts after its last word ends, which has no place on a timeline, is
+    written untimed (reported)."""
+    tok = doc.tokens
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    inner = sum(
+        1
+        for u in units
+        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
+    )
+    if inner:
+        losses.add("times-dropped", "word times inside units are not written", count=inner)
+    # A unit whose first word starts after its last word ends has no place on a timeline.
+    starts, ends = starts.copy(), ends.copy()
+    backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
+    for u in backwards:
+        starts[u.rows[0]] = ends[u.rows[-1]] = math.nan
+    if backwards:
+        losses.add("times-dropped", "units that end before they start are written untimed", count=len(backwards))
+    return starts, ends
+
+
+def _new_speaker_table(
+    doc: Document, head: etree._Element, losses: LossReport
+) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """A new speaker table in ``head`` (one speaker ``SPKn`` and one transcription tier ``TIEn``
+    per document speaker); names the reader gives back otherwise are reported."""
+    table = etree.SubElement(head, "speakertable")
+    tiers_out: list[dict[str, str]] = []
+    tier_id: dict[str, str] = {}
+    for k, spk in enumerate(doc.speakers):
+        sp = etree.SubElement(table, "speaker", {"id": f"SPK{k}"})
+        etree.SubElement(sp, "abbreviation").text = spk
+        for child in ("sex", "languages-used", "l1", "l2", "ud-speaker-information", "comment"):
+            el = etree.SubElement(sp, child)
+            if child == "sex":
+                el.set("value", "u")
+        tier_id[spk] = f"TIE{k}"
+        tiers_out.append(
+            {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
+        )
+    # The reader takes the trimmed abbreviation, else (empty, or a name taken) the id.
+    seen: list[str] = []
+    renamed = 0
+    for k, spk in enumerate(doc.speakers):
+        name = spk.strip() or f"SPK{k}"
+        name = f"SPK{k}" if name in seen else name
+        seen.append(name)
+        renamed += name != spk
+    if renamed:
+        losses.add(
+            "speakers-renamed",
+            "speaker names that are empty, padded with spaces or the same once trimmed read back as "
+            "their EXMARaLDA speaker id (SPKn)",
+            count=renamed,
+        )
+    return tiers_out, tier_id
+
+
+def _note_new_order(
+    doc: Document,
+    units: list[Any],
+    timeline: list[dict[str, Any]],
+    points: list[tuple[str, str]],
+    tier_of_unit: list[str],
+    losses: LossReport,
+) -> None:
+    """Units the reader gives back in timeline order (reordered), and units of one speaker that
+    overlap on its tier."""
+    pos = {p["id"]: i for i, p in enumerate(timeline)}
+    order = sorted(range(len(units)), key=lambda k: (pos[points[k][0]], doc.speakers.index(units[k].speaker), k))
+    if order != sorted(order):
+        losses.add("reordered", "units not in timeline order are read back in timeline order")
+    last_end: dict[str, int] = {}
+    overlap = 0
+    for k in order:
+        t = tier_of_unit[k]
+        if pos[points[k][0]] < last_end.get(t, -1):
+            overlap += 1
+        last_end[t] = max(last_end.get(t, -1), pos[points[k][1]])
+    if overlap:
+        losses.add("overlap-in-tier", "units of one speaker overlap on its tier", count=overlap)
 
 
 def _meta_info(doc: Document) -> etree._Element:

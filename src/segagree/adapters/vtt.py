@@ -387,26 +387,12 @@ def _timing_times(line: str) -> tuple[int, int] | None:
         return None
 
 
-def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
-    """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
-    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
-    lines = _split_lines(text)
-    if not lines or not _SIGNATURE.match(lines[0]):
-        got = lines[0][:40] if lines else ""
-        raise InputError(
-            f"no WebVTT signature (first line {got!r}); expected a first line 'WEBVTT', optionally followed by "
-            "a space or tab and text",
-            path=path,
-            place="line 1",
-        )
-    try:
-        vtt = webvtt.from_string(text)
-    except (MalformedFileError, MalformedCaptionError, ValueError, TypeError, IndexError, AttributeError) as err:
-        raise InputError(f"the WebVTT parser (webvtt-py) refused the file: {err}", path=path) from None
-
-    losses = read_losses()
-    captions = list(vtt.captions)
-    hls = _hls_offset(list(vtt.metadata), captions)
+def _scan_blocks(
+    lines: list[str], vtt: Any, captions: list[Any], hls: tuple[float, str] | None, allow_unordered: bool, path: Path
+) -> tuple[list[_Cue], list[int], int]:
+    """Walk the file's blocks as webvtt-py does, checking each cue's timing line against the
+    library's caption (order, reversed times, the ten-day limit after any HLS map); return the
+    cues, the lines of blocks that are ignored and the number of timings read leniently."""
     offset = hls[0] if hls else 0.0
     cues: list[_Cue] = []
     n_styles = n_regions = 0
@@ -480,33 +466,14 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             f"{len(vtt.regions)}; the block structure is not understood",
             path=path,
         )
-    if ignored:
-        losses.add(
-            "block-ignored",
-            "blocks that are neither a cue, a NOTE, a STYLE nor a REGION (before the first cue) are ignored, "
-            "as WebVTT parsers do: a text block without a timing line is not read",
-            where=f"line {ignored[0]}",
-            count=len(ignored),
-        )
-    if repaired:
-        losses.add(
-            "repaired",
-            "cue timings not in the form HH:MM:SS.mmm (such as 0:0:0.0) were read leniently; they are written "
-            "in the standard form",
-            count=repaired,
-        )
+    return cues, ignored, repaired
 
-    state = _ReadState(offset=offset, dashes=uses_dialogue_dashes(cap.lines for cap in captions))
-    metadata = list(vtt.metadata)
-    if hls:
-        metadata.remove(hls[1])  # the times are mapped: the header would now shift them twice
-        losses.add(
-            "times-changed",
-            f"cue times are on an HLS source clock beyond {MAX_SECONDS / 86400:.0f} days; {hls[1]} was applied "
-            f"(times moved by {offset:+.3f} s to MPEG-TS time) and is not kept",
-            where=f"line {next(i for i, line in enumerate(lines, 1) if line.strip() == hls[1])}",
-            count=len(captions),
-        )
+
+def _cue_unit_list(
+    cues: list[_Cue], state: _ReadState, label_res: list[re.Pattern[str]], offset: float, path: Path
+) -> tuple[list[dict[str, Any]], list[str], dict[str, dict[str, Any]], list[dict[str, Any]], int]:
+    """The units of every cue (see :func:`_cue_units`), their styles, each written cue's kept
+    identifier, settings and notes (by cue number), the empty cues and the number written."""
     units: list[dict[str, Any]] = []
     styles: list[str] = []
     cue_meta: dict[str, dict[str, Any]] = {}
@@ -541,6 +508,59 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
         for unit in cue.units:
             styles.extend(unit.pop("styles"))
             units.append(unit)
+    return units, styles, cue_meta, empty, n_written
+
+
+def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
+    """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
+    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
+    lines = _split_lines(text)
+    if not lines or not _SIGNATURE.match(lines[0]):
+        got = lines[0][:40] if lines else ""
+        raise InputError(
+            f"no WebVTT signature (first line {got!r}); expected a first line 'WEBVTT', optionally followed by "
+            "a space or tab and text",
+            path=path,
+            place="line 1",
+        )
+    try:
+        vtt = webvtt.from_string(text)
+    except (MalformedFileError, MalformedCaptionError, ValueError, TypeError, IndexError, AttributeError) as err:
+        raise InputError(f"the WebVTT parser (webvtt-py) refused the file: {err}", path=path) from None
+
+    losses = read_losses()
+    captions = list(vtt.captions)
+    hls = _hls_offset(list(vtt.metadata), captions)
+    offset = hls[0] if hls else 0.0
+    cues, ignored, repaired = _scan_blocks(lines, vtt, captions, hls, allow_unordered, path)
+    if ignored:
+        losses.add(
+            "block-ignored",
+            "blocks that are neither a cue, a NOTE, a STYLE nor a REGION (before the first cue) are ignored, "
+            "as WebVTT parsers do: a text block without a timing line is not read",
+            where=f"line {ignored[0]}",
+            count=len(ignored),
+        )
+    if repaired:
+        losses.add(
+            "repaired",
+            "cue timings not in the form HH:MM:SS.mmm (such as 0:0:0.0) were read leniently; they are written "
+            "in the standard form",
+            count=repaired,
+        )
+
+    state = _ReadState(offset=offset, dashes=uses_dialogue_dashes(cap.lines for cap in captions))
+    metadata = list(vtt.metadata)
+    if hls:
+        metadata.remove(hls[1])  # the times are mapped: the header would now shift them twice
+        losses.add(
+            "times-changed",
+            f"cue times are on an HLS source clock beyond {MAX_SECONDS / 86400:.0f} days; {hls[1]} was applied "
+            f"(times moved by {offset:+.3f} s to MPEG-TS time) and is not kept",
+            where=f"line {next(i for i, line in enumerate(lines, 1) if line.strip() == hls[1])}",
+            count=len(captions),
+        )
+    units, styles, cue_meta, empty, n_written = _cue_unit_list(cues, state, label_res, offset, path)
     for kind, count in state.counts.items():
         losses.add(kind, _LOSS_TEXT[kind], where=state.first_place[kind], count=count)
 
@@ -665,16 +685,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         layer: the layer to write (default: ``subtitle`` if present, else the unit layer).
         speaker_marks: ``"auto"`` (default), ``"voice"``, ``"dash"`` or ``"none"``.
     """
-    # The reader refuses NUL characters (no text file holds them): refuse to write one.
-    for speaker in doc.speakers:
-        if "\x00" in speaker:
-            raise SegagreeError(f"speaker {speaker!r} holds a NUL character WebVTT cannot hold", path=path)
-    bad = [i for i, t in enumerate(doc.tokens["text"].astype(str)) if "\x00" in t]
-    if bad:
-        raise SegagreeError(
-            f"token {doc.tokens['text'].iat[bad[0]]!r} (row {bad[0] + 1}) holds a NUL character WebVTT cannot hold",
-            path=path,
-        )
+    _refuse_nul(doc, path)
     check_options(options, _WRITE_OPTIONS, "WebVTT writer")
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "voice", "dash", "none"):
@@ -684,19 +695,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     extra = [c for c in doc.meta_columns() if c not in ("style", "vtt_style")]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in WebVTT")
-    # WebVTT names speakers only in voice spans of cues (a file without words reads back with
-    # the reader's one anonymous speaker, SUBTITLE).
-    silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
-    if not doc.n_tokens and silent == ["SUBTITLE"]:
-        silent = []
-    if silent:
-        losses.add("speakers-dropped", "speakers without words have no cue to name them", where=", ".join(silent))
-    if doc.meta.get("cue_proprietary"):
-        losses.add(
-            "meta-dropped",
-            "SRT cue coordinates (X1:.. Y2:.. after the timing) have no place in WebVTT",
-            count=len(doc.meta["cue_proprietary"]),
-        )
+    _note_unplaced(doc, losses)
 
     tok = doc.tokens
     texts = tok["text"].astype(str).tolist()
@@ -707,15 +706,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
 
     spans, invented = cue_times(cues, starts, ends, losses, "WebVTT")
-    ms_spans = [(round(s * 1000), max(round(e * 1000), round(s * 1000))) for s, e in spans]
-    unordered = sum(1 for k in range(1, len(ms_spans)) if ms_spans[k][0] < ms_spans[k - 1][0])
-    if unordered:
-        losses.add(
-            "cues-unordered",
-            "WebVTT expects cue start times in order; cues starting before the previous one are written in "
-            "document order (read them back with allow_unordered=True)",
-            count=unordered,
-        )
+    ms_spans = _ms_spans(spans, losses)
 
     # Speaker marks, as the SRT writer chooses them, with voices instead of NAME: labels.
     mode = speaker_marks_mode(cues, marks_opt, "voice", losses)
@@ -729,14 +720,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     vmeta: dict[str, Any] = kept_vtt if isinstance(kept_vtt, dict) else {}
     # Per-cue meta is keyed by cue number: written only while the cues are those that were read
     # (also after a detour through the native JSON, which keeps meta).
-    keep_cue_meta = bool(vmeta) and doc.meta.get("cues") == len(cues)
-    if vmeta and not keep_cue_meta and (vmeta.get("cues") or vmeta.get("empty_cues")):
-        losses.add(
-            "meta-dropped",
-            "the number of cues changed since reading; cue identifiers, settings, notes and empty cues are not written",
-        )
-    cue_meta = (vmeta.get("cues") or {}) if keep_cue_meta else {}
-    empty = list(vmeta.get("empty_cues") or []) if keep_cue_meta else []
+    cue_meta, empty = _kept_cue_meta(doc, len(cues), vmeta, losses)
 
     captions: list[Any] = []
 
@@ -799,6 +783,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         text = out.content
     except (MalformedCaptionError, ValueError, TypeError, KeyError) as err:
         raise SegagreeError(f"cannot write WebVTT: {err}", path=path) from None
+    _note_word_times(interior_ends, dropped_starts, losses)
+    if subtitle_mode:
+        _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends, invented)
+    Path(path).write_bytes(_encoded(text, doc, bool(vmeta)))
+
+
+def _note_word_times(interior_ends: int, dropped_starts: int, losses: LossReport) -> None:
+    """Word times WebVTT cannot hold: end times inside a cue, start times outside its span."""
     if interior_ends:
         losses.add(
             "times-dropped", "WebVTT has no end times for words inside a cue; they are not written", count=interior_ends
@@ -809,14 +801,76 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             "word start times outside their cue's span cannot be WebVTT timestamp tags; they are not written",
             count=dropped_starts,
         )
-    if subtitle_mode:
-        _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends, invented)
-    if vmeta and doc.meta.get("line_endings") == "CRLF":
+
+
+def _encoded(text: str, doc: Document, from_vtt: bool) -> bytes:
+    """UTF-8 bytes, with the line ends and BOM of the WebVTT file the document was read from."""
+    if from_vtt and doc.meta.get("line_endings") == "CRLF":
         text = text.replace("\n", "\r\n")
     data = text.encode("utf-8")
-    if vmeta and doc.meta.get("encoding") == "utf-8-sig":
+    if from_vtt and doc.meta.get("encoding") == "utf-8-sig":
         data = b"\xef\xbb\xbf" + data
-    Path(path).write_bytes(data)
+    return data
+
+
+def _ms_spans(spans: list[tuple[float, float]], losses: LossReport) -> list[tuple[int, int]]:
+    """Cue spans in whole milliseconds (end at least start); cues out of start order reported."""
+    ms_spans = [(round(s * 1000), max(round(e * 1000), round(s * 1000))) for s, e in spans]
+    unordered = sum(1 for k in range(1, len(ms_spans)) if ms_spans[k][0] < ms_spans[k - 1][0])
+    if unordered:
+        losses.add(
+            "cues-unordered",
+            "WebVTT expects cue start times in order; cues starting before the previous one are written in "
+            "document order (read them back with allow_unordered=True)",
+            count=unordered,
+        )
+    return ms_spans
+
+
+def _kept_cue_meta(
+    doc: Document, n_cues: int, vmeta: dict[str, Any], losses: LossReport
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Per-cue meta (identifiers, settings, notes by cue number) and the empty cues a WebVTT
+    reader kept: written only while the cues are those that were read (also after a detour
+    through the native JSON, which keeps meta)."""
+    keep_cue_meta = bool(vmeta) and doc.meta.get("cues") == n_cues
+    if vmeta and not keep_cue_meta and (vmeta.get("cues") or vmeta.get("empty_cues")):
+        losses.add(
+            "meta-dropped",
+            "the number of cues changed since reading; cue identifiers, settings, notes and empty cues are not written",
+        )
+    cue_meta = (vmeta.get("cues") or {}) if keep_cue_meta else {}
+    empty = list(vmeta.get("empty_cues") or []) if keep_cue_meta else []
+    return cue_meta, empty
+
+
+def _refuse_nul(doc: Document, path: Path) -> None:
+    """The reader refuses NUL characters (no text file holds them): refuse to write one."""
+    for speaker in doc.speakers:
+        if "\x00" in speaker:
+            raise SegagreeError(f"speaker {speaker!r} holds a NUL character WebVTT cannot hold", path=path)
+    bad = [i for i, t in enumerate(doc.tokens["text"].astype(str)) if "\x00" in t]
+    if bad:
+        raise SegagreeError(
+            f"token {doc.tokens['text'].iat[bad[0]]!r} (row {bad[0] + 1}) holds a NUL character WebVTT cannot hold",
+            path=path,
+        )
+
+
+def _note_unplaced(doc: Document, losses: LossReport) -> None:
+    """Speakers without words (WebVTT names speakers only in voice spans of cues; a file without
+    words reads back with the reader's one anonymous speaker, SUBTITLE) and SRT cue coordinates."""
+    silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
+    if not doc.n_tokens and silent == ["SUBTITLE"]:
+        silent = []
+    if silent:
+        losses.add("speakers-dropped", "speakers without words have no cue to name them", where=", ".join(silent))
+    if doc.meta.get("cue_proprietary"):
+        losses.add(
+            "meta-dropped",
+            "SRT cue coordinates (X1:.. Y2:.. after the timing) have no place in WebVTT",
+            count=len(doc.meta["cue_proprietary"]),
+        )
 
 
 def _style(s: dict[str, Any]) -> Any:
