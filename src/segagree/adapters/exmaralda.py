@@ -54,10 +54,10 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
+from segagree.adapters.base import Adapter, LossReport, atomic_path
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.timing import BadTime, parse_seconds
-from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
+from segagree.adapters.xml import check_xml_text, note_xml_read_losses, read_root
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -114,13 +114,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     """Read an EXMARaLDA basic transcription into a Document (see the module docstring)."""
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
-    tree = parse_xml(raw, path, expected=EXPECTED)
-    root = tree.getroot()
-    if root.tag != "basic-transcription":
-        raise InputError(
-            f"root element is <{root.tag}>, expected {EXPECTED}", path=path, place=f"line {root.sourceline}"
-        )
+    tree, root, misdeclared = read_root(path, "basic-transcription", EXPECTED)
     body = root.find("basic-body")
     if body is None:
         raise InputError(f"no <basic-body>; expected {EXPECTED}", path=path)

@@ -494,7 +494,8 @@ _TAG_NAME = re.compile(r"<\s*([a-zA-Z]+)")
 
 
 def _styled_line(tokens: list[str], styles: list[str]) -> str:
-    """Tokens joined by spaces, each run of equal style wrapped in its tags."""
+    """Tokens joined by spaces, each run of equal style wrapped in its tags (WebVTT's words
+    come already escaped, with any timestamp tag in front)."""
     parts: list[str] = []
     i = 0
     while i < len(tokens):

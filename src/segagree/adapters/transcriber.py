@@ -57,10 +57,10 @@ from typing import Any
 
 from lxml import etree
 
-from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
+from segagree.adapters.base import Adapter, LossReport, atomic_path
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.timing import BadTime, parse_seconds
-from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
+from segagree.adapters.xml import check_xml_text, note_xml_read_losses, read_root
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -140,13 +140,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
     """
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
-    tree = parse_xml(raw, path, expected=EXPECTED)
-    root = tree.getroot()
-    if root.tag != "Trans":
-        raise InputError(
-            f"root element is <{root.tag}>, expected {EXPECTED}", path=path, place=f"line {root.sourceline}"
-        )
+    tree, root, misdeclared = read_root(path, "Trans", EXPECTED)
     speakers_table = [dict(s.attrib) for s in root.iterfind("Speakers/Speaker")]
     name_of: dict[str, str] = {}
     for s in speakers_table:

@@ -103,6 +103,7 @@ from segagree.adapters.srt import (
     _LABEL_ANY,
     _LABEL_CAPS,
     DEFAULT_SPEAKER,
+    _styled_line,
     cue_groups,
     cue_times,
     speaker_marks_mode,
@@ -630,24 +631,6 @@ _SRT_TO_VTT = re.compile(r"<\s*(b|i|u)\s*>", re.IGNORECASE)
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _styled_line(words: list[str], styles: list[str]) -> str:
-    """Words (already escaped, with any timestamp tag in front) joined by spaces, each run of
-    equal style wrapped in its tags."""
-    parts: list[str] = []
-    i = 0
-    while i < len(words):
-        j = i
-        while j < len(words) and styles[j] == styles[i]:
-            j += 1
-        text = " ".join(words[i:j])
-        if styles[i]:
-            closing = "".join(f"</{n.lower()}>" for n in reversed(_TAG_NAME.findall(styles[i])))
-            text = styles[i] + text + closing
-        parts.append(text)
-        i = j
-    return " ".join(parts)
 
 
 def _style_column(doc: Document, losses: LossReport) -> list[str]:
