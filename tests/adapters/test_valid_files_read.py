@@ -14,6 +14,11 @@ import pytest
 from segagree.adapters import read_document, write_document
 from segagree.errors import InputError
 
+
+def _segagree(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True)
+
+
 # --- ELAN ---------------------------------------------------------------------------------
 
 
@@ -58,11 +63,7 @@ def test_eaf_top_level_tier_of_a_symbolic_type_reads_when_asked_for(tmp_path: Pa
     assert doc.tokens["start"].tolist()[0] == 1.0
     notes = [loss for loss in doc.losses if loss.kind == "repaired"]
     assert notes and "declared not time-aligned" in notes[0].message and notes[0].count == 2
-    proc = subprocess.run(
-        [sys.executable, "-m", "segagree", "convert", str(path), "--tier", "utt", "-o", str(tmp_path / "o.csv")],
-        capture_output=True,
-        text=True,
-    )
+    proc = _segagree("convert", str(path), "--tier", "utt", "-o", str(tmp_path / "o.csv"))
     assert proc.returncode == 0, proc.stderr
 
 
@@ -83,11 +84,7 @@ def test_eaf_tiers_sharing_a_participant_are_reported_and_can_be_kept_apart(tmp_
     assert apart.speakers == ["A-words", "A-gesture"]
     assert not [loss for loss in apart.losses if loss.kind == "speakers-merged"]
     out = tmp_path / "o.csv"
-    proc = subprocess.run(
-        [sys.executable, "-m", "segagree", "convert", str(path), "--speaker-from", "tier", "-o", str(out)],
-        capture_output=True,
-        text=True,
-    )
+    proc = _segagree("convert", str(path), "--speaker-from", "tier", "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert set(read_document(out).speakers) == {"A-words", "A-gesture"}
 
@@ -115,11 +112,7 @@ def test_transcriber_turn_without_speaker_reads_with_a_placeholder(tmp_path: Pat
     named = read_document(path, no_speaker="PA")
     assert "PA" in named.speakers and "unknown" not in named.speakers
     out = tmp_path / "o.csv"
-    proc = subprocess.run(
-        [sys.executable, "-m", "segagree", "convert", str(path), "--no-speaker", "PA", "-o", str(out)],
-        capture_output=True,
-        text=True,
-    )
+    proc = _segagree("convert", str(path), "--no-speaker", "PA", "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert set(read_document(out).speakers) == {"Ann", "PA"}
 
