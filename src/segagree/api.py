@@ -108,6 +108,8 @@ def reader_options(
     word_tier: str | None = None,
     gap_labels: Sequence[str] | None = None,
     chat_units: str | None = None,
+    no_speaker: str | None = None,
+    speaker_from: str | None = None,
 ) -> dict[str, Any]:
     """The reading options that were set (readers refuse options they do not know).
 
@@ -119,6 +121,8 @@ def reader_options(
         gap_labels: Praat: labels (besides the empty one) that mark gaps, not units.
         chat_units: CHAT: ``lines`` (a unit per bulleted line, SBCSAE's IU layout; the default
             where continuation lines carry their own bullets) or ``main-tiers``.
+        no_speaker: Transcriber: the speaker of text in a turn without one (default ``unknown``).
+        speaker_from: ELAN: ``participant`` (default) or ``tier``, where a unit tier's speaker comes from.
     """
     raw = {
         "encoding": encoding,
@@ -127,6 +131,8 @@ def reader_options(
         "word_tier": word_tier,
         "gap_labels": list(gap_labels) if gap_labels else None,
         "chat_units": chat_units,
+        "no_speaker": no_speaker,
+        "speaker_from": speaker_from,
     }
     return {k: v for k, v in raw.items() if v is not None}
 

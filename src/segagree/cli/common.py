@@ -250,6 +250,23 @@ _READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
             "bullets, as in SBCSAE) or one per main tier.",
         },
     ),
+    (
+        "no_speaker",
+        ("--no-speaker",),
+        {
+            "metavar": "NAME",
+            "help": "Transcriber: the speaker of text in a <Turn> without one (default: 'unknown', reported).",
+        },
+    ),
+    (
+        "speaker_from",
+        ("--speaker-from",),
+        {
+            "type": click.Choice(["participant", "tier"]),
+            "help": "ELAN: a unit tier's speaker is its PARTICIPANT (default; tiers sharing one are merged, "
+            "reported) or the tier's own name.",
+        },
+    ),
 ]
 
 
@@ -269,24 +286,11 @@ def reading_options(f: F) -> F:
     return command
 
 
-def read_options(
-    encoding: str | None,
-    tiers: tuple[str, ...] = (),
-    speaker_tier: str | None = None,
-    word_tier: str | None = None,
-    gap_labels: tuple[str, ...] = (),
-    chat_units: str | None = None,
-) -> dict[str, Any]:
-    """The reader options the user set (readers refuse options they do not know)."""
-    raw = {
-        "chat_units": chat_units,
-        "encoding": encoding,
-        "tiers": list(tiers) or None,
-        "speaker_tier": speaker_tier,
-        "word_tier": word_tier,
-        "gap_labels": list(gap_labels) or None,
-    }
-    return {k: v for k, v in raw.items() if v is not None}
+def read_options(**chosen: Any) -> dict[str, Any]:
+    """The reader options the user set (:func:`segagree.api.reader_options` of the CLI's values)."""
+    from segagree.api import reader_options
+
+    return reader_options(**{k: v for k, v in chosen.items() if v not in (None, ())})
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ Example (every key optional; these are the defaults)::
     # gap_labels = ["#"]         # Praat: labels that mark gaps, not units
     # chat_units = "main-tiers"  # CHAT: one unit per main tier (default: per bulleted line
                                  # where continuation lines carry bullets, as in SBCSAE)
+    # no_speaker = "unknown"     # Transcriber: the speaker of a <Turn> without one
+    # speaker_from = "tier"      # ELAN: speaker = tier name ("participant": its PARTICIPANT)
 
     [kappa]
     enabled = true
@@ -53,7 +55,7 @@ from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
 # Reader options a run passes to every reader (see segagree.api.reader_options).
-READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "chat_units"}
+READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "chat_units", "no_speaker", "speaker_from"}
 
 
 @dataclass
