@@ -82,6 +82,7 @@ def review(
     FILE_A is the base of the gold annotation that segagree adjudicate writes from the
     reviewers' decisions (A, B, both, neither, other).
     """
+    import segagree.api as api
     from segagree.errors import SegagreeError, UsageError
     from segagree.outputs.review import write_review_workbook
     from segagree.pipeline.config import READ_OPTIONS, RunConfig
@@ -109,4 +110,4 @@ def review(
         raise SegagreeError(result["error"])
     path = write_review_workbook(output, [result], config)
     shown = len(result["operation_rows"]) if matches else sum(r["op"] != "match" for r in result["operation_rows"])
-    say(f"wrote {path}: {shown} operations to review (S_f {result['compare']['sf']:.4f})")
+    say(f"wrote {path}: {shown} operations to review (S_f {api.CompareResult(result['compare']).sf:.4f})")

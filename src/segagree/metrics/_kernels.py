@@ -14,14 +14,22 @@ blocks are short, this is most of the simulation's time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-try:  # numba is optional: the numpy path gives the same numbers, only slower
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised where numba is absent
-    njit = None
+
+def _numba_njit() -> Callable[..., Any] | None:
+    """numba's njit, or None: numba is optional (the numpy path gives the same numbers, only slower)."""
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - exercised where numba is absent
+        return None
+    return njit
+
+
+njit = _numba_njit()
 
 
 def _align(

@@ -120,6 +120,8 @@ class Match(NamedTuple):
 
 Weight = int | float | Fraction | None
 Weights = tuple[Weight, Weight, Weight]
+# Weights after checking: exact costs (None: segeval's default for that operation).
+ExactWeights = tuple[Fraction | None, Fraction | None, Fraction | None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -309,11 +311,11 @@ def _edit_operations(sa: Segmentation, sb: Segmentation, n_t: int, cost: Callabl
     mp: list[int] = []
     mt: list[int] = []
     diff = []
-    for i, (x, y) in enumerate(zip(seta, setb, strict=True)):
-        if x != y:
+    for i, (here_a, here_b) in enumerate(zip(seta, setb, strict=True)):
+        if here_a != here_b:
             diff.append(i)
-            A[i], B[i] = x, y
-        for t in sorted(x & y):
+            A[i], B[i] = here_a, here_b
+        for t in sorted(here_a & here_b):
             mp.append(i)
             mt.append(t)
     mpos, mtyp = np.asarray(mp, dtype=np.int64), np.asarray(mt, dtype=np.int64)
@@ -374,31 +376,37 @@ def _check_n_t(n_t: Any) -> int:
     return int(n_t)
 
 
-def _check_weights(weights: Any) -> Weights:
+def _check_weights(weights: Any) -> ExactWeights:
     if weights is None:
         return (None, None, None)
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence) or len(weights) != 3:
         raise UsageError("weights must be (addition, substitution, transposition): numbers or None each")
-    out = []
+    out: list[Fraction | None] = []
     for name, w in zip(("addition", "substitution", "transposition"), weights, strict=True):
         if w is None:
             out.append(None)
         elif isinstance(w, (int, float, Fraction, np.integer, np.floating)) and not isinstance(w, bool):
             if not math.isfinite(float(w)) or w < 0:
                 raise UsageError(f"the {name} weight {w!r} must be finite and >= 0")
-            out.append(Fraction(w) if not isinstance(w, float) else Fraction(w))
+            out.append(
+                Fraction(int(w))
+                if isinstance(w, (int, np.integer))
+                else Fraction(w)
+                if isinstance(w, Fraction)
+                else Fraction(float(w))
+            )
         else:
             raise UsageError(f"the {name} weight {w!r} must be a number or None")
     return (out[0], out[1], out[2])
 
 
-def _weights_label(w: Weights) -> str:
+def _weights_label(w: ExactWeights) -> str:
     if w == (None, None, None):
         return "segeval"
     return ",".join("default" if x is None else str(x) for x in w)
 
 
-def _weighted_edits(ops: _Ops, n_t: int, w: Weights) -> Fraction:
+def _weighted_edits(ops: _Ops, n_t: int, w: ExactWeights) -> Fraction:
     wa, ws, wt = w
     e_a = Fraction(len(ops.additions)) * (1 if wa is None else wa)
     if ws is None:

@@ -75,6 +75,10 @@ SIMILARITIES: dict[str, str] = {
 _SEGEVAL_SIMILARITIES = (S_CARD.name, B_CARD.name)
 
 
+def _no_sums(sums: np.ndarray) -> np.ndarray:
+    raise UsageError("this result holds no per-item statistics to resample")
+
+
 @dataclass
 class FleissResult:
     """Multi-pi, multi-kappa and bias of a dataset under one similarity.
@@ -97,8 +101,8 @@ class FleissResult:
     kappa: float | None
     bias: float
     exact: dict[str, Fraction] = field(default_factory=dict, repr=False)
-    unit_stats: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    _from_sums: Callable[[np.ndarray], np.ndarray] = field(default=None, repr=False)  # type: ignore[assignment]
+    unit_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
+    _from_sums: Callable[[np.ndarray], np.ndarray] = field(default=_no_sums, repr=False)
 
     def coefficients(self, weights: np.ndarray) -> np.ndarray:
         """``(B, 3)`` pi, kappa, bias for item weights ``(B, n_items)`` (resampled counts)."""
@@ -475,6 +479,9 @@ BIAS_CARD = Card(
     group="agreement",
     reference="segeval 2.0.11 artstein_poesio_bias_linear",
 )
+
+# multi-pi's, multi-kappa's and the bias's names (as keys of results).
+MULTI_NAMES: tuple[str, str, str] = (FLEISS_PI_CARD.name, FLEISS_KAPPA_CARD.name, BIAS_CARD.name)
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,8 @@ def ghd(
     for name, v in (("ins_cost", ins_cost), ("del_cost", del_cost), ("shift_cost_coeff", shift_cost_coeff)):
         if not np.isfinite(v) or v < 0:
             raise UsageError(f"ghd: {name} must be a finite number >= 0, not {v!r}")
+    ref_pos: Sequence[int] | np.ndarray
+    hyp_pos: Sequence[int] | np.ndarray
     if fmt == "nltk" or (fmt is None and isinstance(reference, str) and isinstance(hypothesis, str)):
         if len(reference) != len(hypothesis):
             raise UsageError(f"ghd: the segmentations differ in length ({len(reference)} vs {len(hypothesis)})")

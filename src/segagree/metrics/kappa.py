@@ -54,6 +54,9 @@ KAPPA_SF_B_CARD = Card(
     notes="no exact chance expectation exists for S_f^B",
 )
 
+# The names of the two kappas (the keys of agreement results).
+KAPPA_NAMES: tuple[str, str] = (KAPPA_SF_CARD.name, KAPPA_SF_B_CARD.name)
+
 # sf_kappa's keyword arguments a user may set through the measure's parameters.
 _OPTIONS = ("chance", "sims", "seed", "chance_method", "mode", "transpositions", "mc_tolerance", "jobs")
 

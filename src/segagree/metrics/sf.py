@@ -637,7 +637,7 @@ def _speaker(
     from segagree.metrics.sf_segsimflex import segsimflex_speaker
 
     out = segsimflex_speaker(ca, cb, scheme, transpositions=transpositions, memo=memo, with_operations=True)
-    counts = dict.fromkeys(_OP_NAMES, 0)
+    counts: dict[str, int] = dict.fromkeys(_OP_NAMES, 0)
     ops: list[Operation] = []
     for op, pa, pb, ta, tb, c in out.operations:
         counts[op] += 1

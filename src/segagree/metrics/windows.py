@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -326,7 +326,7 @@ def winpr(
 class _WindowMeasure(BoundaryMeasure):
     """A window measure; each item reports the window size it used (``params.k``)."""
 
-    options = ("k", "k_rule")
+    options: ClassVar[tuple[str, ...]] = ("k", "k_rule")
 
     def chosen(self, result: Any) -> dict[str, Any]:
         return {"k": int(result.k)}
