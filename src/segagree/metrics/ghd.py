@@ -40,16 +40,22 @@ from segagree.metrics.masses import Format, as_pair
 from segagree.metrics.stats import _Additive, signature
 from segagree.metrics.token_measure import BoundaryMeasure
 
-GHD_CARD = Card(
+GHD_CARD = Card.from_text(
+    """
+    title: Generalised Hamming distance (GHD)
+    definition: cheapest way to turn B's boundaries into A's by insertions, deletions and shifts (shift
+        cost = coefficient x distance), by NLTK's dynamic programme; summed over speakers
+    citation: Bookstein, Kulyukin & Raita (2002), Generalized Hamming Distance, Information Retrieval 5
+    parameters:
+        ins_cost = 2.0
+        del_cost = 2.0
+        shift_cost_coeff = 1.0
+        boundary = '1' (NLTK strings)
+    better: lower
+    group: boundary
+    reference: NLTK 3.10.4 nltk.metrics.segmentation.ghd
+    """,
     name="ghd",
-    title="Generalised Hamming distance (GHD)",
-    definition="cheapest way to turn B's boundaries into A's by insertions, deletions and shifts "
-    "(shift cost = coefficient x distance), by NLTK's dynamic programme; summed over speakers",
-    citation="Bookstein, Kulyukin & Raita (2002), Generalized Hamming Distance, Information Retrieval 5",
-    parameters={"ins_cost": "2.0", "del_cost": "2.0", "shift_cost_coeff": "1.0", "boundary": "'1' (NLTK strings)"},
-    better="lower",
-    group="boundary",
-    reference="NLTK 3.10.4 nltk.metrics.segmentation.ghd",
 )
 
 DEFAULTS = {"ins_cost": 2.0, "del_cost": 2.0, "shift_cost_coeff": 1.0}

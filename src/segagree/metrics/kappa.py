@@ -21,37 +21,40 @@ from segagree.metrics.agreement import KappaEstimate, SfKappaResult, _estimate, 
 from segagree.metrics.contract import Card, Measure, TokenSet
 from segagree.metrics.sf import SF_B_CARD, SF_CARD, SfStats
 
-_AGREE = "Lai, Li & Zhang (2023) section 5 (simulated chance); Cohen (1960), Scott (1955), Bennett et al. (1954)"
-_KAPPA_PARAMETERS = {
-    "chance": "cohen (scott, bennett, bennett_modified, segsimflex)",
-    "sims": "1000",
-    "seed": "12345",
-    "chance_method": "simulation (exact: S_f without transpositions only)",
-    "mode": "optimal",
-    "transpositions": "True",
+# What the two kappas share.
+_KAPPA: dict[str, Any] = {
+    "citation": "Lai, Li & Zhang (2023) section 5 (simulated chance); Cohen (1960), Scott (1955), "
+    "Bennett et al. (1954)",
+    "parameters": {
+        "chance": "cohen (scott, bennett, bennett_modified, segsimflex)",
+        "sims": "1000",
+        "seed": "12345",
+        "chance_method": "simulation (exact: S_f without transpositions only)",
+        "mode": "optimal",
+        "transpositions": "True",
+    },
+    "needs": "annotations",
+    "group": "agreement",
+    "reference": "R segsimflex 0.1.3 IAA (within Monte Carlo error)",
 }
-_REFERENCE = "R segsimflex 0.1.3 IAA (within Monte Carlo error)"
 
-KAPPA_SF_CARD = Card(
+KAPPA_SF_CARD = Card.from_text(
+    """
+    title: kappa of S_f
+    definition: (S_f - E[S_f]) / (1 - E[S_f]), E[S_f] the mean S_f of K simulated chance annotation
+        pairs
+    """,
+    **_KAPPA,
     name="kappa_sf",
-    title="kappa of S_f",
-    definition="(S_f - E[S_f]) / (1 - E[S_f]), E[S_f] the mean S_f of K simulated chance annotation pairs",
-    citation=_AGREE,
-    parameters=_KAPPA_PARAMETERS,
-    needs="annotations",
-    group="agreement",
-    reference=_REFERENCE,
 )
-KAPPA_SF_B_CARD = Card(
+KAPPA_SF_B_CARD = Card.from_text(
+    """
+    title: kappa of S_f^B
+    definition: (S_f^B - E[S_f^B]) / (1 - E[S_f^B]) with simulated chance annotations, as kappa of S_f
+    notes: no exact chance expectation exists for S_f^B
+    """,
+    **_KAPPA,
     name="kappa_sf_b",
-    title="kappa of S_f^B",
-    definition="(S_f^B - E[S_f^B]) / (1 - E[S_f^B]) with simulated chance annotations, as kappa of S_f",
-    citation=_AGREE,
-    parameters=_KAPPA_PARAMETERS,
-    needs="annotations",
-    group="agreement",
-    reference=_REFERENCE,
-    notes="no exact chance expectation exists for S_f^B",
 )
 
 # The names of the two kappas (the keys of agreement results).

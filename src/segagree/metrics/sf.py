@@ -62,28 +62,38 @@ __all__ = [
     "sf_speaker",
 ]
 
-_LAI = "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)"
-_SF_PARAMETERS = {"scheme": "dubois", "mode": "optimal", "transpositions": "True"}
 
-SF_CARD = Card(
+SF_CARD = Card.from_text(
+    """
+    title: S_f (flexible segmentation similarity)
+    definition: 1 - scheme-weighted edit cost / number of token positions, typed boundaries with a
+        similarity matrix and transpositions
+    citation: Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries
+        (segsimflex)
+    parameters:
+        scheme = dubois
+        mode = optimal
+        transpositions = True
+    group: boundary
+    reference: R segsimflex 0.1.3
+    """,
     name="sf",
-    title="S_f (flexible segmentation similarity)",
-    definition="1 - scheme-weighted edit cost / number of token positions, typed boundaries with a "
-    "similarity matrix and transpositions",
-    citation=_LAI,
-    parameters=_SF_PARAMETERS,
-    group="boundary",
-    reference="R segsimflex 0.1.3",
 )
-SF_B_CARD = Card(
+SF_B_CARD = Card.from_text(
+    """
+    title: S_f^B (flexible boundary similarity)
+    definition: (actions - scheme-weighted edit cost) / actions, actions = matches and edit operations
+    citation: Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries
+        (segsimflex)
+    parameters:
+        scheme = dubois
+        mode = optimal
+        transpositions = True
+    group: boundary
+    reference: R segsimflex 0.1.3
+    notes: 1.0 when there is no edit at all (segsimflex gives NaN)
+    """,
     name="sf_b",
-    title="S_f^B (flexible boundary similarity)",
-    definition="(actions - scheme-weighted edit cost) / actions, actions = matches and edit operations",
-    citation=_LAI,
-    parameters=_SF_PARAMETERS,
-    group="boundary",
-    reference="R segsimflex 0.1.3",
-    notes="1.0 when there is no edit at all (segsimflex gives NaN)",
 )
 
 # The metric names S_f itself answers (``compare`` computes them with the operations).
