@@ -139,6 +139,8 @@ class Card:
                 values[key] = f"{values[key]} {line.strip()}"
             else:
                 raise ValueError(f"measure card: {line.strip()!r} continues no field")
+        for required in ("name", "title", "definition", "citation"):
+            values.setdefault(required, "")  # missing: __post_init__ says which card lacks what
         return cls(parameters=parameters, **values)
 
     @property
