@@ -103,7 +103,15 @@ class KappaStats:
 
 @dataclass(frozen=True)
 class KappaScore:
-    """kappa of S_f or S_f^B: the estimate (``value`` is its kappa) and per-speaker kappas."""
+    """kappa of S_f or S_f^B.
+
+    Attributes:
+        measure: the measure's name.
+        estimate: the pooled estimate (observed, chance mean and sd, kappa, Monte Carlo error);
+            ``value`` is its kappa.
+        per_speaker: one text only: speaker -> its estimate.
+        signature: how the chance agreement was computed.
+    """
 
     measure: str
     estimate: KappaEstimate

@@ -63,36 +63,29 @@ __all__ = [
 ]
 
 
+# What the cards of S_f and S_f^B share.
+_SF_SHARED: dict[str, Any] = {
+    "citation": "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)",
+    "parameters": {"scheme": "dubois", "mode": "optimal", "transpositions": "True"},
+    "group": "boundary",
+    "reference": "R segsimflex 0.1.3",
+}
 SF_CARD = Card.from_text(
     """
     title: S_f (flexible segmentation similarity)
     definition: 1 - scheme-weighted edit cost / number of token positions, typed boundaries with a
         similarity matrix and transpositions
-    citation: Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries
-        (segsimflex)
-    parameters:
-        scheme = dubois
-        mode = optimal
-        transpositions = True
-    group: boundary
-    reference: R segsimflex 0.1.3
     """,
+    **_SF_SHARED,
     name="sf",
 )
 SF_B_CARD = Card.from_text(
     """
     title: S_f^B (flexible boundary similarity)
     definition: (actions - scheme-weighted edit cost) / actions, actions = matches and edit operations
-    citation: Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries
-        (segsimflex)
-    parameters:
-        scheme = dubois
-        mode = optimal
-        transpositions = True
-    group: boundary
-    reference: R segsimflex 0.1.3
     notes: 1.0 when there is no edit at all (segsimflex gives NaN)
     """,
+    **_SF_SHARED,
     name="sf_b",
 )
 
