@@ -152,7 +152,7 @@ def read(
     """
     if encoding is not None:
         options["encoding"] = encoding
-    return read_document(path, format, scheme=scheme, **options)
+    return read_document(Path(path), format, scheme=scheme, **options)
 
 
 def write(
@@ -167,7 +167,7 @@ def write(
         strict: treat any loss as an error and write nothing.
         options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
     """
-    return write_document(doc, path, format, strict=strict, **options)
+    return write_document(doc, Path(path), format, strict=strict, **options)
 
 
 @dataclass
@@ -239,17 +239,17 @@ def convert(
     if isinstance(source, Document):
         doc = source
     else:
-        doc = read_document(source, from_format, scheme=scheme, **dict(read_options or {}))
+        doc = read_document(Path(source), from_format, scheme=scheme, **dict(read_options or {}))
     if speakers:
         doc = doc.select_speakers(list(speakers))
     if strict and doc.losses:
         raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
-    losses = write_document(doc, target, to_format, strict=strict, **write_options)
+    losses = write_document(doc, Path(target), to_format, strict=strict, **write_options)
     return ConversionReport(
         source=str(doc.source_path),
         target=str(target),
         format_from=doc.source_format,
-        format_to=format_for(target, to_format).name,
+        format_to=format_for(Path(target), to_format).name,
         read_losses=doc.losses,
         write_losses=losses,
     )
@@ -336,7 +336,7 @@ def _document(
 ) -> Document:
     if isinstance(item, Document):
         return item
-    return read_document(item, fmt, scheme=scheme, **dict(options))
+    return read_document(Path(item), fmt, scheme=scheme, **dict(options))
 
 
 def _label(item: DocumentLike, i: int) -> str:

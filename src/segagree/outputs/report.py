@@ -616,7 +616,7 @@ class _Report:
                 )
         subtitles = []
         # Per file, then pooled over texts (summary rows with text ALL).
-        pooled = {}
+        pooled: dict[tuple[str, str], dict[str, Any]] = {}
         for row in self.outcome.rows:
             if row["text"] == POOLED and row.get("layer") == "subtitle":
                 entry = pooled.setdefault((row["annotator_a"], row["annotator_b"]), {"text": POOLED, "subtitles": {}})
@@ -658,9 +658,9 @@ class _Report:
             digest = f"unavailable ({err})"
         scores_png = None
         if self.config.report_plots == "all" and self.results:
-            png = plots.scores_png(self.dot_entries(), title="Scores per text and annotator pair (all speakers)")
+            scores = plots.scores_png(self.dot_entries(), title="Scores per text and annotator pair (all speakers)")
             with atomic_path(self.outdir / PLOTS_DIR / "scores.png") as tmp:
-                tmp.write_bytes(png)
+                tmp.write_bytes(scores)
             scores_png = f"{PLOTS_DIR}/scores.png"
         toc = [(a, t) for a, t in SECTIONS if a != "subtitles" or subtitles]
         return {
