@@ -478,7 +478,7 @@ BIAS_CARD = Card.from_text(
     definition: A_e(pi) - A_e(kappa): how much the coders' boundary proportions differ
     citation: Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT; Artstein &
         Poesio (2008)
-    better: none
+    better: lower
     reference: segeval 2.0.11 artstein_poesio_bias_linear
     """,
     **_MULTI,
