@@ -164,7 +164,7 @@ def ghd(
         ref_pos, hyp_pos = _positions(reference, boundary), _positions(hypothesis, boundary)
         gaps = len(reference)
     else:
-        ref_seg, hyp_seg = as_pair(reference, hypothesis, fmt, names=("reference", "hypothesis"))  # type: ignore[arg-type]
+        ref_seg, hyp_seg = as_pair(reference, hypothesis, fmt, names=("reference", "hypothesis"))
         ref_pos, hyp_pos = ref_seg.boundary_positions(), hyp_seg.boundary_positions()
         gaps = ref_seg.n_gaps
     cost = ghd_cost(ref_pos, hyp_pos, ins_cost, del_cost, shift_cost_coeff)
