@@ -9,7 +9,7 @@ The Python API is at the package top (see :mod:`segagree.api`)::
 
     import segagree
     a = segagree.read("talk.ann1.txt")
-    result = segagree.compare(a, "talk.ann2.eaf", metrics=["sf", "b", "pk"])
+    result = segagree.compare(a, "talk.ann2.eaf", metrics="all")  # every boundary metric
     print(result.sf, result.sf_b)
 
 Names are imported on first use (module ``__getattr__``), so ``import segagree`` stays cheap.

@@ -6,8 +6,8 @@ Every ``segagree`` command is a thin face over one function here::
 
     doc = segagree.read("talk.ann1.eaf", tiers=["ROSA", "BEN"])
     report = segagree.convert("talk.ann1.eaf", "talk.ann1.TextGrid")   # what the target cannot hold
-    result = segagree.compare("talk.ann1.txt", "talk.ann2.csv", metrics=["sf", "b", "pk"])
-    result.sf, result.sf_b, result.per_speaker["ROSA"]["sf"]
+    result = segagree.compare("talk.ann1.txt", "talk.ann2.csv", metrics="all")
+    result.sf, result.sf_b, result.per_speaker["ROSA"], result.metrics
     agreement = segagree.agree(["t.a1.txt", "t.a2.txt", "t.a3.txt"], sims=1000, seed=1)
     outcome = segagree.run("corpus/", "results/", jobs=2)
 
@@ -50,6 +50,10 @@ _LAZY_TYPES = {
     "MetricCard": "segagree.metrics.contract",
     "SfResult": "segagree.metrics.sf",
     "RunOutcome": "segagree.pipeline.results",
+    # measure names that key the results (each written once, on its measure's card)
+    "SF_NAMES": "segagree.metrics.sf",
+    "KAPPA_NAMES": "segagree.metrics.kappa",
+    "MULTI_NAMES": "segagree.metrics.fleiss",
 }
 
 
@@ -264,7 +268,7 @@ def convert(
         source=str(doc.source_path),
         target=str(target),
         format_from=doc.source_format,
-        format_to=format_for(target, to_format).name,
+        format_to=format_for(Path(target), to_format).name,
         read_losses=doc.losses,
         write_losses=losses,
     )
@@ -360,12 +364,12 @@ class CompareResult(dict):
     @property
     def sf(self) -> float:
         """S_f pooled over speakers (1 - summed cost / summed tokens; Lai et al. 2023)."""
-        return self["sf"]
+        return self[_sf_names()[0]]
 
     @property
     def sf_b(self) -> float:
         """S_f^B pooled over speakers (1 - summed cost / summed edits)."""
-        return self["sf_b"]
+        return self[_sf_names()[1]]
 
     @property
     def per_speaker(self) -> dict[str, dict[str, Any]]:
@@ -389,7 +393,7 @@ class CompareResult(dict):
 
     def value(self, metric: str) -> float | None:
         """The pooled value of any metric computed (``sf``, ``sf_b``, ``b``, ``pk``, ``ghd``...)."""
-        if metric in ("sf", "sf_b"):
+        if metric in _sf_names():
             return self[metric]
         return self["metrics"][metric]["value"]
 
@@ -413,7 +417,9 @@ class AgreementResult(dict):
     @property
     def kappa(self) -> float | None:
         """kappa(S_f) pooled over speakers, of the first pair of annotators."""
-        est = self["pairs"][0]["pooled"].get("kappa_sf") if self.get("pairs") else None
+        from segagree.metrics.kappa import KAPPA_NAMES
+
+        est = self["pairs"][0]["pooled"].get(KAPPA_NAMES[0]) if self.get("pairs") else None
         return None if not est else est.get("kappa")
 
     @property
@@ -436,9 +442,19 @@ def _label(item: DocumentLike, i: int) -> str:
     return Path(item.source_path).name if item.source_path else (item.annotator or item.name or f"annotator{i + 1}")
 
 
-def _metric_list(metrics: str | Sequence[str]) -> list[str]:
+def _sf_names() -> tuple[str, ...]:
+    """S_f's and S_f^B's names (the keys of a compare result)."""
     from segagree.metrics.sf import SF_NAMES
 
+    return SF_NAMES
+
+
+def _metric_list(metrics: str | Sequence[str] | None) -> list[str]:
+    """The metric names asked for (None: S_f only), groups expanded."""
+    from segagree.metrics.sf import SF_NAMES
+
+    if metrics is None:
+        return list(SF_NAMES[:1])
     names = [n.strip().lower() for n in (metrics.split(",") if isinstance(metrics, str) else metrics)]
     if set(names) - {""} <= set(SF_NAMES):
         # S_f alone (the default): no need to load every metric to know these names.
@@ -457,7 +473,7 @@ def compare(
     a: DocumentLike,
     b: DocumentLike,
     *,
-    metrics: str | Sequence[str] = ("sf",),
+    metrics: str | Sequence[str] | None = None,
     scheme: BoundaryScheme | str | None = None,
     mode: str = "optimal",
     align: bool = False,
@@ -481,7 +497,7 @@ def compare(
 
     Args:
         a, b: the two annotations (paths or Documents); ``a`` is the reference where it matters.
-        metrics: metric names, a comma list or a group name.
+        metrics: metric names, a comma list or a group name (None: S_f and S_f^B only).
         scheme: the boundary scheme (name, file or object); default DuBois endnotes.
         mode: ``optimal`` (the exact minimum) or ``segsimflex`` (the R package's search).
         align: align differing transcripts (edit distance over tokens) instead of failing.
@@ -780,7 +796,7 @@ def review(
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
-    return ReviewOutcome(path, shown, result["compare"]["sf"], unpaired)
+    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired)
 
 
 def metric_cards() -> dict[str, MetricCard]:

@@ -202,7 +202,15 @@ def _se(est: dict[str, Any] | None) -> str:
     return "none (exact)" if se is None else f"±{se:.4f}"
 
 
+def _names() -> tuple[str, ...]:
+    """S_f's, S_f^B's and their kappas' names, and the bias's: the keys of agree's results."""
+    import segagree.api as api
+
+    return (*api.SF_NAMES, *api.KAPPA_NAMES, api.MULTI_NAMES[2])
+
+
 def _print_documents(result: dict[str, Any]) -> None:
+    sf, sf_b, kappa_sf, kappa_sf_b, _ = _names()
     many = len(result["annotators"]) > 2
     out = stdout()
     for pair in result["pairs"]:
@@ -211,12 +219,12 @@ def _print_documents(result: dict[str, Any]) -> None:
             table.add_column(col, justify="left" if col == "speaker" else "right", overflow="fold")
         rows = [*pair["speakers"].items(), ("ALL", pair["pooled"])]
         for name, st in rows:
-            ks, kb = st.get("kappa_sf"), st.get("kappa_sf_b")
+            ks, kb = st.get(kappa_sf), st.get(kappa_sf_b)
             table.add_row(
                 name,
                 str(st["n_tokens"]),
-                fmt_score(st["sf"]),
-                fmt_score(st["sf_b"]),
+                fmt_score(st[sf]),
+                fmt_score(st[sf_b]),
                 _k(ks),
                 _k(kb),
                 fmt_score(ks and ks.get("chance_mean")),
@@ -227,11 +235,11 @@ def _print_documents(result: dict[str, Any]) -> None:
         pooled = pair["pooled"]
         out.print(
             "kappa = (S - E[S]) / (1 - E[S]), E[S] the chance similarity; Monte Carlo error of the pooled kappa: "
-            f"S_f {_se(pooled.get('kappa_sf'))}, S_f^B {_se(pooled.get('kappa_sf_b'))} (per speaker: --json)"
+            f"S_f {_se(pooled.get(kappa_sf))}, S_f^B {_se(pooled.get(kappa_sf_b))} (per speaker: --json)"
         )
         if pair.get("stopped_early"):
             out.print(f"Monte Carlo tolerance met after {pair['n_simulations_used']} simulations")
-        ci = pair["ci"]["kappa_sf"]
+        ci = pair["ci"][kappa_sf]
         if ci["low"] is None:
             out.print(f"no interval: {ci['reason']}")
         else:
@@ -248,20 +256,20 @@ def _print_documents(result: dict[str, Any]) -> None:
 
 
 def _print_pairwise(result: dict[str, Any]) -> None:
+    sf, sf_b, kappa_sf, kappa_sf_b, _ = _names()
     table = new_table(title="pairwise (pooled over speakers)")
     for col in ("A", "B", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B"):
         table.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
     for p in result["pairs"]:
         po = p["pooled"]
-        table.add_row(
-            p["a"], p["b"], fmt_score(po["sf"]), fmt_score(po["sf_b"]), _k(po["kappa_sf"]), _k(po["kappa_sf_b"])
-        )
+        table.add_row(p["a"], p["b"], fmt_score(po[sf]), fmt_score(po[sf_b]), _k(po[kappa_sf]), _k(po[kappa_sf_b]))
     stdout().print(table)
 
 
 def _print_multi(multi: dict[str, Any], title: str) -> None:
+    bias = _names()[-1]
     table = new_table(title=title)
-    for col in ("similarity", "A_a", "A_e(pi)", "A_e(kappa)", "multi-pi", "multi-kappa", "bias"):
+    for col in ("similarity", "A_a", "A_e(pi)", "A_e(kappa)", "multi-pi", "multi-kappa", bias):
         table.add_column(col, justify="left" if col == "similarity" else "right", overflow="fold")
     for sim, r in multi.items():
         table.add_row(
@@ -271,16 +279,17 @@ def _print_multi(multi: dict[str, Any], title: str) -> None:
             fmt_score(r["expected_kappa"]),
             fmt_score(r["pi"]),
             fmt_score(r["kappa"]),
-            fmt_score(r["bias"]),
+            fmt_score(r[bias]),
         )
     stdout().print(table)
 
 
 def _print_dataset(result: dict[str, Any]) -> None:
+    bias = _names()[-1]
     _print_multi(result["multi"], f"{result['dataset']}: {len(result['items'])} items, {len(result['coders'])} coders")
     for sim, rows in result["pairwise"].items():
         table = new_table(title=f"pairwise ({sim.upper()})")
-        for col in ("A", "B", "A_a", "Scott's pi", "Cohen's kappa", "bias"):
+        for col in ("A", "B", "A_a", "Scott's pi", "Cohen's kappa", bias):
             table.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
         for r in rows:
             table.add_row(
@@ -289,7 +298,7 @@ def _print_dataset(result: dict[str, Any]) -> None:
                 fmt_score(r["actual"]),
                 fmt_score(r["scott_pi"]),
                 fmt_score(r["cohen_kappa"]),
-                fmt_score(r["bias"]),
+                fmt_score(r[bias]),
             )
         stdout().print(table)
     for sim, cis in result["ci"].items():

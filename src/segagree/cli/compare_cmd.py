@@ -43,10 +43,10 @@ from segagree.cli.common import (
 @mode_option
 @click.option(
     "--metric",
-    default="sf",
-    show_default=True,
+    default=None,
     metavar="NAMES",
-    help="Metrics besides S_f: a comma list, 'all' (boundary metrics) or 'subtitles' (see segagree metrics).",
+    help="Metrics besides S_f (default: S_f only): a comma list, 'all' (boundary metrics), 'agreement' or "
+    "'subtitles' (see segagree metrics).",
 )
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -127,7 +127,10 @@ COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions
 
 
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
-    if result.get("sf") is None and result.get("sf_not_applicable"):
+    import segagree.api as api
+
+    sf, sf_b = api.SF_NAMES
+    if result.get(sf) is None and result.get("sf_not_applicable"):
         stdout().print(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}", soft_wrap=True)
         _print_other(result, [])
         return
@@ -135,7 +138,7 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     header = ["speaker", "tokens", "S_f", "S_f^B", "cost", "M", "S", "T", "I", "D"]
     speakers = list(result["per_speaker"])
     rows = [
-        [name, str(st["n_tokens"]), fmt_score(st["sf"]), fmt_score(st["sf_b"]), f"{st['cost']:g}"]
+        [name, str(st["n_tokens"]), fmt_score(st[sf]), fmt_score(st[sf_b]), f"{st['cost']:g}"]
         + [str(st[k]) for k in COUNTS]
         for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]
     ]

@@ -60,7 +60,7 @@ def _list_text(cards: dict[str, Any], width: int) -> str:
         "name".ljust(pad) + "better  title",
     ]
     for name, card in cards.items():
-        better = ("higher" if card.higher_is_better else "lower").ljust(8)
+        better = card.better.ljust(8)
         lines.append(_wrap(card.title, width, indent, first=name.ljust(pad) + better))
     return "\n".join(lines)
 
@@ -79,7 +79,7 @@ def _card_text(card: Any, width: int) -> str:
     ]
     if card.reference:
         fields.append(("checked against", card.reference))
-    fields.append(("better", "higher" if card.higher_is_better else "lower"))
+    fields.append(("better", card.better))
     pad = max(len(label) for label, _ in fields) + 2
     for label, text in fields:
         lines.append(_wrap(text, width, " " * pad, first=(label + ":").ljust(pad)))

@@ -190,9 +190,10 @@ def _remove_stale(output: Path, started: float) -> None:
 
 
 def _print_summary(outcome: Any) -> None:
+    import segagree.api as api
     from segagree.outputs.summary import POOLED
 
-    wanted = ("sf", "sf_b", "kappa_sf", "kappa_sf_b", "transcript_mismatches")
+    wanted = (*api.SF_NAMES, *api.KAPPA_NAMES, "transcript_mismatches")
     values: dict[tuple[str, str, str], dict[str, float]] = {}
     for row in outcome.rows:
         if row["speaker"] == POOLED and row["metric"] in wanted:

@@ -14,14 +14,22 @@ blocks are short, this is most of the simulation's time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-try:  # numba is optional: the numpy path gives the same numbers, only slower
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised where numba is absent
-    njit = None
+
+def _numba_njit() -> Callable[..., Any] | None:
+    """numba's njit, or None: numba is optional (the numpy path gives the same numbers, only slower)."""
+    try:
+        from numba import njit
+    except ImportError:  # pragma: no cover - exercised where numba is absent
+        return None
+    return njit
+
+
+njit = _numba_njit()
 
 
 def _align(
@@ -252,40 +260,7 @@ def _dp_blocks(
                 pa[n_a] = pos[t]
                 xa[n_a] = typ[t]
                 n_a += 1
-        w = n_b + 1
-        cost[0] = 0.0
-        edits[0] = 0
-        for j in range(1, n_b + 1):  # B's first j inserted
-            cost[j] = cost[j - 1] + ins[yb[j - 1]]
-            edits[j] = edits[j - 1] + 1
-        for i in range(1, n_a + 1):
-            x = xa[i - 1]
-            da = dele[x]
-            here = i * w
-            prev = (i - 1) * w
-            cost[here] = cost[prev] + da  # A's first i deleted
-            edits[here] = edits[prev] + 1
-            for j in range(1, n_b + 1):
-                y = yb[j - 1]
-                bc = cost[prev + j] + da  # delete A[i-1]
-                be = edits[prev + j] + 1
-                cc = cost[here + j - 1] + ins[y]  # insert B[j-1]
-                ee = edits[here + j - 1] + 1
-                if cc < bc - eps or (cc <= bc + eps and ee > be):
-                    bc = cc
-                    be = ee
-                d = pa[i - 1] - pb[j - 1]
-                pc = trans[x] * d + c[x, y] if d > 0 else trans[y] * -d + c[x, y]
-                if pc < da + ins[y] - eps:  # pair them (only when strictly cheaper)
-                    cc = cost[prev + j - 1] + pc
-                    ee = edits[prev + j - 1] + 1
-                    if cc < bc - eps or (cc <= bc + eps and ee > be):
-                        bc = cc
-                        be = ee
-                cost[here + j] = bc
-                edits[here + j] = be
-        out_c[m] = cost[n_a * w + n_b]
-        out_e[m] = edits[n_a * w + n_b]
+        out_c[m], out_e[m] = _align(pa, xa, n_a, pb, yb, n_b, cost, edits, dele, ins, c, trans, eps)
     return out_c, out_e
 
 

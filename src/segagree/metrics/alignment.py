@@ -35,13 +35,16 @@ from segagree.metrics.masses import Format, as_pair
 from segagree.metrics.stats import AlignmentStats, signature
 from segagree.metrics.token_measure import BoundaryMeasure
 
-A_CARD = Card(
+A_CARD = Card.from_text(
+    """
+    title: Alignment-based similarity A
+    definition: mean Jaccard over the distinct edges aligning every segment to its best-covering
+        overlapping segment
+    citation: An Alignment-Based Approach to Text Segmentation Similarity Scoring, CoNLL 2022
+    group: boundary
+    reference: the paper's code (values only)
+    """,
     name="a",
-    title="Alignment-based similarity A",
-    definition="mean Jaccard over the distinct edges aligning every segment to its best-covering overlapping segment",
-    citation="An Alignment-Based Approach to Text Segmentation Similarity Scoring, CoNLL 2022",
-    group="boundary",
-    reference="the paper's code (values only)",
 )
 
 

@@ -40,50 +40,64 @@ from segagree.metrics.stats import EditCounts, SimilarityStats, signature
 from segagree.metrics.token_measure import BoundaryMeasure
 from segagree.schemas.scheme import BoundaryScheme
 
-_FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
-_F2013 = "Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL"
-_SEGEVAL = "segeval 2.0.11"
-
-S_CARD = Card(
+S_CARD = Card.from_text(
+    """
+    title: Segmentation Similarity S
+    definition: (P - E) / P, E = weighted boundary edits, P = (N-1)|T|^2 potential boundaries
+    citation: Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT
+    parameters:
+        n_t = 2
+        weights = segeval (addition 1, ordinal substitution, span/n_t)
+    group: boundary
+    reference: segeval 2.0.11
+    notes: two segmentations without any boundary give 1.0 (segeval raises ValueError)
+    """,
     name="s",
-    title="Segmentation Similarity S",
-    definition="(P - E) / P, E = weighted boundary edits, P = (N-1)|T|^2 potential boundaries",
-    citation=_FI2012,
-    parameters={"n_t": "2", "weights": "segeval (addition 1, ordinal substitution, span/n_t)"},
-    group="boundary",
-    reference=_SEGEVAL,
-    notes="two segmentations without any boundary give 1.0 (segeval raises ValueError)",
 )
-B_CARD = Card(
+B_CARD = Card.from_text(
+    """
+    title: Boundary Similarity B
+    definition: 1 - E / (additions + substitutions + transpositions + matches), E = weighted edits
+    citation: Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL
+    parameters:
+        n_t = 2
+        weights = segeval
+        scheme = none (ordinal types)
+    group: boundary
+    reference: segeval 2.0.11
+    notes: two segmentations without any boundary give 1.0 (segeval raises ValueError)
+    """,
     name="b",
-    title="Boundary Similarity B",
-    definition="1 - E / (additions + substitutions + transpositions + matches), E = weighted edits",
-    citation=_F2013,
-    parameters={"n_t": "2", "weights": "segeval", "scheme": "none (ordinal types)"},
-    group="boundary",
-    reference=_SEGEVAL,
-    notes="two segmentations without any boundary give 1.0 (segeval raises ValueError)",
 )
-B_SCHEME_CARD = Card(
+B_SCHEME_CARD = Card.from_text(
+    """
+    title: Boundary Similarity B with a scheme's costs
+    definition: B with unordered types: substitutions cost 1 - M[x, y], additions the scheme's
+        insertion/deletion cost, transpositions min(1, cost per token x span)
+    citation: Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL; scheme
+        weights: segagree
+    parameters:
+        n_t = 2
+        scheme = the compared layer's scheme
+    group: boundary
+    reference: segeval 2.0.11 B (identity matrix, no substitution, n_t = 2)
+    """,
     name="b_scheme",
-    title="Boundary Similarity B with a scheme's costs",
-    definition="B with unordered types: substitutions cost 1 - M[x, y], additions the scheme's insertion/deletion "
-    "cost, transpositions min(1, cost per token x span)",
-    citation=_F2013 + "; scheme weights: segagree",
-    parameters={"n_t": "2", "scheme": "the compared layer's scheme"},
-    group="boundary",
-    reference=_SEGEVAL + " B (identity matrix, no substitution, n_t = 2)",
 )
-BED_CARD = Card(
+BED_CARD = Card.from_text(
+    """
+    title: Boundary edit distance
+    definition: additions, substitutions and transpositions (near misses within n_t - 1 positions),
+        greedy as in segeval
+    citation: Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL
+    parameters:
+        n_t = 2
+        weights = segeval
+    better: lower
+    group: boundary
+    reference: segeval 2.0.11
+    """,
     name="bed",
-    title="Boundary edit distance",
-    definition="additions, substitutions and transpositions (near misses within n_t - 1 positions), "
-    "greedy as in segeval",
-    citation=_F2013,
-    parameters={"n_t": "2", "weights": "segeval"},
-    better="lower",
-    group="boundary",
-    reference=_SEGEVAL,
 )
 
 
@@ -120,6 +134,8 @@ class Match(NamedTuple):
 
 Weight = int | float | Fraction | None
 Weights = tuple[Weight, Weight, Weight]
+# Weights after checking: exact costs (None: segeval's default for that operation).
+ExactWeights = tuple[Fraction | None, Fraction | None, Fraction | None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -309,11 +325,11 @@ def _edit_operations(sa: Segmentation, sb: Segmentation, n_t: int, cost: Callabl
     mp: list[int] = []
     mt: list[int] = []
     diff = []
-    for i, (x, y) in enumerate(zip(seta, setb, strict=True)):
-        if x != y:
+    for i, (here_a, here_b) in enumerate(zip(seta, setb, strict=True)):
+        if here_a != here_b:
             diff.append(i)
-            A[i], B[i] = x, y
-        for t in sorted(x & y):
+            A[i], B[i] = here_a, here_b
+        for t in sorted(here_a & here_b):
             mp.append(i)
             mt.append(t)
     mpos, mtyp = np.asarray(mp, dtype=np.int64), np.asarray(mt, dtype=np.int64)
@@ -374,31 +390,37 @@ def _check_n_t(n_t: Any) -> int:
     return int(n_t)
 
 
-def _check_weights(weights: Any) -> Weights:
+def _check_weights(weights: Any) -> ExactWeights:
     if weights is None:
         return (None, None, None)
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence) or len(weights) != 3:
         raise UsageError("weights must be (addition, substitution, transposition): numbers or None each")
-    out = []
+    out: list[Fraction | None] = []
     for name, w in zip(("addition", "substitution", "transposition"), weights, strict=True):
         if w is None:
             out.append(None)
         elif isinstance(w, (int, float, Fraction, np.integer, np.floating)) and not isinstance(w, bool):
             if not math.isfinite(float(w)) or w < 0:
                 raise UsageError(f"the {name} weight {w!r} must be finite and >= 0")
-            out.append(Fraction(w) if not isinstance(w, float) else Fraction(w))
+            out.append(
+                Fraction(int(w))
+                if isinstance(w, (int, np.integer))
+                else Fraction(w)
+                if isinstance(w, Fraction)
+                else Fraction(float(w))
+            )
         else:
             raise UsageError(f"the {name} weight {w!r} must be a number or None")
     return (out[0], out[1], out[2])
 
 
-def _weights_label(w: Weights) -> str:
+def _weights_label(w: ExactWeights) -> str:
     if w == (None, None, None):
         return "segeval"
     return ",".join("default" if x is None else str(x) for x in w)
 
 
-def _weighted_edits(ops: _Ops, n_t: int, w: Weights) -> Fraction:
+def _weighted_edits(ops: _Ops, n_t: int, w: ExactWeights) -> Fraction:
     wa, ws, wt = w
     e_a = Fraction(len(ops.additions)) * (1 if wa is None else wa)
     if ws is None:
@@ -422,28 +444,34 @@ def _bed(a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None) -> tuple[Bo
     sa, sb = as_pair(a, b, fmt)
     ops = _edit_operations(sa, sb, n_t, _ordinal)
     edits = _weighted_edits(ops, n_t, w)
+    sig = signature(BED_CARD.name, n_t=n_t, w=_weights_label(w))
+    return _bed_result(ops, n_t, sa.n_gaps, edits, BED_CARD.name, sig), sa, ops
+
+
+def _bed_result(ops: _Ops, n_t: int, n_gaps: int, edits: Fraction | float, metric: str, sig: str) -> BoundaryEditResult:
+    """The boundary edit distance result of these operations weighing ``edits`` in all (exact
+    for segeval's weights, a float sum with a scheme's costs)."""
     counts = EditCounts(
-        BED_CARD.name,
+        metric,
         len(ops.additions),
         len(ops.substitutions),
         len(ops.transpositions),
         int(ops.match_positions.size),
         edits,
     )
-    result = BoundaryEditResult(
+    return BoundaryEditResult(
         additions=tuple(ops.additions),
         substitutions=tuple(ops.substitutions),
         transpositions=tuple(ops.transpositions),
         n_t=n_t,
         types=ops.types,
-        n_positions=sa.n_gaps,
-        weighted_edits=edits,
+        n_positions=n_gaps,
+        weighted_edits=Fraction(edits),
         stats=counts,
-        signature=signature(BED_CARD.name, n_t=n_t, w=_weights_label(w)),
+        signature=sig,
         match_positions=ops.match_positions,
         match_types=ops.match_types,
     )
-    return result, sa, ops
 
 
 def _edit_similarity(
@@ -593,28 +621,8 @@ def _scheme_boundary_similarity(
         len(ops.transpositions),
         n_matches,
     )
-    counts = EditCounts(
-        BED_CARD.name + "_scheme",
-        len(ops.additions),
-        len(ops.substitutions),
-        len(ops.transpositions),
-        n_matches,
-        edits,
-    )
     sig_bed = signature(BED_CARD.name, n_t=n_t, scheme=f"{scheme.name}:{scheme.digest}")
-    bed = BoundaryEditResult(
-        additions=tuple(ops.additions),
-        substitutions=tuple(ops.substitutions),
-        transpositions=tuple(ops.transpositions),
-        n_t=n_t,
-        types=ops.types,
-        n_positions=sa.n_gaps,
-        weighted_edits=Fraction(edits),
-        stats=counts,
-        signature=sig_bed,
-        match_positions=ops.match_positions,
-        match_types=ops.match_types,
-    )
+    bed = _bed_result(ops, n_t, sa.n_gaps, edits, BED_CARD.name + "_scheme", sig_bed)
     sig = signature(B_CARD.name, n_t=n_t, scheme=f"{scheme.name}:{scheme.digest}")
     return SimilarityResult(stats.value, None, stats, bed, sig)
 

@@ -30,6 +30,7 @@ never reads files or Documents (layering: ``metrics`` imports ``schemas`` at mos
 
 from __future__ import annotations
 
+import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -97,6 +98,50 @@ class Card:
             raise ValueError(f"measure card {self.name!r}: needs must be one of {INPUT_KINDS}, not {self.needs!r}")
         if self.better not in ("higher", "lower", "none"):
             raise ValueError(f"measure card {self.name!r}: better must be higher, lower or none")
+
+    @classmethod
+    def from_text(cls, text: str, **fields: Any) -> Card:
+        """A card written as it reads: one ``field: value`` line per field.
+
+        A line indented deeper continues the previous field's value; under ``parameters:``
+        each such line is ``name = default``. ``fields`` are added as given (e.g. ``name``)::
+
+            Card.from_text('''
+                title: Boundary count difference
+                definition: |boundaries of A - boundaries of B| / tokens, summed over
+                    speakers before the division
+                citation: your lab's paper
+                parameters:
+                    types = all
+                better: lower
+            ''', name="count_difference")
+        """
+        values: dict[str, Any] = dict(fields)
+        parameters: dict[str, str] = dict(values.pop("parameters", {}))
+        known = {f for f in cls.__dataclass_fields__ if f != "parameters"}
+        key = ""
+        for line in textwrap.dedent(text).splitlines():
+            if not line.strip():
+                continue
+            if not line[0].isspace():
+                key, sep, value = line.partition(":")
+                key = key.strip()
+                if not sep or (key not in known and key != "parameters"):
+                    raise ValueError(f"measure card: {line.strip()!r} is not 'field: value' with a card field")
+                if key != "parameters":
+                    values[key] = value.strip()
+            elif key == "parameters":
+                name, sep, default = line.strip().partition(" = ")
+                if not sep:
+                    raise ValueError(f"measure card parameter {line.strip()!r} is not 'name = default'")
+                parameters[name.strip()] = default.strip()
+            elif key:
+                values[key] = f"{values[key]} {line.strip()}"
+            else:
+                raise ValueError(f"measure card: {line.strip()!r} continues no field")
+        for required in ("name", "title", "definition", "citation"):
+            values.setdefault(required, "")  # missing: __post_init__ says which card lacks what
+        return cls(parameters=parameters, **values)
 
     @property
     def higher_is_better(self) -> bool:

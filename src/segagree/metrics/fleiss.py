@@ -75,6 +75,10 @@ SIMILARITIES: dict[str, str] = {
 _SEGEVAL_SIMILARITIES = (S_CARD.name, B_CARD.name)
 
 
+def _no_sums(sums: np.ndarray) -> np.ndarray:
+    raise UsageError("this result holds no per-item statistics to resample")
+
+
 @dataclass
 class FleissResult:
     """Multi-pi, multi-kappa and bias of a dataset under one similarity.
@@ -97,8 +101,8 @@ class FleissResult:
     kappa: float | None
     bias: float
     exact: dict[str, Fraction] = field(default_factory=dict, repr=False)
-    unit_stats: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    _from_sums: Callable[[np.ndarray], np.ndarray] = field(default=None, repr=False)  # type: ignore[assignment]
+    unit_stats: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
+    _from_sums: Callable[[np.ndarray], np.ndarray] = field(default=_no_sums, repr=False)
 
     def coefficients(self, weights: np.ndarray) -> np.ndarray:
         """``(B, 3)`` pi, kappa, bias for item weights ``(B, n_items)`` (resampled counts)."""
@@ -437,44 +441,52 @@ def bootstrap_ci(
 
 # --- measures (the contract: segagree.metrics.contract) ----------------------------------------
 
-_FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
-_MULTI_PARAMETERS = {"similarity": "b (s, sf, sf_b)", "n_t": "2 (s and b)", "scheme": "the layer's (sf and sf_b)"}
-FLEISS_PI_CARD = Card(
+# What multi-pi, multi-kappa and the bias share.
+_MULTI: dict[str, Any] = {
+    "parameters": {"similarity": "b (s, sf, sf_b)", "n_t": "2 (s and b)", "scheme": "the layer's (sf and sf_b)"},
+    "needs": "annotations",
+    "annotators": "2+",
+    "group": "agreement",
+}
+
+FLEISS_PI_CARD = Card.from_text(
+    """
+    title: Fleiss' multi-pi
+    definition: (A_a - A_e) / (1 - A_e): actual agreement pooled over coder pairs, expected from pooled
+        boundary proportions (Scott's pi for two coders)
+    citation: Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT; Fleiss (1971)
+    reference: segeval 2.0.11 fleiss_pi_linear
+    """,
+    **_MULTI,
     name="fleiss_pi",
-    title="Fleiss' multi-pi",
-    definition="(A_a - A_e) / (1 - A_e): actual agreement pooled over coder pairs, expected from pooled boundary "
-    "proportions (Scott's pi for two coders)",
-    citation=_FI2012 + "; Fleiss (1971)",
-    parameters=_MULTI_PARAMETERS,
-    needs="annotations",
-    annotators="2+",
-    group="agreement",
-    reference="segeval 2.0.11 fleiss_pi_linear",
 )
-FLEISS_KAPPA_CARD = Card(
+FLEISS_KAPPA_CARD = Card.from_text(
+    """
+    title: Fleiss' multi-kappa
+    definition: (A_a - A_e) / (1 - A_e) with A_e the mean over coder pairs of their proportions' product
+        (Cohen's kappa for two coders)
+    citation: Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT; Davies &
+        Fleiss (1982)
+    reference: segeval 2.0.11 fleiss_kappa_linear
+    """,
+    **_MULTI,
     name="fleiss_kappa",
-    title="Fleiss' multi-kappa",
-    definition="(A_a - A_e) / (1 - A_e) with A_e the mean over coder pairs of their proportions' product "
-    "(Cohen's kappa for two coders)",
-    citation=_FI2012 + "; Davies & Fleiss (1982)",
-    parameters=_MULTI_PARAMETERS,
-    needs="annotations",
-    annotators="2+",
-    group="agreement",
-    reference="segeval 2.0.11 fleiss_kappa_linear",
 )
-BIAS_CARD = Card(
+BIAS_CARD = Card.from_text(
+    """
+    title: Artstein & Poesio annotator bias
+    definition: A_e(pi) - A_e(kappa): how much the coders' boundary proportions differ
+    citation: Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT; Artstein &
+        Poesio (2008)
+    better: lower
+    reference: segeval 2.0.11 artstein_poesio_bias_linear
+    """,
+    **_MULTI,
     name="bias",
-    title="Artstein & Poesio annotator bias",
-    definition="A_e(pi) - A_e(kappa): how much the coders' boundary proportions differ",
-    citation=_FI2012 + "; Artstein & Poesio (2008)",
-    parameters=_MULTI_PARAMETERS,
-    better="none",
-    needs="annotations",
-    annotators="2+",
-    group="agreement",
-    reference="segeval 2.0.11 artstein_poesio_bias_linear",
 )
+
+# multi-pi's, multi-kappa's and the bias's names (as keys of results).
+MULTI_NAMES: tuple[str, str, str] = (FLEISS_PI_CARD.name, FLEISS_KAPPA_CARD.name, BIAS_CARD.name)
 
 
 @dataclass(frozen=True)

@@ -40,16 +40,22 @@ from segagree.metrics.masses import Format, as_pair
 from segagree.metrics.stats import _Additive, signature
 from segagree.metrics.token_measure import BoundaryMeasure
 
-GHD_CARD = Card(
+GHD_CARD = Card.from_text(
+    """
+    title: Generalised Hamming distance (GHD)
+    definition: cheapest way to turn B's boundaries into A's by insertions, deletions and shifts (shift
+        cost = coefficient x distance), by NLTK's dynamic programme; summed over speakers
+    citation: Bookstein, Kulyukin & Raita (2002), Generalized Hamming Distance, Information Retrieval 5
+    parameters:
+        ins_cost = 2.0
+        del_cost = 2.0
+        shift_cost_coeff = 1.0
+        boundary = '1' (NLTK strings)
+    better: lower
+    group: boundary
+    reference: NLTK 3.10.4 nltk.metrics.segmentation.ghd
+    """,
     name="ghd",
-    title="Generalised Hamming distance (GHD)",
-    definition="cheapest way to turn B's boundaries into A's by insertions, deletions and shifts "
-    "(shift cost = coefficient x distance), by NLTK's dynamic programme; summed over speakers",
-    citation="Bookstein, Kulyukin & Raita (2002), Generalized Hamming Distance, Information Retrieval 5",
-    parameters={"ins_cost": "2.0", "del_cost": "2.0", "shift_cost_coeff": "1.0", "boundary": "'1' (NLTK strings)"},
-    better="lower",
-    group="boundary",
-    reference="NLTK 3.10.4 nltk.metrics.segmentation.ghd",
 )
 
 DEFAULTS = {"ins_cost": 2.0, "del_cost": 2.0, "shift_cost_coeff": 1.0}
@@ -150,13 +156,15 @@ def ghd(
     for name, v in (("ins_cost", ins_cost), ("del_cost", del_cost), ("shift_cost_coeff", shift_cost_coeff)):
         if not np.isfinite(v) or v < 0:
             raise UsageError(f"ghd: {name} must be a finite number >= 0, not {v!r}")
+    ref_pos: Sequence[int] | np.ndarray
+    hyp_pos: Sequence[int] | np.ndarray
     if fmt == "nltk" or (fmt is None and isinstance(reference, str) and isinstance(hypothesis, str)):
         if len(reference) != len(hypothesis):
             raise UsageError(f"ghd: the segmentations differ in length ({len(reference)} vs {len(hypothesis)})")
         ref_pos, hyp_pos = _positions(reference, boundary), _positions(hypothesis, boundary)
         gaps = len(reference)
     else:
-        ref_seg, hyp_seg = as_pair(reference, hypothesis, fmt, names=("reference", "hypothesis"))  # type: ignore[arg-type]
+        ref_seg, hyp_seg = as_pair(reference, hypothesis, fmt, names=("reference", "hypothesis"))
         ref_pos, hyp_pos = ref_seg.boundary_positions(), hyp_seg.boundary_positions()
         gaps = ref_seg.n_gaps
     cost = ghd_cost(ref_pos, hyp_pos, ins_cost, del_cost, shift_cost_coeff)

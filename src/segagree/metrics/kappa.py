@@ -21,38 +21,44 @@ from segagree.metrics.agreement import KappaEstimate, SfKappaResult, _estimate, 
 from segagree.metrics.contract import Card, Measure, TokenSet
 from segagree.metrics.sf import SF_B_CARD, SF_CARD, SfStats
 
-_AGREE = "Lai, Li & Zhang (2023) section 5 (simulated chance); Cohen (1960), Scott (1955), Bennett et al. (1954)"
-_KAPPA_PARAMETERS = {
-    "chance": "cohen (scott, bennett, bennett_modified, segsimflex)",
-    "sims": "1000",
-    "seed": "12345",
-    "chance_method": "simulation (exact: S_f without transpositions only)",
-    "mode": "optimal",
-    "transpositions": "True",
+# What the two kappas share.
+_KAPPA: dict[str, Any] = {
+    "citation": "Lai, Li & Zhang (2023) section 5 (simulated chance); Cohen (1960), Scott (1955), "
+    "Bennett et al. (1954)",
+    "parameters": {
+        "chance": "cohen (scott, bennett, bennett_modified, segsimflex)",
+        "sims": "1000",
+        "seed": "12345",
+        "chance_method": "simulation (exact: S_f without transpositions only)",
+        "mode": "optimal",
+        "transpositions": "True",
+    },
+    "needs": "annotations",
+    "group": "agreement",
+    "reference": "R segsimflex 0.1.3 IAA (within Monte Carlo error)",
 }
-_REFERENCE = "R segsimflex 0.1.3 IAA (within Monte Carlo error)"
 
-KAPPA_SF_CARD = Card(
+KAPPA_SF_CARD = Card.from_text(
+    """
+    title: kappa of S_f
+    definition: (S_f - E[S_f]) / (1 - E[S_f]), E[S_f] the mean S_f of K simulated chance annotation
+        pairs
+    """,
+    **_KAPPA,
     name="kappa_sf",
-    title="kappa of S_f",
-    definition="(S_f - E[S_f]) / (1 - E[S_f]), E[S_f] the mean S_f of K simulated chance annotation pairs",
-    citation=_AGREE,
-    parameters=_KAPPA_PARAMETERS,
-    needs="annotations",
-    group="agreement",
-    reference=_REFERENCE,
 )
-KAPPA_SF_B_CARD = Card(
+KAPPA_SF_B_CARD = Card.from_text(
+    """
+    title: kappa of S_f^B
+    definition: (S_f^B - E[S_f^B]) / (1 - E[S_f^B]) with simulated chance annotations, as kappa of S_f
+    notes: no exact chance expectation exists for S_f^B
+    """,
+    **_KAPPA,
     name="kappa_sf_b",
-    title="kappa of S_f^B",
-    definition="(S_f^B - E[S_f^B]) / (1 - E[S_f^B]) with simulated chance annotations, as kappa of S_f",
-    citation=_AGREE,
-    parameters=_KAPPA_PARAMETERS,
-    needs="annotations",
-    group="agreement",
-    reference=_REFERENCE,
-    notes="no exact chance expectation exists for S_f^B",
 )
+
+# The names of the two kappas (the keys of agreement results).
+KAPPA_NAMES: tuple[str, str] = (KAPPA_SF_CARD.name, KAPPA_SF_B_CARD.name)
 
 # sf_kappa's keyword arguments a user may set through the measure's parameters.
 _OPTIONS = ("chance", "sims", "seed", "chance_method", "mode", "transpositions", "mc_tolerance", "jobs")
@@ -97,7 +103,15 @@ class KappaStats:
 
 @dataclass(frozen=True)
 class KappaScore:
-    """kappa of S_f or S_f^B: the estimate (``value`` is its kappa) and per-speaker kappas."""
+    """kappa of S_f or S_f^B.
+
+    Attributes:
+        measure: the measure's name.
+        estimate: the pooled estimate (observed, chance mean and sd, kappa, Monte Carlo error);
+            ``value`` is its kappa.
+        per_speaker: one text only: speaker -> its estimate.
+        signature: how the chance agreement was computed.
+    """
 
     measure: str
     estimate: KappaEstimate

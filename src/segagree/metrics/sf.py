@@ -62,28 +62,31 @@ __all__ = [
     "sf_speaker",
 ]
 
-_LAI = "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)"
-_SF_PARAMETERS = {"scheme": "dubois", "mode": "optimal", "transpositions": "True"}
 
-SF_CARD = Card(
+# What the cards of S_f and S_f^B share.
+_SF_SHARED: dict[str, Any] = {
+    "citation": "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)",
+    "parameters": {"scheme": "dubois", "mode": "optimal", "transpositions": "True"},
+    "group": "boundary",
+    "reference": "R segsimflex 0.1.3",
+}
+SF_CARD = Card.from_text(
+    """
+    title: S_f (flexible segmentation similarity)
+    definition: 1 - scheme-weighted edit cost / number of token positions, typed boundaries with a
+        similarity matrix and transpositions
+    """,
+    **_SF_SHARED,
     name="sf",
-    title="S_f (flexible segmentation similarity)",
-    definition="1 - scheme-weighted edit cost / number of token positions, typed boundaries with a "
-    "similarity matrix and transpositions",
-    citation=_LAI,
-    parameters=_SF_PARAMETERS,
-    group="boundary",
-    reference="R segsimflex 0.1.3",
 )
-SF_B_CARD = Card(
+SF_B_CARD = Card.from_text(
+    """
+    title: S_f^B (flexible boundary similarity)
+    definition: (actions - scheme-weighted edit cost) / actions, actions = matches and edit operations
+    notes: 1.0 when there is no edit at all (segsimflex gives NaN)
+    """,
+    **_SF_SHARED,
     name="sf_b",
-    title="S_f^B (flexible boundary similarity)",
-    definition="(actions - scheme-weighted edit cost) / actions, actions = matches and edit operations",
-    citation=_LAI,
-    parameters=_SF_PARAMETERS,
-    group="boundary",
-    reference="R segsimflex 0.1.3",
-    notes="1.0 when there is no edit at all (segsimflex gives NaN)",
 )
 
 # The metric names S_f itself answers (``compare`` computes them with the operations).
@@ -470,66 +473,24 @@ def _optimal_speaker(
     n_match = int(np.count_nonzero(anc_ta == anc_tb))
     lone_a = np.flatnonzero(nz_a & ~nz_b)
     lone_b = np.flatnonzero(nz_b & ~nz_a)
-
-    # Boundaries that may be paired: those in a block (a stretch between anchors, cut further
-    # wherever consecutive boundaries are more than dmax apart) holding boundaries of both A
-    # and B. Everything else is a plain deletion / insertion and handled vectorised.
     keep_a = np.ones(lone_a.size, dtype=bool)
     keep_b = np.ones(lone_b.size, dtype=bool)
     pairs_pa: list[int] = []
     pairs_pb: list[int] = []
     pairs_cost: list[float] = []
     if transpositions and lone_a.size and lone_b.size:
-        pos = np.concatenate([lone_a, lone_b])
-        is_b = np.concatenate([np.zeros(lone_a.size, bool), np.ones(lone_b.size, bool)])
-        order = np.argsort(pos, kind="stable")
-        pos, is_b = pos[order], is_b[order]
-        seg = np.searchsorted(anc, pos)
-        new = np.ones(pos.size, dtype=bool)
-        new[1:] = seg[1:] != seg[:-1]
-        if model.dmax != float("inf"):
-            new[1:] |= np.diff(pos) > model.dmax
-        block = np.cumsum(new) - 1
-        n_blocks = int(block[-1]) + 1
-        has_b = np.bincount(block, weights=is_b, minlength=n_blocks) > 0
-        has_a = np.bincount(block, weights=~is_b, minlength=n_blocks) > 0
-        mixed = (has_a & has_b)[block]
-        if mixed.any():
-            m_pos = pos[mixed].tolist()
-            m_isb = is_b[mixed].tolist()
-            m_block = block[mixed].tolist()
-            codes_a, codes_b = a, b
-            start = 0
-            total = len(m_pos)
-            while start < total:
-                end = start
-                blk = m_block[start]
-                while end < total and m_block[end] == blk:
-                    end += 1
-                pa_l = [m_pos[t] for t in range(start, end) if not m_isb[t]]
-                pb_l = [m_pos[t] for t in range(start, end) if m_isb[t]]
-                xa = codes_a[pa_l].tolist()
-                yb = codes_b[pb_l].tolist()
-                for i, j, pc in _align_block(model, pa_l, xa, pb_l, yb):
-                    pairs_pa.append(pa_l[i])
-                    pairs_pb.append(pb_l[j])
-                    pairs_cost.append(pc)
-                start = end
-            if pairs_pa:
-                keep_a[np.searchsorted(lone_a, pairs_pa)] = False
-                keep_b[np.searchsorted(lone_b, pairs_pb)] = False
+        pairs_pa, pairs_pb, pairs_cost = _transposed_pairs(a, b, anc, lone_a, lone_b, model)
+        if pairs_pa:
+            keep_a[np.searchsorted(lone_a, pairs_pa)] = False
+            keep_b[np.searchsorted(lone_b, pairs_pb)] = False
     del_pos = lone_a[keep_a]
     ins_pos = lone_b[keep_b]
-    del_t = a[del_pos]
-    ins_t = b[ins_pos]
-    del_cost = model.c_np[del_t, 0]
-    ins_cost = model.c_np[0, ins_t]
-    tr_cost = np.asarray(pairs_cost, dtype=float)
-    all_costs = np.concatenate([anc_cost, tr_cost, del_cost, ins_cost])
-    cost = float(all_costs.sum())
+    del_cost = model.c_np[a[del_pos], 0]
+    ins_cost = model.c_np[0, b[ins_pos]]
+    all_costs = np.concatenate([anc_cost, np.asarray(pairs_cost, dtype=float), del_cost, ins_cost])
     n_anc = int(anc.size)
     stats = SfStats(
-        cost=cost,
+        cost=float(all_costs.sum()),
         edits=n_anc + len(pairs_pa) + int(del_pos.size) + int(ins_pos.size),
         n_tokens=n,
         matches=n_match,
@@ -540,8 +501,73 @@ def _optimal_speaker(
     )
     if not with_operations:
         return stats, []
-    tr_pa = np.asarray(pairs_pa, dtype=np.int64)
-    tr_pb = np.asarray(pairs_pb, dtype=np.int64)
+    pairs = (np.asarray(pairs_pa, dtype=np.int64), np.asarray(pairs_pb, dtype=np.int64))
+    return stats, _operations_in_order(speaker, a, b, anc, pairs, del_pos, ins_pos, all_costs)
+
+
+def _transposed_pairs(
+    a: np.ndarray, b: np.ndarray, anc: np.ndarray, lone_a: np.ndarray, lone_b: np.ndarray, model: _CostModel
+) -> tuple[list[int], list[int], list[float]]:
+    """The boundaries of A and B paired as transpositions, and their costs.
+
+    Boundaries may be paired only within a block: a stretch between anchors, cut further
+    wherever consecutive boundaries are more than dmax apart, holding boundaries of both A and
+    B. Every other lone boundary is a plain deletion / insertion (handled vectorised).
+    """
+    pos = np.concatenate([lone_a, lone_b])
+    is_b = np.concatenate([np.zeros(lone_a.size, bool), np.ones(lone_b.size, bool)])
+    order = np.argsort(pos, kind="stable")
+    pos, is_b = pos[order], is_b[order]
+    seg = np.searchsorted(anc, pos)
+    new = np.ones(pos.size, dtype=bool)
+    new[1:] = seg[1:] != seg[:-1]
+    if model.dmax != float("inf"):
+        new[1:] |= np.diff(pos) > model.dmax
+    block = np.cumsum(new) - 1
+    n_blocks = int(block[-1]) + 1
+    has_b = np.bincount(block, weights=is_b, minlength=n_blocks) > 0
+    has_a = np.bincount(block, weights=~is_b, minlength=n_blocks) > 0
+    mixed = (has_a & has_b)[block]
+    pairs_pa: list[int] = []
+    pairs_pb: list[int] = []
+    pairs_cost: list[float] = []
+    if not mixed.any():
+        return pairs_pa, pairs_pb, pairs_cost
+    m_pos = pos[mixed].tolist()
+    m_isb = is_b[mixed].tolist()
+    m_block = block[mixed].tolist()
+    start = 0
+    total = len(m_pos)
+    while start < total:
+        end = start
+        blk = m_block[start]
+        while end < total and m_block[end] == blk:
+            end += 1
+        pa_l = [m_pos[t] for t in range(start, end) if not m_isb[t]]
+        pb_l = [m_pos[t] for t in range(start, end) if m_isb[t]]
+        for i, j, pc in _align_block(model, pa_l, a[pa_l].tolist(), pb_l, b[pb_l].tolist()):
+            pairs_pa.append(pa_l[i])
+            pairs_pb.append(pb_l[j])
+            pairs_cost.append(pc)
+        start = end
+    return pairs_pa, pairs_pb, pairs_cost
+
+
+def _operations_in_order(
+    speaker: str,
+    a: np.ndarray,
+    b: np.ndarray,
+    anc: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray],
+    del_pos: np.ndarray,
+    ins_pos: np.ndarray,
+    all_costs: np.ndarray,
+) -> list[Operation]:
+    """Every operation (anchors, transpositions, deletions, insertions; costs in that order in
+    ``all_costs``), sorted by the earlier of its two positions, then the later one."""
+    n = int(a.size)
+    tr_pa, tr_pb = pairs
+    anc_ta, anc_tb = a[anc], b[anc]
     none = -1
     kind = np.concatenate(
         [
@@ -553,9 +579,8 @@ def _optimal_speaker(
     )
     pos_a = np.concatenate([anc, tr_pa, del_pos, np.full(ins_pos.size, none)])
     pos_b = np.concatenate([anc, tr_pb, np.full(del_pos.size, none), ins_pos])
-    typ_a = np.concatenate([anc_ta, a[tr_pa], del_t, np.zeros(ins_pos.size, np.int64)])
-    typ_b = np.concatenate([anc_tb, b[tr_pb], np.zeros(del_pos.size, np.int64), ins_t])
-    # Position order: by the earlier of the two positions, then the later one.
+    typ_a = np.concatenate([anc_ta, a[tr_pa], a[del_pos], np.zeros(ins_pos.size, np.int64)])
+    typ_b = np.concatenate([anc_tb, b[tr_pb], np.zeros(del_pos.size, np.int64), b[ins_pos]])
     big = n + 1
     pa_key = np.where(pos_a < 0, big, pos_a)
     pb_key = np.where(pos_b < 0, big, pos_b)
@@ -563,7 +588,7 @@ def _optimal_speaker(
     second = np.maximum(np.where(pos_a < 0, -1, pos_a), np.where(pos_b < 0, -1, pos_b))
     order = np.lexsort((second, first))
     none_if_negative = [None, *range(n + 1)]  # index -1 -> None, p -> p (n + 1 slots: p <= n)
-    ops = list(
+    return list(
         map(
             Operation,
             repeat(speaker),
@@ -575,7 +600,6 @@ def _optimal_speaker(
             all_costs[order].tolist(),
         )
     )
-    return stats, ops
 
 
 # --- public API ---------------------------------------------------------------------------
@@ -637,7 +661,7 @@ def _speaker(
     from segagree.metrics.sf_segsimflex import segsimflex_speaker
 
     out = segsimflex_speaker(ca, cb, scheme, transpositions=transpositions, memo=memo, with_operations=True)
-    counts = dict.fromkeys(_OP_NAMES, 0)
+    counts: dict[str, int] = dict.fromkeys(_OP_NAMES, 0)
     ops: list[Operation] = []
     for op, pa, pb, ta, tb, c in out.operations:
         counts[op] += 1

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -36,39 +36,50 @@ from segagree.metrics.token_measure import BoundaryMeasure
 
 K_RULES: tuple[str, ...] = ("half_mean", "segeval", "nltk")
 
-_K_DEFAULT = {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"}
-_WINDOW_REFERENCE = "NLTK 3.10.4, segeval 2.0.11"
 
-PK_CARD = Card(
+# What the window measures share.
+_WINDOW: dict[str, Any] = {
+    "parameters": {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"},
+    "group": "boundary",
+    "reference": "NLTK 3.10.4, segeval 2.0.11",
+}
+
+PK_CARD = Card.from_text(
+    """
+    title: Pk
+    definition: share of the N-k windows where exactly one segmentation has a boundary
+    citation: Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine
+        Learning 34
+    better: lower
+    """,
+    **_WINDOW,
     name="pk",
-    title="Pk",
-    definition="share of the N-k windows where exactly one segmentation has a boundary",
-    citation="Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine Learning 34",
-    parameters=_K_DEFAULT,
-    better="lower",
-    group="boundary",
-    reference=_WINDOW_REFERENCE,
 )
-WINDOWDIFF_CARD = Card(
+WINDOWDIFF_CARD = Card.from_text(
+    """
+    title: WindowDiff
+    definition: share of the N-k windows whose boundary counts differ
+    citation: Pevzner & Hearst (2002), A Critique and Improvement of an Evaluation Metric for Text
+        Segmentation, Computational Linguistics 28
+    parameters:
+        lamprier = False
+    better: lower
+    """,
+    **_WINDOW,
     name="windowdiff",
-    title="WindowDiff",
-    definition="share of the N-k windows whose boundary counts differ",
-    citation="Pevzner & Hearst (2002), A Critique and Improvement of an Evaluation Metric for Text "
-    "Segmentation, Computational Linguistics 28",
-    parameters={**_K_DEFAULT, "lamprier": "False"},
-    better="lower",
-    group="boundary",
-    reference=_WINDOW_REFERENCE,
 )
-WINPR_CARD = Card(
+WINPR_CARD = Card.from_text(
+    """
+    title: WinPR
+    definition: window-based TP/TN/FP/FN over k+1-gap windows with k phantom gaps of padding; precision,
+        recall, F1
+    citation: Scaiano & Inkpen (2012), Getting More from Segmentation Evaluation, NAACL-HLT
+    reference: the paper's worked example (rows a, b, d, e)
+    notes: value is F1; row c of the paper's example cannot be reproduced by any hypothesis (see
+        winpr())
+    """,
+    **_WINDOW,
     name="winpr",
-    title="WinPR",
-    definition="window-based TP/TN/FP/FN over k+1-gap windows with k phantom gaps of padding; precision, recall, F1",
-    citation="Scaiano & Inkpen (2012), Getting More from Segmentation Evaluation, NAACL-HLT",
-    parameters=_K_DEFAULT,
-    group="boundary",
-    reference="the paper's worked example (rows a, b, d, e)",
-    notes="value is F1; row c of the paper's example cannot be reproduced by any hypothesis (see winpr())",
 )
 
 
@@ -326,7 +337,7 @@ def winpr(
 class _WindowMeasure(BoundaryMeasure):
     """A window measure; each item reports the window size it used (``params.k``)."""
 
-    options = ("k", "k_rule")
+    options: ClassVar[tuple[str, ...]] = ("k", "k_rule")
 
     def chosen(self, result: Any) -> dict[str, Any]:
         return {"k": int(result.k)}

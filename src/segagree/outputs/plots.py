@@ -28,6 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from segagree.metrics.kappa import KAPPA_NAMES
+from segagree.metrics.sf import SF_NAMES
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
+KAPPA_SF = KAPPA_NAMES[0]  # kappa of S_f's name
+
 if TYPE_CHECKING:
     from matplotlib.colors import Colormap
     from matplotlib.figure import Figure
@@ -291,7 +297,7 @@ def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], 
     ax.set_yticks(ypos, labels=labels, fontsize=9)
     ax.invert_yaxis()
     for y, v in zip(ypos, values, strict=True):
-        ax.text(v, y, f" {v}", va="center", ha="left", fontsize=8.5)
+        ax.text(float(v), float(y), f" {v}", va="center", ha="left", fontsize=8.5)
     ax.set_xlim(0, max(values) * 1.15 + 0.5)
     ax.set_xlabel("number of operations", fontsize=10)
     ax.set_title(title, fontsize=11)
@@ -417,18 +423,18 @@ def scores_png(entries: Sequence[Mapping[str, Any]], *, title: str) -> bytes:
     fig = _figure(8.0, min(1.6 + 0.4 * max(len(entries), 1), 16.0))
     ax = fig.add_subplot()
     series = [
-        ("sf", r"$S_f$", "o", OKABE_ITO[0]),
-        ("sf_b", r"$S_f^B$", "s", OKABE_ITO[1]),
-        ("kappa_sf", r"$\kappa(S_f)$", "D", OKABE_ITO[2]),
+        (SF, r"$S_f$", "o", OKABE_ITO[0]),
+        (SF_B, r"$S_f^B$", "s", OKABE_ITO[1]),
+        (KAPPA_SF, r"$\kappa(S_f)$", "D", OKABE_ITO[2]),
     ]
-    offsets = {"sf": -0.18, "sf_b": 0.0, "kappa_sf": 0.18}
+    offsets = {SF: -0.18, SF_B: 0.0, KAPPA_SF: 0.18}
     for key, name, marker, colour in series:
         pts = [(i, e[key]) for i, e in enumerate(entries) if e.get(key) is not None]
         if not pts:
             continue
         ys = np.array([p[0] for p in pts]) + offsets[key]
         xs = np.array([p[1] for p in pts], dtype=float)
-        if key == "kappa_sf":
+        if key == KAPPA_SF:
             lows = np.array([entries[i].get("kappa_sf_low", v) for i, v in pts], dtype=float)
             highs = np.array([entries[i].get("kappa_sf_high", v) for i, v in pts], dtype=float)
             ax.errorbar(xs, ys, xerr=[xs - lows, highs - xs], fmt="none", ecolor=colour, elinewidth=1.2, capsize=2.5)

@@ -44,10 +44,15 @@ import numpy as np
 from markupsafe import Markup
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.metrics.kappa import KAPPA_NAMES
+from segagree.metrics.sf import SF_NAMES
 from segagree.outputs import plots
 from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
 from segagree.version import version
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
+KAPPA_SF = KAPPA_NAMES[0]  # kappa of S_f's name
 
 if TYPE_CHECKING:
     import jinja2
@@ -260,7 +265,7 @@ def _confusion(matrix: Sequence[Sequence[int]], symbols: Sequence[str]) -> dict[
 
 def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Geometry of the SVG dot plot: S_f, S_f^B and kappa (with its interval) per text and pair."""
-    values = [v for e in entries for v in (e.get("sf"), e.get("sf_b"), e.get("kappa_sf_low")) if v is not None]
+    values = [v for e in entries for v in (e.get(SF), e.get(SF_B), e.get("kappa_sf_low")) if v is not None]
     finite = [float(v) for v in values if math.isfinite(float(v))]
     lo = min([0.0, *finite])
     lo = math.floor(lo * 5) / 5  # a multiple of 0.2
@@ -286,11 +291,11 @@ def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
     out = []
     for i, e in enumerate(entries):
         y = top + row * i + row / 2
-        item: dict[str, Any] = {"label": e["label"], "y": y, "sf": None, "sf_b": None, "kappa": None}
-        for key in ("sf", "sf_b"):
+        item: dict[str, Any] = {"label": e["label"], "y": y, SF: None, SF_B: None, "kappa": None}
+        for key in (SF, SF_B):
             if x(e.get(key)) is not None:
                 item[key] = {"x": x(e[key]), "shown": _score(e[key])}
-        k = e.get("kappa_sf")
+        k = e.get(KAPPA_SF)
         if x(k) is not None:
             low = x(e.get("kappa_sf_low", k))
             high = x(e.get("kappa_sf_high", k))
@@ -329,8 +334,8 @@ class _Report:
             self.values[key] = row["value"]
         ok = [r for r in outcome.results if r.get("ok")]
         # Subtitle pairs whose words do not align (machine output) have no S_f: only the subtitle table.
-        self.results = [r for r in ok if r["compare"].get("sf") is not None]
-        self.subtitle_only = [r for r in ok if r["compare"].get("sf") is None]
+        self.results = [r for r in ok if r["compare"].get(SF) is not None]
+        self.subtitle_only = [r for r in ok if r["compare"].get(SF) is None]
         self.figures = [plots.figure_data(r) for r in self.results]
         self.stems: list[str] = []
         used: set[str] = set()
@@ -369,7 +374,7 @@ class _Report:
         out = []
         for name, (sf_stats, sfb_stats) in stats.items():
             group: dict[str, Any] = {"name": name, "pooled": name == "all pairs"}
-            for key, st in (("sf", sf_stats), ("sf_b", sfb_stats)):
+            for key, st in ((SF, sf_stats), (SF_B, sfb_stats)):
                 i = plots.bootstrap_over_texts(st, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
                 group["n_texts"] = i.n_texts
                 group[key] = {
@@ -384,7 +389,7 @@ class _Report:
         cards: list[dict[str, Any]] = []
         for g in groups:
             if g["pooled"]:
-                for key, label in (("sf", SF_HTML), ("sf_b", SFB_HTML)):
+                for key, label in ((SF, SF_HTML), (SF_B, SFB_HTML)):
                     cards.append(
                         {
                             "label": Markup(f"{label}, all texts and pairs"),
@@ -422,13 +427,13 @@ class _Report:
                     "pair": f"{a} vs {b}",
                     "speaker": speaker,
                     "n_tokens": _cell(v, (*k, "n_tokens"), "count"),
-                    "sf": _cell(v, (*k, "sf")),
-                    "sf_b": _cell(v, (*k, "sf_b")),
+                    SF: _cell(v, (*k, SF)),
+                    SF_B: _cell(v, (*k, SF_B)),
                     "cost": _cell(v, (*k, "cost"), "count"),
                     "edits": _cell(v, (*k, "edits"), "count"),
                 }
                 if kappa_on:
-                    for target in ("sf", "sf_b"):
+                    for target in (SF, SF_B):
                         low, high, how = _kappa_interval(r, speaker, target)
                         how_seen.add(how)
                         row[f"kappa_{target}"] = _cell(v, (*k, f"kappa_{target}"))
@@ -451,12 +456,12 @@ class _Report:
             k = (r["text"], r["annotator_a"], r["annotator_b"], POOLED)
             entry: dict[str, Any] = {
                 "label": self.label(r),
-                "sf": self.values.get((*k, "sf")),
-                "sf_b": self.values.get((*k, "sf_b")),
+                SF: self.values.get((*k, SF)),
+                SF_B: self.values.get((*k, SF_B)),
             }
-            kappa = self.values.get((*k, "kappa_sf"))
+            kappa = self.values.get((*k, KAPPA_SF))
             if kappa is not None:
-                low, high, _ = _kappa_interval(r, POOLED, "sf")
+                low, high, _ = _kappa_interval(r, POOLED, SF)
                 entry.update(
                     kappa_sf=kappa,
                     kappa_sf_low=low if low is not None else kappa,
@@ -611,7 +616,7 @@ class _Report:
                 )
         subtitles = []
         # Per file, then pooled over texts (summary rows with text ALL).
-        pooled = {}
+        pooled: dict[tuple[str, str], dict[str, Any]] = {}
         for row in self.outcome.rows:
             if row["text"] == POOLED and row.get("layer") == "subtitle":
                 entry = pooled.setdefault((row["annotator_a"], row["annotator_b"]), {"text": POOLED, "subtitles": {}})
@@ -653,9 +658,9 @@ class _Report:
             digest = f"unavailable ({err})"
         scores_png = None
         if self.config.report_plots == "all" and self.results:
-            png = plots.scores_png(self.dot_entries(), title="Scores per text and annotator pair (all speakers)")
+            scores = plots.scores_png(self.dot_entries(), title="Scores per text and annotator pair (all speakers)")
             with atomic_path(self.outdir / PLOTS_DIR / "scores.png") as tmp:
-                tmp.write_bytes(png)
+                tmp.write_bytes(scores)
             scores_png = f"{PLOTS_DIR}/scores.png"
         toc = [(a, t) for a, t in SECTIONS if a != "subtitles" or subtitles]
         return {

@@ -37,11 +37,16 @@ from typing import Any
 
 from segagree.adapters.base import atomic_path
 from segagree.errors import SegagreeError
+from segagree.metrics.kappa import KAPPA_NAMES
+from segagree.metrics.sf import SF_NAMES
 from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.tasks import file_digest
 from segagree.schemas import NONE_SYMBOL
 from segagree.version import version
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
+KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES
 
 DECISIONS = ("A", "B", "both", "neither", "other")
 OPS = ("match", "substitution", "transposition", "insertion", "deletion")
@@ -483,10 +488,10 @@ def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dic
         values: list[Any] = [
             speaker,
             stats.get("n_tokens"),
-            stats.get("sf"),
-            stats.get("sf_b"),
-            kv.get("kappa_sf"),
-            kv.get("kappa_sf_b"),
+            stats.get(SF),
+            stats.get(SF_B),
+            kv.get(KAPPA_SF),
+            kv.get(KAPPA_SF_B),
             stats.get("cost"),
             stats.get("matches", counts["match"]),
             stats.get("substitutions", counts["substitution"]),

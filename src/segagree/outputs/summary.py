@@ -16,8 +16,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from segagree.adapters.base import write_text_atomic
+from segagree.metrics.sf import SF_NAMES
 from segagree.pipeline.config import RunConfig
 from segagree.version import version
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
 
 if TYPE_CHECKING:
     from segagree.pipeline.results import RunOutcome
@@ -60,8 +63,8 @@ def _rows_for(result: dict[str, Any], config: RunConfig) -> list[dict[str, Any]]
 
     per_speaker = comp["per_speaker"]
     for speaker, stats in [*per_speaker.items(), (POOLED, comp)]:
-        add(speaker, "sf", stats["sf"])
-        add(speaker, "sf_b", stats["sf_b"])
+        add(speaker, SF, stats[SF])
+        add(speaker, SF_B, stats[SF_B])
         for key in COUNT_KEYS:
             add(speaker, key, stats.get(key))
     mismatches = comp.get("mismatches", [])
@@ -94,7 +97,7 @@ def kappa_values(kappa: dict[str, Any]) -> dict[str, dict[str, float]]:
         if not entry:
             continue
         vals: dict[str, float] = {}
-        for target in ("sf", "sf_b"):
+        for target in (SF, SF_B):
             part = entry.get(target) or {}
             if part.get("kappa") is not None:
                 vals[f"kappa_{target}"] = part["kappa"]

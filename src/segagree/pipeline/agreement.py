@@ -18,17 +18,22 @@ import numpy as np
 
 from segagree.errors import InputError, UsageError
 from segagree.metrics.agreement import SfKappaResult, sf_kappa
-from segagree.metrics.fleiss import bootstrap_ci, fleiss, pairwise_table
-from segagree.metrics.sf import SfStats
+from segagree.metrics.boundary_edit import B_CARD, S_CARD
+from segagree.metrics.fleiss import BIAS_CARD, bootstrap_ci, fleiss, pairwise_table
+from segagree.metrics.kappa import KAPPA_SF_B_CARD, KAPPA_SF_CARD
+from segagree.metrics.sf import SF_B_CARD, SF_CARD, SfStats
 from segagree.pipeline.pairing import pair_annotations
-from segagree.pipeline.results import AnnotationPair
 from segagree.schemas import BoundaryScheme, Document
 
+# The measures' names, as keys of the results (each written once, on its card).
+SF, SF_B, S, B = SF_CARD.name, SF_B_CARD.name, S_CARD.name, B_CARD.name
+KAPPA_SF, KAPPA_SF_B, BIAS = KAPPA_SF_CARD.name, KAPPA_SF_B_CARD.name, BIAS_CARD.name
+
 DEFINITIONS: dict[str, str] = {
-    "sf": "S_f = 1 - cost/tokens: flexible boundary-edit similarity (Lai, Li & Zhang 2023), pooled over speakers",
-    "sf_b": "S_f^B = 1 - cost/edits: S_f normalised by the number of edit operations (matches included)",
-    "kappa_sf": "(S_f - E[S_f chance]) / (1 - E[S_f chance]); chance = similarity of K simulated random pairs",
-    "kappa_sf_b": "the same chance correction for S_f^B",
+    SF: "S_f = 1 - cost/tokens: flexible boundary-edit similarity (Lai, Li & Zhang 2023), pooled over speakers",
+    SF_B: "S_f^B = 1 - cost/edits: S_f normalised by the number of edit operations (matches included)",
+    KAPPA_SF: "(S_f - E[S_f chance]) / (1 - E[S_f chance]); chance = similarity of K simulated random pairs",
+    KAPPA_SF_B: "the same chance correction for S_f^B",
     "chance_mean": "mean similarity of the K simulated chance pairs (exact expectation with --exact)",
     "chance_sd": "standard deviation of the simulated chance similarity (ddof 1)",
     "se": "Monte Carlo standard error of kappa: (1 - obs)/(1 - chance_mean)^2 * chance_sd/sqrt(K)",
@@ -41,10 +46,10 @@ DEFINITIONS: dict[str, str] = {
     "expected_kappa": "A_e of multi-kappa: mean over annotator pairs of the chance agreement of their own proportions",
     "pi": "multi-pi (Fleiss; Scott's pi for two annotators) = (A_a - A_e(pi)) / (1 - A_e(pi))",
     "kappa": "multi-kappa (Davies & Fleiss; Cohen's kappa for two annotators) = (A_a - A_e(kappa)) / (1 - A_e(kappa))",
-    "bias": "Artstein & Poesio's annotator bias = A_e(pi) - A_e(kappa)",
+    BIAS: "Artstein & Poesio's annotator bias = A_e(pi) - A_e(kappa)",
     "ci": "percentile bootstrap interval (default 95%) over texts/items, or speakers with --ci-speakers",
-    "s": "Segmentation Similarity S (Fournier & Inkpen 2012), as segeval 2.0.11 (n_t = 2)",
-    "b": "Boundary Similarity B (Fournier 2013), as segeval 2.0.11 (n_t = 2)",
+    S: "Segmentation Similarity S (Fournier & Inkpen 2012), as segeval 2.0.11 (n_t = 2)",
+    B: "Boundary Similarity B (Fournier 2013), as segeval 2.0.11 (n_t = 2)",
 }
 
 
@@ -105,16 +110,16 @@ def agree_dataset(
     """S- and B-based multi-pi, multi-kappa and bias (segeval-exact), the pairwise table, and
     bootstrap intervals over items."""
     out: dict[str, Any] = {"kind": "dataset", "multi": {}, "pairwise": {}, "ci": {}}
-    for sim in ("s", "b"):
+    for sim in (S, B):
         res = fleiss(dataset, sim, n_t)
         out["multi"][sim] = res.to_dict()
         out["pairwise"][sim] = pairwise_table(dataset, sim, n_t)
         ci = bootstrap_ci(len(res.items), res.coefficients, n_boot=n_boot, seed=seed, level=level, unit="item")
-        out["ci"][sim] = _split_ci(ci, ("pi", "kappa", "bias"))
+        out["ci"][sim] = _split_ci(ci, ("pi", "kappa", BIAS))
         out["coders"] = res.coders
         out["items"] = res.items
     out["definitions"] = {
-        k: DEFINITIONS[k] for k in ("s", "b", "actual", "expected_pi", "expected_kappa", "pi", "kappa", "bias", "ci")
+        k: DEFINITIONS[k] for k in (S, B, "actual", "expected_pi", "expected_kappa", "pi", "kappa", BIAS, "ci")
     }
     return out
 
@@ -156,7 +161,7 @@ def _kappa_statistic(res: SfKappaResult) -> Callable[[np.ndarray], np.ndarray]:
             else:  # exact: per-speaker expected costs are additive
                 exp_cost = np.array(
                     [
-                        (1 - res.per_speaker[s]["sf"].chance_mean) * n if s in res.per_speaker else np.nan
+                        _expected_cost(res.per_speaker[s][SF], n) if s in res.per_speaker else np.nan
                         for s, n in zip(res.speakers, tok, strict=True)
                     ]
                 )
@@ -169,30 +174,35 @@ def _kappa_statistic(res: SfKappaResult) -> Callable[[np.ndarray], np.ndarray]:
     return fn
 
 
+def _expected_cost(est: Any, n_tokens: float) -> float:
+    """A speaker's expected chance cost (exact method): (1 - E[S_f]) x tokens."""
+    return np.nan if est.chance_mean is None else (1 - est.chance_mean) * n_tokens
+
+
 def _pair_summary(res: SfKappaResult) -> dict[str, Any]:
     speakers = {}
     for s in res.speakers:
         st = res.observed[s]
         row: dict[str, Any] = {
             "n_tokens": st.n_tokens,
-            "sf": st.sf,
-            "sf_b": st.sf_b,
+            SF: st.sf,
+            SF_B: st.sf_b,
             "cost": st.cost,
             "edits": st.edits,
         }
         if s in res.per_speaker:
-            row["kappa_sf"] = res.per_speaker[s]["sf"].to_dict()
-            row["kappa_sf_b"] = res.per_speaker[s]["sf_b"].to_dict()
+            row[KAPPA_SF] = res.per_speaker[s][SF].to_dict()
+            row[KAPPA_SF_B] = res.per_speaker[s][SF_B].to_dict()
         speakers[s] = row
     total = sum(res.observed.values(), SfStats())
     pooled = {
         "n_tokens": total.n_tokens,
-        "sf": total.sf,
-        "sf_b": total.sf_b,
+        SF: total.sf,
+        SF_B: total.sf_b,
         "cost": total.cost,
         "edits": total.edits,
-        "kappa_sf": res.pooled["sf"].to_dict(),
-        "kappa_sf_b": res.pooled["sf_b"].to_dict(),
+        KAPPA_SF: res.pooled[SF].to_dict(),
+        KAPPA_SF_B: res.pooled[SF_B].to_dict(),
     }
     return {
         "speakers": speakers,
@@ -249,13 +259,20 @@ def agree_documents(
         raise UsageError(f"agreement needs two or more annotations of the same text, got {len(docs)}")
     if ci_over not in ("texts", "speakers"):
         raise UsageError(f"ci_over must be 'texts' or 'speakers', not {ci_over!r}")
-    labels = (
-        list(names)
-        if names
-        else [Path(d.source_path).name or d.name or f"annotator{i + 1}" for i, d in enumerate(docs)]
-    )
-    if len(set(labels)) != len(labels):
-        labels = [f"{i + 1}:{x}" for i, x in enumerate(labels)]
+    labels = _labels(docs, names)
+    kappa_options = {
+        "chance": chance,
+        "sims": sims,
+        "seed": seed,
+        "per_speaker": per_speaker,
+        "mode": mode,
+        "transpositions": transpositions,
+        "jobs": jobs,
+        "chance_method": chance_method,
+        "progress": progress,
+        "mc_tolerance": mc_tolerance,
+    }
+    boot = {"n_boot": n_boot, "seed": seed, "level": level}
     pairs_out = []
     first_pairs = {}
     for i, j in itertools.combinations(range(len(docs)), 2):
@@ -264,41 +281,20 @@ def agree_documents(
             docs[j],
             layer=layer,
             scheme=scheme,
+            speaker_map=speaker_map,
             align=align,
             max_mismatch=max_mismatch,
             normalise_speakers=normalise_speakers,
-            speaker_map=speaker_map,
             common_speakers=common_speakers,
         )
         if i == 0:
             first_pairs[j] = pair
-        res = sf_kappa(
-            pair.arrays_a,
-            pair.arrays_b,
-            pair.scheme,
-            chance=chance,
-            sims=sims,
-            seed=seed,
-            per_speaker=per_speaker,
-            mode=mode,
-            transpositions=transpositions,
-            jobs=jobs,
-            chance_method=chance_method,
-            progress=progress,
-            mc_tolerance=mc_tolerance,
-        )
-        summary = _pair_summary(res)
+        summary = _pair_agreement(pair.arrays_a, pair.arrays_b, pair.scheme, kappa_options, ci_over, boot)
         summary.update(a=labels[i], b=labels[j], mismatches=len(pair.mismatches))
         summary["unpaired_speakers"] = {"a": list(pair.unpaired_a), "b": list(pair.unpaired_b)}
-        if ci_over == "speakers":
-            ci = bootstrap_ci(
-                len(res.speakers), _kappa_statistic(res), n_boot=n_boot, seed=seed, level=level, unit="speaker"
-            )
-        else:
-            ci = bootstrap_ci(1, _kappa_statistic(res), n_boot=n_boot, seed=seed, level=level, unit="text")
-        summary["ci"] = _split_ci(ci, ("sf", "sf_b", "kappa_sf", "kappa_sf_b"))
         pairs_out.append(summary)
     sch = next(iter(first_pairs.values())).scheme
+    simulated = chance_method == "simulation"
     out: dict[str, Any] = {
         "kind": "documents",
         "annotators": labels,
@@ -308,24 +304,52 @@ def agree_documents(
         "transpositions": transpositions,
         "chance": chance,
         "chance_method": chance_method,
-        "K": sims if chance_method == "simulation" else None,
-        "mc_tolerance": mc_tolerance if chance_method == "simulation" else None,
-        "seed": seed if chance_method == "simulation" else None,
+        "K": sims if simulated else None,
+        "mc_tolerance": mc_tolerance if simulated else None,
+        "seed": seed if simulated else None,
         "pairs": pairs_out,
         "multi": None,
         "multi_reason": "two annotators: pi and kappa of the pair are in 'pairs'" if len(docs) == 2 else None,
     }
     if len(docs) >= 3:
-        out.update(_multi(first_pairs, labels, sch, mode=mode, transpositions=transpositions))
+        out.update(_multi_coder(labels, first_pairs, sch, mode, transpositions))
     out["definitions"] = dict(DEFINITIONS)
     return out
 
 
-def _multi(
-    first_pairs: dict[int, AnnotationPair], labels: list[str], sch: BoundaryScheme, *, mode: str, transpositions: bool
+def _labels(docs: Sequence[Document], names: Sequence[str] | None) -> list[str]:
+    """Annotator labels: the names given, else the file names; numbered when two are alike."""
+    labels = (
+        list(names)
+        if names
+        else [Path(d.source_path).name or d.name or f"annotator{i + 1}" for i, d in enumerate(docs)]
+    )
+    if len(set(labels)) != len(labels):
+        labels = [f"{i + 1}:{x}" for i, x in enumerate(labels)]
+    return labels
+
+
+def _pair_agreement(
+    a: Mapping[str, np.ndarray],
+    b: Mapping[str, np.ndarray],
+    scheme: BoundaryScheme,
+    kappa_options: Mapping[str, Any],
+    ci_over: str,
+    boot: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """Multi-pi and multi-kappa of S_f and S_f^B over three or more annotators (the first one
-    paired with each other), on the speakers every annotator has; a reason where they differ."""
+    """One annotator pair: S_f, S_f^B, their kappas and bootstrap intervals (over speakers or none)."""
+    res = sf_kappa(a, b, scheme, **kappa_options)
+    summary = _pair_summary(res)
+    units, unit = (len(res.speakers), "speaker") if ci_over == "speakers" else (1, "text")
+    ci = bootstrap_ci(units, _kappa_statistic(res), unit=unit, **boot)
+    summary["ci"] = _split_ci(ci, (SF, SF_B, KAPPA_SF, KAPPA_SF_B))
+    return summary
+
+
+def _multi_coder(
+    labels: Sequence[str], first_pairs: Mapping[int, Any], scheme: BoundaryScheme, mode: str, transpositions: bool
+) -> dict[str, Any]:
+    """Multi-pi, multi-kappa and bias of S_f and S_f^B over every annotator (one common token stream)."""
     if any(p.mismatches for p in first_pairs.values()):
         return {"multi_reason": "the transcripts differ: multi-pi/kappa need one common token stream"}
     p1 = first_pairs[1]
@@ -334,6 +358,6 @@ def _multi(
     arrays = {labels[0]: p1.arrays_a, **{labels[j]: p.arrays_b for j, p in first_pairs.items()}}
     data = {"text": {name: {s: arr[s] for s in shared} for name, arr in arrays.items()}}
     multi = {
-        sim: fleiss(data, sim, scheme=sch, mode=mode, transpositions=transpositions).to_dict() for sim in ("sf", "sf_b")
+        sim: fleiss(data, sim, scheme=scheme, mode=mode, transpositions=transpositions).to_dict() for sim in (SF, SF_B)
     }
     return {"multi": multi}

@@ -12,6 +12,7 @@ type_b, cost; positions are 0-based token indexes in each annotator's own speake
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from segagree.errors import MismatchError
@@ -106,10 +107,18 @@ def compare_documents(
         metrics = [m for m in metrics if m not in subtitle_names]
     if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
         speaker_map, align = merge, True
-    same: dict[str, Any] = {"speaker_map": speaker_map, "align": align, "max_mismatch": max_mismatch}
-    same.update(normalise_speakers=normalise_speakers, common_speakers=common_speakers)
+    pair_layer = partial(
+        pair_annotations,
+        a,
+        b,
+        speaker_map=speaker_map,
+        align=align,
+        max_mismatch=max_mismatch,
+        normalise_speakers=normalise_speakers,
+        common_speakers=common_speakers,
+    )
     try:
-        pair = pair_annotations(a, b, layer=name, scheme=scheme, **same)
+        pair = pair_layer(layer=name, scheme=scheme)
     except MismatchError as err:
         if not subtitle_names or metrics:
             raise
@@ -117,7 +126,7 @@ def compare_documents(
         result = unaligned_result(err.message, name, a.layer(name).scheme)
     else:
         for extra in names[1:]:
-            other = pair_annotations(a, b, layer=extra, **same)
+            other = pair_layer(layer=extra)
             pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
         result = score_pair(
             pair,
@@ -150,8 +159,7 @@ def unaligned_result(reason: str, layer: str, scheme: BoundaryScheme | None = No
     """The result of a pair whose tokens cannot be aligned: S_f and its operations are absent."""
     info = {"name": scheme.name, "digest": scheme.digest, "symbols": scheme.symbols} if scheme else None
     return {
-        "sf": None,
-        "sf_b": None,
+        **dict.fromkeys(SF_NAMES),
         "cost": None,
         "edits": None,
         "n_tokens": None,

@@ -6,7 +6,7 @@ Example (every key optional; these are the defaults)::
     layer = "iu"                 # the layer to compare
     mode = "optimal"             # S_f search: optimal or segsimflex
     transpositions = true
-    metrics = ["sf", "sf_b"]     # any of `segagree metrics`; kappa is set below
+    # metrics = [...]          # default S_f and S_f^B; any names of `segagree metrics`; kappa below
     align = true                 # align differing transcripts instead of failing
     max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
@@ -58,6 +58,13 @@ CONFIG_NAME = "segagree.toml"
 READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "chat_units", "no_speaker", "speaker_from"}
 
 
+def _default_metrics() -> list[str]:
+    """S_f and S_f^B (their module is imported only when a run needs its settings)."""
+    from segagree.metrics.sf import SF_NAMES
+
+    return list(SF_NAMES)
+
+
 @dataclass
 class KappaSettings:
     """Simulated chance-corrected agreement (Lai, Li & Zhang 2023, section 5)."""
@@ -76,7 +83,7 @@ class RunConfig:
     layer: str | None = "iu"
     mode: str = "optimal"
     transpositions: bool = True
-    metrics: list[str] = field(default_factory=lambda: ["sf", "sf_b"])
+    metrics: list[str] = field(default_factory=_default_metrics)
     align: bool = True
     max_mismatch: float = 0.2
     normalise_speakers: bool = True
