@@ -117,14 +117,11 @@ PairKey = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def _ter_pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
-    """sacrebleu's ``translation_edit_rate`` (edits, reference length) of each (hyp, ref) token pair."""
-    from sacrebleu.metrics.lib_ter import translation_edit_rate
+    """sacrebleu's ``translation_edit_rate`` (edits, reference length) of each (hyp, ref) token
+    pair, by the compiled kernel :mod:`segagree.metrics._ter` (equal to sacrebleu, much faster)."""
+    from segagree.metrics._ter import ter_pairs
 
-    out = []
-    for hyp, ref in keys:
-        edits, length = translation_edit_rate(list(hyp), list(ref))
-        out.append((int(edits), int(length)))
-    return out
+    return ter_pairs(keys)
 
 
 class TerCache:
