@@ -321,7 +321,7 @@ def ter_edits(
         from sacrebleu.metrics.lib_ter import translation_edit_rate
 
         for k in bad:
-            translation_edit_rate(list(pairs[k][0]), list(pairs[k][1]))
+            translation_edit_rate(list(pairs[int(k)][0]), list(pairs[int(k)][1]))
     return edits, shifts
 
 

@@ -27,6 +27,33 @@ ENTRY_POINT_GROUP = "segagree.metrics"
 # name -> module. Keep each group together; the order is the order of `segagree metrics`.
 MEASURES: dict[str, str] = {
     # Filled by the measure modules' migration (issue 20); see CONTRIBUTING.md.
+    # subtitles: SubER's, EvalSubtitle's and the block measures
+    "suber_metrics": "segagree.metrics.subtitle_measures",
+    "sigma": "segagree.metrics.subtitle_measures",
+    "bleu_br": "segagree.metrics.subtitle_measures",
+    "bleu_nb": "segagree.metrics.subtitle_measures",
+    "ter_br": "segagree.metrics.subtitle_measures",
+    "cpl_conformity": "segagree.metrics.subtitle_measures",
+    "f1_eob": "segagree.metrics.subtitle_measures",
+    "pk_eob": "segagree.metrics.subtitle_measures",
+    "windowdiff_eob": "segagree.metrics.subtitle_measures",
+    "s_eob": "segagree.metrics.subtitle_measures",
+    "b_eob": "segagree.metrics.subtitle_measures",
+    "f1_eol": "segagree.metrics.subtitle_measures",
+    "pk_eol": "segagree.metrics.subtitle_measures",
+    "windowdiff_eol": "segagree.metrics.subtitle_measures",
+    "s_eol": "segagree.metrics.subtitle_measures",
+    "b_eol": "segagree.metrics.subtitle_measures",
+    "f1_eox": "segagree.metrics.subtitle_measures",
+    "pk_eox": "segagree.metrics.subtitle_measures",
+    "windowdiff_eox": "segagree.metrics.subtitle_measures",
+    "s_eox": "segagree.metrics.subtitle_measures",
+    "b_eox": "segagree.metrics.subtitle_measures",
+    "reading_speed": "segagree.metrics.subtitle_measures",
+    "lines_per_block": "segagree.metrics.subtitle_measures",
+    "s_bleu": "segagree.metrics.subtitle_bleus",
+    "t_bleu": "segagree.metrics.subtitle_bleus",
+    "tbhr": "segagree.metrics.subtitle_bleus",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}

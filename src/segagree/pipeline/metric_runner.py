@@ -111,13 +111,23 @@ RUNNERS.update(
 def _register_subtitle_metrics() -> dict[str, tuple[str, ...]]:
     """Subtitle metrics (SubER's, EvalSubtitle's, reading speed) and their cards."""
     from segagree.metrics.cards import METRIC_CARDS, MetricCard, add_card
-    from segagree.metrics.subtitles import METRIC_CARDS as SUBTITLE_CARDS
     from segagree.pipeline import subtitles
 
-    for card in SUBTITLE_CARDS:
-        if card["name"] not in METRIC_CARDS:
-            fields = {k: v for k, v in card.items() if k != "params"}
-            add_card(MetricCard(**fields, parameters=card["params"]))
+    for measure in subtitles.MEASURES.values():  # bridge: the contract's cards shown by `segagree metrics`
+        c = measure.card
+        if c.name not in METRIC_CARDS:
+            add_card(
+                MetricCard(
+                    c.name,
+                    c.title,
+                    c.definition,
+                    c.parameters,
+                    c.citation,
+                    library=c.library,
+                    higher_is_better=c.higher_is_better,
+                    reference=c.reference,
+                )
+            )
     return subtitles.register(RUNNERS)
 
 
