@@ -30,9 +30,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from segagree.metrics.contract import Card
-from segagree.metrics.subtitle_measures import Context, SubtitleMeasure, measure, shifted_segments
+from segagree.metrics.subtitle_measures import Context, SubtitleMeasure, measure, shifted_segments, suber_problem
 from segagree.metrics.subtitle_views import PairData
-from segagree.metrics.subtitles import NotApplicable, suber_available, suber_scores
+from segagree.metrics.subtitles import NotApplicable, suber_scores
 
 __all__ = ["MEASURES", "S_BLEU", "TBHR", "T_BLEU", "block_segments"]
 
@@ -42,7 +42,6 @@ _C2021 = (
     "(T-BLEU, TBHR)"
 )
 _SUBER = "suber 0.4 (subtitle-edit-rate) command line"
-_NO_SUBER = "the suber package is not installed (pip install 'segagree[suber]')"
 
 S_BLEU = Card(
     name="s_bleu",
@@ -107,8 +106,9 @@ def block_segments(segments: Sequence[Any]) -> list[Any]:
 
 
 def _s_bleu_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str, Any]]:
-    if not suber_available():
-        return {S_BLEU.name: NotApplicable(_NO_SUBER).to_dict()}
+    problem = suber_problem(data)
+    if problem:
+        return {S_BLEU.name: NotApplicable(problem).to_dict()}
     hyp, ref = (block_segments([s for d in data for s in (side(d).segments or [])]) for side in _SIDES)
     if len(hyp) != len(ref):
         reason = (
@@ -130,8 +130,9 @@ _SIDES = (lambda d: d.hypothesis, lambda d: d.reference)
 
 
 def _time_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str, Any]]:
-    if not suber_available():
-        na = NotApplicable(_NO_SUBER).to_dict()
+    problem = suber_problem(data)
+    if problem:
+        na = NotApplicable(problem).to_dict()
         return {T_BLEU.name: na, TBHR.name: dict(na)}
     hyp, ref = shifted_segments(data)
     lang = ctx.opts.language

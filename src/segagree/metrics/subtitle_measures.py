@@ -49,6 +49,7 @@ __all__ = [
     "Texts",
     "score_texts",
     "shifted_segments",
+    "suber_problem",
 ]
 
 _K2022 = (
@@ -174,10 +175,17 @@ def _shift(segments: list[Any], seconds: float) -> list[Any]:
     return out
 
 
+def suber_problem(data: Sequence[PairData]) -> str:
+    """Why the SubER-based measures cannot score these texts, or ``""``."""
+    if not suber_available():
+        return "the suber package is not installed (pip install 'segagree[suber]')"
+    return next((s.segments_problem for d in data for s in (d.reference, d.hypothesis) if s.segments_problem), "")
+
+
 def _suber_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str, Any]]:
     opts, info_key = ctx.opts, f"{SUBER.name}_info"
-    if not suber_available():
-        reason = "the suber package is not installed (pip install 'segagree[suber]')"
+    reason = suber_problem(data)
+    if reason:
         return {SUBER.name: {}, info_key: {"not_applicable": dict.fromkeys(opts.suber, reason)}}
     hyp_all, ref_all = shifted_segments(data)
     extra: list[Any] = []

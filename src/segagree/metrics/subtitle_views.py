@@ -99,6 +99,8 @@ class SubtitleSide:
     words_dropped: int = 0
     # The whole text for the masses, CPL and projection: the sentences, or (SRT) all words as one.
     stream: list[Sentence] = field(default_factory=list)
+    # Why suber cannot have this side's segments (the SubER-based measures are then not applicable).
+    segments_problem: str = ""
 
 
 @dataclass

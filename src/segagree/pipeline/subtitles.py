@@ -259,17 +259,25 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
         sentences, dropped = sentences_by_punctuation(source)
         sentence_source = "punctuation"
         stream = [list(source)]
+    problem = ""
     if segments is None and suber_available():
-        segments = (
-            _suber_from_cues(cues)
-            if timed
-            else _suber_from_sentences(sentences if sentence_source == "lines" else [c for c, _, _ in cues])
-        )
-        segment_source = "built from the document"
+        short = [k + 1 for k, (w, s, e) in enumerate(cues) if timed and w and e - s < 2e-8]
+        if short:
+            # suber interpolates word times inside each cue and fails on a cue without duration.
+            problem = f"SubER cannot place the words of a cue without duration (cue {short[0]} of {path or 'the file'})"
+        else:
+            segments = (
+                _suber_from_cues(cues)
+                if timed
+                else _suber_from_sentences(sentences if sentence_source == "lines" else [c for c, _, _ in cues])
+            )
+            segment_source = "built from the document"
     name = doc.name or Path(path).name
-    return SubtitleSide(
+    side = SubtitleSide(
         name, sentences, sentence_source, segments, segment_source, blocks, timed, path, fmt, dropped, stream
     )
+    side.segments_problem = problem
+    return side
 
 
 # --------------------------------------------------------------------------------------------
