@@ -259,7 +259,7 @@ def sigma_scores(
     if min(ub) <= 0:
         return NotApplicable("an upper-bound n-gram precision is 0 (no matching n-grams)").to_dict(), br_res, nb_res
     bound = br.bp * math.exp(sum(math.log(p) for p in ub) / 4)
-    sigma = {"value": 100 * br.score / bound, "alpha": a, "bleu_br_upper_bound": bound, "bleu_br": br.score}
+    sigma = {"value": 100 * br.score / bound, "alpha": a, "upper_bound": bound, "bleu_with_breaks": br.score}
     return sigma, br_res, nb_res
 
 
