@@ -13,10 +13,11 @@ dispatch of suber's ``__main__`` (``AS-`` re-segments the hypothesis by Levensht
 need equal segment counts; ``SubER*`` and ``t-*`` need times). The one exception is speed:
 the TER metrics (``TER``, ``TER-seg``, ``TER-br`` and their ``AS-``/``t-`` variants; CJK
 languages excepted) are computed on the very token sequences suber's
-``calculate_sacrebleu_metric`` builds, with sacrebleu's ``translation_edit_rate`` once per
-distinct sentence pair and in worker processes (:class:`TerCache`, :func:`masked_ter`): corpus
-TER is summed edits over summed reference lengths, so the number is the same (checked against
-the suber command line in the tests).
+``calculate_sacrebleu_metric`` builds, by segagree's compiled kernel of sacrebleu's TER with
+shifts (:mod:`segagree.metrics._ter`, equal to ``translation_edit_rate``), once per distinct
+sentence pair, all pairs in one batch (or in worker processes: :class:`TerCache`,
+:func:`masked_ter`): corpus TER is summed edits over summed reference lengths, so the number is
+the same (checked against the suber command line in the tests).
 
 **EvalSubtitle** (Karakanta, Buet, Cettolo & Yvon 2022, *Evaluating Subtitle Segmentation for
 End-to-end Generation Systems*, LREC; reference code github.com/fatalinha/EvalSubtitle), on
