@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from segagree.errors import SegagreeError
 from segagree.metrics.contract import Card, Measure
 from segagree.metrics.stats import pooled
 from segagree.metrics.subtitle_views import PairData, SubtitleOptions
@@ -114,7 +115,9 @@ class SubtitleMeasure(Measure[PairData, Texts, SubtitleResult]):
         #: extra result keys its family writes beside the measure (SubER's information block).
         self.companions = companions
 
-    def statistics(self, item: PairData, params: Mapping[str, Any]) -> Texts:
+    def statistics(self, item: PairData | NotApplicable, params: Mapping[str, Any]) -> Texts:
+        if isinstance(item, NotApplicable):  # the pipeline found no subtitles to compare
+            raise SegagreeError(item.reason)
         return Texts((item,))
 
     def score(self, stats: Texts, params: Mapping[str, Any]) -> SubtitleResult:

@@ -54,6 +54,7 @@ from segagree.metrics.subtitles import (
     EOB,
     EOL,
     Block,
+    NotApplicable,
     Sentence,
     TerCache,
     suber_available,
@@ -88,6 +89,7 @@ __all__ = [
     "evaluate_pair",
     "evaluate_paths",
     "is_subtitle_document",
+    "measure_item",
     "project_sentences",
     "register",
     "split_suber",
@@ -478,6 +480,17 @@ def compare_subtitles(
             r.setdefault("per_speaker", {})
             r["text"] = res["text"]
     return out
+
+
+def measure_item(pair: Any, options: Mapping[str, Any] | None = None) -> PairData | NotApplicable:
+    """The ``subtitles`` input of the contract's runner: the PairData of an AnnotationPair's two
+    Documents (``pair.a`` the reference), or why it is not a subtitle comparison."""
+    opts = dict(options or {})
+    opts.setdefault("layer", getattr(pair, "layer", None))
+    if not (is_subtitle_document(pair.a, opts.get("layer")) and is_subtitle_document(pair.b, opts.get("layer"))):
+        return NotApplicable("not a subtitle comparison: the layer has no <eob> boundary type")
+    sub = SubtitleOptions.from_mapping(opts)
+    return pair_data(subtitle_side(pair.a, sub), subtitle_side(pair.b, sub))
 
 
 def _make_runner(name: str) -> Any:
