@@ -423,7 +423,7 @@ def _params(card: Card, res: Mapping[str, Any], opts: SubtitleOptions) -> dict[s
             out[key] = res.get("window_size", opts.window or "segeval")
         elif key == "tokenize":
             continue
-        elif hasattr(opts, key):
+        elif getattr(opts, key, None) is not None:
             out[key] = getattr(opts, key)
     if card.name.startswith("f1_"):
         out["end_of_text"] = "counted"
