@@ -65,7 +65,7 @@ def _row_span(i: int, n_h: int, n_r: int, ratio: float, beam: int) -> tuple[int,
 
 
 @njit(cache=True, nogil=True)
-def _fill(h, ref, cost, op, ratio, beam):  # type: ignore[no-untyped-def]
+def _fill(h, ref, cost, op, ratio, beam):
     """The whole distance matrix (cost and operation) of hypothesis ``h``."""
     n_h, n_r = h.shape[0], ref.shape[0]
     for j in range(n_r + 1):
@@ -101,7 +101,7 @@ def _fill(h, ref, cost, op, ratio, beam):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _distance_from(w, ref, cost, first, ratio, beam, prev, cur):  # type: ignore[no-untyped-def]
+def _distance_from(w, ref, cost, first, ratio, beam, prev, cur):
     """The distance of ``w``, whose rows up to ``first`` equal those in ``cost`` (two rows of scratch)."""
     n_h, n_r = w.shape[0], ref.shape[0]
     if first >= n_h:
@@ -132,7 +132,7 @@ def _distance_from(w, ref, cost, first, ratio, beam, prev, cur):  # type: ignore
 
 
 @njit(cache=True, nogil=True)
-def _alignment(op, n_h, n_r, align, hyp_err, ref_err):  # type: ignore[no-untyped-def]
+def _alignment(op, n_h, n_r, align, hyp_err, ref_err):
     """sacrebleu's ``trace_to_alignment`` of the flipped trace; False if the trace is undefined."""
     trace = np.empty(n_h + n_r, np.int8)
     k = 0
@@ -170,7 +170,7 @@ def _alignment(op, n_h, n_r, align, hyp_err, ref_err):  # type: ignore[no-untype
 
 
 @njit(cache=True, nogil=True)
-def _perform_shift(w, start, length, target, out):  # type: ignore[no-untyped-def]
+def _perform_shift(w, start, length, target, out):
     """sacrebleu's ``_perform_shift`` (Python slice semantics) into ``out``."""
     n = w.shape[0]
     if target < start:
@@ -188,7 +188,7 @@ def _perform_shift(w, start, length, target, out):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, nogil=True)
-def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf, prev, cur, best_words):  # type: ignore[no-untyped-def]
+def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf, prev, cur, best_words):
     """sacrebleu's ``_shift``: (gain of the best shift or 0, candidates checked so far); the
     shifted words go to ``best_words``."""
     n_h, n_r = h.shape[0], ref.shape[0]
@@ -242,7 +242,7 @@ def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf
 
 
 @njit(cache=True, nogil=True)
-def _ter_one(h0, ref, final):  # type: ignore[no-untyped-def]
+def _ter_one(h0, ref, final):
     """(edits, shifts) of one pair, or (-1, -1) where sacrebleu's trace would fail; the
     hypothesis after its shifts goes to ``final``."""
     n_h, n_r = h0.shape[0], ref.shape[0]
@@ -276,7 +276,7 @@ def _ter_one(h0, ref, final):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _ter_batch(hyp, hyp_off, ref, ref_off, edits, shifts, final):  # type: ignore[no-untyped-def]
+def _ter_batch(hyp, hyp_off, ref, ref_off, edits, shifts, final):
     for k in range(hyp_off.shape[0] - 1):
         a, b = hyp_off[k], hyp_off[k + 1]
         e, s = _ter_one(hyp[a:b], ref[ref_off[k] : ref_off[k + 1]], final[a:b])

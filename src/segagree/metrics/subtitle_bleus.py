@@ -29,8 +29,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from segagree.metrics.contract import Card
-from segagree.metrics.subtitle_measures import Context, SubtitleMeasure, measure, shifted_segments, suber_problem
+from segagree.metrics.subtitle_measures import (
+    Context,
+    SubtitleMeasure,
+    measure,
+    shifted_segments,
+    suber_problem,
+    subtitle_card,
+)
 from segagree.metrics.subtitle_views import PairData
 from segagree.metrics.subtitles import NotApplicable, suber_scores
 
@@ -42,43 +48,38 @@ _C2021 = (
     "(T-BLEU, TBHR)"
 )
 _SUBER = "suber 0.4 (subtitle-edit-rate) command line"
+_PARAMETERS = {"tokenize": "13a", "language": "none (zh/ja/ko: SubER's -l)"}
 
-S_BLEU = Card(
+S_BLEU = subtitle_card(
     name="s_bleu",
     title="S-BLEU (BLEU of subtitle blocks)",
     definition="sacrebleu corpus BLEU of hypothesis block i against reference block i, line breaks removed; "
     "not applicable when the block counts differ",
     citation=_M2019,
-    parameters={"tokenize": "13a", "language": "none (zh/ja/ko: SubER's -l)"},
-    needs="subtitles",
-    group="subtitles",
+    parameters=_PARAMETERS,
     library="suber calculate_sacrebleu_metric (sacrebleu BLEU)",
     reference=f"{_SUBER}: BLEU on SRT files",
 )
-T_BLEU = Card(
+T_BLEU = subtitle_card(
     name="t_bleu",
     title="T-BLEU (time-aligned BLEU)",
     definition="BLEU after each hypothesis word is placed in the reference subtitle whose time span holds its "
     "approximate time (interpolated by word position within its own subtitle); a word landing exactly on a cue "
     "boundary shared by two reference subtitles is dropped",
     citation=_C2021,
-    parameters={"tokenize": "13a", "language": "none (zh/ja/ko: SubER's -l)"},
-    needs="subtitles",
-    group="subtitles",
+    parameters=_PARAMETERS,
     library="suber time_align_hypothesis_to_reference + calculate_sacrebleu_metric",
     reference=f"{_SUBER}: t-BLEU",
     notes="needs subtitle times on both sides (SRT or another timed format)",
 )
-TBHR = Card(
+TBHR = subtitle_card(
     name="tbhr",
     title="TBHR (T-BLEU headroom)",
     definition="AS-BLEU minus T-BLEU: what fixing only the block boundaries would recover; negative values are "
     "flagged, since AS-BLEU is only an approximate upper bound",
     citation=_C2021,
-    parameters={"tokenize": "13a", "language": "none (zh/ja/ko: SubER's -l)"},
+    parameters=_PARAMETERS,
     better="lower",
-    needs="subtitles",
-    group="subtitles",
     library="suber (AS-BLEU, t-BLEU)",
     reference=f"{_SUBER}: AS-BLEU minus t-BLEU",
 )

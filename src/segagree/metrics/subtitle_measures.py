@@ -51,6 +51,7 @@ __all__ = [
     "score_texts",
     "shifted_segments",
     "suber_problem",
+    "subtitle_card",
 ]
 
 _K2022 = (
@@ -130,7 +131,7 @@ class SubtitleMeasure(Measure[PairData, Texts, SubtitleResult]):
 def measure(card: Card, family: Family, companions: tuple[str, ...] = ()) -> SubtitleMeasure:
     """A :class:`SubtitleMeasure` with this card, scored by ``family``."""
     cls = type(f"Subtitle_{card.name}", (SubtitleMeasure,), {"card": card})
-    return cls(family, companions)  # type: ignore[no-any-return]
+    return cls(family, companions)
 
 
 def _sentences(data: Sequence[PairData]) -> tuple[list[Any], list[Any]]:
@@ -270,7 +271,12 @@ def _blocks_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str
 # --------------------------------------------------------------------------------------------
 # Cards
 # --------------------------------------------------------------------------------------------
-SUBER = Card(
+def subtitle_card(**fields: Any) -> Card:
+    """A card of the ``subtitles`` group, whose measure reads the ``subtitles`` input."""
+    return Card(**fields, needs="subtitles", group="subtitles")
+
+
+SUBER = subtitle_card(
     name="suber_metrics",
     title="SubER's metrics (all of them)",
     definition=(
@@ -282,70 +288,58 @@ SUBER = Card(
     citation=_W2022,
     parameters={"language": "none (zh/ja/ko: SubER's -l)", "segments": "sentences (tagged text) or subtitles (SRT)"},
     better="lower",
-    needs="subtitles",
-    group="subtitles",
     library="suber (subtitle-edit-rate) functions; every TER through segagree's kernel equal to sacrebleu's",
     reference="suber command line",
     notes="the values are SubER's, rounded to 3 decimals as its command line prints them; higher is better for "
     "BLEU and chrF, lower for the error rates",
 )
-SIGMA = Card(
+SIGMA = subtitle_card(
     name="sigma",
     title="Subtitle segmentation score Sigma",
     definition="100 x BLEU_br / its approximate upper bound (BLEU_nb's precisions with the hypothesis's breaks "
     "per word)",
     citation=_K2022,
-    needs="subtitles",
-    group="subtitles",
     library=f"sacrebleu BLEU; {_ES}'s definition",
     reference=_EVALSUB,
 )
-BLEU_BR = Card(
+BLEU_BR = subtitle_card(
     name="bleu_br",
     title="BLEU with breaks (BLEU_br)",
     definition="sacrebleu corpus BLEU over sentences, every <eob>/<eol> a token",
     citation=_K2020,
     parameters={"tokenize": "13a"},
-    needs="subtitles",
-    group="subtitles",
     library=f"sacrebleu BLEU; {_ES}'s definition",
     reference=_EVALSUB,
 )
-BLEU_NB = Card(
+BLEU_NB = subtitle_card(
     name="bleu_nb",
     title="BLEU without breaks (BLEU_nb)",
     definition="sacrebleu corpus BLEU over sentences, breaks removed",
     citation=_K2020,
     parameters={"tokenize": "13a"},
-    needs="subtitles",
-    group="subtitles",
     library=f"sacrebleu BLEU; {_ES}'s definition",
     reference=_EVALSUB,
 )
-TER_BR = Card(
+TER_BR = subtitle_card(
     name="ter_br",
     title="TER on breaks (EvalSubtitle's TER_br)",
     definition="sacrebleu TER over sentences, every word masked and every break a token, the sentence-final break "
     "included (EvalSubtitle's; SubER's TER-br, which leaves that break out, is in SubER's metrics)",
     citation=_K2020,
     better="lower",
-    needs="subtitles",
-    group="subtitles",
     library=f"segagree's TER kernel, equal to sacrebleu's translation_edit_rate; {_ES}'s definition",
     reference=_EVALSUB,
 )
-CPL = Card(
+CPL = subtitle_card(
     name="cpl_conformity",
     title="Characters-per-line conformity",
     definition="% of subtitle lines (text between two breaks) of at most max_cpl characters",
     citation=_K2022,
     parameters={"max_cpl": "42"},
-    needs="subtitles",
-    group="subtitles",
     library=f"segagree; {_ES}'s definition",
     reference=_EVALSUB,
 )
-READING_SPEED = Card(
+READING_SPEED = subtitle_card(
     name="reading_speed",
     title="Reading speed (characters per second)",
     definition="value: the mean characters per second of the hypothesis's timed blocks (lower is easier to read; "
@@ -354,19 +348,15 @@ READING_SPEED = Card(
     citation=_PROFILES,
     parameters={"max_cps": "21 (TED)"},
     better="lower",
-    needs="subtitles",
-    group="subtitles",
     notes="the value (mean CPS) is lower-better; its conformity percentage is higher-better. max_cps defaults to "
     "the TED profile's 21; segagree check applies a whole profile",
 )
-LINES = Card(
+LINES = subtitle_card(
     name="lines_per_block",
     title="Lines-per-block conformity",
     definition="% of the hypothesis's blocks with at most max_lines lines",
     citation=_PROFILES,
     parameters={"max_lines": "2"},
-    needs="subtitles",
-    group="subtitles",
 )
 _STANDARD_KINDS: tuple[tuple[str, str, str, dict[str, str], str], ...] = (
     ("f1", "Break F1", "F1 (precision, recall) of break positions, the end of the text counted", {}, "higher"),
@@ -382,16 +372,14 @@ _STANDARD_KINDS: tuple[tuple[str, str, str, dict[str, str], str], ...] = (
     ("b", "Boundary Similarity", "segeval B over the whole text", {"n_t": "2"}, "higher"),
 )
 STANDARD = tuple(
-    Card(
+    subtitle_card(
         name=f"{m}_{t}",
         title=f"{title} of {label}",
         definition=f"{definition} ({label}); identical words, else the hypothesis's breaks projected onto the "
         "reference",
         citation=_K2022,
         parameters=params,
-        better=better,  # type: ignore[arg-type]
-        needs="subtitles",
-        group="subtitles",
+        better=better,
         library=f"segagree (segeval-equal); {_ES}'s masses",
         reference=_EVALSUB,
     )
