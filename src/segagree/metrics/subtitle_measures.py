@@ -303,23 +303,21 @@ SIGMA = subtitle_card(
     library=f"sacrebleu BLEU; {_ES}'s definition",
     reference=_EVALSUB,
 )
+# EvalSubtitle's two corpus BLEUs (Karakanta et al. 2020), sacrebleu's defaults.
+_CORPUS_BLEU = {"citation": _K2020, "parameters": {"tokenize": "13a"}, "library": f"sacrebleu BLEU; {_ES}'s definition"}
 BLEU_BR = subtitle_card(
     name="bleu_br",
     title="BLEU with breaks (BLEU_br)",
     definition="sacrebleu corpus BLEU over sentences, every <eob>/<eol> a token",
-    citation=_K2020,
-    parameters={"tokenize": "13a"},
-    library=f"sacrebleu BLEU; {_ES}'s definition",
     reference=_EVALSUB,
+    **_CORPUS_BLEU,
 )
 BLEU_NB = subtitle_card(
     name="bleu_nb",
     title="BLEU without breaks (BLEU_nb)",
     definition="sacrebleu corpus BLEU over sentences, breaks removed",
-    citation=_K2020,
-    parameters={"tokenize": "13a"},
-    library=f"sacrebleu BLEU; {_ES}'s definition",
     reference=_EVALSUB,
+    **_CORPUS_BLEU,
 )
 TER_BR = subtitle_card(
     name="ter_br",
