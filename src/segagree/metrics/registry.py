@@ -44,6 +44,10 @@ MEASURES: dict[str, str] = {
     "fleiss_pi": "segagree.metrics.fleiss",
     "fleiss_kappa": "segagree.metrics.fleiss",
     "bias": "segagree.metrics.fleiss",
+    # time-based unitizing agreement of two or more annotators (group "time", issue 21)
+    "gamma": "segagree.metrics.unitizing.gamma",
+    "gamma_cat": "segagree.metrics.unitizing.gamma",
+    "gamma_k": "segagree.metrics.unitizing.gamma",
     # subtitle measures on the reference's and hypothesis's subtitle views (group "subtitles")
     "suber_metrics": "segagree.metrics.subtitle_measures",
     "sigma": "segagree.metrics.subtitle_measures",
