@@ -1,74 +1,103 @@
-"""Benchmark: the whole subtitle metric set against the SubER command line, side by side.
+"""Benchmark: every subtitle metric of segagree against the SubER command line, whole commands.
 
-    .venv/bin/python bench/bench_subtitles.py [--system cascade.fr] [--sentences 544] [--jobs 2]
+    PYTHONPATH=src .venv/bin/python bench/bench_subtitles.py [--system nmt.fr] [--repeats 5]
 
 Fixed inputs: the MuST-Cinema en->fr test set in ../shared/corpora/subtitles_tagged (reference
-``amara.fr``, 544 sentences; ``--sentences`` keeps the first N of both files, written to a
-temporary folder). Timed, wall clock, one after the other:
+``amara.fr``, 544 sentences, against ``--system``). Each round runs, one after the other (the
+order alternates between rounds), as separate processes:
 
-1. ``segagree``: ``compare_documents`` with ``--metric subtitles`` (every SubER metric that
-   applies to tagged text, EvalSubtitle's Sigma, BLEU_br/nb, TER_br, CPL, F1/Pk/WindowDiff/S/B on
-   the projected breaks, lines per block), reading the files included, ``jobs`` worker processes
-   for the masked TER;
-2. the SubER 0.4 command line (``suber -f plain -F plain -m ...``) computing the same SubER
-   metrics (23 apply to tagged text), process start included.
+1. ``segagree compare amara.fr SYSTEM --from tagged --metric subtitles --json`` at jobs=1: start-up,
+   reading both files and every subtitle metric (SubER's that apply to tagged text, s_bleu,
+   EvalSubtitle's Sigma, BLEU_br/nb, TER_br, CPL, F1/Pk/WindowDiff/S/B on the projected breaks,
+   lines per block; S_f is tried as well);
+2. ``suber -H SYSTEM -R amara.fr -f plain -F plain -m`` with SubER's plain metrics (WER, CER, BLEU,
+   TER, chrF, the -cased, -seg and AS- variants and TER-br: 22 metrics).
 
-It prints both times, the ratio, and checks that the SubER numbers are identical.
+Before the rounds, one segagree run with an empty numba cache (``NUMBA_CACHE_DIR``) shows the
+one-time cost of compiling the TER kernel after installation; one more run warms the caches.
+Printed: per command the median wall-clock and CPU (user + system of the child) seconds with their
+range, the median ratio suber / segagree of each round (wall and CPU), and whether segagree's
+SubER numbers equal the command line's. The machine is shared: CPU time is steadier than wall time
+under load, and the ratio of one round (both commands under the same load) steadier than either.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from segagree.adapters import read_document
-from segagree.pipeline.compare import compare_documents
-from segagree.pipeline.metric_runner import resolve_metric_names
-
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "subtitles_tagged"
+PLAIN = [
+    *(f"{p}{m}" for p in ("", "AS-") for m in ("WER", "CER", "BLEU", "TER", "chrF", "WER-cased", "CER-cased")),
+    *(f"{p}{m}" for p in ("", "AS-") for m in ("WER-seg", "BLEU-seg", "TER-seg", "TER-br")),
+]
+
+
+def timed(cmd: list[str], **env: str) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the child, stdout) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env={**os.environ, **env})
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out.stdout
+
+
+def spread(xs: list[float]) -> str:
+    return f"median {statistics.median(xs):.2f} s (min {min(xs):.2f}, max {max(xs):.2f})"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--system", default="cascade.fr")
-    ap.add_argument("--sentences", type=int, default=544)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--system", default="nmt.fr")
+    ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     if not DATA.is_dir():
         sys.exit(f"{DATA} is absent: the benchmark reads the shared MuST-Cinema files")
-    with tempfile.TemporaryDirectory() as tmp:
-        ref, hyp = Path(tmp) / "amara.fr", Path(tmp) / args.system
-        for src, dst in ((DATA / "amara.fr", ref), (DATA / args.system, hyp)):
-            lines = src.read_text(encoding="utf-8").splitlines()[: args.sentences]
-            dst.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-        t0 = time.perf_counter()
-        a, b = read_document(ref, "tagged"), read_document(hyp, "tagged")
-        res = compare_documents(a, b, metrics=resolve_metric_names("subtitles"), metric_options={"jobs": args.jobs})
-        ours_s = time.perf_counter() - t0
-        names = list(res["metrics"]["suber_metrics"])
-
-        exe = Path(sys.executable).parent / "suber"
-        t0 = time.perf_counter()
-        out = subprocess.run(
-            [str(exe), "-H", str(hyp), "-R", str(ref), "-f", "plain", "-F", "plain", "-m", *names],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        cli_s = time.perf_counter() - t0
-    same = json.loads(out.stdout) == res["metrics"]["suber_metrics"]
-    n_metrics = len(names) + sum(1 for k in res["metrics"] if k not in ("suber_metrics", "suber_metrics_info"))
-    print(f"{args.sentences} sentences of {args.system} against amara.fr")
-    print(f"segagree, {n_metrics} metrics ({len(names)} SubER + EvalSubtitle's and others), jobs={args.jobs}: ", end="")
-    print(f"{ours_s:.1f} s")
-    print(f"suber command line, the {len(names)} SubER metrics: {cli_s:.1f} s")
-    print(f"ratio suber / segagree: {cli_s / ours_s:.2f}x; SubER numbers identical: {same}")
+    ref, hyp = DATA / "amara.fr", DATA / args.system
+    bindir = Path(sys.executable).parent
+    ours = [str(bindir / "segagree"), "compare", str(ref), str(hyp), "--from", "tagged", "--metric", "subtitles"]
+    ours.append("--json")
+    theirs = [str(bindir / "suber"), "-H", str(hyp), "-R", str(ref), "-f", "plain", "-F", "plain", "-m", *PLAIN]
+    with tempfile.TemporaryDirectory() as empty:  # the first run after installing: numba compiles the kernel
+        cold_wall, cold_cpu, _ = timed(ours, NUMBA_CACHE_DIR=empty)
+    timed(ours)  # warm the disk caches and numba's compiled-code cache (not counted)
+    runs: dict[str, list[tuple[float, float]]] = {"segagree": [], "suber": []}
+    same = True
+    for k in range(args.repeats):
+        order = [("segagree", ours), ("suber", theirs)]
+        for name, cmd in order if k % 2 == 0 else order[::-1]:
+            wall, cpu, stdout = timed(cmd)
+            runs[name].append((wall, cpu))
+            if name == "suber":
+                expected = json.loads(stdout)
+            else:
+                got = json.loads(stdout)["metrics"]["suber_metrics"]
+        same = same and all(got.get(m) == v for m, v in expected.items())
+    print(f"{args.system} against amara.fr (544 sentences), {args.repeats} rounds, segagree at jobs=1")
+    for name, rs in runs.items():
+        print(f"  {name:8s} wall {spread([w for w, _ in rs])}; CPU {spread([c for _, c in rs])}")
+    wall_ratio = [s[0] / o[0] for o, s in zip(runs["segagree"], runs["suber"], strict=True)]
+    cpu_ratio = [s[1] / o[1] for o, s in zip(runs["segagree"], runs["suber"], strict=True)]
+    print(
+        f"  ratio suber / segagree: wall median {statistics.median(wall_ratio):.2f}x "
+        f"(min {min(wall_ratio):.2f}, max {max(wall_ratio):.2f}); CPU median {statistics.median(cpu_ratio):.2f}x "
+        f"(min {min(cpu_ratio):.2f}, max {max(cpu_ratio):.2f}); target >= 4"
+    )
+    print(f"  segagree's SubER numbers equal the command line's ({len(PLAIN)} metrics): {same}")
+    print(
+        f"  segagree's first run with an empty numba cache (the TER kernel compiled once per installation, "
+        f"cached after): wall {cold_wall:.2f} s, CPU {cold_cpu:.2f} s"
+    )
 
 
 if __name__ == "__main__":

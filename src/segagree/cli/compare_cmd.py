@@ -159,9 +159,9 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     from rich.table import Table
 
-    metrics = dict(result["metrics"])
-    suber = metrics.pop("suber_metrics", None)
-    info = metrics.pop("suber_metrics_info", None) or {}
+    from segagree.pipeline.subtitles import split_suber
+
+    suber, info, metrics = split_suber(result["metrics"])
     out = stdout()
     if suber is not None:
         table = Table(title=f"SubER metrics ({info.get('signature', 'suber')})")

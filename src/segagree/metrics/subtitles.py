@@ -13,10 +13,11 @@ dispatch of suber's ``__main__`` (``AS-`` re-segments the hypothesis by Levensht
 need equal segment counts; ``SubER*`` and ``t-*`` need times). The one exception is speed:
 the TER metrics (``TER``, ``TER-seg``, ``TER-br`` and their ``AS-``/``t-`` variants; CJK
 languages excepted) are computed on the very token sequences suber's
-``calculate_sacrebleu_metric`` builds, with sacrebleu's ``translation_edit_rate`` once per
-distinct sentence pair and in worker processes (:class:`TerCache`, :func:`masked_ter`): corpus
-TER is summed edits over summed reference lengths, so the number is the same (checked against
-the suber command line in the tests).
+``calculate_sacrebleu_metric`` builds, by segagree's compiled kernel of sacrebleu's TER with
+shifts (:mod:`segagree.metrics._ter`, equal to ``translation_edit_rate``), once per distinct
+sentence pair, all pairs in one batch (or in worker processes: :class:`TerCache`,
+:func:`masked_ter`): corpus TER is summed edits over summed reference lengths, so the number is
+the same (checked against the suber command line in the tests).
 
 **EvalSubtitle** (Karakanta, Buet, Cettolo & Yvon 2022, *Evaluating Subtitle Segmentation for
 End-to-end Generation Systems*, LREC; reference code github.com/fatalinha/EvalSubtitle), on
@@ -117,14 +118,11 @@ PairKey = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def _ter_pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
-    """sacrebleu's ``translation_edit_rate`` (edits, reference length) of each (hyp, ref) token pair."""
-    from sacrebleu.metrics.lib_ter import translation_edit_rate
+    """sacrebleu's ``translation_edit_rate`` (edits, reference length) of each (hyp, ref) token
+    pair, by the compiled kernel :mod:`segagree.metrics._ter` (equal to sacrebleu, much faster)."""
+    from segagree.metrics._ter import ter_pairs
 
-    out = []
-    for hyp, ref in keys:
-        edits, length = translation_edit_rate(list(hyp), list(ref))
-        out.append((int(edits), int(length)))
-    return out
+    return ter_pairs(keys)
 
 
 class TerCache:
@@ -155,10 +153,12 @@ class TerCache:
             self._pool = None
 
     def prefetch(self, keys: Sequence[PairKey], chunk: int = 8) -> None:
-        """Start computing ``keys`` in the workers (longest pairs first, for balance)."""
-        if self._pool is None:
-            return
+        """Start computing ``keys`` in the workers (longest pairs first, for balance); without
+        workers, compute them now in one call of the kernel."""
         todo = [k for k in dict.fromkeys(keys) if k not in self.done and k not in self._pending]
+        if self._pool is None:
+            self.done.update(zip(todo, _ter_pairs(todo), strict=True))
+            return
         todo.sort(key=lambda k: -len(k[0]) * len(k[1]))
         for i in range(0, len(todo), chunk):
             part = todo[i : i + chunk]
@@ -230,11 +230,13 @@ def _check_counts(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> NotApplic
     return None
 
 
-def sigma_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> dict[str, dict[str, Any]]:
-    """EvalSubtitle's ``sigma``, ``bleu_br`` and ``bleu_nb`` (see the module docstring)."""
+def sigma_scores(
+    ref: Sequence[Sentence], hyp: Sequence[Sentence]
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """EvalSubtitle's Sigma, BLEU_br and BLEU_nb, in that order (see the module docstring)."""
     bad = _check_counts(ref, hyp)
     if bad:
-        return {k: bad.to_dict() for k in ("sigma", "bleu_br", "bleu_nb")}
+        return bad.to_dict(), bad.to_dict(), bad.to_dict()
     from sacrebleu.metrics import BLEU
 
     bleu = BLEU()
@@ -243,13 +245,10 @@ def sigma_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> dict[str, 
     n_words = sum(len(s) for s in hyp)
     n_breaks = sum(len(t) for s in hyp for _, t in s)
     sig = str(bleu.get_signature())
-    out: dict[str, dict[str, Any]] = {
-        "bleu_nb": {"value": float(nb.score), "precisions": list(nb.precisions), "bp": nb.bp, "signature": sig},
-        "bleu_br": {"value": float(br.score), "precisions": list(br.precisions), "bp": br.bp, "signature": sig},
-    }
+    nb_res = {"value": float(nb.score), "precisions": list(nb.precisions), "bp": nb.bp, "signature": sig}
+    br_res = {"value": float(br.score), "precisions": list(br.precisions), "bp": br.bp, "signature": sig}
     if not n_words:
-        out["sigma"] = NotApplicable("the hypothesis has no words").to_dict()
-        return out
+        return NotApplicable("the hypothesis has no words").to_dict(), br_res, nb_res
     a = n_breaks / n_words
     p1, p2, p3, p4 = nb.precisions
     ub = [
@@ -259,11 +258,10 @@ def sigma_scores(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> dict[str, 
         ((1 - 3 * a) * p4 + 4 * a * p3) / (1 + a),
     ]
     if min(ub) <= 0:
-        out["sigma"] = NotApplicable("an upper-bound n-gram precision is 0 (no matching n-grams)").to_dict()
-        return out
+        return NotApplicable("an upper-bound n-gram precision is 0 (no matching n-grams)").to_dict(), br_res, nb_res
     bound = br.bp * math.exp(sum(math.log(p) for p in ub) / 4)
-    out["sigma"] = {"value": 100 * br.score / bound, "alpha": a, "bleu_br_upper_bound": bound, "bleu_br": br.score}
-    return out
+    sigma = {"value": 100 * br.score / bound, "alpha": a, "upper_bound": bound, "bleu_with_breaks": br.score}
+    return sigma, br_res, nb_res
 
 
 def _masked(s: Sentence) -> tuple[str, ...]:
@@ -388,15 +386,15 @@ def standard_scores(
         for name, fn in ((f"pk_{t}", pk), (f"windowdiff_{t}", windowdiff)):
             res = fn(rs, hs, k, fmt="sets")
             out[name] = {"value": res.value, "window_size": res.k, "_stats": res.stats}
-        for name, fn in ((f"s_{t}", segmentation_similarity), (f"b_{t}", boundary_similarity)):
-            res = fn(hs, rs, n_t, fmt="sets")
-            out[name] = {"value": float(res.value), "n_t": n_t, "_stats": res.stats}
+        for name, sim in ((f"s_{t}", segmentation_similarity), (f"b_{t}", boundary_similarity)):
+            sr = sim(hs, rs, n_t, fmt="sets")
+            out[name] = {"value": float(sr.value), "n_t": n_t, "_stats": sr.stats}
     if n >= 2:
         both_r = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][0], sets["eol"][0], strict=True)]
         both_h = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][1], sets["eol"][1], strict=True)]
-        for name, fn in (("s", segmentation_similarity), ("b", boundary_similarity)):
-            res = fn(both_h, both_r, n_t, fmt="sets")
-            out[name] = {"value": float(res.value), "n_t": n_t, "_stats": res.stats}
+        for name, sim in (("s", segmentation_similarity), ("b", boundary_similarity)):
+            sr = sim(both_h, both_r, n_t, fmt="sets")
+            out[name] = {"value": float(sr.value), "n_t": n_t, "_stats": sr.stats}
     else:
         out["s"] = out["b"] = NotApplicable("a one-word text has no gaps").to_dict()
     return out
@@ -622,116 +620,3 @@ def suber_scores(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
             )
     return {m: values[m] for m in wanted if m in values}, skipped
-
-
-# --------------------------------------------------------------------------------------------
-# Metric cards (``segagree metrics``)
-# --------------------------------------------------------------------------------------------
-_K2022 = (
-    "Karakanta, Buet, Cettolo & Yvon (2022), Evaluating Subtitle Segmentation for End-to-end Generation Systems, LREC"
-)
-_K2020 = (
-    "Karakanta, Negri & Turchi (2020), Is 42 the Answer to Everything in Subtitling-oriented Speech Translation?, IWSLT"
-)
-_W2022 = "Wilken, Georgakopoulou & Matusov (2022), SubER - A Metric for Automatic Evaluation of Subtitle Quality, IWSLT"
-_EVALSUB = "EvalSubtitle (github.com/fatalinha/EvalSubtitle)"
-
-
-def _card(name: str, title: str, definition: str, params: dict[str, str], citation: str, **kw: Any) -> dict[str, Any]:
-    return {"name": name, "title": title, "definition": definition, "params": params, "citation": citation, **kw}
-
-
-METRIC_CARDS: list[dict[str, Any]] = [
-    _card(
-        "suber_metrics",
-        "SubER's metrics (all of them)",
-        "every metric of the SubER 0.4 command line under its own name (SubER, SubER-cased, WER, CER, BLEU, TER, "
-        "chrF, -cased/-seg variants, TER-br, AS- and t- variants, length_ratio); TER-br here is SubER's: subtitle or "
-        "sentence i against i, words masked, the segment-final <eob> left out. Metrics needing equal segment counts "
-        "or times are listed with the reason instead",
-        {"language": "none (zh/ja/ko: SubER's -l)", "segments": "sentences (tagged text) or subtitles (SRT)"},
-        _W2022,
-        library="suber (subtitle-edit-rate)",
-        higher_is_better=False,
-        reference="suber command line",
-    ),
-    _card(
-        "sigma",
-        "Subtitle segmentation score Sigma",
-        "100 x BLEU_br / its approximate upper bound (BLEU_nb's precisions with the hypothesis's breaks per word)",
-        {},
-        _K2022,
-        library="sacrebleu BLEU",
-        reference=_EVALSUB,
-    ),
-    _card(
-        "bleu_br",
-        "BLEU with breaks (BLEU_br)",
-        "sacrebleu corpus BLEU over sentences, every <eob>/<eol> a token",
-        {"tokenize": "13a"},
-        _K2020,
-        library="sacrebleu BLEU",
-        reference=_EVALSUB,
-    ),
-    _card(
-        "bleu_nb",
-        "BLEU without breaks (BLEU_nb)",
-        "sacrebleu corpus BLEU over sentences, breaks removed",
-        {"tokenize": "13a"},
-        _K2020,
-        library="sacrebleu BLEU",
-        reference=_EVALSUB,
-    ),
-    _card(
-        "ter_br",
-        "TER on breaks (EvalSubtitle's TER_br)",
-        "sacrebleu TER over sentences, every word masked and every break a token, the sentence-final break included "
-        "(EvalSubtitle's; SubER's TER-br, which leaves that break out, is suber_metrics['TER-br'])",
-        {},
-        _K2020,
-        library="sacrebleu translation_edit_rate",
-        higher_is_better=False,
-        reference=_EVALSUB,
-    ),
-    _card(
-        "cpl_conformity",
-        "Characters-per-line conformity",
-        "% of subtitle lines (text between two breaks) of at most max_cpl characters",
-        {"max_cpl": "42"},
-        _K2022,
-        reference=_EVALSUB,
-    ),
-    *(
-        _card(
-            f"{m}_{t}",
-            f"{title} of {label}",
-            f"{definition} ({label}); identical words, else the hypothesis's breaks projected onto the reference",
-            params,
-            _K2022,
-            higher_is_better=m not in ("pk", "windowdiff"),
-            reference=_EVALSUB,
-        )
-        for t, label in TYPES.items()
-        for m, title, definition, params in (
-            ("f1", "Break F1", "F1 (precision, recall) of break positions, the end of the text counted", {}),
-            ("pk", "Pk", "Pk over the whole text, segeval's window from the reference", {"window": "segeval"}),
-            ("windowdiff", "WindowDiff", "WindowDiff, segeval's window from the reference", {"window": "segeval"}),
-            ("s", "Segmentation Similarity", "segeval S over the whole text", {"n_t": "2"}),
-            ("b", "Boundary Similarity", "segeval B over the whole text", {"n_t": "2"}),
-        )
-    ),
-    _card(
-        "reading_speed",
-        "Reading speed",
-        "mean characters per second of the hypothesis's timed blocks, with the % of blocks at most max_cps",
-        {"max_cps": "21"},
-        "Netflix/BBC subtitle guidelines (characters per second)",
-    ),
-    _card(
-        "lines_per_block",
-        "Lines-per-block conformity",
-        "% of the hypothesis's blocks with at most max_lines lines",
-        {"max_lines": "2"},
-        "subtitle guidelines (two lines per block)",
-    ),
-]

@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.metrics.subtitle_measures import SIGMA, TER_BR
 from segagree.pipeline.study import BLEU_BR, StudyResult
 
 __all__ = ["KEY_METRICS", "write_study"]
 
-KEY_METRICS: tuple[str, ...] = (BLEU_BR, "ter_br", "sigma", "b", "s", "pk_eox", "windowdiff_eox", "f1_eox")
+KEY_METRICS: tuple[str, ...] = (BLEU_BR, TER_BR.name, SIGMA.name, "b", "s", "pk_eox", "windowdiff_eox", "f1_eox")
+# The columns of the system table (the key metrics that have one value per system).
+SYSTEM_METRICS: tuple[str, ...] = (BLEU_BR, TER_BR.name, SIGMA.name, "b", "pk_eox", "windowdiff_eox")
 COLUMNS: tuple[str, ...] = ("operation", "n", "p", "seed", "metric", "value", "better", "normalised", "system")
 
 
@@ -142,6 +145,8 @@ def _html(result: StudyResult, plots: list[str]) -> str:
         "normalised": result.analysis["normalised_bleu_br"],
         "systems": result.systems,
         "plots": plots,
+        "system_metrics": SYSTEM_METRICS,
+        "bold_metrics": (BLEU_BR, TER_BR.name),
     }
     return _environment().get_template("study.html.j2").render(context)
 

@@ -71,13 +71,12 @@ def _rows_for(result: dict[str, Any], config: RunConfig) -> list[dict[str, Any]]
     for speaker in per_speaker:
         add(speaker, "transcript_mismatches", sum(1 for m in mismatches if m["speaker"] == speaker))
     add(POOLED, "transcript_mismatches", len(mismatches))
-    for name, res in comp.get("metrics", {}).items():
-        if name == "suber_metrics":  # SubER's own names, one row each
-            for sub, value in res.items():
-                add(POOLED, f"suber:{sub}", value)
-            continue
-        if name == "suber_metrics_info":
-            continue
+    from segagree.pipeline.subtitles import split_suber
+
+    suber, _, others = split_suber(comp.get("metrics", {}))
+    for sub, value in (suber or {}).items():  # SubER's own names, one row each
+        add(POOLED, f"suber:{sub}", value)
+    for name, res in others.items():
         for speaker, value in (res.get("per_speaker") or {}).items():
             add(speaker, name, value)
         add(POOLED, name, res.get("value"))

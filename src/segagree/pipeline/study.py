@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import UsageError
+from segagree.metrics.subtitle_measures import BLEU_BR as BLEU_BR_CARD
 from segagree.pipeline.degrade import degrade_document
 from segagree.pipeline.rebreak import subtitle_breaks
 from segagree.schemas import Document
@@ -70,7 +71,7 @@ GRID_OPERATIONS: tuple[tuple[str, int], ...] = (
     ("delete", 0),
     ("retype", 0),
 )
-BLEU_BR = "bleu_br"
+BLEU_BR = BLEU_BR_CARD.name
 _LOWER = ("pk", "windowdiff", "ter", "wer", "cer", "suber", "as-ter", "as-wer", "t-ter", "t-wer")
 
 
@@ -100,8 +101,6 @@ def better_direction(metric: str) -> str:
     low = metric.lower().removeprefix("suber:")
     if "length_ratio" in low:
         return "none"
-    if low == "reading_speed":
-        return "lower"
     return "lower" if low.startswith(_LOWER) or "-ter" in low or "-wer" in low else "higher"
 
 

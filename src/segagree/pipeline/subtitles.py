@@ -42,67 +42,46 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from segagree.errors import SegagreeError, UsageError
-from segagree.metrics.stats import pooled
+from segagree.metrics.subtitle_measures import SUBER, SubtitleMeasure, score_texts
+from segagree.metrics.subtitle_views import PairData, SubtitleOptions, SubtitleSide
 from segagree.metrics.subtitles import (
     EOB,
     EOL,
-    SUBER_METRICS,
-    TYPES,
     Block,
     NotApplicable,
     Sentence,
     TerCache,
-    cpl_conformity,
-    lines_per_block,
-    reading_speed,
-    sigma_scores,
-    standard_scores,
     suber_available,
-    suber_scores,
-    suber_version,
-    ter_br_pairs,
-    ter_br_scores,
 )
 from segagree.pipeline.align import align_streams
 from segagree.schemas import Document
 
-E2E_METRICS: tuple[str, ...] = ("sigma", "bleu_br", "bleu_nb", "ter_br", "cpl_conformity")
-STANDARD_METRICS: tuple[str, ...] = (
-    *(f"{m}_{t}" for t in TYPES for m in ("f1", "pk", "windowdiff", "s", "b")),
-    "s",
-    "b",
-)
-SUBTITLE_METRICS: tuple[str, ...] = (
-    "suber_metrics",
-    *E2E_METRICS,
-    *STANDARD_METRICS,
-    "reading_speed",
-    "lines_per_block",
-)
-GROUPS: dict[str, tuple[str, ...]] = {"subtitles": SUBTITLE_METRICS}
 
-_ES = "EvalSubtitle (Karakanta, Buet, Cettolo & Yvon 2022, LREC)"
-LIBRARY: dict[str, str] = {
-    "suber_metrics": "suber (subtitle-edit-rate) functions; *TER-br through sacrebleu's translation_edit_rate",
-    **{m: f"sacrebleu; {_ES}'s definition" for m in ("sigma", "bleu_br", "bleu_nb", "ter_br")},
-    "cpl_conformity": f"segagree; {_ES}'s definition",
-    **{m: f"segagree (segeval-equal); {_ES}'s masses" for m in STANDARD_METRICS},
-    "reading_speed": "segagree",
-    "lines_per_block": "segagree",
-}
+def _subtitle_measures() -> dict[str, SubtitleMeasure]:
+    """name -> measure of every subtitle measure (the registry's ``subtitles`` group)."""
+    from segagree.metrics.subtitle_bleus import MEASURES as BLEUS
+    from segagree.metrics.subtitle_measures import MEASURES as MAIN
+
+    return {m.name: m for m in (*MAIN, *BLEUS)}
+
+
+MEASURES: dict[str, SubtitleMeasure] = _subtitle_measures()
+# segeval's S and B over both break types: the boundary measures' names, computed here (with the
+# per-type F1/Pk/WindowDiff/S/B) when the compared layer is a subtitle layer.
+BOTH_TYPES: dict[str, SubtitleMeasure] = {n: MEASURES[f"{n}_eob"] for n in ("s", "b")}
+SUBTITLE_METRICS: tuple[str, ...] = (*MEASURES, *BOTH_TYPES)
+GROUPS: dict[str, tuple[str, ...]] = {"subtitles": SUBTITLE_METRICS}
+SUBER_INFO = f"{SUBER.name}_info"
 
 __all__ = [
-    "E2E_METRICS",
     "GROUPS",
-    "LIBRARY",
-    "STANDARD_METRICS",
+    "MEASURES",
     "SUBTITLE_METRICS",
     "SubtitleOptions",
     "SubtitleSide",
@@ -110,101 +89,17 @@ __all__ = [
     "evaluate_pair",
     "evaluate_paths",
     "is_subtitle_document",
+    "measure_item",
     "project_sentences",
     "register",
+    "split_suber",
     "subtitle_side",
 ]
 
 
 # --------------------------------------------------------------------------------------------
-# Options
-# --------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SubtitleOptions:
-    """Parameters of the subtitle metrics (defaults: the reference tools' defaults).
-
-    Attributes:
-        layer: the layer holding ``<eob>``/``<eol>`` (default ``subtitle``).
-        language: ``zh``, ``ja`` or ``ko`` for SubER's CJK tokenisation (its ``-l``).
-        suber: SubER metric names to compute (default: all its command line accepts).
-        max_cpl: characters per line for CPL conformity (42).
-        max_cps: characters per second for reading-speed conformity (21).
-        max_lines: lines per block for lines-per-block conformity (2).
-        n_t: segeval's transposition span for S and B (2).
-        window: Pk/WindowDiff window (default: segeval's from the reference, per type).
-        use_source_files: let suber read the source files (exact SubER parity).
-        jobs: processes for the masked-TER computations.
-    """
-
-    layer: str | None = None
-    language: str | None = None
-    suber: tuple[str, ...] = SUBER_METRICS
-    max_cpl: int = 42
-    max_cps: float = 21.0
-    max_lines: int = 2
-    n_t: int = 2
-    window: int | None = None
-    use_source_files: bool = True
-    jobs: int = 1
-
-    def __post_init__(self) -> None:
-        if self.language not in (None, "zh", "ja", "ko"):
-            raise UsageError(f"language must be zh, ja or ko (SubER's -l), not {self.language!r}")
-        bad = [m for m in self.suber if m not in SUBER_METRICS]
-        if bad:
-            raise UsageError(f"unknown SubER metric(s) {bad}; known: {', '.join(SUBER_METRICS)}")
-        for name in ("max_cpl", "max_lines", "n_t", "jobs"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise UsageError(f"{name} must be a positive integer, not {v!r}")
-        if self.window is not None and (not isinstance(self.window, int) or self.window < 1):
-            raise UsageError(f"window must be a positive integer, not {self.window!r}")
-
-    @classmethod
-    def from_mapping(cls, options: Mapping[str, Any] | SubtitleOptions | None) -> SubtitleOptions:
-        """Options from a mapping; keys that are not subtitle options are ignored."""
-        if isinstance(options, SubtitleOptions):
-            return options
-        names = {f.name for f in fields(cls)}
-        given = {k: v for k, v in (options or {}).items() if k in names and v is not None}
-        if isinstance(given.get("suber"), str):
-            given["suber"] = tuple(x.strip() for x in given["suber"].split(",") if x.strip())
-        elif "suber" in given:
-            given["suber"] = tuple(given["suber"])
-        for name in ("max_cpl", "max_lines", "n_t", "jobs", "window"):
-            if name in given and isinstance(given[name], str):
-                try:
-                    given[name] = int(given[name])
-                except ValueError:
-                    raise UsageError(f"{name} must be an integer, not {given[name]!r}") from None
-        if "max_cps" in given:
-            given["max_cps"] = float(given["max_cps"])
-        if isinstance(given.get("use_source_files"), str):
-            given["use_source_files"] = given["use_source_files"].lower() in ("1", "true", "yes", "on")
-        return cls(**given)
-
-
-# --------------------------------------------------------------------------------------------
 # Views of one side
 # --------------------------------------------------------------------------------------------
-@dataclass
-class SubtitleSide:
-    """One side's views (see the module docstring)."""
-
-    name: str
-    sentences: list[Sentence]
-    sentence_source: str
-    segments: list[Any] | None
-    segment_source: str
-    blocks: list[Block]
-    timed: bool
-    source_path: str = ""
-    source_format: str = ""
-    words_dropped: int = 0
-    # The whole text for the masses, CPL and projection: the sentences, or (SRT) all words as one.
-    stream: list[Sentence] = field(default_factory=list)
-
-
 def _layer_name(doc: Document, layer: str | None) -> str:
     if layer is not None:
         return doc.layer(layer).name
@@ -366,17 +261,25 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
         sentences, dropped = sentences_by_punctuation(source)
         sentence_source = "punctuation"
         stream = [list(source)]
+    problem = ""
     if segments is None and suber_available():
-        segments = (
-            _suber_from_cues(cues)
-            if timed
-            else _suber_from_sentences(sentences if sentence_source == "lines" else [c for c, _, _ in cues])
-        )
-        segment_source = "built from the document"
+        short = [k + 1 for k, (w, s, e) in enumerate(cues) if timed and w and e - s < 2e-8]
+        if short:
+            # suber interpolates word times inside each cue and fails on a cue without duration.
+            problem = f"SubER cannot place the words of a cue without duration (cue {short[0]} of {path or 'the file'})"
+        else:
+            segments = (
+                _suber_from_cues(cues)
+                if timed
+                else _suber_from_sentences(sentences if sentence_source == "lines" else [c for c, _, _ in cues])
+            )
+            segment_source = "built from the document"
     name = doc.name or Path(path).name
-    return SubtitleSide(
+    side = SubtitleSide(
         name, sentences, sentence_source, segments, segment_source, blocks, timed, path, fmt, dropped, stream
     )
+    side.segments_problem = problem
+    return side
 
 
 # --------------------------------------------------------------------------------------------
@@ -431,10 +334,10 @@ def project_sentences(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> tuple
     else:
         flat_r = [x for s in ref for x in s]
         p, total = _project(flat_r, [x for s in hyp for x in s])
-        out, k = [], 0
+        out, at = [], 0
         for s in ref:
-            out.append(p[k : k + len(s)])
-            k += len(s)
+            out.append(p[at : at + len(s)])
+            at += len(s)
         unit = "text"
     return out, {**total, "unit": unit}
 
@@ -442,17 +345,6 @@ def project_sentences(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> tuple
 # --------------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------------
-@dataclass
-class PairData:
-    """What one (reference, hypothesis) pair contributes to per-file and pooled scores."""
-
-    reference: SubtitleSide
-    hypothesis: SubtitleSide
-    identical: bool
-    projection: dict[str, Any] = field(default_factory=dict)
-    hyp_on_ref: list[Sentence] = field(default_factory=list)
-
-
 def _words(sents: Sequence[Sentence]) -> list[str]:
     return [w for s in sents for w, _ in s]
 
@@ -483,150 +375,18 @@ def _resolve(metrics: Sequence[str] | str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _shift(segments: list[Any], seconds: float) -> list[Any]:
-    """Copies of suber Subtitles moved by ``seconds`` (suber's multi-file concatenation)."""
-    import copy
-
-    out = copy.deepcopy(segments)
-    for s in out:
-        s.start_time += seconds
-        s.end_time += seconds
-        for w in s.word_list:
-            if w.approximate_word_time is not None:
-                w.approximate_word_time += seconds
-            w.subtitle_start_time = s.start_time
-            w.subtitle_end_time = s.end_time
-    return out
-
-
-def _suber_block(
-    data: Sequence[PairData], opts: SubtitleOptions, cache: TerCache, extra_masked: Sequence[Any] = ()
-) -> dict[str, Any]:
-    if not suber_available():
-        reason = "the suber package is not installed (pip install 'segagree[suber]')"
-        return {"values": {}, "not_applicable": dict.fromkeys(opts.suber, reason)}
-    from suber.data_types import Subtitle
-
-    hyp_all: list[Any] = []
-    ref_all: list[Any] = []
-    shift = 0.0
-    for d in data:
-        h, r = d.hypothesis.segments or [], d.reference.segments or []
-        if len(data) > 1:
-            # suber's create_concatenated_segments: each file placed after the previous one in time.
-            hd = hr = 0.0
-            if h and isinstance(h[0], Subtitle):
-                h = _shift(h, shift)
-                hd = h[-1].end_time + 1e-8
-            if r and isinstance(r[0], Subtitle):
-                r = _shift(r, shift)
-                hr = r[-1].end_time + 1e-8
-            shift = max(hd, hr)
-        hyp_all += h
-        ref_all += r
-    values, skipped = suber_scores(
-        hyp_all, ref_all, opts.suber, language=opts.language, cache=cache, extra_masked=extra_masked
-    )
-    return {
-        "values": values,
-        "not_applicable": skipped,
-        "segments": {"hypothesis": len(hyp_all), "reference": len(ref_all)},
-        "sources": sorted({d.reference.segment_source for d in data} | {d.hypothesis.segment_source for d in data}),
-        "language": opts.language,
-        "signature": f"suber {suber_version()}" + (f"|l:{opts.language}" if opts.language else ""),
-    }
-
-
-def _clean(res: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in res.items() if not k.startswith("_")}
-
-
 def score(
     data: Sequence[PairData], metrics: Sequence[str] | str = SUBTITLE_METRICS, options: Any = None
 ) -> dict[str, dict[str, Any]]:
     """Scores of the requested metrics over one or several pairs (pooled from summed statistics)."""
     opts = SubtitleOptions.from_mapping(options)
     names = _resolve(metrics)
+    measures = [MEASURES[n] for n in names if n in MEASURES]
+    extra = {n: BOTH_TYPES[n] for n in names if n in BOTH_TYPES}
     with TerCache(opts.jobs) as cache:
-        return _score(data, names, opts, cache)
-
-
-def _score(data: Sequence[PairData], names: list[str], opts: SubtitleOptions, cache: TerCache) -> dict[str, Any]:
-    out: dict[str, dict[str, Any]] = {}
-    refs = [s for d in data for s in d.reference.sentences]
-    hyps = [s for d in data for s in d.hypothesis.sentences]
-    if not any(s for d in data for s in (*d.reference.stream, *d.hypothesis.stream)):
-        # Two files without words (valid subtitle files): nothing to score, and sacrebleu fails on zero segments.
-        reason = NotApplicable("neither file has a subtitle with words").to_dict()
-        for m in names:
-            out[m] = {} if m == "suber_metrics" else dict(reason)
-        if "suber_metrics" in names:
-            out["suber_metrics_info"] = {"not_applicable": {"*": reason["reason"]}}
-        return out
-    evalsub_masked = ter_br_pairs(refs, hyps) if "ter_br" in names and len(refs) == len(hyps) else []
-    if "suber_metrics" in names:
-        block = _suber_block(data, opts, cache, evalsub_masked)
-        out["suber_metrics"] = dict(block["values"])
-        out["suber_metrics_info"] = {k: v for k, v in block.items() if k != "values"}
-    else:
-        cache.prefetch(evalsub_masked)
-    if any(m in names for m in ("sigma", "bleu_br", "bleu_nb")):
-        sig = sigma_scores(refs, hyps)
-        for m in ("sigma", "bleu_br", "bleu_nb"):
-            if m in names:
-                out[m] = sig[m]
-    if "ter_br" in names:
-        out["ter_br"] = ter_br_scores(refs, hyps, cache=cache)
-    if "cpl_conformity" in names:
-        out["cpl_conformity"] = cpl_conformity([s for d in data for s in d.hypothesis.stream], opts.max_cpl)
-    std = [m for m in names if m in STANDARD_METRICS]
-    if std:
-        per = [standard_scores(d.reference.stream, d.hyp_on_ref, n_t=opts.n_t, window=opts.window) for d in data]
-        projected = any(not d.identical for d in data)
-        for m in std:
-            parts = [p[m] for p in per]
-            if len(parts) == 1 or any(p.get("value") is None for p in parts):
-                res = _clean(parts[0]) if len(parts) == 1 else NotApplicable("not applicable for some file").to_dict()
-            elif m.startswith("f1_"):
-                tp = sum(p["tp"] for p in parts)
-                nh = sum(p["n_hypothesis"] for p in parts)
-                nr = sum(p["n_reference"] for p in parts)
-                pr, rc = (tp / nh if nh else 0.0), (tp / nr if nr else 0.0)
-                res = {"value": 2 * pr * rc / (pr + rc) if pr + rc else 0.0, "precision": pr, "recall": rc, "tp": tp}
-                res.update(n_hypothesis=nh, n_reference=nr)
-            else:
-                res = {"value": float(pooled(p["_stats"] for p in parts).value), "pooled_files": len(parts)}
-            res["projected"] = projected
-            out[m] = res
-    blocks = [b for d in data for b in d.hypothesis.blocks]
-    if "reading_speed" in names:
-        out["reading_speed"] = reading_speed(blocks, opts.max_cps)
-    if "lines_per_block" in names:
-        out["lines_per_block"] = lines_per_block(blocks, opts.max_lines)
-    for m, res in out.items():
-        if m in ("suber_metrics", "suber_metrics_info"):
-            continue
-        res.setdefault("params", _params(m, res, opts))
-        res.setdefault("applicable", res.get("value") is not None)
-        res.setdefault("library", LIBRARY.get(m, ""))
-    return out
-
-
-def _params(metric: str, res: Mapping[str, Any], opts: SubtitleOptions) -> dict[str, Any]:
-    """The parameters a metric's value depends on (shown beside it)."""
-    if metric == "cpl_conformity":
-        return {"max_cpl": opts.max_cpl}
-    if metric == "reading_speed":
-        return {"max_cps": opts.max_cps}
-    if metric == "lines_per_block":
-        return {"max_lines": opts.max_lines}
-    if metric.startswith(("pk_", "windowdiff_")):
-        return {"window": res.get("window_size", opts.window or "segeval")}
-    if metric in ("s", "b") or metric.startswith(("s_", "b_")):
-        return {"n_t": opts.n_t}
-    if metric.startswith("f1_"):
-        return {"end_of_text": "counted"}
-    return {}
+        out = score_texts(data, measures, opts, cache, extra)
+    order = [k for n in names for k in ((n, SUBER_INFO) if n == SUBER.name else (n,))]
+    return {k: out[k] for k in order if k in out}
 
 
 def _text(data: Sequence[PairData]) -> dict[str, Any]:
@@ -716,10 +476,21 @@ def compare_subtitles(
     res = evaluate_pair(reference, hypothesis, wanted, options)
     out = dict(res["metrics"])
     for m, r in out.items():
-        if m not in ("suber_metrics", "suber_metrics_info"):
+        if m not in (SUBER.name, SUBER_INFO):
             r.setdefault("per_speaker", {})
             r["text"] = res["text"]
     return out
+
+
+def measure_item(pair: Any, options: Mapping[str, Any] | None = None) -> PairData | NotApplicable:
+    """The ``subtitles`` input of the contract's runner: the PairData of an AnnotationPair's two
+    Documents (``pair.a`` the reference), or why it is not a subtitle comparison."""
+    opts = dict(options or {})
+    opts.setdefault("layer", getattr(pair, "layer", None))
+    if not (is_subtitle_document(pair.a, opts.get("layer")) and is_subtitle_document(pair.b, opts.get("layer"))):
+        return NotApplicable("not a subtitle comparison: the layer has no <eob> boundary type")
+    sub = SubtitleOptions.from_mapping(opts)
+    return pair_data(subtitle_side(pair.a, sub), subtitle_side(pair.b, sub))
 
 
 def _make_runner(name: str) -> Any:
@@ -754,11 +525,19 @@ def register(runners: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     return dict(GROUPS)
 
 
+def split_suber(metrics: Mapping[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
+    """(SubER's values or None, SubER's information, the other metrics) of a result's metrics."""
+    rest = dict(metrics)
+    values = rest.pop(SUBER.name, None)
+    info = rest.pop(SUBER_INFO, None) or {}
+    return values, info, rest
+
+
 def subtitle_values(metrics: Mapping[str, Any]) -> dict[str, Any]:
     """metric -> value of subtitle results, SubER's metrics flattened as ``suber:NAME`` (for tables)."""
     out: dict[str, Any] = {}
     for name, res in metrics.items():
-        if name == "suber_metrics":
+        if name == SUBER.name:
             out.update({f"suber:{k}": v for k, v in res.items()})
         elif name in SUBTITLE_METRICS and isinstance(res, Mapping):
             out[name] = res.get("value")

@@ -1,0 +1,71 @@
+"""The subtitle measures under the measure contract: cards, registry, statistics that add across texts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from segagree.adapters import read_document
+from segagree.metrics.contract import Card
+from segagree.metrics.registry import MEASURES, get_measure
+from segagree.metrics.subtitle_measures import READING_SPEED, SubtitleResult
+from segagree.pipeline.subtitles import SUBTITLE_METRICS, evaluate_corpus, pair_data, subtitle_side
+
+from conftest import shared_path
+
+SUBTITLE_MODULES = ("segagree.metrics.subtitle_measures", "segagree.metrics.subtitle_bleus")
+NAMES = [n for n, mod in MEASURES.items() if mod in SUBTITLE_MODULES]
+
+
+def test_every_subtitle_measure_is_registered_with_a_full_card() -> None:
+    assert len(NAMES) == 26
+    for name in NAMES:
+        card = get_measure(name).card
+        assert isinstance(card, Card) and card.name == name
+        assert card.title and card.definition and card.citation, name
+        assert (card.group, card.needs) == ("subtitles", "subtitles"), name
+        assert card.better in ("higher", "lower"), name
+    assert set(NAMES) <= set(SUBTITLE_METRICS)
+    assert {get_measure(n).card.better for n in NAMES if n.startswith(("pk_", "windowdiff_"))} == {"lower"}
+
+
+def test_reading_speed_card_directions_and_profile() -> None:
+    card = READING_SPEED
+    assert card.better == "lower"  # the value is the mean characters per second
+    assert "conformity" in card.definition and "higher is better" in card.definition
+    assert "TED" in card.citation and "Netflix" in card.citation
+    assert dict(card.parameters)["max_cps"].startswith("21")
+
+
+def _pairs(folder_name: str, files: tuple[tuple[str, str], ...], fmt: str | None = None):  # type: ignore[no-untyped-def]
+    folder = shared_path("corpora", folder_name)
+    return [(read_document(folder / r, fmt), read_document(folder / h, fmt)) for r, h in files]
+
+
+@pytest.mark.parametrize(
+    "name", ["sigma", "bleu_br", "ter_br", "cpl_conformity", "f1_eob", "pk_eol", "b_eox", "windowdiff_eob"]
+)
+def test_statistics_add_to_the_pooled_value(name: str) -> None:
+    """Two texts: add(statistics) then score = the pipeline's pooled value (summed statistics)."""
+    docs = _pairs("subtitles_tagged", (("amara.fr", "cascade.fr"), ("amara.fr", "nmt.fr")), "tagged")
+    items = [pair_data(subtitle_side(r), subtitle_side(h)) for r, h in docs]
+    m = get_measure(name)
+    res = m.score(m.add([m.statistics(i, {}) for i in items]), {})
+    assert isinstance(res, SubtitleResult)
+    pooled = evaluate_corpus(docs, [name])["pooled"]["metrics"][name]
+    assert res.value == pytest.approx(pooled["value"], abs=0)
+    single = m.compute(items[:1], {}).value
+    assert single is not None and single != res.value  # pooling changes the number: it is not the first text's
+
+
+def test_public_oracle_through_the_contract() -> None:
+    """cascade.fr against amara.fr through the registry equals EvalSubtitle's and SubER's own numbers."""
+    oracle = json.loads(shared_path("oracle", "subtitles_public.json").read_text(encoding="utf-8"))
+    (r, h) = _pairs("subtitles_tagged", (("amara.fr", "cascade.fr"),), "tagged")[0]
+    item = pair_data(subtitle_side(r), subtitle_side(h))
+    for name, expected in oracle["evalsubtitle_end2end"]["cascade.fr"].items():
+        assert get_measure(name).compute([item], {}).value == pytest.approx(expected, rel=1e-9), name
+    suber = get_measure("suber_metrics").compute([item], {}).to_dict()
+    for name, expected in oracle["suber_plain"]["cascade.fr"].items():
+        assert suber[name] == expected, name
