@@ -27,6 +27,8 @@ ENTRY_POINT_GROUP = "segagree.metrics"
 # name -> module. Keep each group together; the order is the order of `segagree metrics`.
 MEASURES: dict[str, str] = {
     # Filled by the measure modules' migration (issue 20); see CONTRIBUTING.md.
+    # time: unitizing agreement on units in time (input kind "times")
+    "alpha_u": "segagree.metrics.unitizing.alpha_u",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}
