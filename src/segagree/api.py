@@ -81,11 +81,13 @@ __all__ = [
     "SfKappaResult",
     "SfResult",
     "agree",
+    "agree_time",
     "compare",
     "convert",
     "load_scheme",
     "metric_cards",
     "read",
+    "read_time_units",
     "reader_options",
     "run",
     "write",
@@ -610,3 +612,90 @@ def metric_cards() -> dict[str, MetricCard]:
     from segagree.metrics.cards import METRIC_CARDS
 
     return dict(METRIC_CARDS)
+
+
+# --- time-based unitizing agreement (issue 21) -------------------------------------------------
+def read_time_units(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    *,
+    annotators: Sequence[str] | None = None,
+    annotator_tiers: Sequence[str] | None = None,
+    continuum: tuple[float, float] | None = None,
+    category: str = "label",
+    format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    layer: str | None = None,
+    **options: Any,
+) -> Any:
+    """Units in time per annotator and speaker (:class:`segagree.pipeline.units.TimedUnits`).
+
+    Args:
+        sources: one file (or Document) per annotator (annotator = file stem), one file whose tiers
+            are the annotators (with ``annotator_tiers``), or units tables (CSV/TSV with the header
+            ``annotator,start,end,category`` and optional ``speaker``, ``text``; or pygamma-agreement's
+            headerless ``annotator,category,start,end``).
+        annotators: the annotators' order; names listed with no units count as annotators who marked
+            nothing.
+        annotator_tiers: the tiers of one file that are the annotators.
+        continuum: (start, end) seconds; default ``[min(0, first start), last end]``.
+        category: ``label`` (the unit's text with its endnote), ``endnote`` (its boundary type) or
+            ``none``.
+        format, scheme, layer, options: how to read the files (see :func:`read`).
+    """
+    from segagree.pipeline.units import read_timed_units
+
+    items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    return read_timed_units(
+        items,  # type: ignore[arg-type]
+        annotators=annotators,
+        annotator_tiers=annotator_tiers,
+        continuum=continuum,
+        category=category,
+        fmt=format,
+        scheme=scheme,
+        layer=layer,
+        options=options,
+    )
+
+
+def agree_time(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    *,
+    measures: Sequence[str] | None = None,
+    annotators: Sequence[str] | None = None,
+    annotator_tiers: Sequence[str] | None = None,
+    continuum: tuple[float, float] | None = None,
+    category: str = "label",
+    format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    layer: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Time-based unitizing agreement of annotators who drew their own time spans.
+
+    Scores every measure of the ``time`` group (or ``measures``), per speaker and pooled: e.g.
+    ``alpha_u`` (Krippendorff 1995/2004, as DKPro), the uα family (Krippendorff et al. 2016),
+    ``elan_kappa`` (Holle & Rein 2015, as ELAN), boundary F1 within a tolerance, purity and coverage,
+    and gamma once registered. ``params`` holds measure parameters (``tolerance``, ``min_overlap``,
+    ``resolution``, ``alpha``, ``beta``, ``delta_empty``, ``samples``, ``seed``, ``sampler``, ``jobs``);
+    each measure reads its own. The other arguments are :func:`read_time_units`'s.
+
+    Returns:
+        A JSON-ready dict (see :mod:`segagree.pipeline.time_agreement`): ``result["alpha_u"]`` is the
+        pooled value, ``result["measures"]["alpha_u"]["speakers"]`` the per-speaker results.
+    """
+    from segagree.pipeline.time_agreement import score_time
+
+    timed = read_time_units(
+        sources,
+        annotators=annotators,
+        annotator_tiers=annotator_tiers,
+        continuum=continuum,
+        category=category,
+        format=format,
+        scheme=scheme,
+        layer=layer,
+        **options,
+    )
+    return score_time(timed, measures, params)

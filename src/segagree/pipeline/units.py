@@ -180,7 +180,6 @@ def _reader_notes(doc: Document) -> list[str]:
 def units_from_documents(
     docs: Sequence[Document],
     *,
-    annotators: Sequence[str] | None = None,
     one_tier_per_annotator: bool = False,
     category: str = "label",
     layer: str | None = None,
@@ -193,17 +192,17 @@ def units_from_documents(
     units: list[RawUnit] = []
     names: list[str] = []
     notes: list[str] = []
-    for i, doc in enumerate(docs):
+    for doc in docs:
         notes.extend(_reader_notes(doc))
         if one_tier_per_annotator:
             units.extend(document_units(doc, None, category, layer))
             names.extend(doc.speakers)
             continue
-        name = (annotators[i] if annotators and i < len(annotators) else "") or doc.annotator or doc.name
+        name = doc.annotator or doc.name
         if name in names:
             raise UsageError(
-                f"two files give the annotator {name!r} (the annotator is the file stem); rename one or give "
-                "--annotators"
+                f"two files give the annotator {name!r} (the annotator is the file stem); rename one of "
+                "the files"
             )
         names.append(name)
         units.extend(document_units(doc, name, category, layer))
@@ -215,8 +214,7 @@ def units_from_documents(
 
 # --- from a units table -----------------------------------------------------------------------
 def _table_text(path: Path) -> str:
-    text, _ = decode_text(read_bytes(path), path)
-    return text
+    return decode_text(read_bytes(path), path)
 
 
 def _delimiter(path: Path, first_line: str) -> str:
@@ -366,17 +364,24 @@ def build_timed_units(
     return result
 
 
-def overlaps_within_annotators(us: UnitSet) -> dict[str, int]:
-    """annotator -> how many of their units overlap the unit before them (sorted by start)."""
+def _overlapping(starts: np.ndarray, ends: np.ndarray) -> int:
+    """How many units overlap one before them (sorted by start)."""
+    if starts.size < 2:
+        return 0
+    order = np.argsort(starts, kind="stable")
+    reach = np.maximum.accumulate(ends[order])[:-1]
+    return int(np.count_nonzero(starts[order][1:] < reach))
+
+
+def overlaps_within_annotators(us: UnitSet, *, same_category: bool = False) -> dict[str, int]:
+    """annotator -> how many of their units overlap another of theirs (of the same category)."""
     out: dict[str, int] = {}
+    cats = np.unique(us.category) if same_category else np.zeros(1, dtype=np.int64)
     for i, name in enumerate(us.annotators):
-        mine = us.annotator == i
-        starts, ends = us.start[mine], us.end[mine]
-        if starts.size < 2:
-            continue
-        order = np.argsort(starts, kind="stable")
-        reach = np.maximum.accumulate(ends[order])[:-1]
-        n = int(np.count_nonzero(starts[order][1:] < reach))
+        n = 0
+        for c in cats.tolist():
+            mine = (us.annotator == i) & ((us.category == c) if same_category else True)
+            n += _overlapping(us.start[mine], us.end[mine])
         if n:
             out[name] = n
     return out
@@ -390,10 +395,13 @@ def overlap_notes(timed: TimedUnits) -> list[str]:
         found = overlaps_within_annotators(us)
         if found:
             who = ", ".join(f"{a}: {n}" for a, n in found.items())
+            same = overlaps_within_annotators(us, same_category=True)
+            within = ", ".join(f"{a}: {n}" for a, n in same.items()) or "none"
             where = f"speaker {spk!r}: " if spk else ""
             notes.append(
-                f"{where}units of one annotator overlap ({who}); gamma aligns them as they are, the measures that "
-                "need a partition (alpha_u, u_alpha, elan_kappa, purity/coverage) read them as described on their cards"
+                f"{where}units of one annotator overlap ({who}; within one category: {within}); gamma aligns them "
+                "as they are; alpha-U needs no overlap within a category, the uα family, ELAN's kappa, purity and "
+                "coverage read each annotator's units as a partition (see their cards)"
             )
     return notes
 

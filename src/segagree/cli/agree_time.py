@@ -1,0 +1,149 @@
+"""``segagree agree --time FILES...``: time-based unitizing agreement (the options and the printing;
+the work is :func:`segagree.api.agree_time`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from segagree.cli.common import AT_LEAST_ONE, fmt_score, new_table, print_json, read_options, stdout
+
+F = Callable[..., Any]
+
+TIME_HELP = (
+    "Time-based unitizing agreement: FILES are one timed file per annotator (annotator = file stem), one file with "
+    "--annotator-tier, or a units table (annotator,start,end,category)."
+)
+CATEGORY_MODES = ("label", "endnote", "none")
+SAMPLERS = ("statistical", "shuffle")
+
+
+def time_options(f: F) -> F:
+    """The options of ``agree --time`` (measure parameters are passed to the measures that take them)."""
+    positive = click.FloatRange(min=0, min_open=True)
+    options = [
+        click.option("--time", "time_mode", is_flag=True, help=TIME_HELP),
+        click.option(
+            "--annotator-tier",
+            "annotator_tiers",
+            multiple=True,
+            metavar="NAME",
+            help="With --time: a tier of the one file that is an annotator (repeat for each).",
+        ),
+        click.option(
+            "--annotators", metavar="A,B,C", help="With --time: the annotators' order (names with no units count)."
+        ),
+        click.option(
+            "--continuum", metavar="START,END", help="With --time: the stretch in seconds (default [min(0, first), last])."
+        ),
+        click.option(
+            "--category",
+            type=click.Choice(CATEGORY_MODES, case_sensitive=False),
+            default="label",
+            show_default=True,
+            help="With --time: a unit's category is its label, its endnote (boundary type) or none.",
+        ),
+        click.option(
+            "--measure",
+            "measures",
+            multiple=True,
+            metavar="NAME",
+            help="With --time: a measure of the time group (repeat; default all, see segagree metrics).",
+        ),
+        click.option("--alpha", type=float, metavar="X", help="gamma: weight of the positional dissimilarity."),
+        click.option("--beta", type=float, metavar="X", help="gamma: weight of the categorical dissimilarity."),
+        click.option("--delta-empty", type=positive, metavar="X", help="gamma: the cost of an unmatched unit."),
+        click.option("--samples", type=AT_LEAST_ONE, metavar="K", help="gamma: sampled continua for the chance disorder."),
+        click.option("--sampler", type=click.Choice(SAMPLERS, case_sensitive=False), help="gamma: how continua are sampled."),
+        click.option(
+            "--tolerance", type=click.FloatRange(min=0), metavar="SECONDS", help="Boundary F1: the time tolerance."
+        ),
+        click.option(
+            "--min-overlap", type=click.FloatRange(0, 1), metavar="FRACTION", help="elan_kappa: the minimal overlap."
+        ),
+        click.option(
+            "--resolution", metavar="SECONDS|auto", help="alpha_u: seconds per position (default auto: 1 or 0.001)."
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def _pair(text: str | None, what: str) -> tuple[float, float] | None:
+    from segagree.errors import UsageError
+
+    if not text:
+        return None
+    parts = text.split(",")
+    try:
+        a, b = (float(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"{what} takes START,END in seconds, not {text!r}") from None
+    return a, b
+
+
+def run_time(files: list[Path], opts: dict[str, Any], reading: dict[str, Any], json_out: bool) -> None:
+    """Read, score and print (called by ``agree`` with ``--time``)."""
+    import segagree.api as api
+
+    params = {
+        "alpha": opts["alpha"],
+        "beta": opts["beta"],
+        "delta_empty": opts["delta_empty"],
+        "samples": opts["samples"],
+        "seed": opts["seed"],
+        "sampler": opts["sampler"] and opts["sampler"].lower(),
+        "jobs": opts["jobs"],
+        "tolerance": opts["tolerance"],
+        "min_overlap": opts["min_overlap"],
+        "resolution": opts["resolution"],
+    }
+    annotators = [a.strip() for a in opts["annotators"].split(",")] if opts["annotators"] else None
+    result = api.agree_time(
+        files,
+        measures=list(opts["measures"]) or None,
+        annotators=annotators,
+        annotator_tiers=list(opts["annotator_tiers"]) or None,
+        continuum=_pair(opts["continuum"], "--continuum"),
+        category=opts["category"].lower(),
+        format=reading.pop("format", None),
+        scheme=reading.pop("scheme", None),
+        layer=reading.pop("layer", None),
+        params=params,
+        **read_options(**reading),
+    )
+    if json_out:
+        print_json(result)
+    else:
+        print_time(result)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, dict):
+        return "-" if value.get("value") is None else fmt_score(value.get("value"))
+    return fmt_score(value)
+
+
+def print_time(result: dict[str, Any]) -> None:
+    """One table: a row per measure, a column per speaker and the pooled value."""
+    out = stdout()
+    speakers = [s for s in result["speakers"] if s != "ALL"] if len(result["speakers"]) > 1 else []
+    span = result["continuum"]
+    table = new_table()
+    for col in ("measure", *speakers, "ALL", "note"):
+        table.add_column(col, justify="left" if col in ("measure", "note") else "right", overflow="fold")
+    for name, res in result["measures"].items():
+        pooled = res["pooled"]
+        per = res.get("speakers", {})
+        note = pooled.get("reason") or pooled.get("not_applicable") or ""
+        table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), note)
+    units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
+    out.print(f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}")
+    out.print(table)
+    for note in result["notes"]:
+        out.print(f"note: {note}")
+    out.print("Per-category and per-pair detail: --json")
