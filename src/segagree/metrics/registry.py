@@ -29,6 +29,10 @@ MEASURES: dict[str, str] = {
     # Filled by the measure modules' migration (issue 20); see CONTRIBUTING.md.
     # time: unitizing agreement on units in time (input kind "times")
     "alpha_u": "segagree.metrics.unitizing.alpha_u",
+    "u_alpha": "segagree.metrics.unitizing.u_alpha",
+    "bu_alpha": "segagree.metrics.unitizing.u_alpha",
+    "cu_alpha": "segagree.metrics.unitizing.u_alpha",
+    "ku_alpha": "segagree.metrics.unitizing.u_alpha",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}
