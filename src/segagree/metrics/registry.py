@@ -33,6 +33,8 @@ MEASURES: dict[str, str] = {
     "bu_alpha": "segagree.metrics.unitizing.u_alpha",
     "cu_alpha": "segagree.metrics.unitizing.u_alpha",
     "ku_alpha": "segagree.metrics.unitizing.u_alpha",
+    "boundary_f1": "segagree.metrics.unitizing.boundaries",
+    "purity_coverage": "segagree.metrics.unitizing.boundaries",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}

@@ -1,0 +1,230 @@
+"""Boundary precision/recall/F1 within a time tolerance, and segmentation purity and coverage, as
+pyannote.metrics (4.x, ``pyannote.metrics.segmentation``) defines them, for every annotator pair
+``"A|B"`` with A as the reference.
+
+* **Boundaries** (``SegmentationPrecision``/``Recall``): an annotator's boundaries are the ends of their
+  units sorted by (start, end), all but the last (duplicates count once). Pairs of boundaries at most
+  ``tolerance`` seconds apart are matched greedily, closest first (one-to-one); precision = matches /
+  B's boundaries, recall = matches / A's boundaries (1 when there is none to find), F1 their harmonic
+  mean. pyannote's default tolerance is 0; ours is 0.2 s.
+* **Purity and coverage** (``SegmentationPurity``/``Coverage``): A's units of one label, gaps shorter
+  than ``purity_tolerance`` (pyannote's 0.5 s) filled, give the covered stretch; A's and B's unit
+  boundaries cut it into two partitions; with ``K`` the durations of their intersections, coverage =
+  Σ_A-parts max_B K / Σ K and purity = Σ_B-parts max_A K / Σ K (1 when there is nothing); the
+  value is their F-measure (``SegmentationPurityCoverageFMeasure``).
+
+Pooled (over pairs, speakers and texts): matches, boundary counts and durations add, and the scores
+come from the sums.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from segagree.metrics.contract import Card, Measure, UnitSet
+
+__all__ = ["MEASURES", "BoundaryF1", "PurityCoverage", "boundary_matches", "purity_coverage_sums"]
+
+
+def _timeline(us: UnitSet, r: int) -> list[tuple[float, float]]:
+    """Annotator r's units as pyannote's Timeline holds them: a sorted set of (start, end)."""
+    sel = us.annotator == r
+    return sorted(set(zip(us.start[sel].tolist(), us.end[sel].tolist(), strict=True)))
+
+
+def boundary_matches(ref: list[float], hyp: list[float], tolerance: float) -> int:
+    """Greedy one-to-one matching of boundaries at most ``tolerance`` apart, closest pair first
+    (ties: the first in row-major order), as pyannote's SegmentationPrecision."""
+    if not ref or not hyp:
+        return 0
+    delta = np.abs(np.asarray(ref)[:, None] - np.asarray(hyp)[None, :])
+    delta[delta > tolerance] = np.inf
+    matches = 0
+    while np.isfinite(best := delta.min()):
+        del best
+        k = int(np.argmin(delta))
+        i, j = divmod(k, delta.shape[1])
+        delta[i, :] = np.inf
+        delta[:, j] = np.inf
+        matches += 1
+    return matches
+
+
+def _support(segments: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of segments as disjoint, sorted segments."""
+    out: list[list[float]] = []
+    for s, e in sorted(segments):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def _filled(us: UnitSet, r: int, tolerance: float) -> list[tuple[float, float]]:
+    """A's units with each label's gaps shorter than ``tolerance`` filled (pyannote's preprocessing)."""
+    sel = us.annotator == r
+    out: list[tuple[float, float]] = []
+    for c in np.unique(us.category[sel]).tolist():
+        mine = sel & (us.category == c)
+        label = _support(list(zip(us.start[mine].tolist(), us.end[mine].tolist(), strict=True)))
+        filled = [label[0]] if label else []
+        for s, e in label[1:]:
+            if s - filled[-1][1] < tolerance:
+                filled[-1] = (filled[-1][0], e)
+            else:
+                filled.append((s, e))
+        out.extend(_support(filled))
+    return out
+
+
+def _partition(segments: list[tuple[float, float]], coverage: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Consecutive boundaries of the segments, cropped to the coverage (pyannote's ``_partition``)."""
+    cuts = sorted({t for seg in segments for t in seg})
+    parts = []
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        for s, e in coverage:
+            lo, hi = max(a, s), min(b, e)
+            if hi > lo:
+                parts.append((lo, hi))
+    return parts
+
+
+def _cooccurrence(rows: list[tuple[float, float]], cols: list[tuple[float, float]]) -> np.ndarray:
+    if not rows or not cols:
+        return np.zeros((len(rows), len(cols)))
+    r, c = np.asarray(rows), np.asarray(cols)
+    return np.clip(np.minimum(r[:, None, 1], c[None, :, 1]) - np.maximum(r[:, None, 0], c[None, :, 0]), 0, None)
+
+
+def purity_coverage_sums(us: UnitSet, a: int, b: int, tolerance: float) -> tuple[float, float, float]:
+    """(Σ K, Σ_A max K, Σ_B max K) of the pair (A reference, B hypothesis)."""
+    filled = _filled(us, a, tolerance)
+    coverage = _support(filled)
+    k = _cooccurrence(_partition(filled, coverage), _partition(_timeline(us, b), coverage))
+    if not k.size:
+        return float(k.sum()), 0.0, 0.0
+    return float(k.sum()), float(k.max(axis=1).sum()), float(k.max(axis=0).sum())
+
+
+def _pairs(us: UnitSet) -> list[tuple[int, int]]:
+    n = len(us.annotators)
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+
+@dataclass
+class PairSums:
+    """Per pair "A|B": summed components."""
+
+    pairs: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __add__(self, other: PairSums) -> PairSums:
+        out = {k: v.copy() for k, v in self.pairs.items()}
+        for k, v in other.pairs.items():
+            out[k] = out[k] + v if k in out else v.copy()
+        return PairSums(out)
+
+    def total(self) -> np.ndarray:
+        return np.sum(list(self.pairs.values()), axis=0) if self.pairs else np.zeros(3)
+
+
+def _f(p: float, r: float) -> float:
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    value: float | None
+    pairs: dict[str, dict[str, float]]
+    pooled: dict[str, float]
+    key: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, **self.pooled, self.key: self.pairs}
+
+
+class BoundaryF1(Measure[UnitSet, PairSums, PairResult]):
+    """Boundary precision, recall and F1 within a tolerance (see the module docstring)."""
+
+    card = Card(
+        name="boundary_f1",
+        title="Boundary F1 within a time tolerance",
+        definition="matches of boundaries at most tolerance s apart (greedy, one-to-one); P = matches / B's, "
+        "R = matches / A's, F1 = 2PR / (P + R), per annotator pair A|B",
+        citation="pyannote.metrics SegmentationPrecision/SegmentationRecall (Bredin 2017, Interspeech)",
+        parameters={"tolerance": "0.2"},
+        better="higher",
+        needs="times",
+        annotators="2+",
+        group="time",
+        reference="pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)",
+        notes="A boundary is a unit's end, except the last unit's (pyannote); pyannote's default tolerance is 0.",
+    )
+
+    def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
+        tol = float(params.get("tolerance", 0.2))
+        out = PairSums()
+        for a, b in _pairs(item):
+            ref = [e for _, e in _timeline(item, a)][:-1]
+            hyp = [e for _, e in _timeline(item, b)][:-1]
+            m = boundary_matches(ref, hyp, tol)
+            out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = np.array([m, len(ref), len(hyp)], dtype=float)
+        return out
+
+    @staticmethod
+    def _scores(v: np.ndarray) -> dict[str, float]:
+        m, n_ref, n_hyp = v.tolist()
+        p = m / n_hyp if n_hyp else 1.0
+        r = m / n_ref if n_ref else 1.0
+        return {"precision": p, "recall": r, "f1": _f(p, r), "matches": m, "boundaries_a": n_ref, "boundaries_b": n_hyp}
+
+    def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
+        pooled = self._scores(stats.total())
+        pairs = {k: self._scores(v) for k, v in stats.pairs.items()}
+        return PairResult(pooled["f1"] if stats.pairs else None, pairs, pooled, "boundary_pairs")
+
+
+class PurityCoverage(Measure[UnitSet, PairSums, PairResult]):
+    """Segmentation purity and coverage (see the module docstring)."""
+
+    card = Card(
+        name="purity_coverage",
+        title="Segmentation purity and coverage (F-measure)",
+        definition="coverage = Σ_A-parts max_B overlap / total, purity = Σ_B-parts max_A overlap / total over the "
+        "two partitions of A's covered stretch; value = 2 P C / (P + C), per annotator pair A|B",
+        citation="pyannote.metrics SegmentationPurity/SegmentationCoverage (Bredin 2017, Interspeech)",
+        parameters={"purity_tolerance": "0.5"},
+        better="higher",
+        needs="times",
+        annotators="2+",
+        group="time",
+        reference="pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)",
+        notes="A is the reference; A's same-label gaps shorter than purity_tolerance are filled (pyannote).",
+    )
+
+    def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
+        tol = float(params.get("purity_tolerance", 0.5))
+        out = PairSums()
+        for a, b in _pairs(item):
+            key = f"{item.annotators[a]}|{item.annotators[b]}"
+            out.pairs[key] = np.array(purity_coverage_sums(item, a, b, tol))
+        return out
+
+    @staticmethod
+    def _scores(v: np.ndarray) -> dict[str, float]:
+        total, cov, pur = v.tolist()
+        coverage = cov / total if total else 1.0
+        purity = pur / total if total else 1.0
+        return {"purity": purity, "coverage": coverage, "f_measure": _f(purity, coverage)}
+
+    def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
+        pooled = self._scores(stats.total())
+        pairs = {k: self._scores(v) for k, v in stats.pairs.items()}
+        return PairResult(pooled["f_measure"] if stats.pairs else None, pairs, pooled, "purity_pairs")
+
+
+MEASURES = (BoundaryF1(), PurityCoverage())

@@ -1,0 +1,54 @@
+"""Boundary precision/recall/F1 and segmentation purity/coverage against pyannote.metrics 4.2.0
+outputs (tests/data/unitizing/pyannote_reference.json, made by make_pyannote_reference.py there)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from segagree.metrics.contract import UnitSet
+from segagree.metrics.registry import get_measure
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "unitizing" / "pyannote_reference.json"
+CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
+
+
+def pair(a: list, b: list) -> UnitSet:
+    units = [(0, *u) for u in a] + [(1, *u) for u in b]
+    cats = sorted({u[3] for u in units})
+    return UnitSet(
+        annotators=("A", "B"),
+        categories=tuple(cats),
+        annotator=np.array([u[0] for u in units]),
+        start=np.array([u[1] for u in units], dtype=float),
+        end=np.array([u[2] for u in units], dtype=float),
+        category=np.array([cats.index(u[3]) for u in units]),
+        continuum=(0.0, 30.0),
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_boundaries_equal_pyannote(case: dict) -> None:
+    res = get_measure("boundary_f1").compute([pair(case["a"], case["b"])], {"tolerance": case["tolerance"]})
+    got = res.to_dict()["boundary_pairs"]["A|B"]
+    assert got["precision"] == pytest.approx(case["precision"], abs=1e-12)
+    assert got["recall"] == pytest.approx(case["recall"], abs=1e-12)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_purity_coverage_equal_pyannote(case: dict) -> None:
+    res = get_measure("purity_coverage").compute([pair(case["a"], case["b"])], {}).to_dict()
+    assert res["purity"] == pytest.approx(case["purity"], abs=1e-9)
+    assert res["coverage"] == pytest.approx(case["coverage"], abs=1e-9)
+
+
+def test_identical_gives_one_without_gap_filling() -> None:
+    """pyannote fills A's short same-label gaps (0.5 s) before partitioning: identical units then
+    need not give 1; without filling they do."""
+    a = CASES[0]["a"]
+    params = {"tolerance": 0.0, "purity_tolerance": 0.0}
+    for name in ("boundary_f1", "purity_coverage"):
+        assert get_measure(name).compute([pair(a, a)], params).value == pytest.approx(1.0)
