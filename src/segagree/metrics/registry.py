@@ -33,6 +33,7 @@ MEASURES: dict[str, str] = {
     "bu_alpha": "segagree.metrics.unitizing.u_alpha",
     "cu_alpha": "segagree.metrics.unitizing.u_alpha",
     "ku_alpha": "segagree.metrics.unitizing.u_alpha",
+    "elan_kappa": "segagree.metrics.unitizing.elan_kappa",
     "boundary_f1": "segagree.metrics.unitizing.boundaries",
     "purity_coverage": "segagree.metrics.unitizing.boundaries",
 }
