@@ -84,3 +84,11 @@ def test_scale_with_resolution() -> None:
     seconds = [[a, c, s / 1000, e / 1000] for a, c, s, e in case["units"]]
     got = score("u_alpha", unit_set(seconds, case["length"] / 1000), {"resolution": 0.001})["value"]
     assert got == pytest.approx(ms, abs=1e-9)
+
+
+def test_an_annotator_with_no_units_counts() -> None:
+    """lindanna's script crashes here; an empty annotator is all gap."""
+    units = [["a", "x", 1, 4], ["b", "x", 1, 4]]
+    full = score("u_alpha", unit_set(units, 10, ["a", "b"]))["value"]
+    with_empty = score("u_alpha", unit_set(units, 10, ["a", "b", "c"]))["value"]
+    assert full == pytest.approx(1.0) and with_empty is not None and with_empty < full

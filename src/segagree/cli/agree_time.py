@@ -140,6 +140,8 @@ def print_time(result: dict[str, Any]) -> None:
         pooled = res["pooled"]
         per = res.get("speakers", {})
         note = pooled.get("reason") or pooled.get("not_applicable") or ""
+        if pooled.get("ku_alpha_values"):
+            note = ", ".join(f"{k} {_cell({'value': v.get('alpha')})}" for k, v in pooled["ku_alpha_values"].items())
         table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), note)
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
     out.print(f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}")

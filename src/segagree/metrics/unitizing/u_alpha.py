@@ -78,6 +78,8 @@ class UAlphaStats:
 def _labels_on(mid: np.ndarray, starts: np.ndarray, ends: np.ndarray, cats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each elementary interval (its midpoint), the covering unit's index and category
     (-1 and -2 where none: the gap)."""
+    if starts.size == 0:  # an annotator who marked nothing: all gap
+        return np.full(mid.size, -1), np.full(mid.size, -2)
     order = np.lexsort((ends, starts))
     s, e, c = starts[order], ends[order], cats[order]
     idx = np.searchsorted(s, mid, side="right") - 1
@@ -107,7 +109,8 @@ def u_alpha_statistics(item: UnitSet) -> UAlphaStats:
     for r in range(m):
         sel = np.flatnonzero(item.annotator == r)
         unit, value = _labels_on(mid, item.start[sel], item.end[sel], cat[sel])
-        per.append((np.where(unit >= 0, sel[np.clip(unit, 0, None)], -1), value))
+        glob = sel[np.clip(unit, 0, None)] if sel.size else np.full(mid.size, -1)
+        per.append((np.where(unit >= 0, glob, -1), value))
         stats.gap_length += float(width[value == -2].sum())
     if m < 2:
         return stats
