@@ -62,7 +62,12 @@ def test_krippendorff_1995_expected_and_alpha_at_stretch_50000() -> None:
 
 @pytest.mark.parametrize(
     "stretch, d_e, tol, alpha",
-    [(0.5, 0.05494, 1e-5, 0.494), (5, 0.08234, 0.005, 0.663), (50, 0.08600, 0.005, 0.677), (500, 0.08638, 0.005, 0.678)],
+    [
+        (0.5, 0.05494, 1e-5, 0.494),
+        (5, 0.08234, 0.005, 0.663),
+        (50, 0.08600, 0.005, 0.677),
+        (500, 0.08638, 0.005, 0.678),
+    ],
 )
 def test_krippendorff_1995_varying_lengths(stretch: float, d_e: float, tol: float, alpha: float) -> None:
     c = alpha_u(k1995(stretch))["alpha_u_categories"]["C"]

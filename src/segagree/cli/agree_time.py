@@ -37,7 +37,9 @@ def time_options(f: F) -> F:
             "--annotators", metavar="A,B,C", help="With --time: the annotators' order (names with no units count)."
         ),
         click.option(
-            "--continuum", metavar="START,END", help="With --time: the stretch in seconds (default [min(0, first), last])."
+            "--continuum",
+            metavar="START,END",
+            help="With --time: the stretch in seconds (default [min(0, first), last]).",
         ),
         click.option(
             "--category",
@@ -56,8 +58,12 @@ def time_options(f: F) -> F:
         click.option("--alpha", type=float, metavar="X", help="gamma: weight of the positional dissimilarity."),
         click.option("--beta", type=float, metavar="X", help="gamma: weight of the categorical dissimilarity."),
         click.option("--delta-empty", type=positive, metavar="X", help="gamma: the cost of an unmatched unit."),
-        click.option("--samples", type=AT_LEAST_ONE, metavar="K", help="gamma: sampled continua for the chance disorder."),
-        click.option("--sampler", type=click.Choice(SAMPLERS, case_sensitive=False), help="gamma: how continua are sampled."),
+        click.option(
+            "--samples", type=AT_LEAST_ONE, metavar="K", help="gamma: sampled continua for the chance disorder."
+        ),
+        click.option(
+            "--sampler", type=click.Choice(SAMPLERS, case_sensitive=False), help="gamma: how continua are sampled."
+        ),
         click.option(
             "--tolerance", type=click.FloatRange(min=0), metavar="SECONDS", help="Boundary F1: the time tolerance."
         ),

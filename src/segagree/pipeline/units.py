@@ -201,8 +201,7 @@ def units_from_documents(
         name = doc.annotator or doc.name
         if name in names:
             raise UsageError(
-                f"two files give the annotator {name!r} (the annotator is the file stem); rename one of "
-                "the files"
+                f"two files give the annotator {name!r} (the annotator is the file stem); rename one of the files"
             )
         names.append(name)
         units.extend(document_units(doc, name, category, layer))
@@ -442,15 +441,11 @@ def read_timed_units(
             raise UsageError("--annotator-tier reads one file whose tiers are the annotators; give one file")
         opts["tiers"] = tiers
     docs = [s if isinstance(s, Document) else _read(Path(s), fmt, scheme, opts, bool(tiers)) for s in sources]
-    units, found, notes = units_from_documents(
-        docs, one_tier_per_annotator=bool(tiers), category=category, layer=layer
-    )
+    units, found, notes = units_from_documents(docs, one_tier_per_annotator=bool(tiers), category=category, layer=layer)
     if tiers:
         found = [t for t in tiers if t in found] + [n for n in found if n not in tiers]
         annotators = annotators or tiers
-    return build_timed_units(
-        units, found, annotators=annotators, continuum=continuum, category=category, notes=notes
-    )
+    return build_timed_units(units, found, annotators=annotators, continuum=continuum, category=category, notes=notes)
 
 
 def _read(path: Path, fmt: str | None, scheme: Any, opts: dict[str, Any], by_tier: bool) -> Document:

@@ -55,10 +55,10 @@ def section_distance(b1: float, l1: float, c1: bool, b2: float, l2: float, c2: b
     return 0.0
 
 
-def _observed_sum(u1: Sequence[tuple[float, float]], u2: Sequence[tuple[float, float]], b: float, l: float) -> float:
+def _observed_sum(u1: Sequence[tuple[float, float]], u2: Sequence[tuple[float, float]], b: float, span: float) -> float:
     """Σ of section distances of two raters' units (begin, length) of one category, walked as DKPro
     walks them (``calculateObservedCategoryDisagreement``)."""
-    end = b + l
+    end = b + span
     i1 = i2 = 0
     off1 = off2 = b
     len1 = len2 = 0.0
@@ -85,10 +85,10 @@ def _observed_sum(u1: Sequence[tuple[float, float]], u2: Sequence[tuple[float, f
     return total
 
 
-def _gaps(units: Sequence[tuple[float, float]], b: float, l: float) -> list[float]:
+def _gaps(units: Sequence[tuple[float, float]], b: float, span: float) -> list[float]:
     """One rater's gaps around their units of one category (DKPro's walk in
     ``calculateExpectedCategoryDisagreement``)."""
-    end = b + l
+    end = b + span
     gaps: list[float] = []
     i = 0
     off, length, pos = b, 0.0, b
@@ -248,7 +248,7 @@ class AlphaU(Measure[UnitSet, AlphaUStats, AlphaUResult]):
                 for r2 in range(r1 + 1, raters):
                     stats.observed += _observed_sum(per_rater[r1], per_rater[r2], b, e - b)
             for units in per_rater:
-                stats.lengths.extend(l for _, l in units)
+                stats.lengths.extend(n for _, n in units)
                 stats.gaps.extend(_gaps(units, b, e - b))
             cats[names[c]] = stats
         return AlphaUStats(raters, [e - b], cats, integral)

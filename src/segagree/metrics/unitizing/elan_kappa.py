@@ -66,7 +66,9 @@ def _overlap_share(b1: int, e1: int, b2: int, e2: int) -> float:
     return (min(e1, e2) - max(b1, b2)) / longest if longest else math.nan
 
 
-def _candidates(a: Sequence[Annotation], b: Sequence[Annotation], min_overlap: float) -> list[tuple[float, int, int, int]]:
+def _candidates(
+    a: Sequence[Annotation], b: Sequence[Annotation], min_overlap: float
+) -> list[tuple[float, int, int, int]]:
     """(share, overlap, i, j) of every pair overlapping by at least ``min_overlap``, found as ELAN's scan
     finds them (including its restart index)."""
     found: list[tuple[float, int, int, int]] = []

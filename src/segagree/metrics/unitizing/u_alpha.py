@@ -75,7 +75,9 @@ class UAlphaStats:
         )
 
 
-def _labels_on(mid: np.ndarray, starts: np.ndarray, ends: np.ndarray, cats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _labels_on(
+    mid: np.ndarray, starts: np.ndarray, ends: np.ndarray, cats: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """For each elementary interval (its midpoint), the covering unit's index and category
     (-1 and -2 where none: the gap)."""
     if starts.size == 0:  # an annotator who marked nothing: all gap
@@ -193,7 +195,11 @@ def matrices(stats: UAlphaStats, params: Mapping[str, Any]) -> _Matrices:
     squares = np.array([stats.gap_length / res] + [stats.unit_squares.get(n, 0.0) / res**2 for n in valued])
     total = stats.pairable / res
     denominator = total**2 - squares.sum()
-    e = total * (np.outer(margins, margins) - np.diag(squares)) / denominator if denominator else np.full_like(o, np.nan)
+    e = (
+        total * (np.outer(margins, margins) - np.diag(squares)) / denominator
+        if denominator
+        else np.full_like(o, np.nan)
+    )
     cu_margins = margins[1:] - o[1:, 0]
     cu_total = cu_margins.sum()
     cu_e = None
