@@ -63,13 +63,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-PathLike = str | os.PathLike
-DocumentLike = Document | str | os.PathLike
+PathLike = str | os.PathLike[str]
+DocumentLike = Document | str | os.PathLike[str]
 
 MODES = ("optimal", "segsimflex")
 
 __all__ = [
     "AgreementResult",
+    "BatchConversion",
     "BoundaryScheme",
     "CompareResult",
     "ConversionReport",
@@ -77,6 +78,7 @@ __all__ = [
     "KappaEstimate",
     "LossReport",
     "MetricCard",
+    "ReviewOutcome",
     "RunOutcome",
     "SfKappaResult",
     "SfResult",
@@ -84,11 +86,13 @@ __all__ = [
     "agree_time",
     "compare",
     "convert",
+    "convert_folder",
     "load_scheme",
     "metric_cards",
     "read",
     "read_time_units",
     "reader_options",
+    "review",
     "run",
     "write",
 ]
@@ -150,7 +154,7 @@ def read(
     """
     if encoding is not None:
         options["encoding"] = encoding
-    return read_document(path, format, scheme=scheme, **options)
+    return read_document(Path(path), format, scheme=scheme, **options)
 
 
 def write(
@@ -165,7 +169,7 @@ def write(
         strict: treat any loss as an error and write nothing.
         options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
     """
-    return write_document(doc, path, format, strict=strict, **options)
+    return write_document(doc, Path(path), format, strict=strict, **options)
 
 
 @dataclass
@@ -237,11 +241,12 @@ def convert(
     if isinstance(source, Document):
         doc = source
     else:
-        doc = read_document(source, from_format, scheme=scheme, **dict(read_options or {}))
+        doc = read_document(Path(source), from_format, scheme=scheme, **dict(read_options or {}))
     if speakers:
         doc = doc.select_speakers(list(speakers))
     if strict and doc.losses:
         raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
+    target = Path(target)
     losses = write_document(doc, target, to_format, strict=strict, **write_options)
     return ConversionReport(
         source=str(doc.source_path),
@@ -251,6 +256,83 @@ def convert(
         read_losses=doc.losses,
         write_losses=losses,
     )
+
+
+@dataclass
+class BatchConversion:
+    """The result of :func:`convert_folder`: one report per converted file, and the failures.
+
+    Attributes:
+        files: the annotation files found.
+        converted: a :class:`ConversionReport` per file written.
+        failed: one message per file that could not be converted (file, place, what was expected).
+    """
+
+    files: list[Path]
+    converted: list[ConversionReport] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"converted": [r.to_dict() for r in self.converted], "failed": list(self.failed)}
+
+
+def convert_folder(
+    source: PathLike,
+    target: PathLike,
+    to_format: str,
+    *,
+    from_format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    speakers: Sequence[str] | None = None,
+    strict: bool = False,
+    read_options: Mapping[str, Any] | None = None,
+    progress: Callable[[Path, ConversionReport | None], None] | None = None,
+    **write_options: Any,
+) -> BatchConversion:
+    """Convert every annotation file below a folder into ``to_format``, keeping the sub-folders.
+
+    A file that cannot be read or written is listed in ``failed`` (the others are still
+    converted); ``progress(path, report_or_None)`` is called after each file.
+
+    Raises:
+        UsageError: an unknown or read-only target format.
+        SegagreeError: the folder holds no annotation file.
+    """
+    from segagree.adapters import adapters
+
+    source, target = Path(source), Path(target)
+    fmt = format_for("x", to_format)
+    if not fmt.can_write:
+        raise UsageError(f"format {fmt.name!r} cannot be written")
+    known = {e for a in adapters().values() for e in a.extensions}
+    files = sorted(p for p in source.rglob("*") if p.is_file() and any(p.name.lower().endswith(e) for e in known))
+    if not files:
+        raise SegagreeError("no annotation files found", path=source)
+    sch = load_scheme(scheme)
+    batch = BatchConversion(files)
+    for path in files:
+        rel = path.relative_to(source)
+        ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
+        out = target / rel.parent / (rel.name[: -len(ext)] + fmt.extensions[0])
+        report: ConversionReport | None = None
+        try:
+            report = convert(
+                path,
+                out,
+                from_format=from_format,
+                to_format=to_format,
+                scheme=sch,
+                speakers=speakers,
+                strict=strict,
+                read_options=read_options,
+                **write_options,
+            )
+            batch.converted.append(report)
+        except SegagreeError as err:
+            batch.failed.append(str(err))
+        if progress is not None:
+            progress(path, report)
+    return batch
 
 
 class CompareResult(dict):
@@ -332,7 +414,7 @@ def _document(
 ) -> Document:
     if isinstance(item, Document):
         return item
-    return read_document(item, fmt, scheme=scheme, **dict(options))
+    return read_document(Path(item), fmt, scheme=scheme, **dict(options))
 
 
 def _label(item: DocumentLike, i: int) -> str:
@@ -602,6 +684,74 @@ def run(
         report=report,
         progress=progress,
     )
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """What :func:`review` wrote: the workbook, the operations listed, and the pair's S_f."""
+
+    path: Path
+    operations: int
+    sf: float | None
+
+
+def review(
+    a: PathLike,
+    b: PathLike,
+    output: PathLike,
+    *,
+    scheme: str | None = None,
+    mode: str = "optimal",
+    matches: bool = False,
+    kappa: bool = True,
+    sims: int = 1000,
+    seed: int = 12345,
+    max_mismatch: float = 0.2,
+    normalise_speakers: bool = True,
+    speaker_map: Mapping[str, str] | None = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+) -> ReviewOutcome:
+    """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
+    speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
+
+    ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
+    reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
+    put the simulated kappa on the Summary sheet.
+
+    Raises:
+        UsageError: the output is not an .xlsx file, or a bad option.
+        SegagreeError: a file cannot be read, or the pair cannot be scored.
+    """
+    from segagree.outputs.review import write_review_workbook
+    from segagree.pipeline.config import READ_OPTIONS, RunConfig
+    from segagree.pipeline.tasks import run_task
+
+    output = Path(output)
+    if output.suffix.lower() != ".xlsx":
+        raise UsageError("the review workbook must be an .xlsx file")
+    _check_mode(mode)
+    opts = dict(read_options or {})
+    config = RunConfig(
+        scheme=scheme or "dubois",
+        mode=mode,
+        review_matches=matches,
+        max_mismatch=max_mismatch,
+        normalise_speakers=normalise_speakers,
+        speakers=dict(speaker_map or {}),
+        format=format or "",
+        encoding=opts.pop("encoding", ""),
+        read={k: v for k, v in opts.items() if k in READ_OPTIONS},
+    )
+    config.kappa.enabled, config.kappa.sims, config.kappa.seed = kappa, sims, seed
+    text = Path(a).name.split(".")[0]
+    result = run_task(text, "A", "B", str(a), str(b), config)
+    if not result["ok"]:
+        raise SegagreeError(result["error"])
+    path = write_review_workbook(output, [result], config)
+    rows = result["operation_rows"]
+    shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
+    return ReviewOutcome(path, shown, result["compare"]["sf"])
 
 
 def metric_cards() -> dict[str, MetricCard]:
