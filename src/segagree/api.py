@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
     from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.units import TimedUnits
 
 # Result types re-exported here, imported on first use: a `compare` need not load the agreement,
 # corpus-run and metric-card modules (module __getattr__ below).
@@ -776,7 +777,7 @@ def read_time_units(
     scheme: BoundaryScheme | str | None = None,
     layer: str | None = None,
     **options: Any,
-) -> Any:
+) -> TimedUnits:
     """Units in time per annotator and speaker (:class:`segagree.pipeline.units.TimedUnits`).
 
     Args:
@@ -792,35 +793,19 @@ def read_time_units(
             ``none``.
         format, scheme, layer, options: how to read the files (see :func:`read`).
     """
-    from segagree.pipeline.units import read_timed_units
+    from segagree.pipeline.units import UnitReading, read_timed_units
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
-    return read_timed_units(
-        items,  # type: ignore[arg-type]
-        annotators=annotators,
-        annotator_tiers=annotator_tiers,
-        continuum=continuum,
-        category=category,
-        fmt=format,
-        scheme=scheme,
-        layer=layer,
-        options=options,
-    )
+    how = UnitReading(annotators, annotator_tiers, continuum, category, format, scheme, layer, options)
+    return read_timed_units(items, how)  # type: ignore[arg-type]
 
 
 def agree_time(
     sources: Sequence[DocumentLike] | DocumentLike,
     *,
     measures: Sequence[str] | None = None,
-    annotators: Sequence[str] | None = None,
-    annotator_tiers: Sequence[str] | None = None,
-    continuum: tuple[float, float] | None = None,
-    category: str = "label",
-    format: str | None = None,
-    scheme: BoundaryScheme | str | None = None,
-    layer: str | None = None,
     params: Mapping[str, Any] | None = None,
-    **options: Any,
+    **reading: Any,
 ) -> dict[str, Any]:
     """Time-based unitizing agreement of annotators who drew their own time spans.
 
@@ -829,7 +814,13 @@ def agree_time(
     ``elan_kappa`` (Holle & Rein 2015, as ELAN), boundary F1 within a tolerance, purity and coverage,
     and gamma once registered. ``params`` holds measure parameters (``tolerance``, ``min_overlap``,
     ``resolution``, ``alpha``, ``beta``, ``delta_empty``, ``samples``, ``seed``, ``sampler``, ``jobs``);
-    each measure reads its own. The other arguments are :func:`read_time_units`'s.
+    each measure reads its own. ``reading`` takes :func:`read_time_units`'s keywords (``annotators``,
+    ``annotator_tiers``, ``continuum``, ``category``, ``format``, ``scheme``, ``layer``, reader options).
+
+    Example::
+
+        result = segagree.agree_time(["kim.TextGrid", "lee.TextGrid"], params={"tolerance": 0.2})
+        result["alpha_u"], result["measures"]["elan_kappa"]["pooled"]["elan_pairs"]["kim|lee"]
 
     Returns:
         A JSON-ready dict (see :mod:`segagree.pipeline.time_agreement`): ``result["alpha_u"]`` is the
@@ -837,15 +828,5 @@ def agree_time(
     """
     from segagree.pipeline.time_agreement import score_time
 
-    timed = read_time_units(
-        sources,
-        annotators=annotators,
-        annotator_tiers=annotator_tiers,
-        continuum=continuum,
-        category=category,
-        format=format,
-        scheme=scheme,
-        layer=layer,
-        **options,
-    )
+    timed = read_time_units(sources, **reading)
     return score_time(timed, measures, params)

@@ -4,8 +4,8 @@ examples and edge cases, with DKPro's tolerances."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
@@ -15,15 +15,8 @@ from segagree.metrics.unitizing.alpha_u import section_distance
 def study(units: list[tuple[int, int, int, str]], begin: int, length: int, raters: int = 2) -> UnitSet:
     """DKPro's addUnit(offset, length, rater, category) form."""
     cats = list(dict.fromkeys(c for *_, c in units))
-    return UnitSet(
-        annotators=tuple(str(r) for r in range(raters)),
-        categories=tuple(cats),
-        annotator=np.array([r for _, _, r, _ in units], dtype=np.int64),
-        start=np.array([o for o, _, _, _ in units], dtype=float),
-        end=np.array([o + n for o, n, _, _ in units], dtype=float),
-        category=np.array([cats.index(c) for *_, c in units], dtype=np.int64),
-        continuum=(float(begin), float(begin + length)),
-    )
+    rows = [(r, o, o + n, c) for o, n, r, c in units]
+    return make_unit_set(rows, [str(r) for r in range(raters)], (begin, begin + length), cats)
 
 
 def alpha_u(us: UnitSet) -> dict:

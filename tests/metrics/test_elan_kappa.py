@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
@@ -85,17 +86,8 @@ def test_single_category_kappa_ipf_is_about_zero_and_negative_prints_zero() -> N
 
 
 def unit_set(a: list, b: list) -> UnitSet:
-    units = [(0, *u) for u in a] + [(1, *u) for u in b]
-    cats = sorted({u[3] for u in units})
-    return UnitSet(
-        annotators=("A", "B"),
-        categories=tuple(cats),
-        annotator=np.array([u[0] for u in units]),
-        start=np.array([u[1] / 1000 for u in units]),
-        end=np.array([u[2] / 1000 for u in units]),
-        category=np.array([cats.index(u[3]) for u in units]),
-        continuum=(0.0, 7.0),
-    )
+    units = [(0, s / 1000, e / 1000, c) for s, e, c in a] + [(1, s / 1000, e / 1000, c) for s, e, c in b]
+    return make_unit_set(units, ("A", "B"), (0.0, 7.0))
 
 
 def test_measure_pairs_pooling_and_order() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
+from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
@@ -17,17 +17,7 @@ CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
 
 
 def pair(a: list, b: list) -> UnitSet:
-    units = [(0, *u) for u in a] + [(1, *u) for u in b]
-    cats = sorted({u[3] for u in units})
-    return UnitSet(
-        annotators=("A", "B"),
-        categories=tuple(cats),
-        annotator=np.array([u[0] for u in units]),
-        start=np.array([u[1] for u in units], dtype=float),
-        end=np.array([u[2] for u in units], dtype=float),
-        category=np.array([cats.index(u[3]) for u in units]),
-        continuum=(0.0, 30.0),
-    )
+    return make_unit_set([(0, *u) for u in a] + [(1, *u) for u in b], ("A", "B"), (0.0, 30.0))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

@@ -3,10 +3,10 @@ annotator order does not matter, values stay in range."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
@@ -27,15 +27,8 @@ def partitions(draw: st.DrawFn, n_annotators: int = 3) -> list[tuple[int, int, i
 
 def unit_set(units: list[tuple[int, int, int, int]], names: tuple[str, ...], order: list[int] | None = None) -> UnitSet:
     order = order or list(range(len(names)))
-    return UnitSet(
-        annotators=tuple(names[i] for i in order),
-        categories=("x", "y", "z"),
-        annotator=np.array([order.index(u[0]) for u in units], dtype=np.int64),
-        start=np.array([u[1] for u in units], dtype=float),
-        end=np.array([u[2] for u in units], dtype=float),
-        category=np.array([u[3] for u in units], dtype=np.int64),
-        continuum=(0.0, float(max(u[2] for u in units)) + 2),
-    )
+    rows = [(order.index(a), s, e, "xyz"[c]) for a, s, e, c in units]
+    return make_unit_set(rows, [names[i] for i in order], (0, max(u[2] for u in units) + 2), ["x", "y", "z"])
 
 
 ORDER_FREE = ("alpha_u", "u_alpha", "bu_alpha", "cu_alpha")

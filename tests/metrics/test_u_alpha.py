@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
+from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
@@ -19,17 +19,7 @@ CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
 
 def unit_set(units: list[list], length: float, annotators: list[str] | None = None) -> UnitSet:
     names = annotators or sorted({u[0] for u in units})
-    cats = sorted({u[1] for u in units if u[1] is not None})
-    return UnitSet(
-        annotators=tuple(names),
-        categories=tuple(cats),
-        annotator=np.array([names.index(u[0]) for u in units], dtype=np.int64),
-        start=np.array([u[2] for u in units], dtype=float),
-        end=np.array([u[3] for u in units], dtype=float),
-        category=np.array([cats.index(u[1]) for u in units], dtype=np.int64),
-        text=tuple("" for _ in units),
-        continuum=(0.0, float(length)),
-    )
+    return make_unit_set([(names.index(a), s, e, c) for a, c, s, e in units], names, (0.0, length))
 
 
 def score(name: str, us: UnitSet, params: dict | None = None) -> dict:

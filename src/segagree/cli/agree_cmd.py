@@ -146,9 +146,7 @@ def agree(
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time
 
-        reading = {"encoding": encoding, "tiers": tiers, "speaker_tier": speaker_tier, "word_tier": word_tier}
-        reading |= {"gap_labels": gap_labels, "format": from_, "scheme": scheme, "layer": layer}
-        run_time(paths, {**time_opts, "seed": seed, "jobs": jobs}, reading, json_out)
+        run_time(paths, {**time_opts, "seed": seed, "jobs": jobs}, reading, scheme, layer, json_out)
         return
     if dataset is not None:
         from segagree.pipeline.agreement import agree_dataset, load_segeval_json

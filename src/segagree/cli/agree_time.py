@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import AT_LEAST_ONE, fmt_score, new_table, print_json, read_options, stdout
+from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, stdout
 
 F = Callable[..., Any]
 
@@ -92,7 +92,9 @@ def _pair(text: str | None, what: str) -> tuple[float, float] | None:
     return a, b
 
 
-def run_time(files: list[Path], opts: dict[str, Any], reading: dict[str, Any], json_out: bool) -> None:
+def run_time(
+    files: list[Path], opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None, json_out: bool
+) -> None:
     """Read, score and print (called by ``agree`` with ``--time``)."""
     import segagree.api as api
 
@@ -116,11 +118,11 @@ def run_time(files: list[Path], opts: dict[str, Any], reading: dict[str, Any], j
         annotator_tiers=list(opts["annotator_tiers"]) or None,
         continuum=_pair(opts["continuum"], "--continuum"),
         category=opts["category"].lower(),
-        format=reading.pop("format", None),
-        scheme=reading.pop("scheme", None),
-        layer=reading.pop("layer", None),
+        format=reading.format,
+        scheme=scheme,
+        layer=layer,
         params=params,
-        **read_options(**reading),
+        **reading.options,
     )
     if json_out:
         print_json(result)

@@ -49,6 +49,7 @@ __all__ = [
     "POOLED",
     "RawUnit",
     "TimedUnits",
+    "UnitReading",
     "is_units_table",
     "overlap_notes",
     "read_timed_units",
@@ -405,25 +406,28 @@ def overlap_notes(timed: TimedUnits) -> list[str]:
     return notes
 
 
-def read_timed_units(
-    sources: Sequence[str | Path | Document],
-    *,
-    annotators: Sequence[str] | None = None,
-    annotator_tiers: Sequence[str] | None = None,
-    continuum: tuple[float, float] | None = None,
-    category: str = "label",
-    fmt: str | None = None,
-    scheme: BoundaryScheme | str | None = None,
-    layer: str | None = None,
-    options: Mapping[str, Any] | None = None,
-) -> TimedUnits:
+@dataclass(frozen=True)
+class UnitReading:
+    """How to read units (see :func:`segagree.api.read_time_units` for each field)."""
+
+    annotators: Sequence[str] | None = None
+    annotator_tiers: Sequence[str] | None = None
+    continuum: tuple[float, float] | None = None
+    category: str = "label"
+    fmt: str | None = None
+    scheme: BoundaryScheme | str | None = None
+    layer: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = UnitReading()) -> TimedUnits:
     """Read units from files (one per annotator, one with a tier per annotator, or a units table)
     or Documents; see the module docstring."""
-    if category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {category!r}")
+    if how.category not in CATEGORY_MODES:
+        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
     if not sources:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
-    opts = dict(options or {})
+    build = {"annotators": how.annotators, "continuum": how.continuum, "category": how.category}
     tables = [s for s in sources if not isinstance(s, Document) and is_units_table(s)]
     if tables:
         if len(tables) != len(sources):
@@ -431,21 +435,24 @@ def read_timed_units(
         units: list[RawUnit] = []
         found: list[str] = []
         for t in tables:
-            more, names = units_from_table(t, category=category)
+            more, names = units_from_table(t, category=how.category)
             units.extend(more)
             found.extend(n for n in names if n not in found)
-        return build_timed_units(units, found, annotators=annotators, continuum=continuum, category=category)
-    tiers = list(annotator_tiers or [])
+        return build_timed_units(units, found, **build)
+    opts = dict(how.options)
+    tiers = list(how.annotator_tiers or [])
     if tiers:
         if len(sources) != 1:
             raise UsageError("--annotator-tier reads one file whose tiers are the annotators; give one file")
         opts["tiers"] = tiers
-    docs = [s if isinstance(s, Document) else _read(Path(s), fmt, scheme, opts, bool(tiers)) for s in sources]
-    units, found, notes = units_from_documents(docs, one_tier_per_annotator=bool(tiers), category=category, layer=layer)
+    docs = [s if isinstance(s, Document) else _read(Path(s), how.fmt, how.scheme, opts, bool(tiers)) for s in sources]
+    units, found, notes = units_from_documents(
+        docs, one_tier_per_annotator=bool(tiers), category=how.category, layer=how.layer
+    )
     if tiers:
         found = [t for t in tiers if t in found] + [n for n in found if n not in tiers]
-        annotators = annotators or tiers
-    return build_timed_units(units, found, annotators=annotators, continuum=continuum, category=category, notes=notes)
+        build["annotators"] = how.annotators or tiers
+    return build_timed_units(units, found, notes=notes, **build)  # type: ignore[arg-type]
 
 
 def _read(path: Path, fmt: str | None, scheme: Any, opts: dict[str, Any], by_tier: bool) -> Document:

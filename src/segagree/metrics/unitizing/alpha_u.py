@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from segagree.metrics.contract import Card, Measure, UnitSet
+from segagree.metrics.contract import Measure, UnitSet
+from segagree.metrics.unitizing.time_card import time_card
 
 __all__ = ["MEASURES", "AlphaU", "AlphaUResult", "AlphaUStats", "section_distance"]
 
@@ -55,6 +56,16 @@ def section_distance(b1: float, l1: float, c1: bool, b2: float, l2: float, c2: b
     return 0.0
 
 
+def _next_section(
+    units: Sequence[tuple[float, float]], i: int, pos: float, end: float
+) -> tuple[float, float, bool, int]:
+    """The section that starts at ``pos``: the next unit if it begins there, else the gap up to it
+    (or to the end), as (offset, length, is a unit, index of the next unit)."""
+    if i < len(units) and pos == units[i][0]:
+        return pos, units[i][1], True, i + 1
+    return pos, (units[i][0] if i < len(units) else end) - pos, False, i
+
+
 def _observed_sum(u1: Sequence[tuple[float, float]], u2: Sequence[tuple[float, float]], b: float, span: float) -> float:
     """Σ of section distances of two raters' units (begin, length) of one category, walked as DKPro
     walks them (``calculateObservedCategoryDisagreement``)."""
@@ -67,19 +78,9 @@ def _observed_sum(u1: Sequence[tuple[float, float]], u2: Sequence[tuple[float, f
     total = 0.0
     while pos < end and (i1 < len(u1) or i2 < len(u2)):
         if pos == off1 + len1:
-            if i1 < len(u1) and pos == u1[i1][0]:
-                len1, is1 = u1[i1][1], True
-                i1 += 1
-            else:
-                len1, is1 = (u1[i1][0] if i1 < len(u1) else end) - pos, False
-            off1 = pos
+            off1, len1, is1, i1 = _next_section(u1, i1, pos, end)
         if pos == off2 + len2:
-            if i2 < len(u2) and pos == u2[i2][0]:
-                len2, is2 = u2[i2][1], True
-                i2 += 1
-            else:
-                len2, is2 = (u2[i2][0] if i2 < len(u2) else end) - pos, False
-            off2 = pos
+            off2, len2, is2, i2 = _next_section(u2, i2, pos, end)
         total += section_distance(off1, len1, is1, off2, len2, is2)
         pos = min(off1 + len1, off2 + len2)
     return total
@@ -94,13 +95,9 @@ def _gaps(units: Sequence[tuple[float, float]], b: float, span: float) -> list[f
     off, length, pos = b, 0.0, b
     while pos < end:
         if pos == off + length:
-            if i < len(units) and pos == units[i][0]:
-                length = units[i][1]
-                i += 1
-            else:
-                length = (units[i][0] if i < len(units) else end) - pos
+            off, length, is_unit, i = _next_section(units, i, pos, end)
+            if not is_unit:
                 gaps.append(length)
-            off = pos
         pos = off + length
     return gaps
 
@@ -200,22 +197,14 @@ def _expected(lengths: np.ndarray, gaps: np.ndarray, raters: int, length: float)
 class AlphaU(Measure[UnitSet, AlphaUStats, AlphaUResult]):
     """Krippendorff's alpha-U (see the module docstring)."""
 
-    card = Card(
-        name="alpha_u",
-        title="Krippendorff's alpha-U (unitizing)",
-        definition=(
-            "1 - mean_c D_o(c) / mean_c D_e(c); D_o sums squared begin/end differences of overlapping units and "
-            "l² of units facing a gap over annotator pairs, D_e the same over all unitizations (DKPro's formula)."
-        ),
-        citation=(
-            "Krippendorff (1995), On the reliability of unitizing contiguous data, Sociological Methodology 25:47-76; "
-            "Krippendorff (2004), Content Analysis, 2nd ed., pp. 251-256"
-        ),
+    card = time_card(
+        "alpha_u",
+        "Krippendorff's alpha-U (unitizing)",
+        "1 - mean_c D_o(c) / mean_c D_e(c); D_o sums squared begin/end differences of overlapping units and "
+        "l² of units facing a gap over annotator pairs, D_e the same over all unitizations (DKPro's formula).",
+        "Krippendorff (1995), On the reliability of unitizing contiguous data, Sociological Methodology 25:47-76; "
+        "Krippendorff (2004), Content Analysis, 2nd ed., pp. 251-256",
         parameters={"resolution": "auto"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
         reference="DKPro Statistics KrippendorffAlphaUnitizingAgreement (its unit tests: Krippendorff 1995 p. 57, "
         "2004 p. 254 = 0.8591)",
         notes=(

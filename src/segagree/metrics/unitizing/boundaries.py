@@ -19,13 +19,15 @@ come from the sums.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from segagree.metrics.contract import Card, Measure, UnitSet
+from segagree.metrics.contract import Measure, UnitSet
+from segagree.metrics.unitizing.time_card import time_card
 
 __all__ = ["MEASURES", "BoundaryF1", "PurityCoverage", "boundary_matches", "purity_coverage_sums"]
 
@@ -147,84 +149,86 @@ class PairResult:
         return {"value": self.value, **self.pooled, self.key: self.pairs}
 
 
-class BoundaryF1(Measure[UnitSet, PairSums, PairResult]):
-    """Boundary precision, recall and F1 within a tolerance (see the module docstring)."""
+class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
+    """A measure of every annotator pair A|B whose components add (:class:`PairSums`)."""
 
-    card = Card(
-        name="boundary_f1",
-        title="Boundary F1 within a time tolerance",
-        definition="matches of boundaries at most tolerance s apart (greedy, one-to-one); P = matches / B's, "
-        "R = matches / A's, F1 = 2PR / (P + R), per annotator pair A|B",
-        citation="pyannote.metrics SegmentationPrecision/SegmentationRecall (Bredin 2017, Interspeech)",
-        parameters={"tolerance": "0.2"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
-        reference="pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)",
-        notes="A boundary is a unit's end, except the last unit's (pyannote); pyannote's default tolerance is 0.",
-    )
+    value_key: str = ""
+    pairs_key: str = ""
+
+    @abstractmethod
+    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray:
+        """The additive components of one pair (A = annotator a, the reference)."""
+
+    @abstractmethod
+    def scores(self, sums: np.ndarray) -> dict[str, float]:
+        """The scores of summed components."""
 
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
-        tol = float(params.get("tolerance", 0.2))
         out = PairSums()
         for a, b in _pairs(item):
-            ref = [e for _, e in _timeline(item, a)][:-1]
-            hyp = [e for _, e in _timeline(item, b)][:-1]
-            m = boundary_matches(ref, hyp, tol)
-            out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = np.array([m, len(ref), len(hyp)], dtype=float)
+            out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = self.pair_sums(item, a, b, params)
         return out
 
-    @staticmethod
-    def _scores(v: np.ndarray) -> dict[str, float]:
-        m, n_ref, n_hyp = v.tolist()
+    def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
+        pooled = self.scores(stats.total())
+        pairs = {k: self.scores(v) for k, v in stats.pairs.items()}
+        return PairResult(pooled[self.value_key] if stats.pairs else None, pairs, pooled, self.pairs_key)
+
+
+_REFERENCE = "pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)"
+
+
+class BoundaryF1(_Pairwise):
+    """Boundary precision, recall and F1 within a tolerance (see the module docstring)."""
+
+    card = time_card(
+        "boundary_f1",
+        "Boundary F1 within a time tolerance",
+        "matches of boundaries at most tolerance s apart (greedy, one-to-one); P = matches / B's, "
+        "R = matches / A's, F1 = 2PR / (P + R), per annotator pair A|B",
+        "pyannote.metrics SegmentationPrecision/SegmentationRecall (Bredin 2017, Interspeech)",
+        parameters={"tolerance": "0.2"},
+        reference=_REFERENCE,
+        notes="A boundary is a unit's end, except the last unit's (pyannote); pyannote's default tolerance is 0.",
+    )
+    value_key, pairs_key = "f1", "boundary_pairs"
+
+    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray:
+        ref = [e for _, e in _timeline(item, a)][:-1]
+        hyp = [e for _, e in _timeline(item, b)][:-1]
+        matches = boundary_matches(ref, hyp, float(params.get("tolerance", 0.2)))
+        return np.array([matches, len(ref), len(hyp)], dtype=float)
+
+    def scores(self, sums: np.ndarray) -> dict[str, float]:
+        m, n_ref, n_hyp = sums.tolist()
         p = m / n_hyp if n_hyp else 1.0
         r = m / n_ref if n_ref else 1.0
         return {"precision": p, "recall": r, "f1": _f(p, r), "matches": m, "boundaries_a": n_ref, "boundaries_b": n_hyp}
 
-    def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
-        pooled = self._scores(stats.total())
-        pairs = {k: self._scores(v) for k, v in stats.pairs.items()}
-        return PairResult(pooled["f1"] if stats.pairs else None, pairs, pooled, "boundary_pairs")
 
-
-class PurityCoverage(Measure[UnitSet, PairSums, PairResult]):
+class PurityCoverage(_Pairwise):
     """Segmentation purity and coverage (see the module docstring)."""
 
-    card = Card(
-        name="purity_coverage",
-        title="Segmentation purity and coverage (F-measure)",
-        definition="coverage = Σ_A-parts max_B overlap / total, purity = Σ_B-parts max_A overlap / total over the "
+    card = time_card(
+        "purity_coverage",
+        "Segmentation purity and coverage (F-measure)",
+        "coverage = Σ_A-parts max_B overlap / total, purity = Σ_B-parts max_A overlap / total over the "
         "two partitions of A's covered stretch; value = 2 P C / (P + C), per annotator pair A|B",
-        citation="pyannote.metrics SegmentationPurity/SegmentationCoverage (Bredin 2017, Interspeech)",
+        "pyannote.metrics SegmentationPurity/SegmentationCoverage (Bredin 2017, Interspeech)",
         parameters={"purity_tolerance": "0.5"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
-        reference="pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)",
+        reference=_REFERENCE,
         notes="A is the reference; A's same-label gaps shorter than purity_tolerance are filled (pyannote).",
     )
+    value_key, pairs_key = "f_measure", "purity_pairs"
 
-    def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
-        tol = float(params.get("purity_tolerance", 0.5))
-        out = PairSums()
-        for a, b in _pairs(item):
-            key = f"{item.annotators[a]}|{item.annotators[b]}"
-            out.pairs[key] = np.array(purity_coverage_sums(item, a, b, tol))
-        return out
+    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray:
+        return np.array(purity_coverage_sums(item, a, b, float(params.get("purity_tolerance", 0.5))))
 
-    @staticmethod
-    def _scores(v: np.ndarray) -> dict[str, float]:
-        total, cov, pur = v.tolist()
+    def scores(self, sums: np.ndarray) -> dict[str, float]:
+        total, cov, pur = sums.tolist()
         coverage = cov / total if total else 1.0
         purity = pur / total if total else 1.0
         return {"purity": purity, "coverage": coverage, "f_measure": _f(purity, coverage)}
-
-    def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
-        pooled = self._scores(stats.total())
-        pairs = {k: self._scores(v) for k, v in stats.pairs.items()}
-        return PairResult(pooled["f_measure"] if stats.pairs else None, pairs, pooled, "purity_pairs")
 
 
 MEASURES = (BoundaryF1(), PurityCoverage())

@@ -42,7 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from segagree.metrics.contract import Card, Measure, UnitSet
+from segagree.metrics.contract import Measure, UnitSet
+from segagree.metrics.unitizing.time_card import time_card
 
 __all__ = [
     "MEASURES",
@@ -275,18 +276,14 @@ def _annotations(us: UnitSet, r: int) -> list[Annotation]:
 class ElanKappa(Measure[UnitSet, PairTables, ElanKappaResult]):
     """ELAN's modified Cohen's kappa per annotator pair (see the module docstring)."""
 
-    card = Card(
-        name="elan_kappa",
-        title="ELAN's modified Cohen's kappa (Holle & Rein)",
-        definition="annotations matched by >= min_overlap of the longer one; kappa_ipf = (p_o - p_ipf) / (1 - p_ipf) "
+    card = time_card(
+        "elan_kappa",
+        "ELAN's modified Cohen's kappa (Holle & Rein)",
+        "annotations matched by >= min_overlap of the longer one; kappa_ipf = (p_o - p_ipf) / (1 - p_ipf) "
         "on the doubled agreement matrix with an Unmatched row and column, p_ipf from iterative proportional fitting",
-        citation="Holle & Rein (2015), EasyDIAg: a tool for easy determination of interrater agreement, Behavior "
+        "Holle & Rein (2015), EasyDIAg: a tool for easy determination of interrater agreement, Behavior "
         "Research Methods 47(3):837-847; ELAN 6.x CompareAnnotationModKappaCommand",
         parameters={"min_overlap": "0.6"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
         reference="ELAN 6.x source (GlobalCKappa, CKappa, IPFUtil, AnnotatorCompareUtil2), re-derived by hand on "
         "small cases in tests/metrics/test_elan_kappa.py",
         notes="value = kappa_ipf of all pairs pooled (ELAN's global result); per pair in elan_pairs. ELAN's quirks "

@@ -35,6 +35,7 @@ import numpy as np
 
 from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.alpha_u import MILLISECOND, NO_CATEGORY
+from segagree.metrics.unitizing.time_card import time_card
 
 __all__ = ["MEASURES", "BarUAlpha", "CUAlpha", "KUAlpha", "UAlpha", "UAlphaResult", "UAlphaStats"]
 
@@ -286,18 +287,8 @@ class _Family(Measure[UnitSet, UAlphaStats, UAlphaResult]):
 
 
 def _card(name: str, title: str, definition: str, reference: str) -> Card:
-    return Card(
-        name=name,
-        title=title,
-        definition=definition,
-        citation=_CITATION,
-        parameters={"resolution": "auto"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
-        reference=reference,
-        notes=_NOTES,
+    return time_card(
+        name, title, definition, _CITATION, parameters={"resolution": "auto"}, reference=reference, notes=_NOTES
     )
 
 
