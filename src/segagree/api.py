@@ -810,8 +810,8 @@ def agree_time(
     """Time-based unitizing agreement of annotators who drew their own time spans.
 
     Scores every measure of the ``time`` group (or ``measures``), per speaker and pooled: e.g.
-    ``alpha_u`` (Krippendorff 1995/2004, as DKPro), the uα family (Krippendorff et al. 2016),
-    ``elan_kappa`` (Holle & Rein 2015, as ELAN), boundary F1 within a tolerance, purity and coverage,
+    Krippendorff's alpha-U (1995/2004, as DKPro), the uα family (Krippendorff et al. 2016), ELAN's
+    modified kappa (Holle & Rein 2015, as ELAN), boundary F1 within a tolerance, purity and coverage,
     and gamma once registered. ``params`` holds measure parameters (``tolerance``, ``min_overlap``,
     ``resolution``, ``alpha``, ``beta``, ``delta_empty``, ``samples``, ``seed``, ``sampler``, ``jobs``);
     each measure reads its own. ``reading`` takes :func:`read_time_units`'s keywords (``annotators``,
@@ -820,11 +820,11 @@ def agree_time(
     Example::
 
         result = segagree.agree_time(["kim.TextGrid", "lee.TextGrid"], params={"tolerance": 0.2})
-        result["alpha_u"], result["measures"]["elan_kappa"]["pooled"]["elan_pairs"]["kim|lee"]
+        result["measures"][name]["pooled"], result[name]   # for each name of `segagree metrics`
 
     Returns:
-        A JSON-ready dict (see :mod:`segagree.pipeline.time_agreement`): ``result["alpha_u"]`` is the
-        pooled value, ``result["measures"]["alpha_u"]["speakers"]`` the per-speaker results.
+        A JSON-ready dict (see :mod:`segagree.pipeline.time_agreement`): ``result[name]`` is a measure's
+        pooled value, ``result["measures"][name]["speakers"]`` its per-speaker results.
     """
     from segagree.pipeline.time_agreement import score_time
 

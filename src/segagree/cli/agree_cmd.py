@@ -67,6 +67,8 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
         "segagree agree garden.ann1.txt garden.ann2.txt --sims 200 --seed 1",
         "segagree agree garden.ann1.txt garden.ann2.txt tables/garden.ann2.csv",
         "segagree agree garden.ann1.txt garden.ann2.txt --exact --no-transpositions",
+        "segagree agree --time time/kim.TextGrid time/lee.TextGrid --tolerance 0.2",
+        "segagree agree --time time/gestures.csv --category none --json",
     )
 )
 @click.argument("files", nargs=-1, type=EXISTING)

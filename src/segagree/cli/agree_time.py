@@ -68,10 +68,10 @@ def time_options(f: F) -> F:
             "--tolerance", type=click.FloatRange(min=0), metavar="SECONDS", help="Boundary F1: the time tolerance."
         ),
         click.option(
-            "--min-overlap", type=click.FloatRange(0, 1), metavar="FRACTION", help="elan_kappa: the minimal overlap."
+            "--min-overlap", type=click.FloatRange(0, 1), metavar="FRACTION", help="ELAN's kappa: the minimal overlap."
         ),
         click.option(
-            "--resolution", metavar="SECONDS|auto", help="alpha_u: seconds per position (default auto: 1 or 0.001)."
+            "--resolution", metavar="SECONDS|auto", help="alpha-U, uα: seconds per position (default auto: 1 or 0.001)."
         ),
     ]
     for option in reversed(options):

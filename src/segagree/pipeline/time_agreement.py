@@ -10,7 +10,7 @@ The result::
 
 Every measure's pooled value is also a top-level key under its own name, and the other keys of its
 pooled ``to_dict()`` (``alpha_u_categories``, ``observed_disorder``...) are top-level keys too when no
-other measure uses them, so ``result["alpha_u"]`` and ``result["alpha_u_categories"]`` read directly.
+other measure uses them, so ``result[name]`` and, say, a measure's per-category dict read directly.
 """
 
 from __future__ import annotations

@@ -35,12 +35,9 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.contract import Measure, UnitSet
-from segagree.metrics.unitizing.time_card import time_card
+from segagree.metrics.unitizing.shared import NO_CATEGORY, resolution, time_card
 
 __all__ = ["MEASURES", "AlphaU", "AlphaUResult", "AlphaUStats", "section_distance"]
-
-NO_CATEGORY = "(none)"  # the one category of units read without categories
-MILLISECOND = 0.001
 
 
 def section_distance(b1: float, l1: float, c1: bool, b2: float, l2: float, c2: bool) -> float:
@@ -168,16 +165,6 @@ class AlphaUResult:
         return out
 
 
-def _resolution(params: Mapping[str, Any], integral: bool) -> float:
-    value = params.get("resolution", "auto")
-    if value in (None, "auto"):
-        return 1.0 if integral else MILLISECOND
-    res = float(value)
-    if not res > 0:
-        raise ValueError(f"alpha_u: resolution must be positive seconds per position, not {value!r}")
-    return res
-
-
 def _expected(lengths: np.ndarray, gaps: np.ndarray, raters: int, length: float) -> float:
     """D_e(c) in positions (DKPro's formula; lengths, gaps and length already in positions)."""
     n = lengths.size
@@ -243,7 +230,7 @@ class AlphaU(Measure[UnitSet, AlphaUStats, AlphaUResult]):
         return AlphaUStats(raters, [e - b], cats, integral)
 
     def score(self, stats: AlphaUStats, params: Mapping[str, Any]) -> AlphaUResult:
-        res = _resolution(params, stats.integral)
+        res = resolution(params, stats.integral)
         r, length = stats.raters, stats.length
         if not stats.categories:
             return AlphaUResult(None, None, None, {}, res, "no units: alpha-U is undefined (DKPro returns NaN)")

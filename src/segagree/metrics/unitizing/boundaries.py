@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.contract import Measure, UnitSet
-from segagree.metrics.unitizing.time_card import time_card
+from segagree.metrics.unitizing.shared import time_card
 
 __all__ = ["MEASURES", "BoundaryF1", "PurityCoverage", "boundary_matches", "purity_coverage_sums"]
 

@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.contract import Card, Measure, UnitSet
-from segagree.metrics.unitizing.alpha_u import MILLISECOND, NO_CATEGORY
-from segagree.metrics.unitizing.time_card import time_card
+from segagree.metrics.unitizing.shared import NO_CATEGORY, resolution, time_card
 
 __all__ = ["MEASURES", "BarUAlpha", "CUAlpha", "KUAlpha", "UAlpha", "UAlphaResult", "UAlphaStats"]
 
@@ -64,7 +63,7 @@ class UAlphaStats:
             return out
 
         if self.annotators != other.annotators:
-            raise ValueError("u_alpha: statistics of different numbers of annotators cannot be added")
+            raise ValueError("uα: statistics of different numbers of annotators cannot be added")
         return UAlphaStats(
             self.annotators,
             self.pairable + other.pairable,
@@ -176,16 +175,9 @@ class _Matrices:
     cu_e: np.ndarray | None  # e'_ck over valued values
 
 
-def _resolution(params: Mapping[str, Any], integral: bool) -> float:
-    value = params.get("resolution", "auto")
-    if value in (None, "auto"):
-        return 1.0 if integral else MILLISECOND
-    return float(value)
-
-
 def matrices(stats: UAlphaStats, params: Mapping[str, Any]) -> _Matrices:
     """The observed and expected coincidences of eq. 1, 4 and 10 from the statistics."""
-    res = _resolution(params, stats.integral)
+    res = resolution(params, stats.integral)
     valued = sorted({v for pair in stats.coincidences for v in pair if v != EMPTY} | set(stats.unit_squares))
     names = [EMPTY, *valued]
     idx = {n: i for i, n in enumerate(names)}
