@@ -65,6 +65,11 @@ def time_options(f: F) -> F:
             "--sampler", type=click.Choice(SAMPLERS, case_sensitive=False), help="gamma: how continua are sampled."
         ),
         click.option(
+            "--gamma-cat-variant",
+            type=click.Choice(("mathet", "pygamma"), case_sensitive=False),
+            help="gamma-cat: Mathet 2018's definition or pygamma-agreement's.",
+        ),
+        click.option(
             "--tolerance", type=click.FloatRange(min=0), metavar="SECONDS", help="Boundary F1: the time tolerance."
         ),
         click.option(
@@ -109,6 +114,7 @@ def run_time(
         "tolerance": opts["tolerance"],
         "min_overlap": opts["min_overlap"],
         "resolution": opts["resolution"],
+        "gamma_cat_variant": opts["gamma_cat_variant"] and opts["gamma_cat_variant"].lower(),
     }
     annotators = [a.strip() for a in opts["annotators"].split(",")] if opts["annotators"] else None
     result = api.agree_time(

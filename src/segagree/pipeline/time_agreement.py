@@ -41,7 +41,14 @@ def time_measures(names: Sequence[str] | None = None) -> list[Measure[Any, Any, 
 
 
 def _score(measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """Per speaker and pooled results of one measure."""
+    """Per speaker and pooled results of one measure; a parameter the measure refuses is a usage error."""
+    try:
+        return _score_items(measure, items, params)
+    except ValueError as err:
+        raise UsageError(f"{measure.name}: {err}") from None
+
+
+def _score_items(measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
     per: dict[str, Any] = {}
     stats = []
     for speaker, unit_set in items:
