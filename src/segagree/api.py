@@ -83,17 +83,20 @@ __all__ = [
     "RunOutcome",
     "SfKappaResult",
     "SfResult",
+    "adjudicate_time",
     "agree",
     "agree_time",
     "compare",
     "convert",
     "convert_folder",
+    "is_time_review",
     "load_scheme",
     "metric_cards",
     "read",
     "read_time_units",
     "reader_options",
     "review",
+    "review_time",
     "run",
     "write",
 ]
@@ -830,3 +833,52 @@ def agree_time(
 
     timed = read_time_units(sources, **reading)
     return score_time(timed, measures, params)
+
+
+def review_time(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    output: PathLike,
+    *,
+    measure: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    **reading: Any,
+) -> dict[str, Any]:
+    """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
+    with each annotator's unit, the group's share of the disorder, its kind (match, shifted, category
+    mismatch, unmatched) and a decision column for :func:`adjudicate_time`.
+
+    The alignment comes from ``measure`` or from the first measure of the time group that gives one
+    (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
+
+    Returns:
+        ``{"path", "measure", "groups", "kinds": {kind: n}}``.
+    """
+    from collections import Counter
+
+    from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.pipeline.time_agreement import best_alignments
+
+    timed = read_time_units(sources, **reading)
+    name, alignments = best_alignments(timed, measure, params)
+    rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
+    settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
+    path = write_time_review(output, rows, list(timed.annotators), settings)
+    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": dict(Counter(r["kind"] for r in rows))}
+
+
+def is_time_review(review: PathLike) -> bool:
+    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet)."""
+    from segagree.outputs.time_review import is_time_review as has_alignment_sheet
+
+    return has_alignment_sheet(review)
+
+
+def adjudicate_time(review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip") -> Any:
+    """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
+    edit) in any timed format (by the output's extension, or ``format``); returns the report
+    (:class:`segagree.outputs.time_review.TimeAdjudication`)."""
+    from segagree.outputs.time_review import adjudicate_time as adjudicate_workbook
+
+    if undecided not in ("skip", "error"):
+        raise UsageError(f"undecided must be skip or error, not {undecided!r}")
+    return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]

@@ -97,13 +97,9 @@ def _pair(text: str | None, what: str) -> tuple[float, float] | None:
     return a, b
 
 
-def run_time(
-    files: list[Path], opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None, json_out: bool
-) -> None:
-    """Read, score and print (called by ``agree`` with ``--time``)."""
-    import segagree.api as api
-
-    params = {
+def _params(opts: dict[str, Any]) -> dict[str, Any]:
+    """The measures' parameters from the options (None: the measure's default)."""
+    return {
         "alpha": opts["alpha"],
         "beta": opts["beta"],
         "delta_empty": opts["delta_empty"],
@@ -116,24 +112,50 @@ def run_time(
         "resolution": opts["resolution"],
         "gamma_cat_variant": opts["gamma_cat_variant"] and opts["gamma_cat_variant"].lower(),
     }
-    annotators = [a.strip() for a in opts["annotators"].split(",")] if opts["annotators"] else None
-    result = api.agree_time(
-        files,
-        measures=list(opts["measures"]) or None,
-        annotators=annotators,
-        annotator_tiers=list(opts["annotator_tiers"]) or None,
-        continuum=_pair(opts["continuum"], "--continuum"),
-        category=opts["category"].lower(),
-        format=reading.format,
-        scheme=scheme,
-        layer=layer,
-        params=params,
+
+
+def _reading(opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None) -> dict[str, Any]:
+    """read_time_units's keywords from the options."""
+    return {
+        "annotators": [a.strip() for a in opts["annotators"].split(",")] if opts["annotators"] else None,
+        "annotator_tiers": list(opts["annotator_tiers"]) or None,
+        "continuum": _pair(opts["continuum"], "--continuum"),
+        "category": opts["category"].lower(),
+        "format": reading.format,
+        "scheme": scheme,
+        "layer": layer,
         **reading.options,
-    )
+    }
+
+
+def run_time(
+    files: list[Path], opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None, json_out: bool
+) -> None:
+    """Read, score and print (called by ``agree`` with ``--time``)."""
+    import segagree.api as api
+
+    measures = list(opts["measures"]) or None
+    result = api.agree_time(files, measures=measures, params=_params(opts), **_reading(opts, reading, scheme, layer))
     if json_out:
         print_json(result)
     else:
         print_time(result)
+
+
+def run_time_review(
+    files: list[Path], output: Path, opts: dict[str, Any], reading: Reading, scheme: str | None
+) -> None:
+    """Write the review workbook of the best alignment (called by ``review`` with ``--time``)."""
+    import segagree.api as api
+    from segagree.cli.common import say
+    from segagree.errors import UsageError
+
+    if len(opts["measures"]) > 1:
+        raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
+    measure = opts["measures"][0] if opts["measures"] else None
+    out = api.review_time(files, output, measure=measure, params=_params(opts), **_reading(opts, reading, scheme, None))
+    kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
+    say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
 
 
 def _cell(value: Any) -> str:

@@ -23,7 +23,7 @@ from segagree.metrics.contract import Measure, NotApplicableResult
 from segagree.metrics.registry import get_measure, group_names
 from segagree.pipeline.units import POOLED, TimedUnits
 
-__all__ = ["TIME_GROUP", "score_time", "time_measures"]
+__all__ = ["TIME_GROUP", "best_alignments", "score_time", "time_measures"]
 
 TIME_GROUP = "time"
 # Keys of a result's to_dict that belong to the measure only (never lifted to the top level).
@@ -60,6 +60,30 @@ def _score_items(measure: Measure[Any, Any, Any], items: list[Any], params: Mapp
     if len(per) > 1:
         out["speakers"] = per
     return out
+
+
+def best_alignments(
+    timed: TimedUnits, name: str | None = None, params: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The best alignment of each speaker's units (``{"groups": [{"units": [row or None per annotator],
+    "disorder": d}]}``) from ``name``, or from the first measure of the time group whose result holds an
+    alignment. Only the observed disorder is needed: one sampled continuum unless ``samples`` is given."""
+    given = {"samples": 1, **{k: v for k, v in (params or {}).items() if v is not None}}
+    candidates = [get_measure(name)] if name else time_measures()
+    for measure in candidates:
+        found: dict[str, dict[str, Any]] = {}
+        for speaker, unit_set in timed.speakers.items():
+            try:
+                out = measure.score(measure.statistics(unit_set, given), given).to_dict()
+            except ValueError as err:
+                raise UsageError(f"{measure.name}: {err}") from None
+            if "alignment" in out:  # a speaker the measure does not apply to (no units) has none
+                found[speaker] = out["alignment"]
+        if found:
+            return measure.name, found
+    raise UsageError(
+        f"{name or 'no measure of the time group'} gives no best alignment for every speaker (see segagree metrics)"
+    )
 
 
 def score_time(
