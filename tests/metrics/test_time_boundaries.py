@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
@@ -42,3 +44,32 @@ def test_identical_gives_one_without_gap_filling() -> None:
     params = {"tolerance": 0.0, "purity_tolerance": 0.0}
     for name in ("boundary_f1", "purity_coverage"):
         assert get_measure(name).compute([pair(a, a)], params).value == pytest.approx(1.0)
+
+
+def dense_greedy(ref: list[float], hyp: list[float], tol: float) -> int:
+    """pyannote's SegmentationPrecision loop, as written there: global argmin again and again."""
+    import numpy as np
+
+    if not ref or not hyp:
+        return 0
+    delta = np.abs(np.subtract.outer(np.asarray(ref), np.asarray(hyp)))
+    delta[delta > tol] = np.inf
+    n = 0
+    while np.isfinite(delta.min()):
+        i, j = divmod(int(np.argmin(delta)), delta.shape[1])
+        delta[i, :] = np.inf
+        delta[:, j] = np.inf
+        n += 1
+    return n
+
+
+@given(
+    st.lists(st.integers(0, 40), max_size=25),
+    st.lists(st.integers(0, 40), max_size=25),
+    st.sampled_from([0.0, 1.0, 2.0, 3.5]),
+)
+def test_sparse_matching_equals_pyannotes_dense_loop(ref: list[int], hyp: list[int], tol: float) -> None:
+    from segagree.metrics.unitizing.boundaries import boundary_matches
+
+    a, b = [float(x) for x in ref], [float(x) for x in hyp]
+    assert boundary_matches(a, b, tol) == dense_greedy(a, b, tol)

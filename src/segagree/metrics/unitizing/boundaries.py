@@ -39,20 +39,32 @@ def _timeline(us: UnitSet, r: int) -> list[tuple[float, float]]:
 
 
 def boundary_matches(ref: list[float], hyp: list[float], tolerance: float) -> int:
-    """Greedy one-to-one matching of boundaries at most ``tolerance`` apart, closest pair first
-    (ties: the first in row-major order), as pyannote's SegmentationPrecision."""
+    """Greedy one-to-one matching of boundaries at most ``tolerance`` apart, as pyannote's
+    SegmentationPrecision: it takes the closest remaining pair again and again (ties: the first in
+    row-major order), which is the first free pair in the order (distance, row, column) of the candidate
+    pairs. Only pairs within the tolerance are listed (sorted boundaries, searchsorted), not all n x m."""
     if not ref or not hyp:
         return 0
-    delta = np.abs(np.asarray(ref)[:, None] - np.asarray(hyp)[None, :])
-    delta[delta > tolerance] = np.inf
+    r, h = np.asarray(ref, dtype=float), np.asarray(hyp, dtype=float)
+    order = np.argsort(h, kind="stable")
+    hs = h[order]
+    lo = np.searchsorted(hs, r - tolerance, side="left")
+    hi = np.searchsorted(hs, r + tolerance, side="right")
+    counts = np.maximum(hi - lo, 0)
+    rows = np.repeat(np.arange(r.size), counts)
+    near = [np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist(), strict=True) if b > a]
+    cols = order[np.concatenate(near)] if near else np.zeros(0, dtype=np.int64)
+    dist = np.abs(r[rows] - h[cols])
+    keep = dist <= tolerance
+    rows, cols, dist = rows[keep], cols[keep], dist[keep]
+    taken_r = np.zeros(r.size, dtype=bool)
+    taken_h = np.zeros(h.size, dtype=bool)
     matches = 0
-    while np.isfinite(best := delta.min()):
-        del best
-        k = int(np.argmin(delta))
-        i, j = divmod(k, delta.shape[1])
-        delta[i, :] = np.inf
-        delta[:, j] = np.inf
-        matches += 1
+    for k in np.lexsort((cols, rows, dist)).tolist():
+        i, j = rows[k], cols[k]
+        if not taken_r[i] and not taken_h[j]:
+            taken_r[i] = taken_h[j] = True
+            matches += 1
     return matches
 
 
@@ -85,15 +97,19 @@ def _filled(us: UnitSet, r: int, tolerance: float) -> list[tuple[float, float]]:
 
 
 def _partition(segments: list[tuple[float, float]], coverage: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Consecutive boundaries of the segments, cropped to the coverage (pyannote's ``_partition``)."""
-    cuts = sorted({t for seg in segments for t in seg})
-    parts = []
-    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
-        for s, e in coverage:
-            lo, hi = max(a, s), min(b, e)
-            if hi > lo:
-                parts.append((lo, hi))
-    return parts
+    """Consecutive boundaries of the segments, cropped to the coverage (pyannote's ``_partition``): the
+    pieces between consecutive points of the boundaries and the coverage's bounds that lie inside both."""
+    cuts = np.unique(np.asarray([t for seg in segments for t in seg], dtype=float))
+    if cuts.size < 2 or not coverage:
+        return []
+    cov = np.asarray(coverage, dtype=float)
+    inner = cov.ravel()
+    points = np.unique(np.concatenate([cuts, inner[(inner > cuts[0]) & (inner < cuts[-1])]]))
+    a, b = points[:-1], points[1:]
+    mid = (a + b) / 2
+    k = np.searchsorted(cov[:, 0], mid, side="right") - 1
+    inside = (k >= 0) & (mid < cov[np.clip(k, 0, None), 1])
+    return list(zip(a[inside].tolist(), b[inside].tolist(), strict=True))
 
 
 def _cooccurrence(rows: list[tuple[float, float]], cols: list[tuple[float, float]]) -> np.ndarray:
