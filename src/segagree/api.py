@@ -37,7 +37,7 @@ from segagree.schemas.losses import LossReport
 
 if TYPE_CHECKING:
     from segagree.metrics.agreement import KappaEstimate, SfKappaResult
-    from segagree.metrics.cards import MetricCard
+    from segagree.metrics.contract import Card as MetricCard
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
     from segagree.pipeline.results import RunOutcome
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 _LAZY_TYPES = {
     "KappaEstimate": "segagree.metrics.agreement",
     "SfKappaResult": "segagree.metrics.agreement",
-    "MetricCard": "segagree.metrics.cards",
+    "MetricCard": "segagree.metrics.contract",
     "SfResult": "segagree.metrics.sf",
     "RunOutcome": "segagree.pipeline.results",
 }
@@ -759,13 +759,10 @@ def review(
 
 
 def metric_cards() -> dict[str, MetricCard]:
-    """Every metric's card (definition, parameters and defaults, citation, implementation)."""
-    from segagree.pipeline.metric_runner import known_metrics
+    """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry."""
+    from segagree.pipeline.metric_runner import metric_cards as cards
 
-    known_metrics()  # importing the runners registers every card
-    from segagree.metrics.cards import METRIC_CARDS
-
-    return dict(METRIC_CARDS)
+    return cards()
 
 
 # --- time-based unitizing agreement (issue 21) -------------------------------------------------
