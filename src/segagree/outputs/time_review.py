@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -119,7 +121,7 @@ def _columns(annotators: list[str]) -> list[str]:
 
 
 def write_time_review(
-    path: str | Path, rows: list[dict[str, Any]], annotators: list[str], settings: dict[str, Any]
+    path: str | os.PathLike[str], rows: list[dict[str, Any]], annotators: list[str], settings: dict[str, Any]
 ) -> Path:
     """Write the workbook: the Alignment sheet (``rows`` from :func:`group_rows`) and an About sheet
     with the settings (JSON) and the column definitions."""
@@ -159,7 +161,7 @@ def write_time_review(
     return path
 
 
-def is_time_review(path: str | Path) -> bool:
+def is_time_review(path: str | os.PathLike[str]) -> bool:
     """Whether a workbook is a time review (it has the Alignment sheet)."""
     import zipfile
 
@@ -243,8 +245,8 @@ def _gold_unit(row: dict[str, Any], decision: str, annotators: list[str], where:
 
 
 def adjudicate_time(
-    workbook: str | Path,
-    output: str | Path,
+    workbook: str | os.PathLike[str],
+    output: str | os.PathLike[str],
     *,
     fmt: str | None = None,
     undecided: Literal["skip", "error"] = "skip",
@@ -269,14 +271,14 @@ def adjudicate_time(
     if not gold:
         raise SegagreeError("no gold unit: every decision is none or empty", path=workbook)
     report.units = len(gold)
-    report.losses = write_document(_gold_document(gold, workbook), output, fmt)
+    report.losses = write_document(_gold_document(gold, workbook), Path(output), fmt)
     return report
 
 
 def _gold_document(gold: list[dict[str, Any]], workbook: Path) -> Any:
     """The gold units as a Document: one speaker per tier, the label as the unit's words and endnote."""
     scheme = builtin_scheme("dubois")
-    units = []
+    units: list[Mapping[str, Any]] = []
     for u in sorted(gold, key=lambda u: (u["start"], u["end"])):
         words, code = split_endnote(u["text"].split(), scheme)
         units.append(

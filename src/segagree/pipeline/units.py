@@ -427,7 +427,7 @@ def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading 
         raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
     if not sources:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
-    build = {"annotators": how.annotators, "continuum": how.continuum, "category": how.category}
+    build: dict[str, Any] = {"annotators": how.annotators, "continuum": how.continuum, "category": how.category}
     tables = [s for s in sources if not isinstance(s, Document) and is_units_table(s)]
     if tables:
         if len(tables) != len(sources):
@@ -452,7 +452,7 @@ def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading 
     if tiers:
         found = [t for t in tiers if t in found] + [n for n in found if n not in tiers]
         build["annotators"] = how.annotators or tiers
-    return build_timed_units(units, found, notes=notes, **build)  # type: ignore[arg-type]
+    return build_timed_units(units, found, notes=notes, **build)
 
 
 def _read(path: Path, fmt: str | None, scheme: Any, opts: dict[str, Any], by_tier: bool) -> Document:
