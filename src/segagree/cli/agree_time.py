@@ -160,7 +160,8 @@ def run_time_review(
 
 def _cell(value: Any) -> str:
     if isinstance(value, dict):
-        return "-" if value.get("value") is None else fmt_score(value.get("value"))
+        inner = value.get("value")
+        return "-" if inner is None or isinstance(inner, dict) else fmt_score(inner)
     return fmt_score(value)
 
 
@@ -176,8 +177,11 @@ def print_time(result: dict[str, Any]) -> None:
         pooled = res["pooled"]
         per = res.get("speakers", {})
         note = pooled.get("reason") or pooled.get("not_applicable") or ""
-        if pooled.get("ku_alpha_values"):
-            note = ", ".join(f"{k} {_cell({'value': v.get('alpha')})}" for k, v in pooled["ku_alpha_values"].items())
+        per_value = pooled.get("ku_alpha_values") or {}
+        if isinstance(pooled.get("value"), dict):  # one value per category
+            per_value = {k: {"alpha": v} for k, v in pooled["value"].items()}
+        if per_value:
+            note = ", ".join(f"{k} {_cell({'value': v.get('alpha')})}" for k, v in per_value.items())
         table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), note)
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
     out.print(f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}")

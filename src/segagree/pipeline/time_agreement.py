@@ -9,8 +9,8 @@ The result::
      name: pooled value, ...}
 
 Every measure's pooled value is also a top-level key under its own name, and the other keys of its
-pooled ``to_dict()`` (``alpha_u_categories``, ``observed_disorder``...) are top-level keys too when no
-other measure uses them, so ``result[name]`` and, say, a measure's per-category dict read directly.
+pooled ``to_dict()`` (a per-category dict, a disorder...) are top-level keys too, the first measure in
+registry order winning a key two measures share, so ``result[name]`` and those keys read directly.
 """
 
 from __future__ import annotations
@@ -97,17 +97,10 @@ def score_time(
     result["speakers"] = [s for s, _ in items if s] or [POOLED]
     result["parameters"] = given
     result["measures"] = {m.name: _score(m, items, given) for m in measures}
-    lifted: dict[str, Any] = {name: res["pooled"].get("value") for name, res in result["measures"].items()}
-    taken: set[str] = set(lifted)
-    for res in result["measures"].values():
+    for name, res in result["measures"].items():
+        result[name] = res["pooled"].get("value")
+    for res in result["measures"].values():  # in registry order: the first measure's key wins
         for key, value in res["pooled"].items():
-            if key in _OWN_KEYS or key in result["measures"]:
-                continue
-            if key in lifted or key in taken:
-                lifted.pop(key, None)
-                taken.add(key)
-                continue
-            lifted[key] = value
-    for key, value in lifted.items():
-        result.setdefault(key, value)
+            if key not in _OWN_KEYS and key not in result["measures"]:
+                result.setdefault(key, value)
     return result
