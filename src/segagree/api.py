@@ -838,6 +838,7 @@ def review_time(
     *,
     measure: str | None = None,
     params: Mapping[str, Any] | None = None,
+    plot: PathLike | None = None,
     **reading: Any,
 ) -> dict[str, Any]:
     """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
@@ -846,9 +847,11 @@ def review_time(
 
     The alignment comes from ``measure`` or from the first measure of the time group that gives one
     (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
+    ``plot`` (a .png) also draws each speaker's units and their alignment (``NAME.SPEAKER.png`` when
+    there are several speakers).
 
     Returns:
-        ``{"path", "measure", "groups", "kinds": {kind: n}}``.
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths]}``.
     """
     from collections import Counter
 
@@ -860,7 +863,25 @@ def review_time(
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
     path = write_time_review(output, rows, list(timed.annotators), settings)
-    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": dict(Counter(r["kind"] for r in rows))}
+    plots = _timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
+    kinds = dict(Counter(r["kind"] for r in rows))
+    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
+
+
+def _timeline_plots(plot: Path, units: Mapping[str, Any], alignments: Mapping[str, Any]) -> list[str]:
+    """One timeline PNG per speaker (written atomically)."""
+    from segagree.adapters.base import atomic_path
+    from segagree.outputs.time_plot import timeline_png
+
+    if plot.suffix.lower() != ".png":
+        raise UsageError("the plot must be a .png file", path=plot)
+    written = []
+    for speaker, alignment in alignments.items():
+        target = plot if len(alignments) == 1 else plot.with_name(f"{plot.stem}.{speaker or 'all'}.png")
+        with atomic_path(target) as tmp:
+            tmp.write_bytes(timeline_png(units[speaker], alignment, title=speaker))
+        written.append(str(target))
+    return written
 
 
 def is_time_review(review: PathLike) -> bool:

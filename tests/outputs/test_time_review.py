@@ -128,3 +128,12 @@ def test_cli_review_time_and_adjudicate(tmp_path: Path) -> None:
         timeout=600,
     )
     assert adj.returncode == 1 and "no gold unit" in adj.stderr  # nothing decided yet
+
+
+def test_timeline_plot(tmp_path: Path, stand_in: str) -> None:
+    out = segagree.review_time(CSV, tmp_path / "r.xlsx", measure=stand_in, plot=tmp_path / "t.png")
+    assert out["plots"] == [str(tmp_path / "t.png")]
+    data = (tmp_path / "t.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    with pytest.raises(segagree.UsageError, match="must be a .png"):
+        segagree.review_time(CSV, tmp_path / "r.xlsx", measure=stand_in, plot=tmp_path / "t.svg")

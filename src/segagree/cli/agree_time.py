@@ -143,7 +143,7 @@ def run_time(
 
 
 def run_time_review(
-    files: list[Path], output: Path, opts: dict[str, Any], reading: Reading, scheme: str | None
+    files: list[Path], output: Path, opts: dict[str, Any], reading: Reading, scheme: str | None, plot: Path | None
 ) -> None:
     """Write the review workbook of the best alignment (called by ``review`` with ``--time``)."""
     import segagree.api as api
@@ -153,9 +153,12 @@ def run_time_review(
     if len(opts["measures"]) > 1:
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
-    out = api.review_time(files, output, measure=measure, params=_params(opts), **_reading(opts, reading, scheme, None))
+    reading_kw = _reading(opts, reading, scheme, None)
+    out = api.review_time(files, output, measure=measure, params=_params(opts), plot=plot, **reading_kw)
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
     say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
+    for path in out["plots"]:
+        say(f"wrote {path}: the units and their alignment")
 
 
 def _cell(value: Any) -> str:

@@ -47,6 +47,9 @@ from segagree.cli.common import (
 @speaker_labels_option
 @reading_options
 @time_options
+@click.option(
+    "--plot", type=click.Path(dir_okay=False, path_type=Path), help="With --time: draw units and alignment (.png)."
+)
 def review(
     files: tuple[Path, ...],
     output: Path,
@@ -59,6 +62,7 @@ def review(
     max_mismatch: float,
     speaker_labels: SpeakerLabels,
     reading: Reading,
+    plot: Path | None,
     **time_opts: Any,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
@@ -75,7 +79,7 @@ def review(
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time_review
 
-        run_time_review(list(files), output, {**time_opts, "seed": seed, "jobs": 1}, reading, scheme)
+        run_time_review(list(files), output, {**time_opts, "seed": seed, "jobs": 1}, reading, scheme, plot)
         return
     if len(files) != 2:
         raise UsageError(
