@@ -138,3 +138,38 @@ def test_every_measure_survives_an_annotator_with_no_units() -> None:
     for name, out in res["measures"].items():
         assert "pooled" in out, name
     assert set(res["measures"]["elan_kappa"]["pooled"]["elan_pairs"]) == {"kim|lee", "kim|nobody", "lee|nobody"}
+
+
+def test_subtitle_blocks_are_units_and_tiers_are_speakers(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[2] / "sample_corpora"
+    timed = segagree.read_time_units([sample / "film.ref.srt", sample / "film.mt.srt"], category="none")
+    (us,) = timed.speakers.values()
+    # a cue's lines (no time of their own between them) make one unit with the cue's times
+    assert timed.unit_counts == {"film.ref": 5, "film.mt": 6}
+    assert us.start[0] == 1.0 and us.end[0] == 3.2 and us.text[0].startswith("So I finally went out")
+
+    def grid(tiers: dict[str, list[tuple[float, float, str]]]) -> str:
+        items = []
+        for k, (name, ivs) in enumerate(tiers.items(), start=1):
+            body = "".join(
+                f'        intervals [{i}]:\n            xmin = {s} \n            xmax = {e} \n            text = "{t}" \n'
+                for i, (s, e, t) in enumerate(ivs, 1)
+            )
+            items.append(
+                f'    item [{k}]:\n        class = "IntervalTier" \n        name = "{name}" \n        xmin = 0 \n'
+                f"        xmax = 4 \n        intervals: size = {len(ivs)} \n{body}"
+            )
+        return (
+            'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0 \nxmax = 4 \ntiers? <exists> \n'
+            f"size = {len(tiers)} \nitem []: \n" + "".join(items)
+        )
+
+    (tmp_path / "a.TextGrid").write_text(
+        grid({"ROSA": [(0, 1, "x"), (1, 2, ""), (2, 3, "y"), (3, 4, "")], "BEN": [(0, 2, ""), (2, 4, "x")]}),
+        encoding="utf-8",
+    )
+    (tmp_path / "b.TextGrid").write_text(
+        grid({"ROSA": [(0, 1.5, "x"), (1.5, 4, "")], "BEN": [(0, 2.5, ""), (2.5, 4, "x")]}), encoding="utf-8"
+    )
+    res = segagree.agree_time([tmp_path / "a.TextGrid", tmp_path / "b.TextGrid"], measures=["u_alpha"])
+    assert res["speakers"] == ["ROSA", "BEN"] and set(res["measures"]["u_alpha"]["speakers"]) == {"ROSA", "BEN"}

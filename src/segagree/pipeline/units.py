@@ -43,6 +43,7 @@ from segagree.adapters.endnotes import endnote_text
 from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import UnitSet
 from segagree.schemas import BoundaryScheme, Document
+from segagree.schemas.document import Unit
 
 __all__ = [
     "CATEGORY_MODES",
@@ -135,30 +136,50 @@ def _category(mode: str, label: str, code: int, scheme: BoundaryScheme) -> str |
     return label
 
 
+def _timed_runs(doc: Document, layer: str | None) -> list[list[Unit]]:
+    """The layer's units grouped into units in time: a unit without an end time (a subtitle line
+    inside a block) runs on into the next units of its speaker until one has an end time."""
+    ends = doc.column("end")
+    runs: list[list[Unit]] = []
+    open_run: dict[str, list[Unit]] = {}
+    for unit in doc.units(layer):
+        run = open_run.setdefault(unit.speaker, [])
+        run.append(unit)
+        if not math.isnan(float(ends[unit.rows[-1]])):
+            runs.append(open_run.pop(unit.speaker))
+    runs.extend(r for r in open_run.values() if r)  # a speaker's last units without an end time
+    runs.sort(key=lambda r: r[0].rows[0])
+    return runs
+
+
 def document_units(doc: Document, annotator: str | None, mode: str, layer: str | None = None) -> list[RawUnit]:
     """The units of a Document's layer as :class:`RawUnit` s.
 
     ``annotator`` None: every speaker (tier) of the document is an annotator (one tier per
     annotator); else every unit is that annotator's and keeps its speaker. The label is the unit's
-    tokens joined by spaces, plus its endnote as a separate token (as the unit reads in ELAN or Praat).
+    tokens joined by spaces, plus its endnote as a separate token (as the unit reads in ELAN or Praat);
+    a unit without an end time joins the next ones up to one with an end (see :func:`_timed_runs`),
+    and its category is then the last one's endnote.
     """
-    lay = doc.layer(layer)
-    scheme = lay.scheme
+    scheme = doc.layer(layer).scheme
     text, starts, ends = doc.column("text"), doc.column("start"), doc.column("end")
     out: list[RawUnit] = []
-    for i, unit in enumerate(doc.units(layer)):
-        words = " ".join(str(text[r]) for r in unit.rows)
-        note = endnote_text(unit.boundary, scheme) if unit.boundary else ""
-        label = f"{words} {note}" if note else words
-        where = f"{doc.source_path or doc.name}: speaker {unit.speaker!r}, unit {i + 1}"
+    for i, run in enumerate(_timed_runs(doc, layer)):
+        labels = []
+        for unit in run:
+            words = " ".join(str(text[r]) for r in unit.rows)
+            note = endnote_text(unit.boundary, scheme) if unit.boundary else ""
+            labels.append(f"{words} {note}" if note else words)
+        label = " ".join(labels)
+        first, last = run[0], run[-1]
         raw = RawUnit(
-            annotator=unit.speaker if annotator is None else annotator,
-            speaker=SINGLE if annotator is None else unit.speaker,
-            start=float(starts[unit.rows[0]]),
-            end=float(ends[unit.rows[-1]]),
-            category=_category(mode, label, unit.boundary, scheme),
+            annotator=first.speaker if annotator is None else annotator,
+            speaker=SINGLE if annotator is None else first.speaker,
+            start=float(starts[first.rows[0]]),
+            end=float(ends[last.rows[-1]]),
+            category=_category(mode, label, last.boundary, scheme),
             text=label,
-            where=where,
+            where=f"{doc.source_path or doc.name}: speaker {first.speaker!r}, unit {i + 1}",
         )
         _check_unit(raw)
         out.append(raw)
