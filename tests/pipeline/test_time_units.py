@@ -18,6 +18,24 @@ EAF = DATA / "gestures.eaf"
 CSV = DATA / "gestures.csv"
 
 
+def textgrid_text(tiers: dict[str, list[tuple[float, float, str]]], xmax: float) -> str:
+    """A long-form TextGrid with these interval tiers."""
+    items = []
+    for k, (name, ivs) in enumerate(tiers.items(), start=1):
+        body = "".join(
+            f'        intervals [{i}]:\n            xmin = {s} \n            xmax = {e} \n            text = "{t}" \n'
+            for i, (s, e, t) in enumerate(ivs, 1)
+        )
+        items.append(
+            f'    item [{k}]:\n        class = "IntervalTier" \n        name = "{name}" \n        xmin = 0 \n'
+            f"        xmax = {xmax} \n        intervals: size = {len(ivs)} \n{body}"
+        )
+    return (
+        f'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0 \nxmax = {xmax} \ntiers? <exists> \n'
+        f"size = {len(tiers)} \nitem []: \n" + "".join(items)
+    )
+
+
 def same_units(a: segagree.api.Any, b: segagree.api.Any) -> None:
     (ua,), (ub,) = a.speakers.values(), b.speakers.values()
     assert ua.annotators == ub.annotators
@@ -70,16 +88,7 @@ def test_continuum_and_categories(tmp_path: Path) -> None:
 def test_endnote_category_from_documents(tmp_path: Path) -> None:
     for name, labels in (("a", ["so then ,", "it went ."]), ("b", ["so then .", "it went ."])):
         ivs = [(0, 1, labels[0]), (1, 2, labels[1])]
-        body = "".join(
-            f'        intervals [{i}]:\n            xmin = {s} \n            xmax = {e} \n            text = "{t}" \n'
-            for i, (s, e, t) in enumerate(ivs, 1)
-        )
-        (tmp_path / f"{name}.TextGrid").write_text(
-            'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0 \nxmax = 2 \ntiers? <exists> \nsize = 1 \n'
-            'item []: \n    item [1]:\n        class = "IntervalTier" \n        name = "S" \n        xmin = 0 \n'
-            f"        xmax = 2 \n        intervals: size = 2 \n{body}",
-            encoding="utf-8",
-        )
+        (tmp_path / f"{name}.TextGrid").write_text(textgrid_text({"S": ivs}, 2), encoding="utf-8")
     files = [tmp_path / "a.TextGrid", tmp_path / "b.TextGrid"]
     endnotes = segagree.read_time_units(files, category="endnote")
     (us,) = endnotes.speakers.values()
@@ -148,28 +157,15 @@ def test_subtitle_blocks_are_units_and_tiers_are_speakers(tmp_path: Path) -> Non
     assert timed.unit_counts == {"film.ref": 5, "film.mt": 6}
     assert us.start[0] == 1.0 and us.end[0] == 3.2 and us.text[0].startswith("So I finally went out")
 
-    def grid(tiers: dict[str, list[tuple[float, float, str]]]) -> str:
-        items = []
-        for k, (name, ivs) in enumerate(tiers.items(), start=1):
-            body = "".join(
-                f'        intervals [{i}]:\n            xmin = {s} \n            xmax = {e} \n            text = "{t}" \n'
-                for i, (s, e, t) in enumerate(ivs, 1)
-            )
-            items.append(
-                f'    item [{k}]:\n        class = "IntervalTier" \n        name = "{name}" \n        xmin = 0 \n'
-                f"        xmax = 4 \n        intervals: size = {len(ivs)} \n{body}"
-            )
-        return (
-            'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0 \nxmax = 4 \ntiers? <exists> \n'
-            f"size = {len(tiers)} \nitem []: \n" + "".join(items)
-        )
-
     (tmp_path / "a.TextGrid").write_text(
-        grid({"ROSA": [(0, 1, "x"), (1, 2, ""), (2, 3, "y"), (3, 4, "")], "BEN": [(0, 2, ""), (2, 4, "x")]}),
+        textgrid_text(
+            {"ROSA": [(0, 1, "x"), (1, 2, ""), (2, 3, "y"), (3, 4, "")], "BEN": [(0, 2, ""), (2, 4, "x")]}, 4
+        ),
         encoding="utf-8",
     )
     (tmp_path / "b.TextGrid").write_text(
-        grid({"ROSA": [(0, 1.5, "x"), (1.5, 4, "")], "BEN": [(0, 2.5, ""), (2.5, 4, "x")]}), encoding="utf-8"
+        textgrid_text({"ROSA": [(0, 1.5, "x"), (1.5, 4, "")], "BEN": [(0, 2.5, ""), (2.5, 4, "x")]}, 4),
+        encoding="utf-8",
     )
     res = segagree.agree_time([tmp_path / "a.TextGrid", tmp_path / "b.TextGrid"], measures=["u_alpha"])
     assert res["speakers"] == ["ROSA", "BEN"] and set(res["measures"]["u_alpha"]["speakers"]) == {"ROSA", "BEN"}
