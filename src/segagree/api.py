@@ -782,7 +782,7 @@ def read_time_units(
 
     Args:
         sources: one file (or Document) per annotator (annotator = file stem), one file whose tiers
-            are the annotators (with ``annotator_tiers``), or units tables (CSV/TSV with the header
+            are the annotators (``annotator_tiers``, else all its unit tiers), or units tables (CSV/TSV with the header
             ``annotator,start,end,category`` and optional ``speaker``, ``text``; or pygamma-agreement's
             headerless ``annotator,category,start,end``).
         annotators: the annotators' order; names listed with no units count as annotators who marked

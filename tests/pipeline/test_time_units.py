@@ -169,3 +169,9 @@ def test_subtitle_blocks_are_units_and_tiers_are_speakers(tmp_path: Path) -> Non
     )
     res = segagree.agree_time([tmp_path / "a.TextGrid", tmp_path / "b.TextGrid"], measures=["u_alpha"])
     assert res["speakers"] == ["ROSA", "BEN"] and set(res["measures"]["u_alpha"]["speakers"]) == {"ROSA", "BEN"}
+
+
+def test_one_file_alone_has_its_tiers_as_annotators() -> None:
+    alone = segagree.read_time_units(EAF)
+    assert alone.annotators == ["kim", "lee"]
+    same_units(alone, segagree.read_time_units(TEXTGRIDS))

@@ -8,8 +8,8 @@ Annotators who draw their own time spans share no token stream, so their annotat
   bullets, Transcriber, EXMARaLDA, time tables); the annotator is the file stem, a unit is a unit of
   the Document's layer (``iu`` by default) with its time span, and the file's speakers (tiers) are
   scored each on their own and pooled;
-* **one file with one tier per annotator** (``annotator_tiers=[...]``): the tiers are read as the
-  annotators (ELAN tiers by tier id, not participant);
+* **one file with one tier per annotator** (``annotator_tiers=[...]``, or every unit tier of a file
+  given alone): the tiers are read as the annotators (ELAN tiers by tier id, not participant);
 * **a units table** (CSV/TSV) with the header ``annotator,start,end,category`` (optional
   ``speaker`` and ``text``; names case-insensitive, any order), or pygamma-agreement's headerless
   ``annotator,category,start,end``.
@@ -466,9 +466,11 @@ def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading 
         if len(sources) != 1:
             raise UsageError("--annotator-tier reads one file whose tiers are the annotators; give one file")
         opts["tiers"] = tiers
-    docs = [s if isinstance(s, Document) else _read(Path(s), how.fmt, how.scheme, opts, bool(tiers)) for s in sources]
+    # One file alone cannot be one annotator agreeing with nobody: its tiers are the annotators.
+    by_tier = bool(tiers) or len(sources) == 1
+    docs = [s if isinstance(s, Document) else _read(Path(s), how.fmt, how.scheme, opts, by_tier) for s in sources]
     units, found, notes = units_from_documents(
-        docs, one_tier_per_annotator=bool(tiers), category=how.category, layer=how.layer
+        docs, one_tier_per_annotator=by_tier, category=how.category, layer=how.layer
     )
     if tiers:
         found = [t for t in tiers if t in found] + [n for n in found if n not in tiers]
