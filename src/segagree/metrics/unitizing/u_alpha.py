@@ -265,7 +265,12 @@ _CITATION = (
     "Krippendorff, Mathet, Bouvry & Milliat (2016), On the reliability of unitizing textual continua: further "
     "developments, Quality & Quantity 50:2347-2364"
 )
-_NOTES = "resolution: seconds per position (auto: 1 when all times are whole numbers, else 0.001)."
+_NOTES = (
+    "resolution: seconds per position (auto: 1 when all times are whole numbers, else 0.001). Gaps are filled "
+    "half-open, as in the paper and lindanna/unitized_alpha; krippendorff-unitized-alpha 0.1.0's own gap filling "
+    "treats units as closed (each gap loses 2 positions; adjacent units crash it), so it agrees given the same "
+    "segments, not the same units. An annotator with no units is all gap."
+)
 
 
 class _Family(Measure[UnitSet, UAlphaStats, UAlphaResult]):
