@@ -1,2 +1,6 @@
-"""Time-based unitizing agreement: measures on :class:`segagree.metrics.contract.UnitSet` (units in
-time per annotator), registered in :mod:`segagree.metrics.registry` under the group ``time``."""
+"""Time-based unitizing agreement (issue 21): measures over a :class:`~segagree.metrics.contract.UnitSet`.
+
+Each module holds one job: the gamma family's dissimilarities, best alignment, continuum samplers
+and measures (``dissimilarity``, ``alignment``, ``samplers``, ``gamma``), and the other unitizing
+measures beside them.
+"""
