@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.agree_time import time_options
+from segagree.cli.agree_time import given_seed, time_options
 from segagree.cli.common import (
     AT_LEAST_ONE,
     Reading,
@@ -148,7 +148,7 @@ def agree(
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time
 
-        run_time(paths, {**time_opts, "seed": seed, "jobs": jobs}, reading, scheme, layer, json_out)
+        run_time(paths, {**time_opts, "seed": given_seed(seed), "jobs": jobs}, reading, scheme, layer, json_out)
         return
     if dataset is not None:
         from segagree.pipeline.agreement import agree_dataset, load_segeval_json

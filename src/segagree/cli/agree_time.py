@@ -97,6 +97,13 @@ def _pair(text: str | None, what: str) -> tuple[float, float] | None:
     return a, b
 
 
+def given_seed(seed: int) -> int | None:
+    """``--seed`` when the user gave it, else None (the time measures' own default seed)."""
+    ctx = click.get_current_context(silent=True)
+    source = ctx.get_parameter_source("seed") if ctx is not None else None
+    return None if source is click.core.ParameterSource.DEFAULT else seed
+
+
 def _params(opts: dict[str, Any]) -> dict[str, Any]:
     """The measures' parameters from the options (None: the measure's default)."""
     return {

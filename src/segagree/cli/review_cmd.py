@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.agree_time import time_options
+from segagree.cli.agree_time import given_seed, time_options
 from segagree.cli.common import (
     EXISTING_FILE,
     Reading,
@@ -79,7 +79,7 @@ def review(
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time_review
 
-        run_time_review(list(files), output, {**time_opts, "seed": seed, "jobs": 1}, reading, scheme, plot)
+        run_time_review(list(files), output, {**time_opts, "seed": given_seed(seed), "jobs": 1}, reading, scheme, plot)
         return
     if len(files) != 2:
         raise UsageError(
