@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from segagree.adapters import chat, read_document, write_document
 from segagree.adapters.base import LossReport
+from segagree.adapters.chat_lines import bullet_times
 from segagree.adapters.chat_terminators import CHAT_TO_DUBOIS, terminator_code, terminator_for
 from segagree.errors import InputError
 from segagree.pipeline.compare import compare_documents
@@ -83,6 +84,11 @@ def test_real_file_speakers_units_round_trip(name: str, tmp_path: Path) -> None:
     assert doc.source_format == "chat"
     assert doc.speakers == REAL[name]
     n_main = len(_main_lines(path))
+    if doc.meta["chat"]["iu_layout"]:
+        # Continuation lines with their own bullets (cabnc_021A): a unit per bulleted line
+        # with words (issue 22; this test counted main tiers before); see tests/adapters/test_chat_iu.py.
+        assert len(doc.units()) > n_main - 5
+        return _round_trip(doc, path, tmp_path)
     assert len(doc.units()) == n_main  # every main tier is a unit
     # Every speaking code's unit count matches the lines of that code.
     codes = doc.tokens.groupby("chat_code", sort=False)
@@ -92,6 +98,10 @@ def test_real_file_speakers_units_round_trip(name: str, tmp_path: Path) -> None:
         code = doc.tokens["chat_code"].iat[u.rows[0]]
         per_code[code] = per_code.get(code, 0) + 1
     assert per_code == counted
+    _round_trip(doc, path, tmp_path)
+
+
+def _round_trip(doc, path: Path, tmp_path: Path) -> None:
     # Round trip: the same format gives an equal Document, losslessly.
     out = tmp_path / "out.cha"
     losses = write_document(doc, out)
@@ -107,7 +117,7 @@ def test_short_known_units_and_times() -> None:
     assert _units(doc) == [
         ("Lily", ["I", "did"], "."),
         ("MOT", ["you", "did"], "?"),
-        ("Lily", ["I", "did", "find", "yyy"], "."),
+        ("Lily", ["I", "did", "find"], "."),  # `yyy` (phonological coding) is no word (issue 22)
         ("MOT", ["okay"], "."),
     ]
     first = doc.units()[0]
@@ -177,9 +187,12 @@ def test_cross_format_pair_with_elan_export_scores_one() -> None:
     for scheme in (DUBOIS, CHAT):
         a = read_document(_path("teicorpo_short.cha"), scheme=scheme)
         b = read_document(shared_path("corpora", "eaf", "teicorpo_clan_short.eaf"), scheme=scheme)
-        res = compare_documents(a, b, scheme=scheme)
-        assert res["sf"] == 1.0 and res["n_tokens"] == 9
-    assert cha.token_texts() == eaf.token_texts()
+        # TEICORPO's export keeps CHAT's `yyy` as a word; CHAT's reader does not (issue 22).
+        res = compare_documents(a, b, scheme=scheme, align=True, max_mismatch=0.25)
+        assert res["sf"] == 1.0 and res["n_tokens"] == 8
+        assert [m["token_b"] for m in res["mismatches"]] == ["yyy"]
+    eaf_words = {s: [t for t in toks if t != "yyy"] for s, toks in eaf.token_texts().items()}
+    assert cha.token_texts() == eaf_words
 
 
 def test_cli_compare_cross_format_pair() -> None:
@@ -188,6 +201,9 @@ def test_cli_compare_cross_format_pair() -> None:
         str(_path("teicorpo_short.cha")),
         str(shared_path("corpora", "eaf", "teicorpo_clan_short.eaf")),
         "--json",
+        "--align",
+        "--max-mismatch",
+        "0.25",
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -365,7 +381,8 @@ def test_terminator_written_reads_back_the_same(term: str) -> None:
 
 def test_tokenise_rules() -> None:
     toks, term = chat.tokenise("<I wanted> [/] I wanted &=laughs (.) to +... \x15100_200\x15", ca=False)
-    assert (toks, term) == (["I", "wanted", "I", "wanted", "&=laughs", "to"], "+...")
+    # (`&=laughs` is an event, no word: issue 22 changed this from a token)
+    assert (toks, term) == (["I", "wanted", "I", "wanted", "to"], "+...")
     toks, term = chat.tokenise("+< no [: know] more cookie . [+ IMP]", ca=False)
     assert (toks, term) == (["no", "more", "cookie"], ".")
     toks, term = chat.tokenise("↑WEll ⌈no::⌉ .hhh (yet?)∬ curry?", ca=True)
@@ -401,10 +418,11 @@ def test_write_from_other_format_and_read_back(tmp_path: Path) -> None:
 
 
 def test_writer_reports_tokens_chat_reads_differently(tmp_path: Path) -> None:
-    doc = from_units("t", [{"speaker": "A", "tokens": ["[laughs]", "ok"], "boundary": 2}], layer="iu", scheme=DUBOIS)
-    losses = LossReport()
-    chat.write(doc, tmp_path / "x.cha", losses=losses)
-    assert "tokens-changed" in losses.kinds()
+    for words in (["[laughs]", "ok"], ["xxx", "ok"], ["ok", "&=laughs"]):
+        doc = from_units("t", [{"speaker": "A", "tokens": words, "boundary": 2}], layer="iu", scheme=DUBOIS)
+        losses = LossReport()
+        chat.write(doc, tmp_path / "x.cha", losses=losses)
+        assert "tokens-changed" in losses.kinds()
 
 
 def test_corpus_discovery_names_and_folders_upper_case_extension(tmp_path: Path) -> None:
@@ -480,13 +498,14 @@ def test_scheme_without_unclassified_is_refused(tmp_path: Path) -> None:
 
 
 def test_bullet_regex_accepts_old_sound_bullets() -> None:
-    assert chat._bullet_times('hi . \x15%snd:"a.wav"_100_250\x15', Path("x"), 1) == [(0.1, 0.25)]
+    assert bullet_times('hi . \x15%snd:"a.wav"_100_250\x15', Path("x"), 1) == [(0.1, 0.25)]
 
 
 # --- property: any document of plain words reads back from CHAT as written -----------------
 
 
-WORD = st.from_regex(r"[a-zA-Zàéü][a-zàéü']{0,6}", fullmatch=True)
+# (xxx, yyy and www are CHAT's spellings of "no word": the writer reports them, tested apart)
+WORD = st.from_regex(r"[a-zA-Zàéü][a-zàéü']{0,6}", fullmatch=True).filter(lambda w: w not in ("xxx", "yyy", "www"))
 
 
 @st.composite

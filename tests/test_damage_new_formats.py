@@ -342,7 +342,6 @@ IMPOSSIBLE = {
     "cha-1e22": (".cha", _cha("10_10000000000000000000000000"), "line 4"),
     "cha-1e308": (".cha", _cha("10_" + "9" * 309), "line 4"),
     "cha-negative": (".cha", _cha("-10_100"), "line 4"),
-    "cha-reversed": (".cha", _cha("100_10"), "line 4"),
     "vtt-huge": (".vtt", _vtt("99999999:00:01.000", "99999999:00:02.000"), "line 6"),
     "vtt-negative": (".vtt", _vtt("-00:00:01.000", "00:00:02.000"), "line 6"),
     "vtt-reversed": (".vtt", _vtt("00:00:03.000", "00:00:02.000"), "line 6"),
@@ -357,6 +356,18 @@ def test_impossible_times_are_refused_at_read_with_the_place(name: str, tmp_path
     with pytest.raises(SegagreeError) as err:
         read_document(path)
     assert path.name in str(err.value) and place in str(err.value), str(err.value)
+
+
+def test_reversed_chat_bullet_is_read_without_times_and_reported(tmp_path: Path) -> None:
+    """A CHAT bullet that ends before it starts is a slip a published file has (SBCSAE 34's
+    `13548020_1357988`): the unit is read without times and the loss names the line (issue 22;
+    this case was refused before)."""
+    path = tmp_path / "reversed.cha"
+    path.write_bytes(_cha("100_10"))
+    doc = read_document(path)
+    assert not doc.has_times and doc.token_texts() == {"Child": ["hello"]}
+    (loss,) = [x for x in doc.losses if x.kind == "times-dropped"]
+    assert "line 4" in loss.message
 
 
 @pytest.mark.parametrize("ext", sorted(FORMATS.values()))

@@ -64,7 +64,9 @@ def test_cli_compare_max_mismatch_on_the_cabnc_pair() -> None:
     proc = segagree("compare", str(manual), str(automated), "--align")
     assert proc.returncode != 0
     message = proc.stderr
-    assert "--max-mismatch" in message and "Norrine" in message and "0.319" in message, message
+    # 43 of Norrine's 140 tokens differ in words (0.307; 0.319 before CHAT's `0`/`xxx` and
+    # tokenisation differences stopped counting as different words).
+    assert "--max-mismatch" in message and "Norrine" in message and "0.307 of the longer" in message, message
     assert "Traceback" not in message
     proc = segagree("compare", str(manual), str(automated), "--align", "--max-mismatch", "0.35", "--json")
     assert proc.returncode == 0, proc.stderr

@@ -113,6 +113,9 @@ def reader_options(
     speaker_tier: str | None = None,
     word_tier: str | None = None,
     gap_labels: Sequence[str] | None = None,
+    chat_units: str | None = None,
+    no_speaker: str | None = None,
+    speaker_from: str | None = None,
 ) -> dict[str, Any]:
     """The reading options that were set (readers refuse options they do not know).
 
@@ -122,6 +125,10 @@ def reader_options(
         speaker_tier: Praat: a tier whose labels name the speaker of each unit.
         word_tier: Praat: the word tier's name, or a pattern with ``{speaker}``.
         gap_labels: Praat: labels (besides the empty one) that mark gaps, not units.
+        chat_units: CHAT: ``lines`` (a unit per bulleted line, SBCSAE's IU layout; the default
+            where continuation lines carry their own bullets) or ``main-tiers``.
+        no_speaker: Transcriber: the speaker of text in a turn without one (default ``unknown``).
+        speaker_from: ELAN: ``participant`` (default) or ``tier``, where a unit tier's speaker comes from.
     """
     raw = {
         "encoding": encoding,
@@ -129,6 +136,9 @@ def reader_options(
         "speaker_tier": speaker_tier,
         "word_tier": word_tier,
         "gap_labels": list(gap_labels) if gap_labels else None,
+        "chat_units": chat_units,
+        "no_speaker": no_speaker,
+        "speaker_from": speaker_from,
     }
     return {k: v for k, v in raw.items() if v is not None}
 
@@ -467,6 +477,7 @@ def compare(
     metric_options: Mapping[str, Any] | None = None,
     with_operations: bool = True,
     review_rows: bool = True,
+    common_speakers: bool = False,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -491,9 +502,12 @@ def compare(
         metric_options: metric parameters (``k``, ``n_t``, ``boundary``...).
         with_operations: list every operation (False: scores and operation counts only, much
             faster on a long text); review_rows: add the operations' review rows with context.
+        common_speakers: score only the speakers both annotations have (with words); the
+            others are in the result's ``unpaired_speakers`` (``{"a": [...], "b": [...]}``).
 
     Raises:
-        MismatchError: different speakers, or different transcripts without ``align``.
+        MismatchError: different speakers (without ``common_speakers``), or different
+            transcripts without ``align``.
     """
     from segagree.pipeline.compare import compare_documents
 
@@ -519,6 +533,7 @@ def compare(
         metric_options=metric_options,
         with_operations=with_operations,
         review_rows=review_rows,
+        common_speakers=common_speakers,
     )
     return CompareResult(result)
 
@@ -546,6 +561,7 @@ def agree(
     read_options: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
     mc_tolerance: float | None = None,
+    common_speakers: bool = False,
 ) -> AgreementResult:
     """Chance-corrected agreement of two or more annotations of one text.
 
@@ -591,6 +607,7 @@ def agree(
         align=align,
         max_mismatch=max_mismatch,
         normalise_speakers=normalise_speakers,
+        common_speakers=common_speakers,
         speaker_map=speaker_map,
         mode=mode,
         transpositions=transpositions,
@@ -625,6 +642,7 @@ def run(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    common_speakers: bool | None = None,
 ) -> RunOutcome:
     """Score every pair of annotators of every text of a corpus folder and write the outputs.
 
@@ -640,6 +658,8 @@ def run(
         kappa, sims, seed: the simulated kappa (on/off, K, seed; the seed of each text and pair
             is derived from it, see the README).
         format, read_options: how to read the files (see :func:`read`).
+        common_speakers: score the speakers both annotations of a pair have and list the
+            others (``common_speakers`` in segagree.toml; None keeps the config's).
 
     Raises:
         SegagreeError: the folder does not exist, or holds nothing to score.
@@ -670,6 +690,8 @@ def run(
         settings.kappa.enabled = kappa
     if reference is not None:
         settings.reference = reference
+    if common_speakers is not None:
+        settings.common_speakers = common_speakers
     if scheme is not None:
         # A scheme file given here is relative to the working folder, not the config's.
         settings.scheme = str(Path(scheme).resolve()) if Path(scheme).is_file() else scheme
@@ -701,6 +723,7 @@ class ReviewOutcome:
     path: Path
     operations: int
     sf: float | None
+    unpaired_speakers: dict[str, list[str]] = field(default_factory=dict)
 
 
 def review(
@@ -719,13 +742,15 @@ def review(
     speaker_map: Mapping[str, str] | None = None,
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
+    common_speakers: bool = False,
 ) -> ReviewOutcome:
     """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
     speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
 
     ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
     reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
-    put the simulated kappa on the Summary sheet.
+    put the simulated kappa on the Summary sheet. ``common_speakers`` scores the speakers both
+    annotations have; the others are in the outcome's ``unpaired_speakers``.
 
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
@@ -746,6 +771,7 @@ def review(
         review_matches=matches,
         max_mismatch=max_mismatch,
         normalise_speakers=normalise_speakers,
+        common_speakers=common_speakers,
         speakers=dict(speaker_map or {}),
         format=format or "",
         encoding=opts.pop("encoding", ""),
@@ -759,7 +785,8 @@ def review(
     path = write_review_workbook(output, [result], config)
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
-    return ReviewOutcome(path, shown, result["compare"]["sf"])
+    unpaired = result["compare"].get("unpaired_speakers") or {}
+    return ReviewOutcome(path, shown, result["compare"]["sf"], unpaired)
 
 
 def metric_cards() -> dict[str, MetricCard]:

@@ -19,7 +19,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,13 @@ def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Ite
             tmp.unlink()
 
 
+def check_options(given: Iterable[str], known: Collection[str], what: str) -> None:
+    """Refuse option names a reader or writer does not know (``what``: e.g. ``"SRT reader"``)."""
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise UsageError(f"unknown {what} option(s) {unknown}; known: {sorted(known)}")
+
+
 def write_text_atomic(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:
     """Write text to ``path`` atomically (temp file then rename)."""
     with atomic_path(path) as tmp:
@@ -112,7 +119,8 @@ _SAMPLE_CHARS = 20_000
 class Decoded:
     """A decoded text file: its text (no BOM), the codec used and what was noted on the way.
 
-    ``how`` is ``bom``, ``utf-16`` (no BOM), ``utf-8``, ``utf-8-repaired``, ``detected`` or ``given``.
+    ``how`` is ``bom``, ``utf-16`` (no BOM), ``utf-8``, ``utf-8-repaired``, ``detected``, ``format``
+    (the codec the format fixes for text that is not UTF-8) or ``given``.
     ``notes`` are read-side losses (kind ``encoding`` for a detected encoding, ``repaired`` for
     bytes replaced in damaged UTF-8).
     """
@@ -271,6 +279,11 @@ def _bom_or_utf(raw: bytes) -> tuple[str, str] | None:
     """(codec, how) when a BOM, NUL pattern or strict UTF-8 settles the encoding."""
     if raw.startswith(b"\xef\xbb\xbf"):
         return "utf-8-sig", "bom"
+    # UTF-32's BOMs first: the little-endian one starts with UTF-16-LE's (pysrt's test files have both).
+    if raw.startswith(b"\xff\xfe\x00\x00"):
+        return "utf-32-le", "bom"
+    if raw.startswith(b"\x00\x00\xfe\xff"):
+        return "utf-32-be", "bom"
     if raw.startswith(b"\xff\xfe"):
         return "utf-16-le", "bom"
     if raw.startswith(b"\xfe\xff"):
@@ -373,7 +386,7 @@ def _best_legacy(raw: bytes) -> _Legacy | None:
     return _Legacy(name, text, score, bool(detected) and _codec_name(detected[0]) == name)
 
 
-def decode(raw: bytes, path: str | Path, *, encoding: str | None = None) -> Decoded:
+def decode(raw: bytes, path: str | Path, *, encoding: str | None = None, legacy: str | None = None) -> Decoded:
     """Decode a text file's bytes (see the comment above for the order); drop a BOM.
 
     ``encoding`` forces a codec: an unknown name is a UsageError, bytes that are not that
@@ -406,15 +419,20 @@ def decode(raw: bytes, path: str | Path, *, encoding: str | None = None) -> Deco
             raise InputError(f"not {name} text", path=path, place=_place(raw, err.start)) from None
         return Decoded(text.removeprefix("\ufeff"), name, how)
     try:
-        return _decode_undeclared(raw)
+        return _decode_undeclared(raw, legacy)
     except InputError as err:
         err.path = str(path)
         raise
 
 
 @functools.lru_cache(maxsize=4)
-def _decode_undeclared(raw: bytes) -> Decoded:
-    """Damaged UTF-8 or another encoding (cached: readers ask again for ``meta['encoding']``)."""
+def _decode_undeclared(raw: bytes, legacy_codec: str | None = None) -> Decoded:
+    """Damaged UTF-8 or another encoding (cached: readers ask again for ``meta['encoding']``).
+
+    ``legacy_codec`` is the encoding the format fixes for text that is not UTF-8 (Praat:
+    Windows-1252), used instead of a detector's guess."""
+    if legacy_codec is not None and not _mostly_utf8(raw):
+        return _format_legacy(raw, legacy_codec)
     escaped = raw.decode("utf-8", errors="surrogateescape")
     bad = [m.start() for m in _SURROGATE.finditer(escaped)]
     good = sum(1 for ch in escaped if ord(ch) >= 0x80) - len(bad)
@@ -449,6 +467,31 @@ def _decode_undeclared(raw: bytes) -> Decoded:
     return Decoded(text, name, "detected", (note,))
 
 
+def _mostly_utf8(raw: bytes) -> bool:
+    """UTF-8 with at most one bad byte per :data:`_GOOD_PER_BAD` good non-ASCII characters."""
+    escaped = raw.decode("utf-8", errors="surrogateescape")
+    bad = len(_SURROGATE.findall(escaped))
+    good = sum(1 for ch in escaped if ord(ch) >= 0x80) - bad
+    return good >= 1 and bad * _GOOD_PER_BAD <= good
+
+
+def _format_legacy(raw: bytes, codec: str) -> Decoded:
+    """Text the format says is in ``codec`` when it is not UTF-8 (cp1252, with Latin-1 for the
+    five bytes cp1252 leaves undefined), with a note saying so."""
+    name = _codec_name(codec)
+    try:
+        text = raw.decode(name)
+    except UnicodeDecodeError:
+        name, text = "latin-1", raw.decode("latin-1")
+    note = Loss(
+        "encoding",
+        f"decoded as {name} (the format's encoding for text with no BOM that is not UTF-8); "
+        "give --encoding if that is wrong",
+        side="read",
+    )
+    return Decoded(text, name, "format", (note,))
+
+
 # Readers that do not pass a LossReport to decode_text still get their notes into the Document:
 # read_document collects them here around each read.
 _collector: contextvars.ContextVar[list[Loss] | None] = contextvars.ContextVar("segagree_decode_notes", default=None)
@@ -481,7 +524,7 @@ def collect_decode_notes() -> Iterator[list[Loss]]:
         _collector.reset(token)
 
 
-def detect_encoding(raw: bytes, encoding: str | None = None) -> str:
+def detect_encoding(raw: bytes, encoding: str | None = None, legacy: str | None = None) -> str:
     """The codec :func:`decode_text` uses for these bytes (``encoding`` if given)."""
     if encoding:
         return _codec_name(encoding)
@@ -489,7 +532,7 @@ def detect_encoding(raw: bytes, encoding: str | None = None) -> str:
     if settled is not None:
         return settled[0]
     try:
-        return decode(raw, "<bytes>").encoding
+        return decode(raw, "<bytes>", legacy=legacy).encoding
     except InputError:
         return "unknown"
 
@@ -507,14 +550,16 @@ def decode_text(
     What was detected or repaired is logged as a warning and recorded in ``losses`` (a read-side
     report), or, without one, handed to :func:`segagree.adapters.read_document` for ``doc.losses``.
     With ``fallback=None`` (formats whose specification says UTF-8, such as WebVTT) a file that
-    is neither UTF-8 nor UTF-16 with a BOM is an InputError instead of being detected.
+    is neither UTF-8 nor UTF-16 with a BOM is an InputError instead of being detected; with a
+    codec name (``"cp1252"`` for Praat) such a file is decoded with it, not detected.
     """
     if fallback is None and not encoding and _bom_or_utf(raw) is None:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as err:
             raise InputError(f"not UTF-8 text (byte {err.start})", path=path, place=_place(raw, err.start)) from None
-    decoded = decode(raw, path, encoding=encoding)
+    legacy = None if fallback in (None, "detect") else fallback
+    decoded = decode(raw, path, encoding=encoding, legacy=legacy)
     for note in decoded.notes:
         log.warning("%s: %s", path, note.message)
         if losses is not None:

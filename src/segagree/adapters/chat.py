@@ -26,11 +26,16 @@ the files this module writes (same utterance count).
 
 How it maps to the model (reading)
 ----------------------------------
-* **units**: one per main tier (its continuation lines included); a unit's **boundary** is its
-  terminator (the last token, or glued to the last word as CA and loose CHAT write
-  ``curry?``), coded in the reading scheme: the ``chat`` scheme keeps every terminator, any
-  other scheme (the Du Bois default) gets the documented Du Bois endnote
-  (:mod:`segagree.adapters.chat_terminators`); no terminator is unclassified;
+* **units**: one per main tier (its continuation lines included); in the **IU layout** (some
+  main tier has two or more bulleted lines with words: SBCSAE as TalkBank publishes it, one
+  intonation unit per line) one per bulleted line with words, a wordless line (a pause, an
+  event) joining the next unit of its tier, and a tier without words being no unit (its lines
+  go before the next one); ``chat_units="main-tiers"`` / ``"lines"`` forces either reading.
+  A unit's **boundary** is its terminator (the last token, or glued to the last word as CA and
+  loose CHAT write ``curry?``), coded in the reading scheme: the ``chat`` scheme keeps every
+  terminator, any other scheme (the Du Bois default) gets the documented Du Bois endnote
+  (:mod:`segagree.adapters.chat_terminators`); no terminator is continuing ``,`` in the IU
+  layout (SBCSAE's CHAT keeps ``.`` ``?`` ``--`` and drops the comma), else unclassified;
 * **speaker**: the participant's name in ``@Participants`` where one is given
   (``CHI Lily Target_Child`` -> ``Lily``; in old files a second field that is no CHAT role,
   ``CHI Laetitia``), else the code (``MOT Mother`` -> ``MOT``), as
@@ -38,29 +43,34 @@ How it maps to the model (reading)
   one; a code that speaks without being declared is its own speaker (``speaker-undeclared``);
 * **times**: the bullets' ms as seconds; with several bullets (CA: timed pauses on their own
   continuation lines) the unit spans from the smallest start to the largest end, so bullets
-  out of order never make a unit end before it starts. A unit without a bullet has no times;
-* **tokens**: the main tier split at whitespace after removing bullets, bracketed codes
-  (``[/]`` ``[: because]`` ``[+ IMP]``), ``((comments))``, pauses (``(.)`` ``(1.2)``), events
-  (``&=laughs``), the untranscribed ``0``, utterance-initial linkers (``+<`` ``+,``) and the
-  scope brackets ``<`` ``>`` at word edges. In **CA mode** (``@Options: CA``, or ``ca=True``)
-  tokens are also cleared of CA prosodic marks (stress U+0332, ``↑↓``, ``⌈⌉⌊⌋``, ``°``, ``≈``,
-  ``∬``, ``∙``, ``><``, lengthening ``:``, intonation ``.,?!`` inside the line, parentheses of
-  uncertain words), lower-cased (capitals mark loudness in CA), and in-/out-breaths
-  (``hhh`` ``.hh``) are dropped, so that a CA transcript and a plain one of the same talk align;
+  out of order never make a unit end before it starts. A unit without a bullet has no times,
+  nor one whose only bullet ends before it starts (a slip in SBCSAE 34: ``times-dropped``);
+* **tokens**: the main tier split at whitespace after removing the CHAT manual's marks
+  (:mod:`segagree.adapters.chat_marks`: bullets and control bytes, codes, comments, pauses,
+  events and long-event scopes, overlap marks also inside words, ``xxx`` ``yyy`` ``www`` ``0``,
+  linkers). In **CA mode** (``@Options: CA``, or ``ca=True``) tokens are also cleared of CA
+  prosodic marks (stress U+0332, ``↑↓``, ``°``, ``≈``, ``∬``, ``∙``, ``ʔ``, ``><``, lengthening
+  ``:``, intonation ``.,?!`` inside the line, parentheses of uncertain words), lower-cased
+  (capitals mark loudness in CA; not in the IU layout, whose capitals are ordinary), and in-/
+  out-breaths (``hhh`` ``.hh``) are dropped, so that a CA transcript and a plain one of the same
+  talk align;
 * everything else is kept in token columns of the unit (and written back): ``chat_code`` (the
-  speaker code), ``chat_raw`` (the main tier as written, with continuation lines),
+  speaker code), ``chat_raw`` (the unit's lines as written: the main tier with its continuation
+  lines, or in the IU layout its own line(s)),
   ``chat_deps`` (its dependent tiers), ``chat_before`` (body lines since the previous
   utterance: gems, comments, blank lines, utterances without words) and ``terminator``;
   the header lines and what follows the last utterance are in ``meta['chat']``;
 * an utterance left without words (CA ``(        )``, inaudible) gets the token ``0``, CHAT's
-  spelling of "no words" (``repaired`` read loss), so every main tier is a unit; lines the
+  spelling of "no words" (``repaired`` read loss), so every main tier is a unit (outside the
+  IU layout); lines the
   parser cannot place stay in ``chat_before`` of the next unit (``lines-unparsed``).
 
 Writing
 -------
 Utterances whose tokens, boundary and times still match their ``chat_raw`` are written as they
 were read (with their dependent tiers); others are written ``*CODE:\\ttokens terminator
-\\x15start_end\\x15`` (``dependent-tiers-dropped`` for tiers that no longer fit). The terminator is
+\\x15start_end\\x15`` (a continuation line ``\\ttokens ...`` where the unit was one, in the IU
+layout) (``dependent-tiers-dropped`` for tiers that no longer fit). The terminator is
 the one read when it still codes the unit's boundary, else the CHAT terminator of the boundary's
 type (Du Bois ``--`` -> ``+...``; ``,`` -> CA's line-final ``,``, which CLAN's CA mode reads but
 strict CHAT parsers such as pylangacq refuse); unclassified units get ``+.`` ("broken for
@@ -75,90 +85,35 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, write_text_atomic
-from segagree.adapters.chat_terminators import split_terminator, terminator_code, terminator_for
-from segagree.adapters.checks import MAX_SECONDS
-from segagree.errors import InputError
+from segagree.adapters.chat_lines import (
+    Record,
+    bullet_times,
+    bullet_times_quiet,
+    content_of,
+    line_segments,
+    records,
+    span,
+)
+from segagree.adapters.chat_marks import tokenise
+from segagree.adapters.chat_terminators import terminator_code, terminator_for
+from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
+
+__all__ = ["ADAPTER", "NO_WORDS", "OWN_COLUMNS", "UNIT_CHOICES", "read", "speaker_names", "tokenise", "write"]
 
 # The token of an utterance that has no words left (CHAT writes `0` for "no words").
 NO_WORDS = "0"
 # Token columns this module owns (everything else is another format's metadata).
 OWN_COLUMNS = ("chat_code", "chat_raw", "chat_deps", "chat_before", "terminator")
-
-_MAIN = re.compile(r"^\*([^:\s]+):[ \t]?(.*)$")
-_DEP = re.compile(r"^%([^:\s]+):[ \t]?(.*)$")
-_HEADER = re.compile(r"^@([^:\t]*?)\s*(?::[ \t]*(.*))?$")
-_BULLET = re.compile("\x15([^\x15]*)\x15")
-_BULLET_TIMES = re.compile(r"(?:^|_)(\d+)_(\d+)$")
-_CODES = re.compile(r"\[[^\]]*\]")
-_COMMENT = re.compile(r"\(\([^)]*\)\)")
-_PAUSE = re.compile(r"\((?:\.{1,3}|\d+(?::\d+)?(?:\.\d*)?)\)")
-_LINKERS = {"+<", "+,", "++", "+^", '+"', "+\u2248", "+\u224b"}
-# CA prosodic marks removed from tokens in CA mode (CHAT manual, CA chapter).
-_CA_MARKS = "↑↓°≈≋∬∙▔▁∆∇☺♋⁎∲§∾⁑⤇∮↻⤆„‡<>\u0332:=()"
-# Overlap brackets stand between words even when glued to them (`but⌈(>ye:h<)`).
-_CA_OVERLAP = re.compile("[⌈⌉⌊⌋]")
-_CA_TABLE = str.maketrans("", "", _CA_MARKS)
-_CA_ENDS = ".,?!⇗↗→↘⇘"
-_CA_INNER = re.compile(r"(?<=\w)[.?!,]+(?=\w)")
-# In- and out-breaths, also aspirated and clicked (`hhh` `.hh` `pHhhh` `khh` `hhhrh` `tch`).
-_BREATH = re.compile(r"^(?:[ptk]?h{2,}r?h*|tch)$")
-
-
-def tokenise(text: str, *, ca: bool) -> tuple[list[str], str | None]:
-    """A main tier's words and terminator (see the module docstring)."""
-    text = _BULLET.sub(" ", text)
-    text = _CODES.sub(" ", text)
-    text = _COMMENT.sub(" ", text)
-    text = _PAUSE.sub(" ", text)
-    if ca:
-        text = _CA_OVERLAP.sub(" ", text)
-    raw = text.split()
-    while raw and raw[0] in _LINKERS:
-        raw = raw[1:]
-    if not ca:
-        toks = [t.lstrip("<").rstrip(">") if t not in ("<", ">") else "" for t in raw]
-        toks = [t if t.startswith("+") else t.lstrip("<").rstrip(">") for t in toks]
-        return split_terminator([t for t in toks if t])
-    toks = [t.translate(_CA_TABLE) for t in raw]
-    toks = [t for t in toks if t]
-    toks, term = split_terminator(toks)
-    words: list[str] = []
-    for tok in toks:
-        for part in _CA_INNER.split(tok.strip(_CA_ENDS).lower()):
-            part = part.strip(_CA_ENDS)
-            if part and not _BREATH.match(part):
-                words.append(part)
-    return words, term
-
-
-def _bullet_times(text: str, path: Path, line: int) -> list[tuple[float, float]]:
-    out = []
-    for m in _BULLET.finditer(text):
-        times = _BULLET_TIMES.search(m.group(1).strip())
-        if times is None:
-            raise InputError(
-                f"bad time bullet {m.group(1)!r}; expected START_END in milliseconds",
-                path=path,
-                place=f"line {line}",
-            )
-        # (Compare digit counts first: int('9' * 400) / 1000 overflows a float.)
-        too_long = max(len(times.group(1).lstrip("0")), len(times.group(2).lstrip("0"))) > 12
-        s, e = (math.inf, math.inf) if too_long else (int(times.group(1)) / 1000.0, int(times.group(2)) / 1000.0)
-        if max(s, e) > MAX_SECONDS:
-            raise InputError(
-                f"time bullet {m.group(1)!r} lies beyond {MAX_SECONDS:.0f} s; expected milliseconds of a recording",
-                path=path,
-                place=f"line {line}",
-            )
-        out.append((s, e))
-    if text.count("\x15") % 2:
-        raise InputError("unpaired time bullet mark (\\x15)", path=path, place=f"line {line}")
-    return out
+#: Values of the ``chat_units`` reader option: a unit per bulleted line (the IU layout) or per
+#: main tier; by default lines where the file has the IU layout.
+UNIT_CHOICES = ("lines", "main-tiers")
 
 
 # CHAT's standard participant roles (CLAN's depfile); a second field that is none of them is a
@@ -205,56 +160,188 @@ def speaker_names(participants: list[dict[str, str]]) -> dict[str, str]:
     return name_of
 
 
-class _Record:
-    """One logical line: a header, main tier or dependent tier with its continuation lines."""
+@dataclass
+class _Utterance:
+    """A main tier with its dependent tiers and the body lines before it."""
 
-    __slots__ = ("kind", "tag", "lines", "line")
+    record: Record
+    deps: list[str] = field(default_factory=list)
+    before: list[str] = field(default_factory=list)
+    worded: list[list[str]] | None = None  # its line units, once computed
 
-    def __init__(self, kind: str, tag: str, line: int, raw: str) -> None:
-        self.kind, self.tag, self.line, self.lines = kind, tag, line, [raw]
+
+@dataclass
+class _Body:
+    """A file's lines grouped: the header, the utterances and what follows the last one."""
+
+    header: list[str]
+    utterances: list[_Utterance]
+    trailer: list[str]
+    participants: list[dict[str, str]]
+    options: str
+
+
+def _lines_of(it: Record | str) -> list[str]:
+    return [it] if isinstance(it, str) else it.lines
+
+
+def _group(items: list[Record | str], path: Path) -> _Body:
+    """Header lines, utterances (main tier, dependent tiers, lines before it) and trailer."""
+    first_main = next((i for i, it in enumerate(items) if isinstance(it, Record) and it.kind == "*"), None)
+    if first_main is None:
+        raise InputError("no utterance (no line starting '*CODE:'); expected a CHAT transcript", path=path)
+    participants: list[dict[str, str]] = []
+    options = ""
+    for it in items:
+        if isinstance(it, Record) and it.kind == "@":
+            tag = it.tag.lower()
+            if tag == "participants":
+                participants.extend(_participants(it.content))
+            elif tag == "options":
+                options = it.content
+    header = [ln for it in items[:first_main] for ln in _lines_of(it)]
+    utterances: list[_Utterance] = []
+    before: list[str] = []
+    for it in items[first_main:]:
+        if isinstance(it, Record) and it.kind == "*":
+            utterances.append(_Utterance(it, before=before))
+            before = []
+        elif isinstance(it, Record) and it.kind == "%" and not before:
+            utterances[-1].deps.extend(it.lines)
+        else:
+            before.extend(_lines_of(it))
+    return _Body(header, utterances, before, participants, options)
+
+
+def _worded_lines(utt: _Utterance, ca: bool) -> list[list[str]]:
+    """The utterance's line units: its bulleted lines with words, each with the wordless lines
+    before it (a pause line) or, at the end, after it; [] when no line has words."""
+    if utt.worded is not None:
+        return utt.worded
+    out: list[list[str]] = []
+    pending: list[str] = []
+    for seg in line_segments(utt.record.lines):
+        if not tokenise(content_of(seg), ca=ca)[0]:
+            pending.extend(seg)
+            continue
+        out.append(pending + seg)
+        pending = []
+    if out and pending:
+        out[-1].extend(pending)
+    utt.worded = out
+    return out
+
+
+def continuing_default(term: str | None, scheme: BoundaryScheme, iu_layout: bool) -> int | None:
+    """The boundary code of a unit's terminator; in the IU layout no terminator is Du Bois
+    continuing ``,`` (SBCSAE's CHAT writes the final ``.`` ``?`` ``--`` but drops the comma)."""
+    if term is None and iu_layout:
+        return terminator_code(",", scheme)
+    return terminator_code(term, scheme)
+
+
+@dataclass
+class _Reading:
+    """What one read collects besides the units."""
+
+    path: Path
+    scheme: BoundaryScheme
+    ca: bool
+    iu_layout: bool
+    name_of: dict[str, str]
+    speakers: list[str]
+    undeclared: dict[str, int] = field(default_factory=dict)
+    wordless: int = 0
+    reversed: list[int] = field(default_factory=list)
 
     @property
-    def content(self) -> str:
-        first = self.lines[0]
-        m = (_MAIN if self.kind == "*" else _DEP if self.kind == "%" else _HEADER).match(first)
-        head = (m.group(2) or "") if m else ""
-        return " ".join([head, *(ln.strip() for ln in self.lines[1:])])
+    def lower(self) -> bool:
+        # CA capitals mark loudness; a Du Bois transcript in CA-CHAT (the IU layout) writes
+        # ordinary capitals, which the other transcript of the same talk has too.
+        return self.ca and not self.iu_layout
+
+    def speaker(self, code: str) -> str:
+        if code not in self.name_of:
+            self.undeclared[code] = self.undeclared.get(code, 0) + 1
+            name = code if code not in self.name_of.values() else f"{code} (undeclared)"
+            self.name_of[code] = name
+            self.speakers.append(name)
+        elif code in self.undeclared:
+            self.undeclared[code] += 1
+        return self.name_of[code]
+
+    def unit(self, utt: _Utterance, lines: list[str], line_no: int) -> dict[str, Any]:
+        """One unit from some lines of a main tier (``line_no``: the first line's number)."""
+        content = content_of(lines)
+        times = bullet_times("\n".join(lines), self.path, line_no)
+        tokens, term = tokenise(content, ca=self.ca, lower=self.lower)
+        if not tokens:
+            # CA `(        )` (inaudible) and the like: CHAT's own spelling of "no words".
+            self.wordless += 1
+            tokens = [NO_WORDS]
+        code = continuing_default(term, self.scheme, self.iu_layout)
+        if code is None:
+            raise InputError(
+                f"utterance without a terminator the scheme {self.scheme.name!r} can express, and the scheme "
+                "has no unclassified type; use the chat or dubois scheme",
+                path=self.path,
+                place=f"line {line_no}",
+            )
+        start, end = span(times)
+        if start is not None and end is not None and start > end:
+            # A typing slip in a published file (SBCSAE 34: `13548020_1357988`): the unit is
+            # read without times, and the reversed bullet is reported.
+            self.reversed.append(line_no)
+            start = end = None
+        meta = {
+            "chat_code": utt.record.tag,
+            "chat_raw": "\n".join(lines),
+            "chat_deps": "",
+            "chat_before": "",
+            "terminator": term or "",
+        }
+        speaker = self.speaker(utt.record.tag)
+        return {"speaker": speaker, "tokens": tokens, "boundary": code, "start": start, "end": end, "meta": meta}
 
 
-def _records(text: str) -> tuple[list[_Record | str], int]:
-    """Records and loose lines (str) in file order, and how many lines could not be placed."""
-    out: list[_Record | str] = []
-    current: _Record | None = None
-    stray = 0
-    for n, line in enumerate(text.split("\n"), start=1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        if line[:1] in (" ", "\t") and current is not None:
-            current.lines.append(line)
+def _units(body: _Body, reading: _Reading, ca: bool) -> list[Mapping[str, Any]]:
+    """The units of every utterance: its worded lines in the IU layout, else the whole tier; an
+    utterance without words in the IU layout is no unit (its lines go before the next one)."""
+    units: list[Mapping[str, Any]] = []
+    before: list[str] = []
+    for utt in body.utterances:
+        before.extend(utt.before)
+        parts = _worded_lines(utt, ca) if reading.iu_layout else [utt.record.lines]
+        if not parts:
+            before.extend([*utt.record.lines, *utt.deps])
             continue
-        if line.startswith("*") and _MAIN.match(line):
-            current = _Record("*", _MAIN.match(line).group(1), n, line)  # type: ignore[union-attr]
-        elif line.startswith("%") and _DEP.match(line):
-            current = _Record("%", _DEP.match(line).group(1), n, line)  # type: ignore[union-attr]
-        elif line.startswith("@"):
-            m = _HEADER.match(line)
-            # A header the pattern cannot split (a tab inside its name) keeps its first word as tag.
-            tag = (m.group(1) or "") if m else re.split(r"[:\s]", line[1:], maxsplit=1)[0]
-            current = _Record("@", tag.strip(), n, line)
-        else:
-            current = None
-            if line.strip():
-                stray += 1
-            out.append(line)
-            continue
-        out.append(current)
-    if out and out[-1] == "":
-        out.pop()  # the final newline
-    return out, stray
+        offset = 0
+        for k, lines in enumerate(parts):
+            unit = reading.unit(utt, lines, utt.record.line + offset)
+            offset += len(lines)
+            if k == 0:
+                unit["meta"]["chat_before"] = "\n".join(before)
+            if k == len(parts) - 1:
+                unit["meta"]["chat_deps"] = "\n".join(utt.deps)
+            units.append(unit)
+        before = []
+    body.trailer = before + body.trailer
+    return units
+
+
+def has_iu_layout(body: _Body, ca: bool) -> bool:
+    """Whether some main tier has two or more bulleted lines with words (SBCSAE's layout)."""
+    return any(len(_worded_lines(utt, ca)) > 1 for utt in body.utterances if len(utt.record.lines) > 1)
 
 
 def read(
-    path: Path, *, scheme: BoundaryScheme | None = None, ca: bool | None = None, encoding: str | None = None, **_: Any
+    path: Path,
+    *,
+    scheme: BoundaryScheme | None = None,
+    ca: bool | None = None,
+    encoding: str | None = None,
+    chat_units: str | None = None,
+    **_: Any,
 ) -> Document:
     """Read a CHAT file into a Document (see the module docstring).
 
@@ -263,111 +350,34 @@ def read(
         scheme: the scheme of the ``iu`` layer: ``chat`` keeps every terminator, any other gets
             their Du Bois endnotes (default Du Bois).
         ca: CA tokenisation on/off; by default on when ``@Options`` says ``CA``.
+        chat_units: ``lines`` (a unit per bulleted line with words, the IU layout) or
+            ``main-tiers`` (a unit per main tier); by default lines where some main tier has
+            two or more bulleted lines with words.
     """
+    if chat_units is not None and chat_units not in UNIT_CHOICES:
+        raise UsageError(f"chat_units must be one of {list(UNIT_CHOICES)}, not {chat_units!r}")
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    raw_bytes = read_bytes(path)
     # Not UTF-8 (as CHAT requires): decode_text detects the encoding and reports it in doc.losses.
-    text = decode_text(raw_bytes, path, encoding=encoding)
-    doc_losses: list[tuple[str, str, str | None, int | None]] = []
-    items, stray = _records(text)
-    if not any(isinstance(it, _Record) and it.kind == "@" and it.tag.lower() == "end" for it in items):
-        # CHAT files end with `@End`; without it the file may have been cut short (a real CABNC
-        # fragment also lacks it, so this is reported, not refused).
-        doc_losses.append(("end-missing", "no @End line: the file may be cut short", "end of file", None))
-    newline = "\r\n" if "\r\n" in text else "\n"
-
-    participants: list[dict[str, str]] = []
-    options = ""
-    first_main = next((i for i, it in enumerate(items) if isinstance(it, _Record) and it.kind == "*"), None)
-    if first_main is None:
-        raise InputError("no utterance (no line starting '*CODE:'); expected a CHAT transcript", path=path)
-    for it in items:
-        if isinstance(it, _Record) and it.kind == "@":
-            tag = it.tag.lower()
-            if tag == "participants":
-                participants.extend(_participants(it.content))
-            elif tag == "options":
-                options = it.content
+    text = decode_text(read_bytes(path), path, encoding=encoding)
+    items, stray = records(text)
+    body = _group(items, path)
     if ca is None:
-        ca = "CA" in re.split(r"[\s,]+", options)
-
-    name_of = speaker_names(participants)
-    speakers = list(name_of.values())
-
-    def lines_of(it: _Record | str) -> list[str]:
-        return [it] if isinstance(it, str) else it.lines
-
-    header = [ln for it in items[:first_main] for ln in lines_of(it)]
-    units: list[dict[str, Any]] = []
-    before: list[str] = []
-    undeclared: dict[str, int] = {}
-    wordless = 0
-    i = first_main
-    while i < len(items):
-        it = items[i]
-        if not (isinstance(it, _Record) and it.kind == "*"):
-            before.extend(lines_of(it))
-            i += 1
-            continue
-        deps: list[str] = []
-        j = i + 1
-        while j < len(items) and isinstance(items[j], _Record) and items[j].kind == "%":  # type: ignore[union-attr]
-            deps.extend(items[j].lines)  # type: ignore[union-attr]
-            j += 1
-        content = it.content
-        times = _bullet_times(content, path, it.line)
-        tokens, term = tokenise(content, ca=ca)
-        if not tokens:
-            # CA `(        )` (inaudible) and the like: CHAT's own spelling of "no words".
-            wordless += 1
-            tokens = [NO_WORDS]
-        code = terminator_code(term, scheme)
-        if code is None:
-            raise InputError(
-                f"utterance without a terminator the scheme {scheme.name!r} can express, and the scheme "
-                "has no unclassified type; use the chat or dubois scheme",
-                path=path,
-                place=f"line {it.line}",
-            )
-        if it.tag not in name_of:
-            undeclared[it.tag] = undeclared.get(it.tag, 0) + 1
-            name = it.tag if it.tag not in name_of.values() else f"{it.tag} (undeclared)"
-            name_of[it.tag] = name
-            speakers.append(name)
-        if times and min(s for s, _ in times) > max(e for _, e in times):
-            raise InputError(
-                f"the utterance's time bullets end before they start ({content.count(chr(0x15)) // 2} bullets); "
-                "expected START_END with START <= END",
-                path=path,
-                place=f"line {it.line}",
-            )
-        units.append(
-            {
-                "speaker": name_of[it.tag],
-                "tokens": tokens,
-                "boundary": code,
-                "start": min(s for s, _ in times) if times else None,
-                "end": max(e for _, e in times) if times else None,
-                "meta": {
-                    "chat_code": it.tag,
-                    "chat_raw": "\n".join(it.lines),
-                    "chat_deps": "\n".join(deps),
-                    "chat_before": "\n".join(before),
-                    "terminator": term or "",
-                },
-            }
-        )
-        before = []
-        i = j
+        ca = "CA" in re.split(r"[\s,]+", body.options)
+    iu_layout = chat_units == "lines" or (chat_units is None and has_iu_layout(body, ca))
+    name_of = speaker_names(body.participants)
+    reading = _Reading(path, scheme, ca, iu_layout, name_of, list(name_of.values()))
+    units = _units(body, reading, ca)
     if not units:
         raise InputError("no utterance has words; nothing to read", path=path)
+    newline = "\r\n" if "\r\n" in text else "\n"
     meta = {
         "chat": {
-            "header": header,
-            "trailer": before,
-            "participants": participants,
+            "header": body.header,
+            "trailer": body.trailer,
+            "participants": body.participants,
             "ca": ca,
+            "iu_layout": iu_layout,
             "newline": newline,
         }
     }
@@ -376,24 +386,37 @@ def read(
         units,
         layer="iu",
         scheme=scheme,
-        speakers=speakers,
+        speakers=reading.speakers,
         source_path=str(path),
         source_format="chat",
         meta=meta,
     )
-    for kind, msg, where, count in doc_losses:
-        doc.losses.add(kind, msg, where=where, count=count)
-    for code_, n in undeclared.items():
+    _report_reading(doc, items, reading, stray)
+    return doc
+
+
+def _report_reading(doc: Document, items: list[Record | str], reading: _Reading, stray: int) -> None:
+    if not any(isinstance(it, Record) and it.kind == "@" and it.tag.lower() == "end" for it in items):
+        # CHAT files end with `@End`; without it the file may have been cut short (a real CABNC
+        # fragment also lacks it, so this is reported, not refused).
+        doc.losses.add("end-missing", "no @End line: the file may be cut short", where="end of file")
+    for code_, n in reading.undeclared.items():
         doc.losses.add("speaker-undeclared", f"speaker code {code_!r} is not in @Participants", count=n)
-    if wordless:
+    if reading.wordless:
         doc.losses.add(
             "repaired",
             f"utterances with nothing but pauses, comments or CA marks got the token {NO_WORDS!r}",
-            count=wordless,
+            count=reading.wordless,
+        )
+    if reading.reversed:
+        lines = ", ".join(str(n) for n in reading.reversed[:5]) + (" ..." if len(reading.reversed) > 5 else "")
+        doc.losses.add(
+            "times-dropped",
+            f"units whose time bullets end before they start are read without times (line {lines})",
+            count=len(reading.reversed),
         )
     if stray:
         doc.losses.add("lines-unparsed", "lines that are no header, tier or continuation (kept as text)", count=stray)
-    return doc
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -454,11 +477,9 @@ def _ms(t: float) -> int:
     return int(round(t * 1000))
 
 
-def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
-    """Write a Document as CHAT (see the module docstring)."""
+def _layer_to_write(doc: Document, losses: LossReport) -> str:
+    """The one utterance layer CHAT holds (``iu``, else the first); the others are reported."""
     layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
     for other in doc.layers:
         if other != layer_name:
             losses.add("layer-dropped", f"CHAT holds one utterance layer; layer {other!r} is not written")
@@ -467,16 +488,16 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"CHAT keeps no token metadata; dropped {extra}")
-    chat_meta = doc.meta.get("chat") or {}
-    ca = bool(chat_meta.get("ca"))
-    nl = chat_meta.get("newline") or "\n"
-    codes, decl = _speaker_codes(doc, losses)
+    return layer_name
 
+
+def _header_lines(chat_meta: dict[str, Any], decl: list[dict[str, str]], losses: LossReport) -> list[str]:
+    """The header as read (``@Participants`` rewritten if the speakers changed), else a new one."""
     header = list(chat_meta.get("header") or [])
     own_decl = [dict(p) for p in chat_meta.get("participants") or []]
     if header and decl == own_decl:
-        pass  # the header as read
-    elif header:
+        return header
+    if header:
         idx = [k for k, ln in enumerate(header) if ln.lower().startswith("@participants")]
         if idx:
             k = idx[0]
@@ -487,107 +508,131 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         else:
             header.append(_participants_line(decl))
         losses.add("header-changed", "@Participants rewritten for the document's speakers")
-    else:
-        header = ["@UTF8", "@Begin", "@Languages:\tund", _participants_line(decl)]
-        header += [f"@ID:\tund|segagree|{p['code']}|||||{p['role'] or 'Unidentified'}|||" for p in decl]
-        if ca:
-            header.append("@Options:\tCA")
+        return header
+    header = ["@UTF8", "@Begin", "@Languages:\tund", _participants_line(decl)]
+    header += [f"@ID:\tund|segagree|{p['code']}|||||{p['role'] or 'Unidentified'}|||" for p in decl]
+    if chat_meta.get("ca"):
+        header.append("@Options:\tCA")
+    return header
 
-    cols = doc.tokens
-    text = cols["text"].to_numpy()
-    starts = cols["start"].to_numpy(dtype=float)
-    ends = cols["end"].to_numpy(dtype=float)
 
-    def col(name: str, row: int) -> str:
-        if name not in cols.columns:
+@dataclass
+class _Writing:
+    """The state of one write: the document's columns, the reading rules, and the counts of
+    what could not be written as it was."""
+
+    doc: Document
+    scheme: BoundaryScheme
+    codes: dict[str, str]
+    ca: bool
+    iu_layout: bool
+    counts: dict[str, int] = field(default_factory=dict)
+    last_code: str = ""
+
+    def __post_init__(self) -> None:
+        cols = self.doc.tokens
+        self.text = cols["text"].to_numpy()
+        self.starts = cols["start"].to_numpy(dtype=float)
+        self.ends = cols["end"].to_numpy(dtype=float)
+
+    def col(self, name: str, row: int) -> str:
+        if name not in self.doc.tokens.columns:
             return ""
-        v = cols[name].iat[row]
+        v = self.doc.tokens[name].iat[row]
         return v if isinstance(v, str) else ""
 
-    out = list(header)
-    regenerated = deps_dropped = changed = rounded = half_timed = reversed_ = inner_times = untyped = 0
-    for u in doc.units(layer_name):
+    def count(self, what: str, n: int | bool = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + int(n)
+
+    def reads_back(self, content: str, toks: list[str], boundary: int) -> bool:
+        back, term = tokenise(content, ca=self.ca, lower=self.ca and not self.iu_layout)
+        return (back or [NO_WORDS]) == toks and continuing_default(term, self.scheme, self.iu_layout) == boundary
+
+    def raw_fits(self, raw: str, toks: list[str], boundary: int, s: float, e: float) -> bool:
+        """Whether the unit's line(s) as read still hold its words, boundary and times."""
+        start, end = span(bullet_times_quiet(raw))
+        if start is None or end is None or start > end:  # (a reversed bullet is read as no times)
+            same_times = math.isnan(s) and math.isnan(e)
+        else:
+            same_times = start == s and end == e
+        return same_times and self.reads_back(content_of(raw.split("\n")), toks, boundary)
+
+    def unit_lines(self, u: Any) -> list[str]:
+        """The lines of one unit: those read where they still fit, else a new line."""
         first, last = u.rows[0], u.rows[-1]
-        toks = [str(text[r]) for r in u.rows]
-        before = col("chat_before", first)
-        if before:
-            out.extend(before.split("\n"))
-        s, e = starts[first], ends[last]
-        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1]):
-            inner_times += 1
-        raw = col("chat_raw", first)
-        term = terminator_for(u.boundary, scheme, col("terminator", last) or None)
-        if raw and col("chat_code", first) == codes[u.speaker]:
-            rt, rterm = tokenise(raw.split(":", 1)[1] if ":" in raw else raw, ca=ca)
-            rt = rt or [NO_WORDS]
-            bullets = [(a, b) for a, b in _bullet_times_quiet(raw)]
-            same_times = (
-                (not bullets and math.isnan(s) and math.isnan(e))
-                or bullets
-                and min(a for a, _ in bullets) == s
-                and max(b for _, b in bullets) == e
-            )
-            if rt == toks and terminator_code(rterm, scheme) == u.boundary and same_times:
-                out.extend(raw.split("\n"))
-                deps = col("chat_deps", first)
-                if deps:
-                    out.extend(deps.split("\n"))
-                continue
-        regenerated += 1
-        if term is None and u.boundary != scheme.unclassified_code:
-            untyped += 1
-        if col("chat_deps", first):
-            deps_dropped += 1
-        line = f"*{codes[u.speaker]}:\t" + " ".join(toks) + (f" {term}" if term else "")
+        toks = [str(self.text[r]) for r in u.rows]
+        out = self.col("chat_before", first).split("\n") if self.col("chat_before", first) else []
+        s, e = self.starts[first], self.ends[last]
+        inner = any(not math.isnan(self.starts[r]) for r in u.rows[1:])
+        self.count("inner_times", inner or any(not math.isnan(self.ends[r]) for r in u.rows[:-1]))
+        raw, code = self.col("chat_raw", first), self.codes[u.speaker]
+        deps = self.col("chat_deps", first)
+        continues = raw[:1] in (" ", "\t") and self.last_code == code and not out
+        if raw and self.col("chat_code", first) == code and (continues or raw[:1] not in (" ", "\t")):
+            if self.raw_fits(raw, toks, u.boundary, s, e):
+                self.last_code = code if not deps else ""
+                return out + raw.split("\n") + (deps.split("\n") if deps else [])
+        self.count("regenerated")
+        term = terminator_for(u.boundary, self.scheme, self.col("terminator", last) or None)
+        self.count("untyped", term is None and u.boundary != self.scheme.unclassified_code)
+        self.count("deps_dropped", bool(deps))
+        words = " ".join(toks) + (f" {term}" if term else "")
+        line = ("\t" if continues else f"*{code}:\t") + words
         if not math.isnan(s) and not math.isnan(e) and s > e:
-            reversed_ += 1  # (a unit whose first word starts after its last word ends)
+            self.count("reversed")  # (a unit whose first word starts after its last word ends)
         elif not math.isnan(s) and not math.isnan(e):
-            rounded += abs(_ms(s) / 1000 - s) > 1e-9 or abs(_ms(e) / 1000 - e) > 1e-9
+            self.count("rounded", abs(_ms(s) / 1000 - s) > 1e-9 or abs(_ms(e) / 1000 - e) > 1e-9)
             line += f" \x15{_ms(s)}_{_ms(e)}\x15"
         elif not (math.isnan(s) and math.isnan(e)):
-            half_timed += 1
-        back, bterm = tokenise(line.split(":", 1)[1], ca=ca)
-        if back != toks or terminator_code(bterm, scheme) != u.boundary:
-            changed += 1
-        out.append(line)
+            self.count("half_timed")
+        self.count("changed", not self.reads_back(words, toks, u.boundary))
+        self.last_code = code
+        return [*out, line]
+
+
+# kind, message of each count a write reports.
+_WRITE_LOSSES = (
+    (
+        "deps_dropped",
+        "dependent-tiers-dropped",
+        "utterances whose words, terminator or times changed lose their dependent tiers",
+    ),
+    (
+        "changed",
+        "tokens-changed",
+        "tokens CHAT reads differently (spaces, brackets, pauses, CA marks) will not read back the same",
+    ),
+    ("rounded", "times-rounded", "CHAT bullets hold whole milliseconds; finer times were rounded"),
+    ("reversed", "times-dropped", "units that end before they start get no bullet"),
+    ("half_timed", "times-dropped", "units with only a start or only an end time get no bullet"),
+    ("inner_times", "times-dropped", "word times inside utterances are not written"),
+)
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
+    """Write a Document as CHAT (see the module docstring)."""
+    layer_name = _layer_to_write(doc, losses)
+    scheme = doc.layer(layer_name).scheme
+    chat_meta = doc.meta.get("chat") or {}
+    codes, decl = _speaker_codes(doc, losses)
+    out = _header_lines(chat_meta, decl, losses)
+    writing = _Writing(doc, scheme, codes, bool(chat_meta.get("ca")), bool(chat_meta.get("iu_layout")))
+    for u in doc.units(layer_name):
+        out.extend(writing.unit_lines(u))
     out.extend(chat_meta.get("trailer") or ([] if chat_meta else ["@End"]))
-    if deps_dropped:
-        losses.add(
-            "dependent-tiers-dropped",
-            "utterances whose words, terminator or times changed lose their dependent tiers",
-            count=deps_dropped,
-        )
-    if changed:
-        losses.add(
-            "tokens-changed",
-            "tokens CHAT reads differently (spaces, brackets, pauses, CA marks) will not read back the same",
-            count=changed,
-        )
-    if untyped:
-        kinds = ", ".join(t.symbol for t in scheme.types)
-        losses.add(
-            "types-dropped",
-            f"boundaries of scheme {scheme.name!r} ({kinds}) with no CHAT terminator are written without one",
-            count=untyped,
-        )
-    if rounded:
-        losses.add("times-rounded", "CHAT bullets hold whole milliseconds; finer times were rounded", count=rounded)
-    if reversed_:
-        losses.add("times-dropped", "units that end before they start get no bullet", count=reversed_)
-    if half_timed:
-        losses.add("times-dropped", "units with only a start or only an end time get no bullet", count=half_timed)
-    if inner_times:
-        losses.add("times-dropped", "word times inside utterances are not written", count=inner_times)
+    counts = writing.counts
+    for key, kind, message in _WRITE_LOSSES:
+        if counts.get(key):
+            losses.add(kind, message, count=counts[key])
+        if key == "changed" and counts.get("untyped"):
+            kinds = ", ".join(t.symbol for t in scheme.types)
+            losses.add(
+                "types-dropped",
+                f"boundaries of scheme {scheme.name!r} ({kinds}) with no CHAT terminator are written without one",
+                count=counts["untyped"],
+            )
+    nl = chat_meta.get("newline") or "\n"
     write_text_atomic(path, nl.join(out) + nl)
-
-
-def _bullet_times_quiet(text: str) -> list[tuple[float, float]]:
-    out = []
-    for m in _BULLET.finditer(text):
-        times = _BULLET_TIMES.search(m.group(1).strip())
-        if times and max(len(times.group(1)), len(times.group(2))) <= 15:
-            out.append((int(times.group(1)) / 1000.0, int(times.group(2)) / 1000.0))
-    return out
 
 
 ADAPTER = Adapter(

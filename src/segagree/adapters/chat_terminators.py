@@ -15,8 +15,14 @@ CHAT terminator                                Du Bois endnote
 ``+...`` ``+..?`` ``+/.`` ``+/?`` ``+//.``     ``--`` truncated (trailed off or broken off)
 ``+//?``
 ``+"/.`` ``+≈`` ``→`` ``,``                   ``,`` continuing (the utterance goes on)
-``+.`` ``+≋``, no terminator                  ``;`` unclassified
+no terminator, in the IU layout (SBCSAE)        ``,`` continuing
+``+.`` ``+≋``, no terminator elsewhere        ``;`` unclassified
 =============================================  ===========================================
+
+In SBCSAE's CHAT edition (one intonation unit per bulleted line, see
+:mod:`segagree.adapters.chat_lines`) the Du Bois final ``.``, appeal ``?`` and truncated ``--``
+are written as ``.`` ``?`` and ``+/.`` ``+...`` ``+//.``, and the continuing comma is not
+written: a line without a terminator is a continuing unit (:func:`segagree.adapters.chat.continuing_default`).
 
 The terminator as written stays in the token column ``terminator``, so writing CHAT again
 restores it (a Du Bois ``.`` that was ``!`` is written ``!``).

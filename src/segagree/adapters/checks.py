@@ -8,16 +8,16 @@ astronomically large or reversed time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError
 from segagree.schemas import Document
 
-# Ten days: longer than any recording an annotation tool handles; beyond it a time is damage
-# (1e308, 10^22 ms) and would overflow the writers' time formats.
-MAX_SECONDS = 10 * 24 * 3600.0
+__all__ = ["MAX_SECONDS", "check_times"]
 
 
 def check_times(doc: Document, path: str | Path) -> None:
@@ -30,22 +30,31 @@ def check_times(doc: Document, path: str | Path) -> None:
     starts = doc.column("start").astype(float, copy=False)
     ends = doc.column("end").astype(float, copy=False)
     for name, col in (("start", starts), ("end", ends)):
-        bad = np.flatnonzero(np.isinf(col) | (col < 0) | (col > MAX_SECONDS))
-        if bad.size:
-            i = int(bad[0])
-            raise InputError(
-                f"{name} time {col[i]!r} of token {_token(doc, i)} is impossible; expected a finite time "
-                f"from 0 to {MAX_SECONDS:.0f} s ({bad.size} such times)",
-                path=path,
-            )
-    reversed_ = np.flatnonzero(ends < starts)  # NaN compares False
-    if reversed_.size:
-        i = int(reversed_[0])
-        raise InputError(
-            f"token {_token(doc, i)} ends ({ends[i]}) before it starts ({starts[i]}); "
-            f"expected start <= end ({reversed_.size} such tokens)",
-            path=path,
+        _refuse_first(
+            doc,
+            path,
+            np.isinf(col) | (col < 0) | (col > MAX_SECONDS),
+            lambda i, n, name=name, col=col: (  # type: ignore[misc]
+                f"{name} time {col[i]!r} of token {_token(doc, i)} is impossible; "
+                f"expected a finite time from 0 to {MAX_SECONDS:.0f} s ({n} such times)"
+            ),
         )
+    _refuse_first(
+        doc,
+        path,
+        ends < starts,  # NaN compares False
+        lambda i, n: (
+            f"token {_token(doc, i)} ends ({ends[i]}) before it starts ({starts[i]}); "
+            f"expected start <= end ({n} such tokens)"
+        ),
+    )
+
+
+def _refuse_first(doc: Document, path: str | Path, bad: np.ndarray, message: Callable[[int, int], str]) -> None:
+    """Raise InputError with ``message(first bad row, number of bad rows)`` if any row is bad."""
+    rows = np.flatnonzero(bad)
+    if rows.size:
+        raise InputError(message(int(rows[0]), int(rows.size)), path=path)
 
 
 def _token(doc: Document, row: int) -> str:

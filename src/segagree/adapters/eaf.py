@@ -19,8 +19,11 @@ How it maps to the model (reading)
   in ``tiers=[...]``. Every other tier is ignored and listed in ``meta['ignored_tiers']``
   (a word tier used for tokens is listed in ``meta['word_tiers']`` instead);
 * **speaker** = the tier's ``PARTICIPANT``, else the tier id (``speaker_from="participant"``,
-  the default), or always the tier id (``speaker_from="tier"``). Tiers with the same
-  participant are merged into one speaker;
+  the default), or always the tier id (``speaker_from="tier"``, ``--speaker-from tier``). Tiers
+  with the same participant are merged into one speaker, reported ``speakers-merged`` (not in a
+  file segagree wrote: its tiers are a Document's speakers already). A tier named in ``tiers``
+  whose linguistic type is not time-alignable (a symbolic type) but which is top-level and holds
+  aligned annotations is read with their times, reported ``repaired``;
 * **units** = the tier's annotations, ordered by start time within a tier (document order
   for ties and unaligned slots); discourse order across tiers is by start time, ties by tier
   order. Blank annotations are skipped (counted in ``meta['empty_annotations']``);
@@ -78,6 +81,7 @@ import re
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +91,7 @@ from lxml import etree
 from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.eaf_parse import EafFile, read_structure
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, SegagreeError, UsageError
@@ -169,8 +173,6 @@ def _chain_order(ids: list[str], prev: dict[str, str | None], broken: list[str] 
 
 
 _first = operator.itemgetter(0)
-# (sort key, tier, annotation id, speaker, value, words, start, end) of a unit annotation.
-_RawUnit = tuple[tuple[float, int, int], str, str, str, str, "_Words", float, float]
 # A unit's word values, and their start and end times (None for a symbolic word tier: no times).
 _Words = tuple[list[str], list[float] | None, list[float] | None]
 _NO_WORDS: _Words = ([], None, None)
@@ -186,6 +188,8 @@ class _EafView:
         self.broken_chains: list[str] = []  # words whose PREVIOUS_ANNOTATION chain was repaired
         self.orphan_words: list[str] = []  # word annotations whose parent is not a unit
         self.children: dict[str, list[str]] = {t: [] for t in self.order}
+        nan = math.nan
+        self.seconds = {slot: nan if ms is None else ms / 1000.0 for slot, ms in eaf.timeslots.items()}
         for t in self.order:
             parent = self.attrs(t).get("PARENT_REF")
             if parent in self.children:
@@ -200,11 +204,11 @@ class _EafView:
         return self.eaf.tiers[tier].aligned
 
     def stereotype(self, tier: str) -> str | None:
-        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"), {})
+        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF") or "", {})
         return lt.get("CONSTRAINTS")
 
     def alignable_type(self, tier: str) -> bool:
-        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF"))
+        lt = self.eaf.linguistic_types.get(self.attrs(tier).get("LINGUISTIC_TYPE_REF") or "")
         if lt is None:  # unknown type: judge by the annotations
             return bool(self.eaf.tiers[tier].aligned) or not self.eaf.tiers[tier].refs
         return str(lt.get("TIME_ALIGNABLE", "true")).lower() == "true"
@@ -308,83 +312,152 @@ def read(
     props = dict(eaf.properties)
     own_words = props.get(PROP_WORDS) == PROP_WORDS_VALUE
     times_invented = props.get(PROP_TIMES) == PROP_TIMES_VALUE
-
-    if tiers is not None:
-        chosen = list(dict.fromkeys(tiers))
-        for t in chosen:
-            if t not in eaf.tiers:
-                raise UsageError(f"no tier {t!r}; tiers: {view.order}", path=path)
-            if view.attrs(t).get("PARENT_REF") or not view.alignable_type(t):
-                raise UsageError(
-                    f"tier {t!r} is not a top-level time-aligned tier, so it cannot hold units",
-                    path=path,
-                )
-    else:
-        chosen = [t for t in view.order if view.is_unit_tier(t)]
-    if not chosen:
-        raise InputError(
-            f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
-            path=path,
-        )
-
-    word_tiers: dict[str, str] = {}
-    used: set[str] = set(chosen)
-    raw_units: list[
-        tuple[tuple[float, int, int], str, str, str, str, list[tuple[str, float, float]], float, float]
-    ] = []
-    duplicates: list[str] = []
-    empty = 0
-    nan = math.nan
-    seconds = {slot: nan if ms is None else ms / 1000.0 for slot, ms in eaf.timeslots.items()}
+    chosen, symbolic = _chosen_tiers(view, tiers, path)
+    found = _RawUnits()
     for tier_index, tier in enumerate(chosen):
-        attrs = view.attrs(tier)
-        participant = (attrs.get("PARTICIPANT") or "").strip()
-        speaker = participant if speaker_from == "participant" and participant else tier
-        found = view.word_tier(tier)
-        words: dict[str, _Words] = {}
-        if found:
-            word_tier, via = found
-            words = view.words_by_unit(tier, word_tier, via)
-            word_tiers[tier] = word_tier
-            used.add(word_tier)
-        anns = view.alignable(tier)
-        last_start = -math.inf
-        keyed = []
-        for idx, (aid, ts1, ts2, value) in enumerate(anns):
-            start, end = seconds.get(ts1, nan), seconds.get(ts2, nan)
-            # Unaligned starts sort where they stand in the document, after the last known one.
-            if start == start:  # not NaN
-                last_start = start
-            keyed.append((last_start, idx, aid, start, end, value))
-        keyed.sort(key=_first_two)
-        seen_ids: set[str] = set()
-        for key, idx, aid, start, end, value in keyed:
-            # A duplicated id's words belong to its first annotation only.
-            if aid in seen_ids:
-                duplicates.append(aid)
-                unit_words = _NO_WORDS
-            else:
-                seen_ids.add(aid)
-                unit_words = words.get(aid, _NO_WORDS)
-            if not unit_words[0] and not value.strip():
-                empty += 1
-                continue
-            raw_units.append(((key, tier_index, idx), tier, aid, speaker, value, unit_words, start, end))
-    raw_units.sort(key=_first)
-    if duplicates:
-        log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, duplicates)
+        _collect_tier_units(view, tier, tier_index, speaker_from, found)
+    found.units.sort(key=_first)
+    if found.duplicates:
+        log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, found.duplicates)
+    built = _unit_columns(found, scheme, own_words, times_invented, path)
+    if not built.tiers:
+        raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
+    # Speakers in tier order (the order a writer emits them), not first-utterance order.
+    tier_speaker = dict(zip(built.tiers, built.cols.speakers, strict=True))
+    speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
+    ignored = [t for t in view.order if t not in found.used]
+    meta = _read_meta(eaf, chosen, tier_speaker, found, built, ignored, props)
+    if times_invented:
+        meta["times_invented"] = True
+    doc = built.cols.build(
+        path.stem,
+        layer="iu",
+        scheme=scheme,
+        speakers=speakers,
+        source_path=str(path),
+        source_format="eaf",
+        meta=meta,
+    )
+    # Each unit's source, as token columns.
+    doc.set_column("tier", np.repeat(np.asarray(built.tiers, dtype=object), built.cols.sizes))
+    doc.set_column("annotation_id", np.repeat(np.asarray(built.aids, dtype=object), built.cols.sizes))
+    _note_read_losses(doc.losses, eaf, view, ignored, found.empty, built.dropped, found.word_tiers, own_words)
+    _note_unit_losses(doc.losses, view, built)
+    # A file segagree wrote holds the speakers of a Document: its merge was reported on first reading.
+    _note_speaker_sources(doc.losses, view, chosen, tier_speaker, "tier" if own_words else speaker_from, symbolic)
+    return doc
 
+
+# (sort key, tier, annotation id, speaker, value, words, start, end) of a unit annotation.
+_RawUnit = tuple[tuple[float, int, int], str, str, str, str, _Words, float, float]
+
+
+@dataclass
+class _RawUnits:
+    """The unit annotations of the chosen tiers, with their words, before endnotes are read."""
+
+    units: list[_RawUnit] = field(default_factory=list)
+    word_tiers: dict[str, str] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
+    duplicates: list[str] = field(default_factory=list)
+    empty: int = 0
+
+
+@dataclass
+class _Built:
+    """The units as Document columns, each unit's tier and annotation id, and what was lost."""
+
+    cols: UnitColumns
+    tiers: list[str] = field(default_factory=list)
+    aids: list[str] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    value_differs: list[str] = field(default_factory=list)
+    blank_words: int = 0
+
+
+def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, path: Path) -> tuple[list[str], list[str]]:
+    """The unit tiers: those asked for, else every top-level time-aligned tier with text.
+
+    A tier asked for by name whose linguistic type says it is not time-aligned (a symbolic
+    type) is read all the same when it is top-level and its annotations are time-aligned (ELAN
+    and pympi read them); such tiers are returned second, to be reported.
+    """
+    eaf = view.eaf
+    if tiers is None:
+        chosen = [t for t in view.order if view.is_unit_tier(t)]
+        if not chosen:
+            raise InputError(
+                f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
+                path=path,
+            )
+        return chosen, []
+    chosen = list(dict.fromkeys(tiers))
+    symbolic: list[str] = []
+    for t in chosen:
+        if t not in eaf.tiers:
+            raise UsageError(f"no tier {t!r}; tiers: {view.order}", path=path)
+        if view.attrs(t).get("PARENT_REF") or not (view.alignable_type(t) or view.alignable(t)):
+            raise UsageError(
+                f"tier {t!r} is not a top-level time-aligned tier, so it cannot hold units",
+                path=path,
+            )
+        if not view.alignable_type(t):
+            symbolic.append(t)
+    if not chosen:
+        raise InputError(f"no tier asked for; tiers: {view.order or 'none'}", path=path)
+    return chosen, symbolic
+
+
+def _collect_tier_units(view: _EafView, tier: str, tier_index: int, speaker_from: str, found: _RawUnits) -> None:
+    """Add the unit annotations of ``tier`` (time order; unaligned ones where they stand) to ``found``."""
+    found.used.add(tier)
+    nan = math.nan
+    seconds = view.seconds
+    attrs = view.attrs(tier)
+    participant = (attrs.get("PARTICIPANT") or "").strip()
+    speaker = participant if speaker_from == "participant" and participant else tier
+    word_tier = view.word_tier(tier)
+    words: dict[str, _Words] = {}
+    if word_tier:
+        name, via = word_tier
+        words = view.words_by_unit(tier, name, via)
+        found.word_tiers[tier] = name
+        found.used.add(name)
+    last_start = -math.inf
+    keyed = []
+    for idx, (aid, ts1, ts2, value) in enumerate(view.alignable(tier)):
+        start, end = seconds.get(ts1, nan), seconds.get(ts2, nan)
+        # Unaligned starts sort where they stand in the document, after the last known one.
+        if start == start:  # not NaN
+            last_start = start
+        keyed.append((last_start, idx, aid, start, end, value))
+    keyed.sort(key=_first_two)
+    seen_ids: set[str] = set()
+    for key, idx, aid, start, end, value in keyed:
+        # A duplicated id's words belong to its first annotation only.
+        if aid in seen_ids:
+            found.duplicates.append(aid)
+            unit_words = _NO_WORDS
+        else:
+            seen_ids.add(aid)
+            unit_words = words.get(aid, _NO_WORDS)
+        if not unit_words[0] and not value.strip():
+            found.empty += 1
+            continue
+        found.units.append(((key, tier_index, idx), tier, aid, speaker, value, unit_words, start, end))
+
+
+def _unit_columns(
+    found: _RawUnits, scheme: BoundaryScheme, own_words: bool, times_invented: bool, path: Path
+) -> _Built:
+    """Each unit's tokens and endnote (from its words, else its value) as Document columns.
+    Filled directly (a dict per unit and from_units cost a second of a 250k-word file)."""
     unclassified = scheme.unclassified_code
-    # Filled directly (a dict per unit and from_units cost a second of a 250k-word file).
-    cols = UnitColumns()
-    unit_tiers: list[str] = []
-    unit_aids: list[str] = []
+    built = _Built(UnitColumns())
+    cols = built.cols
     token_times = False
-    dropped: list[dict[str, Any]] = []
-    value_differs: list[str] = []
-    blank_words = 0
     symbols: dict[int, str] = {}  # endnote_text per code, decided once
-    for _key, tier, aid, speaker, value, unit_words, start, end in raw_units:
+    for _key, tier, aid, speaker, value, unit_words, start, end in found.units:
         values, w_starts, w_ends = unit_words
         if w_starts is None or w_ends is None:  # symbolic words: no times
             timed = []
@@ -392,23 +465,23 @@ def read(
         else:
             timed = [(w, s, e) for v, s, e in zip(values, w_starts, w_ends, strict=True) if (w := v.strip())]
             texts = [w for w, _, _ in timed]
-        blank_words += len(values) - len(texts)
+        built.blank_words += len(values) - len(texts)
+        t_starts: list[float] = []
+        t_ends: list[float] = []
         if texts:
             toks, code = _endnote_with_words(texts, value, scheme, own_words)
             # The unit's own text is not kept when it says something else than its words.
-            if code is None:
-                symbol = ""
-            elif (symbol := symbols.get(code)) is None:  # type: ignore[assignment]
-                symbol = symbols[code] = endnote_text(code, scheme)
+            symbol = ""
+            if code is not None:
+                symbol = symbols.get(code) or symbols.setdefault(code, endnote_text(code, scheme))
             if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])):
-                value_differs.append(aid)
+                built.value_differs.append(aid)
             # Symbolic words have no times: as NaN token times, they changed nothing.
             timed = timed[: len(toks)]
             t_starts = [s for _, s, _ in timed]
             t_ends = [e for _, _, e in timed]
         else:
             toks, code = split_endnote(value.split(), scheme)
-            t_starts = t_ends = []
         if code is None:
             code = unclassified
         if code is None:
@@ -419,7 +492,7 @@ def read(
                 place=f"tier {tier!r}, annotation {aid!r}",
             )
         if not toks:
-            dropped.append({"tier": tier, "annotation": aid, "value": value})
+            built.dropped.append({"tier": tier, "annotation": aid, "value": value})
             continue
         if times_invented:
             cols.add(speaker, toks, len(toks), code)
@@ -432,27 +505,33 @@ def read(
         else:
             cols.token_starts.append(None)
             cols.token_ends.append(None)
-        unit_tiers.append(tier)
-        unit_aids.append(aid)
-    if not unit_tiers:
-        raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
+        built.tiers.append(tier)
+        built.aids.append(aid)
     if not token_times:
         cols.token_starts, cols.token_ends = [], []
+    return built
 
-    # Speakers in tier order (the order a writer emits them), not first-utterance order.
-    tier_speaker = dict(zip(unit_tiers, cols.speakers, strict=True))
-    speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
-    ignored = [t for t in view.order if t not in used]
-    meta: dict[str, Any] = {
-        "eaf_version": version,
+
+def _read_meta(
+    eaf: EafFile,
+    chosen: list[str],
+    tier_speaker: dict[str, str],
+    found: _RawUnits,
+    built: _Built,
+    ignored: list[str],
+    props: dict[str, str],
+) -> dict[str, Any]:
+    """The Document's ``meta``: what was read from where, and what is kept to be written back."""
+    return {
+        "eaf_version": eaf.adocument.get("VERSION"),
         "author": eaf.adocument.get("AUTHOR"),
         "date": eaf.adocument.get("DATE"),
         "unit_tiers": {t: tier_speaker.get(t) for t in chosen},
-        "word_tiers": word_tiers,
+        "word_tiers": found.word_tiers,
         "ignored_tiers": ignored,
-        "empty_annotations": empty,
-        "duplicate_annotation_ids": duplicates,
-        "dropped_units": dropped,
+        "empty_annotations": found.empty,
+        "duplicate_annotation_ids": found.duplicates,
+        "dropped_units": built.dropped,
         "properties": props,
         "media": [Path(str(m.get("MEDIA_URL", ""))).name for m in eaf.media_descriptors],
         # Kept to be written back (so they are not losses).
@@ -466,46 +545,68 @@ def read(
             if lt in eaf.linguistic_types
         },
     }
-    if times_invented:
-        meta["times_invented"] = True
-    doc = cols.build(
-        path.stem,
-        layer="iu",
-        scheme=scheme,
-        speakers=speakers,
-        source_path=str(path),
-        source_format="eaf",
-        meta=meta,
-    )
-    # Each unit's source, as token columns.
-    doc.set_column("tier", np.repeat(np.asarray(unit_tiers, dtype=object), cols.sizes))
-    doc.set_column("annotation_id", np.repeat(np.asarray(unit_aids, dtype=object), cols.sizes))
-    _note_read_losses(doc.losses, eaf, view, ignored, empty, dropped, word_tiers, own_words)
-    if value_differs:
-        doc.losses.add(
+
+
+def _note_unit_losses(losses: LossReport, view: _EafView, built: _Built) -> None:
+    """Unit values that are not their words, blank and orphan words, repaired word chains."""
+    if built.value_differs:
+        losses.add(
             "labels-dropped",
             "unit annotations whose text is not their words (and endnote); the words are read",
-            where=", ".join(value_differs[:5]),
-            count=len(value_differs),
+            where=", ".join(built.value_differs[:5]),
+            count=len(built.value_differs),
         )
-    if blank_words:
-        doc.losses.add("annotations-dropped", "blank word annotations are not read", count=blank_words)
+    if built.blank_words:
+        losses.add("annotations-dropped", "blank word annotations are not read", count=built.blank_words)
     if view.orphan_words:
-        doc.losses.add(
+        losses.add(
             "annotations-dropped",
             "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
             where=", ".join(view.orphan_words[:5]),
             count=len(view.orphan_words),
         )
     if view.broken_chains:
-        doc.losses.add(
+        losses.add(
             "repaired",
             "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
             "the words were put in document order where the chain fails",
             where=", ".join(view.broken_chains[:5]),
             count=len(view.broken_chains),
         )
-    return doc
+
+
+def _note_speaker_sources(
+    losses: LossReport,
+    view: _EafView,
+    chosen: list[str],
+    tier_speaker: dict[str, str],
+    speaker_from: str,
+    symbolic: list[str],
+) -> None:
+    """Report unit tiers merged into one speaker by a shared PARTICIPANT (``speaker_from="tier"``
+    keeps them apart), and tiers of a symbolic linguistic type read as time-aligned."""
+    by_speaker: dict[str, list[str]] = {}
+    for t in chosen:
+        if t in tier_speaker:
+            by_speaker.setdefault(tier_speaker[t], []).append(t)
+    for speaker, merged in by_speaker.items():
+        if len(merged) > 1 and speaker_from == "participant":
+            losses.add(
+                "speakers-merged",
+                f"tiers {merged} share PARTICIPANT {speaker!r} and are read as one speaker "
+                "(speaker_from='tier', --speaker-from tier, keeps one speaker per tier)",
+                where=f"speaker {speaker!r}",
+                count=len(merged),
+            )
+    for t in symbolic:
+        lt = view.attrs(t).get("LINGUISTIC_TYPE_REF")
+        losses.add(
+            "repaired",
+            f"tier {t!r} is of linguistic type {lt!r}, declared not time-aligned, but its annotations are "
+            "time-aligned; they are read as units with their times",
+            where=f"tier {t!r}",
+            count=len(view.alignable(t)),
+        )
 
 
 # Unit tier attributes written back: the rest (LANG_REF, DEFAULT_LOCALE, EXT_REF) refer to
@@ -593,19 +694,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
     check_times(doc, path)
     _check_xml_text(doc, path)
-    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
-    for other in doc.layers:
-        if other != layer_name:
-            losses.add(
-                "layer-dropped",
-                f"ELAN holds one unit layer per tier; layer {other!r} is not written",
-            )
-    note_unit_layer_losses(layer_name, scheme, losses, "ELAN")
-    units = doc.units(layer_name) if doc.speakers else []  # (speaker_rows needs a speaker)
-    starts = doc.tokens["start"].to_numpy(dtype=float)
-    ends = doc.tokens["end"].to_numpy(dtype=float)
+    layer = unit_layer_to_write(doc, losses, "ELAN")
+    units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
     invent = not doc.has_times
     if invent:
         losses.add(
@@ -614,19 +704,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "order (marked in the header property 'segagree-times')",
         )
     else:
-        inner = np.ones(len(starts), dtype=bool)
-        for u in units:
-            inner[u.rows[0]] = False
-        inner_start = ~np.isnan(starts) & inner
-        inner = np.ones(len(ends), dtype=bool)
-        for u in units:
-            inner[u.rows[-1]] = False
-        if inner_start.any() or (~np.isnan(ends) & inner).any():
-            losses.add(
-                "times-dropped",
-                "word times inside units are not written (the word tier is symbolic)",
-            )
-
+        _note_inner_times(doc, units, losses)
     with _quiet_pympi():
         eaf = Eaf(author="segagree")
     eaf.remove_tier("default")
@@ -638,8 +716,45 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     if invent:
         eaf.add_property(PROP_TIMES, PROP_TIMES_VALUE)
     _note_dropped(doc, units, losses)
+    spans = _unit_spans(doc, units, invent, losses)
+    tiers = _TierPlan.of(doc, units, spans, losses)
+    _note_reordering(units, spans, tiers, losses)
+    word_tier_of = tiers.add_to(eaf, doc)
+    _add_annotations(eaf, doc, units, spans, tiers.tier_of_unit, word_tier_of, layer.scheme, losses)
+    try:
+        with _quiet_pympi():
+            root = to_adocument(eaf, pretty=True)
+        ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+    except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
+        log.debug("pympi could not write %s", path, exc_info=True)
+        raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
 
-    # Unit times in ms; note precision lost and units without times (unaligned slots).
+
+def _note_inner_times(doc: Document, units: list[Any], losses: LossReport) -> None:
+    """Report word times inside units: the word tier is symbolic, so they are not written."""
+    starts = doc.tokens["start"].to_numpy(dtype=float)
+    ends = doc.tokens["end"].to_numpy(dtype=float)
+    inner = np.ones(len(starts), dtype=bool)
+    for u in units:
+        inner[u.rows[0]] = False
+    inner_start = ~np.isnan(starts) & inner
+    inner = np.ones(len(ends), dtype=bool)
+    for u in units:
+        inner[u.rows[-1]] = False
+    if inner_start.any() or (~np.isnan(ends) & inner).any():
+        losses.add(
+            "times-dropped",
+            "word times inside units are not written (the word tier is symbolic)",
+        )
+
+
+def _unit_spans(
+    doc: Document, units: list[Any], invent: bool, losses: LossReport
+) -> list[tuple[int | None, int | None]]:
+    """Unit times in ms (1 s per unit when invented); precision lost, units without times
+    (unaligned slots) and reversed units are reported."""
+    starts = doc.tokens["start"].to_numpy(dtype=float)
+    ends = doc.tokens["end"].to_numpy(dtype=float)
     spans: list[tuple[int | None, int | None]] = []
     rounded = missing = False
     reversed_units = 0
@@ -647,7 +762,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         if invent:
             spans.append((i * 1000, (i + 1) * 1000))
             continue
-        pair = []
+        pair: list[int | None] = []
         for t in (starts[u.rows[0]], ends[u.rows[-1]]):
             if math.isnan(t):
                 missing = True
@@ -656,25 +771,17 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
                 ms = int(round(t * 1000))
                 rounded = rounded or abs(ms / 1000 - t) > 1e-9
                 pair.append(ms)
-        if pair[0] is not None and pair[1] is not None and pair[1] < pair[0]:
+        first, last = pair
+        if first is not None and last is not None and last < first:
             # The unit's last token ends before its first starts (tokens out of time order).
             reversed_units += 1
-            pair[1] = pair[0]
-        spans.append((pair[0], pair[1]))
+            last = first
+        spans.append((first, last))
     if reversed_units:
         losses.add(
             "times-changed",
             "units whose last token ends before their first token starts were written with end = start",
             count=reversed_units,
-        )
-    known = [sp[0] for sp in spans if sp[0] is not None]
-    late = sum(1 for a, b in zip(known, known[1:], strict=False) if b < a)
-    if late:
-        # ELAN has no order across tiers but time: a reader interleaves speakers by start.
-        losses.add(
-            "reordered",
-            f"{late} units start before the unit preceding them; ELAN orders units by time, "
-            "so the order across speakers will differ when read back",
         )
     if rounded:
         losses.add("times-rounded", "ELAN stores whole milliseconds; finer times were rounded")
@@ -683,60 +790,117 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             "times-unaligned",
             "some units have no start or end time; they are written with unaligned time slots",
         )
+    return spans
 
-    # Tiers: per speaker and source tier (the reader's token column ``tier``, else the speaker),
-    # a main tier and overflow tiers for units overlapping earlier ones.
-    source_tier = _unit_column(doc, units, "tier")
-    taken: set[str] = set()
-    renamed: list[str] = []
-    tier_of_unit: list[str] = []
-    tiers_of: dict[tuple[str, str], list[tuple[str, int]]] = {}  # -> [(tier id, last end ms)]
-    for u, (s, e), wanted in zip(units, spans, source_tier, strict=True):
-        key = (u.speaker, wanted or u.speaker.strip() or UNNAMED)
-        slots = tiers_of.setdefault(key, [])
-        for k, (tid, last_end) in enumerate(slots):
-            if s is None or last_end <= s:
-                slots[k] = (tid, e if e is not None else last_end)
+
+@dataclass
+class _TierPlan:
+    """Tiers: per speaker and source tier (the reader's token column ``tier``, else the
+    speaker), a main tier and overflow tiers for units overlapping earlier ones."""
+
+    tier_of_unit: list[str]
+    tiers_of: dict[tuple[str, str], list[tuple[str, int]]]  # -> [(tier id, last end ms)]
+    taken: set[str]
+    speakers: list[str]  # the document's, in the order their tiers are written
+
+    @classmethod
+    def of(
+        cls, doc: Document, units: list[Any], spans: list[tuple[int | None, int | None]], losses: LossReport
+    ) -> _TierPlan:
+        source_tier = _unit_column(doc, units, "tier")
+        taken: set[str] = set()
+        renamed: list[str] = []
+        tier_of_unit: list[str] = []
+        tiers_of: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for u, (s, e), wanted in zip(units, spans, source_tier, strict=True):
+            key = (u.speaker, wanted or u.speaker.strip() or UNNAMED)
+            slots = tiers_of.setdefault(key, [])
+            for k, (tid, last_end) in enumerate(slots):
+                if s is None or last_end <= s:
+                    slots[k] = (tid, e if e is not None else last_end)
+                    tier_of_unit.append(tid)
+                    break
+            else:
+                tid = key[1] if not slots else f"{key[1]} ({len(slots) + 1})"
+                while tid in taken:
+                    tid += "_"
+                if tid != key[1] and wanted:
+                    renamed.append(wanted)
+                taken.add(tid)
+                slots.append((tid, e if e is not None else (s if s is not None else 0)))
                 tier_of_unit.append(tid)
-                break
-        else:
-            tid = key[1] if not slots else f"{key[1]} ({len(slots) + 1})"
-            while tid in taken:
-                tid += "_"
-            if tid != key[1] and wanted:
-                renamed.append(wanted)
-            taken.add(tid)
-            slots.append((tid, e if e is not None else (s if s is not None else 0)))
-            tier_of_unit.append(tid)
+        _note_speaker_names(doc, units, losses)
+        if renamed:
+            losses.add(
+                "tiers-renamed",
+                "units of these tiers overlap or share a tier name with another speaker; "
+                "they are written on extra tiers",
+                where=", ".join(dict.fromkeys(renamed)),
+            )
+        return cls(tier_of_unit, tiers_of, taken, list(doc.speakers))
+
+    def order(self) -> list[str]:
+        """The unit tiers in the order :meth:`add_to` writes them (speaker by speaker)."""
+        return [
+            tid
+            for speaker in self.speakers
+            for (spk, _), slots in self.tiers_of.items()
+            if spk == speaker
+            for tid, _ in slots
+        ]
+
+    def add_to(self, eaf: Any, doc: Document) -> dict[str, str]:
+        """Add the unit tiers (in speaker order) and a word tier under each; return the word
+        tier of each unit tier."""
+        word_tier_of: dict[str, str] = {}
+        for speaker in self.speakers:
+            for (spk, _), slots in self.tiers_of.items():
+                if spk != speaker:
+                    continue
+                for tid, _ in slots:
+                    eaf.add_tier(tid, tier_dict=_unit_tier_dict(eaf, tid, speaker, doc.meta))
+                    wid = f"{tid}-words"
+                    while wid in self.taken or wid in eaf.tiers:
+                        wid += "_"
+                    self.taken.add(wid)
+                    eaf.add_tier(wid, ling=WORD_TYPE, parent=tid, part=speaker)
+                    word_tier_of[tid] = wid
+        overflow = [t for sl in self.tiers_of.values() for t, _ in sl[1:]]
+        if overflow:
+            log.info("overlapping units of one speaker written on extra tiers %s", overflow)
+        return word_tier_of
+
+
+def _note_speaker_names(doc: Document, units: list[Any], losses: LossReport) -> None:
+    """Speaker names ELAN gives back otherwise: trimmed, or the placeholder for a blank one."""
+    padded = [s for s in doc.speakers if s.strip() and s != s.strip()]
+    if padded:
+        # The reader trims PARTICIPANT (ELAN shows no outer whitespace): `a\n\t` reads back as `a`.
+        losses.add(
+            "speakers-renamed",
+            "speaker names with whitespace around them read back trimmed",
+            where=", ".join(repr(s) for s in padded[:5]),
+            count=len(padded),
+        )
     unnamed = [s for s in doc.speakers if not s.strip()]
     if unnamed and units:
         losses.add(
             "speakers-renamed", f"ELAN tier ids cannot be blank; speaker {unnamed[0]!r} is written as {UNNAMED!r}"
         )
-    if renamed:
-        losses.add(
-            "tiers-renamed",
-            "units of these tiers overlap or share a tier name with another speaker; they are written on extra tiers",
-            where=", ".join(dict.fromkeys(renamed)),
-        )
-    word_tier_of: dict[str, str] = {}
-    for speaker in doc.speakers:
-        for (spk, _), slots in tiers_of.items():
-            if spk != speaker:
-                continue
-            for tid, _ in slots:
-                eaf.add_tier(tid, tier_dict=_unit_tier_dict(eaf, tid, speaker, doc.meta))
-                wid = f"{tid}-words"
-                while wid in taken or wid in eaf.tiers:
-                    wid += "_"
-                taken.add(wid)
-                eaf.add_tier(wid, ling=WORD_TYPE, parent=tid, part=speaker)
-                word_tier_of[tid] = wid
-    overflow = [t for sl in tiers_of.values() for t, _ in sl[1:]]
-    if overflow:
-        log.info("overlapping units of one speaker written on extra tiers %s", overflow)
 
-    # Time slots numbered in time order (unaligned ones last), as ELAN writes them.
+
+def _add_annotations(
+    eaf: Any,
+    doc: Document,
+    units: list[Any],
+    spans: list[tuple[int | None, int | None]],
+    tier_of_unit: list[str],
+    word_tier_of: dict[str, str],
+    scheme: BoundaryScheme,
+    losses: LossReport,
+) -> None:
+    """Time slots (numbered in time order, unaligned ones last, as ELAN writes them), each unit
+    as an aligned annotation and each of its tokens as a symbolic word annotation."""
     times = sorted({t for span in spans for t in span if t is not None})
     slot_of = {t: f"ts{i}" for i, t in enumerate(times, start=1)}
     for t, sid in slot_of.items():
@@ -781,17 +945,49 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     # ELAN continues numbering new annotations from this property.
     eaf.properties = [(k, last_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
 
-    try:
-        with _quiet_pympi():
-            root = to_adocument(eaf, pretty=True)
-        ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
-    except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
-        log.debug("pympi could not write %s", path, exc_info=True)
-        raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
-
 
 # XML 1.0 forbids these characters anywhere in a document; ElementTree would write them anyway.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _note_reordering(
+    units: list[Any], spans: list[tuple[int | None, int | None]], tiers: _TierPlan, losses: LossReport
+) -> None:
+    """Report units that will come back in another order. The reader orders units by start time
+    (an unaligned start after the last known one), ties by tier order, then document order; the
+    tiers are written speaker by speaker. A speaker's own units that move are named with the
+    speaker and their count; units that move only across speakers are counted once."""
+    rank = {tid: k for k, tid in enumerate(tiers.order())}
+    keys = []
+    last = -1
+    for i, (start, _) in enumerate(spans):
+        if start is not None:
+            last = start
+        keys.append((last, rank[tiers.tier_of_unit[i]], i))
+    reread = sorted(range(len(units)), key=keys.__getitem__)
+    moved = sum(1 for pos, i in enumerate(reread) if i != pos)
+    own: dict[str, int] = {}
+    for speaker in dict.fromkeys(u.speaker for u in units):
+        mine = [i for i in range(len(units)) if units[i].speaker == speaker]
+        back = [i for i in reread if units[i].speaker == speaker]
+        n = sum(1 for a, b in zip(mine, back, strict=True) if a != b)
+        if n:
+            own[speaker] = n
+    for speaker, n in own.items():
+        losses.add(
+            "reordered",
+            f"units of speaker {speaker!r} are not in the order ELAN gives them back (by start time, then tier); "
+            "this speaker's own units come back in another order",
+            where=f"speaker {speaker!r}",
+            count=n,
+        )
+    if moved and not own:
+        # ELAN has no order across tiers but time: a reader interleaves speakers by start.
+        losses.add(
+            "reordered",
+            f"{moved} units are not in the order ELAN gives them back (by start time, then tier); "
+            "the order across speakers will differ when read back",
+        )
 
 
 def _check_xml_text(doc: Document, path: Path) -> None:
@@ -876,9 +1072,10 @@ def _unit_tier_dict(eaf: Any, tid: str, speaker: str, meta: dict[str, Any]) -> d
     kept = kept.get(tid) if isinstance(kept, dict) else None
     if not isinstance(kept, dict):
         return out
-    types = meta.get("unit_tier_types") if isinstance(meta.get("unit_tier_types"), dict) else {}
+    found = meta.get("unit_tier_types")
+    types: dict[str, Any] = found if isinstance(found, dict) else {}
     lt = kept.get("LINGUISTIC_TYPE_REF")
-    lt_attrs = types.get(lt)
+    lt_attrs = types.get(lt) if isinstance(lt, str) else None
     if (
         isinstance(lt, str)
         and isinstance(lt_attrs, dict)

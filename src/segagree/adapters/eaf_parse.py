@@ -32,10 +32,9 @@ from typing import Any
 
 from lxml import etree
 
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.timing import MAX_MS, parse_milliseconds
 from segagree.errors import InputError
 
-MAX_MS = MAX_SECONDS * 1000.0
 # Annotation attributes that point into parts segagree does not carry.
 _ANNOTATION_EXTRAS = ("CVE_REF", "EXT_REF", "LANG_REF", "SVG_REF")
 # One annotation holds a unit (a few words to a paragraph); a megabyte of text in one is damage
@@ -116,12 +115,9 @@ def _time_value(el: Any, slot: str, path: Path) -> float | None:
     raw = el.get("TIME_VALUE")
     if raw is None:
         return None
-    try:
-        value = float(raw.strip())
-    except ValueError:
-        value = math.nan
     # ELAN's schema types TIME_VALUE as xsd:unsignedInt (whole milliseconds).
-    if not math.isfinite(value) or value < 0 or value > MAX_MS or not value.is_integer():
+    value = parse_milliseconds(raw)
+    if value is None:
         raise InputError(
             f"time slot {slot!r} has TIME_VALUE {raw[:40]!r}; expected whole milliseconds from 0 to {MAX_MS:.0f}",
             path=path,
@@ -289,11 +285,8 @@ def _fast_timeslots(el: Any, slots: dict[str, float | None]) -> bool:
         if raw is None:
             slots[sid] = None  # type: ignore[index]
             continue
-        try:
-            value = float(raw.strip())
-        except ValueError:
-            return False
-        if not math.isfinite(value) or value < 0 or value > MAX_MS or not value.is_integer():
+        value = parse_milliseconds(raw)
+        if value is None:
             return False
         slots[sid] = value  # type: ignore[index]
     return len(slots) == n + len(ids)  # no id repeated

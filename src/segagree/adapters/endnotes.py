@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from segagree.adapters.base import LossReport
-from segagree.schemas import BoundaryScheme
+from segagree.schemas import BoundaryScheme, Document, Layer
 
 # Pauses (DT1 `..` `...` `...(1.2)`, DT2 `(.)` `(..)` `(...)` `(1.2)`) are tokens, never endnotes.
 PAUSE = re.compile(r"^(\.{2,}(\(\d+(\.\d+)?\))?|\((\.{1,3}|\d+(\.\d+)?)\))$")
@@ -86,6 +86,19 @@ def note_unit_layer_losses(layer_name: str, scheme: BoundaryScheme, losses: Loss
     if not is_endnote_scheme(scheme):
         kinds = ", ".join(t.symbol for t in scheme.types)
         losses.add("types-dropped", f"{fmt} writes endnotes only; the {kinds} boundaries read back unclassified")
+
+
+def unit_layer_to_write(doc: Document, losses: LossReport, fmt: str, layer: str | None = None) -> Layer:
+    """The writers' shared opening: the one unit layer a format holds (``layer``, else ``iu``,
+    else the first), with each other layer reported ``layer-dropped`` and what reading it back
+    changes (its name, its types) reported by :func:`note_unit_layer_losses`."""
+    chosen = doc.layer(layer)
+    for other in doc.layers:
+        if other != chosen.name:
+            kept = f"only {chosen.name!r}"
+            losses.add("layer-dropped", f"{fmt} holds one unit layer; layer {other!r} is not written ({kept})")
+    note_unit_layer_losses(chosen.name, chosen.scheme, losses, fmt)
+    return chosen
 
 
 _PUNCTUATION_ONLY = re.compile(r"^[,.?!;:\-\u2013\u2014]+$")

@@ -47,14 +47,17 @@ the document's order are read back in timeline order (``reordered``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
-from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
+from segagree.adapters.base import Adapter, LossReport, atomic_path
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.adapters.timing import BadTime, parse_seconds
+from segagree.adapters.xml import check_xml_text, note_xml_read_losses, read_root
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -111,157 +114,40 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     """Read an EXMARaLDA basic transcription into a Document (see the module docstring)."""
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
-    tree = parse_xml(raw, path, expected=EXPECTED)
-    root = tree.getroot()
-    if root.tag != "basic-transcription":
-        raise InputError(
-            f"root element is <{root.tag}>, expected {EXPECTED}", path=path, place=f"line {root.sourceline}"
-        )
+    tree, root, misdeclared = read_root(path, "basic-transcription", EXPECTED)
     body = root.find("basic-body")
     if body is None:
         raise InputError(f"no <basic-body>; expected {EXPECTED}", path=path)
     tiers = body.findall("tier")
     if not tiers:
         raise InputError("no tiers in <basic-body>: the transcription is empty, nothing to read", path=path)
-    timeline: list[dict[str, Any]] = []
-    index: dict[str, int] = {}
+    line = _Timeline(path)
     for tli in body.iterfind("common-timeline/tli"):
-        tid = tli.get("id")
-        if not tid:
-            raise InputError("a <tli> without an id", path=path, place=f"line {tli.sourceline}")
-        if tid in index:
-            raise InputError(f"duplicate timeline point id {tid!r}", path=path, place=f"line {tli.sourceline}")
-        t = tli.get("time")
-        time: float | None = None
-        if t is not None and t.strip():
-            try:
-                time = float(t)
-            except ValueError:
-                raise InputError(
-                    f"time={t!r} of point {tid!r} is not a number of seconds", path=path, place=f"line {tli.sourceline}"
-                ) from None
-            if not math.isfinite(time) or time < 0 or time > 864000:
-                raise InputError(
-                    f"time={t!r} of point {tid!r} is not a time in a recording (0 to 10 days)",
-                    path=path,
-                    place=f"line {tli.sourceline}",
-                )
-        index[tid] = len(timeline)
-        timeline.append({"id": tid, "time": time, "type": tli.get("type")})
-    last: tuple[float, str] | None = None
-    for tli, point in zip(body.iterfind("common-timeline/tli"), timeline, strict=True):
-        if point["time"] is None:
-            continue
-        if last is not None and point["time"] < last[0]:
-            raise InputError(
-                f"point {point['id']!r} at {point['time']} s comes after point {last[1]!r} at {last[0]} s "
-                "in the timeline; expected times that do not decrease in document order",
-                path=path,
-                place=f"line {tli.sourceline}",
-            )
-        last = (point["time"], point["id"])
-
-    speaker_els = root.findall("head/speakertable/speaker")
-    name_of: dict[str, str] = {}
-    for sp in speaker_els:
-        sid = sp.get("id") or ""
-        name = (sp.findtext("abbreviation") or "").strip() or sid
-        if name in name_of.values():
-            name = sid
-        name_of[sid] = name
+        line.add(tli)
+    name_of = _speaker_table(root)
     speakers = list(name_of.values())
-    tier_speaker: dict[str, str] = {}
-    tier_attrs: list[dict[str, str]] = []
-    other_tiers: list[dict[str, Any]] = []
-    raw_units: list[tuple[int, int, int, dict[str, Any]]] = []
-    empty = ud_in_events = 0
+    found = _Events()
     for t_pos, tier in enumerate(tiers):
-        attrs = dict(tier.attrib)
-        tid = attrs.get("id") or f"#{t_pos}"
-        tier_attrs.append(attrs)
-        if attrs.get("type") != "t":
-            other_tiers.append(
-                {
-                    "attrs": attrs,
-                    "xml": _xml_string(tier),
-                }
-            )
-            continue
-        spk_id = attrs.get("speaker")
-        if spk_id:
-            if spk_id not in name_of:
-                raise InputError(
-                    f"tier {tid!r} names speaker {spk_id!r}, which is not in the speaker table",
-                    path=path,
-                    place=f"line {tier.sourceline}",
-                )
-            name = name_of[spk_id]
-            if name in tier_speaker.values():
-                name = f"{name} [{attrs.get('category') or tid}]"
-        else:
-            name = (attrs.get("category") or "").strip() or tid
-        while name in tier_speaker.values() or (name in speakers and not spk_id):
-            name += "_"
-        tier_speaker[tid] = name
-        for e_pos, ev in enumerate(tier.iterfind("event")):
-            s_id, e_id = ev.get("start"), ev.get("end")
-            if s_id not in index or e_id not in index:
-                raise InputError(
-                    f"event points {s_id!r}-{e_id!r} are not in the common timeline",
-                    path=path,
-                    place=f"line {ev.sourceline}, tier {tid!r}",
-                )
-            if index[e_id] <= index[s_id]:
-                raise InputError(
-                    f"event ends at {e_id!r}, not after its start {s_id!r} in the timeline",
-                    path=path,
-                    place=f"line {ev.sourceline}, tier {tid!r}",
-                )
-            ud_in_events += sum(1 for c in ev if c.tag == "ud-information")
-            words = _event_text(ev).split()
-            if not words:
-                empty += 1
-                continue
-            toks, code = split_endnote(words, scheme)
-            if not toks:
-                toks, code = words, None
-            if code is None:
-                code = scheme.unclassified_code
-            if code is None:
-                raise InputError(
-                    f"an event without an endnote, and the scheme {scheme.name!r} has no unclassified type",
-                    path=path,
-                    place=f"line {ev.sourceline}",
-                )
-            unit = {
-                "speaker": name,
-                "tokens": toks,
-                "boundary": code,
-                "start": timeline[index[s_id]]["time"],
-                "end": timeline[index[e_id]]["time"],
-                "meta": {"exb_tier": tid, "exb_start": s_id, "exb_end": e_id},
-            }
-            raw_units.append((index[s_id], t_pos, e_pos, unit))
-    if not raw_units:
+        _read_tier(tier, t_pos, name_of, speakers, line, scheme, path, found)
+    if not found.units:
         raise InputError("no transcription tier (type 't') has text; nothing to read", path=path)
-    raw_units.sort(key=lambda r: r[:3])
+    found.units.sort(key=lambda r: r[:3])
     head = root.find("head")
     meta = {
         "exb": {
             "meta_information": _xml_string(head.find("meta-information")) if head is not None else "",
             "speakertable": _xml_string(head.find("speakertable")) if head is not None else "",
-            "timeline": timeline,
-            "tiers": tier_attrs,
-            "tier_speakers": tier_speaker,
-            "other_tiers": other_tiers,
+            "timeline": line.points,
+            "tiers": found.tier_attrs,
+            "tier_speakers": found.tier_speaker,
+            "other_tiers": found.other_tiers,
             "tierformat_table": _xml_string(root.find("tierformat-table")),
         }
     }
-    speakers += [s for s in tier_speaker.values() if s not in speakers]
+    speakers += [s for s in found.tier_speaker.values() if s not in speakers]
     doc = from_units(
         path.stem,
-        [u for *_, u in raw_units],
+        [u for *_, u in found.units],
         layer="iu",
         scheme=scheme,
         speakers=speakers,
@@ -269,12 +155,179 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         source_format="exmaralda",
         meta=meta,
     )
-    if empty:
-        doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=empty)
+    if found.empty:
+        doc.losses.add("events-dropped", "empty events of transcription tiers are no units", count=found.empty)
     note_xml_read_losses(doc, tree, misdeclared, _unread_elements(root))
-    if ud_in_events:
-        doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=ud_in_events)
+    if found.ud_in_events:
+        doc.losses.add("meta-dropped", "<ud-information> inside events is not kept", count=found.ud_in_events)
+    if line.clamped:
+        doc.losses.add(
+            "repaired",
+            f"timeline points a little earlier (at most {MAX_CLAMP * 1000:g} ms) than the point before them "
+            "were moved to its time",
+            where=line.clamped[0],
+            count=len(line.clamped),
+        )
     return doc
+
+
+# Timeline points this much (seconds) earlier than the point before them are rounding noise
+# (2.3e-7 s in a published INEL file) and are moved to its time; larger inversions are refused.
+MAX_CLAMP = 0.001
+
+
+class _Timeline:
+    """The common timeline: points in document order (id, time, type), their index by id, and
+    the places of points whose time was clamped."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.points: list[dict[str, Any]] = []
+        self.index: dict[str, int] = {}
+        self.clamped: list[str] = []
+        self._last: tuple[float, str] | None = None
+
+    def add(self, tli: etree._Element) -> None:
+        """Add one ``<tli>``: an id not seen before and a possible time that does not decrease."""
+        path = self.path
+        tid = tli.get("id")
+        if not tid:
+            raise InputError("a <tli> without an id", path=path, place=f"line {tli.sourceline}")
+        if tid in self.index:
+            raise InputError(f"duplicate timeline point id {tid!r}", path=path, place=f"line {tli.sourceline}")
+        try:
+            time = parse_seconds(tli.get("time"))
+        except BadTime as why:
+            raise InputError(
+                f"time of point {tid!r} is not a time in a recording: {why}", path=path, place=f"line {tli.sourceline}"
+            ) from None
+        last = self._last
+        if time is not None and last is not None and time < last[0]:
+            if last[0] - time > MAX_CLAMP:
+                raise InputError(
+                    f"point {tid!r} at {time} s comes after point {last[1]!r} at {last[0]} s "
+                    "in the timeline; expected times that do not decrease in document order",
+                    path=path,
+                    place=f"line {tli.sourceline}",
+                )
+            self.clamped.append(f"line {tli.sourceline}, point {tid!r}")
+            time = last[0]
+        if time is not None:
+            self._last = (time, tid)
+        self.index[tid] = len(self.points)
+        self.points.append({"id": tid, "time": time, "type": tli.get("type")})
+
+    def time(self, tid: str) -> float | None:
+        return self.points[self.index[tid]]["time"]  # type: ignore[no-any-return]
+
+
+def _speaker_table(root: etree._Element) -> dict[str, str]:
+    """Speaker id -> name: its abbreviation (its id when blank or taken)."""
+    name_of: dict[str, str] = {}
+    for sp in root.findall("head/speakertable/speaker"):
+        sid = sp.get("id") or ""
+        name = (sp.findtext("abbreviation") or "").strip() or sid
+        if name in name_of.values():
+            name = sid
+        name_of[sid] = name
+    return name_of
+
+
+@dataclass
+class _Events:
+    """What the tiers hold: units (with their sort key), tier attributes and speakers, the
+    tiers that are not transcription tiers, and counts of what is not read."""
+
+    units: list[tuple[int, int, int, dict[str, Any]]] = field(default_factory=list)
+    tier_speaker: dict[str, str] = field(default_factory=dict)
+    tier_attrs: list[dict[str, str]] = field(default_factory=list)
+    other_tiers: list[dict[str, Any]] = field(default_factory=list)
+    empty: int = 0
+    ud_in_events: int = 0
+
+
+def _tier_speaker(
+    tier: etree._Element, tid: str, name_of: dict[str, str], speakers: list[str], taken: dict[str, str], path: Path
+) -> str:
+    """The speaker of a transcription tier: its speaker's name (with its category when another
+    tier has that speaker), else its category or id; made unique among the tiers."""
+    spk_id = tier.get("speaker")
+    if spk_id:
+        if spk_id not in name_of:
+            raise InputError(
+                f"tier {tid!r} names speaker {spk_id!r}, which is not in the speaker table",
+                path=path,
+                place=f"line {tier.sourceline}",
+            )
+        name = name_of[spk_id]
+        if name in taken.values():
+            name = f"{name} [{tier.get('category') or tid}]"
+    else:
+        name = (tier.get("category") or "").strip() or tid
+    while name in taken.values() or (name in speakers and not spk_id):
+        name += "_"
+    return name
+
+
+def _read_tier(
+    tier: etree._Element,
+    t_pos: int,
+    name_of: dict[str, str],
+    speakers: list[str],
+    line: _Timeline,
+    scheme: BoundaryScheme,
+    path: Path,
+    found: _Events,
+) -> None:
+    """Add one tier to ``found``: a transcription tier's events as units, any other tier kept."""
+    attrs = dict(tier.attrib)
+    tid = attrs.get("id") or f"#{t_pos}"
+    found.tier_attrs.append(attrs)
+    if attrs.get("type") != "t":
+        found.other_tiers.append({"attrs": attrs, "xml": _xml_string(tier)})
+        return
+    name = _tier_speaker(tier, tid, name_of, speakers, found.tier_speaker, path)
+    found.tier_speaker[tid] = name
+    index = line.index
+    for e_pos, ev in enumerate(tier.iterfind("event")):
+        s_id, e_id = ev.get("start"), ev.get("end")
+        if s_id not in index or e_id not in index:
+            raise InputError(
+                f"event points {s_id!r}-{e_id!r} are not in the common timeline",
+                path=path,
+                place=f"line {ev.sourceline}, tier {tid!r}",
+            )
+        if index[e_id] <= index[s_id]:
+            raise InputError(
+                f"event ends at {e_id!r}, not after its start {s_id!r} in the timeline",
+                path=path,
+                place=f"line {ev.sourceline}, tier {tid!r}",
+            )
+        found.ud_in_events += sum(1 for c in ev if c.tag == "ud-information")
+        words = _event_text(ev).split()
+        if not words:
+            found.empty += 1
+            continue
+        toks, code = split_endnote(words, scheme)
+        if not toks:
+            toks, code = words, None
+        if code is None:
+            code = scheme.unclassified_code
+        if code is None:
+            raise InputError(
+                f"an event without an endnote, and the scheme {scheme.name!r} has no unclassified type",
+                path=path,
+                place=f"line {ev.sourceline}",
+            )
+        unit = {
+            "speaker": name,
+            "tokens": toks,
+            "boundary": code,
+            "start": line.time(s_id),
+            "end": line.time(e_id),
+            "meta": {"exb_tier": tid, "exb_start": s_id, "exb_end": e_id},
+        }
+        found.units.append((index[s_id], t_pos, e_pos, unit))
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -363,13 +416,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
 
 def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
-    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
-    for other in doc.layers:
-        if other != layer_name:
-            losses.add("layer-dropped", f"EXMARaLDA transcription tiers hold one segmentation; {other!r} not written")
-    note_unit_layer_losses(layer_name, scheme, losses, "EXMARaLDA")
+    layer = unit_layer_to_write(doc, losses, "EXMARaLDA")
+    layer_name, scheme = layer.name, layer.scheme
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"EXMARaLDA events keep no token metadata; dropped {extra}")
@@ -377,22 +425,7 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     units = doc.units(layer_name)
     tok = doc.tokens
     text = tok["text"].to_numpy()
-    starts = tok["start"].to_numpy(dtype=float)
-    ends = tok["end"].to_numpy(dtype=float)
-    inner = sum(
-        1
-        for u in units
-        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
-    )
-    if inner:
-        losses.add("times-dropped", "word times inside units are not written", count=inner)
-    # A unit whose first word starts after its last word ends has no place on a timeline.
-    starts, ends = starts.copy(), ends.copy()
-    backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
-    for u in backwards:
-        starts[u.rows[0]] = ends[u.rows[-1]] = math.nan
-    if backwards:
-        losses.add("times-dropped", "units that end before they start are written untimed", count=len(backwards))
+    starts, ends = _unit_times(doc, units, losses)
 
     own = _own_timeline(doc, units)
     root = etree.Element("basic-transcription")
@@ -423,48 +456,9 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
         timeline, points = _new_timeline(units, starts, ends)
         head.clear()
         head.append(_meta_info(doc))
-        table = etree.SubElement(head, "speakertable")
-        tiers_out, tier_id = [], {}
-        for k, spk in enumerate(doc.speakers):
-            sp = etree.SubElement(table, "speaker", {"id": f"SPK{k}"})
-            etree.SubElement(sp, "abbreviation").text = spk
-            for child in ("sex", "languages-used", "l1", "l2", "ud-speaker-information", "comment"):
-                el = etree.SubElement(sp, child)
-                if child == "sex":
-                    el.set("value", "u")
-            tier_id[spk] = f"TIE{k}"
-            tiers_out.append(
-                {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
-            )
-        # The reader takes the trimmed abbreviation, else (empty, or a name taken) the id.
-        seen: list[str] = []
-        renamed = 0
-        for k, spk in enumerate(doc.speakers):
-            name = spk.strip() or f"SPK{k}"
-            name = f"SPK{k}" if name in seen else name
-            seen.append(name)
-            renamed += name != spk
-        if renamed:
-            losses.add(
-                "speakers-renamed",
-                "speaker names that are empty, padded with spaces or the same once trimmed read back as "
-                "their EXMARaLDA speaker id (SPKn)",
-                count=renamed,
-            )
+        tiers_out, tier_id = _new_speaker_table(doc, head, losses)
         tier_of_unit = [tier_id[u.speaker] for u in units]
-        pos = {p["id"]: i for i, p in enumerate(timeline)}
-        order = sorted(range(len(units)), key=lambda k: (pos[points[k][0]], doc.speakers.index(units[k].speaker), k))
-        if order != sorted(order):
-            losses.add("reordered", "units not in timeline order are read back in timeline order")
-        last_end: dict[str, int] = {}
-        overlap = 0
-        for k in order:
-            t = tier_of_unit[k]
-            if pos[points[k][0]] < last_end.get(t, -1):
-                overlap += 1
-            last_end[t] = max(last_end.get(t, -1), pos[points[k][1]])
-        if overlap:
-            losses.add("overlap-in-tier", "units of one speaker overlap on its tier", count=overlap)
+        _note_new_order(doc, units, timeline, points, tier_of_unit, losses)
 
     body = etree.SubElement(root, "basic-body")
     tl = etree.SubElement(body, "common-timeline")
@@ -510,6 +504,92 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     data = etree.tostring(etree.ElementTree(root), xml_declaration=True, encoding="UTF-8")
     with atomic_path(path) as tmp:
         tmp.write_bytes(data + b"\n")
+
+
+def _unit_times(doc: Document, units: list[Any], losses: LossReport) -> tuple[np.ndarray, np.ndarray]:
+    """Token times for the timeline: word times inside units are not written (reported), and a
+    unit whose first word starts after its last word ends, which has no place on a timeline, is
+    written untimed (reported)."""
+    tok = doc.tokens
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    inner = sum(
+        1
+        for u in units
+        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
+    )
+    if inner:
+        losses.add("times-dropped", "word times inside units are not written", count=inner)
+    # A unit whose first word starts after its last word ends has no place on a timeline.
+    starts, ends = starts.copy(), ends.copy()
+    backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
+    for u in backwards:
+        starts[u.rows[0]] = ends[u.rows[-1]] = math.nan
+    if backwards:
+        losses.add("times-dropped", "units that end before they start are written untimed", count=len(backwards))
+    return starts, ends
+
+
+def _new_speaker_table(
+    doc: Document, head: etree._Element, losses: LossReport
+) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """A new speaker table in ``head`` (one speaker ``SPKn`` and one transcription tier ``TIEn``
+    per document speaker); names the reader gives back otherwise are reported."""
+    table = etree.SubElement(head, "speakertable")
+    tiers_out: list[dict[str, str]] = []
+    tier_id: dict[str, str] = {}
+    for k, spk in enumerate(doc.speakers):
+        sp = etree.SubElement(table, "speaker", {"id": f"SPK{k}"})
+        etree.SubElement(sp, "abbreviation").text = spk
+        for child in ("sex", "languages-used", "l1", "l2", "ud-speaker-information", "comment"):
+            el = etree.SubElement(sp, child)
+            if child == "sex":
+                el.set("value", "u")
+        tier_id[spk] = f"TIE{k}"
+        tiers_out.append(
+            {"id": f"TIE{k}", "speaker": f"SPK{k}", "category": "v", "type": "t", "display-name": f"{spk} [v]"}
+        )
+    # The reader takes the trimmed abbreviation, else (empty, or a name taken) the id.
+    seen: list[str] = []
+    renamed = 0
+    for k, spk in enumerate(doc.speakers):
+        name = spk.strip() or f"SPK{k}"
+        name = f"SPK{k}" if name in seen else name
+        seen.append(name)
+        renamed += name != spk
+    if renamed:
+        losses.add(
+            "speakers-renamed",
+            "speaker names that are empty, padded with spaces or the same once trimmed read back as "
+            "their EXMARaLDA speaker id (SPKn)",
+            count=renamed,
+        )
+    return tiers_out, tier_id
+
+
+def _note_new_order(
+    doc: Document,
+    units: list[Any],
+    timeline: list[dict[str, Any]],
+    points: list[tuple[str, str]],
+    tier_of_unit: list[str],
+    losses: LossReport,
+) -> None:
+    """Units the reader gives back in timeline order (reordered), and units of one speaker that
+    overlap on its tier."""
+    pos = {p["id"]: i for i, p in enumerate(timeline)}
+    order = sorted(range(len(units)), key=lambda k: (pos[points[k][0]], doc.speakers.index(units[k].speaker), k))
+    if order != sorted(order):
+        losses.add("reordered", "units not in timeline order are read back in timeline order")
+    last_end: dict[str, int] = {}
+    overlap = 0
+    for k in order:
+        t = tier_of_unit[k]
+        if pos[points[k][0]] < last_end.get(t, -1):
+            overlap += 1
+        last_end[t] = max(last_end.get(t, -1), pos[points[k][1]])
+    if overlap:
+        losses.add("overlap-in-tier", "units of one speaker overlap on its tier", count=overlap)
 
 
 def _meta_info(doc: Document) -> etree._Element:

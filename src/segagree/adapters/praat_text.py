@@ -6,7 +6,9 @@ type and class strings, the file's ``xmin`` and ``xmax``, ``<exists>``, the numb
 per tier its class (``"IntervalTier"`` or ``"TextTier"``), name, ``xmin``, ``xmax`` and number
 of items; per interval ``xmin``, ``xmax`` and a text, per point a time and a mark. Strings are
 double-quoted with ``""`` for a quote and may span lines. The long form's labels (``xmin =``,
-``item [2]:``) only decorate that sequence, so one tokenizer reads both forms.
+``item [2]:``) only decorate that sequence, so one tokenizer reads both forms. An exclamation mark outside a
+string starts a comment that runs to the end of the line (Praat's "TextGrid file formats" page
+writes its short-form example with such comments).
 
 praatio accepts a file cut in the middle and returns fewer tiers or intervals
 than the file declares, so reading checks every declaration against what follows: the tier and
@@ -29,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError
 
 # Tolerance for comparing interval ends (Praat writes times at full precision, but files from
@@ -43,7 +45,8 @@ _TOKEN = re.compile(
     r"|[-+]?(?:inf(?:inity)?|nan)(?!\w)|--undefined--)"  # (impossible numbers, refused later)
     r"|\[[^\]\n]*\]"  # a long-form index: item [1]:
     r"|[A-Za-z_][\w?]*"  # a long-form label word: xmin, intervals, tiers?
-    r"|[=:!]"  # long-form punctuation
+    r"|![^\n]*"  # a comment, to the end of the line (the manual's own short-form example has them)
+    r"|[=:]"  # long-form punctuation
     r"|(\S)",  # 4: anything else is damage
     re.IGNORECASE,
 )

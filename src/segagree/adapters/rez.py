@@ -60,12 +60,13 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import Adapter, read_bytes
-from segagree.adapters.checks import MAX_SECONDS
 from segagree.adapters.endnotes import split_endnote
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -241,27 +242,11 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     path = Path(path)
     hdr = _load(path)
     nm: dict[str, Any] = hdr["nodeMap"]
-
     doc_id = _field(hdr, "docNode", "discourseNode", path=path)
     if not doc_id:
         raise InputError("header has neither 'docNode' nor 'discourseNode'", path=path, place="ROOT[0]")
     doc_node = _node(nm, doc_id, "doc", path, "ROOT[0].docNode")
-    speaker_field = _field(hdr, "participantField", "speakerField", path=path)
-    if not speaker_field:
-        raise InputError("header has neither 'participantField' nor 'speakerField'", path=path, place="ROOT[0]")
-    display_field = _field(hdr, "displayTokenField", "tokenImportDisplayTokenColName", path=path)
-    if not display_field:
-        raise InputError(
-            "header has neither 'displayTokenField' nor 'tokenImportDisplayTokenColName'",
-            path=path,
-            place="ROOT[0]",
-        )
-    transcript_field = _field(hdr, "tokenImportTranscriptColName", path=path)
-    turn_field = _field(hdr, "unitImportTurnDelimColName", path=path)
-    start_field = _field(hdr, "unitImportUnitStartColName", path=path)
-    end_field = _field(hdr, "unitImportUnitEndColName", path=path)
-    unit_id_field = _field(hdr, "unitDelimField", path=path)
-
+    fields = _Fields.of(hdr, path)
     unit_ids = doc_node.get("unitList")
     if not isinstance(unit_ids, list):
         raise InputError("doc node has no 'unitList' array", path=path, place=f"nodeMap[{doc_id!r}]")
@@ -270,74 +255,196 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     ]
     # unitList is in discourse order in every known file; unitSeq is the documented order.
     units.sort(key=lambda pair: _seq(pair[1].get("unitSeq"), path, f"nodeMap[{pair[0]!r}].unitSeq"))
-    token_tags: Counter[str] = Counter()
-    unit_tags: Counter[str] = Counter()
-    lost_tokens: list[str] = []
-
+    found = _Found()
     # First pass: each unit's tokens (endnote tokens separated out).
-    parsed: list[dict[str, Any]] = []
-    any_endnote_token = False
-    for uid, unit in units:
-        where = f"nodeMap[{uid!r}]"
-        tag = _obj(unit.get("tagMap"), path, f"{where}.tagMap")
-        unit_tags.update(k for k, v in tag.items() if v not in (None, ""))
-        raw_speaker = tag.get(speaker_field)
-        if not isinstance(raw_speaker, str) or not _clean_speaker(raw_speaker):
+    parsed = [_parse_unit(uid, unit, nm, fields, path, found) for uid, unit in units]
+    # Second pass: boundaries, dropped tokens/units.
+    kept, dropped_units, dropped_tokens = _classify_units(parsed, found.any_endnote_token, scheme, path)
+    turn_scheme = builtin_scheme("turn")
+    turn_code = turn_scheme.code(turn_scheme.types[0].symbol)
+    ends_turn = _turn_ends(kept, fields.turn is not None)
+    has_transcript = fields.transcript is not None and any(w["transcript"] for p in kept for w in p["words"])
+    has_kind = any(w["kind"] for p in kept for w in p["words"])
+    unit_dicts: list[dict[str, Any]] = []
+    turn_codes: list[list[int]] = []
+    for i, p in enumerate(kept):
+        unit_dicts.append(_unit_dict(p, fields, found.any_endnote_token))
+        turn_codes.append([0] * (len(p["words"]) - 1) + [turn_code if ends_turn[i] else 0])
+    labels: dict[str, list[str]] = {}
+    for p in kept:
+        raws = labels.setdefault(p["speaker"], [])
+        if p["raw_speaker"] not in raws:
+            raws.append(p["raw_speaker"])
+    other_nodes: Counter[str] = Counter(
+        str(v.get("type"))
+        for v in nm.values()
+        if isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"] not in _TEXT_NODES
+    )
+    meta_doc: dict[str, Any] = {
+        "rezonator_version": str(hdr.get("version") or ""),
+        "import_type": hdr.get("importType"),
+        "doc_node": doc_id,
+        "fields": fields.as_meta(),
+        "speaker_labels": labels,
+        "endnote_tokens": found.any_endnote_token,
+        "dropped_units": dropped_units,
+        "dropped_tokens": dropped_tokens,
+        "not_represented": dict(sorted(other_nodes.items())),
+    }
+    if not unit_dicts:
+        raise InputError("the document has no unit with tokens", path=path, place=f"nodeMap[{doc_id!r}]")
+    doc = from_units(
+        path.stem,
+        unit_dicts,
+        layer="iu",
+        scheme=scheme,
+        extra_layers={"turn": (turn_scheme, turn_codes)},
+        source_path=str(path),
+        source_format="rez",
+        meta=meta_doc,
+    )
+    # Token-level columns (from_units copies unit meta only), in the same token order.
+    if has_transcript:
+        doc.set_column("transcript", [w["transcript"] for p in kept for w in p["words"]])
+    if has_kind:
+        doc.set_column("kind", [w["kind"] for p in kept for w in p["words"]])
+    _note_read_losses(
+        doc, found.lost_tokens, dropped_units, other_nodes, found.token_tags, found.unit_tags, meta_doc["fields"]
+    )
+    return doc
+
+
+@dataclass(frozen=True)
+class _Fields:
+    """The header's names of the fields the reader uses (participant, display token, ...)."""
+
+    participant: str
+    display_token: str
+    transcript: str | None
+    turn: str | None
+    unit_start: str | None
+    unit_end: str | None
+    unit_delimiter: str | None
+
+    @classmethod
+    def of(cls, hdr: dict[str, Any], path: Path) -> _Fields:
+        speaker_field = _field(hdr, "participantField", "speakerField", path=path)
+        if not speaker_field:
+            raise InputError("header has neither 'participantField' nor 'speakerField'", path=path, place="ROOT[0]")
+        display_field = _field(hdr, "displayTokenField", "tokenImportDisplayTokenColName", path=path)
+        if not display_field:
             raise InputError(
-                f"unit has no speaker in tagMap field {speaker_field!r} (the header's participant field)",
+                "header has neither 'displayTokenField' nor 'tokenImportDisplayTokenColName'",
                 path=path,
-                place=where,
+                place="ROOT[0]",
             )
-        entries = _list(unit.get("entryList"), path, f"{where}.entryList")
-        toks = []
-        for i, eid in enumerate(entries):
-            entry = _node(nm, eid, "entry", path, f"{where}.entryList[{i}]")
-            tid = entry.get("token")
-            toks.append((tid, _node(nm, tid, "token", path, f"nodeMap[{eid!r}].token"), i))
-        toks.sort(key=lambda item: _token_sort_key(item[1], item[2], path, f"nodeMap[{item[0]!r}]"))
-        words: list[dict[str, str]] = []
-        endnote: tuple[str, str] | None = None
-        for tid, tok, _ in toks:
-            twhere = f"nodeMap[{tid!r}].tagMap"
-            ttag = _obj(tok.get("tagMap"), path, twhere)
-            token_tags.update(k for k, v in ttag.items() if v not in (None, ""))
-            text = _text(ttag.get(display_field), path, f"{twhere}.{display_field}").strip()
-            kind = _text(ttag.get("kind"), path, f"{twhere}.kind")
-            if kind.lower() == "endnote":
-                any_endnote_token = True
-                endnote = (_text(ttag.get("endNote"), path, f"{twhere}.endNote").strip().lower(), text)
-                continue
-            transcript = (
-                _text(ttag.get(transcript_field), path, f"{twhere}.{transcript_field}") if transcript_field else ""
-            )
-            if not text and not transcript.strip():
-                others = {k: v for k, v in ttag.items() if v not in (None, "") and k != "Col 0"}
-                lost_tokens.append(f"{tid} {others}" if others else str(tid))
-            words.append({"text": text or transcript.strip(), "transcript": transcript, "kind": kind})
-        start = _time(unit.get("unitStart"), path, f"{where}.unitStart")
-        end = _time(unit.get("unitEnd"), path, f"{where}.unitEnd")
-        if math.isnan(start) and start_field:
-            start = _time(tag.get(start_field), path, f"{where}.tagMap.{start_field}")
-        if math.isnan(end) and end_field:
-            end = _time(tag.get(end_field), path, f"{where}.tagMap.{end_field}")
-        if end < start:
-            raise InputError(f"the unit ends ({end:g} s) before it starts ({start:g} s)", path=path, place=where)
-        parsed.append(
-            {
-                "node": uid,
-                "seq": unit.get("unitSeq"),
-                "raw_speaker": raw_speaker,
-                "speaker": _clean_speaker(raw_speaker),
-                "words": words,
-                "endnote": endnote,
-                "start": start,
-                "end": end,
-                "turn": tag.get(turn_field) if turn_field else None,
-                "unit_id": tag.get(unit_id_field) if unit_id_field else None,
-            }
+        return cls(
+            speaker_field,
+            display_field,
+            _field(hdr, "tokenImportTranscriptColName", path=path),
+            _field(hdr, "unitImportTurnDelimColName", path=path),
+            _field(hdr, "unitImportUnitStartColName", path=path),
+            _field(hdr, "unitImportUnitEndColName", path=path),
+            _field(hdr, "unitDelimField", path=path),
         )
 
-    # Second pass: boundaries, dropped tokens/units.
+    def as_meta(self) -> dict[str, str | None]:
+        return {
+            "participant": self.participant,
+            "display_token": self.display_token,
+            "transcript": self.transcript,
+            "turn": self.turn,
+            "unit_start": self.unit_start,
+            "unit_end": self.unit_end,
+            "unit_delimiter": self.unit_delimiter,
+        }
+
+
+@dataclass
+class _Found:
+    """What the first pass counts over all units: tag names in use, tokens without text, and
+    whether the file has endnote tokens."""
+
+    token_tags: Counter[str] = field(default_factory=Counter)
+    unit_tags: Counter[str] = field(default_factory=Counter)
+    lost_tokens: list[str] = field(default_factory=list)
+    any_endnote_token: bool = False
+
+
+def _parse_unit(
+    uid: str, unit: dict[str, Any], nm: dict[str, Any], fields: _Fields, path: Path, found: _Found
+) -> dict[str, Any]:
+    """One unit node as a dict: speaker, words (text, transcript, kind), endnote token, times."""
+    where = f"nodeMap[{uid!r}]"
+    tag = _obj(unit.get("tagMap"), path, f"{where}.tagMap")
+    found.unit_tags.update(k for k, v in tag.items() if v not in (None, ""))
+    raw_speaker = tag.get(fields.participant)
+    if not isinstance(raw_speaker, str) or not _clean_speaker(raw_speaker):
+        raise InputError(
+            f"unit has no speaker in tagMap field {fields.participant!r} (the header's participant field)",
+            path=path,
+            place=where,
+        )
+    words, endnote = _unit_words(where, unit, nm, fields, path, found)
+    start = _time(unit.get("unitStart"), path, f"{where}.unitStart")
+    end = _time(unit.get("unitEnd"), path, f"{where}.unitEnd")
+    if math.isnan(start) and fields.unit_start:
+        start = _time(tag.get(fields.unit_start), path, f"{where}.tagMap.{fields.unit_start}")
+    if math.isnan(end) and fields.unit_end:
+        end = _time(tag.get(fields.unit_end), path, f"{where}.tagMap.{fields.unit_end}")
+    if end < start:
+        raise InputError(f"the unit ends ({end:g} s) before it starts ({start:g} s)", path=path, place=where)
+    return {
+        "node": uid,
+        "seq": unit.get("unitSeq"),
+        "raw_speaker": raw_speaker,
+        "speaker": _clean_speaker(raw_speaker),
+        "words": words,
+        "endnote": endnote,
+        "start": start,
+        "end": end,
+        "turn": tag.get(fields.turn) if fields.turn else None,
+        "unit_id": tag.get(fields.unit_delimiter) if fields.unit_delimiter else None,
+    }
+
+
+def _unit_words(
+    where: str, unit: dict[str, Any], nm: dict[str, Any], fields: _Fields, path: Path, found: _Found
+) -> tuple[list[dict[str, str]], tuple[str, str] | None]:
+    """A unit's word tokens in order, and its endnote token (its endNote value and text), if any."""
+    entries = _list(unit.get("entryList"), path, f"{where}.entryList")
+    toks = []
+    for i, eid in enumerate(entries):
+        entry = _node(nm, eid, "entry", path, f"{where}.entryList[{i}]")
+        tid = entry.get("token")
+        toks.append((tid, _node(nm, tid, "token", path, f"nodeMap[{eid!r}].token"), i))
+    toks.sort(key=lambda item: _token_sort_key(item[1], item[2], path, f"nodeMap[{item[0]!r}]"))
+    words: list[dict[str, str]] = []
+    endnote: tuple[str, str] | None = None
+    display, transcript_field = fields.display_token, fields.transcript
+    for tid, tok, _ in toks:
+        twhere = f"nodeMap[{tid!r}].tagMap"
+        ttag = _obj(tok.get("tagMap"), path, twhere)
+        found.token_tags.update(k for k, v in ttag.items() if v not in (None, ""))
+        text = _text(ttag.get(display), path, f"{twhere}.{display}").strip()
+        kind = _text(ttag.get("kind"), path, f"{twhere}.kind")
+        if kind.lower() == "endnote":
+            found.any_endnote_token = True
+            endnote = (_text(ttag.get("endNote"), path, f"{twhere}.endNote").strip().lower(), text)
+            continue
+        transcript = _text(ttag.get(transcript_field), path, f"{twhere}.{transcript_field}") if transcript_field else ""
+        if not text and not transcript.strip():
+            others = {k: v for k, v in ttag.items() if v not in (None, "") and k != "Col 0"}
+            found.lost_tokens.append(f"{tid} {others}" if others else str(tid))
+        words.append({"text": text or transcript.strip(), "transcript": transcript, "kind": kind})
+    return words, endnote
+
+
+def _classify_units(
+    parsed: list[dict[str, Any]], any_endnote_token: bool, scheme: BoundaryScheme, path: Path
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Each unit's boundary (its endnote token, else a final endnote in its words); units with
+    words kept, the others listed; and the number of tokens without text dropped."""
     dropped_units: list[dict[str, Any]] = []
     dropped_tokens = 0
     kept: list[dict[str, Any]] = []
@@ -377,12 +484,14 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             continue
         p["words"], p["code"], p["endnote_raw"] = words, code, raw_endnote
         kept.append(p)
+    return kept, dropped_units, dropped_tokens
 
-    # Turn layer: per speaker, a turn ends where that speaker's next unit starts a new turn.
-    turn_scheme = builtin_scheme("turn")
-    turn_code = turn_scheme.code(turn_scheme.types[0].symbol)
+
+def _turn_ends(kept: list[dict[str, Any]], by_turn_field: bool) -> list[bool]:
+    """Whether each unit ends its speaker's turn: per speaker, a turn ends where that speaker's
+    next unit starts a new turn (the turn field), else where the next unit is another speaker's."""
     ends_turn = [False] * len(kept)
-    if turn_field:
+    if by_turn_field:
         last_of: dict[str, int] = {}
         for i, p in enumerate(kept):
             j = last_of.get(p["speaker"])
@@ -394,80 +503,26 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     else:
         for i, p in enumerate(kept):
             ends_turn[i] = i + 1 == len(kept) or kept[i + 1]["speaker"] != p["speaker"]
+    return ends_turn
 
-    has_transcript = transcript_field is not None and any(w["transcript"] for p in kept for w in p["words"])
-    has_kind = any(w["kind"] for p in kept for w in p["words"])
-    unit_dicts: list[dict[str, Any]] = []
-    turn_codes: list[list[int]] = []
-    for i, p in enumerate(kept):
-        n = len(p["words"])
-        meta: dict[str, Any] = {}
-        if unit_id_field:
-            meta["unit_id"] = "" if p["unit_id"] is None else str(p["unit_id"])
-        if turn_field:
-            meta["turn"] = "" if p["turn"] is None else str(p["turn"])
-        if any_endnote_token:
-            meta["endnote_raw"] = p["endnote_raw"]
-        unit_dicts.append(
-            {
-                "speaker": p["speaker"],
-                "tokens": [w["text"] for w in p["words"]],
-                "boundary": p["code"],
-                "start": None if math.isnan(p["start"]) else p["start"],
-                "end": None if math.isnan(p["end"]) else p["end"],
-                "meta": meta,
-            }
-        )
-        turn_codes.append([0] * (n - 1) + [turn_code if ends_turn[i] else 0])
 
-    labels: dict[str, list[str]] = {}
-    for p in kept:
-        raws = labels.setdefault(p["speaker"], [])
-        if p["raw_speaker"] not in raws:
-            raws.append(p["raw_speaker"])
-    other_nodes = Counter(
-        v.get("type")
-        for v in nm.values()
-        if isinstance(v, dict) and isinstance(v.get("type"), str) and v["type"] not in _TEXT_NODES
-    )
-    meta_doc: dict[str, Any] = {
-        "rezonator_version": str(hdr.get("version") or ""),
-        "import_type": hdr.get("importType"),
-        "doc_node": doc_id,
-        "fields": {
-            "participant": speaker_field,
-            "display_token": display_field,
-            "transcript": transcript_field,
-            "turn": turn_field,
-            "unit_start": start_field,
-            "unit_end": end_field,
-            "unit_delimiter": unit_id_field,
-        },
-        "speaker_labels": labels,
-        "endnote_tokens": any_endnote_token,
-        "dropped_units": dropped_units,
-        "dropped_tokens": dropped_tokens,
-        "not_represented": dict(sorted(other_nodes.items())),
+def _unit_dict(p: dict[str, Any], fields: _Fields, any_endnote_token: bool) -> dict[str, Any]:
+    """A kept unit as :func:`from_units` takes it, with its unit id, turn and raw endnote as meta."""
+    meta: dict[str, Any] = {}
+    if fields.unit_delimiter:
+        meta["unit_id"] = "" if p["unit_id"] is None else str(p["unit_id"])
+    if fields.turn:
+        meta["turn"] = "" if p["turn"] is None else str(p["turn"])
+    if any_endnote_token:
+        meta["endnote_raw"] = p["endnote_raw"]
+    return {
+        "speaker": p["speaker"],
+        "tokens": [w["text"] for w in p["words"]],
+        "boundary": p["code"],
+        "start": None if math.isnan(p["start"]) else p["start"],
+        "end": None if math.isnan(p["end"]) else p["end"],
+        "meta": meta,
     }
-    if not unit_dicts:
-        raise InputError("the document has no unit with tokens", path=path, place=f"nodeMap[{doc_id!r}]")
-    doc = from_units(
-        path.stem,
-        unit_dicts,
-        layer="iu",
-        scheme=scheme,
-        extra_layers={"turn": (turn_scheme, turn_codes)},
-        source_path=str(path),
-        source_format="rez",
-        meta=meta_doc,
-    )
-    # Token-level columns (from_units copies unit meta only), in the same token order.
-    if has_transcript:
-        doc.set_column("transcript", [w["transcript"] for p in kept for w in p["words"]])
-    if has_kind:
-        doc.set_column("kind", [w["kind"] for p in kept for w in p["words"]])
-    _note_read_losses(doc, lost_tokens, dropped_units, other_nodes, token_tags, unit_tags, meta_doc["fields"])
-    return doc
 
 
 def _note_read_losses(

@@ -18,7 +18,9 @@ indented index and timing lines, and lines of only spaces (blank). What has no c
 an :class:`InputError` naming the cue (its number in the file, and its index line when
 present) and the line, never a dropped cue: ``00:01 --> 00:02`` (hours or seconds?), minutes or
 seconds above 59, a cue that ends before it starts. ``allow_missing_ms=True`` accepts
-``HH:MM:SS`` timestamps (pysrt calls them invalid, so they are refused by default).
+``HH:MM:SS`` timestamps (pysrt calls them invalid, so they are refused by default); one timestamp
+without a fraction beside one with it (``00:01:39 --> 00:01:41,04``, which ``srt`` reads) is read
+as whole seconds and reported.
 
 An empty file, and a file whose cues are all empty, are valid subtitle files with no words
 (SubER scores them): a Document with the speaker ``SUBTITLE`` and no tokens.
@@ -43,7 +45,10 @@ Mapping to the model (reading):
 * **Speakers** (decision): with no dashes or labels in the file, one speaker ``SUBTITLE``. A
   line starting with ``-`` (not ``--``) starts a new speaker turn: the speaker alternates
   ``A``/``B`` (the first dash line after ``SUBTITLE`` is ``A``), so a cue with two dash lines
-  has two speakers; lines without a dash continue the current speaker, also across cues. A
+  has two speakers; lines without a dash continue the current speaker, also across cues. Dashes
+  count only where the file uses them consistently (:func:`uses_dialogue_dashes`: a cue with two
+  dash lines, or dash lines in at least half the cues); elsewhere a dash-led line is text, so one
+  stray dash does not turn every later cue into ``A``/``B``. A
   ``NAME:`` label at the start of a line (after an optional dash) sets the speaker to ``NAME``
   and is removed from the tokens; by default (``speaker_labels="caps"``) only ALL-CAPS labels
   count (``MAN:``, ``MAN 2:``, ``DR. WHO:``) so that ``Note: ...`` stays text;
@@ -86,9 +91,17 @@ from typing import Any
 import numpy as np
 import srt as srtlib
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes, read_losses
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.base import (
+    Adapter,
+    LossReport,
+    check_options,
+    decode_text,
+    detect_encoding,
+    read_bytes,
+    read_losses,
+)
 from segagree.adapters.endnotes import endnote_text
+from segagree.adapters.timing import MAX_SECONDS, clock_seconds, is_possible
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, builtin_scheme, from_units
 from segagree.schemas.scheme import BoundaryScheme
@@ -112,10 +125,25 @@ _LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){
 _LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
 
 
-def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise UsageError(f"unknown SRT {what} option(s) {unknown}; known: {sorted(known)}")
+_MARKUP = re.compile(r"<[^>]*>|\{\\[^{}]*\}")
+
+
+def uses_dialogue_dashes(cues: Iterable[Iterable[str]]) -> bool:
+    """Whether a file uses line-initial dashes as dialogue dashes (a change of speaker): some cue
+    has two dash-led lines (``- Hi.`` / ``- Hello.``, the subtitling convention for two speakers
+    in one cue), or at least half of its cues with text have a dash-led line. Elsewhere a
+    dash-led line is text (a minus sign, a dash of style), so that one stray dash does not turn
+    every later cue into speakers A and B."""
+    with_text = dashed = 0
+    for lines in cues:
+        plain = [_MARKUP.sub("", line).strip() for line in lines]
+        if any(plain):
+            with_text += 1
+            led = sum(1 for line in plain if _DASH.match(line))
+            if led >= 2:
+                return True
+            dashed += led > 0
+    return dashed > 0 and 2 * dashed >= with_text
 
 
 @dataclass
@@ -143,10 +171,11 @@ def _seconds(groups: tuple[str | None, ...], line: str, path: Path, place: str, 
                 path=path,
                 place=place,
             )
+    if minutes is None or secs is None:  # the pattern makes both mandatory
+        raise InputError(f"malformed timing line {line.strip()!r}", path=path, place=place)
     if int(minutes) > 59 or int(secs) > 59:
         raise InputError(f"timing line {line.strip()!r} has minutes or seconds above 59", path=path, place=place)
-    fraction = float("0." + frac) if frac else 0.0
-    return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs) + fraction
+    return clock_seconds(hours, minutes, secs, frac)
 
 
 def _timestamp_repairs(groups: tuple[str | None, ...]) -> list[str]:
@@ -159,7 +188,9 @@ def _timestamp_repairs(groups: tuple[str | None, ...]) -> list[str]:
         found.append("a colon for the comma in a timing")
     if hours is None:
         found.append("no hour field in a timing")
-    widths = (len(hours or "00"), len(minutes or ""), len(secs or ""), len(frac or ""))
+    if sep is None:
+        found.append("a timestamp without a fraction (read as whole seconds)")
+    widths = (len(hours or "00"), len(minutes or ""), len(secs or ""), len(frac or "000"))
     if widths != (2, 2, 2, 3):
         found.append("a timing field of non-standard width")
     return found
@@ -204,8 +235,10 @@ def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
                 place=place,
             )
         g = m.groups()
-        start = _seconds(g[0:5], line, path, place, allow_missing_ms)
-        end = _seconds(g[5:10], line, path, place, allow_missing_ms)
+        # One timestamp of the line without a fraction beside one with it (`00:01:39 --> 00:01:41,04`,
+        # which `srt` reads) is clear: whole seconds. Both without one stay refused by default.
+        start = _seconds(g[0:5], line, path, place, allow_missing_ms or g[8] is not None)
+        end = _seconds(g[5:10], line, path, place, allow_missing_ms or g[3] is not None)
         if end < start:
             raise InputError(f"cue ends before it starts ({line.strip()!r})", path=path, place=place)
         if end > MAX_SECONDS:
@@ -290,7 +323,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         speaker_labels: ``"caps"`` (default), ``"any"`` or ``False`` (see the module docstring).
         allow_missing_ms: accept ``HH:MM:SS`` timestamps without milliseconds.
     """
-    _check_options(options, _READ_OPTIONS, "reader")
+    check_options(options, _READ_OPTIONS, "SRT reader")
     labels_opt = options.get("speaker_labels", "caps")
     if labels_opt not in ("caps", "any", False, None):
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
@@ -309,7 +342,55 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     scan = _scan_timings(text, path, bool(options.get("allow_missing_ms")))
     for kind, (count, first) in scan.repairs.items():
         losses.add("repaired", f"{kind}: read as standard SubRip", where=f"first at {first}", count=count)
+    subs = _parse_cues(scan, path)
+    written = [ix for ix in scan.indexes if ix is not None]
+    if written and written != [str(n) for n in range(1, len(scan.indexes) + 1)]:
+        losses.add(
+            "indexes-renumbered",
+            "cue numbers are not kept: they are not 1, 2, 3 ... in file order, and cues are renumbered on writing",
+        )
+    cues = _CueUnits(label_res, uses_dialogue_dashes(sub.content.split("\n") for sub in subs))
+    for sub, (cue_start, cue_end) in zip(subs, scan.times, strict=True):
+        cues.add(sub, cue_start, cue_end)
+    if cues.empty:
+        losses.add(
+            "empty-cues",
+            "cues with no words are not kept (a Document holds words; their times are lost)",
+            count=cues.empty,
+        )
+    if cues.split_style:
+        losses.add(
+            "styling-moved",
+            "styling that starts or ends inside a word applies to the whole word (as its first letter's)",
+            count=cues.split_style,
+        )
+    meta = {
+        "encoding": detect_encoding(raw, encoding),
+        "line_endings": line_endings,
+        "cues": cues.cue_no,
+        "empty_cues": cues.empty,
+        "missing_indexes": sum(1 for ix in scan.indexes if ix is None),
+        "speaker_marks": "+".join(sorted(cues.marks)) or "none",
+        "cue_proprietary": cues.proprietary,
+    }
+    doc = from_units(
+        path.stem,
+        cues.units,
+        layer="subtitle",
+        scheme=builtin_scheme("subtitle"),
+        source_path=str(path),
+        source_format="srt",
+        meta=meta,
+        speakers=None if cues.units else [DEFAULT_SPEAKER],  # no words: an empty document of the one stream
+        losses=losses,
+    )
+    if any(cues.styles):
+        doc.set_column("style", cues.styles)
+    return doc
 
+
+def _parse_cues(scan: _Timings, path: Path) -> list[srtlib.Subtitle]:
+    """The cues as the ``srt`` library parses the canonical text; as many as timing lines found."""
     subs: list[srtlib.Subtitle] = []
     try:
         for sub in srtlib.parse(scan.text):
@@ -336,102 +417,70 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             "the cue structure is not understood",
             path=path,
         )
-    missing_index = sum(1 for ix in scan.indexes if ix is None)
-    written = [ix for ix in scan.indexes if ix is not None]
-    if written and written != [str(n) for n in range(1, len(scan.indexes) + 1)]:
-        losses.add(
-            "indexes-renumbered",
-            "cue numbers are not kept: they are not 1, 2, 3 ... in file order, and cues are renumbered on writing",
-        )
+    return subs
 
-    eob, eol = 1, 2  # codes of builtin_scheme("subtitle")
-    units: list[dict[str, Any]] = []
-    styles: list[str] = []
-    speaker = DEFAULT_SPEAKER
-    marks: set[str] = set()
-    empty = cue_no = 0
-    proprietary: dict[str, str] = {}
-    split_style = 0
-    for sub, (cue_start, cue_end) in zip(subs, scan.times, strict=True):
+
+class _CueUnits:
+    """The units of the cues read so far: one per line with words, ``<eol>`` inside a cue and
+    ``<eob>`` at its end; speakers from dialogue dashes (when ``dashes``) and name labels."""
+
+    EOB, EOL = 1, 2  # codes of builtin_scheme("subtitle")
+
+    def __init__(self, label_res: list[re.Pattern[str]], dashes: bool) -> None:
+        self.label_res, self.dashes = label_res, dashes
+        self.units: list[dict[str, Any]] = []
+        self.styles: list[str] = []
+        self.speaker = DEFAULT_SPEAKER
+        self.marks: set[str] = set()
+        self.proprietary: dict[str, str] = {}
+        self.empty = self.cue_no = self.split_style = 0
+
+    def add(self, sub: srtlib.Subtitle, cue_start: float, cue_end: float) -> None:
         stack: list[tuple[str, str]] = []
         ass: list[str] = []
         lines: list[tuple[str, _Line]] = []
         for raw_line in sub.content.split("\n"):
-            plain, char_styles = _strip_styles(raw_line, stack, ass)
-            lead = len(plain) - len(plain.lstrip())
-            plain, char_styles = plain[lead:], char_styles[lead:]
-            m = _DASH.match(plain)
-            if m:
-                speaker = "B" if speaker == "A" else "A"
-                marks.add("dash")
-                plain, char_styles = plain[m.end() :], char_styles[m.end() :]
-            for rx in label_res:
-                lm = rx.match(plain)
-                if lm:
-                    speaker = lm.group(1)
-                    marks.add("label")
-                    plain, char_styles = plain[lm.end() :], char_styles[lm.end() :]
-                    break
-            toks, tok_styles = _tokens_with_styles(plain, char_styles)
-            split_style += _styles_inside_words(plain, char_styles)
-            if toks:
-                lines.append((speaker, _Line(toks, tok_styles)))
+            found = self._line(raw_line, stack, ass)
+            if found is not None:
+                lines.append(found)
         if not lines:
-            empty += 1
-            continue
+            self.empty += 1
+            return
         if ass:
             lines[0][1].styles[0] = "".join(ass) + lines[0][1].styles[0]
-        cue_no += 1
+        self.cue_no += 1
         if sub.proprietary.strip():
-            proprietary[str(cue_no)] = sub.proprietary.strip()
+            self.proprietary[str(self.cue_no)] = sub.proprietary.strip()
         for j, (spk, line) in enumerate(lines):
             last = j == len(lines) - 1
-            unit: dict[str, Any] = {
-                "speaker": spk,
-                "tokens": line.tokens,
-                "boundary": eob if last else eol,
-            }
+            unit: dict[str, Any] = {"speaker": spk, "tokens": line.tokens, "boundary": self.EOB if last else self.EOL}
             if j == 0:
                 unit["start"] = cue_start
             if last:
                 unit["end"] = cue_end
-            units.append(unit)
-            styles.extend(line.styles)
-    if empty:
-        losses.add(
-            "empty-cues",
-            "cues with no words are not kept (a Document holds words; their times are lost)",
-            count=empty,
-        )
-    if split_style:
-        losses.add(
-            "styling-moved",
-            "styling that starts or ends inside a word applies to the whole word (as its first letter's)",
-            count=split_style,
-        )
-    meta = {
-        "encoding": detect_encoding(raw, encoding),
-        "line_endings": line_endings,
-        "cues": cue_no,
-        "empty_cues": empty,
-        "missing_indexes": missing_index,
-        "speaker_marks": "+".join(sorted(marks)) or "none",
-        "cue_proprietary": proprietary,
-    }
-    doc = from_units(
-        path.stem,
-        units,
-        layer="subtitle",
-        scheme=builtin_scheme("subtitle"),
-        source_path=str(path),
-        source_format="srt",
-        meta=meta,
-        speakers=None if units else [DEFAULT_SPEAKER],  # no words: an empty document of the one stream
-        losses=losses,
-    )
-    if any(styles):
-        doc.set_column("style", styles)
-    return doc
+            self.units.append(unit)
+            self.styles.extend(line.styles)
+
+    def _line(self, raw_line: str, stack: list[tuple[str, str]], ass: list[str]) -> tuple[str, _Line] | None:
+        """One text line: styling stripped, a dialogue dash or name label taken as the speaker."""
+        plain, char_styles = _strip_styles(raw_line, stack, ass)
+        lead = len(plain) - len(plain.lstrip())
+        plain, char_styles = plain[lead:], char_styles[lead:]
+        m = _DASH.match(plain) if self.dashes else None
+        if m:
+            self.speaker = "B" if self.speaker == "A" else "A"
+            self.marks.add("dash")
+            plain, char_styles = plain[m.end() :], char_styles[m.end() :]
+        for rx in self.label_res:
+            lm = rx.match(plain)
+            if lm:
+                self.speaker = lm.group(1)
+                self.marks.add("label")
+                plain, char_styles = plain[lm.end() :], char_styles[lm.end() :]
+                break
+        toks, tok_styles = _tokens_with_styles(plain, char_styles)
+        self.split_style += _styles_inside_words(plain, char_styles)
+        return (self.speaker, _Line(toks, tok_styles)) if toks else None
 
 
 def _styles_inside_words(text: str, styles: list[str]) -> int:
@@ -445,7 +494,8 @@ _TAG_NAME = re.compile(r"<\s*([a-zA-Z]+)")
 
 
 def _styled_line(tokens: list[str], styles: list[str]) -> str:
-    """Tokens joined by spaces, each run of equal style wrapped in its tags."""
+    """Tokens joined by spaces, each run of equal style wrapped in its tags (WebVTT's words
+    come already escaped, with any timestamp tag in front)."""
     parts: list[str] = []
     i = 0
     while i < len(tokens):
@@ -489,25 +539,20 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         layer: the layer to write (default: ``subtitle`` if present, else the unit layer).
         speaker_marks: ``"auto"`` (default), ``"dash"``, ``"label"`` or ``"none"``.
     """
-    _check_options(options, _WRITE_OPTIONS, "writer")
+    check_options(options, _WRITE_OPTIONS, "SRT writer")
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "dash", "label", "none"):
         raise UsageError(f"speaker_marks must be auto, dash, label or none, got {marks_opt!r}")
     layer, eob, eol, subtitle_mode = subtitle_layer_to_write(doc, options.get("layer"), losses, "SRT")
-    scheme = layer.scheme
     extra = [c for c in doc.meta_columns() if c != "style"]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in SRT")
-
     tok = doc.tokens
     texts = tok["text"].astype(str).tolist()
     style_col = tok["style"].fillna("").astype(str).tolist() if "style" in tok else [""] * len(texts)
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
-
-    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
-
-    spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=layer.scheme)
     # SRT has cue times only: word times inside a cue (WebVTT timestamp tags, word tiers) are lost.
     inner = sum(
         int(not math.isnan(starts[r]) and r != c[0][1][0]) + int(not math.isnan(ends[r]) and r != c[-1][1][-1])
@@ -517,15 +562,54 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     )
     if inner:
         losses.add("times-dropped", "SRT has no times for words inside a cue; they are not written", count=inner)
+    spans, _ = cue_times(cues, starts, ends, losses, "SRT")
+    _check_cue_spans(spans, path, losses)
+    mode = speaker_marks_mode(cues, marks_opt, "label", losses)
+    if mode == "label":
+        changes = speaker_changes(cues)
+        unreadable = sorted(
+            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(s + ": "))}
+        )
+        if unreadable:
+            losses.add(
+                "speakers-merged",
+                f"speaker names {unreadable} are written as NAME: labels "
+                "the reader does not recognise; reading back merges them",
+            )
+    subs = _subtitles(doc, cues, spans, style_col, mode)
+    # reindex=False: compose would otherwise sort by time and drop zero-length cues.
+    text = srtlib.compose(subs, reindex=False)
+    if doc.source_format == "srt" and doc.meta.get("line_endings") == "CRLF":
+        text = text.replace("\n", "\r\n")  # keep the source's line ends
+    Path(path).write_text(text, encoding="utf-8", newline="")
+
+
+_CueLines = list[tuple[str, tuple[int, ...], list[str]]]  # a cue: (speaker, token rows, words) per line
+
+
+def cue_times(
+    cues: list[_CueLines], starts: np.ndarray, ends: np.ndarray, losses: LossReport, fmt: str
+) -> tuple[list[tuple[float, float]], bool]:
+    """Each cue's (start, end) from its first and last word; 1 s per cue in document order when
+    any is missing (reported, and returned as invented); sub-millisecond times reported rounded."""
+    spans = [(float(starts[c[0][1][0]]), float(ends[c[-1][1][-1]])) for c in cues]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     if missing:
         spans = [(float(i), float(i + 1)) for i in range(len(cues))]
         losses.add(
             "times-invented", f"{missing} of {len(cues)} cues have no times; every cue was given 1 s in document order"
         )
+    flat = np.asarray([t for span in spans for t in span if is_possible(t)], dtype=float)  # others refused
+    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
+        losses.add("times-rounded", f"{fmt} times have millisecond precision; times were rounded")
+    return spans, missing > 0
+
+
+def _check_cue_spans(spans: list[tuple[float, float]], path: Path, losses: LossReport) -> None:
+    """Refuse cue times SubRip cannot hold; report reversed cues (written with end = start)."""
     for n, (start, end) in enumerate(spans, start=1):
         for label, value in (("start", start), ("end", end)):
-            if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+            if not is_possible(value):
                 raise SegagreeError(
                     f"cue {n} {label} time {value!r} cannot be written as SubRip; expected a finite time "
                     f"from 0 to {MAX_SECONDS:.0f} s",
@@ -539,25 +623,35 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             where=f"cue {reversed_cues[0]}",
             count=len(reversed_cues),
         )
-    flat = np.asarray([t for span in spans for t in span], dtype=float)
-    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
-        losses.add("times-rounded", "SRT times have millisecond precision; times were rounded")
 
-    # Speaker marks.
-    line_speakers = [spk for cue in cues for spk, _, _ in cue]
+
+def speaker_changes(cues: list[_CueLines]) -> list[str]:
+    """The speaker of each line where it differs from the line before (the first from ``SUBTITLE``)."""
     changes: list[str] = []
     prev = DEFAULT_SPEAKER
-    for spk in line_speakers:
-        if spk != prev:
-            changes.append(spk)
-        prev = spk
+    for cue in cues:
+        for spk, _, _ in cue:
+            if spk != prev:
+                changes.append(spk)
+            prev = spk
+    return changes
+
+
+def speaker_marks_mode(cues: list[_CueLines], marks_opt: str, named: str, losses: LossReport) -> str:
+    """How a subtitle writer marks speakers: ``marks_opt``, or for ``"auto"`` dialogue dashes
+    when the speakers are the readers' anonymous ``SUBTITLE``/``A``/``B`` in an order dashes give
+    back, else ``named`` (SRT labels, WebVTT voices); ``"none"`` with no speaker change. What
+    will not read back is reported: marks left out, names turned into A/B, and dashes in too few
+    cues for a reader to take them as dialogue dashes (:func:`uses_dialogue_dashes`)."""
+    line_speakers = [spk for cue in cues for spk, _, _ in cue]
+    changes = speaker_changes(cues)
     mode = marks_opt
     if mode == "auto":
         anonymous = set(line_speakers) <= {DEFAULT_SPEAKER, "A", "B"}
-        mode = "dash" if anonymous and _dash_sequence_ok(changes) else "label"
+        mode = "dash" if anonymous and changes and _dash_sequence_ok(changes) else named
     if not changes:
-        mode = "none"
-    if mode == "none" and changes:
+        return "none"
+    if mode == "none":
         losses.add(
             "speakers-merged",
             f"speakers {sorted(set(line_speakers))} are written without marks; reading back gives one speaker",
@@ -566,17 +660,33 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         losses.add(
             "speakers-merged", "speaker names are written as '- ' dashes; reading back gives alternating speakers A/B"
         )
-    if mode == "label":
-        unreadable = sorted(
-            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(s + ": "))}
+    if mode == "dash" and not uses_dialogue_dashes(_dashed_lines(cues)):
+        losses.add(
+            "speakers-merged",
+            "speaker changes are written as '- ' dashes in too few cues for a reader to take them as dialogue "
+            "dashes; reading back gives one speaker, with the dashes as words",
         )
-        if unreadable:
-            losses.add(
-                "speakers-merged",
-                f"speaker names {unreadable} are written as NAME: labels "
-                "the reader does not recognise; reading back merges them",
-            )
+    return mode
 
+
+def _dashed_lines(cues: list[_CueLines]) -> list[list[str]]:
+    """The cues' lines as a dash-marking writer writes them: ``-`` where the speaker changes."""
+    out: list[list[str]] = []
+    prev = DEFAULT_SPEAKER
+    for cue in cues:
+        lines = []
+        for spk, _, words in cue:
+            lines.append(("- " if spk != prev else "") + " ".join(words))
+            prev = spk
+        out.append(lines)
+    return out
+
+
+def _subtitles(
+    doc: Document, cues: list[_CueLines], spans: list[tuple[float, float]], style_col: list[str], mode: str
+) -> list[srtlib.Subtitle]:
+    """The cues as ``srt`` subtitles: styled lines with their speaker marks, and the kept cue
+    coordinates of a file read as SRT."""
     proprietary = doc.meta.get("cue_proprietary") or {}
     keep_prop = doc.source_format == "srt" and doc.meta.get("cues") == len(cues)
     subs: list[srtlib.Subtitle] = []
@@ -606,11 +716,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                 proprietary=str(proprietary.get(str(n), "")) if keep_prop else "",
             )
         )
-    # reindex=False: compose would otherwise sort by time and drop zero-length cues.
-    text = srtlib.compose(subs, reindex=False)
-    if doc.source_format == "srt" and doc.meta.get("line_endings") == "CRLF":
-        text = text.replace("\n", "\r\n")  # keep the source's line ends
-    Path(path).write_text(text, encoding="utf-8", newline="")
+    return subs
 
 
 ADAPTER = Adapter(

@@ -30,8 +30,13 @@ from typing import Any
 import numpy as np
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
-from segagree.adapters.checks import MAX_SECONDS
-from segagree.adapters.endnotes import endnote_text, is_pause, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import (
+    endnote_text,
+    is_pause,
+    split_endnote,
+    unit_layer_to_write,
+)
+from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, factorize
 
@@ -50,7 +55,8 @@ class _Places:
     (tracking them while parsing was a third of a large read)."""
 
     def __init__(self, lines: Callable[[], list[int]] | None, n_rows: int) -> None:
-        self._lines, self._cache, self.n_rows = lines, None, n_rows
+        self._lines, self.n_rows = lines, n_rows
+        self._cache: list[int] | None = None
 
     def __len__(self) -> int:
         return self.n_rows
@@ -352,19 +358,12 @@ def _seconds(column: list[str], name: str) -> tuple[np.ndarray, tuple[int, str] 
     not a number, or not a possible time (finite, 0 to MAX_SECONDS)."""
     out = np.full(len(column), np.nan)
     for r, cell in enumerate(column):
-        if not cell.strip():
-            continue
         try:
-            value = float(cell)
-        except ValueError:
-            return out, (r, f"{name} {cell!r} is not a number of seconds")
-        if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-            return out, (
-                r,
-                f"{name} {cell!r} is not a possible time; "
-                f"expected a finite number of seconds from 0 to {MAX_SECONDS:.0f}",
-            )
-        out[r] = value
+            value = parse_seconds(cell)
+        except BadTime as why:
+            return out, (r, f"{name} {why}")
+        if value is not None:
+            out[r] = value
     return out, None
 
 
@@ -375,11 +374,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     word times inside units, tokens holding spaces (they split on reading) or empty tokens, and
     speaker names the reader changes (blank, ``NA``, surrounding spaces).
     """
-    lay = doc.layer(layer)
-    note_unit_layer_losses(lay.name, lay.scheme, losses, "a table")
-    dropped = [name for name in doc.layers if name != lay.name]
-    if dropped:
-        losses.add("layer-dropped", f"a table holds one layer; dropped {dropped}")
+    lay = unit_layer_to_write(doc, losses, "a table", layer)
     note_speaker_order(doc, losses, "a table")
     meta_cols = [c for c in doc.meta_columns() if c not in ("Speaker", "Utterance", "Start", "End")]
     starts, ends = doc.tokens["start"].to_numpy(), doc.tokens["end"].to_numpy()

@@ -116,10 +116,10 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         meta=meta,
     )
     if multi:
-        col = [""] * doc.n_tokens
-        for i, t in multi.items():
-            col[i] = t
-        doc.set_column("tags", col)
+        tag_column = [""] * doc.n_tokens
+        for i, joined in multi.items():
+            tag_column[i] = joined
+        doc.set_column("tags", tag_column)
     if glued_total:
         doc.losses.add("tags-unglued", "tags written against a word were split from it", count=glued_total)
     if dropped_at:

@@ -33,8 +33,13 @@ from typing import Any
 import numpy as np
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
-from segagree.adapters.checks import MAX_SECONDS
-from segagree.adapters.endnotes import endnote_text, looks_like_endnote, note_unit_layer_losses, split_endnote
+from segagree.adapters.endnotes import (
+    endnote_text,
+    looks_like_endnote,
+    split_endnote,
+    unit_layer_to_write,
+)
+from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, from_units
 
@@ -180,19 +185,10 @@ def _rezonator_units(lines: list[str], path: Path, scheme: BoundaryScheme, glued
 
 def _time(cell: str, label: str, path: Path, lineno: int) -> float | None:
     """A start/end cell in seconds (None when blank); impossible times refused with the line."""
-    if not cell.strip():
-        return None
     try:
-        value = float(cell)
-    except ValueError:
-        raise InputError(f"{label} {cell!r} is not a number of seconds", path=path, place=f"line {lineno}") from None
-    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise InputError(
-            f"{label} {cell!r} is not a possible time; expected a finite number of seconds from 0 to {MAX_SECONDS:.0f}",
-            path=path,
-            place=f"line {lineno}",
-        )
-    return value
+        return parse_seconds(cell)
+    except BadTime as why:
+        raise InputError(f"{label} {why}", path=path, place=f"line {lineno}") from None
 
 
 def write(
@@ -209,12 +205,8 @@ def write(
     ``layout="dubois"`` labels a speaker's first line of each turn ``NAME:``;
     ``layout="rezonator"`` writes Rezonator's tab-separated import table.
     """
-    lay = doc.layer(layer)
+    lay = unit_layer_to_write(doc, losses, "text", layer)
     scheme = lay.scheme
-    note_unit_layer_losses(lay.name, lay.scheme, losses, "text")
-    dropped = [name for name in doc.layers if name != lay.name]
-    if dropped:
-        losses.add("layer-dropped", f"text holds one layer; dropped {dropped}")
     note_speaker_order(doc, losses, "a transcript")
     if doc.meta_columns():
         losses.add("meta-dropped", f"text holds no unit metadata; dropped {doc.meta_columns()}")

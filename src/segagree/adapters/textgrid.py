@@ -69,24 +69,27 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
-from segagree.adapters.checks import MAX_SECONDS, check_times
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
+from segagree.adapters.base import Adapter, LossReport, check_options, decode_text, detect_encoding, read_bytes
+from segagree.adapters.checks import check_times
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import filled_cells
 from segagree.adapters.praat_text import Item as PraatItem
 from segagree.adapters.praat_text import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.adapters.praat_text import Tier as PraatTier
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError, UsageError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
+# The encoding Praat reads a text file in when it has no BOM and is not UTF-8.
+PRAAT_LEGACY = "cp1252"
 _READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "encoding"}
 _WRITE_OPTIONS = {"layer", "word_tiers", "format"}
 # Praat and praatio refuse intervals with start >= end; zero-length units are widened to this.
@@ -109,15 +112,11 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise UsageError(f"unknown TextGrid {what} option(s) {unknown}; known: {sorted(known)}")
-
-
 def _parse(path: Path, encoding: str | None = None) -> tuple[list[_Tier], dict[str, Any]]:
     raw = read_bytes(path)
-    text = decode_text(raw, path, encoding=encoding)
+    # Praat reads UTF-16 with a BOM, else UTF-8, else Windows-1252/Latin-1: so does this reader,
+    # before any detector's guess (an English Latin-1 file came out as cp932).
+    text = decode_text(raw, path, encoding=encoding, fallback=PRAAT_LEGACY)
     head = text[:300]
     if "ooBinaryFile" in head:
         raise InputError(
@@ -150,7 +149,7 @@ def _parse(path: Path, encoding: str | None = None) -> tuple[list[_Tier], dict[s
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
     meta = {
         "format": "long" if long_form else "short",
-        "encoding": detect_encoding(raw, encoding),
+        "encoding": detect_encoding(raw, encoding, PRAAT_LEGACY),
         "xmin": parsed.xmin,
         "xmax": parsed.xmax,
         "renamed_tiers": renamed,
@@ -182,62 +181,110 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         word_tier: the word tier's name, or a pattern with ``{speaker}`` (the unit tier's name).
         gap_labels: labels (besides the empty one) that mark gaps, not units.
     """
-    _check_options(options, _READ_OPTIONS, "reader")
+    check_options(options, _READ_OPTIONS, "TextGrid reader")
     path = Path(path)
     tiers, meta = _parse(path, options.get("encoding"))
+    sel = _select_tiers(tiers, path, options)
+    stats = _ReadStats()
+    units = _read_units(sel, scheme, path, stats)
+    used = set(sel.unit_names) | {w.name for w in sel.word_of.values()}
+    if sel.speaker_tier:
+        used.add(sel.speaker_tier)
+    meta.update(
+        tiers=sel.unit_names,
+        word_tiers={u: w.name for u, w in sel.word_of.items()},
+        speaker_tier=sel.speaker_tier,
+        ignored_tiers=[t.name for t in tiers if t.name not in used],
+        gap_intervals=stats.n_gaps,
+        units_without_words=stats.without_words,
+    )
+    if sel.rejected:
+        meta["rejected_word_tiers"] = sel.rejected
+    meta["tier_ranges"] = {t.name: [t.xmin, t.xmax] for t in tiers if t.name in used}
+    # How labels spell their endnote (glued ``fine.`` or separate ``fine .``), so that the
+    # writer spells them the same; a file mixing both is written back in its usual style.
+    glued = stats.style[True] > stats.style[False]
+    meta["endnote_style"] = "glued" if glued else "separate"
+    doc = _build_document(units, path, scheme, sel, meta)
+    _note_tier_losses(doc.losses, tiers, used, sel, meta)
+    _note_unit_losses(doc.losses, stats, respaced=stats.style[not glued], style=meta["endnote_style"])
+    return doc
+
+
+@dataclass
+class _Selection:
+    """The tiers a read uses: unit tiers, their word tiers, the speaker tier, the gap labels."""
+
+    by_name: dict[str, _Tier]
+    unit_names: list[str]
+    unit_tiers: list[_Tier]
+    word_of: dict[str, _Tier]
+    rejected: list[str]
+    speaker_tier: str | None
+    gaps: set[str]
+
+
+@dataclass
+class _ReadStats:
+    """What the Document will not carry, counted while units are read (reported as losses)."""
+
+    n_gaps: int = 0
+    without_words: int = 0
+    shared_words: int = 0
+    endnote_words: int = 0
+    label_differs: int = 0
+    span_differs: int = 0
+    style: Counter[bool] = field(default_factory=Counter)
+    empty_units: list[str] = field(default_factory=list)
+
+
+def _need_tier(by_name: dict[str, _Tier], name: str, role: str, path: Path) -> _Tier:
+    tier = by_name.get(name)
+    if tier is None:
+        raise InputError(f"no {role} tier {name!r}; tiers: {list(by_name)}", path=path)
+    if not tier.is_interval:
+        raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier", path=path)
+    return tier
+
+
+def _select_tiers(tiers: list[_Tier], path: Path, options: dict[str, Any]) -> _Selection:
+    """The unit tiers (``tiers``, else every interval tier that is not a word tier), the speaker
+    tier and each unit tier's word tier (explicit ones must nest; automatic ones are tried)."""
     by_name = {t.name: t for t in tiers}
     interval_names = [t.name for t in tiers if t.is_interval]
     gaps = {""} | {g.strip() for g in options.get("gap_labels", DEFAULT_GAP_LABELS)}
     speaker_tier: str | None = options.get("speaker_tier")
     wanted: Sequence[str] | None = options.get("tiers")
     word_opt: str | None = options.get("word_tier")
-
-    def need_tier(name: str, role: str) -> _Tier:
-        tier = by_name.get(name)
-        if tier is None:
-            raise InputError(f"no {role} tier {name!r}; tiers: {list(by_name)}", path=path)
-        if not tier.is_interval:
-            raise InputError(f"{role} tier {name!r} is a point tier; expected an interval tier", path=path)
-        return tier
-
     is_words_tier = {n for n in interval_names if n == "words" or (n.endswith("/words") and n[:-6] in by_name)}
     if speaker_tier is not None:
-        need_tier(speaker_tier, "speaker")
+        _need_tier(by_name, speaker_tier, "speaker", path)
         if wanted is not None:
             unit_names = list(wanted)
         else:
             unit_names = [n for n in interval_names if n != speaker_tier and n not in is_words_tier]
         if len(unit_names) != 1:
             raise InputError(
-                f"with speaker_tier={speaker_tier!r} one text tier is needed, found {unit_names}; pass tiers=[NAME]",
+                f"--speaker-tier {speaker_tier!r} names the speakers of one text tier, but {len(unit_names)} "
+                f"text tiers were found {unit_names}; choose it with --tier NAME "
+                "(in Python: speaker_tier=..., tiers=[NAME])",
                 path=path,
             )
     elif wanted is not None:
         unit_names = list(wanted)
     else:
         unit_names = [n for n in interval_names if not (n.endswith("/words") and n[:-6] in by_name)]
-    unit_tiers = [need_tier(n, "unit") for n in unit_names]
+    unit_tiers = [_need_tier(by_name, n, "unit", path) for n in unit_names]
     if word_opt and "{speaker}" not in word_opt and len(unit_tiers) > 1:
         raise UsageError(
             f"word_tier={word_opt!r} names one tier but there are {len(unit_tiers)} unit tiers; "
             "use a pattern with {speaker}"
         )
-
-    # Word tier of each unit tier (explicit ones must nest; automatic ones are tried).
     word_of: dict[str, _Tier] = {}
     rejected: list[str] = []
     for ut in unit_tiers:
         if word_opt:
-            wt = need_tier(word_opt.replace("{speaker}", ut.name), "word")
-            ok, k, (s, e) = _nests(wt, ut, gaps)
-            if not ok:
-                raise InputError(
-                    f"word interval {k} ({s:g}-{e:g} s) is not inside any interval of unit "
-                    f"tier {ut.name!r}; a word tier must nest in its unit tier",
-                    path=path,
-                    place=f"tier {wt.name!r}",
-                )
-            word_of[ut.name] = wt
+            word_of[ut.name] = _nested_word_tier(by_name, word_opt.replace("{speaker}", ut.name), ut, gaps, path)
             continue
         candidates = [f"{ut.name}/words"] + (["words"] if len(unit_tiers) == 1 else [])
         for cand in candidates:
@@ -248,44 +295,66 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 word_of[ut.name] = wt
                 break
             rejected.append(cand)
+    return _Selection(by_name, unit_names, unit_tiers, word_of, rejected, speaker_tier, gaps)
 
-    # Speaker spans for speaker-tier mode.
-    spk_spans: list[tuple[float, float, str]] = []
-    if speaker_tier is not None:
-        spk_spans = [(s, e, lab.strip()) for s, e, lab in by_name[speaker_tier].entries if lab.strip() not in gaps]
+
+def _nested_word_tier(by_name: dict[str, _Tier], name: str, ut: _Tier, gaps: set[str], path: Path) -> _Tier:
+    """The word tier the user named for unit tier ``ut``; refused unless it nests in ``ut``."""
+    wt = _need_tier(by_name, name, "word", path)
+    ok, k, (s, e) = _nests(wt, ut, gaps)
+    if not ok:
+        raise InputError(
+            f"word interval {k} ({s:g}-{e:g} s) is not inside any interval of unit "
+            f"tier {ut.name!r}; a word tier must nest in its unit tier",
+            path=path,
+            place=f"tier {wt.name!r}",
+        )
+    return wt
+
+
+def _speaker_for(spans: list[tuple[float, float, str]], sel: _Selection, path: Path) -> Callable[..., str]:
+    """The speaker of interval ``k`` (``s``-``e``) of a tier: the speaker-tier label it overlaps most."""
 
     def speaker_for(tier: _Tier, k: int, s: float, e: float) -> str:
         best, best_overlap = None, 0.0
-        for ss, se, lab in spk_spans:
+        for ss, se, lab in spans:
             overlap = min(e, se) - max(s, ss)
             if overlap > best_overlap or (best is None and overlap >= 0 and s == e):
                 best, best_overlap = lab, overlap
         if best is None:
             raise InputError(
-                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier {speaker_tier!r}",
+                f"interval {k} ({s:g}-{e:g} s) overlaps no labelled interval of speaker tier {sel.speaker_tier!r}",
                 path=path,
                 place=f"tier {tier.name!r}",
             )
         return best
 
+    return speaker_for
+
+
+def _read_units(
+    sel: _Selection, scheme: BoundaryScheme, path: Path, stats: _ReadStats
+) -> list[tuple[tuple[float, int, int], dict[str, Any]]]:
+    """One unit per labelled interval of each unit tier, in time order (ties: tier, interval)."""
+    gaps = sel.gaps
+    spk_spans: list[tuple[float, float, str]] = []
+    if sel.speaker_tier is not None:
+        spk_spans = [
+            (s, e, lab.strip()) for s, e, lab in sel.by_name[sel.speaker_tier].entries if lab.strip() not in gaps
+        ]
+    speaker_for = _speaker_for(spk_spans, sel, path)
     units: list[tuple[tuple[float, int, int], dict[str, Any]]] = []
-    n_gaps = 0
-    without_words = 0
-    # What the Document will not carry (reported in doc.losses below).
-    shared_words = endnote_words = label_differs = span_differs = 0
-    style: Counter[bool] = Counter()
-    empty_units: list[str] = []
-    for tier_idx, ut in enumerate(unit_tiers):
-        wt = word_of.get(ut.name)
+    for tier_idx, ut in enumerate(sel.unit_tiers):
+        wt = sel.word_of.get(ut.name)
         words = [(s, e, lab) for s, e, lab in (wt.entries if wt else []) if lab.strip() not in gaps]
         word_mids = [(s + e) / 2 for s, e, _ in words]
         for k, (s, e, label) in enumerate(ut.entries, start=1):
             if label.strip() in gaps:
-                n_gaps += 1
+                stats.n_gaps += 1
                 continue
             label_tokens, code = split_endnote(label.split(), scheme)
             if code is not None and code != scheme.unclassified_code:
-                style[len(label_tokens) == len(label.split())] += 1  # True: glued to the last word
+                stats.style[len(label_tokens) == len(label.split())] += 1  # True: glued to the last word
             if code is None:
                 code = scheme.unclassified_code
                 if code is None:
@@ -299,60 +368,64 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
             lo = bisect.bisect_left(word_mids, s)
             hi = bisect.bisect_right(word_mids, e)
             if wt is not None and hi > lo:
-                toks: list[str] = []
-                t_starts: list[float] = []
-                t_ends: list[float] = []
-                for ws, we, wlab in words[lo:hi]:
-                    parts = wlab.split()
-                    toks.extend(parts)
-                    # A word label with inner whitespace (bobby's "RIPPED\nVerb") gives one
-                    # token per part, sharing the interval evenly, so that it writes back.
-                    p_starts, p_ends = _spread(ws, we, len(parts))
-                    t_starts.extend(p_starts)
-                    t_ends.extend(p_ends)
-                shared_words += sum(1 for _, _, wlab in words[lo:hi] if len(wlab.split()) > 1)
-                stripped, wcode = split_endnote(toks, scheme)
-                if wcode is not None and wcode == code and stripped:
-                    if len(stripped) < len(toks):  # a separate endnote token: drop its times
-                        t_starts, t_ends = t_starts[: len(stripped)], t_ends[: len(stripped)]
-                        endnote_words += 1
-                    toks = stripped
-                if toks != label_tokens:
-                    label_differs += 1
-                if toks and (abs(t_starts[0] - s) > _EPS or abs(t_ends[len(toks) - 1] - e) > _EPS):
-                    span_differs += 1
-                unit.update(tokens=toks, token_starts=t_starts, token_ends=t_ends)
+                unit.update(_unit_words(words[lo:hi], label_tokens, code, s, e, scheme, stats))
             else:
                 if wt is not None:
-                    without_words += 1
+                    stats.without_words += 1
                 unit["tokens"] = label_tokens
-            unit["speaker"] = speaker_for(ut, k, s, e) if speaker_tier else ut.name
+            unit["speaker"] = speaker_for(ut, k, s, e) if sel.speaker_tier else ut.name
             if not unit["tokens"]:
-                empty_units.append(f"{ut.name} {k}")
+                stats.empty_units.append(f"{ut.name} {k}")
             units.append(((s, tier_idx, k), unit))
     units.sort(key=lambda u: u[0])
+    return units
 
-    used = set(unit_names) | {w.name for w in word_of.values()}
-    if speaker_tier:
-        used.add(speaker_tier)
-    meta.update(
-        tiers=unit_names,
-        word_tiers={u: w.name for u, w in word_of.items()},
-        speaker_tier=speaker_tier,
-        ignored_tiers=[t.name for t in tiers if t.name not in used],
-        gap_intervals=n_gaps,
-        units_without_words=without_words,
-    )
-    if rejected:
-        meta["rejected_word_tiers"] = rejected
-    meta["tier_ranges"] = {t.name: [t.xmin, t.xmax] for t in tiers if t.name in used}
-    # How labels spell their endnote (glued ``fine.`` or separate ``fine .``), so that the
-    # writer spells them the same; a file mixing both is written back in its usual style.
-    glued = style[True] > style[False]
-    meta["endnote_style"] = "glued" if glued else "separate"
-    respaced = style[not glued]
-    # Filled directly, as from_units would (units without tokens skipped): its per-unit
-    # mapping lookups were a quarter of a large read.
+
+def _unit_words(
+    words: list[tuple[float, float, str]],
+    label_tokens: list[str],
+    code: int,
+    s: float,
+    e: float,
+    scheme: BoundaryScheme,
+    stats: _ReadStats,
+) -> dict[str, Any]:
+    """A unit's tokens and times from the word intervals inside it (``s``-``e``), counting how
+    they differ from the unit's own label and span."""
+    toks: list[str] = []
+    t_starts: list[float] = []
+    t_ends: list[float] = []
+    for ws, we, wlab in words:
+        parts = wlab.split()
+        toks.extend(parts)
+        # A word label with inner whitespace (bobby's "RIPPED\nVerb") gives one
+        # token per part, sharing the interval evenly, so that it writes back.
+        p_starts, p_ends = _spread(ws, we, len(parts))
+        t_starts.extend(p_starts)
+        t_ends.extend(p_ends)
+    stats.shared_words += sum(1 for _, _, wlab in words if len(wlab.split()) > 1)
+    stripped, wcode = split_endnote(toks, scheme)
+    if wcode is not None and wcode == code and stripped:
+        if len(stripped) < len(toks):  # a separate endnote token: drop its times
+            t_starts, t_ends = t_starts[: len(stripped)], t_ends[: len(stripped)]
+            stats.endnote_words += 1
+        toks = stripped
+    if toks != label_tokens:
+        stats.label_differs += 1
+    if toks and (abs(t_starts[0] - s) > _EPS or abs(t_ends[len(toks) - 1] - e) > _EPS):
+        stats.span_differs += 1
+    return {"tokens": toks, "token_starts": t_starts, "token_ends": t_ends}
+
+
+def _build_document(
+    units: list[tuple[tuple[float, int, int], dict[str, Any]]],
+    path: Path,
+    scheme: BoundaryScheme,
+    sel: _Selection,
+    meta: dict[str, Any],
+) -> Document:
+    """The Document of the units. Filled directly, as from_units would (units without tokens
+    skipped): its per-unit mapping lookups were a quarter of a large read."""
     cols = UnitColumns()
     token_times = False
     for _, unit in units:
@@ -366,23 +439,29 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         token_times = token_times or bool(t_starts) or bool(t_ends)
     if not token_times:
         cols.token_starts, cols.token_ends = [], []
-    doc = cols.build(
+    return cols.build(
         path.stem,
         layer="iu",
         scheme=scheme,
-        speakers=None if speaker_tier else unit_names,
+        speakers=None if sel.speaker_tier else sel.unit_names,
         source_path=str(path),
         source_format="textgrid",
         meta=meta,
     )
-    losses = doc.losses
+
+
+def _note_tier_losses(
+    losses: LossReport, tiers: list[_Tier], used: set[str], sel: _Selection, meta: dict[str, Any]
+) -> None:
+    """Tiers not read, pause labels read as gaps, tiles repaired, tiers renamed or restructured."""
     for t in tiers:
         if t.name in used:
             continue
         n = sum(1 for _, _, lab in t.entries if lab.strip())
         what = "interval tier not read" if t.is_interval else "point tier: segagree reads interval tiers only"
         losses.add("tier-ignored", what, where=f"tier {t.name!r}", count=n)
-    read_tiers = [t for t in tiers if t.name in used and t.name != speaker_tier]
+    gaps = sel.gaps
+    read_tiers = [t for t in tiers if t.name in used and t.name != sel.speaker_tier]
     pauses = Counter(lab.strip() for t in read_tiers for _, _, lab in t.entries if lab.strip() and lab.strip() in gaps)
     if pauses:
         losses.add(
@@ -397,43 +476,51 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         )
     if meta["renamed_tiers"]:
         losses.add("tiers-renamed", "duplicate tier names were made unique", where=", ".join(meta["renamed_tiers"]))
-    if speaker_tier:
+    if sel.speaker_tier:
         losses.add(
             "tiers-restructured",
-            f"the text tier {unit_names[0]!r} and speaker tier {speaker_tier!r} become one tier per speaker",
+            f"the text tier {sel.unit_names[0]!r} and speaker tier {sel.speaker_tier!r} become one tier per speaker",
         )
-    for u, w in word_of.items():
+    for u, w in sel.word_of.items():
         if w.name != f"{u}/words":
             losses.add("tiers-renamed", f"word tier {w.name!r} of {u!r} is written back as '<speaker>/words'")
+
+
+def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, style: str) -> None:
+    """What the units' labels and word intervals lose in the Document (counted in ``stats``)."""
     if respaced:
         losses.add(
             "labels-respaced",
             f"labels glue their endnote to the last word in some intervals and not in others; "
-            f"all are written back {meta['endnote_style']}",
+            f"all are written back {style}",
             count=respaced,
         )
-    if empty_units:
+    if stats.empty_units:
         losses.add(
             "units-dropped",
             "intervals holding only an endnote have no tokens",
-            where=", ".join(empty_units[:5]),
-            count=len(empty_units),
+            where=", ".join(stats.empty_units[:5]),
+            count=len(stats.empty_units),
         )
-    if label_differs:
-        losses.add("labels-dropped", "unit labels whose text differs from their word tier's words", count=label_differs)
-    if span_differs:
-        losses.add("times-dropped", "unit intervals whose times differ from their words' span", count=span_differs)
-    if endnote_words:
+    if stats.label_differs:
+        losses.add(
+            "labels-dropped", "unit labels whose text differs from their word tier's words", count=stats.label_differs
+        )
+    if stats.span_differs:
+        what = "unit intervals whose times differ from their words' span"
+        losses.add("times-dropped", what, count=stats.span_differs)
+    if stats.endnote_words:
         losses.add(
             "times-dropped",
             "endnote word intervals are read as boundaries; their times are dropped",
-            count=endnote_words,
+            count=stats.endnote_words,
         )
-    if shared_words:
+    if stats.shared_words:
         losses.add(
-            "times-invented", "word labels holding several tokens; their interval was shared evenly", count=shared_words
+            "times-invented",
+            "word labels holding several tokens; their interval was shared evenly",
+            count=stats.shared_words,
         )
-    return doc
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -505,19 +592,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         word_tiers: True/False to force word tiers on/off; None decides (see above).
         format: ``long`` (default) or ``short``.
     """
-    _check_options(options, _WRITE_OPTIONS, "writer")
+    check_options(options, _WRITE_OPTIONS, "TextGrid writer")
     check_times(doc, path)
-    layer = doc.layer(options.get("layer"))
-    scheme = layer.scheme
     fmt = options.get("format", "long")
     if fmt not in ("long", "short"):
         raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
-    for name in doc.layers:
-        if name != layer.name:
-            losses.add(
-                "layer-dropped", f"TextGrid holds one unit layer; layer {name!r} is not written (only {layer.name!r})"
-            )
-    note_unit_layer_losses(layer.name, scheme, losses, "TextGrid")
+    layer = unit_layer_to_write(doc, losses, "TextGrid", options.get("layer"))
     extra = doc.meta_columns()
     if extra:
         losses.add(
@@ -526,18 +606,40 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             where=", ".join(extra),
             count=filled_cells(doc, extra),
         )
-
-    tok = doc.tokens
-    glued = doc.meta.get("endnote_style") == "glued"
-    texts = tok["text"].astype(str).tolist()
-    starts = tok["start"].to_numpy(dtype=float)
-    ends = tok["end"].to_numpy(dtype=float)
     units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
+    spans, invented = _unit_spans(doc, units, losses)
+    _note_reordering(doc, units, spans, losses)
+    per_speaker, need_words = _speaker_items(doc, units, spans, invented, layer.scheme, options, losses)
+    # The file's range: a TextGrid reader's (kept in meta), widened to hold every unit.
+    meta_min, meta_max = _meta_time(doc.meta.get("xmin")), _meta_time(doc.meta.get("xmax"))
+    xmin = min([0.0 if meta_min is None else meta_min] + [s for s, _ in spans])
+    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION] + ([] if meta_max is None else [meta_max]))
+    tier_entries, xmax = _tier_entries(doc, per_speaker, xmax, losses)
+    kept_ranges = doc.meta.get("tier_ranges")
+    ranges: dict[str, Any] = kept_ranges if isinstance(kept_ranges, dict) else {}
+    out_tiers: list[PraatTier] = []
+    for speaker, (unit_entries, word_entries) in tier_entries.items():
+        out_tiers.append(_tier(speaker, unit_entries, xmin, xmax, ranges))
+        if need_words:
+            out_tiers.append(_tier(f"{speaker}/words", word_entries, xmin, xmax, ranges))
+    _note_unreadable(per_speaker, need_words, losses)
+    text = dump_textgrid(TextGridFile(xmin, xmax, out_tiers), long=fmt == "long")
+    path.write_text(text, encoding="utf-8")
+
+
+_Item = tuple[float, float, str, list[str], list[float], list[float]]  # span, label, tokens, word spans
+_Entry = tuple[float, float, str]
+
+
+def _unit_spans(doc: Document, units: list[Any], losses: LossReport) -> tuple[list[tuple[float, float]], bool]:
+    """Each unit's (start, end); missing times interpolated by token count (reported), and
+    whether any was."""
+    starts = doc.tokens["start"].to_numpy(dtype=float)
+    ends = doc.tokens["end"].to_numpy(dtype=float)
     # Python floats: praatio writes repr(), and repr(np.float64) is not a number to Praat.
     spans = [(float(starts[u.rows[0]]), float(ends[u.rows[-1]])) for u in units]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
-    invented = missing > 0
-    if invented:
+    if missing:
         spans = _fill_spans(spans, [len(u.rows) for u in units])
         how = (
             "every unit was given 1 s in discourse order"
@@ -545,9 +647,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             else "their times were interpolated by token count between the known times"
         )
         losses.add("times-invented", f"{missing} of {len(units)} units have no start or end time; {how}")
+    return spans, missing > 0
 
-    # The reader puts units in discourse order by start time (ties: tier order, then interval
-    # order); a document in another order comes back reordered.
+
+def _note_reordering(doc: Document, units: list[Any], spans: list[tuple[float, float]], losses: LossReport) -> None:
+    """The reader puts units in discourse order by start time (ties: tier order, then interval
+    order); a document in another order comes back reordered."""
     tier_of = {s: i for i, s in enumerate(doc.speakers)}
     reread = sorted(range(len(units)), key=lambda i: (spans[i][0], tier_of[units[i].speaker], i))
     moved = sum(1 for pos, i in enumerate(reread) if i != pos)
@@ -558,9 +663,24 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             count=moved,
         )
 
-    # Per unit: label, span, word spans (if known).
-    per_speaker: dict[str, list[tuple[float, float, str, list[str], list[float], list[float]]]]
-    per_speaker = {s: [] for s in doc.speakers}
+
+def _speaker_items(
+    doc: Document,
+    units: list[Any],
+    spans: list[tuple[float, float]],
+    invented: bool,
+    scheme: BoundaryScheme,
+    options: dict[str, Any],
+    losses: LossReport,
+) -> tuple[dict[str, list[_Item]], bool]:
+    """Per speaker, each unit's span, label, tokens and word spans (spread evenly where not
+    known); and whether word tiers are written (forced, or needed to give the tokens back)."""
+    tok = doc.tokens
+    glued = doc.meta.get("endnote_style") == "glued"
+    texts = tok["text"].astype(str).tolist()
+    starts = tok["start"].to_numpy(dtype=float)
+    ends = tok["end"].to_numpy(dtype=float)
+    per_speaker: dict[str, list[_Item]] = {s: [] for s in doc.speakers}
     forced = options.get("word_tiers")
     need_words = bool(forced)
     decide = forced is None
@@ -598,18 +718,20 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             "times-invented",
             f"{word_times_invented} units have no word times; their word intervals were spread evenly over the unit",
         )
+    return per_speaker, need_words
 
-    # The file's range: a TextGrid reader's (kept in meta), widened to hold every unit.
-    meta_min, meta_max = _meta_time(doc.meta.get("xmin")), _meta_time(doc.meta.get("xmax"))
-    xmin = min([0.0 if meta_min is None else meta_min] + [s for s, _ in spans])
-    xmax = max([e for _, e in spans] + [xmin + _MIN_DURATION] + ([] if meta_max is None else [meta_max]))
 
+def _tier_entries(
+    doc: Document, per_speaker: dict[str, list[_Item]], xmax: float, losses: LossReport
+) -> tuple[dict[str, tuple[list[_Entry], list[_Entry]]], float]:
+    """Per speaker, the unit and word intervals of its tiers: overlaps moved and zero durations
+    widened (both reported); and the file's end, widened to hold them."""
     n_overlap = n_zero = 0
-    tier_entries: dict[str, tuple[list, list]] = {}
+    tier_entries: dict[str, tuple[list[_Entry], list[_Entry]]] = {}
     for speaker in doc.speakers:
         items = sorted(per_speaker[speaker], key=lambda x: (x[0], x[1]))
-        unit_entries: list[tuple[float, float, str]] = []
-        word_entries: list[tuple[float, float, str]] = []
+        unit_entries: list[_Entry] = []
+        word_entries: list[_Entry] = []
         prev_end = -math.inf
         for us, ue, label, toks, ws, we in items:
             if us < prev_end:
@@ -624,37 +746,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                     ue = MAX_SECONDS
                     us = max(prev_end, ue - _MIN_DURATION)
             if (us, ue) != (ws[0], we[-1]):
-                # Keep word times that still fit inside the (moved) unit, else spread evenly.
-                cs = [min(max(x, us), ue) for x in ws]
-                ce = [min(max(x, us), ue) for x in we]
-                bad = any(a >= b for a, b in zip(cs, ce, strict=True)) or any(
-                    ce[i] > cs[i + 1] for i in range(len(toks) - 1)
-                )
-                ws, we = _spread(us, ue, len(toks)) if bad else (cs, ce)
+                ws, we = _fit_words(us, ue, ws, we)
             unit_entries.append((float(us), float(ue), label))
             word_entries.extend((float(a), float(b), t) for a, b, t in zip(ws, we, toks, strict=True))
             prev_end = ue
             xmax = max(xmax, ue)
         tier_entries[speaker] = (unit_entries, word_entries)
-    ranges = doc.meta.get("tier_ranges") if isinstance(doc.meta.get("tier_ranges"), dict) else {}
-    out_tiers: list[PraatTier] = []
-
-    def add_tier(name: str, entries: list[tuple[float, float, str]]) -> None:
-        lo, hi = xmin, xmax
-        kept = ranges.get(name)
-        if isinstance(kept, list) and len(kept) == 2:
-            a, b = _meta_time(kept[0]), _meta_time(kept[1])
-            # A tier's own range (Praat allows one narrower than the file's) when it still fits.
-            if a is not None and b is not None and xmin <= a <= b <= xmax:
-                if all(a - _EPS <= s and e <= b + _EPS for s, e, _ in entries):
-                    lo, hi = a, b
-        items = [PraatItem(max(s, lo), min(e, hi), lab, 0) for s, e, lab in entries]
-        out_tiers.append(PraatTier(name, True, lo, hi, items, 0))
-
-    for speaker, (unit_entries, word_entries) in tier_entries.items():
-        add_tier(speaker, unit_entries)
-        if need_words:
-            add_tier(f"{speaker}/words", word_entries)
     if n_overlap:
         losses.add(
             "overlap",
@@ -663,9 +760,29 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         )
     if n_zero:
         losses.add("times-rounded", f"{n_zero} units had no duration; they were widened to {_MIN_DURATION * 1000:g} ms")
-    _note_unreadable(per_speaker, need_words, losses)
-    text = dump_textgrid(TextGridFile(xmin, xmax, out_tiers), long=fmt == "long")
-    path.write_text(text, encoding="utf-8")
+    return tier_entries, xmax
+
+
+def _fit_words(us: float, ue: float, ws: list[float], we: list[float]) -> tuple[list[float], list[float]]:
+    """Word times that still fit inside the (moved) unit ``us``-``ue``, else spread evenly."""
+    cs = [min(max(x, us), ue) for x in ws]
+    ce = [min(max(x, us), ue) for x in we]
+    bad = any(a >= b for a, b in zip(cs, ce, strict=True)) or any(ce[i] > cs[i + 1] for i in range(len(ws) - 1))
+    return _spread(us, ue, len(ws)) if bad else (cs, ce)
+
+
+def _tier(name: str, entries: list[_Entry], xmin: float, xmax: float, ranges: dict[str, Any]) -> PraatTier:
+    """An interval tier over the file's range, or over its own kept range when it still fits
+    (Praat allows one narrower than the file's)."""
+    lo, hi = xmin, xmax
+    kept = ranges.get(name)
+    if isinstance(kept, list) and len(kept) == 2:
+        a, b = _meta_time(kept[0]), _meta_time(kept[1])
+        if a is not None and b is not None and xmin <= a <= b <= xmax:
+            if all(a - _EPS <= s and e <= b + _EPS for s, e, _ in entries):
+                lo, hi = a, b
+    items = [PraatItem(max(s, lo), min(e, hi), lab, 0) for s, e, lab in entries]
+    return PraatTier(name, True, lo, hi, items, 0)
 
 
 def _meta_time(value: Any) -> float | None:

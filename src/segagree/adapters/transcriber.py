@@ -26,9 +26,10 @@ How it maps to the model (reading)
   they were; those in segments without words are reported (``marks-dropped``). Turn and
   section attributes, topics and the speaker table are kept in ``meta['trs']`` (with each
   turn's section, ``turn_sections``) and the columns ``trs_turn``/``trs_section``;
-* text in a turn without a speaker is an error (``teicorpo_badfile.trs``: no ``<Speakers>``,
-  a speaker-less turn with text), unless ``no_speaker="NAME"`` names a speaker for it. Empty
-  speaker-less turns (silences) are ignored.
+* text in a turn without a speaker (the DTD makes ``speaker`` optional) is read as speaker
+  ``no_speaker`` (``--no-speaker NAME``; default ``unknown``, reported ``speaker-assumed``); in a
+  file with no ``<Speakers>`` list at all (``teicorpo_badfile.trs``) it is an error unless
+  ``no_speaker`` is given. Empty speaker-less turns (silences) are ignored.
 
 Writing
 -------
@@ -50,14 +51,16 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
-from segagree.adapters.base import Adapter, LossReport, atomic_path, read_bytes
-from segagree.adapters.endnotes import endnote_text, note_unit_layer_losses, split_endnote
-from segagree.adapters.xml import check_xml_text, fix_misdeclared_utf8, note_xml_read_losses, parse_xml
+from segagree.adapters.base import Adapter, LossReport, atomic_path
+from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.adapters.timing import BadTime, parse_seconds
+from segagree.adapters.xml import check_xml_text, note_xml_read_losses, read_root
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, builtin_scheme, from_units
 
@@ -67,21 +70,10 @@ EXPECTED = "a Transcriber transcription (<Trans>)"
 
 
 def _time(value: str | None, path: Path, el: etree._Element, attr: str) -> float | None:
-    if value is None or value.strip() == "":
-        return None
     try:
-        t = float(value)
-    except ValueError:
-        raise InputError(
-            f"{attr}={value!r} is not a number of seconds", path=path, place=f"line {el.sourceline} <{el.tag}>"
-        ) from None
-    if not math.isfinite(t) or t < 0 or t > 864000:
-        raise InputError(
-            f"{attr}={value!r} is not a time in a recording (0 to 10 days)",
-            path=path,
-            place=f"line {el.sourceline} <{el.tag}>",
-        )
-    return t
+        return parse_seconds(value)
+    except BadTime as why:
+        raise InputError(f"{attr}={why}", path=path, place=f"line {el.sourceline} <{el.tag}>") from None
 
 
 class _Part:
@@ -132,23 +124,23 @@ def _unread_elements(root: etree._Element) -> dict[str, tuple[int, int]]:
     return found
 
 
+# The speaker of text in a speaker-less <Turn> (the DTD makes ``speaker`` optional) unless the
+# reader is given one (``no_speaker``, ``--no-speaker``).
+NO_SPEAKER = "unknown"
+
+
 def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | None = None, **_: Any) -> Document:
     """Read a Transcriber file into a Document (see the module docstring).
 
     Args:
         path: the ``.trs`` file.
         scheme: the endnote scheme of the ``iu`` layer (default Du Bois).
-        no_speaker: speaker name for text in turns without a speaker (default: such text is an error).
+        no_speaker: speaker name for text in turns without a speaker (default: :data:`NO_SPEAKER`
+            when the file lists its speakers, reported; an error in a file with no ``<Speakers>``).
     """
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
-    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
-    tree = parse_xml(raw, path, expected=EXPECTED)
-    root = tree.getroot()
-    if root.tag != "Trans":
-        raise InputError(
-            f"root element is <{root.tag}>, expected {EXPECTED}", path=path, place=f"line {root.sourceline}"
-        )
+    tree, root, misdeclared = read_root(path, "Trans", EXPECTED)
     speakers_table = [dict(s.attrib) for s in root.iterfind("Speakers/Speaker")]
     name_of: dict[str, str] = {}
     for s in speakers_table:
@@ -157,112 +149,188 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
             raise InputError("a <Speaker> without an id", path=path)
         name_of[sid] = (s.get("name") or "").strip() or sid
     speakers = list(dict.fromkeys(name_of.values()))
-
     unread = _unread_elements(root)
-    parts: list[tuple[_Part, int, int]] = []  # part, turn index, section index
-    turns: list[dict[str, str]] = []
-    turn_sections: list[int] = []  # each turn's section: word-less turns are written back there
-    sections: list[dict[str, str]] = []
-    lost_marks = 0
+    found = _Turns()
     for section in root.iter("Section"):
-        sections.append(dict(section.attrib))
-        sec_index = len(sections) - 1
-        for child in section:
-            if isinstance(child.tag, str) and child.tag != "Turn":
+        _read_section(section, path, name_of, found)
+    units, assumed = _units(found.parts, name_of, no_speaker, scheme, path)
+    if not units:
+        raise InputError("no turn has text; nothing to read", path=path)
+    meta = {
+        "trs": {
+            "trans": dict(root.attrib),
+            "speakers": speakers_table,
+            "topics": [dict(t.attrib) for t in root.iterfind("Topics/Topic")],
+            "episode": dict(root.find("Episode").attrib) if root.find("Episode") is not None else {},
+            "sections": found.sections,
+            "turns": found.turns,
+            "turn_sections": found.turn_sections,
+            "encoding": (tree.docinfo.encoding or "UTF-8"),
+        }
+    }
+    doc = from_units(
+        path.stem,
+        units,
+        layer="iu",
+        scheme=scheme,
+        speakers=speakers,
+        source_path=str(path),
+        source_format="transcriber",
+        meta=meta,
+    )
+    note_xml_read_losses(doc, tree, misdeclared, unread)
+    if found.lost_marks:
+        doc.losses.add(
+            "marks-dropped",
+            "Event/Comment/Background elements in segments without words are not kept",
+            count=found.lost_marks,
+        )
+    if assumed:
+        name = no_speaker or NO_SPEAKER
+        doc.losses.add(
+            "speaker-assumed",
+            f"text in <Turn>s without a speaker is read as speaker {name!r}"
+            + ("" if no_speaker else " (name it with no_speaker='NAME', --no-speaker NAME)"),
+            where=f"line {assumed[0]}",
+            count=len(assumed),
+        )
+    return doc
+
+
+@dataclass
+class _Turns:
+    """What the sections hold: the unit parts with their turn and section, the turns' and
+    sections' attributes, each turn's section, and the marks of parts without words."""
+
+    parts: list[tuple[_Part, int, int]] = field(default_factory=list)
+    turns: list[dict[str, str]] = field(default_factory=list)
+    turn_sections: list[int] = field(default_factory=list)
+    sections: list[dict[str, str]] = field(default_factory=list)
+    lost_marks: int = 0
+
+
+def _read_section(section: etree._Element, path: Path, name_of: dict[str, str], found: _Turns) -> None:
+    """Add the turns of one ``<Section>`` to ``found``."""
+    found.sections.append(dict(section.attrib))
+    sec_index = len(found.sections) - 1
+    for child in section:
+        if isinstance(child.tag, str) and child.tag != "Turn":
+            raise InputError(
+                f"unexpected <{child.tag}> in a <Section>; expected Turn elements",
+                path=path,
+                place=f"line {child.sourceline}",
+            )
+    for turn in section.iterfind("Turn"):
+        found.turns.append(dict(turn.attrib))
+        found.turn_sections.append(sec_index)
+        _read_turn(turn, len(found.turns) - 1, sec_index, path, name_of, found)
+
+
+def _read_turn(
+    turn: etree._Element, t_index: int, sec_index: int, path: Path, name_of: dict[str, str], found: _Turns
+) -> None:
+    """Cut one ``<Turn>`` into parts: a new one at each ``<Sync>`` (a new segment) and ``<Who>``
+    (another speaker of the segment); parts with words are added to ``found``."""
+    ids = (turn.get("speaker") or "").split()
+    t_start = _time(turn.get("startTime"), path, turn, "startTime")
+    t_end = _time(turn.get("endTime"), path, turn, "endTime")
+    for sid in ids:
+        if sid not in name_of:
+            raise InputError(
+                f"turn speaker {sid!r} is not in <Speakers> ({sorted(name_of) or 'none'})",
+                path=path,
+                place=f"line {turn.sourceline} <Turn>",
+            )
+    segment: list[_Part] = []
+
+    def new_part(sid: str, start: float | None, line: int) -> _Part:
+        p = _Part(sid, start, line)
+        segment.append(p)
+        return p
+
+    def close(end: float | None) -> None:
+        for p in segment:
+            if p.words and end is not None and p.start is not None and end < p.start:
                 raise InputError(
-                    f"unexpected <{child.tag}> in a <Section>; expected Turn elements",
-                    path=path,
-                    place=f"line {child.sourceline}",
-                )
-        for turn in section.iterfind("Turn"):
-            turns.append(dict(turn.attrib))
-            turn_sections.append(sec_index)
-            t_index = len(turns) - 1
-            ids = (turn.get("speaker") or "").split()
-            t_start = _time(turn.get("startTime"), path, turn, "startTime")
-            t_end = _time(turn.get("endTime"), path, turn, "endTime")
-            for sid in ids:
-                if sid not in name_of:
-                    raise InputError(
-                        f"turn speaker {sid!r} is not in <Speakers> ({sorted(name_of) or 'none'})",
-                        path=path,
-                        place=f"line {turn.sourceline} <Turn>",
-                    )
-            segment: list[_Part] = []
-
-            def new_part(sid: str, start: float | None, line: int, segment: list[_Part] = segment) -> _Part:
-                p = _Part(sid, start, line)
-                segment.append(p)
-                return p
-
-            def close(
-                end: float | None, segment: list[_Part] = segment, t_index: int = t_index, sec_index: int = sec_index
-            ) -> None:
-                nonlocal lost_marks
-                for p in segment:
-                    if p.words and end is not None and p.start is not None and end < p.start:
-                        raise InputError(
-                            f"a segment starting at {p.start} s ends at {end} s, before it starts; "
-                            "expected Sync times (and the turn's endTime) in increasing order",
-                            path=path,
-                            place=f"line {p.line}",
-                        )
-                    p.end = end
-                    if p.words:
-                        parts.append((p, t_index, sec_index))
-                    else:
-                        lost_marks += len(p.marks)
-                segment.clear()
-
-            first_id = ids[0] if ids else ""
-            cur = new_part(first_id, t_start, turn.sourceline)
-            seg_start = t_start
-            cur.add_text(turn.text)
-            for el in turn:
-                if el.tag == "Sync":
-                    t = _time(el.get("time"), path, el, "time")
-                    if t is None:
-                        raise InputError("<Sync> without a time", path=path, place=f"line {el.sourceline} <Sync>")
-                    close(t)
-                    seg_start = t
-                    cur = new_part(first_id, t, el.sourceline)
-                elif el.tag == "Who":
-                    try:
-                        nb = int(el.get("nb") or "")
-                        sid = ids[nb - 1]
-                        if nb < 1:
-                            raise IndexError
-                    except (ValueError, IndexError):
-                        raise InputError(
-                            f"<Who nb={el.get('nb')!r}> does not name one of the turn's {len(ids)} speakers",
-                            path=path,
-                            place=f"line {el.sourceline} <Who>",
-                        ) from None
-                    if not cur.words and not cur.marks and cur in segment:
-                        segment.remove(cur)
-                    cur = new_part(sid, seg_start, el.sourceline)
-                elif el.tag in MARK_TAGS:
-                    cur.add_mark(el)
-                elif isinstance(el.tag, str):
-                    raise InputError(
-                        f"unexpected <{el.tag}> in a <Turn>; expected Sync, Who, Event, Comment or Background",
-                        path=path,
-                        place=f"line {el.sourceline}",
-                    )
-                cur.add_text(el.tail)
-            close(t_end)
-    units: list[dict[str, Any]] = []
-    for p, t_index, sec_index in parts:
-        if not p.speaker_id:
-            if no_speaker is None:
-                raise InputError(
-                    "text in a <Turn> without a speaker"
-                    + ("" if name_of else " and the file has no <Speakers> list")
-                    + "; expected speaker=\"id\" on every turn with text (or give no_speaker='NAME')",
+                    f"a segment starting at {p.start} s ends at {end} s, before it starts; "
+                    "expected Sync times (and the turn's endTime) in increasing order",
                     path=path,
                     place=f"line {p.line}",
                 )
-            name = no_speaker
+            p.end = end
+            if p.words:
+                found.parts.append((p, t_index, sec_index))
+            else:
+                found.lost_marks += len(p.marks)
+        segment.clear()
+
+    first_id = ids[0] if ids else ""
+    cur = new_part(first_id, t_start, turn.sourceline)
+    seg_start = t_start
+    cur.add_text(turn.text)
+    for el in turn:
+        if el.tag == "Sync":
+            t = _time(el.get("time"), path, el, "time")
+            if t is None:
+                raise InputError("<Sync> without a time", path=path, place=f"line {el.sourceline} <Sync>")
+            close(t)
+            seg_start = t
+            cur = new_part(first_id, t, el.sourceline)
+        elif el.tag == "Who":
+            sid = _who(el, ids, path)
+            if not cur.words and not cur.marks and cur in segment:
+                segment.remove(cur)
+            cur = new_part(sid, seg_start, el.sourceline)
+        elif el.tag in MARK_TAGS:
+            cur.add_mark(el)
+        elif isinstance(el.tag, str):
+            raise InputError(
+                f"unexpected <{el.tag}> in a <Turn>; expected Sync, Who, Event, Comment or Background",
+                path=path,
+                place=f"line {el.sourceline}",
+            )
+        cur.add_text(el.tail)
+    close(t_end)
+
+
+def _who(el: etree._Element, ids: list[str], path: Path) -> str:
+    """The speaker id a ``<Who nb="N"/>`` names: the N-th of its turn's speakers."""
+    try:
+        nb = int(el.get("nb") or "")
+        sid = ids[nb - 1]
+        if nb < 1:
+            raise IndexError
+    except (ValueError, IndexError):
+        raise InputError(
+            f"<Who nb={el.get('nb')!r}> does not name one of the turn's {len(ids)} speakers",
+            path=path,
+            place=f"line {el.sourceline} <Who>",
+        ) from None
+    return sid
+
+
+def _units(
+    parts: list[tuple[_Part, int, int]],
+    name_of: dict[str, str],
+    no_speaker: str | None,
+    scheme: BoundaryScheme,
+    path: Path,
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """One unit per part with words (see the module docstring), and the lines of the parts
+    whose speaker was assumed (no speaker on their turn)."""
+    units: list[dict[str, Any]] = []
+    assumed: list[int] = []
+    for p, t_index, sec_index in parts:
+        if not p.speaker_id:
+            if no_speaker is None and not name_of:
+                raise InputError(
+                    "text in a <Turn> without a speaker and the file has no <Speakers> list; "
+                    "expected speaker=\"id\" on every turn with text (or give no_speaker='NAME', --no-speaker NAME)",
+                    path=path,
+                    place=f"line {p.line}",
+                )
+            name = no_speaker or NO_SPEAKER
+            assumed.append(p.line)
         else:
             name = name_of[p.speaker_id]
         toks, code = split_endnote(p.words, scheme)
@@ -291,38 +359,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, no_speaker: str | 
                 },
             }
         )
-    if not units:
-        raise InputError("no turn has text; nothing to read", path=path)
-    meta = {
-        "trs": {
-            "trans": dict(root.attrib),
-            "speakers": speakers_table,
-            "topics": [dict(t.attrib) for t in root.iterfind("Topics/Topic")],
-            "episode": dict(root.find("Episode").attrib) if root.find("Episode") is not None else {},
-            "sections": sections,
-            "turns": turns,
-            "turn_sections": turn_sections,
-            "encoding": (tree.docinfo.encoding or "UTF-8"),
-        }
-    }
-    doc = from_units(
-        path.stem,
-        units,
-        layer="iu",
-        scheme=scheme,
-        speakers=speakers,
-        source_path=str(path),
-        source_format="transcriber",
-        meta=meta,
-    )
-    note_xml_read_losses(doc, tree, misdeclared, unread)
-    if lost_marks:
-        doc.losses.add(
-            "marks-dropped",
-            "Event/Comment/Background elements in segments without words are not kept",
-            count=lost_marks,
-        )
-    return doc
+    return units, assumed
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -348,6 +385,10 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
         _write(doc, path, losses=losses)
     except ValueError as err:  # lxml refuses a value XML cannot hold (in metadata kept from elsewhere)
         raise SegagreeError(f"cannot be written as a Transcriber file: {err}", path=path) from None
+    if not doc.n_tokens:
+        # The reader refuses a file without text (nothing to read), so this one does not read back.
+        losses.add("units-dropped", "the annotation has no units; a Transcriber file without text does not read back")
+        return
     # Transcriber segments run from one Sync to the next, so units out of time order within a
     # speaker's turn (overlapping, or untimed ones between timed ones) cannot be written so that
     # they read back; refuse rather than leave a file segagree itself refuses.
@@ -362,179 +403,220 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
 
 
 def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
-    layer_name = "iu" if "iu" in doc.layers else doc.layer().name
-    layer = doc.layer(layer_name)
-    scheme = layer.scheme
-    for other in doc.layers:
-        if other != layer_name:
-            losses.add("layer-dropped", f"Transcriber holds one segmentation; layer {other!r} is not written")
-    note_unit_layer_losses(layer_name, scheme, losses, "Transcriber")
+    layer = unit_layer_to_write(doc, losses, "Transcriber")
     extra = [c for c in doc.meta_columns() if c not in OWN_COLUMNS]
     if extra:
         losses.add("meta-dropped", f"Transcriber keeps no token metadata; dropped {extra}")
-    trs = doc.meta.get("trs") or {}
-    tok = doc.tokens
-    text = tok["text"].to_numpy()
-    starts = tok["start"].to_numpy(dtype=float)
-    ends = tok["end"].to_numpy(dtype=float)
+    out = _TrsWriter(doc, layer.name, layer.scheme, losses)
+    out.speaker_table()
+    out.unit_spans()
+    out.group_turns()
+    out.build()
+    out.note_losses()
+    trs = out.trs
+    encoding = str(trs.get("encoding") or "UTF-8")
+    if encoding.upper() not in ("UTF-8", "ISO-8859-1"):
+        encoding = "UTF-8"
+    data = etree.tostring(
+        etree.ElementTree(out.root),
+        xml_declaration=True,
+        encoding=encoding,
+        doctype='<!DOCTYPE Trans SYSTEM "trans-14.dtd">',
+    )
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data + b"\n")
 
-    def col(name: str, row: int) -> Any:
-        if name not in tok.columns:
+
+class _TrsWriter:
+    """One Transcriber file in the making, built in named steps (see the module docstring):
+    the speaker table, the unit times, the turns, then the XML tree and the losses."""
+
+    def __init__(self, doc: Document, layer_name: str, scheme: BoundaryScheme, losses: LossReport) -> None:
+        self.doc, self.scheme, self.losses = doc, scheme, losses
+        self.trs: dict[str, Any] = doc.meta.get("trs") or {}
+        self.tok = doc.tokens
+        self.text = self.tok["text"].to_numpy()
+        self.units = doc.units(layer_name)
+        self.spans: list[tuple[float, float]] = []
+        self.table: list[dict[str, str]] = []
+        self.name_of: dict[str, str] = {}
+        self.id_of: dict[str, str] = {}
+        self.turns: list[list[list[int]]] = []  # turn -> segments -> unit indices
+        self.turn_keys: list[tuple[str, int] | None] = []
+        self.root = etree.Element("Trans", dict(self.trs.get("trans") or {}))
+        self.episode: etree._Element | None = None
+        self.sections_meta: list[dict[str, str]] = self.trs.get("sections") or []
+        self.turns_meta: list[dict[str, str]] = self.trs.get("turns") or []
+        self.turn_sections: list[int] = self.trs.get("turn_sections") or []
+        self.section: etree._Element | None = None
+        self.section_key: Any = object()
+        self.written_turns: set[int] = set()
+        self.written_sections: set[int] = set()
+        self.used_turns: set[int] = set()
+        self.next_kept = 0  # the next kept turn index not yet written
+        self.keep_empty = "trs_turn" in self.tok.columns and len(self.turn_sections) == len(self.turns_meta)
+        self.lost_marks = self.changed = self.respeakered = 0
+
+    def col(self, name: str, row: int) -> Any:
+        if name not in self.tok.columns:
             return None
-        v = tok[name].iat[row]
+        v = self.tok[name].iat[row]
         return None if isinstance(v, float) and math.isnan(v) else v
 
-    # Speaker ids: as read where the names still match, else new ones.
-    table = [dict(s) for s in trs.get("speakers") or []]
-    name_of = {s["id"]: (s.get("name") or "").strip() or s["id"] for s in table if s.get("id")}
-    id_of: dict[str, str] = {}
-    for s in table:
-        if s.get("id") and name_of[s["id"]] in doc.speakers:
-            id_of.setdefault(name_of[s["id"]], s["id"])
-    table = [s for s in table if s.get("id") and name_of[s["id"]] in doc.speakers]
-    for spk in doc.speakers:
-        if spk not in id_of:
-            k = len(table) + 1
-            while f"spk{k}" in name_of:
-                k += 1
-            id_of[spk] = f"spk{k}"
-            name_of[f"spk{k}"] = spk
-            table.append({"id": f"spk{k}", "name": spk})
-    # What the reader will make of this table: trimmed names, else ids; ids sharing a name merge.
-    back = list(dict.fromkeys((s.get("name") or "").strip() or s["id"] for s in table))
-    if back != list(doc.speakers):
-        changed = [s for s in doc.speakers if s not in back]
-        if changed:
-            losses.add(
-                "speakers-renamed",
-                "speaker names that are empty or padded with spaces read back trimmed, or as their id",
-                count=len(changed),
-            )
-        else:
-            losses.add("reordered", "speakers read back in the order of the Transcriber speaker table")
-
-    units = doc.units(layer_name)
-    spans: list[tuple[float, float]] = []
-    invent = not doc.has_times
-    if invent:
-        losses.add("times-invented", "the document has no times; Transcriber needs them, so each unit got 1 s")
-    filled = 0
-    prev_end = 0.0
-    for i, u in enumerate(units):
-        if invent:
-            spans.append((float(i), float(i + 1)))
-            continue
-        s, e = starts[u.rows[0]], ends[u.rows[-1]]
-        if math.isnan(s) or math.isnan(e):
-            filled += 1
-            s = prev_end if math.isnan(s) else s
-            e = max(s, e) if not math.isnan(e) else s
-        spans.append((s, e))
-        prev_end = e
-    if filled:
-        losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
-    inner = sum(
-        1
-        for u in units
-        if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
-    )
-    if inner:
-        losses.add("times-dropped", "word times inside units are not written", count=inner)
-
-    def sid(u: Any) -> str:
-        own = col("trs_speaker", u.rows[0])
-        if isinstance(own, str) and own in name_of and name_of[own] == u.speaker:
-            return own
-        return id_of[u.speaker]
-
-    # Turns: the turn index read, else runs of one speaker; units sharing exact times and turn
-    # with different speakers are the Who parts of one segment.
-    turns: list[list[list[int]]] = []  # turn -> segments -> unit indices
-    turn_keys: list[Any] = []
-    for k, u in enumerate(units):
-        key = col("trs_turn", u.rows[0])
-        key = ("trs", int(key)) if key is not None else None
-        if turns and turn_keys[-1] == key and key is not None:
-            same = turns[-1][-1]
-            if spans[same[0]] == spans[k] and all(units[j].speaker != u.speaker for j in same):
-                same.append(k)
+    def speaker_table(self) -> None:
+        """Speaker ids: as read where the names still match, else new ones (``spkN``)."""
+        doc, losses = self.doc, self.losses
+        table = [dict(s) for s in self.trs.get("speakers") or []]
+        name_of = {s["id"]: (s.get("name") or "").strip() or s["id"] for s in table if s.get("id")}
+        id_of: dict[str, str] = {}
+        for s in table:
+            if s.get("id") and name_of[s["id"]] in doc.speakers:
+                id_of.setdefault(name_of[s["id"]], s["id"])
+        table = [s for s in table if s.get("id") and name_of[s["id"]] in doc.speakers]
+        for spk in doc.speakers:
+            if spk not in id_of:
+                k = len(table) + 1
+                while f"spk{k}" in name_of:
+                    k += 1
+                id_of[spk] = f"spk{k}"
+                name_of[f"spk{k}"] = spk
+                table.append({"id": f"spk{k}", "name": spk})
+        # What the reader will make of this table: trimmed names, else ids; ids sharing a name merge.
+        back = list(dict.fromkeys((s.get("name") or "").strip() or s["id"] for s in table))
+        if back != list(doc.speakers):
+            changed = [s for s in doc.speakers if s not in back]
+            if changed:
+                losses.add(
+                    "speakers-renamed",
+                    "speaker names that are empty or padded with spaces read back trimmed, or as their id",
+                    count=len(changed),
+                )
             else:
-                turns[-1].append([k])
-            continue
-        if key is None and turns and turn_keys[-1] is None:
-            last = turns[-1][-1]
-            if spans[last[0]] == spans[k] and all(units[j].speaker != u.speaker for j in last):
-                last.append(k)
-                continue
-            if all(units[j].speaker == u.speaker for seg in turns[-1] for j in seg) and len(turns[-1][-1]) == 1:
-                turns[-1].append([k])
-                continue
-        turns.append([[k]])
-        turn_keys.append(key)
+                losses.add("reordered", "speakers read back in the order of the Transcriber speaker table")
+        self.table, self.name_of, self.id_of = table, name_of, id_of
 
-    root = etree.Element("Trans", {k: v for k, v in (trs.get("trans") or {}).items()})
-    if not len(root.attrib):
-        root.set("version", "1")
-    sp_el = etree.SubElement(root, "Speakers")
-    for s in table:
-        etree.SubElement(sp_el, "Speaker", s)
-    if trs.get("topics"):
-        top = etree.SubElement(root, "Topics")
-        for t in trs["topics"]:
-            etree.SubElement(top, "Topic", t)
-    episode = etree.SubElement(root, "Episode", trs.get("episode") or {})
-    sections_meta = trs.get("sections") or []
-    turns_meta = trs.get("turns") or []
-    current_section: etree._Element | None = None
-    current_sec_key: Any = object()
-    lost_marks = changed = respeakered = 0
-    written_turns: set[int] = set()
-    written_sections: set[int] = set()
-    turn_sections = trs.get("turn_sections") or []
-    keep_empty = "trs_turn" in tok.columns and len(turn_sections) == len(turns_meta)
-    next_kept = 0  # the next kept turn index not yet written
+    def unit_spans(self) -> None:
+        """Each unit's (start, end): its times, gaps filled from the previous unit's end, or 1 s
+        per unit when the document has no times."""
+        units, losses = self.units, self.losses
+        starts = self.tok["start"].to_numpy(dtype=float)
+        ends = self.tok["end"].to_numpy(dtype=float)
+        invent = not self.doc.has_times
+        if invent:
+            losses.add("times-invented", "the document has no times; Transcriber needs them, so each unit got 1 s")
+        filled = 0
+        prev_end = 0.0
+        for i, u in enumerate(units):
+            if invent:
+                self.spans.append((float(i), float(i + 1)))
+                continue
+            s, e = starts[u.rows[0]], ends[u.rows[-1]]
+            if math.isnan(s) or math.isnan(e):
+                filled += 1
+                s = prev_end if math.isnan(s) else s
+                e = max(s, e) if not math.isnan(e) else s
+            self.spans.append((s, e))
+            prev_end = e
+        if filled:
+            losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
+        inner = sum(
+            1
+            for u in units
+            if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
+        )
+        if inner:
+            losses.add("times-dropped", "word times inside units are not written", count=inner)
 
-    def open_section(sec_key: Any) -> None:
-        nonlocal current_section, current_sec_key
-        if current_section is None or sec_key != current_sec_key:
-            known = sec_key is not None and int(sec_key) < len(sections_meta)
-            attrs = dict(sections_meta[int(sec_key)]) if known else {}
+    def sid(self, u: Any) -> str:
+        own = self.col("trs_speaker", u.rows[0])
+        if isinstance(own, str) and own in self.name_of and self.name_of[own] == u.speaker:
+            return own
+        return self.id_of[u.speaker]
+
+    def group_turns(self) -> None:
+        """Turns: the turn index read, else runs of one speaker; units sharing exact times and
+        turn with different speakers are the Who parts of one segment."""
+        units, spans, turns, turn_keys = self.units, self.spans, self.turns, self.turn_keys
+        for k, u in enumerate(units):
+            raw = self.col("trs_turn", u.rows[0])
+            key = ("trs", int(raw)) if raw is not None else None
+            if turns and turn_keys[-1] == key and key is not None:
+                same = turns[-1][-1]
+                if spans[same[0]] == spans[k] and all(units[j].speaker != u.speaker for j in same):
+                    same.append(k)
+                else:
+                    turns[-1].append([k])
+                continue
+            if key is None and turns and turn_keys[-1] is None:
+                last = turns[-1][-1]
+                if spans[last[0]] == spans[k] and all(units[j].speaker != u.speaker for j in last):
+                    last.append(k)
+                    continue
+                if all(units[j].speaker == u.speaker for seg in turns[-1] for j in seg) and len(turns[-1][-1]) == 1:
+                    turns[-1].append([k])
+                    continue
+            turns.append([[k]])
+            turn_keys.append(key)
+        self.used_turns = {k[1] for k in turn_keys if k is not None}
+
+    def build(self) -> None:
+        """The XML tree: header elements, then every turn in its section, with the kept turns
+        without words in their place."""
+        root = self.root
+        if not len(root.attrib):
+            root.set("version", "1")
+        sp_el = etree.SubElement(root, "Speakers")
+        for s in self.table:
+            etree.SubElement(sp_el, "Speaker", s)
+        if self.trs.get("topics"):
+            top = etree.SubElement(root, "Topics")
+            for t in self.trs["topics"]:
+                etree.SubElement(top, "Topic", t)
+        self.episode = etree.SubElement(root, "Episode", self.trs.get("episode") or {})
+        for t_i, segs in enumerate(self.turns):
+            key = self.turn_keys[t_i]
+            if key is not None:
+                self.empty_turns_before(key[1])
+            self.open_section(self.col("trs_section", self.units[segs[0][0]].rows[0]))
+            self.write_turn(segs, key)
+        self.empty_turns_before(len(self.turns_meta))
+
+    def open_section(self, sec_key: Any) -> None:
+        if self.section is None or sec_key != self.section_key:
+            known = sec_key is not None and int(sec_key) < len(self.sections_meta)
+            attrs = dict(self.sections_meta[int(sec_key)]) if known else {}
             attrs.setdefault("type", "report")
-            current_section = etree.SubElement(episode, "Section", attrs)
-            current_sec_key = sec_key
+            assert self.episode is not None
+            self.section = etree.SubElement(self.episode, "Section", attrs)
+            self.section_key = sec_key
             if sec_key is not None:
-                written_sections.add(int(sec_key))
+                self.written_sections.add(int(sec_key))
 
-    def empty_turns_before(limit: int) -> None:
+    def empty_turns_before(self, limit: int) -> None:
         """Write the kept turns without words whose index is below ``limit``."""
-        nonlocal next_kept
-        while keep_empty and next_kept < limit:
-            if next_kept not in used_turns:
-                open_section(turn_sections[next_kept])
-                attrs = dict(turns_meta[next_kept])
-                el = etree.SubElement(current_section, "Turn", attrs)
+        while self.keep_empty and self.next_kept < limit:
+            if self.next_kept not in self.used_turns:
+                self.open_section(self.turn_sections[self.next_kept])
+                attrs = dict(self.turns_meta[self.next_kept])
+                el = etree.SubElement(self.section, "Turn", attrs)
                 el.text = "\n"
                 etree.SubElement(el, "Sync", {"time": attrs.get("startTime", "0")}).tail = "\n"
-                written_turns.add(next_kept)
-            next_kept += 1
+                self.written_turns.add(self.next_kept)
+            self.next_kept += 1
 
-    used_turns = {k[1] for k in turn_keys if k is not None}
-    for t_i, segs in enumerate(turns):
-        first_unit = units[segs[0][0]]
-        sec_key = col("trs_section", first_unit.rows[0])
-        if turn_keys[t_i] is not None:
-            empty_turns_before(turn_keys[t_i][1])
-        open_section(sec_key)
-        key = turn_keys[t_i]
-        attrs = dict(turns_meta[key[1]]) if key is not None and key[1] < len(turns_meta) else {}
+    def write_turn(self, segs: list[list[int]], key: tuple[str, int] | None) -> None:
+        """One ``<Turn>``: its attributes (declared ones kept where they still hold), a ``<Sync>``
+        per segment and a ``<Who>`` per speaker of a shared segment."""
+        units, spans = self.units, self.spans
+        attrs = dict(self.turns_meta[key[1]]) if key is not None and key[1] < len(self.turns_meta) else {}
         if key is not None:
-            written_turns.add(key[1])
+            self.written_turns.add(key[1])
         kept_speaker = attrs.get("speaker")
         declared = (kept_speaker or "").split()
         members: list[str] = []
         for seg in segs:
             for k in seg:
-                s_id = sid(units[k])
+                s_id = self.sid(units[k])
                 if s_id not in members:
                     members.append(s_id)
         if len(declared) > 1 and set(members) <= set(declared):
@@ -544,7 +626,7 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
         t_end = max(spans[k][1] for seg in segs for k in seg)
         attrs["speaker"] = " ".join(members)
         if kept_speaker is not None and kept_speaker.split() != members:
-            respeakered += 1  # e.g. an overlap turn whose second speaker said no words
+            self.respeakered += 1  # e.g. an overlap turn whose second speaker said no words
         # The declared turn times where they enclose the words (a turn may open or close with
         # a stretch without words), in their own spelling; else the words' span.
         kept_start, kept_end = _kept_time(attrs.get("startTime")), _kept_time(attrs.get("endTime"))
@@ -554,7 +636,7 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
             t_end = kept_end
         else:
             attrs["endTime"] = _fmt(t_end)
-        turn_el = etree.SubElement(current_section, "Turn", attrs)
+        turn_el = etree.SubElement(self.section, "Turn", attrs)
         if lead:
             etree.SubElement(turn_el, "Sync", {"time": attrs["startTime"]}).tail = "\n"
         for n_seg, seg in enumerate(segs):
@@ -564,74 +646,72 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
             for k in seg:
                 u = units[k]
                 if who:
-                    last = etree.SubElement(turn_el, "Who", {"nb": str(members.index(sid(u)) + 1)})
+                    last = etree.SubElement(turn_el, "Who", {"nb": str(members.index(self.sid(u)) + 1)})
                     last.tail = "\n"
-                words = [str(text[r]) for r in u.rows]
-                symbol = endnote_text(u.boundary, scheme)
-                toks = [*words, symbol] if symbol else words
-                back, back_code = split_endnote(" ".join(toks).split(), scheme)
-                if back != words or (back_code if back_code is not None else scheme.unclassified_code) != u.boundary:
-                    changed += 1
-                marks = json.loads(col("trs_marks", u.rows[0]) or "[]")
-                pos = 0
-                pieces: list[str] = []
-                for m_pos, tag, m_attrs in sorted(marks, key=lambda m: m[0]):
-                    if tag not in MARK_TAGS:
-                        lost_marks += 1
-                        continue
-                    m_pos = min(int(m_pos), len(toks))
-                    pieces = toks[pos:m_pos]
-                    last.tail = (last.tail or "") + (" ".join(pieces) + "\n" if pieces else "")
-                    last = etree.SubElement(turn_el, tag, {k2: str(v) for k2, v in m_attrs.items()})
-                    last.tail = "\n"
-                    pos = m_pos
-                rest = toks[pos:]
-                if rest:
-                    last.tail = (last.tail or "") + " ".join(rest) + "\n"
+                last = self.write_unit_text(turn_el, last, u)
             nxt = spans[segs[n_seg + 1][0]][0] if n_seg + 1 < len(segs) else None
             if nxt is not None and nxt != e or nxt is None and e != t_end:
                 etree.SubElement(turn_el, "Sync", {"time": _fmt(e)}).tail = "\n"
         turn_el.text = "\n"
-    empty_turns_before(len(turns_meta))
-    if lost_marks:
-        losses.add("marks-dropped", "unknown mark elements were not written", count=lost_marks)
-    # Turns and sections the reader kept but no unit belongs to (no words): not written, so
-    # the turn and section numbers of what follows change on reading back.
-    if "trs_turn" in tok.columns and len(written_turns) < len(turns_meta):
-        losses.add(
-            "turns-dropped",
-            "turns without words are not written (their times, speakers and marks)",
-            count=len(turns_meta) - len(written_turns),
-        )
-    if "trs_section" in tok.columns and len(written_sections) < len(sections_meta):
-        losses.add(
-            "turns-dropped",
-            "sections without words are not written",
-            count=len(sections_meta) - len(written_sections),
-        )
-    if respeakered:
-        losses.add(
-            "meta-changed",
-            "turns are written with the speakers who have words in them, not as declared",
-            count=respeakered,
-        )
-    if changed:
-        losses.add(
-            "tokens-changed",
-            "units whose tokens (spaces, glued endnotes) will not read back the same",
-            count=changed,
-        )
-    encoding = str(trs.get("encoding") or "UTF-8")
-    if encoding.upper() not in ("UTF-8", "ISO-8859-1"):
-        encoding = "UTF-8"
-    data = etree.tostring(
-        etree.ElementTree(root),
-        xml_declaration=True,
-        encoding=encoding,
-        doctype='<!DOCTYPE Trans SYSTEM "trans-14.dtd">',
-    )
-    with atomic_path(path) as tmp:
-        tmp.write_bytes(data + b"\n")
+
+    def write_unit_text(self, turn_el: etree._Element, last: etree._Element, u: Any) -> etree._Element:
+        """A unit's tokens (and endnote) as text after ``last``, with its kept marks where they
+        were; returns the last element written."""
+        scheme = self.scheme
+        words = [str(self.text[r]) for r in u.rows]
+        symbol = endnote_text(u.boundary, scheme)
+        toks = [*words, symbol] if symbol else words
+        back, back_code = split_endnote(" ".join(toks).split(), scheme)
+        if back != words or (back_code if back_code is not None else scheme.unclassified_code) != u.boundary:
+            self.changed += 1
+        marks = json.loads(self.col("trs_marks", u.rows[0]) or "[]")
+        pos = 0
+        for m_pos, tag, m_attrs in sorted(marks, key=lambda m: m[0]):
+            if tag not in MARK_TAGS:
+                self.lost_marks += 1
+                continue
+            m_pos = min(int(m_pos), len(toks))
+            pieces = toks[pos:m_pos]
+            last.tail = (last.tail or "") + (" ".join(pieces) + "\n" if pieces else "")
+            last = etree.SubElement(turn_el, tag, {k2: str(v) for k2, v in m_attrs.items()})
+            last.tail = "\n"
+            pos = m_pos
+        rest = toks[pos:]
+        if rest:
+            last.tail = (last.tail or "") + " ".join(rest) + "\n"
+        return last
+
+    def note_losses(self) -> None:
+        """Marks, turns and sections not written; turns respeakered; tokens that read back otherwise."""
+        losses, tok = self.losses, self.tok
+        if self.lost_marks:
+            losses.add("marks-dropped", "unknown mark elements were not written", count=self.lost_marks)
+        # Turns and sections the reader kept but no unit belongs to (no words): not written, so
+        # the turn and section numbers of what follows change on reading back.
+        if "trs_turn" in tok.columns and len(self.written_turns) < len(self.turns_meta):
+            losses.add(
+                "turns-dropped",
+                "turns without words are not written (their times, speakers and marks)",
+                count=len(self.turns_meta) - len(self.written_turns),
+            )
+        if "trs_section" in tok.columns and len(self.written_sections) < len(self.sections_meta):
+            losses.add(
+                "turns-dropped",
+                "sections without words are not written",
+                count=len(self.sections_meta) - len(self.written_sections),
+            )
+        if self.respeakered:
+            losses.add(
+                "meta-changed",
+                "turns are written with the speakers who have words in them, not as declared",
+                count=self.respeakered,
+            )
+        if self.changed:
+            losses.add(
+                "tokens-changed",
+                "units whose tokens (spaces, glued endnotes) will not read back the same",
+                count=self.changed,
+            )
 
 
 ADAPTER = Adapter(

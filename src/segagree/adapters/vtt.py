@@ -46,7 +46,8 @@ WebVTT file of the same subtitles read into equal Documents:
 * **Speakers** (decision): the voice of a ``<v Name>`` span is the speaker of its words (the
   span lasts to ``</v>`` or the end of the cue). Text outside voice spans follows the SRT
   reader's conventions: one speaker ``SUBTITLE``, a line starting with a dialogue dash ``-``
-  switches between ``A`` and ``B`` (the dash is removed), ``NAME:`` labels per
+  switches between ``A`` and ``B`` (the dash is removed) where the file uses dashes
+  consistently (:func:`segagree.adapters.srt.uses_dialogue_dashes`), ``NAME:`` labels per
   ``speaker_labels`` (default ALL-CAPS only). Several voices on one line: each voice's words
   become a unit of their own, ending in ``<eol>`` (or ``<eob>`` at the end of the cue), so
   the writer puts each on a line of its own; this is reported (``lines-split``). A voice change
@@ -62,8 +63,10 @@ WebVTT file of the same subtitles read into equal Documents:
 * **Refused** (:class:`InputError` naming the file, the cue and the line): no ``WEBVTT``
   signature, an unreadable timing line, a cue that ends before it starts, a cue starting
   before the previous cue (WebVTT requires cue start times in order; ``allow_unordered=True``
-  reads such files), times beyond :data:`segagree.adapters.checks.MAX_SECONDS` (HLS segment
-  files whose ``X-TIMESTAMP-MAP`` puts cues at 1000+ hours), text that is not UTF-8.
+  reads such files), times beyond :data:`segagree.adapters.timing.MAX_SECONDS` (an HLS segment
+  file whose cues lie beyond it is first mapped by its ``X-TIMESTAMP-MAP=LOCAL:..,MPEGTS:..``
+  header, RFC 8216 3.5: time = cue - LOCAL + MPEGTS / 90 kHz, reported ``times-changed``, the
+  header then dropped), text that is not UTF-8.
 
 Writing: one cue per ``<eob>`` unit of the ``subtitle`` layer, one line per unit ending in
 ``<eol>``, cues in document order, times rounded to milliseconds (``times-rounded``), invented
@@ -83,7 +86,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,17 +97,20 @@ from webvtt.errors import MalformedCaptionError, MalformedFileError
 from webvtt.models import Timestamp
 from webvtt.vtt import WebVTTCueBlock
 
-from segagree.adapters.base import Adapter, LossReport, decode_text, detect_encoding, read_bytes
-from segagree.adapters.checks import MAX_SECONDS
+from segagree.adapters.base import Adapter, LossReport, check_options, decode_text, detect_encoding, read_bytes
 from segagree.adapters.srt import (
     _DASH,
     _LABEL_ANY,
     _LABEL_CAPS,
     DEFAULT_SPEAKER,
-    _dash_sequence_ok,
+    _styled_line,
     cue_groups,
+    cue_times,
+    speaker_marks_mode,
     subtitle_layer_to_write,
+    uses_dialogue_dashes,
 )
+from segagree.adapters.timing import MAX_SECONDS
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import Document, Layer, builtin_scheme, from_units
 from segagree.schemas.losses import read_losses
@@ -121,12 +127,6 @@ _TAG = re.compile(r"<([^>]*)>")
 _TAG_PARTS = re.compile(r"^(/?)([^\s./]*)((?:\.[^\s.]*)*)(?:\s+(.*))?$", re.DOTALL)
 _STYLE_TAGS = {"c", "i", "b", "u", "ruby", "rt", "lang"}
 _SIGNATURE = re.compile(r"^WEBVTT(?:[ \t].*)?$")
-
-
-def _check_options(given: Iterable[str], known: set[str], what: str) -> None:
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise UsageError(f"unknown WebVTT {what} option(s) {unknown}; known: {sorted(known)}")
 
 
 def _split_lines(text: str) -> list[str]:
@@ -187,6 +187,8 @@ class _ReadState:
 
     speaker: str = DEFAULT_SPEAKER
     marks: set[str] = field(default_factory=set)
+    offset: float = 0.0  # seconds added to every time (an HLS X-TIMESTAMP-MAP applied)
+    dashes: bool = True  # whether a line-initial dash is a dialogue dash (a change of speaker)
     counts: dict[str, int] = field(default_factory=dict)
     first_place: dict[str, str] = field(default_factory=dict)
 
@@ -281,7 +283,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
         next_stamp = next(stamp_iter, None)
         pos = len(plain) - len(plain.lstrip())
         rest = plain[pos:]
-        m = _DASH.match(rest)
+        m = _DASH.match(rest) if state.dashes else None
         if m:
             state.speaker = "B" if state.speaker == "A" else "A"
             state.marks.add("dash")
@@ -306,7 +308,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
                 next_stamp = next(stamp_iter, None)
             if len(pending) > 1:
                 state.note("timestamp-dropped", place, len(pending) - 1)
-            start = pending[-1] if pending else math.nan
+            start = pending[-1] + state.offset if pending else math.nan
             pending.clear()
             if len(set(styles[a:b])) > 1 or len(set(voices[a:b])) > 1:
                 state.note("markup-inside-word", place)
@@ -331,7 +333,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
         state.note("timestamp-dropped", place, len(pending))
     if not units:
         return
-    start, end = _ms(cap.start_time) / 1000, _ms(cap.end_time) / 1000
+    start, end = _ms(cap.start_time) / 1000 + state.offset, _ms(cap.end_time) / 1000 + state.offset
     for unit in units:
         for s in unit["token_starts"]:
             if not math.isnan(s) and not start <= s <= end:
@@ -350,6 +352,32 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -
     cue.units = units
 
 
+_TIMESTAMP_MAP = re.compile(r"^X-TIMESTAMP-MAP=(.*)$")
+# The MPEG-TS clock HLS segments are timed against: 90 kHz.
+_MPEGTS_HZ = 90_000
+
+
+def _hls_offset(metadata: list[str], captions: list[Any]) -> tuple[float, str] | None:
+    """The shift (seconds) that an ``X-TIMESTAMP-MAP=LOCAL:<cue time>,MPEGTS:<90 kHz ticks>``
+    header gives cue times, with the header line, when a cue ends beyond :data:`MAX_SECONDS`
+    (an HLS segment timed on its source's clock): LOCAL is the cue time of MPEG-TS time
+    MPEGTS / 90,000 s (RFC 8216, section 3.5). None when no cue needs it or there is no map."""
+    if not any(_ms(cap.end_time) / 1000 > MAX_SECONDS for cap in captions):
+        return None
+    for line in metadata:
+        m = _TIMESTAMP_MAP.match(line.strip())
+        if m is None:
+            continue
+        fields = dict(part.split(":", 1) for part in m.group(1).split(",") if ":" in part)
+        try:
+            local = Timestamp.from_string(fields["LOCAL"].strip()).in_milliseconds() / 1000
+            mpegts = int(fields["MPEGTS"].strip())
+        except (KeyError, ValueError, MalformedCaptionError):
+            return None
+        return mpegts / _MPEGTS_HZ - local, line.strip()
+    return None
+
+
 def _timing_times(line: str) -> tuple[int, int] | None:
     m = _LENIENT_TIMING.match(line)
     if m is None:
@@ -360,25 +388,13 @@ def _timing_times(line: str) -> tuple[int, int] | None:
         return None
 
 
-def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
-    """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
-    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
-    lines = _split_lines(text)
-    if not lines or not _SIGNATURE.match(lines[0]):
-        got = lines[0][:40] if lines else ""
-        raise InputError(
-            f"no WebVTT signature (first line {got!r}); expected a first line 'WEBVTT', optionally followed by "
-            "a space or tab and text",
-            path=path,
-            place="line 1",
-        )
-    try:
-        vtt = webvtt.from_string(text)
-    except (MalformedFileError, MalformedCaptionError, ValueError, TypeError, IndexError, AttributeError) as err:
-        raise InputError(f"the WebVTT parser (webvtt-py) refused the file: {err}", path=path) from None
-
-    losses = read_losses()
-    captions = list(vtt.captions)
+def _scan_blocks(
+    lines: list[str], vtt: Any, captions: list[Any], hls: tuple[float, str] | None, allow_unordered: bool, path: Path
+) -> tuple[list[_Cue], list[int], int]:
+    """Walk the file's blocks as webvtt-py does, checking each cue's timing line against the
+    library's caption (order, reversed times, the ten-day limit after any HLS map); return the
+    cues, the lines of blocks that are ignored and the number of timings read leniently."""
+    offset = hls[0] if hls else 0.0
     cues: list[_Cue] = []
     n_styles = n_regions = 0
     seen_cue = False
@@ -415,7 +431,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
                     path=path,
                     place=where,
                 )
-            if end / 1000 > MAX_SECONDS:
+            if end / 1000 + offset > MAX_SECONDS or start / 1000 + offset < 0:
                 hint = (
                     " (an HLS segment file: its X-TIMESTAMP-MAP header offsets the times)"
                     if any(m.startswith("X-TIMESTAMP-MAP") for m in vtt.metadata)
@@ -423,7 +439,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
                 )
                 raise InputError(
                     f"cue time {cap.end} is beyond {MAX_SECONDS / 3600:.0f} hours{hint}; expected times a recording "
-                    "can have",
+                    "can have" + (f" (also after applying {hls[1]})" if hls else ""),
                     path=path,
                     place=where,
                 )
@@ -451,23 +467,14 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             f"{len(vtt.regions)}; the block structure is not understood",
             path=path,
         )
-    if ignored:
-        losses.add(
-            "block-ignored",
-            "blocks that are neither a cue, a NOTE, a STYLE nor a REGION (before the first cue) are ignored, "
-            "as WebVTT parsers do: a text block without a timing line is not read",
-            where=f"line {ignored[0]}",
-            count=len(ignored),
-        )
-    if repaired:
-        losses.add(
-            "repaired",
-            "cue timings not in the form HH:MM:SS.mmm (such as 0:0:0.0) were read leniently; they are written "
-            "in the standard form",
-            count=repaired,
-        )
+    return cues, ignored, repaired
 
-    state = _ReadState()
+
+def _cue_unit_list(
+    cues: list[_Cue], state: _ReadState, label_res: list[re.Pattern[str]], offset: float, path: Path
+) -> tuple[list[dict[str, Any]], list[str], dict[str, dict[str, Any]], list[dict[str, Any]], int]:
+    """The units of every cue (see :func:`_cue_units`), their styles, each written cue's kept
+    identifier, settings and notes (by cue number), the empty cues and the number written."""
     units: list[dict[str, Any]] = []
     styles: list[str] = []
     cue_meta: dict[str, dict[str, Any]] = {}
@@ -490,7 +497,11 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             if v
         }
         if not cue.units:
-            empty.append({"after": n_written, "start": cap.start, "end": cap.end, "lines": list(cap.lines), **extra})
+            c_start, c_end = cap.start, cap.end
+            if offset:
+                c_start = _stamp(round(_ms(cap.start_time) + offset * 1000))
+                c_end = _stamp(round(_ms(cap.end_time) + offset * 1000))
+            empty.append({"after": n_written, "start": c_start, "end": c_end, "lines": list(cap.lines), **extra})
             continue
         n_written += 1
         if extra:
@@ -498,6 +509,59 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
         for unit in cue.units:
             styles.extend(unit.pop("styles"))
             units.append(unit)
+    return units, styles, cue_meta, empty, n_written
+
+
+def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
+    """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
+    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
+    lines = _split_lines(text)
+    if not lines or not _SIGNATURE.match(lines[0]):
+        got = lines[0][:40] if lines else ""
+        raise InputError(
+            f"no WebVTT signature (first line {got!r}); expected a first line 'WEBVTT', optionally followed by "
+            "a space or tab and text",
+            path=path,
+            place="line 1",
+        )
+    try:
+        vtt = webvtt.from_string(text)
+    except (MalformedFileError, MalformedCaptionError, ValueError, TypeError, IndexError, AttributeError) as err:
+        raise InputError(f"the WebVTT parser (webvtt-py) refused the file: {err}", path=path) from None
+
+    losses = read_losses()
+    captions = list(vtt.captions)
+    hls = _hls_offset(list(vtt.metadata), captions)
+    offset = hls[0] if hls else 0.0
+    cues, ignored, repaired = _scan_blocks(lines, vtt, captions, hls, allow_unordered, path)
+    if ignored:
+        losses.add(
+            "block-ignored",
+            "blocks that are neither a cue, a NOTE, a STYLE nor a REGION (before the first cue) are ignored, "
+            "as WebVTT parsers do: a text block without a timing line is not read",
+            where=f"line {ignored[0]}",
+            count=len(ignored),
+        )
+    if repaired:
+        losses.add(
+            "repaired",
+            "cue timings not in the form HH:MM:SS.mmm (such as 0:0:0.0) were read leniently; they are written "
+            "in the standard form",
+            count=repaired,
+        )
+
+    state = _ReadState(offset=offset, dashes=uses_dialogue_dashes(cap.lines for cap in captions))
+    metadata = list(vtt.metadata)
+    if hls:
+        metadata.remove(hls[1])  # the times are mapped: the header would now shift them twice
+        losses.add(
+            "times-changed",
+            f"cue times are on an HLS source clock beyond {MAX_SECONDS / 86400:.0f} days; {hls[1]} was applied "
+            f"(times moved by {offset:+.3f} s to MPEG-TS time) and is not kept",
+            where=f"line {next(i for i, line in enumerate(lines, 1) if line.strip() == hls[1])}",
+            count=len(captions),
+        )
+    units, styles, cue_meta, empty, n_written = _cue_unit_list(cues, state, label_res, offset, path)
     for kind, count in state.counts.items():
         losses.add(kind, _LOSS_TEXT[kind], where=state.first_place[kind], count=count)
 
@@ -507,7 +571,7 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
         "speaker_marks": "+".join(sorted(state.marks)) or "none",
         "vtt": {
             "header_text": vtt.header_text,
-            "metadata": list(vtt.metadata),
+            "metadata": metadata,
             "header_comments": list(vtt.header_comments),
             "footer_comments": list(vtt.footer_comments),
             "styles": [{"text": s.text, "comments": list(s.comments)} for s in vtt.styles],
@@ -544,7 +608,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         speaker_labels: ``"caps"`` (default), ``"any"`` or ``False``, as for SRT.
         allow_unordered: read cues whose start is before the previous cue's.
     """
-    _check_options(options, _READ_OPTIONS, "reader")
+    check_options(options, _READ_OPTIONS, "WebVTT reader")
     labels_opt = options.get("speaker_labels", "caps")
     if labels_opt not in ("caps", "any", False, None):
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
@@ -567,24 +631,6 @@ _SRT_TO_VTT = re.compile(r"<\s*(b|i|u)\s*>", re.IGNORECASE)
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _styled_line(words: list[str], styles: list[str]) -> str:
-    """Words (already escaped, with any timestamp tag in front) joined by spaces, each run of
-    equal style wrapped in its tags."""
-    parts: list[str] = []
-    i = 0
-    while i < len(words):
-        j = i
-        while j < len(words) and styles[j] == styles[i]:
-            j += 1
-        text = " ".join(words[i:j])
-        if styles[i]:
-            closing = "".join(f"</{n.lower()}>" for n in reversed(_TAG_NAME.findall(styles[i])))
-            text = styles[i] + text + closing
-        parts.append(text)
-        i = j
-    return " ".join(parts)
 
 
 def _style_column(doc: Document, losses: LossReport) -> list[str]:
@@ -622,17 +668,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         layer: the layer to write (default: ``subtitle`` if present, else the unit layer).
         speaker_marks: ``"auto"`` (default), ``"voice"``, ``"dash"`` or ``"none"``.
     """
-    # The reader refuses NUL characters (no text file holds them): refuse to write one.
-    for speaker in doc.speakers:
-        if "\x00" in speaker:
-            raise SegagreeError(f"speaker {speaker!r} holds a NUL character WebVTT cannot hold", path=path)
-    bad = [i for i, t in enumerate(doc.tokens["text"].astype(str)) if "\x00" in t]
-    if bad:
-        raise SegagreeError(
-            f"token {doc.tokens['text'].iat[bad[0]]!r} (row {bad[0] + 1}) holds a NUL character WebVTT cannot hold",
-            path=path,
-        )
-    _check_options(options, _WRITE_OPTIONS, "writer")
+    _refuse_nul(doc, path)
+    check_options(options, _WRITE_OPTIONS, "WebVTT writer")
     marks_opt = options.get("speaker_marks", "auto")
     if marks_opt not in ("auto", "voice", "dash", "none"):
         raise UsageError(f"speaker_marks must be auto, voice, dash or none, got {marks_opt!r}")
@@ -641,19 +678,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     extra = [c for c in doc.meta_columns() if c not in ("style", "vtt_style")]
     if extra:
         losses.add("meta-dropped", f"token columns {extra} have no place in WebVTT")
-    # WebVTT names speakers only in voice spans of cues (a file without words reads back with
-    # the reader's one anonymous speaker, SUBTITLE).
-    silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
-    if not doc.n_tokens and silent == ["SUBTITLE"]:
-        silent = []
-    if silent:
-        losses.add("speakers-dropped", "speakers without words have no cue to name them", where=", ".join(silent))
-    if doc.meta.get("cue_proprietary"):
-        losses.add(
-            "meta-dropped",
-            "SRT cue coordinates (X1:.. Y2:.. after the timing) have no place in WebVTT",
-            count=len(doc.meta["cue_proprietary"]),
-        )
+    _note_unplaced(doc, losses)
 
     tok = doc.tokens
     texts = tok["text"].astype(str).tolist()
@@ -663,65 +688,22 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
 
     cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
 
-    spans = [(starts[c[0][1][0]], ends[c[-1][1][-1]]) for c in cues]
-    missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
-    invented = bool(missing)
-    if invented:
-        spans = [(float(i), float(i + 1)) for i in range(len(cues))]
-        losses.add(
-            "times-invented", f"{missing} of {len(cues)} cues have no times; every cue was given 1 s in document order"
-        )
-    flat = np.asarray([t for span in spans for t in span], dtype=float)
-    if flat.size and np.any(np.abs(flat * 1000 - np.round(flat * 1000)) > 1e-6):
-        losses.add("times-rounded", "WebVTT times have millisecond precision; times were rounded")
-    ms_spans = [(round(s * 1000), max(round(e * 1000), round(s * 1000))) for s, e in spans]
-    unordered = sum(1 for k in range(1, len(ms_spans)) if ms_spans[k][0] < ms_spans[k - 1][0])
-    if unordered:
-        losses.add(
-            "cues-unordered",
-            "WebVTT expects cue start times in order; cues starting before the previous one are written in "
-            "document order (read them back with allow_unordered=True)",
-            count=unordered,
-        )
+    spans, invented = cue_times(cues, starts, ends, losses, "WebVTT")
+    ms_spans = _ms_spans(spans, losses)
 
     # Speaker marks, as the SRT writer chooses them, with voices instead of NAME: labels.
-    line_speakers = [spk for cue in cues for spk, _, _ in cue]
-    changes: list[str] = []
-    prev = DEFAULT_SPEAKER
-    for spk in line_speakers:
-        if spk != prev:
-            changes.append(spk)
-        prev = spk
-    mode = marks_opt
-    if mode == "auto":
-        anonymous = set(line_speakers) <= {DEFAULT_SPEAKER, "A", "B"}
-        mode = "dash" if anonymous and changes and _dash_sequence_ok(changes) else "voice"
-    if mode == "none" and changes:
-        losses.add(
-            "speakers-merged",
-            f"speakers {sorted(set(line_speakers))} are written without marks; reading back gives one speaker",
-        )
-    if mode == "dash" and not _dash_sequence_ok(changes):
-        losses.add(
-            "speakers-merged", "speaker names are written as '- ' dashes; reading back gives alternating speakers A/B"
-        )
+    mode = speaker_marks_mode(cues, marks_opt, "voice", losses)
 
     # Interior word start times become timestamp tags; interior end times have no place.
     interior_ends = 0
     dropped_starts = 0
     unwritten_starts: list[int] = []
     unwritten_ends: list[int] = []
-    vmeta = doc.meta.get("vtt") if isinstance(doc.meta.get("vtt"), dict) else {}
+    kept_vtt = doc.meta.get("vtt")
+    vmeta: dict[str, Any] = kept_vtt if isinstance(kept_vtt, dict) else {}
     # Per-cue meta is keyed by cue number: written only while the cues are those that were read
     # (also after a detour through the native JSON, which keeps meta).
-    keep_cue_meta = bool(vmeta) and doc.meta.get("cues") == len(cues)
-    if vmeta and not keep_cue_meta and (vmeta.get("cues") or vmeta.get("empty_cues")):
-        losses.add(
-            "meta-dropped",
-            "the number of cues changed since reading; cue identifiers, settings, notes and empty cues are not written",
-        )
-    cue_meta = (vmeta.get("cues") or {}) if keep_cue_meta else {}
-    empty = list(vmeta.get("empty_cues") or []) if keep_cue_meta else []
+    cue_meta, empty = _kept_cue_meta(doc, len(cues), vmeta, losses)
 
     captions: list[Any] = []
 
@@ -761,15 +743,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                     body = f"<v {_voice_name(spk)}>{body}</v>"
                 prev = spk
                 out_lines.append(body)
-            extra = cue_meta.get(str(n)) or {}
+            kept_cue = cue_meta.get(str(n)) or {}
             cap = webvtt.Caption(
                 _stamp(s_ms),
                 _stamp(e_ms),
                 out_lines,
-                extra.get("identifier") or None,
+                kept_cue.get("identifier") or None,
             )
-            cap.settings = extra.get("settings") or None
-            cap.comments = list(extra.get("comments") or [])
+            cap.settings = kept_cue.get("settings") or None
+            cap.comments = list(kept_cue.get("comments") or [])
             captions.append(cap)
             add_empty(n)
         out = webvtt.WebVTT(
@@ -784,6 +766,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         text = out.content
     except (MalformedCaptionError, ValueError, TypeError, KeyError) as err:
         raise SegagreeError(f"cannot write WebVTT: {err}", path=path) from None
+    _note_word_times(interior_ends, dropped_starts, losses)
+    if subtitle_mode:
+        _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends, invented)
+    Path(path).write_bytes(_encoded(text, doc, bool(vmeta)))
+
+
+def _note_word_times(interior_ends: int, dropped_starts: int, losses: LossReport) -> None:
+    """Word times WebVTT cannot hold: end times inside a cue, start times outside its span."""
     if interior_ends:
         losses.add(
             "times-dropped", "WebVTT has no end times for words inside a cue; they are not written", count=interior_ends
@@ -794,14 +784,76 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             "word start times outside their cue's span cannot be WebVTT timestamp tags; they are not written",
             count=dropped_starts,
         )
-    if subtitle_mode:
-        _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends, invented)
-    if vmeta and doc.meta.get("line_endings") == "CRLF":
+
+
+def _encoded(text: str, doc: Document, from_vtt: bool) -> bytes:
+    """UTF-8 bytes, with the line ends and BOM of the WebVTT file the document was read from."""
+    if from_vtt and doc.meta.get("line_endings") == "CRLF":
         text = text.replace("\n", "\r\n")
     data = text.encode("utf-8")
-    if vmeta and doc.meta.get("encoding") == "utf-8-sig":
+    if from_vtt and doc.meta.get("encoding") == "utf-8-sig":
         data = b"\xef\xbb\xbf" + data
-    Path(path).write_bytes(data)
+    return data
+
+
+def _ms_spans(spans: list[tuple[float, float]], losses: LossReport) -> list[tuple[int, int]]:
+    """Cue spans in whole milliseconds (end at least start); cues out of start order reported."""
+    ms_spans = [(round(s * 1000), max(round(e * 1000), round(s * 1000))) for s, e in spans]
+    unordered = sum(1 for k in range(1, len(ms_spans)) if ms_spans[k][0] < ms_spans[k - 1][0])
+    if unordered:
+        losses.add(
+            "cues-unordered",
+            "WebVTT expects cue start times in order; cues starting before the previous one are written in "
+            "document order (read them back with allow_unordered=True)",
+            count=unordered,
+        )
+    return ms_spans
+
+
+def _kept_cue_meta(
+    doc: Document, n_cues: int, vmeta: dict[str, Any], losses: LossReport
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Per-cue meta (identifiers, settings, notes by cue number) and the empty cues a WebVTT
+    reader kept: written only while the cues are those that were read (also after a detour
+    through the native JSON, which keeps meta)."""
+    keep_cue_meta = bool(vmeta) and doc.meta.get("cues") == n_cues
+    if vmeta and not keep_cue_meta and (vmeta.get("cues") or vmeta.get("empty_cues")):
+        losses.add(
+            "meta-dropped",
+            "the number of cues changed since reading; cue identifiers, settings, notes and empty cues are not written",
+        )
+    cue_meta = (vmeta.get("cues") or {}) if keep_cue_meta else {}
+    empty = list(vmeta.get("empty_cues") or []) if keep_cue_meta else []
+    return cue_meta, empty
+
+
+def _refuse_nul(doc: Document, path: Path) -> None:
+    """The reader refuses NUL characters (no text file holds them): refuse to write one."""
+    for speaker in doc.speakers:
+        if "\x00" in speaker:
+            raise SegagreeError(f"speaker {speaker!r} holds a NUL character WebVTT cannot hold", path=path)
+    bad = [i for i, t in enumerate(doc.tokens["text"].astype(str)) if "\x00" in t]
+    if bad:
+        raise SegagreeError(
+            f"token {doc.tokens['text'].iat[bad[0]]!r} (row {bad[0] + 1}) holds a NUL character WebVTT cannot hold",
+            path=path,
+        )
+
+
+def _note_unplaced(doc: Document, losses: LossReport) -> None:
+    """Speakers without words (WebVTT names speakers only in voice spans of cues; a file without
+    words reads back with the reader's one anonymous speaker, SUBTITLE) and SRT cue coordinates."""
+    silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
+    if not doc.n_tokens and silent == ["SUBTITLE"]:
+        silent = []
+    if silent:
+        losses.add("speakers-dropped", "speakers without words have no cue to name them", where=", ".join(silent))
+    if doc.meta.get("cue_proprietary"):
+        losses.add(
+            "meta-dropped",
+            "SRT cue coordinates (X1:.. Y2:.. after the timing) have no place in WebVTT",
+            count=len(doc.meta["cue_proprietary"]),
+        )
 
 
 def _style(s: dict[str, Any]) -> Any:

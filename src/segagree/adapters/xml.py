@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
+from segagree.adapters.base import read_bytes
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import Document
 
@@ -81,6 +82,18 @@ def parse_xml(raw: bytes, path: str | Path, *, expected: str) -> etree._ElementT
     if root is None:
         raise InputError(f"no XML element; expected {expected}", path=path)
     return etree.ElementTree(root)
+
+
+def read_root(path: Path, tag: str, expected: str) -> tuple[etree._ElementTree, etree._Element, str | None]:
+    """Parse an XML file whose root must be ``<tag>``: the tree, its root, and the encoding a
+    misdeclared UTF-8 file declared (see :func:`fix_misdeclared_utf8`)."""
+    raw, misdeclared = fix_misdeclared_utf8(read_bytes(path))
+    tree = parse_xml(raw, path, expected=expected)
+    root = tree.getroot()
+    if root.tag != tag:
+        place = f"line {root.sourceline}"
+        raise InputError(f"root element is <{root.tag}>, expected {expected}", path=path, place=place)
+    return tree, root, misdeclared
 
 
 def internal_declarations(tree: etree._ElementTree) -> int:

@@ -25,6 +25,7 @@ from segagree.cli.common import (
     new_table,
     print_json,
     reading_options,
+    say_unpaired,
     scheme_option,
     seed_option,
     speaker_labels_option,
@@ -180,6 +181,7 @@ def agree(
             align=align,
             max_mismatch=max_mismatch,
             normalise_speakers=speaker_labels.normalise,
+            common_speakers=speaker_labels.common,
             speaker_map=speaker_labels.renames,
             mode=mode.lower(),
             transpositions=transpositions,
@@ -193,6 +195,8 @@ def agree(
             progress=progress,
             mc_tolerance=mc_tolerance,
         )
+    for pair in result.get("pairs") or []:
+        say_unpaired(pair.get("unpaired_speakers"), f"{pair['a']} vs {pair['b']}: ")
     if json_out:
         print_json(result)
         return

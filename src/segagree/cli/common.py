@@ -241,12 +241,38 @@ _READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
             "help": "Praat: a label that marks a gap, not a unit (repeat for several).",
         },
     ),
+    (
+        "chat_units",
+        ("--chat-units",),
+        {
+            "type": click.Choice(["lines", "main-tiers"]),
+            "help": "CHAT: a unit per bulleted line (the default where continuation lines carry their own "
+            "bullets, as in SBCSAE) or one per main tier.",
+        },
+    ),
+    (
+        "no_speaker",
+        ("--no-speaker",),
+        {
+            "metavar": "NAME",
+            "help": "Transcriber: the speaker of text in a <Turn> without one (default: 'unknown', reported).",
+        },
+    ),
+    (
+        "speaker_from",
+        ("--speaker-from",),
+        {
+            "type": click.Choice(["participant", "tier"]),
+            "help": "ELAN: a unit tier's speaker is its PARTICIPANT (default; tiers sharing one are merged, "
+            "reported) or the tier's own name.",
+        },
+    ),
 ]
 
 
 def reading_options(f: F) -> F:
-    """--from, --encoding and the tier options of the ELAN and Praat readers, handed to the
-    command as one ``reading: Reading`` parameter."""
+    """--from, --encoding, the tier options of the ELAN and Praat readers and CHAT's units,
+    handed to the command as one ``reading: Reading`` parameter."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
@@ -260,54 +286,63 @@ def reading_options(f: F) -> F:
     return command
 
 
-def read_options(
-    encoding: str | None,
-    tiers: tuple[str, ...] = (),
-    speaker_tier: str | None = None,
-    word_tier: str | None = None,
-    gap_labels: tuple[str, ...] = (),
-) -> dict[str, Any]:
-    """The reader options the user set (readers refuse options they do not know)."""
-    raw = {
-        "encoding": encoding,
-        "tiers": list(tiers) or None,
-        "speaker_tier": speaker_tier,
-        "word_tier": word_tier,
-        "gap_labels": list(gap_labels) or None,
-    }
-    return {k: v for k, v in raw.items() if v is not None}
+def read_options(**chosen: Any) -> dict[str, Any]:
+    """The reader options the user set (:func:`segagree.api.reader_options` of the CLI's values)."""
+    from segagree.api import reader_options
+
+    return reader_options(**{k: v for k, v in chosen.items() if v not in (None, ())})
 
 
 @dataclass(frozen=True)
 class SpeakerLabels:
-    """How speakers are paired: renames (``OLD -> NEW``, or None) and whether labels are normalised."""
+    """How speakers are paired: renames (``OLD -> NEW``, or None), whether labels are normalised,
+    and whether only the speakers both annotations have are scored (``--common-speakers``)."""
 
     renames: dict[str, str] | None
     normalise: bool
+    common: bool = False
 
 
 def speaker_labels_option(f: F) -> F:
-    """--rename OLD=NEW (repeatable) and --keep-speaker-labels, handed to the command as one
-    ``speaker_labels: SpeakerLabels`` parameter."""
+    """--rename OLD=NEW (repeatable), --keep-speaker-labels and --common-speakers, handed to the
+    command as one ``speaker_labels: SpeakerLabels`` parameter."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
         renames, keep = kwargs.pop("renames"), kwargs.pop("keep_speaker_labels")
-        kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep)
+        common = bool(kwargs.pop("common_speakers"))
+        kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep, common)
         return f(*args, **kwargs)
 
-    command = click.option(
+    keep = click.option(
         "--keep-speaker-labels",
         is_flag=True,
         help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
-    )(command)
+    )(common_speakers_option(command))
     return click.option(
         "--rename",
         "renames",
         multiple=True,
         metavar="OLD=NEW",
         help="Rename a speaker in both files before pairing (repeat for several).",
-    )(command)
+    )(keep)
+
+
+def common_speakers_option(f: F) -> F:
+    """--common-speakers: score the speakers both annotations have, list the others."""
+    return click.option(
+        "--common-speakers",
+        is_flag=True,
+        default=None,
+        help="Score only the speakers both annotations have (with words); the others are listed, not refused.",
+    )(f)
+
+
+def say_unpaired(unpaired: dict[str, list[str]] | None, what: str = "") -> None:
+    """On stderr: the speakers one annotation has and the other lacks, left out of the scores."""
+    for side, names in sorted((unpaired or {}).items()):
+        if names:
+            say(f"{what}not scored, speakers only in {side.upper()}: {', '.join(names)}")
 
 
 def speaker_map(renames: tuple[str, ...]) -> dict[str, str] | None:

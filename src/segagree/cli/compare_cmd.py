@@ -21,6 +21,7 @@ from segagree.cli.common import (
     print_json,
     reading_options,
     say,
+    say_unpaired,
     scheme_option,
     speaker_labels_option,
     stdout,
@@ -105,6 +106,7 @@ def compare(
         layer=layer,
         transpositions=transpositions,
         normalise_speakers=speaker_labels.normalise,
+        common_speakers=speaker_labels.common,
         speaker_map=speaker_labels.renames,
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
@@ -114,6 +116,7 @@ def compare(
         write_operations_csv(result, ops, a=a, b=b)
         say(f"wrote {len(result['operations'])} operations to {ops}")
     result.pop("operation_rows", None)
+    say_unpaired(result.get("unpaired_speakers"))
     if json_out:
         print_json(result)
         return
@@ -140,6 +143,9 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     sections = {len(speakers) - 1} if speakers else set()
     print(plain_table(f"{file_a.name} vs {file_b.name}", header, rows, sections=sections, caption=caption))
     print(result["signature"])
+    for side, names in sorted((result.get("unpaired_speakers") or {}).items()):
+        if names:
+            print(f"not scored, speakers only in {side.upper()}: {', '.join(names)}")
     if result["metrics"]:
         _print_other(result, speakers)
     if result["mismatches"]:

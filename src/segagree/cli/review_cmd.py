@@ -20,6 +20,7 @@ from segagree.cli.common import (
     output_option,
     reading_options,
     say,
+    say_unpaired,
     scheme_option,
     seed_option,
     speaker_labels_option,
@@ -98,9 +99,11 @@ def review(
         seed=seed,
         max_mismatch=max_mismatch,
         normalise_speakers=speaker_labels.normalise,
+        common_speakers=speaker_labels.common,
         speaker_map=speaker_labels.renames,
         format=reading.format,
         read_options=reading.options,
     )
+    say_unpaired(outcome.unpaired_speakers)
     sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"
     say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")

@@ -11,6 +11,7 @@ import click
 from segagree.cli.common import (
     Reading,
     check_writable,
+    common_speakers_option,
     count_option,
     examples,
     fmt_score,
@@ -19,6 +20,7 @@ from segagree.cli.common import (
     print_json,
     reading_options,
     say,
+    say_unpaired,
     scheme_option,
     seed_option,
     stderr,
@@ -63,6 +65,7 @@ from segagree.cli.common import (
 @click.option("--report/--no-report", default=True, help="Write report.html and its plots (default) or not.")
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @reading_options
+@common_speakers_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 def run(
@@ -80,6 +83,7 @@ def run(
     report: bool,
     fresh: bool,
     reading: Reading,
+    common_speakers: bool | None,
     quiet: bool,
     json_out: bool,
 ) -> None:
@@ -133,6 +137,7 @@ def run(
                 report=report,
                 format=reading.format,
                 read_options=opts,
+                common_speakers=common_speakers,
                 progress=progress,
             )
         except BaseException:
@@ -156,6 +161,10 @@ def run(
             + (", review/*.xlsx" if workbooks else "")
             + (", report.html" if report else "")
         )
+    for res in outcome.results:
+        if res.get("ok"):
+            where = f"{res['text']} ({res['annotator_a']} vs {res['annotator_b']}): "
+            say_unpaired((res.get("compare") or {}).get("unpaired_speakers"), where)
     for line in outcome.corpus.skipped:
         say(f"skipped: {line}")
     for failure in outcome.failures:

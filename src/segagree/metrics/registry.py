@@ -44,7 +44,10 @@ MEASURES: dict[str, str] = {
     "fleiss_pi": "segagree.metrics.fleiss",
     "fleiss_kappa": "segagree.metrics.fleiss",
     "bias": "segagree.metrics.fleiss",
-    # time: unitizing agreement on units in time (input kind "times")
+    # time-based unitizing agreement of two or more annotators (group "time", issue 21)
+    "gamma": "segagree.metrics.unitizing.gamma",
+    "gamma_cat": "segagree.metrics.unitizing.gamma",
+    "gamma_k": "segagree.metrics.unitizing.gamma",
     "alpha_u": "segagree.metrics.unitizing.alpha_u",
     "u_alpha": "segagree.metrics.unitizing.u_alpha",
     "bu_alpha": "segagree.metrics.unitizing.u_alpha",

@@ -404,6 +404,7 @@ def _missing_row_ids(
             align=config.align or merge is not None,
             max_mismatch=config.max_mismatch,
             normalise_speakers=config.normalise_speakers,
+            common_speakers=config.common_speakers,
         )
         ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
     except SegagreeError:

@@ -21,6 +21,7 @@ from segagree.metrics.agreement import SfKappaResult, sf_kappa
 from segagree.metrics.fleiss import bootstrap_ci, fleiss, pairwise_table
 from segagree.metrics.sf import SfStats
 from segagree.pipeline.pairing import pair_annotations
+from segagree.pipeline.results import AnnotationPair
 from segagree.schemas import BoundaryScheme, Document
 
 DEFINITIONS: dict[str, str] = {
@@ -225,6 +226,7 @@ def agree_documents(
     level: float = 0.95,
     progress: Callable[[int], None] | None = None,
     mc_tolerance: float | None = None,
+    common_speakers: bool = False,
 ) -> dict[str, Any]:
     """S_f, S_f^B and their kappas for every annotator pair of one text; for three or more
     annotators also multi-pi, multi-kappa and bias of S_f and S_f^B.
@@ -233,6 +235,8 @@ def agree_documents(
         docs: two or more annotations of the same text (speakers paired by name).
         names: annotator labels (default: the documents' file names).
         max_mismatch: with ``align``, the largest share of a speaker's tokens left unmatched.
+        common_speakers: score each pair on the speakers both have (the others are listed in
+            the pair's ``unpaired_speakers``); multi-pi/kappa on the speakers all annotators have.
         ci_over: ``"texts"`` (one text: no interval, with a reason) or ``"speakers"``
             (bootstrap over the speakers of the text).
         other arguments: see :func:`segagree.metrics.agreement.sf_kappa`.
@@ -264,6 +268,7 @@ def agree_documents(
             max_mismatch=max_mismatch,
             normalise_speakers=normalise_speakers,
             speaker_map=speaker_map,
+            common_speakers=common_speakers,
         )
         if i == 0:
             first_pairs[j] = pair
@@ -284,6 +289,7 @@ def agree_documents(
         )
         summary = _pair_summary(res)
         summary.update(a=labels[i], b=labels[j], mismatches=len(pair.mismatches))
+        summary["unpaired_speakers"] = {"a": list(pair.unpaired_a), "b": list(pair.unpaired_b)}
         if ci_over == "speakers":
             ci = bootstrap_ci(
                 len(res.speakers), _kappa_statistic(res), n_boot=n_boot, seed=seed, level=level, unit="speaker"
@@ -310,15 +316,24 @@ def agree_documents(
         "multi_reason": "two annotators: pi and kappa of the pair are in 'pairs'" if len(docs) == 2 else None,
     }
     if len(docs) >= 3:
-        aligned = any(p.mismatches for p in first_pairs.values())
-        if aligned:
-            out["multi_reason"] = "the transcripts differ: multi-pi/kappa need one common token stream"
-        else:
-            p1 = first_pairs[1]
-            data = {"text": {labels[0]: p1.arrays_a, **{labels[j]: p.arrays_b for j, p in first_pairs.items()}}}
-            out["multi"] = {
-                sim: fleiss(data, sim, scheme=sch, mode=mode, transpositions=transpositions).to_dict()
-                for sim in ("sf", "sf_b")
-            }
+        out.update(_multi(first_pairs, labels, sch, mode=mode, transpositions=transpositions))
     out["definitions"] = dict(DEFINITIONS)
     return out
+
+
+def _multi(
+    first_pairs: dict[int, AnnotationPair], labels: list[str], sch: BoundaryScheme, *, mode: str, transpositions: bool
+) -> dict[str, Any]:
+    """Multi-pi and multi-kappa of S_f and S_f^B over three or more annotators (the first one
+    paired with each other), on the speakers every annotator has; a reason where they differ."""
+    if any(p.mismatches for p in first_pairs.values()):
+        return {"multi_reason": "the transcripts differ: multi-pi/kappa need one common token stream"}
+    p1 = first_pairs[1]
+    # (with common_speakers the pairs may share different speakers: keep those all have)
+    shared = [s for s in p1.speakers if all(s in p.arrays_b for p in first_pairs.values())]
+    arrays = {labels[0]: p1.arrays_a, **{labels[j]: p.arrays_b for j, p in first_pairs.items()}}
+    data = {"text": {name: {s: arr[s] for s in shared} for name, arr in arrays.items()}}
+    multi = {
+        sim: fleiss(data, sim, scheme=sch, mode=mode, transpositions=transpositions).to_dict() for sim in ("sf", "sf_b")
+    }
+    return {"multi": multi}

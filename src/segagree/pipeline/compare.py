@@ -60,6 +60,7 @@ def score_pair(
     out["layer"] = pair.layer
     out["scheme"] = {"name": pair.scheme.name, "digest": pair.scheme.digest, "symbols": symbols}
     out["mismatches"] = list(pair.mismatches)
+    out["unpaired_speakers"] = {"a": list(pair.unpaired_a), "b": list(pair.unpaired_b)}
     out["metrics"] = {}
     if any(m not in SF_NAMES for m in metrics):  # S_f is computed above
         from segagree.pipeline.metric_runner import run_metrics  # only when asked: it loads every metric
@@ -84,6 +85,7 @@ def compare_documents(
     metric_options: Mapping[str, Any] | None = None,
     with_operations: bool = True,
     review_rows: bool = True,
+    common_speakers: bool = False,
 ) -> dict[str, Any]:
     """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations``).
 
@@ -104,9 +106,10 @@ def compare_documents(
         metrics = [m for m in metrics if m not in subtitle_names]
     if merge is not None:  # subtitles: one text stream, words may differ (imperfect text)
         speaker_map, align = merge, True
-    same = {"speaker_map": speaker_map, "align": align, "max_mismatch": max_mismatch}
+    same: dict[str, Any] = {"speaker_map": speaker_map, "align": align, "max_mismatch": max_mismatch}
+    same.update(normalise_speakers=normalise_speakers, common_speakers=common_speakers)
     try:
-        pair = pair_annotations(a, b, layer=name, scheme=scheme, normalise_speakers=normalise_speakers, **same)
+        pair = pair_annotations(a, b, layer=name, scheme=scheme, **same)
     except MismatchError as err:
         if not subtitle_names or metrics:
             raise
@@ -114,7 +117,7 @@ def compare_documents(
         result = unaligned_result(err.message, name, a.layer(name).scheme)
     else:
         for extra in names[1:]:
-            other = pair_annotations(a, b, layer=extra, normalise_speakers=normalise_speakers, **same)
+            other = pair_annotations(a, b, layer=extra, **same)
             pair.extra_layers[extra] = (other.arrays_a, other.arrays_b, other.scheme.n_codes)
         result = score_pair(
             pair,
@@ -158,6 +161,7 @@ def unaligned_result(reason: str, layer: str, scheme: BoundaryScheme | None = No
         "layer": layer,
         "scheme": info,
         "mismatches": [],
+        "unpaired_speakers": {"a": [], "b": []},
         "metrics": {},
         "signature": "",
         "operation_rows": [],

@@ -10,6 +10,7 @@ Example (every key optional; these are the defaults)::
     align = true                 # align differing transcripts instead of failing
     max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
+    common_speakers = false      # score the speakers both annotations have, list the others
     review_matches = false       # list match operations in the review workbooks too
     report_plots = "corpus"      # report figures: "corpus" (corpus-level figures and light
                                  # per-text HTML graphics) or "all" (also a matplotlib PNG per
@@ -24,6 +25,10 @@ Example (every key optional; these are the defaults)::
     # speaker_tier = "speaker"   # Praat: the tier naming each unit's speaker
     # word_tier = "{speaker}-words"  # Praat: the word tier's name or pattern
     # gap_labels = ["#"]         # Praat: labels that mark gaps, not units
+    # chat_units = "main-tiers"  # CHAT: one unit per main tier (default: per bulleted line
+                                 # where continuation lines carry bullets, as in SBCSAE)
+    # no_speaker = "unknown"     # Transcriber: the speaker of a <Turn> without one
+    # speaker_from = "tier"      # ELAN: speaker = tier name ("participant": its PARTICIPANT)
 
     [kappa]
     enabled = true
@@ -50,7 +55,7 @@ from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
 # Reader options a run passes to every reader (see segagree.api.reader_options).
-READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels"}
+READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "chat_units", "no_speaker", "speaker_from"}
 
 
 @dataclass
@@ -75,6 +80,7 @@ class RunConfig:
     align: bool = True
     max_mismatch: float = 0.2
     normalise_speakers: bool = True
+    common_speakers: bool = False
     review_matches: bool = False
     reference: str = ""
     format: str = ""

@@ -56,8 +56,12 @@ def resolve_layer(
 
 
 def normalise_speaker(name: str) -> str:
-    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` / ``F2``."""
-    return name.strip().rstrip(":;").strip() or name
+    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` /
+    ``F2``; also Du Bois' speaker prefixes ``>`` (a voice not in the room: ``>ENV``, ``>MAC``
+    on the phone) and ``#`` (a name given by the transcriber: ``#FOSTER``), which SBCSAE's CHAT
+    edition drops."""
+    bare = name.strip().rstrip(":;").strip()
+    return bare.lstrip(">#").strip() or bare or name
 
 
 def speaker_rule(speaker_map: Mapping[str, str] | None, normalise: bool, *docs: Document) -> dict[str, str] | None:
@@ -116,6 +120,7 @@ def pair_annotations(
     align: bool = False,
     max_mismatch: float = 0.2,
     normalise_speakers: bool = True,
+    common_speakers: bool = False,
 ) -> AnnotationPair:
     """Pair two annotations speaker by speaker (by name, never by position).
 
@@ -131,10 +136,16 @@ def pair_annotations(
         align: when the token streams differ, align them (edit distance over tokens) instead of
             failing; see :func:`segagree.pipeline.align.align_streams`.
         max_mismatch: with ``align``, the largest share of mismatched tokens tolerated.
+        common_speakers: score only the speakers both annotations have (with words); the others
+            are listed in the pair's ``unpaired_a`` / ``unpaired_b``.
+
+    A speaker without tokens (a declared participant who never speaks, CHAT's ``ENV`` whose
+    lines hold only events) is no speaker to pair: it is neither scored nor listed.
 
     Raises:
-        MismatchError: different speaker sets, or different token streams without ``align``
-            (naming the speaker and the first differing token).
+        MismatchError: different speaker sets (without ``common_speakers``), no speaker in
+            common, or different token streams without ``align`` (naming the speaker and the
+            first differing token).
     """
     for empty, other in ((a, b), (b, a)):
         if not empty.n_tokens and other.n_tokens:
@@ -149,18 +160,20 @@ def pair_annotations(
     arr_b, tok_b, _ = speaker_arrays(b, lay_a.name if layer is None else layer, scheme, speaker_map)
     only_a = [s for s in arr_a if s not in arr_b]
     only_b = [s for s in arr_b if s not in arr_a]
-    if only_a or only_b:
-        parts = []
-        if only_a:
-            parts.append(f"only in {a.source_path or 'A'}: {only_a}")
-        if only_b:
-            parts.append(f"only in {b.source_path or 'B'}: {only_b}")
+    if (only_a or only_b) and not common_speakers:
         raise MismatchError(
-            "the annotations have different speakers ("
-            + "; ".join(parts)
-            + "); pair them with --rename OLD=NEW (for run: a [speakers] table in segagree.toml)"
+            f"the annotations have different speakers ({_unpaired_text(a, only_a, b, only_b)}); score the "
+            "shared ones with --common-speakers, or pair them with --rename OLD=NEW (for run: "
+            "common_speakers = true or a [speakers] table in segagree.toml)"
+        )
+    order_a = [s for s in order_a if s in arr_b]
+    if not order_a:
+        raise MismatchError(
+            f"the annotations have no speaker in common ({_unpaired_text(a, only_a, b, only_b)}); "
+            "pair them with --rename OLD=NEW"
         )
     pair = AnnotationPair(a, b, lay_a.name, scheme, order_a, {}, {}, {}, own_tokens_a=tok_a, own_tokens_b=tok_b)
+    pair.unpaired_a, pair.unpaired_b = only_a, only_b
     for s in order_a:
         if tok_a[s] == tok_b[s]:
             pair.arrays_a[s], pair.arrays_b[s], pair.tokens[s] = arr_a[s], arr_b[s], tok_a[s]
@@ -171,6 +184,15 @@ def pair_annotations(
             raise MismatchError(_first_difference(s, tok_a[s], tok_b[s], a, b))
         project_pair(pair, s, tok_a[s], tok_b[s], arr_a[s], arr_b[s], max_mismatch=max_mismatch)
     return pair
+
+
+def _unpaired_text(a: Document, only_a: list[str], b: Document, only_b: list[str]) -> str:
+    parts = []
+    if only_a:
+        parts.append(f"only in {a.source_path or 'A'}: {only_a}")
+    if only_b:
+        parts.append(f"only in {b.source_path or 'B'}: {only_b}")
+    return "; ".join(parts)
 
 
 def _first_difference(speaker: str, ta: list[str], tb: list[str], a: Document, b: Document) -> str:

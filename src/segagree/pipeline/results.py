@@ -33,6 +33,8 @@ class AnnotationPair:
         own_tokens_a, own_tokens_b: speaker -> each annotator's own token stream.
         extra_layers: further layers compared together with ``layer`` (segeval's multi-type
             "sets" semantics): name -> (arrays_a, arrays_b) on the same common index.
+        unpaired_a, unpaired_b: speakers with words in one annotation only, left out of the
+            scores (pairing with ``common_speakers``).
     """
 
     a: Document
@@ -49,6 +51,8 @@ class AnnotationPair:
     own_tokens_a: dict[str, list[str]] = field(default_factory=dict)
     own_tokens_b: dict[str, list[str]] = field(default_factory=dict)
     extra_layers: dict[str, tuple[dict[str, np.ndarray], dict[str, np.ndarray], int]] = field(default_factory=dict)
+    unpaired_a: list[str] = field(default_factory=list)
+    unpaired_b: list[str] = field(default_factory=list)
 
     def gap_sets(self, speaker: str) -> tuple[list[frozenset[int]], list[frozenset[int]]]:
         """Both annotators' N-1 gap type sets of a speaker over ``layer`` and ``extra_layers``.

@@ -100,6 +100,7 @@ def run_task(
                 align=config.align or merge is not None,
                 max_mismatch=config.max_mismatch,
                 normalise_speakers=config.normalise_speakers,
+                common_speakers=config.common_speakers,
             )
         except MismatchError as err:
             if not subtitles:

@@ -21,7 +21,7 @@ of every speaker's stream has a non-zero code.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -446,7 +446,7 @@ class Document:
 
 def from_units(
     name: str,
-    units: list[Mapping[str, Any]],
+    units: Sequence[Mapping[str, Any]],
     *,
     layer: str,
     scheme: BoundaryScheme,

@@ -20,7 +20,7 @@ from segagree.schemas.document import CORE_COLUMNS, Document, Layer
 from segagree.schemas.scheme import scheme_from_dict
 
 FORMAT_TAG = "document/1"
-# Ten days, as segagree.adapters.checks.MAX_SECONDS (schemas cannot import adapters).
+# Ten days: the one time limit of every reader and writer (segagree.adapters.timing uses this one).
 MAX_SECONDS = 10 * 24 * 3600.0
 
 
