@@ -37,4 +37,7 @@ def test_commands_run_and_numbers_match() -> None:
     rows = {ln.split("|")[1].strip(): ln for ln in SECTION.splitlines() if ln.startswith("| `")}
     for name in ("alpha_u", "elan_kappa", "boundary_f1", "purity_coverage"):
         assert f"{first[name]:.4f}" in rows[f"`{name}`"], name
+    if "gamma" in first:  # the gamma family's row, once registered
+        gamma_row = next(v for k, v in rows.items() if k.startswith("`gamma`"))
+        assert f"{first['gamma']:.4f}, {first['gamma_cat']:.4f}" in gamma_row
     assert f"{first['u_alpha']:.4f}" in next(v for k, v in rows.items() if k.startswith("`u_alpha`"))
