@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
     from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.units import TimedUnits
 
 # Result types re-exported here, imported on first use: a `compare` need not load the agreement,
 # corpus-run and metric-card modules (module __getattr__ below).
@@ -86,17 +87,22 @@ __all__ = [
     "RunOutcome",
     "SfKappaResult",
     "SfResult",
+    "adjudicate_time",
     "agree",
+    "agree_time",
     "check_style",
     "compare",
     "convert",
     "convert_folder",
     "degrade",
+    "is_time_review",
     "load_scheme",
     "metric_cards",
     "read",
+    "read_time_units",
     "reader_options",
     "review",
+    "review_time",
     "run",
     "segment",
     "study",
@@ -804,6 +810,143 @@ def metric_cards() -> dict[str, MetricCard]:
     from segagree.pipeline.metric_runner import metric_cards as cards
 
     return cards()
+
+
+# --- time-based unitizing agreement (issue 21) -------------------------------------------------
+def read_time_units(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    *,
+    annotators: Sequence[str] | None = None,
+    annotator_tiers: Sequence[str] | None = None,
+    continuum: tuple[float, float] | None = None,
+    category: str = "label",
+    format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    layer: str | None = None,
+    **options: Any,
+) -> TimedUnits:
+    """Units in time per annotator and speaker (:class:`segagree.pipeline.units.TimedUnits`).
+
+    Args:
+        sources: one file (or Document) per annotator (annotator = file stem), one file whose tiers
+            are the annotators (``annotator_tiers``, else all its unit tiers), or units tables (CSV/TSV with the header
+            ``annotator,start,end,category`` and optional ``speaker``, ``text``; or pygamma-agreement's
+            headerless ``annotator,category,start,end``).
+        annotators: the annotators' order; names listed with no units count as annotators who marked
+            nothing.
+        annotator_tiers: the tiers of one file that are the annotators.
+        continuum: (start, end) seconds; default ``[min(0, first start), last end]``.
+        category: ``label`` (the unit's text with its endnote), ``endnote`` (its boundary type) or
+            ``none``.
+        format, scheme, layer, options: how to read the files (see :func:`read`).
+    """
+    from segagree.pipeline.units import UnitReading, read_timed_units
+
+    items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    how = UnitReading(annotators, annotator_tiers, continuum, category, format, scheme, layer, options)
+    return read_timed_units(items, how)  # type: ignore[arg-type]
+
+
+def agree_time(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    *,
+    measures: Sequence[str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    **reading: Any,
+) -> dict[str, Any]:
+    """Time-based unitizing agreement of annotators who drew their own time spans.
+
+    Scores every measure of the ``time`` group (or ``measures``), per speaker and pooled: e.g.
+    Krippendorff's alpha-U (1995/2004, as DKPro), the uα family (Krippendorff et al. 2016), ELAN's
+    modified kappa (Holle & Rein 2015, as ELAN), boundary F1 within a tolerance, purity and coverage,
+    and gamma once registered. ``params`` holds measure parameters (``tolerance``, ``min_overlap``,
+    ``resolution``, ``alpha``, ``beta``, ``delta_empty``, ``samples``, ``seed``, ``sampler``, ``jobs``);
+    each measure reads its own. ``reading`` takes :func:`read_time_units`'s keywords (``annotators``,
+    ``annotator_tiers``, ``continuum``, ``category``, ``format``, ``scheme``, ``layer``, reader options).
+
+    Example::
+
+        result = segagree.agree_time(["kim.TextGrid", "lee.TextGrid"], params={"tolerance": 0.2})
+        result["measures"][name]["pooled"], result[name]   # for each name of `segagree metrics`
+
+    Returns:
+        A JSON-ready dict (see :mod:`segagree.pipeline.time_agreement`): ``result[name]`` is a measure's
+        pooled value, ``result["measures"][name]["speakers"]`` its per-speaker results.
+    """
+    from segagree.pipeline.time_agreement import score_time
+
+    timed = read_time_units(sources, **reading)
+    return score_time(timed, measures, params)
+
+
+def review_time(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    output: PathLike,
+    *,
+    measure: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    plot: PathLike | None = None,
+    **reading: Any,
+) -> dict[str, Any]:
+    """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
+    with each annotator's unit, the group's share of the disorder, its kind (match, shifted, category
+    mismatch, unmatched) and a decision column for :func:`adjudicate_time`.
+
+    The alignment comes from ``measure`` or from the first measure of the time group that gives one
+    (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
+    ``plot`` (a .png) also draws each speaker's units and their alignment (``NAME.SPEAKER.png`` when
+    there are several speakers).
+
+    Returns:
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths]}``.
+    """
+    from collections import Counter
+
+    from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.pipeline.time_agreement import best_alignments
+
+    timed = read_time_units(sources, **reading)
+    name, alignments = best_alignments(timed, measure, params)
+    rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
+    settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
+    path = write_time_review(output, rows, list(timed.annotators), settings)
+    plots = _timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
+    kinds = dict(Counter(r["kind"] for r in rows))
+    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
+
+
+def _timeline_plots(plot: Path, units: Mapping[str, Any], alignments: Mapping[str, Any]) -> list[str]:
+    """One timeline PNG per speaker (written atomically)."""
+    from segagree.adapters.base import atomic_path
+    from segagree.outputs.time_plot import timeline_png
+
+    if plot.suffix.lower() != ".png":
+        raise UsageError("the plot must be a .png file", path=plot)
+    written = []
+    for speaker, alignment in alignments.items():
+        target = plot if len(alignments) == 1 else plot.with_name(f"{plot.stem}.{speaker or 'all'}.png")
+        with atomic_path(target) as tmp:
+            tmp.write_bytes(timeline_png(units[speaker], alignment, title=speaker))
+        written.append(str(target))
+    return written
+
+
+def is_time_review(review: PathLike) -> bool:
+    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet)."""
+    from segagree.outputs.time_review import is_time_review as has_alignment_sheet
+
+    return has_alignment_sheet(review)
+
+
+def adjudicate_time(review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip") -> Any:
+    """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
+    edit) in any timed format (by the output's extension, or ``format``); returns the report
+    (:class:`segagree.outputs.time_review.TimeAdjudication`)."""
+    from segagree.outputs.time_review import adjudicate_time as adjudicate_workbook
+
+    if undecided not in ("skip", "error"):
+        raise UsageError(f"undecided must be skip or error, not {undecided!r}")
+    return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------

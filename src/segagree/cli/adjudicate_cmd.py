@@ -41,11 +41,19 @@ def adjudicate(
     """Apply a filled-in review workbook and write the gold annotation.
 
     REVIEW is a workbook written by segagree review or segagree run (review/TEXT.xlsx).
-    The gold annotation is annotator A's file with the decisions applied.
+    The gold annotation is annotator A's file with the decisions applied. From a review --time
+    workbook, the gold units are the decided groups' units (annotator name, none or edit), one tier
+    per speaker; undecided groups write no unit (keep-a) or stop (error).
     """
+    import segagree.api as api
     from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
 
     check_writable(output)
+    if api.is_time_review(review):  # from review --time: gold units from the aligned groups
+        decided = api.adjudicate_time(review, output, format=to, undecided="skip" if undecided == "keep-a" else "error")
+        for line in decided.lines():
+            say(line)
+        return
     report = adjudicate_workbook(
         review,
         output,

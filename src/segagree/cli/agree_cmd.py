@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from segagree.cli.agree_time import given_seed, time_options
 from segagree.cli.common import (
     AT_LEAST_ONE,
     Reading,
@@ -67,6 +68,8 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
         "segagree agree garden.ann1.txt garden.ann2.txt --sims 200 --seed 1",
         "segagree agree garden.ann1.txt garden.ann2.txt tables/garden.ann2.csv",
         "segagree agree garden.ann1.txt garden.ann2.txt --exact --no-transpositions",
+        "segagree agree --time time/kim.TextGrid time/lee.TextGrid --tolerance 0.2",
+        "segagree agree --time time/gestures.csv --category none --json",
     )
 )
 @click.argument("files", nargs=-1, type=EXISTING)
@@ -106,6 +109,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @reading_options
 @click.option("--ci-speakers", is_flag=True, help="Bootstrap intervals over the speakers of the text.")
 @click.option("--n-boot", default=1000, show_default=True, type=AT_LEAST_ONE, metavar="N", help="Bootstrap resamples.")
+@time_options
 @json_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def agree(
@@ -129,16 +133,24 @@ def agree(
     n_boot: int,
     json_out: bool,
     quiet: bool,
+    **time_opts: Any,
 ) -> None:
     """Chance-corrected agreement (kappa) of two or more annotations of a text.
 
     S_f, S_f^B and their kappas per speaker and pooled; multi-pi, multi-kappa and bias
-    for three or more annotators; or S/B agreement of a segeval dataset (--dataset).
+    for three or more annotators; or S/B agreement of a segeval dataset (--dataset); or, with
+    --time, unitizing agreement of annotators who drew their own time spans (gamma, alpha-U,
+    u-alpha, ELAN's kappa, boundary F1): no shared transcript needed.
     """
     import segagree.api as api
     from segagree.errors import UsageError
 
     paths = list(files)
+    if time_opts.pop("time_mode"):
+        from segagree.cli.agree_time import run_time
+
+        run_time(paths, {**time_opts, "seed": given_seed(seed), "jobs": jobs}, reading, scheme, layer, json_out)
+        return
     if dataset is not None:
         from segagree.pipeline.agreement import agree_dataset, load_segeval_json
 

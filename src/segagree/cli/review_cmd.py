@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from segagree.cli.agree_time import given_seed, time_options
 from segagree.cli.common import (
+    EXISTING_FILE,
     Reading,
     SpeakerLabels,
     check_writable,
@@ -15,7 +18,6 @@ from segagree.cli.common import (
     max_mismatch_option,
     mode_option,
     output_option,
-    pair_arguments,
     reading_options,
     say,
     say_unpaired,
@@ -34,7 +36,7 @@ from segagree.cli.common import (
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
     )
 )
-@pair_arguments
+@click.argument("files", nargs=-1, type=EXISTING_FILE)
 @output_option("The workbook to write (.xlsx).")
 @scheme_option
 @mode_option
@@ -45,9 +47,12 @@ from segagree.cli.common import (
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
+@time_options
+@click.option(
+    "--plot", type=click.Path(dir_okay=False, path_type=Path), help="With --time: draw units and alignment (.png)."
+)
 def review(
-    file_a: Path,
-    file_b: Path,
+    files: tuple[Path, ...],
     output: Path,
     scheme: str | None,
     mode: str,
@@ -58,15 +63,30 @@ def review(
     max_mismatch: float,
     speaker_labels: SpeakerLabels,
     reading: Reading,
+    plot: Path | None,
+    **time_opts: Any,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
 
     FILE_A is the base of the gold annotation that segagree adjudicate writes from the
-    reviewers' decisions (A, B, both, neither, other).
+    reviewers' decisions (A, B, both, neither, other). With --time, FILES are units in time
+    (as for agree --time): one row per aligned group of the best alignment (gamma's), decided by
+    annotator name, none or edit.
     """
     import segagree.api as api
+    from segagree.errors import UsageError
 
     check_writable(output)
+    if time_opts.pop("time_mode"):
+        from segagree.cli.agree_time import run_time_review
+
+        run_time_review(list(files), output, {**time_opts, "seed": given_seed(seed), "jobs": 1}, reading, scheme, plot)
+        return
+    if len(files) != 2:
+        raise UsageError(
+            f"review compares two annotations FILE_A FILE_B (or units in time with --time), got {len(files)}"
+        )
+    file_a, file_b = files
     outcome = api.review(
         file_a,
         file_b,

@@ -75,6 +75,14 @@ MEASURES: dict[str, str] = {
     "s_bleu": "segagree.metrics.subtitle_bleus",
     "t_bleu": "segagree.metrics.subtitle_bleus",
     "tbhr": "segagree.metrics.subtitle_bleus",
+    "alpha_u": "segagree.metrics.unitizing.alpha_u",
+    "u_alpha": "segagree.metrics.unitizing.u_alpha",
+    "bu_alpha": "segagree.metrics.unitizing.u_alpha",
+    "cu_alpha": "segagree.metrics.unitizing.u_alpha",
+    "ku_alpha": "segagree.metrics.unitizing.u_alpha",
+    "elan_kappa": "segagree.metrics.unitizing.elan_kappa",
+    "boundary_f1": "segagree.metrics.unitizing.boundaries",
+    "purity_coverage": "segagree.metrics.unitizing.boundaries",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}
