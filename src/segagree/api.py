@@ -87,6 +87,7 @@ __all__ = [
     "metric_cards",
     "read",
     "reader_options",
+    "remove_stale_run_outputs",
     "run",
     "write",
 ]
@@ -528,7 +529,7 @@ def run(
     seed: int | None = None,
     reference: str | None = None,
     scheme: str | None = None,
-    workbooks: bool = True,
+    workbooks: bool = False,
     report: bool = True,
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
@@ -539,7 +540,10 @@ def run(
     The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
     from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
     defaults; the keyword arguments override them. Writes ``summary.csv``, ``summary.json``,
-    ``review/TEXT.xlsx`` and ``report.html`` into ``out``; an interrupted run resumes.
+    ``report.html`` with a page per text under ``texts/`` and, with ``workbooks=True``, a review
+    workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished pair is appended to
+    ``out/results.jsonl`` at once, so an interrupted run resumes; the outcome's results are read
+    back from that log lazily (iterate them, do not turn them into a list at corpus scale).
 
     Args:
         scheme: the boundary scheme (built-in name or file), overriding segagree.toml's.
@@ -561,8 +565,9 @@ def run(
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
-    from segagree.outputs.run import run_corpus
+    from segagree.outputs.run import forget_outputs, write_outputs
     from segagree.pipeline.config import RunConfig, load_config
+    from segagree.pipeline.scheduler import score_corpus, usable_cpus
 
     if isinstance(config, RunConfig):
         settings = config
@@ -589,17 +594,22 @@ def run(
         settings.read.update(read_options)
         if "encoding" in settings.read:
             settings.encoding = settings.read.pop("encoding")
-    return run_corpus(
-        corpus,
-        out,
-        settings,
-        jobs=jobs,
-        backend=backend,
-        resume=resume,
-        workbooks=workbooks,
-        report=report,
-        progress=progress,
-    )
+    if not resume:
+        forget_outputs(out)
+    outcome = score_corpus(corpus, out, settings, jobs=jobs, backend=backend, resume=resume, progress=progress)
+    if backend != "dask":
+        jobs = min(jobs, usable_cpus())
+    return write_outputs(out, outcome, settings, jobs=jobs, workbooks=workbooks, report=report)
+
+
+def remove_stale_run_outputs(out: PathLike, started: float) -> list[Path]:
+    """After a failed or interrupted :func:`run`: remove the summary, report and skipped-files
+    list that an earlier run left in ``out`` (older than ``started``, a ``time.time()``), since
+    they would claim a completeness this run does not have. ``results.jsonl`` stays (resuming
+    needs it). Returns the files removed."""
+    from segagree.outputs.run import remove_stale_outputs
+
+    return remove_stale_outputs(Path(out), started)
 
 
 def metric_cards() -> dict[str, MetricCard]:
