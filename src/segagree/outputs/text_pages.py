@@ -375,7 +375,7 @@ def write_text_pages(
     """Write the page of every text whose page is missing or out of date; remove the pages of
     texts no longer in the run. ``old``: the manifest's page digests of the previous run."""
     outdir = Path(outdir)
-    settings = _digest([config.to_dict(), config.load_scheme().digest])
+    settings = _digest([config.digest, config.report_plots])  # scoring settings and the figures' kind
     lights = outcome.pairs
     out = PagesWritten()
     todo = []
