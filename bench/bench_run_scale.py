@@ -6,7 +6,8 @@ The corpus ../shared/corpora/sbc_iubound_prediction (``old/`` gold IU segmentati
 so a run of N texts scores N pairs of real data. For each size: a cold run (``--fresh``, empty
 output folder; kappa K = --sims, review workbooks and the report as the defaults say), then
 the same command again with nothing changed (warm). Whole commands (start-up, reading,
-writing). Prints wall seconds, seconds per text, the command's peak memory (the largest
+writing). Prints wall seconds, seconds per text, CPU seconds of the command and its workers
+(per text too: a figure a busy machine disturbs less than wall time), the command's peak memory (the largest
 resident set of the command or any of its workers, from ``getrusage`` of a wrapper process),
 the entry page's size, the load average at the start (the machine may be shared).
 
@@ -35,7 +36,8 @@ WRAPPER = (
     "import resource, subprocess, sys;"
     "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE);"
     "sys.stderr.write(rc.stderr.decode()[-800:]);"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);"
+    "use = resource.getrusage(resource.RUSAGE_CHILDREN);"
+    "print(use.ru_maxrss, use.ru_utime + use.ru_stime);"
     "sys.exit(rc.returncode)"
 )
 
@@ -52,9 +54,11 @@ def make_corpus(folder: Path, n_texts: int) -> None:
             shutil.copyfile(CORPUS / annotator / name, folder / annotator / copy)
 
 
-def run(corpus: Path, out: Path, jobs: int, sims: int, fresh: bool, extra: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak memory in MB) of one whole ``segagree run`` command."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+def run(
+    corpus: Path, out: Path, jobs: int, sims: int, fresh: bool, extra: list[str], src: Path
+) -> tuple[float, float, float]:
+    """(wall seconds, peak memory in MB, CPU seconds of it and its workers) of one whole command."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
     cmd = [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), "--jobs", str(jobs)]
     cmd += ["--sims", str(sims), "-q", *(["--fresh"] if fresh else []), *extra]
     t0 = time.perf_counter()
@@ -62,7 +66,8 @@ def run(corpus: Path, out: Path, jobs: int, sims: int, fresh: bool, extra: list[
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"segagree run failed ({proc.returncode}): {proc.stderr.strip()}")
-    return wall, int(proc.stdout.split()[-1]) / 1024
+    peak, cpu = proc.stdout.split()[-2:]
+    return wall, int(peak) / 1024, float(cpu)
 
 
 def main() -> None:
@@ -71,6 +76,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--keep", type=Path, help="build the corpora and outputs here and keep them")
+    ap.add_argument("--src", type=Path, default=ROOT / "src", help="the segagree source tree to run (a baseline)")
     ap.add_argument("extra", nargs="*", help="further options for segagree run (after --)")
     args = ap.parse_args()
     if not CORPUS.is_dir():
@@ -86,16 +92,19 @@ def main() -> None:
             if out.exists():
                 shutil.rmtree(out)
             load = os.getloadavg()[0]
-            cold, peak = run(corpus, out, args.jobs, args.sims, True, args.extra)
-            warm, _ = run(corpus, out, args.jobs, args.sims, False, args.extra)
+            cold, peak, cpu = run(corpus, out, args.jobs, args.sims, True, args.extra, args.src)
+            warm, _, _ = run(corpus, out, args.jobs, args.sims, False, args.extra, args.src)
             page = (out / "report.html").stat().st_size / 1e6 if (out / "report.html").exists() else 0.0
             row = dict(texts=n, cold_s=round(cold, 1), s_per_text=round(cold / n, 4), warm_s=round(warm, 2))
+            row.update(cpu_s=round(cpu, 1), cpu_s_per_text=round(cpu / n, 4))
             row.update(peak_mb=round(peak), report_mb=round(page, 2), load=round(load, 1))
             results.append(row)
             print(json.dumps(row), flush=True)
         if len(results) > 1:
-            print(f"peak memory ratio {results[-1]['peak_mb'] / results[0]['peak_mb']:.2f} "
-                  f"({results[-1]['texts']} / {results[0]['texts']} texts)")
+            print(
+                f"peak memory ratio {results[-1]['peak_mb'] / results[0]['peak_mb']:.2f} "
+                f"({results[-1]['texts']} / {results[0]['texts']} texts)"
+            )
 
 
 if __name__ == "__main__":

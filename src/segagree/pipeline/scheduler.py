@@ -21,6 +21,7 @@ than :data:`MIN_PARALLEL_TASKS` tasks.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator
 from itertools import combinations
 from pathlib import Path
@@ -92,6 +93,14 @@ def score_for_log(task: Task, config: RunConfig) -> dict[str, Any]:
     return log_record(result)
 
 
+def _score_in_worker(task: Task, config: RunConfig, parent: int) -> dict[str, Any]:
+    """:func:`score_for_log` in a loky worker: Ctrl-C is the parent's to handle (it stops the pool);
+    a terminal sends it to the workers too, which would print their tracebacks."""
+    if os.getpid() != parent and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return score_for_log(task, config)
+
+
 def execute(todo: list[Task], config: RunConfig, jobs: int, backend: str) -> Iterator[dict[str, Any]]:
     """Score ``todo``, yielding each task's log record as it finishes (in any order).
 
@@ -113,7 +122,8 @@ def execute(todo: list[Task], config: RunConfig, jobs: int, backend: str) -> Ite
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(score_for_log)(t, config) for t in todo)
+    parent = os.getpid()
+    yield from parallel(delayed(_score_in_worker)(t, config, parent) for t in todo)
 
 
 def _execute_dask(todo: list[Task], config: RunConfig, jobs: int) -> Iterator[dict[str, Any]]:
