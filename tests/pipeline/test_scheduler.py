@@ -40,7 +40,9 @@ def _config(sims: int = 20) -> RunConfig:
     return config
 
 
-def test_dask_with_a_separate_scheduler_gives_identical_numbers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dask_with_a_separate_scheduler_gives_identical_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
     corpus = _corpus(tmp_path / "corpus", 6)
     local = run_corpus(corpus, tmp_path / "loky", _config(), jobs=2, workbooks=False)
