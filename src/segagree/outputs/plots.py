@@ -234,7 +234,7 @@ def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], 
     ax.set_yticks(ypos, labels=labels, fontsize=9)
     ax.invert_yaxis()
     for y, v in zip(ypos, values, strict=True):
-        ax.text(v, y, f" {v}", va="center", ha="left", fontsize=8.5)
+        ax.text(v, float(y), f" {v}", va="center", ha="left", fontsize=8.5)
     ax.set_xlim(0, max(values) * 1.15 + 0.5)
     ax.set_xlabel("number of operations", fontsize=10)
     ax.set_title(title, fontsize=11)

@@ -185,7 +185,7 @@ def _ops(operations: Iterable[Sequence[Any]], symbols: Sequence[str]) -> dict[st
     return {"rows": rows, "total": total, "edits": edits}
 
 
-def _confusion(matrix: Sequence[Sequence[int]], symbols: Sequence[str]) -> dict[str, Any]:
+def _confusion(matrix: Sequence[Sequence[int]] | np.ndarray, symbols: Sequence[str]) -> dict[str, Any]:
     m = np.asarray(matrix, dtype=np.int64)
     top = max(int(m.max()) if m.size else 0, 1)
     labels = [_label(s) for s in symbols[1:]]

@@ -242,7 +242,7 @@ def text_context(
     pngs: Sequence[Mapping[str, Any]],
 ) -> dict[str, Any]:
     """Everything ``text.html.j2`` needs for one text (``results``: its successful pairs)."""
-    values = {
+    values: dict[tuple[str, ...], Any] = {
         (row["text"], row["annotator_a"], row["annotator_b"], row["speaker"], row["metric"]): row["value"]
         for r in results
         for row in rows_for(dict(r), config)

@@ -30,7 +30,6 @@ from typing import Any
 from segagree.errors import SegagreeError
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.corpus import Corpus, find_annotations
-from segagree.pipeline.figures import figure_data
 from segagree.pipeline.results import RunOutcome
 from segagree.pipeline.results_log import RESULTS_LOG, LoggedResults, append, light_record, load_index, log_record
 from segagree.pipeline.tasks import run_task, task_key
@@ -87,10 +86,7 @@ def usable_cpus() -> int:
 
 def score_for_log(task: Task, config: RunConfig) -> dict[str, Any]:
     """Score one task and condense it to what the log keeps (runs in the worker)."""
-    result = run_task(*task, config)
-    if result.get("ok"):
-        result["figures"] = figure_data(result)
-    return log_record(result)
+    return log_record(run_task(*task, config, details=False))
 
 
 def _score_in_worker(task: Task, config: RunConfig, parent: int) -> dict[str, Any]:
