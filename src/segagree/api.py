@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from segagree.metrics.cards import MetricCard
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
-    from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.outcome import RunOutcome
 
 # Result types re-exported here, imported on first use: a `compare` need not load the agreement,
 # corpus-run and metric-card modules (module __getattr__ below).
@@ -49,7 +49,7 @@ _LAZY_TYPES = {
     "SfKappaResult": "segagree.metrics.agreement",
     "MetricCard": "segagree.metrics.cards",
     "SfResult": "segagree.metrics.sf",
-    "RunOutcome": "segagree.pipeline.results",
+    "RunOutcome": "segagree.pipeline.outcome",
 }
 
 

@@ -65,7 +65,7 @@ from segagree.pipeline.rows import POOLED
 from segagree.version import version
 
 if TYPE_CHECKING:
-    from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.outcome import RunOutcome
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",

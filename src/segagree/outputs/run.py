@@ -30,7 +30,7 @@ from segagree.adapters.base import write_text_atomic
 from segagree.errors import SegagreeError
 from segagree.outputs.summary import write_summary
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.results import RunOutcome
+from segagree.pipeline.outcome import RunOutcome
 from segagree.pipeline.results_log import NOT_LOGGED, RESULTS_LOG, load_results_log, log_record
 from segagree.pipeline.scheduler import (
     MIN_PARALLEL_TASKS,

@@ -30,7 +30,7 @@ from segagree.pipeline.subtitles import pooled_over_texts
 from segagree.version import version
 
 if TYPE_CHECKING:
-    from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.outcome import RunOutcome
 
 __all__ = [
     "COLUMNS",

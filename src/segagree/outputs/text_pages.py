@@ -46,7 +46,7 @@ from segagree.pipeline.rows import POOLED, rows_for
 from segagree.version import version
 
 if TYPE_CHECKING:
-    from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.outcome import RunOutcome
 
 PAGES_DIR = "texts"
 PLOTS_DIR = "plots"

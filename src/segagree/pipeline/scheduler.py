@@ -30,7 +30,7 @@ from typing import Any
 from segagree.errors import SegagreeError
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.corpus import Corpus, find_annotations
-from segagree.pipeline.results import RunOutcome
+from segagree.pipeline.outcome import RunOutcome
 from segagree.pipeline.results_log import RESULTS_LOG, LoggedResults, append, light_record, load_index, log_record
 from segagree.pipeline.tasks import run_task, task_key
 
