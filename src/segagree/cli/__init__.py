@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("convert_cmd", "Convert annotations between formats, reporting what the target cannot hold."),
     "formats": ("formats_cmd", "List the formats segagree reads and writes."),
     "metrics": ("metrics_cmd", "List the metrics, or show one metric's card."),
+    "degrade": ("degrade_cmd", "Write a degraded copy of a subtitle file: the same words, some breaks changed."),
+    "segment": ("segment_cmd", "Drop a subtitle file's breaks and re-break it by length."),
+    "check": ("check_cmd", "List the style violations of each cue (no reference needed)."),
+    "study": ("study_cmd", "Run every subtitle metric over a grid of degraded references, with plots and a page."),
 }
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import check_writable, examples, say
+from segagree.cli.common import check_writable, examples, output_option, say
 
 _UNDECIDED = {"keep-a": "a", "error": "error"}
 
@@ -20,13 +20,7 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
     )
 )
 @click.argument("review", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The gold annotation to write (format by extension).",
-)
+@output_option("The gold annotation to write (format by extension).")
 @click.option(
     "--undecided",
     default="keep-a",

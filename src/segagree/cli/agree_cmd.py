@@ -13,6 +13,9 @@ import click
 
 from segagree.cli.common import (
     AT_LEAST_ONE,
+    Reading,
+    SpeakerLabels,
+    count_option,
     examples,
     fmt_score,
     json_option,
@@ -20,11 +23,10 @@ from segagree.cli.common import (
     mode_option,
     new_table,
     print_json,
-    read_options,
     reading_options,
     scheme_option,
+    seed_option,
     speaker_labels_option,
-    speaker_map,
     stderr,
     stdout,
 )
@@ -72,17 +74,8 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     type=click.Path(dir_okay=False, path_type=Path),
     help="A segeval JSON dataset (items x coders, masses) instead of files.",
 )
-@click.option(
-    "--sims",
-    default=1000,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="K",
-    help="Simulated chance pairs per speaker (K).",
-)
-@click.option(
-    "--seed", default=12345, show_default=True, type=int, metavar="N", help="Seed of the simulations and the bootstrap."
-)
+@count_option("--sims", "Simulated chance pairs per speaker (K).", default=1000, metavar="K")
+@seed_option("Seed of the simulations and the bootstrap.")
 @click.option(
     "--chance",
     default="cohen",
@@ -101,14 +94,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     metavar="SE",
     help="Stop before --sims once both pooled kappas' Monte Carlo standard errors are at most SE.",
 )
-@click.option(
-    "--jobs",
-    default=1,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="N",
-    help="Worker processes for the simulations (same numbers for any value).",
-)
+@count_option("--jobs", "Worker processes for the simulations (same numbers for any value).", default=1)
 @scheme_option
 @mode_option
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -136,14 +122,8 @@ def agree(
     layer: str | None,
     align: bool,
     max_mismatch: float,
-    renames: tuple[str, ...],
-    keep_speaker_labels: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    speaker_labels: SpeakerLabels,
+    reading: Reading,
     ci_speakers: bool,
     n_boot: int,
     json_out: bool,
@@ -172,9 +152,9 @@ def agree(
         return
     if len(paths) < 2:
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     sch = api.load_scheme(scheme)
-    docs = [api.read(p, from_, scheme=sch, **opts) for p in paths]
+    docs = [api.read(p, reading.format, scheme=sch, **opts) for p in paths]
     n_speakers = len({s for d in docs for s in d.speakers})
     n_pairs = len(docs) * (len(docs) - 1) // 2
     total = 0 if exact else sims * n_speakers * n_pairs
@@ -187,8 +167,8 @@ def agree(
             layer=layer,
             align=align,
             max_mismatch=max_mismatch,
-            normalise_speakers=not keep_speaker_labels,
-            speaker_map=speaker_map(renames),
+            normalise_speakers=speaker_labels.normalise,
+            speaker_map=speaker_labels.renames,
             mode=mode.lower(),
             transpositions=transpositions,
             chance=chance.lower(),

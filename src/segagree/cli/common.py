@@ -6,10 +6,12 @@ stays quick.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 F = Callable[..., Any]
+
+EXISTING_FILE = click.Path(dir_okay=False, path_type=Path)
 
 
 class _AtLeastOne(click.ParamType):
@@ -62,7 +66,7 @@ def stderr() -> Console:
 
 
 def plain_table(
-    title: str, header: list[str], rows: list[list[str]], *, sections: set[int] = frozenset(), caption: str = ""
+    title: str, header: list[str], rows: list[list[str]], *, sections: Collection[int] = frozenset(), caption: str = ""
 ) -> str:
     """A table as plain text, in the look of rich's SIMPLE_HEAD box: the first column left-aligned,
     the others right-aligned, a rule under the header, a blank line after each row in ``sections``.
@@ -145,6 +149,30 @@ def json_option(what: str = "print one JSON object instead of tables") -> Callab
     return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
 
 
+def output_option(help: str, *, metavar: str | None = None, file: bool = True) -> Callable[[F], F]:
+    """-o/--output (required): an output file (``file=True``), or a file or folder."""
+    return click.option(
+        "-o", "--output", required=True, type=click.Path(dir_okay=not file, path_type=Path), metavar=metavar, help=help
+    )
+
+
+def count_option(name: str, help: str, *, default: int | None = None, metavar: str = "N") -> Callable[[F], F]:
+    """A whole-number option of at least 1 (``--sims``, ``--jobs``, ...), its default shown."""
+    return click.option(
+        name, default=default, show_default=default is not None, type=AT_LEAST_ONE, metavar=metavar, help=help
+    )
+
+
+def seed_option(help: str, *, default: int | None = 12345) -> Callable[[F], F]:
+    """--seed N."""
+    return click.option("--seed", default=default, show_default=default is not None, type=int, metavar="N", help=help)
+
+
+def pair_arguments(f: F) -> F:
+    """FILE_A FILE_B: the two annotations of a pair (A is the reference where it matters)."""
+    return click.argument("file_a", type=EXISTING_FILE)(click.argument("file_b", type=EXISTING_FILE)(f))
+
+
 def scheme_option(f: F) -> F:
     return click.option("--scheme", metavar="NAME|FILE", help=SCHEME_HELP)(f)
 
@@ -165,38 +193,71 @@ def max_mismatch_option(f: F) -> F:
     )(f)
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What the shared reading options chose: the input format (None: by extension) and the
+    reader options the user set (readers refuse options they do not know)."""
+
+    format: str | None
+    options: dict[str, Any]
+
+
+# The reading options every command that reads files takes: parameter name, option names, settings.
+_READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
+    (
+        "from_",
+        ("--from", "from_"),
+        {
+            "metavar": "FORMAT",
+            "help": "Input format (default: by extension); e.g. text, csv, eaf, praat. See segagree formats.",
+        },
+    ),
+    ("encoding", ("--encoding",), {"metavar": "NAME", "help": "Text encoding of the input files (default: detected)."}),
+    (
+        "tiers",
+        ("--tier", "tiers"),
+        {
+            "multiple": True,
+            "metavar": "NAME",
+            "help": "ELAN/Praat tier to read as a speaker's units (repeat for several).",
+        },
+    ),
+    (
+        "speaker_tier",
+        ("--speaker-tier",),
+        {"metavar": "NAME", "help": "Praat: the tier whose labels name each unit's speaker."},
+    ),
+    (
+        "word_tier",
+        ("--word-tier",),
+        {"metavar": "NAME", "help": "Praat: the word tier, or a pattern such as '{speaker}-words'."},
+    ),
+    (
+        "gap_labels",
+        ("--gap-label", "gap_labels"),
+        {
+            "multiple": True,
+            "metavar": "LABEL",
+            "help": "Praat: a label that marks a gap, not a unit (repeat for several).",
+        },
+    ),
+]
+
+
 def reading_options(f: F) -> F:
-    """--from, --encoding and the tier options of the ELAN and Praat readers."""
-    options = [
-        click.option(
-            "--from",
-            "from_",
-            metavar="FORMAT",
-            help="Input format (default: by extension); e.g. text, csv, eaf, praat. See segagree formats.",
-        ),
-        click.option("--encoding", metavar="NAME", help="Text encoding of the input files (default: detected)."),
-        click.option(
-            "--tier",
-            "tiers",
-            multiple=True,
-            metavar="NAME",
-            help="ELAN/Praat tier to read as a speaker's units (repeat for several).",
-        ),
-        click.option("--speaker-tier", metavar="NAME", help="Praat: the tier whose labels name each unit's speaker."),
-        click.option(
-            "--word-tier", metavar="NAME", help="Praat: the word tier, or a pattern such as '{speaker}-words'."
-        ),
-        click.option(
-            "--gap-label",
-            "gap_labels",
-            multiple=True,
-            metavar="LABEL",
-            help="Praat: a label that marks a gap, not a unit (repeat for several).",
-        ),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    """--from, --encoding and the tier options of the ELAN and Praat readers, handed to the
+    command as one ``reading: Reading`` parameter."""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        chosen = {name: kwargs.pop(name) for name, _, _ in _READING}
+        fmt = chosen.pop("from_")
+        kwargs["reading"] = Reading(fmt, read_options(**chosen))
+        return f(*args, **kwargs)
+
+    for _, names, settings in reversed(_READING):
+        command = click.option(*names, **settings)(command)
+    return command
 
 
 def read_options(
@@ -217,20 +278,36 @@ def read_options(
     return {k: v for k, v in raw.items() if v is not None}
 
 
+@dataclass(frozen=True)
+class SpeakerLabels:
+    """How speakers are paired: renames (``OLD -> NEW``, or None) and whether labels are normalised."""
+
+    renames: dict[str, str] | None
+    normalise: bool
+
+
 def speaker_labels_option(f: F) -> F:
-    """--rename OLD=NEW (repeatable) and --keep-speaker-labels."""
-    f = click.option(
+    """--rename OLD=NEW (repeatable) and --keep-speaker-labels, handed to the command as one
+    ``speaker_labels: SpeakerLabels`` parameter."""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        renames, keep = kwargs.pop("renames"), kwargs.pop("keep_speaker_labels")
+        kwargs["speaker_labels"] = SpeakerLabels(speaker_map(renames), not keep)
+        return f(*args, **kwargs)
+
+    command = click.option(
         "--keep-speaker-labels",
         is_flag=True,
         help="Pair speakers by their exact labels (by default 'F2:' and 'F2' are one speaker).",
-    )(f)
+    )(command)
     return click.option(
         "--rename",
         "renames",
         multiple=True,
         metavar="OLD=NEW",
         help="Rename a speaker in both files before pairing (repeat for several).",
-    )(f)
+    )(command)
 
 
 def speaker_map(renames: tuple[str, ...]) -> dict[str, str] | None:

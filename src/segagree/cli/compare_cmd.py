@@ -8,24 +8,23 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    Reading,
+    SpeakerLabels,
     check_writable,
     examples,
     fmt_score,
     json_option,
     max_mismatch_option,
     mode_option,
+    pair_arguments,
     plain_table,
     print_json,
-    read_options,
     reading_options,
     say,
     scheme_option,
     speaker_labels_option,
-    speaker_map,
     stdout,
 )
-
-EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command(
@@ -38,8 +37,7 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
         "segagree compare garden.ann1.txt garden.ann2.txt --align --max-mismatch 0.3",
     )
 )
-@click.argument("file_a", type=EXISTING)
-@click.argument("file_b", type=EXISTING)
+@pair_arguments
 @scheme_option
 @mode_option
 @click.option(
@@ -73,14 +71,8 @@ def compare(
     transpositions: bool,
     align: bool,
     max_mismatch: float,
-    renames: tuple[str, ...],
-    keep_speaker_labels: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    speaker_labels: SpeakerLabels,
+    reading: Reading,
     ops: Path | None,
     language: str | None,
     max_cpl: int,
@@ -96,12 +88,12 @@ def compare(
     import segagree.api as api
     from segagree.pipeline.operations import write_operations_csv
 
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     if ops is not None:
         check_writable(ops)
     sch = api.load_scheme(scheme)
-    a = api.read(file_a, from_, scheme=sch, **opts)
-    b = api.read(file_b, from_, scheme=sch, **opts)
+    a = api.read(file_a, reading.format, scheme=sch, **opts)
+    b = api.read(file_b, reading.format, scheme=sch, **opts)
     result = api.compare(
         a,
         b,
@@ -112,8 +104,8 @@ def compare(
         max_mismatch=max_mismatch,
         layer=layer,
         transpositions=transpositions,
-        normalise_speakers=not keep_speaker_labels,
-        speaker_map=speaker_map(renames),
+        normalise_speakers=speaker_labels.normalise,
+        speaker_map=speaker_labels.renames,
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
         metric_options={"language": language, "max_cpl": max_cpl},

@@ -8,11 +8,12 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    Reading,
     check_writable,
     examples,
     json_option,
+    output_option,
     print_json,
-    read_options,
     reading_options,
     say,
     scheme_option,
@@ -28,14 +29,7 @@ from segagree.cli.common import (
     )
 )
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(path_type=Path),
-    metavar="FILE|FOLDER",
-    help="Output file (or folder for a batch).",
-)
+@output_option("Output file (or folder for a batch).", metavar="FILE|FOLDER", file=False)
 @click.option("--to", metavar="FORMAT", help="Output format (default: by extension); e.g. praat, elan, csv, srt.")
 @scheme_option
 @click.option("--layer", metavar="NAME", help="Layer to write for one-layer formats (default iu).")
@@ -59,12 +53,7 @@ def convert(
     layout: str | None,
     speakers: tuple[str, ...],
     strict: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    reading: Reading,
     json_out: bool,
 ) -> None:
     """Convert annotations between formats, reporting what the target cannot hold.
@@ -74,17 +63,17 @@ def convert(
     """
     import segagree.api as api
 
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     # Only the options the user set: each writer refuses options it does not know.
     write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
     if source.is_dir():
-        _convert_folder(source, output, from_, to, scheme, strict, write_opts, opts, speakers, json_out)
+        _convert_folder(source, output, to, scheme, strict, write_opts, reading, speakers, json_out)
         return
     check_writable(output)
     report = api.convert(
         source,
         output,
-        from_format=from_,
+        from_format=reading.format,
         to_format=to,
         scheme=scheme,
         speakers=list(speakers) or None,
@@ -105,64 +94,50 @@ def convert(
 def _convert_folder(
     source: Path,
     output: Path,
-    from_: str | None,
     to: str | None,
     scheme: str | None,
     strict: bool,
     write_opts: dict[str, Any],
-    read_opts: dict[str, Any],
+    reading: Reading,
     speakers: tuple[str, ...],
     json_out: bool,
 ) -> None:
     import segagree.api as api
-    from segagree.adapters import adapters, format_for
-    from segagree.errors import SegagreeError, UsageError
+    from segagree.errors import UsageError
 
     if not to:
         raise UsageError("a batch conversion needs --to FORMAT")
-    target = format_for("x", to)
-    if not target.can_write:
-        raise UsageError(f"format {target.name!r} cannot be written")
-    known = {e for a in adapters().values() for e in a.extensions}
-    files = sorted(p for p in source.rglob("*") if p.is_file() and any(p.name.lower().endswith(e) for e in known))
-    if not files:
-        raise SegagreeError("no annotation files found", path=source)
     check_writable(output, folder=True)
-    sch = api.load_scheme(scheme)
-    ok, failed, reports = 0, [], []
-    from rich.progress import track
+    from rich.progress import Progress
 
     from segagree.cli.common import stderr
 
-    for path in track(files, description="converting", console=stderr(), disable=len(files) < 2 or json_out):
-        rel = path.relative_to(source)
-        ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
-        out = output / rel.parent / (rel.name[: -len(ext)] + target.extensions[0])
-        try:
-            report = api.convert(
-                path,
-                out,
-                from_format=from_,
-                to_format=to,
-                scheme=sch,
-                speakers=list(speakers) or None,
-                strict=strict,
-                read_options=read_opts,
-                **write_opts,
-            )
-        except SegagreeError as err:
-            failed.append(str(err))
-            continue
-        ok += 1
-        reports.append(report.to_dict())
-        if not json_out:
-            for line in report.lines():
-                say(f"{rel}: loss: {line}")
+    with Progress(console=stderr(), disable=json_out, transient=True) as bar:
+        task = bar.add_task("converting", total=None)
+
+        def advance(path: Path, report: Any) -> None:
+            bar.update(task, advance=1)
+            if report is not None and not json_out:
+                for line in report.lines():
+                    say(f"{path.relative_to(source)}: loss: {line}")
+
+        batch = api.convert_folder(
+            source,
+            output,
+            to,
+            from_format=reading.format,
+            scheme=scheme,
+            speakers=list(speakers) or None,
+            strict=strict,
+            read_options=reading.options,
+            progress=advance,
+            **write_opts,
+        )
     if json_out:
-        print_json({"converted": reports, "failed": failed})
+        print_json(batch.to_dict())
     else:
-        say(f"converted {ok} of {len(files)} files into {output}")
-        for msg in failed:
+        say(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
+        for msg in batch.failed:
             say(f"  failed: {msg}")
-    if failed:
+    if batch.failed:
         raise SystemExit(1)

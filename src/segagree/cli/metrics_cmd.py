@@ -30,25 +30,13 @@ def metrics(name: str | None, json_out: bool) -> None:
             raise UsageError(f"unknown metric {name!r}; known: {', '.join(cards)}")
         cards = {key: cards[key]}
     if json_out:
-        print_json({k: _as_dict(c) for k, c in cards.items()})
+        print_json({k: c.to_dict() for k, c in cards.items()})
         return
     width = min(shutil.get_terminal_size((80, 24)).columns, 100)
     if name is not None:
         click.echo(_card_text(next(iter(cards.values())), width))
         return
     click.echo(_list_text(cards, width))
-
-
-def _as_dict(card: Any) -> dict[str, Any]:
-    return {
-        "title": card.title,
-        "definition": card.definition,
-        "parameters": dict(card.parameters),
-        "citation": card.citation,
-        "library": card.library,
-        "higher_is_better": card.higher_is_better,
-        "reference": card.reference,
-    }
 
 
 def _wrap(text: str, width: int, indent: str, first: str = "") -> str:

@@ -7,20 +7,21 @@ from pathlib import Path
 import click
 
 from segagree.cli.common import (
-    AT_LEAST_ONE,
+    Reading,
+    SpeakerLabels,
     check_writable,
+    count_option,
     examples,
     max_mismatch_option,
     mode_option,
-    read_options,
+    output_option,
+    pair_arguments,
     reading_options,
     say,
     scheme_option,
+    seed_option,
     speaker_labels_option,
-    speaker_map,
 )
-
-EXISTING = click.Path(dir_okay=False, path_type=Path)
 
 
 @click.command(
@@ -32,28 +33,14 @@ EXISTING = click.Path(dir_okay=False, path_type=Path)
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
     )
 )
-@click.argument("file_a", type=EXISTING)
-@click.argument("file_b", type=EXISTING)
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The workbook to write (.xlsx).",
-)
+@pair_arguments
+@output_option("The workbook to write (.xlsx).")
 @scheme_option
 @mode_option
 @click.option("--matches", is_flag=True, help="List match operations too.")
 @click.option("--kappa/--no-kappa", default=True, help="Simulated kappa on the Summary sheet (default) or not.")
-@click.option(
-    "--sims",
-    default=1000,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="K",
-    help="Kappa: simulated chance annotations per speaker.",
-)
-@click.option("--seed", default=12345, show_default=True, type=int, metavar="N", help="Kappa: random seed.")
+@count_option("--sims", "Kappa: simulated chance annotations per speaker.", default=1000, metavar="K")
+@seed_option("Kappa: random seed.")
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
@@ -68,45 +55,32 @@ def review(
     sims: int,
     seed: int,
     max_mismatch: float,
-    renames: tuple[str, ...],
-    keep_speaker_labels: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    speaker_labels: SpeakerLabels,
+    reading: Reading,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
 
     FILE_A is the base of the gold annotation that segagree adjudicate writes from the
     reviewers' decisions (A, B, both, neither, other).
     """
-    from segagree.errors import SegagreeError, UsageError
-    from segagree.outputs.review import write_review_workbook
-    from segagree.pipeline.config import READ_OPTIONS, RunConfig
-    from segagree.pipeline.tasks import run_task
+    import segagree.api as api
 
-    if output.suffix.lower() != ".xlsx":
-        raise UsageError("the review workbook must be an .xlsx file")
     check_writable(output)
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
-    config = RunConfig(
-        scheme=scheme or "dubois",
+    outcome = api.review(
+        file_a,
+        file_b,
+        output,
+        scheme=scheme,
         mode=mode.lower(),
-        review_matches=matches,
+        matches=matches,
+        kappa=kappa,
+        sims=sims,
+        seed=seed,
         max_mismatch=max_mismatch,
-        normalise_speakers=not keep_speaker_labels,
-        speakers=speaker_map(renames) or {},
-        format=from_ or "",
-        encoding=opts.pop("encoding", ""),
-        read={k: v for k, v in opts.items() if k in READ_OPTIONS},
+        normalise_speakers=speaker_labels.normalise,
+        speaker_map=speaker_labels.renames,
+        format=reading.format,
+        read_options=reading.options,
     )
-    config.kappa.enabled, config.kappa.sims, config.kappa.seed = kappa, sims, seed
-    text = file_a.name.split(".")[0]
-    result = run_task(text, "A", "B", str(file_a), str(file_b), config)
-    if not result["ok"]:
-        raise SegagreeError(result["error"])
-    path = write_review_workbook(output, [result], config)
-    shown = len(result["operation_rows"]) if matches else sum(r["op"] != "match" for r in result["operation_rows"])
-    say(f"wrote {path}: {shown} operations to review (S_f {result['compare']['sf']:.4f})")
+    sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"
+    say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")

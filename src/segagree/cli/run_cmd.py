@@ -11,16 +11,18 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
-    AT_LEAST_ONE,
+    Reading,
     check_writable,
+    count_option,
     examples,
     fmt_score,
     new_table,
+    output_option,
     print_json,
-    read_options,
     reading_options,
     say,
     scheme_option,
+    seed_option,
     stderr,
     stdout,
 )
@@ -35,14 +37,7 @@ from segagree.cli.common import (
     + "\n\nSettings may also come from CORPUS/segagree.toml (see the README)."
 )
 @click.argument("corpus", type=click.Path(path_type=Path), metavar="CORPUS")
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(path_type=Path),
-    metavar="FOLDER",
-    help="Folder for the summary, review workbooks and report.",
-)
+@output_option("Folder for the summary, review workbooks and report.", metavar="FOLDER", file=False)
 @click.option(
     "--config",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -54,14 +49,7 @@ from segagree.cli.common import (
     help="Annotator scored as A (the reference) in its pairs (default: ref, reference or gold, "
     "else the alphabetically first).",
 )
-@click.option(
-    "--jobs",
-    default=1,
-    show_default=True,
-    type=AT_LEAST_ONE,
-    metavar="N",
-    help="Texts scored in parallel (the numbers are the same for any value).",
-)
+@count_option("--jobs", "Texts scored in parallel (the numbers are the same for any value).", default=1)
 @click.option(
     "--backend",
     default="loky",
@@ -71,8 +59,8 @@ from segagree.cli.common import (
 )
 @scheme_option
 @click.option("--kappa/--no-kappa", default=None, help="Simulated kappa (default: on, or as in segagree.toml).")
-@click.option("--sims", type=AT_LEAST_ONE, metavar="K", help="Kappa: simulated chance annotations per speaker (K).")
-@click.option("--seed", type=int, metavar="N", help="Kappa: base random seed (each text and pair derives its own).")
+@count_option("--sims", "Kappa: simulated chance annotations per speaker (K).", metavar="K")
+@seed_option("Kappa: base random seed (each text and pair derives its own).", default=None)
 @click.option(
     "--workbooks/--no-workbooks",
     default=False,
@@ -99,12 +87,7 @@ def run(
     workbooks: bool,
     report: bool,
     fresh: bool,
-    from_: str | None,
-    encoding: str | None,
-    tiers: tuple[str, ...],
-    speaker_tier: str | None,
-    word_tier: str | None,
-    gap_labels: tuple[str, ...],
+    reading: Reading,
     quiet: bool,
     json_out: bool,
 ) -> None:
@@ -124,7 +107,7 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
-    opts = read_options(encoding, tiers, speaker_tier, word_tier, gap_labels)
+    opts = reading.options
     started = time.time()
     try:
         with _progress_bar(disabled=quiet) as progress:
@@ -142,7 +125,7 @@ def run(
                 scheme=scheme,
                 workbooks=workbooks,
                 report=report,
-                format=from_,
+                format=reading.format,
                 read_options=opts,
                 progress=progress,
             )

@@ -6,114 +6,48 @@
   (:mod:`.windows`), the alignment-based A (:mod:`.alignment`), on masses, gap sets or
   per-token codes (:mod:`.masses`); additive statistics and pooling in :mod:`.stats`.
 * Chance-corrected agreement: :mod:`.agreement` (simulated kappa), :mod:`.fleiss`.
-* Metric cards (definition, parameters, citation, library): :data:`METRIC_CARDS`.
+* The measure contract (:mod:`.contract`: card, statistics, add, score) and the one registry of
+  measures (:mod:`.registry`), whose cards ``segagree metrics`` prints.
 """
 
 # `sf` is both a submodule and a function: importing the submodule (as `compare` always does)
 # binds the package attribute `sf` to the module, so the S_f names are bound here, eagerly.
-from segagree.metrics.sf import MODES, Operation, SfResult, SfStats, sf, sf_speaker
+from importlib import import_module
 
-# public name -> module; imported on first use, so that importing one metric module (S_f for
-# `compare`) does not load every other one (module __getattr__ below).
-_LAZY = {
-    "Addition": "segagree.metrics.boundary_edit",
-    "AlignedPair": "segagree.metrics.alignment",
-    "AlignmentResult": "segagree.metrics.alignment",
-    "AlignmentStats": "segagree.metrics.stats",
-    "BoundaryEditResult": "segagree.metrics.boundary_edit",
-    "EditCounts": "segagree.metrics.stats",
-    "K_RULES": "segagree.metrics.windows",
-    "METRIC_CARDS": "segagree.metrics.cards",
-    "Match": "segagree.metrics.boundary_edit",
-    "MetricCard": "segagree.metrics.cards",
-    "Segmentation": "segagree.metrics.masses",
-    "SimilarityResult": "segagree.metrics.boundary_edit",
-    "SimilarityStats": "segagree.metrics.stats",
-    "Substitution": "segagree.metrics.boundary_edit",
-    "Transposition": "segagree.metrics.boundary_edit",
-    "WinPRResult": "segagree.metrics.windows",
-    "WinPRStats": "segagree.metrics.stats",
-    "WindowResult": "segagree.metrics.windows",
-    "WindowStats": "segagree.metrics.stats",
-    "add_card": "segagree.metrics.cards",
-    "alignment_similarity": "segagree.metrics.alignment",
-    "as_segmentation": "segagree.metrics.masses",
-    "boundary_edit_distance": "segagree.metrics.boundary_edit",
-    "boundary_similarity": "segagree.metrics.boundary_edit",
-    "boundary_string": "segagree.metrics.masses",
-    "codes_from_masses": "segagree.metrics.masses",
-    "masses_from_codes": "segagree.metrics.masses",
-    "masses_from_positions": "segagree.metrics.masses",
-    "pk": "segagree.metrics.windows",
-    "pooled": "segagree.metrics.stats",
-    "positions_from_masses": "segagree.metrics.masses",
-    "segmentation_similarity": "segagree.metrics.boundary_edit",
-    "sets_from_codes": "segagree.metrics.masses",
-    "sets_from_masses": "segagree.metrics.masses",
-    "validate_masses": "segagree.metrics.masses",
-    "window_size": "segagree.metrics.windows",
-    "windowdiff": "segagree.metrics.windows",
-    "winpr": "segagree.metrics.windows",
+from segagree.metrics.sf import MODES as MODES
+from segagree.metrics.sf import Operation as Operation
+from segagree.metrics.sf import SfResult as SfResult
+from segagree.metrics.sf import SfStats as SfStats
+from segagree.metrics.sf import sf as sf
+from segagree.metrics.sf import sf_speaker as sf_speaker
+
+_EAGER = [x.__name__ for x in (Operation, SfResult, SfStats, sf, sf_speaker)] + ["MODES"]
+
+# module -> its public names (space-separated), imported on first use, so that importing one
+# metric module (S_f for `compare`) does not load every other one (module __getattr__ below).
+_MODULES = {
+    "alignment": "AlignedPair AlignmentResult alignment_similarity",
+    "boundary_edit": "Addition BoundaryEditResult Match SimilarityResult Substitution Transposition "
+    "boundary_edit_distance boundary_similarity segmentation_similarity",
+    "contract": "MetricCard",
+    "masses": "Segmentation as_segmentation boundary_string codes_from_masses masses_from_codes "
+    "masses_from_positions positions_from_masses sets_from_codes sets_from_masses validate_masses",
+    "stats": "AlignmentStats EditCounts SimilarityStats WinPRStats WindowStats pooled",
+    "windows": "K_RULES WinPRResult WindowResult pk window_size windowdiff winpr",
 }
+_LAZY = {name: f"{__name__}.{module}" for module, names in _MODULES.items() for name in names.split()}
 
 
 def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """A public name's value, its module imported on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value = getattr(import_module(_LAZY[name]), name)
+    return value
 
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
-__all__ = [
-    "K_RULES",
-    "METRIC_CARDS",
-    "MODES",
-    "Addition",
-    "AlignedPair",
-    "AlignmentResult",
-    "AlignmentStats",
-    "BoundaryEditResult",
-    "EditCounts",
-    "Match",
-    "MetricCard",
-    "Operation",
-    "Segmentation",
-    "SfResult",
-    "SfStats",
-    "SimilarityResult",
-    "SimilarityStats",
-    "Substitution",
-    "Transposition",
-    "WinPRResult",
-    "WinPRStats",
-    "WindowResult",
-    "WindowStats",
-    "add_card",
-    "alignment_similarity",
-    "as_segmentation",
-    "boundary_edit_distance",
-    "boundary_similarity",
-    "boundary_string",
-    "codes_from_masses",
-    "masses_from_codes",
-    "masses_from_positions",
-    "pk",
-    "pooled",
-    "positions_from_masses",
-    "segmentation_similarity",
-    "sets_from_codes",
-    "sets_from_masses",
-    "sf",
-    "sf_speaker",
-    "validate_masses",
-    "window_size",
-    "windowdiff",
-    "winpr",
-]
+__all__ = sorted([*_EAGER, *_LAZY])

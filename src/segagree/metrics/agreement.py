@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.sf import MODES, SfStats, sf, sf_speaker
+from segagree.metrics.sf import MODES, SF_NAMES, SfResult, SfStats, sf, sf_speaker
 from segagree.metrics.stats import signature
 from segagree.schemas.scheme import BoundaryScheme, builtin_scheme
 
@@ -84,6 +84,7 @@ SIM_BLOCK = 250
 """Simulations per random stream (fixed, so the numbers do not depend on ``jobs``)."""
 _BATCH_TOKENS = 2_500_000  # tokens scored at once by the batched scorer (speed vs memory)
 _EPS = 1e-12
+_SF, _SF_B = SF_NAMES  # the similarities kappa corrects, as keys of the estimates
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ class KappaEstimate:
     """Kappa of one similarity (``sf`` or ``sf_b``) for one speaker or pooled.
 
     Attributes:
-        metric: ``"sf"`` or ``"sf_b"``.
+        metric: ``sf`` or ``sf_b``.
         observed: the observed similarity S_obs.
         chance_mean: mean chance similarity m (exact expectation with ``method="exact"``).
         chance_sd: standard deviation of the chance similarity per simulated pair (ddof 1), or the
@@ -123,7 +124,7 @@ class SfKappaResult:
     """Simulated (or exact) kappa of S_f and S_f^B, pooled and per speaker.
 
     Attributes:
-        pooled: ``{"sf": KappaEstimate, "sf_b": KappaEstimate}`` for the pooled similarity.
+        pooled: ``{sf: KappaEstimate, sf_b: KappaEstimate}`` for the pooled similarity.
         per_speaker: speaker -> the same, chance estimated from that speaker (empty for the
             ``segsimflex`` model and with ``per_speaker=False``).
         chance: the chance model; method: ``"simulation"`` or ``"exact"``.
@@ -917,6 +918,27 @@ def sf_kappa(
             do not fit together.
     """
     scheme = builtin_scheme("dubois") if scheme is None else scheme
+    _check_kappa_options(chance, chance_method, sims, jobs, mc_tolerance, transpositions)
+    obs = sf(a, b, scheme, mode=mode, transpositions=transpositions, with_operations=False)
+    speakers = list(obs.per_speaker)
+    if not speakers:
+        raise UsageError("no speakers to compare")
+    arr_a = {s: np.asarray(a[s], dtype=np.int64) for s in speakers}
+    arr_b = {s: np.asarray(b[s], dtype=np.int64) for s in speakers}
+    n_tok = np.array([arr_a[s].size for s in speakers], dtype=np.int64)
+    if n_tok.sum() == 0:
+        raise UsageError("the annotations have no tokens")
+    dists = chance_distributions(arr_a, arr_b, scheme.n_codes, chance)
+    setting = _Setting(scheme, chance, mode, transpositions, per_speaker and chance != "segsimflex")
+    if chance_method == "exact":
+        return _exact_kappa(obs, n_tok, dists, setting)
+    return _simulated_kappa(obs, n_tok, dists, setting, int(sims), int(seed), int(jobs), progress, mc_tolerance)
+
+
+def _check_kappa_options(
+    chance: str, chance_method: str, sims: Any, jobs: Any, mc_tolerance: Any, transpositions: bool
+) -> None:
+    """UsageError for an unknown chance model or method, a bad K, jobs or tolerance."""
     if chance not in CHANCE_MODELS:
         raise UsageError(f"unknown chance model {chance!r}; expected one of {list(CHANCE_MODELS)}")
     if chance_method not in ("simulation", "exact"):
@@ -932,108 +954,132 @@ def sf_kappa(
             "the exact chance expectation exists only without transpositions and not for the segsimflex "
             "model (it always simulates with transpositions); use chance_method='simulation'"
         )
-    obs = sf(a, b, scheme, mode=mode, transpositions=transpositions, with_operations=False)
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """How kappa is computed: the scheme, chance model, S_f mode, and whether per speaker."""
+
+    scheme: BoundaryScheme
+    chance: str
+    mode: str
+    transpositions: bool
+    per_speaker: bool
+
+
+def _distribution_lists(dists: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, dict[str, list[float]]]:
+    return {s: {"a": pa.tolist(), "b": pb.tolist()} for s, (pa, pb) in dists.items()}
+
+
+def _exact_kappa(
+    obs: SfResult, n_tok: np.ndarray, dists: Mapping[str, tuple[np.ndarray, np.ndarray]], setting: _Setting
+) -> SfKappaResult:
+    """Kappa of S_f from the closed-form chance expectation (no transpositions); S_f^B has none."""
     speakers = list(obs.per_speaker)
-    if not speakers:
-        raise UsageError("no speakers to compare")
-    arr_a = {s: np.asarray(a[s], dtype=np.int64) for s in speakers}
-    arr_b = {s: np.asarray(b[s], dtype=np.int64) for s in speakers}
-    n_tok = np.array([arr_a[s].size for s in speakers], dtype=np.int64)
-    if n_tok.sum() == 0:
-        raise UsageError("the annotations have no tokens")
-    dists = chance_distributions(arr_a, arr_b, scheme.n_codes, chance)
-    do_speakers = per_speaker and chance != "segsimflex"
-    pooled: dict[str, KappaEstimate] = {}
-    per: dict[str, dict[str, KappaEstimate]] = {}
     no_b = (
         "S_f^B = 1 - cost/edits is a ratio of random quantities with no simple closed form; "
         "use chance_method='simulation'"
     )
-    if chance_method == "exact":
-        c = 1.0 - scheme.similarity
-        e_cost, v_cost = [], []
-        for s in speakers:
-            pa, pb = dists[s]
-            joint = np.outer(pa, pb)
-            mu = float((joint * c).sum())
-            e_cost.append(mu)
-            v_cost.append(max(float((joint * c * c).sum()) - mu * mu, 0.0))
-        for i, s in enumerate(speakers):
-            if do_speakers:
-                n = int(n_tok[i])
-                ex = (1.0 - e_cost[i], math.sqrt(n * v_cost[i]) / n if n else 0.0)
-                per[s] = {
-                    "sf": _estimate("sf", obs.per_speaker[s].sf, None, None, ex),
-                    "sf_b": KappaEstimate("sf_b", obs.per_speaker[s].sf_b, None, None, None, None, no_b),
-                }
-        total = float(n_tok.sum())
-        mean = 1.0 - float(np.dot(n_tok, e_cost)) / total
-        sd = math.sqrt(float(np.dot(n_tok, v_cost))) / total
-        pooled = {
-            "sf": _estimate("sf", obs.sf, None, None, (mean, sd)),
-            "sf_b": KappaEstimate("sf_b", obs.sf_b, None, None, None, None, no_b),
-        }
-        return SfKappaResult(
-            pooled,
-            per,
-            chance,
-            "exact",
-            None,
-            None,
-            mode,
-            transpositions,
-            scheme,
-            speakers,
-            dict(obs.per_speaker),
-            np.zeros((len(speakers), 0)),
-            np.zeros((len(speakers), 0), dtype=np.int64),
-            n_tok,
-            {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers},
-        )
-    K = int(sims)
+    c = 1.0 - setting.scheme.similarity
+    e_cost, v_cost = [], []
+    for s in speakers:
+        pa, pb = dists[s]
+        joint = np.outer(pa, pb)
+        mu = float((joint * c).sum())
+        e_cost.append(mu)
+        v_cost.append(max(float((joint * c * c).sum()) - mu * mu, 0.0))
+    per: dict[str, dict[str, KappaEstimate]] = {}
+    for i, s in enumerate(speakers):
+        if setting.per_speaker:
+            n = int(n_tok[i])
+            ex = (1.0 - e_cost[i], math.sqrt(n * v_cost[i]) / n if n else 0.0)
+            per[s] = {
+                _SF: _estimate(_SF, obs.per_speaker[s].sf, None, None, ex),
+                _SF_B: KappaEstimate(_SF_B, obs.per_speaker[s].sf_b, None, None, None, None, no_b),
+            }
+    total = float(n_tok.sum())
+    mean = 1.0 - float(np.dot(n_tok, e_cost)) / total
+    sd = math.sqrt(float(np.dot(n_tok, v_cost))) / total
+    pooled = {
+        _SF: _estimate(_SF, obs.sf, None, None, (mean, sd)),
+        _SF_B: KappaEstimate(_SF_B, obs.sf_b, None, None, None, None, no_b),
+    }
+    empty = np.zeros((len(speakers), 0))
+    return SfKappaResult(
+        pooled,
+        per,
+        setting.chance,
+        "exact",
+        None,
+        None,
+        setting.mode,
+        setting.transpositions,
+        setting.scheme,
+        speakers,
+        dict(obs.per_speaker),
+        empty,
+        empty.astype(np.int64),
+        n_tok,
+        _distribution_lists(dists),
+    )
+
+
+def _simulated_kappa(
+    obs: SfResult,
+    n_tok: np.ndarray,
+    dists: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    setting: _Setting,
+    sims: int,
+    seed: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    mc_tolerance: float | None,
+) -> SfKappaResult:
+    """Kappa from K simulated chance pairs per speaker, pooled by summed chance costs and edits."""
+    speakers = list(obs.per_speaker)
     spec = _Spec(
-        scheme=scheme,
-        mode=mode,
-        transpositions=True if chance == "segsimflex" else transpositions,
+        scheme=setting.scheme,
+        mode=setting.mode,
+        transpositions=True if setting.chance == "segsimflex" else setting.transpositions,
         lengths=tuple(int(x) for x in n_tok),
         probs=tuple(dists[s] for s in speakers),
-        seed=int(seed),
-        n_blocks=(K + SIM_BLOCK - 1) // SIM_BLOCK,
+        seed=seed,
+        n_blocks=(sims + SIM_BLOCK - 1) // SIM_BLOCK,
     )
     total_tokens = int(n_tok.sum())
 
     def precise_enough(c: np.ndarray, e: np.ndarray, k: int) -> bool:
         v_sf, v_b = _sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
-        ses = (_estimate("sf", obs.sf, v_sf, k).se, _estimate("sf_b", obs.sf_b, v_b, k).se)
-        return all(se is not None and se <= mc_tolerance for se in ses)
+        ses = (_estimate(_SF, obs.sf, v_sf, k).se, _estimate(_SF_B, obs.sf_b, v_b, k).se)
+        return all(se is not None and mc_tolerance is not None and se <= mc_tolerance for se in ses)
 
-    cost, edits = _simulate(spec, K, int(jobs), progress, None if mc_tolerance is None else precise_enough)
-    stopped_early = cost.shape[1] < K
+    cost, edits = _simulate(spec, sims, jobs, progress, None if mc_tolerance is None else precise_enough)
     K = cost.shape[1]
-    sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), int(n_tok.sum()))
-    pooled = {"sf": _estimate("sf", obs.sf, sf_v, K), "sf_b": _estimate("sf_b", obs.sf_b, sfb_v, K)}
-    if do_speakers:
+    sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), total_tokens)
+    pooled = {_SF: _estimate(_SF, obs.sf, sf_v, K), _SF_B: _estimate(_SF_B, obs.sf_b, sfb_v, K)}
+    per: dict[str, dict[str, KappaEstimate]] = {}
+    if setting.per_speaker:
         for i, s in enumerate(speakers):
             v1, v2 = _sim_values(cost[i], edits[i], int(n_tok[i]))
             st = obs.per_speaker[s]
-            per[s] = {"sf": _estimate("sf", st.sf, v1, K), "sf_b": _estimate("sf_b", st.sf_b, v2, K)}
+            per[s] = {_SF: _estimate(_SF, st.sf, v1, K), _SF_B: _estimate(_SF_B, st.sf_b, v2, K)}
     return SfKappaResult(
         pooled,
         per,
-        chance,
+        setting.chance,
         "simulation",
         K,
-        int(seed),
-        mode,
-        transpositions,
-        scheme,
+        seed,
+        setting.mode,
+        setting.transpositions,
+        setting.scheme,
         speakers,
         dict(obs.per_speaker),
         cost,
         edits,
         n_tok,
-        {s: {"a": dists[s][0].tolist(), "b": dists[s][1].tolist()} for s in speakers},
-        sims=int(sims),
+        _distribution_lists(dists),
+        sims=sims,
         mc_tolerance=None if mc_tolerance is None else float(mc_tolerance),
-        stopped_early=stopped_early,
+        stopped_early=K < sims,
     )

@@ -22,6 +22,7 @@ whole computation is O(N) after the boundaries are known (O(number of segments) 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -29,8 +30,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from segagree.metrics.contract import Card, TokenPair
 from segagree.metrics.masses import Format, as_pair
 from segagree.metrics.stats import AlignmentStats, signature
+from segagree.metrics.token_measure import BoundaryMeasure
+
+A_CARD = Card(
+    name="a",
+    title="Alignment-based similarity A",
+    definition="mean Jaccard over the distinct edges aligning every segment to its best-covering overlapping segment",
+    citation="An Alignment-Based Approach to Text Segmentation Similarity Scoring, CoNLL 2022",
+    group="boundary",
+    reference="the paper's code (values only)",
+)
 
 
 class AlignedPair(NamedTuple):
@@ -135,12 +147,24 @@ def alignment_similarity(a: Any, b: Any, *, fmt: Format | None = None) -> Alignm
     pa, pb, pi = ia[idx], ib[idx], inter[idx]
     pu = la[pa] + lb[pb] - pi
     jsum = math.fsum((pi / pu).tolist())
-    stats = AlignmentStats("a", jsum, int(idx.size))
+    stats = AlignmentStats(A_CARD.name, jsum, int(idx.size))
     return AlignmentResult(
         value=stats.value,
         pair_arrays=(pa, pb, pi, pu),
         partner_of_a=ib[best_a],
         partner_of_b=ia[best_b],
         stats=stats,
-        signature=signature("a"),
+        signature=signature(A_CARD.name),
     )
+
+
+class AlignmentMeasure(BoundaryMeasure):
+    """A as a measure (the contract: :mod:`segagree.metrics.contract`)."""
+
+    card = A_CARD
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> AlignmentResult:
+        return alignment_similarity(a, b, fmt=fmt)
+
+
+MEASURES = (AlignmentMeasure(),)

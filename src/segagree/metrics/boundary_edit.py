@@ -25,7 +25,7 @@ Positions are 0-based gap indices (the gap after unit ``i + 1``), as in segeval.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations
@@ -34,9 +34,57 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from segagree.errors import UsageError
+from segagree.metrics.contract import Card, TokenPair
 from segagree.metrics.masses import Format, Segmentation, as_pair
 from segagree.metrics.stats import EditCounts, SimilarityStats, signature
+from segagree.metrics.token_measure import BoundaryMeasure
 from segagree.schemas.scheme import BoundaryScheme
+
+_FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
+_F2013 = "Fournier (2013), Evaluating Text Segmentation using Boundary Edit Distance, ACL"
+_SEGEVAL = "segeval 2.0.11"
+
+S_CARD = Card(
+    name="s",
+    title="Segmentation Similarity S",
+    definition="(P - E) / P, E = weighted boundary edits, P = (N-1)|T|^2 potential boundaries",
+    citation=_FI2012,
+    parameters={"n_t": "2", "weights": "segeval (addition 1, ordinal substitution, span/n_t)"},
+    group="boundary",
+    reference=_SEGEVAL,
+    notes="two segmentations without any boundary give 1.0 (segeval raises ValueError)",
+)
+B_CARD = Card(
+    name="b",
+    title="Boundary Similarity B",
+    definition="1 - E / (additions + substitutions + transpositions + matches), E = weighted edits",
+    citation=_F2013,
+    parameters={"n_t": "2", "weights": "segeval", "scheme": "none (ordinal types)"},
+    group="boundary",
+    reference=_SEGEVAL,
+    notes="two segmentations without any boundary give 1.0 (segeval raises ValueError)",
+)
+B_SCHEME_CARD = Card(
+    name="b_scheme",
+    title="Boundary Similarity B with a scheme's costs",
+    definition="B with unordered types: substitutions cost 1 - M[x, y], additions the scheme's insertion/deletion "
+    "cost, transpositions min(1, cost per token x span)",
+    citation=_F2013 + "; scheme weights: segagree",
+    parameters={"n_t": "2", "scheme": "the compared layer's scheme"},
+    group="boundary",
+    reference=_SEGEVAL + " B (identity matrix, no substitution, n_t = 2)",
+)
+BED_CARD = Card(
+    name="bed",
+    title="Boundary edit distance",
+    definition="additions, substitutions and transpositions (near misses within n_t - 1 positions), "
+    "greedy as in segeval",
+    citation=_F2013,
+    parameters={"n_t": "2", "weights": "segeval"},
+    better="lower",
+    group="boundary",
+    reference=_SEGEVAL,
+)
 
 
 class Addition(NamedTuple):
@@ -375,7 +423,7 @@ def _bed(a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None) -> tuple[Bo
     ops = _edit_operations(sa, sb, n_t, _ordinal)
     edits = _weighted_edits(ops, n_t, w)
     counts = EditCounts(
-        "bed",
+        BED_CARD.name,
         len(ops.additions),
         len(ops.substitutions),
         len(ops.transpositions),
@@ -391,7 +439,7 @@ def _bed(a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None) -> tuple[Bo
         n_positions=sa.n_gaps,
         weighted_edits=edits,
         stats=counts,
-        signature=signature("bed", n_t=n_t, w=_weights_label(w)),
+        signature=signature(BED_CARD.name, n_t=n_t, w=_weights_label(w)),
         match_positions=ops.match_positions,
         match_types=ops.match_types,
     )
@@ -458,7 +506,7 @@ def segmentation_similarity(
     raises ``ValueError`` there).
     """
     bed, sa, ops = _bed(a, b, n_t, weights, fmt)
-    return _edit_similarity("s", bed, ops, sa.n_gaps * len(ops.types) * len(ops.types), weights)
+    return _edit_similarity(S_CARD.name, bed, ops, sa.n_gaps * len(ops.types) * len(ops.types), weights)
 
 
 def boundary_similarity(
@@ -505,7 +553,7 @@ def boundary_similarity(
     if scheme is None:
         bed, _, ops = _bed(a, b, n_t, weights, fmt)
         d = len(ops.additions) + len(ops.substitutions) + len(ops.transpositions) + bed.n_matches
-        return _edit_similarity("b", bed, ops, d, weights)
+        return _edit_similarity(B_CARD.name, bed, ops, d, weights)
     return _scheme_boundary_similarity(a, b, n_t, weights, scheme, fmt)
 
 
@@ -537,7 +585,7 @@ def _scheme_boundary_similarity(
     n_matches = int(ops.match_positions.size)
     d = len(ops.additions) + len(ops.substitutions) + len(ops.transpositions) + n_matches
     stats = SimilarityStats(
-        "b_scheme",
+        B_SCHEME_CARD.name,
         edits,
         d,
         len(ops.additions),
@@ -546,14 +594,14 @@ def _scheme_boundary_similarity(
         n_matches,
     )
     counts = EditCounts(
-        "bed_scheme",
+        BED_CARD.name + "_scheme",
         len(ops.additions),
         len(ops.substitutions),
         len(ops.transpositions),
         n_matches,
         edits,
     )
-    sig_bed = signature("bed", n_t=n_t, scheme=f"{scheme.name}:{scheme.digest}")
+    sig_bed = signature(BED_CARD.name, n_t=n_t, scheme=f"{scheme.name}:{scheme.digest}")
     bed = BoundaryEditResult(
         additions=tuple(ops.additions),
         substitutions=tuple(ops.substitutions),
@@ -567,5 +615,47 @@ def _scheme_boundary_similarity(
         match_positions=ops.match_positions,
         match_types=ops.match_types,
     )
-    sig = signature("b", n_t=n_t, scheme=f"{scheme.name}:{scheme.digest}")
+    sig = signature(B_CARD.name, n_t=n_t, scheme=f"{scheme.name}:{scheme.digest}")
     return SimilarityResult(stats.value, None, stats, bed, sig)
+
+
+# --- measures (the contract: segagree.metrics.contract) ----------------------------------------
+
+
+class SMeasure(BoundaryMeasure):
+    card = S_CARD
+    options = ("n_t",)
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> SimilarityResult:
+        return segmentation_similarity(a, b, fmt=fmt, **options)
+
+
+class BMeasure(BoundaryMeasure):
+    card = B_CARD
+    options = ("n_t",)
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> SimilarityResult:
+        return boundary_similarity(a, b, fmt=fmt, **options)
+
+
+class BSchemeMeasure(BoundaryMeasure):
+    """B weighted by the compared layer's scheme; one layer only (the scheme's types)."""
+
+    card = B_SCHEME_CARD
+    options = ("n_t",)
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> SimilarityResult:
+        if fmt != "codes":
+            raise UsageError(f"{self.card.name} compares one layer (its scheme's types), not several")
+        return boundary_similarity(a, b, options.get("n_t", 2), scheme=item.scheme, fmt="codes")
+
+
+class BedMeasure(BoundaryMeasure):
+    card = BED_CARD
+    options = ("n_t",)
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> BoundaryEditResult:
+        return boundary_edit_distance(a, b, fmt=fmt, **options)
+
+
+MEASURES = (SMeasure(), BMeasure(), BSchemeMeasure(), BedMeasure())

@@ -41,6 +41,7 @@ import numpy as np
 __all__ = [
     "INPUT_KINDS",
     "Card",
+    "MetricCard",
     "Measure",
     "NotApplicableResult",
     "Result",
@@ -121,6 +122,10 @@ class Card:
         }
 
 
+# The card type's name before the measure contract (``segagree.MetricCard``).
+MetricCard = Card
+
+
 @runtime_checkable
 class Result(Protocol):
     """What :meth:`Measure.score` returns: a value (None where undefined) and its JSON form."""
@@ -166,9 +171,15 @@ class TokenPair:
 
 @dataclass(frozen=True)
 class TokenSet:
-    """One speaker's code arrays of two or more annotators over one token stream (``annotations``)."""
+    """Code arrays of two or more annotators over one token stream (input kind ``annotations``).
 
-    codes: Sequence[np.ndarray]
+    ``codes[i]`` is annotator i's code array, or, for a text with several speakers, a mapping
+    speaker -> code array (the same speakers for every annotator). Agreement coefficients are
+    computed per text (chance models see every speaker), so the pipeline gives one TokenSet per
+    text.
+    """
+
+    codes: Sequence[np.ndarray | Mapping[str, np.ndarray]]
     scheme: Any
     annotators: Sequence[str] = ()
 

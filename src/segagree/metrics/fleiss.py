@@ -4,7 +4,7 @@ bootstrap intervals.
 
 Fournier & Inkpen (2012, NAACL, "Segmentation Similarity and Agreement", equations 5-16)
 adapt Artstein & Poesio's (2008) multi-coder coefficients to segmentation. For ``similarity``
-``"s"`` (Segmentation Similarity) or ``"b"`` (Boundary Similarity) this module is identical
+``s`` (Segmentation Similarity) or ``b`` (Boundary Similarity) this module is identical
 to segeval 2.0.11's ``fleiss_pi_linear``, ``fleiss_kappa_linear`` and
 ``artstein_poesio_bias_linear`` (computed exactly, with Fractions):
 
@@ -20,7 +20,7 @@ to segeval 2.0.11's ``fleiss_pi_linear``, ``fleiss_kappa_linear`` and
 Deliberate difference: a pair without any boundary has ``pbs = 0``; segeval divides by zero,
 here its proportion counts as 0 (and S or B of such a pair is 1).
 
-New for S_f and S_f^B (``similarity="sf"`` / ``"sf_b"``; Lai, Li & Zhang 2023), with a
+New for S_f and S_f^B (similarity ``sf`` / ``sf_b``; Lai, Li & Zhang 2023), with a
 :class:`~segagree.schemas.scheme.BoundaryScheme` (typed boundaries, several speakers):
 
 * ``A_a``: pooled S_f statistics over every coder pair, item and speaker:
@@ -48,9 +48,10 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
-from segagree.metrics.masses import as_pair
-from segagree.metrics.sf import sf
+from segagree.metrics.boundary_edit import B_CARD, S_CARD, boundary_similarity, segmentation_similarity
+from segagree.metrics.contract import Card, Measure, TokenSet
+from segagree.metrics.masses import as_pair, sets_from_codes
+from segagree.metrics.sf import SF_B_CARD, SF_CARD, sf
 from segagree.schemas.scheme import BoundaryScheme, builtin_scheme
 
 __all__ = [
@@ -65,11 +66,13 @@ __all__ = [
 ]
 
 SIMILARITIES: dict[str, str] = {
-    "s": "Segmentation Similarity S (Fournier & Inkpen 2012), segeval-exact",
-    "b": "Boundary Similarity B (Fournier 2013), segeval-exact",
-    "sf": "S_f (Lai, Li & Zhang 2023) with a boundary scheme",
-    "sf_b": "S_f^B (Lai, Li & Zhang 2023) with a boundary scheme",
+    S_CARD.name: "Segmentation Similarity S (Fournier & Inkpen 2012), segeval-exact",
+    B_CARD.name: "Boundary Similarity B (Fournier 2013), segeval-exact",
+    SF_CARD.name: "S_f (Lai, Li & Zhang 2023) with a boundary scheme",
+    SF_B_CARD.name: "S_f^B (Lai, Li & Zhang 2023) with a boundary scheme",
 }
+
+_SEGEVAL_SIMILARITIES = (S_CARD.name, B_CARD.name)
 
 
 @dataclass
@@ -153,7 +156,7 @@ def _segeval_parts(
 ) -> tuple[list[str], list[str], np.ndarray, list[list[Any]]]:
     """Per item: [num, den, prop_sum, prop_count, bnd_c..., pbs_c...] as exact numbers."""
     items, coders = _check_dataset(dataset)
-    fn = segmentation_similarity if similarity == "s" else boundary_similarity
+    fn = segmentation_similarity if similarity == S_CARD.name else boundary_similarity
     nc = len(coders)
     rows: list[list[Any]] = []
     for item in items:
@@ -246,7 +249,7 @@ def _speaker_map(x: Any) -> Mapping[str, Any]:
 def _expected(p: np.ndarray, q: np.ndarray, sim: np.ndarray, similarity: str) -> np.ndarray:
     """E_sf or E_sf_b for distributions p, q of shape (..., k)."""
     e = np.einsum("...x,xy,...y->...", p, sim, q)
-    if similarity == "sf":
+    if similarity == SF_CARD.name:
         return e
     p0q0 = p[..., 0] * q[..., 0]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -270,7 +273,7 @@ def _sf_result(
             st = sf(
                 cod[coders[m]], cod[coders[n]], scheme, mode=mode, transpositions=transpositions, with_operations=False
             ).stats
-            if similarity == "sf":
+            if similarity == SF_CARD.name:
                 num, den = num + st.n_tokens - st.cost, den + st.n_tokens
             else:
                 num, den = num + st.edits - st.cost, den + st.edits
@@ -318,7 +321,7 @@ def _sf_result(
 
 def fleiss(
     dataset: Mapping[str, Mapping[str, Any]],
-    similarity: str = "b",
+    similarity: str = B_CARD.name,
     n_t: int = 2,
     *,
     scheme: BoundaryScheme | None = None,
@@ -330,7 +333,7 @@ def fleiss(
     Args:
         dataset: ``{item: {coder: segmentation}}``. For ``s``/``b``: masses or gap sets (as
             segeval). For ``sf``/``sf_b``: a per-token code array, or ``{speaker: codes}``.
-        similarity: ``"s"``, ``"b"``, ``"sf"`` or ``"sf_b"`` (see the module docstring).
+        similarity: one of :data:`SIMILARITIES` (see the module docstring).
         n_t: S and B only: 1 + the largest transposition span (segeval's default 2).
         scheme, mode, transpositions: S_f only (default scheme ``dubois``).
 
@@ -340,19 +343,21 @@ def fleiss(
     """
     if similarity not in SIMILARITIES:
         raise UsageError(f"unknown similarity {similarity!r}; expected one of {list(SIMILARITIES)}")
-    if similarity in ("s", "b"):
+    if similarity in _SEGEVAL_SIMILARITIES:
         return _segeval_result(dataset, similarity, n_t)
     return _sf_result(dataset, similarity, builtin_scheme("dubois") if scheme is None else scheme, mode, transpositions)
 
 
-def fleiss_pi(dataset: Mapping[str, Mapping[str, Any]], similarity: str = "b", n_t: int = 2, **kw: Any) -> float | None:
+def fleiss_pi(
+    dataset: Mapping[str, Mapping[str, Any]], similarity: str = B_CARD.name, n_t: int = 2, **kw: Any
+) -> float | None:
     """Fleiss' multi-pi (Scott's pi for two coders); equals segeval's ``fleiss_pi_linear`` for
     ``s`` and ``b``. None when A_e = 1."""
     return fleiss(dataset, similarity, n_t, **kw).pi
 
 
 def fleiss_kappa(
-    dataset: Mapping[str, Mapping[str, Any]], similarity: str = "b", n_t: int = 2, **kw: Any
+    dataset: Mapping[str, Mapping[str, Any]], similarity: str = B_CARD.name, n_t: int = 2, **kw: Any
 ) -> float | None:
     """Fleiss' multi-kappa (Cohen's kappa for two coders); equals segeval's
     ``fleiss_kappa_linear`` for ``s`` and ``b``. None when A_e = 1."""
@@ -360,7 +365,7 @@ def fleiss_kappa(
 
 
 def artstein_poesio_bias(
-    dataset: Mapping[str, Mapping[str, Any]], similarity: str = "b", n_t: int = 2, **kw: Any
+    dataset: Mapping[str, Mapping[str, Any]], similarity: str = B_CARD.name, n_t: int = 2, **kw: Any
 ) -> float:
     """Artstein & Poesio's (2008) annotator bias ``A_e(pi) - A_e(kappa)``; equals segeval's
     ``artstein_poesio_bias_linear`` for ``s`` and ``b``."""
@@ -368,7 +373,7 @@ def artstein_poesio_bias(
 
 
 def pairwise_table(
-    dataset: Mapping[str, Mapping[str, Any]], similarity: str = "b", n_t: int = 2, **kw: Any
+    dataset: Mapping[str, Mapping[str, Any]], similarity: str = B_CARD.name, n_t: int = 2, **kw: Any
 ) -> list[dict[str, Any]]:
     """One row per coder pair (sorted): actual agreement pooled over items, Scott's pi, Cohen's
     kappa and the bias of that pair alone."""
@@ -428,3 +433,114 @@ def bootstrap_ci(
     out["low"] = lo.tolist() if np.ndim(lo) else float(lo)
     out["high"] = hi.tolist() if np.ndim(hi) else float(hi)
     return out
+
+
+# --- measures (the contract: segagree.metrics.contract) ----------------------------------------
+
+_FI2012 = "Fournier & Inkpen (2012), Segmentation Similarity and Agreement, NAACL-HLT"
+_MULTI_PARAMETERS = {"similarity": "b (s, sf, sf_b)", "n_t": "2 (s and b)", "scheme": "the layer's (sf and sf_b)"}
+FLEISS_PI_CARD = Card(
+    name="fleiss_pi",
+    title="Fleiss' multi-pi",
+    definition="(A_a - A_e) / (1 - A_e): actual agreement pooled over coder pairs, expected from pooled boundary "
+    "proportions (Scott's pi for two coders)",
+    citation=_FI2012 + "; Fleiss (1971)",
+    parameters=_MULTI_PARAMETERS,
+    needs="annotations",
+    annotators="2+",
+    group="agreement",
+    reference="segeval 2.0.11 fleiss_pi_linear",
+)
+FLEISS_KAPPA_CARD = Card(
+    name="fleiss_kappa",
+    title="Fleiss' multi-kappa",
+    definition="(A_a - A_e) / (1 - A_e) with A_e the mean over coder pairs of their proportions' product "
+    "(Cohen's kappa for two coders)",
+    citation=_FI2012 + "; Davies & Fleiss (1982)",
+    parameters=_MULTI_PARAMETERS,
+    needs="annotations",
+    annotators="2+",
+    group="agreement",
+    reference="segeval 2.0.11 fleiss_kappa_linear",
+)
+BIAS_CARD = Card(
+    name="bias",
+    title="Artstein & Poesio annotator bias",
+    definition="A_e(pi) - A_e(kappa): how much the coders' boundary proportions differ",
+    citation=_FI2012 + "; Artstein & Poesio (2008)",
+    parameters=_MULTI_PARAMETERS,
+    better="none",
+    needs="annotations",
+    annotators="2+",
+    group="agreement",
+    reference="segeval 2.0.11 artstein_poesio_bias_linear",
+)
+
+
+@dataclass(frozen=True)
+class MultiStats:
+    """Summed per-item statistics of :func:`fleiss` (one row of its ``unit_stats`` per item)."""
+
+    similarity: str
+    sums: np.ndarray
+    from_sums: Callable[[np.ndarray], np.ndarray] = field(repr=False, compare=False)
+
+    def __add__(self, other: MultiStats) -> MultiStats:
+        if not isinstance(other, MultiStats) or other.similarity != self.similarity:
+            return NotImplemented
+        if other.sums.shape != self.sums.shape:
+            raise MismatchError("multi-coder agreement: texts with different numbers of coders cannot be pooled")
+        return MultiStats(self.similarity, self.sums + other.sums, self.from_sums)
+
+
+@dataclass(frozen=True)
+class MultiScore:
+    """pi, kappa or bias of (summed) :class:`MultiStats`."""
+
+    measure: str
+    similarity: str
+    value: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "params": {"similarity": self.similarity}}
+
+
+def _dataset(item: TokenSet, similarity: str) -> dict[str, dict[str, Any]]:
+    """{item: {coder: segmentation}}: S and B take every speaker as an item (gap sets), S_f the text."""
+    coders = list(item.annotators) or [f"coder{i + 1}" for i in range(len(item.codes))]
+    codes = [c if isinstance(c, Mapping) else {"": c} for c in item.codes]
+    if similarity not in _SEGEVAL_SIMILARITIES:
+        return {"text": dict(zip(coders, codes, strict=True))}
+    return {s: {c: sets_from_codes(m[s]) for c, m in zip(coders, codes, strict=True)} for s in codes[0]}
+
+
+class FleissPiMeasure(Measure[TokenSet, MultiStats, MultiScore]):
+    """Fleiss' multi-pi of two or more annotators (``TokenSet`` codes: speaker -> array)."""
+
+    card = FLEISS_PI_CARD
+    column = 0  # of fleiss()'s coefficients: pi, kappa, bias
+
+    def statistics(self, item: TokenSet, params: Mapping[str, Any]) -> MultiStats:
+        similarity = str(params.get("similarity", B_CARD.name))
+        extra: dict[str, Any] = {k: params[k] for k in ("mode", "transpositions") if k in params}
+        if similarity not in _SEGEVAL_SIMILARITIES and item.scheme is not None:
+            extra["scheme"] = item.scheme
+        res = fleiss(_dataset(item, similarity), similarity, int(params.get("n_t", 2)), **extra)
+        return MultiStats(similarity, res.unit_stats.sum(axis=0), res._from_sums)
+
+    def score(self, stats: MultiStats, params: Mapping[str, Any]) -> MultiScore:
+        v = float(stats.from_sums(stats.sums[None, :])[0, self.column])
+        return MultiScore(self.card.name, stats.similarity, v if math.isfinite(v) else None)
+
+
+class FleissKappaMeasure(FleissPiMeasure):
+    card = FLEISS_KAPPA_CARD
+    column = 1
+
+
+class BiasMeasure(FleissPiMeasure):
+    card = BIAS_CARD
+    column = 2
+
+
+MEASURES = (FleissPiMeasure(), FleissKappaMeasure(), BiasMeasure())

@@ -28,15 +28,29 @@ GHD is a distance (0 = identical, lower is better) and adds up over speakers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 from segagree.errors import UsageError
+from segagree.metrics.contract import Card, TokenPair
 from segagree.metrics.masses import Format, as_pair
 from segagree.metrics.stats import _Additive, signature
+from segagree.metrics.token_measure import BoundaryMeasure
+
+GHD_CARD = Card(
+    name="ghd",
+    title="Generalised Hamming distance (GHD)",
+    definition="cheapest way to turn B's boundaries into A's by insertions, deletions and shifts "
+    "(shift cost = coefficient x distance), by NLTK's dynamic programme; summed over speakers",
+    citation="Bookstein, Kulyukin & Raita (2002), Generalized Hamming Distance, Information Retrieval 5",
+    parameters={"ins_cost": "2.0", "del_cost": "2.0", "shift_cost_coeff": "1.0", "boundary": "'1' (NLTK strings)"},
+    better="lower",
+    group="boundary",
+    reference="NLTK 3.10.4 nltk.metrics.segmentation.ghd",
+)
 
 DEFAULTS = {"ins_cost": 2.0, "del_cost": 2.0, "shift_cost_coeff": 1.0}
 
@@ -147,6 +161,19 @@ def ghd(
         gaps = ref_seg.n_gaps
     cost = ghd_cost(ref_pos, hyp_pos, ins_cost, del_cost, shift_cost_coeff)
     params = {"ins_cost": float(ins_cost), "del_cost": float(del_cost), "shift_cost_coeff": float(shift_cost_coeff)}
-    stats = GhdStats("ghd", cost, len(ref_pos), len(hyp_pos), gaps)
-    sig = signature("ghd", **{"ins": f"{ins_cost:g}", "del": f"{del_cost:g}", "shift": f"{shift_cost_coeff:g}"})
+    stats = GhdStats(GHD_CARD.name, cost, len(ref_pos), len(hyp_pos), gaps)
+    sig = signature(GHD_CARD.name, **{"ins": f"{ins_cost:g}", "del": f"{del_cost:g}", "shift": f"{shift_cost_coeff:g}"})
     return GhdResult(cost, stats, params, sig)
+
+
+class GhdMeasure(BoundaryMeasure):
+    """GHD as a measure (the contract: :mod:`segagree.metrics.contract`)."""
+
+    card = GHD_CARD
+    options = ("ins_cost", "del_cost", "shift_cost_coeff")
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> GhdResult:
+        return ghd(a, b, fmt=fmt, **options)
+
+
+MEASURES = (GhdMeasure(),)

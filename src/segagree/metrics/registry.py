@@ -26,7 +26,24 @@ ENTRY_POINT_GROUP = "segagree.metrics"
 
 # name -> module. Keep each group together; the order is the order of `segagree metrics`.
 MEASURES: dict[str, str] = {
-    # Filled by the measure modules' migration (issue 20); see CONTRIBUTING.md.
+    # boundary measures on one shared token stream (group "boundary", `--metric all`)
+    "sf": "segagree.metrics.sf",
+    "sf_b": "segagree.metrics.sf",
+    "s": "segagree.metrics.boundary_edit",
+    "b": "segagree.metrics.boundary_edit",
+    "b_scheme": "segagree.metrics.boundary_edit",
+    "bed": "segagree.metrics.boundary_edit",
+    "pk": "segagree.metrics.windows",
+    "windowdiff": "segagree.metrics.windows",
+    "winpr": "segagree.metrics.windows",
+    "a": "segagree.metrics.alignment",
+    "ghd": "segagree.metrics.ghd",
+    # agreement coefficients of two or more annotators (group "agreement")
+    "kappa_sf": "segagree.metrics.kappa",
+    "kappa_sf_b": "segagree.metrics.kappa",
+    "fleiss_pi": "segagree.metrics.fleiss",
+    "fleiss_kappa": "segagree.metrics.fleiss",
+    "bias": "segagree.metrics.fleiss",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}

@@ -49,6 +49,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
+from segagree.metrics.contract import Card, Measure, TokenPair
 from segagree.schemas.scheme import BoundaryScheme, builtin_scheme
 
 __all__ = [
@@ -61,8 +62,32 @@ __all__ = [
     "sf_speaker",
 ]
 
-# The metric names S_f itself answers (every other metric has a runner in the pipeline).
-SF_NAMES: tuple[str, ...] = ("sf", "sf_b")
+_LAI = "Lai, Li & Zhang (2023), a flexible segmentation similarity for typed boundaries (segsimflex)"
+_SF_PARAMETERS = {"scheme": "dubois", "mode": "optimal", "transpositions": "True"}
+
+SF_CARD = Card(
+    name="sf",
+    title="S_f (flexible segmentation similarity)",
+    definition="1 - scheme-weighted edit cost / number of token positions, typed boundaries with a "
+    "similarity matrix and transpositions",
+    citation=_LAI,
+    parameters=_SF_PARAMETERS,
+    group="boundary",
+    reference="R segsimflex 0.1.3",
+)
+SF_B_CARD = Card(
+    name="sf_b",
+    title="S_f^B (flexible boundary similarity)",
+    definition="(actions - scheme-weighted edit cost) / actions, actions = matches and edit operations",
+    citation=_LAI,
+    parameters=_SF_PARAMETERS,
+    group="boundary",
+    reference="R segsimflex 0.1.3",
+    notes="1.0 when there is no edit at all (segsimflex gives NaN)",
+)
+
+# The metric names S_f itself answers (``compare`` computes them with the operations).
+SF_NAMES: tuple[str, ...] = (SF_CARD.name, SF_B_CARD.name)
 
 OpName = Literal["match", "substitution", "transposition", "insertion", "deletion"]
 MODES: tuple[str, ...] = ("optimal", "segsimflex")
@@ -167,8 +192,8 @@ class SfStats:
     def to_dict(self) -> dict[str, Any]:
         """Scores, denominators and operation counts."""
         return {
-            "sf": self.sf,
-            "sf_b": self.sf_b,
+            SF_CARD.name: self.sf,
+            SF_B_CARD.name: self.sf_b,
             "cost": self.cost,
             "edits": self.edits,
             "n_tokens": self.n_tokens,
@@ -233,7 +258,7 @@ class SfResult:
         from segagree.version import version
 
         parts = [
-            "sf",
+            SF_CARD.name,
             f"mode:{self.mode}",
             f"scheme:{self.scheme.name}@{self.scheme.digest}",
             f"trans:{'yes' if self.transpositions else 'no'}",
@@ -694,3 +719,55 @@ def sf(
         transpositions=transpositions,
         memo=memo,
     )
+
+
+# --- measures (the contract: segagree.metrics.contract) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class SfScore:
+    """S_f or S_f^B of (summed) statistics, as the measure contract returns it."""
+
+    measure: str
+    stats: SfStats
+    signature: str = ""
+
+    @property
+    def value(self) -> float:
+        return self.stats.sf_b if self.measure == SF_B_CARD.name else self.stats.sf
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "stats": self.stats.to_dict(), "signature": self.signature}
+
+
+@dataclass(frozen=True)
+class _SfTally:
+    stats: SfStats
+    signature: str
+
+    def __add__(self, other: _SfTally) -> _SfTally:
+        return _SfTally(self.stats + other.stats, self.signature)
+
+
+class SfMeasure(Measure[TokenPair, _SfTally, SfScore]):
+    """S_f on one speaker's two code arrays (``compare`` itself uses :func:`sf`, with operations)."""
+
+    card = SF_CARD
+
+    def statistics(self, item: TokenPair, params: Mapping[str, Any]) -> _SfTally:
+        mode = params.get("mode", "optimal")
+        transpositions = bool(params.get("transpositions", True))
+        scheme = builtin_scheme("dubois") if item.scheme is None else item.scheme
+        stats, _ = sf_speaker(item.a, item.b, scheme, mode=mode, transpositions=transpositions, with_operations=False)
+        sig = SfResult(stats, {}, [], mode, scheme, transpositions).signature
+        return _SfTally(stats, sig)
+
+    def score(self, stats: _SfTally, params: Mapping[str, Any]) -> SfScore:
+        return SfScore(self.card.name, stats.stats, stats.signature)
+
+
+class SfBMeasure(SfMeasure):
+    card = SF_B_CARD
+
+
+MEASURES = (SfMeasure(), SfBMeasure())

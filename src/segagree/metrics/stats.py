@@ -72,7 +72,7 @@ class SimilarityStats(_Additive):
     segmentations without boundaries).
 
     Attributes:
-        metric: ``"s"``, ``"b"`` or ``"b_scheme"``.
+        metric: the measure's name (S, B or scheme-weighted B).
         edits: weighted edit count E (a Fraction for S and B, a float with a scheme).
         denominator: S: P = (N-1)|T|^2; B: D = additions + substitutions + transpositions +
             matches.

@@ -21,6 +21,7 @@ has no window and scores 0.0 (as segeval's Pk does). An explicit k must lie in 1
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -28,10 +29,47 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import UsageError
+from segagree.metrics.contract import Card, TokenPair
 from segagree.metrics.masses import Format, Segmentation, as_pair, as_segmentation
 from segagree.metrics.stats import WindowStats, WinPRStats, signature
+from segagree.metrics.token_measure import BoundaryMeasure
 
 K_RULES: tuple[str, ...] = ("half_mean", "segeval", "nltk")
+
+_K_DEFAULT = {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"}
+_WINDOW_REFERENCE = "NLTK 3.10.4, segeval 2.0.11"
+
+PK_CARD = Card(
+    name="pk",
+    title="Pk",
+    definition="share of the N-k windows where exactly one segmentation has a boundary",
+    citation="Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine Learning 34",
+    parameters=_K_DEFAULT,
+    better="lower",
+    group="boundary",
+    reference=_WINDOW_REFERENCE,
+)
+WINDOWDIFF_CARD = Card(
+    name="windowdiff",
+    title="WindowDiff",
+    definition="share of the N-k windows whose boundary counts differ",
+    citation="Pevzner & Hearst (2002), A Critique and Improvement of an Evaluation Metric for Text "
+    "Segmentation, Computational Linguistics 28",
+    parameters={**_K_DEFAULT, "lamprier": "False"},
+    better="lower",
+    group="boundary",
+    reference=_WINDOW_REFERENCE,
+)
+WINPR_CARD = Card(
+    name="winpr",
+    title="WinPR",
+    definition="window-based TP/TN/FP/FN over k+1-gap windows with k phantom gaps of padding; precision, recall, F1",
+    citation="Scaiano & Inkpen (2012), Getting More from Segmentation Evaluation, NAACL-HLT",
+    parameters=_K_DEFAULT,
+    group="boundary",
+    reference="the paper's worked example (rows a, b, d, e)",
+    notes="value is F1; row c of the paper's example cannot be reproduced by any hypothesis (see winpr())",
+)
 
 
 def window_size(ref: Any, k_rule: str = "half_mean", *, fmt: Format | None = None) -> int:
@@ -139,7 +177,7 @@ def pk(
         cr = _window_counts(sr.presence(), kk)
         ch = _window_counts(sh.presence(), kk)
         errors = int(np.count_nonzero((cr > 0) != (ch > 0)))
-    stats = WindowStats("pk", errors, windows)
+    stats = WindowStats(PK_CARD.name, errors, windows)
     return WindowResult(
         stats.value,
         kk,
@@ -148,7 +186,7 @@ def pk(
         errors,
         windows,
         stats,
-        signature("pk", k=kk, rule=rule),
+        signature(PK_CARD.name, k=kk, rule=rule),
     )
 
 
@@ -190,8 +228,8 @@ def windowdiff(
         errors, denominator = 0, max(denominator, 0)
     else:
         errors = int(np.count_nonzero(_window_counts(pr, kk) != _window_counts(ph, kk)))
-    stats = WindowStats("windowdiff_lamprier" if lamprier else "windowdiff", errors, denominator)
-    sig = signature("windowdiff", k=kk, rule=rule, lamprier=lamprier)
+    stats = WindowStats(WINDOWDIFF_CARD.name + ("_lamprier" if lamprier else ""), errors, denominator)
+    sig = signature(WINDOWDIFF_CARD.name, k=kk, rule=rule, lamprier=lamprier)
     return WindowResult(stats.value, kk, rule, clamped, errors, denominator, stats, sig)
 
 
@@ -265,7 +303,7 @@ def winpr(
     fp = int(np.maximum(0, c - r).sum())
     fn = int(np.maximum(0, r - c).sum())
     tn = int(((kk + 1) - np.maximum(r, c)).sum()) - kk * (kk + 1)
-    stats = WinPRStats("winpr", tp, tn, fp, fn)
+    stats = WinPRStats(WINPR_CARD.name, tp, tn, fp, fn)
     return WinPRResult(
         tp,
         tn,
@@ -278,5 +316,42 @@ def winpr(
         rule,
         clamped,
         stats,
-        signature("winpr", k=kk, rule=rule),
+        signature(WINPR_CARD.name, k=kk, rule=rule),
     )
+
+
+# --- measures (the contract: segagree.metrics.contract) ----------------------------------------
+
+
+class _WindowMeasure(BoundaryMeasure):
+    """A window measure; each item reports the window size it used (``params.k``)."""
+
+    options = ("k", "k_rule")
+
+    def chosen(self, result: Any) -> dict[str, Any]:
+        return {"k": int(result.k)}
+
+
+class PkMeasure(_WindowMeasure):
+    card = PK_CARD
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> WindowResult:
+        return pk(a, b, fmt=fmt, **options)
+
+
+class WindowDiffMeasure(_WindowMeasure):
+    card = WINDOWDIFF_CARD
+    options = ("k", "k_rule", "lamprier")
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> WindowResult:
+        return windowdiff(a, b, fmt=fmt, **options)
+
+
+class WinPRMeasure(_WindowMeasure):
+    card = WINPR_CARD
+
+    def result(self, a: Any, b: Any, fmt: Format, options: Mapping[str, Any], item: TokenPair) -> WinPRResult:
+        return winpr(a, b, fmt=fmt, **options)
+
+
+MEASURES = (PkMeasure(), WindowDiffMeasure(), WinPRMeasure())

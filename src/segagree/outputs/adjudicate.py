@@ -220,7 +220,7 @@ def adjudicate(
         layers={**doc.layers, lay.name: Layer(lay.name, lay.scheme, codes)},
         meta=dict(doc.meta),
     )
-    options = {"layer": lay.name} if lay.name != "iu" else {}
+    options: dict[str, Any] = {"layer": lay.name} if lay.name != "iu" else {}
     losses = write_document(gold, output, fmt, **options)
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
@@ -552,11 +552,11 @@ def _apply(rows: list[_Row], lay: Layer, streams: dict[str, np.ndarray], doc: Do
         raise SegagreeError("contradicting decisions: " + "; ".join(problems), path=workbook)
 
     codes = lay.boundaries.copy()
-    for (speaker, _), entries in drops.items():
-        for _, _, (lo, hi) in entries:
+    for (speaker, _place), entries in drops.items():
+        for _ref, _strong, (lo, hi) in entries:
             codes[streams[speaker][lo : hi + 1]] = 0
-    for (speaker, p), entries in sets.items():
-        code = entries[0][1]
+    for (speaker, p), placed in sets.items():
+        code = placed[0][1]
         if any(c == code for _, c in keeps.get((speaker, p), [])):
             continue  # A's boundary of that type stays at that place (possibly after a token B lacks)
         codes[streams[speaker][p]] = code

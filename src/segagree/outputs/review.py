@@ -601,26 +601,19 @@ def _write_about_sheet(
         ]
         for c, v in enumerate(values):
             ws.write_string(r, c, str(v))
-    r += 2
-    ws.write_string(r, 0, "Columns of the operations sheets", fmts["bold"])
     r += 1
-    for _, header, _, definition in OPS_COLUMNS:
-        ws.write_string(r, 0, header, fmts["bold"])
-        ws.write_string(r, 1, definition)
+    glossaries = (
+        ("Columns of the operations sheets", [(header, definition) for _, header, _, definition in OPS_COLUMNS]),
+        ("Decisions (segagree adjudicate applies them to annotator A's file)", DECISION_MEANINGS),
+        ("Numbers of the Summary sheet", SUMMARY_DEFINITIONS),
+    )
+    for title, entries in glossaries:
         r += 1
-    r += 1
-    ws.write_string(r, 0, "Decisions (segagree adjudicate applies them to annotator A's file)", fmts["bold"])
-    r += 1
-    for decision, meaning in DECISION_MEANINGS:
-        ws.write_string(r, 0, decision, fmts["bold"])
-        ws.write_string(r, 1, meaning)
-        r += 1
-    r += 1
-    ws.write_string(r, 0, "Numbers of the Summary sheet", fmts["bold"])
-    r += 1
-    for term, meaning in SUMMARY_DEFINITIONS:
-        ws.write_string(r, 0, term, fmts["bold"])
-        ws.write_string(r, 1, meaning)
+        ws.write_string(r, 0, title, fmts["bold"])
+        for term, meaning in entries:
+            r += 1
+            ws.write_string(r, 0, term, fmts["bold"])
+            ws.write_string(r, 1, meaning)
         r += 1
     r += 1
     ws.write_string(r, 0, "Colours of the operation rows", fmts["bold"])

@@ -1,154 +1,268 @@
-"""Running the metrics other than S_f on an AnnotationPair, per speaker and pooled.
+"""Running measures on an AnnotationPair through the measure contract, per speaker and pooled.
 
-``RUNNERS`` maps a metric name (as in ``compare --metric`` and ``segagree metrics``) to a
-function ``(pair, options) -> {"value": pooled, "per_speaker": {...}, "params": {...}}``.
-Pooled values come from summed statistics (:func:`segagree.metrics.stats.pooled`), never from
-averaged per-speaker scores. Boundary metrics read each speaker's code array of the compared
-layer (``fmt="codes"``: the boundary after the stream's last token is the text's end, not a
-gap, as in segeval's masses).
+Every measure comes from :mod:`segagree.metrics.registry`. The runner has no per-measure code:
+it builds the measure's input from the pair by the input kind its card **needs**
+(:data:`INPUTS`), calls ``statistics`` per item, ``score`` per item and ``score(add(...))`` for
+the pooled value, so pooled values always come from summed statistics, never from averaged
+per-speaker scores.
+
+* ``tokens``: one :class:`~segagree.metrics.contract.TokenPair` per speaker (the compared
+  layer's code arrays; with several layers, segeval's gap sets). ``fmt="codes"``: the boundary
+  after the stream's last token is the text's end, not a gap, as in segeval's masses.
+* ``annotations``: one :class:`~segagree.metrics.contract.TokenSet` for the whole text
+  (agreement coefficients see every speaker at once).
+* ``subtitles``: one item for the whole text, built by
+  ``segagree.pipeline.subtitles.measure_item(pair, options)`` (see :func:`subtitle_items`).
+
+One measure's output (the ``metrics`` entries of ``compare --json``)::
+
+    {"value": pooled value, "per_speaker": {speaker: value or None}, "signature": "...",
+     "params": {parameter: {speaker: chosen value}},   # what the measure chose, e.g. Pk's k
+     "skipped": {speaker: reason}}                      # speakers the measure cannot score
+
+S_f and S_f^B are computed by ``compare`` itself (with their operations) and skipped here.
+Subtitle metrics not yet in the registry still run through their own runners (``LEGACY``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from segagree.errors import SegagreeError, UsageError
-from segagree.metrics.alignment import alignment_similarity
-from segagree.metrics.boundary_edit import boundary_edit_distance, boundary_similarity, segmentation_similarity
-from segagree.metrics.ghd import ghd
+from segagree.metrics.contract import Card, Measure, NotApplicableResult, TokenPair, TokenSet
+from segagree.metrics.registry import MEASURES, get_measure, known_names
 from segagree.metrics.sf import SF_NAMES
-from segagree.metrics.stats import pooled
-from segagree.metrics.windows import pk, windowdiff, winpr
 from segagree.pipeline.pairing import AnnotationPair
 
+__all__ = [
+    "ALL",
+    "GROUPS",
+    "INPUTS",
+    "RUNNERS",
+    "WHOLE",
+    "known_metrics",
+    "metric_cards",
+    "register_input",
+    "resolve_metric_names",
+    "run_measure",
+    "run_metrics",
+]
+
+# The key of an item that covers the whole text (not one speaker).
+WHOLE = ""
+# `--metric all` is every measure of this card group.
+ALL = ("all", "boundary")
+
+ItemBuilder = Callable[[AnnotationPair, Mapping[str, Any]], dict[str, Any]]
 Runner = Callable[[AnnotationPair, Mapping[str, Any]], dict[str, Any]]
-# (pair, options) -> a function of two code arrays (or, with fmt="sets", two gap-set lists)
-# returning a metric result with `.stats`.
-ComputeFactory = Callable[[AnnotationPair, Mapping[str, Any]], Callable[..., Any]]
-
-RUNNERS: dict[str, Runner] = {}
-
-# Names that `compare` computes itself (the S_f engine) and accepts in --metric lists.
 
 
-def per_speaker_runner(factory: ComputeFactory, value_of: Callable[[Any], float]) -> Runner:
-    """A runner applying a metric per speaker and pooling its additive statistics.
+# --- inputs ------------------------------------------------------------------------------------------
 
-    A speaker the metric cannot score (a window metric on a one-token stream) gets ``None``
-    with the reason in ``skipped``; the pooled value sums the other speakers' statistics.
+
+def token_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+    """speaker -> TokenPair of the compared layer (gap sets too when several layers are compared)."""
+    items: dict[str, Any] = {}
+    for s in pair.speakers:
+        sets = pair.gap_sets(s) if pair.extra_layers else (None, None)
+        items[s] = TokenPair(pair.arrays_a[s], pair.arrays_b[s], pair.scheme, *sets)
+    return items
+
+
+def annotation_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole text as one TokenSet of the two annotators (speaker -> codes each)."""
+    names = (pair.a.annotator or "A", pair.b.annotator or "B")
+    if names[0] == names[1]:
+        names = ("A", "B")
+    return {WHOLE: TokenSet((pair.arrays_a, pair.arrays_b), pair.scheme, names)}
+
+
+def subtitle_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole text as one subtitle input: ``segagree.pipeline.subtitles.measure_item(pair, options)``.
+
+    That function (owned by the subtitle pipeline) returns the input a ``needs="subtitles"``
+    measure's ``statistics`` takes, or raises a SegagreeError when the pair has no subtitles.
     """
-
-    def run(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
-        compute = factory(pair, options)
-        per: dict[str, Any] = {}
-        results = []
-        skipped: dict[str, str] = {}
-        ks: dict[str, int] = {}
-        for s in pair.speakers:
-            try:
-                if pair.extra_layers:  # several layers at once: segeval's multi-type sets
-                    res = compute(*pair.gap_sets(s), fmt="sets")
-                else:
-                    res = compute(pair.arrays_a[s], pair.arrays_b[s])
-            except SegagreeError as err:
-                per[s], skipped[s] = None, err.message
-                continue
-            per[s] = value_of(res)
-            results.append(res)
-            if getattr(res, "k", None) is not None:
-                ks[s] = int(res.k)
-        out: dict[str, Any] = {"value": value_of(pooled(results)) if results else None, "per_speaker": per}
-        if results:
-            out["signature"] = getattr(results[0], "signature", "")
-        if ks:
-            out["params"] = {"k": ks}
-        if skipped:
-            out["skipped"] = skipped
-        return out
-
-    return run
-
-
-def _codes(fn: Callable[..., Any], *accepted: str, **fixed: Any) -> ComputeFactory:
-    """Factory for ``fn(a, b, fmt="codes", **fixed, **options it accepts)``."""
-
-    def factory(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[..., Any]:
-        chosen = {k: v for k, v in options.items() if k in accepted}
-        return lambda a, b, fmt="codes": fn(a, b, fmt=fmt, **fixed, **chosen)
-
-    return factory
-
-
-def _scheme_b(pair: AnnotationPair, options: Mapping[str, Any]) -> Callable[..., Any]:
-    n_t = options.get("n_t", 2)
-
-    def compute(a: Any, b: Any, fmt: str = "codes") -> Any:
-        if fmt != "codes":
-            raise SegagreeError("b_scheme compares one layer (its scheme's types), not several")
-        return boundary_similarity(a, b, n_t, scheme=pair.scheme, fmt="codes")
-
-    return compute
-
-
-def _value(result: Any) -> float:
-    return float(result.value)
-
-
-RUNNERS.update(
-    s=per_speaker_runner(_codes(segmentation_similarity, "n_t"), _value),
-    b=per_speaker_runner(_codes(boundary_similarity, "n_t"), _value),
-    b_scheme=per_speaker_runner(_scheme_b, _value),
-    bed=per_speaker_runner(_codes(boundary_edit_distance, "n_t"), _value),
-    pk=per_speaker_runner(_codes(pk, "k", "k_rule"), _value),
-    windowdiff=per_speaker_runner(_codes(windowdiff, "k", "k_rule", "lamprier"), _value),
-    winpr=per_speaker_runner(_codes(winpr, "k", "k_rule"), lambda r: float(r.f1)),
-    a=per_speaker_runner(_codes(alignment_similarity), _value),
-    ghd=per_speaker_runner(_codes(ghd, "ins_cost", "del_cost", "shift_cost_coeff"), _value),
-)
-
-
-def _register_subtitle_metrics() -> dict[str, tuple[str, ...]]:
-    """Subtitle metrics (SubER's, EvalSubtitle's, reading speed) and their cards."""
-    from segagree.metrics.cards import METRIC_CARDS, MetricCard, add_card
-    from segagree.metrics.subtitles import METRIC_CARDS as SUBTITLE_CARDS
     from segagree.pipeline import subtitles
 
-    for card in SUBTITLE_CARDS:
-        if card["name"] not in METRIC_CARDS:
-            fields = {k: v for k, v in card.items() if k != "params"}
-            add_card(MetricCard(**fields, parameters=card["params"]))
-    return subtitles.register(RUNNERS)
+    build = getattr(subtitles, "measure_item", None)
+    if build is None:
+        raise UsageError("subtitle measures in the registry need segagree.pipeline.subtitles.measure_item")
+    return {WHOLE: build(pair, options)}
 
 
-# Named groups of metrics: `all` is every boundary metric, `subtitles` every subtitle metric.
-GROUPS: dict[str, tuple[str, ...]] = {"all": (*SF_NAMES, *RUNNERS)}
-GROUPS.update(_register_subtitle_metrics())
+INPUTS: dict[str, ItemBuilder] = {
+    "tokens": token_items,
+    "annotations": annotation_items,
+    "subtitles": subtitle_items,
+}
+
+
+def register_input(kind: str, builder: ItemBuilder) -> None:
+    """Let the pipeline build input kind ``kind`` (e.g. ``times``) from an AnnotationPair."""
+    INPUTS[kind] = builder
+
+
+# --- running ------------------------------------------------------------------------------------------
+
+
+def _whole_text(measure: Measure[Any, Any, Any], item: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A measure of the whole text: its result's dict, with ``value`` and ``per_speaker`` always present."""
+    try:
+        result = measure.score(measure.statistics(item, options), options)
+    except SegagreeError as err:
+        result = NotApplicableResult(measure.name, err.message)
+    out = result.to_dict()
+    return {**out, "value": result.value, "per_speaker": out.get("per_speaker", {})}
+
+
+def run_measure(measure: Measure[Any, Any, Any], pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+    """One measure on ``pair``: per speaker, and pooled from the summed statistics."""
+    build = INPUTS.get(measure.card.needs)
+    if build is None:
+        raise UsageError(f"metric {measure.name!r} needs {measure.card.needs!r} input, which compare cannot build")
+    items = build(pair, options)
+    if set(items) == {WHOLE}:
+        return _whole_text(measure, items[WHOLE], options)
+    per: dict[str, Any] = {}
+    skipped: dict[str, str] = {}
+    chosen: dict[str, dict[str, Any]] = {}
+    stats = []
+    for speaker, item in items.items():
+        try:
+            st = measure.statistics(item, options)
+            result = measure.score(st, options)
+        except SegagreeError as err:  # e.g. a window measure on a one-token stream
+            per[speaker], skipped[speaker] = None, err.message
+            continue
+        stats.append(st)
+        per[speaker] = result.value
+        for key, value in result.to_dict().get("params", {}).items():
+            chosen.setdefault(key, {})[speaker] = value
+    out: dict[str, Any] = {"value": None, "per_speaker": per}
+    if stats:
+        pooled = measure.score(measure.add(stats), options)
+        out["value"] = pooled.value
+        out["signature"] = pooled.to_dict().get("signature", "")
+    if chosen:
+        out["params"] = chosen
+    if skipped:
+        out["skipped"] = skipped
+    return out
+
+
+def run_metrics(pair: AnnotationPair, names: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every requested metric except S_f (which the caller computes) on ``pair``."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if name in SF_NAMES:
+            continue
+        legacy = _legacy_runners().get(name)
+        out[name] = legacy(pair, options) if legacy else run_measure(get_measure(name), pair, options)
+    return out
+
+
+# --- names and groups ---------------------------------------------------------------------------------
+
+_legacy: dict[str, Runner] | None = None
+_legacy_groups: dict[str, tuple[str, ...]] = {}
+
+
+def _legacy_runners() -> dict[str, Runner]:
+    """Runners of the subtitle metrics not yet in the registry (``pipeline.subtitles.register``)."""
+    global _legacy
+    if _legacy is None:
+        from segagree.pipeline import subtitles
+
+        runners: dict[str, Any] = dict.fromkeys(MEASURES)
+        register = getattr(subtitles, "register", None)
+        if register is not None:
+            _legacy_groups.update(register(runners))
+        _legacy = {n: r for n, r in runners.items() if n not in MEASURES}
+    return _legacy
+
+
+# Kept for callers of the old runner table: the legacy (subtitle) runners.
+class _LazyTable(Mapping[str, Any]):
+    def __init__(self, load: Callable[[], Mapping[str, Any]]):
+        self._load = load
+
+    def __getitem__(self, key: str) -> Any:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+def groups() -> dict[str, tuple[str, ...]]:
+    """Named groups of metrics: every card group, ``all`` (the boundary measures) and legacy groups."""
+    out: dict[str, list[str]] = {}
+    for name in known_names():
+        out.setdefault(get_measure(name).card.group or "other", []).append(name)
+    _legacy_runners()
+    for group, names in _legacy_groups.items():
+        out.setdefault(group, []).extend(n for n in names if n not in out.get(group, []))
+    table = {g: tuple(n) for g, n in out.items()}
+    return {ALL[0]: table.get(ALL[1], ()), **table}
+
+
+RUNNERS: Mapping[str, Runner] = _LazyTable(_legacy_runners)
+GROUPS: Mapping[str, tuple[str, ...]] = _LazyTable(groups)
 
 
 def known_metrics() -> list[str]:
     """Every metric name `compare --metric` accepts."""
-    return [*SF_NAMES, *RUNNERS]
+    return [*known_names(), *(n for n in _legacy_runners() if n not in MEASURES)]
 
 
 def resolve_metric_names(spec: str | Sequence[str]) -> list[str]:
-    """Expand ``all`` and comma lists; raise UsageError naming an unknown metric."""
+    """Expand groups (``all``, ``agreement``, ...) and comma lists; UsageError naming an unknown metric."""
     names = spec.split(",") if isinstance(spec, str) else list(spec)
     out: list[str] = []
     for raw in names:
         name = raw.strip().lower()
         if not name:
             continue
-        if name in GROUPS:
-            out.extend(GROUPS[name])
+        if name in MEASURES or name in known_metrics():
+            out.append(name)
             continue
-        if name not in known_metrics():
-            groups = ", ".join(f"'{g}'" for g in GROUPS)
-            raise UsageError(f"unknown metric {raw!r}; known: {', '.join(known_metrics())} (or {groups})")
-        out.append(name)
+        table = groups()
+        if name not in table:
+            listed = ", ".join(f"'{g}'" for g in table)
+            raise UsageError(f"unknown metric {raw!r}; known: {', '.join(known_metrics())} (or {listed})")
+        out.extend(table[name])
     return list(dict.fromkeys(out))
 
 
-def run_metrics(pair: AnnotationPair, names: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every requested metric except S_f (which the caller computes) on ``pair``."""
-    return {name: RUNNERS[name](pair, options) for name in names if name not in SF_NAMES}
+# --- cards ---------------------------------------------------------------------------------------------
+
+
+def _legacy_card(card: Mapping[str, Any]) -> Card:
+    """A card of the subtitle metrics' dict form (until they are contract measures)."""
+    return Card(
+        name=card["name"],
+        title=card["title"],
+        definition=card["definition"],
+        citation=card["citation"],
+        parameters=card.get("params", {}),
+        better="higher" if card.get("higher_is_better", True) else "lower",
+        needs="subtitles",
+        group="subtitles",
+        library=card.get("library", "segagree"),
+        reference=card.get("reference", ""),
+    )
+
+
+def metric_cards() -> dict[str, Card]:
+    """name -> card of every metric: the registry's, then subtitle cards not yet in it."""
+    from segagree.metrics import subtitles
+
+    cards = {name: get_measure(name).card for name in known_names()}
+    for card in getattr(subtitles, "METRIC_CARDS", ()):
+        if card["name"] not in cards:
+            cards[card["name"]] = _legacy_card(card)
+    return cards

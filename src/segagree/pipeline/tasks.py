@@ -18,10 +18,11 @@ import numpy as np
 
 from segagree.adapters import read_document
 from segagree.errors import MismatchError, SegagreeError
+from segagree.metrics.sf import SF_NAMES
 from segagree.pipeline.compare import score_pair, unaligned_result
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.figures import figure_data
-from segagree.pipeline.metric_runner import GROUPS, SF_NAMES
+from segagree.pipeline.metric_runner import GROUPS
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.pipeline.results import AnnotationPair

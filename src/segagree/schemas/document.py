@@ -137,6 +137,12 @@ class Document:
     never pays for pandas.
     """
 
+    # The token table's storage: per-token columns, or (once asked for) the DataFrame; and the
+    # cached speaker codes while the columns are the storage.
+    _columns: dict[str, Any] | None
+    _frame: pd.DataFrame | None
+    _codes: tuple[tuple[str, ...], np.ndarray] | None
+
     def __init__(
         self,
         name: str,
@@ -151,7 +157,7 @@ class Document:
     ) -> None:
         self.name = name
         self.speakers = speakers
-        self.tokens = tokens  # type: ignore[assignment]  (the setter takes a mapping too)
+        self.tokens = tokens  # the setter takes a mapping of columns too
         self.layers: dict[str, Layer] = {} if layers is None else layers
         self.annotator = annotator
         self.source_path = source_path
@@ -201,10 +207,10 @@ class Document:
 
     @tokens.setter
     def tokens(self, value: pd.DataFrame | Mapping[str, Any]) -> None:
-        self._codes: tuple[tuple[str, ...], np.ndarray] | None = None
+        self._codes = None
         if isinstance(value, Mapping):
             n = len(value["text"]) if "text" in value else len(next(iter(value.values()), ()))
-            columns: dict[str, np.ndarray] = {}
+            columns: dict[str, np.ndarray | RepeatedColumn] = {}
             for col in CORE_COLUMNS:
                 if col in ("start", "end"):
                     columns[col] = np.asarray(value[col], dtype=float) if col in value else np.full(n, np.nan)
@@ -217,8 +223,8 @@ class Document:
                     columns[col] = values if isinstance(values, RepeatedColumn) else _meta_array(values)
             if any(len(v) != n for v in columns.values()):
                 raise SegagreeError("token columns of different lengths", path=self.source_path or None)
-            self._columns: dict[str, Any] | None = columns
-            self._frame: pd.DataFrame | None = None
+            self._columns = columns
+            self._frame = None
         else:
             self._columns = None
             self._frame = _normalised_frame(value)
@@ -320,7 +326,7 @@ class Document:
             start = 0
             for cut in cuts:
                 out.append(Unit(speaker, tuple(int(r) for r in rows[start : cut + 1]), int(b[rows[cut]])))
-                start = cut + 1
+                start = int(cut) + 1
             if start < len(rows):
                 out.append(Unit(speaker, tuple(int(r) for r in rows[start:]), 0))
         out.sort(key=lambda u: u.rows[0])
@@ -522,6 +528,8 @@ class UnitColumns:
     ) -> None:
         """Append one unit of ``n`` (>= 1) tokens."""
         self.speakers.append(speaker)
+        if not isinstance(self.texts, list):  # a reader may have set an array
+            self.texts = list(self.texts)
         self.texts.extend(tokens)
         self.sizes.append(n)
         self.boundaries.append(boundary)

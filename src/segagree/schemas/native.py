@@ -117,7 +117,7 @@ def document_to_json(doc: Document, changed: list[str] | None = None) -> dict[st
 
 # The per-token arrays and the JSON types their items may have (the schema's `items`, as Python
 # types: JSON integers are int, never bool; numbers int or float).
-_TOKEN_ITEM_TYPES = {
+_TOKEN_ITEM_TYPES: dict[str, set[type]] = {
     "speaker": {int},
     "text": {str},
     "start": {int, float, type(None)},

@@ -58,6 +58,14 @@ class BoundaryType:
     aliases: tuple[str, ...] = ()
 
 
+_NOT_GIVEN = np.empty(0)
+
+
+def _not_given(matrix: np.ndarray | None) -> bool:
+    """Whether a scheme's matrix was left out (None, or the empty default)."""
+    return matrix is None or (isinstance(matrix, np.ndarray) and matrix.size == 0)
+
+
 @dataclass(frozen=True, eq=False)
 class BoundaryScheme:
     """The boundary types of one layer with their cost model.
@@ -75,16 +83,18 @@ class BoundaryScheme:
     name: str
     types: tuple[BoundaryType, ...]
     unclassified: BoundaryType | None = None
-    similarity: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
-    transposition: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # Not given (an empty array): the identity matrix, and half of each type's deletion cost.
+    similarity: np.ndarray = field(default_factory=lambda: _NOT_GIVEN, repr=False)
+    transposition: np.ndarray = field(default_factory=lambda: _NOT_GIVEN, repr=False)
     symmetric: bool = True
 
     def __post_init__(self) -> None:
         k = self.n_codes
-        sim = np.eye(k) if self.similarity is None else np.asarray(self.similarity, dtype=float)
+        sim = np.eye(k) if _not_given(self.similarity) else np.asarray(self.similarity, dtype=float)
         if sim.shape != (k, k):
             raise SchemeError(f"similarity matrix must be {k}x{k}, got {sim.shape}", place=self.name)
-        trans = 0.5 * (1.0 - sim[:, 0]) if self.transposition is None else np.asarray(self.transposition, dtype=float)
+        given = not _not_given(self.transposition)
+        trans = np.asarray(self.transposition, dtype=float) if given else 0.5 * (1.0 - sim[:, 0])
         if trans.shape != (k,):
             raise SchemeError(f"transposition costs must have {k} entries", place=self.name)
         trans = trans.copy()
@@ -316,7 +326,7 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
             given[i, j] = True
             if symmetric and not given[j, i]:
                 sim[j, i] = v
-    trans = None
+    trans = _NOT_GIVEN
     if data.get("transposition_cost") is not None:
         trans = 0.5 * (1.0 - sim[:, 0])
         for sym, value in data["transposition_cost"].items():
@@ -422,7 +432,7 @@ _SCHEME_SYMBOLS = [NONE_SYMBOL, ",", ".", "?", "--", ";"]
 
 # Lai, Li & Zhang (2023) section 4.2, read with Du Bois conventions; the two cells the
 # paper does not give (continuing~final, continuing~appeal) follow the vignette's structure.
-_LAI2023_M = [
+_LAI2023_M: list[list[float]] = [
     [1, 0.5, 0.5, 0.5, 1, 0.25],
     [0.5, 1, 0.25, 0.25, 1, 0],
     [0.5, 0.25, 1, 0.25, 1, 0],
@@ -431,7 +441,7 @@ _LAI2023_M = [
     [0.25, 0, 0, 0.25, 1, 1],
 ]
 # segsimflex vignette's M_nccu verbatim: the paper's matrix with ',' and '.' swapped.
-_VIGNETTE_M = [
+_VIGNETTE_M: list[list[float]] = [
     [1, 0.5, 0.25, 0.25, 1, 0],
     [0.5, 1, 0.5, 0.5, 1, 0.25],
     [0.25, 0.5, 1, 0.25, 1, 0],
@@ -442,7 +452,7 @@ _VIGNETTE_M = [
 
 
 def _dubois(name: str, rows: Sequence[Sequence[float]] | None) -> BoundaryScheme:
-    sim = None if rows is None else _matrix(rows, _SEGSIMFLEX_ORDER, _SCHEME_SYMBOLS)
+    sim = _NOT_GIVEN if rows is None else _matrix(rows, _SEGSIMFLEX_ORDER, _SCHEME_SYMBOLS)
     return BoundaryScheme(name, _DUBOIS_TYPES, _UNCLASSIFIED, similarity=sim, symmetric=True)
 
 
