@@ -13,6 +13,12 @@ the entry page's size, the load average at the start (the machine may be shared)
 
     .venv/bin/python bench/bench_run_scale.py [--texts 200 2000] [--jobs 2] [--sims 1000] [--keep DIR]
 
+Measured on 25 Nov 2026 (2 cores shared with other work; load average in brackets), --jobs 2:
+before (main, workbooks on by default) 200 texts 50.8 s, 0.224 s CPU per text, 423 MB, report
+4.5 MB [3.6]; after (workbooks opt-in) 200 texts 38.3 s, 0.110 s CPU per text, 179 MB, 0.09 MB
+[3.1]; 2,000 texts 0.122 s CPU per text, 180 MB (1.0 x the 200-text peak), 0.61 MB, a rerun with
+nothing changed 1.96 s [3.1] (the cold wall time, 1370 s, was taken at load 12 and says nothing).
+
 Goals (issue 24, 2 cores): at most 0.08 s per text at 2,000 texts with --jobs 2; peak memory at
 2,000 texts at most 1.5 times that at 200; report.html at most 3 MB; a warm run at most 5 s.
 """
