@@ -31,19 +31,28 @@ from segagree.outputs import plots
 from segagree.outputs.report import write_report
 from segagree.outputs.run import RunOutcome, run_corpus
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.tasks import run_task
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_corpora"
 KAPPA = importlib.util.find_spec("segagree.metrics.agreement") is not None
 SECTIONS = [
     "Corpus scores",
+    "Distribution over texts",
+    "Lowest agreement",
     "Scores per text",
-    "Boundary agreement along the texts",
+    "Operations by endnote type",
+    "Confusion of endnote types",
+    "Failures and skipped files",
+    "Settings and signature",
+]
+TEXT_SECTIONS = [
+    "Scores",
+    "Boundary agreement along the text",
     "Operations by endnote type",
     "Confusion of endnote types",
     "Transcript mismatches",
-    "Failures and skipped files",
-    "Settings and signature",
+    "Signatures",
 ]
 BROWSER_FLAGS = [
     "--headless",
@@ -151,54 +160,77 @@ def _summary_values(outdir: Path) -> dict[str, float]:
         }
 
 
+def _text_pages(report: Path) -> dict[str, str]:
+    """Every text page of a report by its address relative to report.html (texts/NAME.html)."""
+    return {f"texts/{p.name}": p.read_text(encoding="utf-8") for p in sorted((report.parent / "texts").glob("*.html"))}
+
+
+def _full(result: dict[str, Any]) -> dict[str, Any]:
+    """A logged result with its tracks and operation rows again (scored once more, without kappa)."""
+    keys = ("text", "annotator_a", "annotator_b", "file_a", "file_b")
+    return run_task(*(result[k] for k in keys), _config(), kappa=False)
+
+
 # ---------------------------------------------------------------------------------------------- page
 
 
 def test_report_is_self_contained_light_and_draws_the_figures_data(sample_run: tuple[Path, RunOutcome, str]) -> None:
     report, outcome, page = sample_run
     assert report == report.parent / "report.html" and report.is_file()
-    assert page.startswith("<!DOCTYPE html>")
-    low = page.lower()
-    for forbidden in ('src="http', "src='http", 'href="http', "<script", "<link", "url(", "@import", "<iframe"):
-        assert forbidden not in low, forbidden
+    pages = _text_pages(report)
+    assert list(pages) == ["texts/garden.html"]
+    for html_page in (page, *pages.values()):
+        assert html_page.startswith("<!DOCTYPE html>")
+        low = html_page.lower()
+        for forbidden in ('src="http', "src='http", 'href="http', "<script src", "<link", "url(", "@import", "<iframe"):
+            assert forbidden not in low, forbidden
+    assert page.count("<script") == 1 and "<script" not in pages["texts/garden.html"]  # the table's script only
     # report_plots = "corpus" (the default): no PNG at all, embedded or written; figures are
-    # an inline SVG (valid XML) and CSS-coloured tables.
+    # inline SVG (valid XML) and CSS-coloured tables.
     parsed = _parse(page)
     assert not [attrs for tag, attrs in parsed.tags if tag == "img"]
     assert not (report.parent / "plots").exists()
-    svgs = re.findall(r"<svg\b.*?</svg>", page, re.S)
-    assert len(svgs) == 1
-    dots = ElementTree.fromstring(svgs[0])
+    svgs = {re.search(r'class="(\w+)"', svg).group(1): svg for svg in re.findall(r"<svg\b.*?</svg>", page, re.S)}
+    assert set(svgs) == {"hist", "dots"}
+    dots = ElementTree.fromstring(svgs["dots"])
     marks = [el for el in dots.iter() if el.tag.endswith(("circle", "rect"))]
     assert len(marks) >= 2 * len(outcome.results)  # S_f and S_f^B of each pair (+ the legend)
+    hist = ElementTree.fromstring(svgs["hist"])
+    bars = [el for el in hist.iter() if el.tag.endswith("rect") and el.find("{*}title") is not None]
+    assert sorted(el.find("{*}title").text.split(": ")[1] for el in bars) == ["1", "1"]  # one pair: S_f, S_f^B
     assert len(page.encode()) < 150_000
     # The heat map shows exactly the agreement counts of every window of every speaker.
-    result = outcome.results[0]
+    text_page = pages["texts/garden.html"]
+    result = _full(outcome.results[0])
     fig = plots.figure_data(result)
+    assert fig == outcome.results[0]["figures"]  # what the log keeps is what the arrays give
     window = fig["window"]
     expected = []
     for track in result["tracks"].values():
         agree, bound, _ = plots.agreement_windows(track["a"], track["b"], window)
         expected += [f"{a}/{b} agree" for a, b in zip(agree, bound, strict=True) if b]
-    heat = page[page.index('id="pair-0-agreement"') : page.index('id="operations"')]
+    heat = text_page[text_page.index('id="pair-0-agreement"') : text_page.index('id="operations"')]
     assert re.findall(r'class="q\d+" title="([^"]+)"', heat) == expected
     # Operation bars: one per (A's type, B's type, operation), counts equal the operation rows'.
-    ops = page[page.index('id="pair-0-operations"') : page.index('id="confusion"')]
+    ops = text_page[text_page.index('id="pair-0-operations"') : text_page.index('id="confusion"')]
     shown = sorted(int(n) for n in re.findall(r'</td><td class="num">(\d+)</td><td class="barcell">', ops))
     assert shown == sorted(plots.operation_counts(result["operation_rows"]).values())
-    for anchor in re.findall(r'href="#([^"]+)"', page):
-        assert f'id="{anchor}"' in page
+    for html_page in (page, text_page):
+        for anchor in re.findall(r'href="#([^"]+)"', html_page):
+            assert f'id="{anchor}"' in html_page
+    assert 'href="texts/garden.html"' in page and 'href="../report.html"' in text_page
 
 
 def test_all_plots_are_written_as_files_and_linked(rich_run: tuple[Path, RunOutcome, str]) -> None:
     report, outcome, page = rich_run
-    images = [attrs for tag, attrs in _parse(page).tags if tag == "img"]
+    pages = _text_pages(report)
+    images = [attrs for text_page in pages.values() for tag, attrs in _parse(text_page).tags if tag == "img"]
     pairs = [r for r in outcome.results if r.get("ok")]
     assert len(images) == 3 * len(pairs)  # agreement, operations, confusion per pair
-    assert "data:" not in page  # linked, never embedded
+    assert "data:" not in page + "".join(pages.values())  # linked, never embedded
     for attrs in images:
-        assert attrs["src"].startswith("plots/") and attrs.get("alt") and attrs["loading"] == "lazy"
-        png = (report.parent / attrs["src"]).read_bytes()
+        assert attrs["src"].startswith("../plots/") and attrs.get("alt") and attrs["loading"] == "lazy"
+        png = (report.parent / "texts" / attrs["src"]).read_bytes()
         pixels = imread(io.BytesIO(png), format="png")
         assert pixels.shape[0] == int(attrs["height"]) and pixels.shape[1] == int(attrs["width"])
         assert pixels.shape[0] > 100 and pixels.shape[1] > 300
@@ -207,9 +239,12 @@ def test_all_plots_are_written_as_files_and_linked(rich_run: tuple[Path, RunOutc
 
 
 def test_every_section_heading_is_present(sample_run: tuple[Path, RunOutcome, str]) -> None:
-    _, _, page = sample_run
+    report, _, page = sample_run
     h2 = [text for tag, text in _parse(page).headings if tag == "h2"]
     assert h2 == SECTIONS  # in this order; no subtitle section without subtitle results
+    text_page = _text_pages(report)["texts/garden.html"]
+    assert [text for tag, text in _parse(text_page).headings if tag == "h2"] == TEXT_SECTIONS
+    assert "<h1>garden</h1>" in text_page
     assert "<h1>Segmentation agreement report</h1>" in page
     assert "sf|mode:optimal|scheme:dubois@" in page  # the signature, in the header and settings
 
@@ -220,7 +255,8 @@ def test_numbers_equal_the_summary(which: str, request: pytest.FixtureRequest) -
     summary = _summary_values(report.parent)
     cells = {
         attrs["data-key"]: (float(attrs["data-value"]), text)
-        for attrs, text in _parse(page).cells
+        for text_page in _text_pages(report).values()
+        for attrs, text in _parse(text_page).cells
         if "data-key" in attrs
     }
     assert cells, "no summary numbers found in the report"
@@ -238,6 +274,12 @@ def test_numbers_equal_the_summary(which: str, request: pytest.FixtureRequest) -
     assert expected <= set(cells), sorted(expected - set(cells))[:5]
     pooled = {r["text"]: r["value"] for r in outcome.rows if r["speaker"] == "ALL" and r["metric"] == "sf"}
     assert pooled and all(cells[f"{t}|ann1|ann2|ALL|sf"][0] == v for t, v in pooled.items())
+    # The entry page's table: one row per pair, linked to its text page, S_f rounded as shown.
+    table = page[page.index('id="text-table"') : page.index("</table>", page.index('id="text-table"'))]
+    for text, value in pooled.items():
+        row = re.search(rf'<a href="texts/{text}.html">{text}</a></td><td>ann1 vs ann2</td>(.*?)</tr>', table)
+        assert row, text
+        assert f'<td class="num">{value:.3f}</td>' in row.group(1)
 
 
 def test_a_single_text_has_no_interval(sample_run: tuple[Path, RunOutcome, str]) -> None:
@@ -267,13 +309,15 @@ def test_bootstrap_interval_over_texts(rich_run: tuple[Path, RunOutcome, str]) -
 
 
 def test_mismatches_failures_and_skipped_files(rich_run: tuple[Path, RunOutcome, str]) -> None:
-    _, outcome, page = rich_run
+    report, outcome, page = rich_run
     market = next(r for r in outcome.results if r["text"] == "market")
     n = len(market["compare"]["mismatches"])
     assert n >= 2
-    spans = {a["data-mismatches"]: t for a, t in _parse(page).cells if "data-mismatches" in a}
+    pages = _text_pages(report)
+    assert set(pages) == {"texts/garden.html", "texts/market.html"}  # none for the failed and the skipped
+    spans = {a["data-mismatches"]: t for p in pages.values() for a, t in _parse(p).cells if "data-mismatches" in a}
     assert spans == {"market|ann1|ann2": str(n)}
-    assert "<td>tomatos</td>" in page and "<td>really</td>" in page
+    assert "<td>tomatos</td>" in pages["texts/market.html"] and "<td>really</td>" in pages["texts/market.html"]
     failure = next(r for r in outcome.results if not r["ok"])
     assert failure["text"] == "broken"
     assert failure["error"] in html.unescape(page) and "['BEN']" not in page  # escaped
@@ -283,7 +327,7 @@ def test_mismatches_failures_and_skipped_files(rich_run: tuple[Path, RunOutcome,
 
 def test_subtitle_hook_and_escaping(sample_run: tuple[Path, RunOutcome, str], tmp_path: Path) -> None:
     _, outcome, _ = sample_run
-    results = copy.deepcopy(outcome.results)
+    results = [copy.deepcopy(r) for r in outcome.results]
     results[0]["subtitles"] = {"SubER": 0.25, "cues_a": 12, "note": "<i>fine</i>"}
     results.append(
         {
@@ -305,7 +349,7 @@ def test_subtitle_hook_and_escaping(sample_run: tuple[Path, RunOutcome, str], tm
         "garden|ann1|ann2|note": "<i>fine</i>",
     }  # parsed text: the markup was escaped
     assert "&lt;i&gt;fine&lt;/i&gt;" in page
-    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;b&gt;evil&lt;/b&gt;" in page and "x&amp;y" in page
 
 
@@ -349,7 +393,6 @@ def _browser() -> str:
 def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, str], tmp_path: Path) -> None:
     browser = _browser()
     report, _, page = rich_run
-    n_images = page.count("<img ")
     shot = tmp_path / "report.png"
     base = [browser, *BROWSER_FLAGS]
     done = subprocess.run(
@@ -370,38 +413,96 @@ def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, s
     assert float(np.std(pixels[..., :3])) > 0.1  # not blank
     assert np.allclose(pixels[5, 5, :3], np.array([0x00, 0x33, 0x6F]) / 255, atol=0.03)  # the header's CSS applied
 
-    # A test-only copy of the page with a probe script (the report itself has none) reports how
-    # every image (the PNGs under plots/, loaded eagerly here) decoded and the SVG's size;
-    # --dump-dom prints the DOM after the load event.
+    # A test-only copy of a text page with a probe script (the text pages have none) reports how
+    # every image (the PNGs under plots/, loaded eagerly here) decoded; --dump-dom prints the DOM
+    # after the load event.
     probe = (
         "<script>window.__errors = [];window.addEventListener('error', e => window.__errors.push(String(e.message)));"
         "window.addEventListener('load', () => {const p = document.createElement('pre'); p.id = 'probe';"
         "p.textContent = JSON.stringify({errors: window.__errors, images: Array.from(document.images)"
-        ".map(i => [i.complete, i.naturalWidth, i.naturalHeight]), svgs: Array.from(document.querySelectorAll('svg'))"
-        ".map(s => [s.getBBox().width, s.getBBox().height])}); document.body.appendChild(p);});</script>"
+        ".map(i => [i.complete, i.naturalWidth, i.naturalHeight])}); document.body.appendChild(p);});</script>"
     )
-    wrapper = report.parent / "probe.html"  # next to the report: the images are relative to it
-    eager = page.replace('loading="lazy"', 'loading="eager"')
+    text_page = _text_pages(report)["texts/garden.html"]
+    n_images = text_page.count("<img ")
+    wrapper = report.parent / "texts" / "probe.html"  # next to the page: the images are relative to it
+    eager = text_page.replace('loading="lazy"', 'loading="eager"')
     wrapper.write_text(eager.replace("</body>", probe + "</body>", 1), encoding="utf-8")
+    state = _probe(base, tmp_path / "profile2", wrapper)
+    wrapper.unlink()
+    assert state["errors"] == []
+    assert len(state["images"]) == n_images >= 3
+    assert all(complete and width > 0 and height > 0 for complete, width, height in state["images"]), state
+
+
+def _probe(base: list[str], profile: Path, page: Path) -> dict[str, Any]:
+    """Load ``page`` in headless Chromium and return what its probe script put in ``<pre id="probe">``."""
     done = subprocess.run(
-        [
-            *base,
-            f"--user-data-dir={tmp_path / 'profile2'}",
-            "--virtual-time-budget=10000",
-            "--dump-dom",
-            wrapper.as_uri(),
-        ],
+        [*base, f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    dom = done.stdout
-    assert "Segmentation agreement report" in dom
-    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
-    assert found, "the probe did not run: " + dom[-500:]
+    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert found, "the probe did not run: " + done.stdout[-500:]
     state: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    return state
+
+
+# The table's behaviour, driven as a reader would: click the S_f heading (twice), the text
+# heading, type into the filter boxes; then the first link's address.
+TABLE_PROBE = """<script>window.__errors = [];
+window.addEventListener('error', e => window.__errors.push(String(e.message)));
+window.addEventListener('load', () => {
+  const t = document.getElementById('text-table'), heads = t.tHead.rows[0].cells;
+  const visible = () => Array.from(t.tBodies[0].rows).filter(r => !r.hidden);
+  const col = i => visible().map(r => r.cells[i] ? r.cells[i].textContent.trim() : '');
+  const type = (id, v) => { const box = document.getElementById(id); box.value = v;
+    box.dispatchEvent(new Event('input')); };
+  const out = {errors: window.__errors, first: col(0)};
+  heads[3].click(); out.ascending = col(3); out.sort_state = heads[3].getAttribute('aria-sort');
+  heads[3].click(); out.descending = col(3);
+  heads[0].click(); out.by_text = col(0);
+  type('filter', 'MARK'); out.filtered = col(0); out.shown = document.getElementById('shown').textContent;
+  type('filter', ''); type('max-sf', '__LIMIT__'); out.below = col(0);
+  type('max-sf', ''); out.all_again = col(0).length;
+  out.link = t.querySelector('a').href;
+  const p = document.createElement('pre'); p.id = 'probe'; p.textContent = JSON.stringify(out);
+  document.body.appendChild(p);
+});</script>"""
+
+
+def test_report_table_sorts_filters_and_links_in_headless_chromium(
+    rich_run: tuple[Path, RunOutcome, str], tmp_path: Path
+) -> None:
+    browser = _browser()
+    report, outcome, page = rich_run
+    base = [browser, *BROWSER_FLAGS]
+    sf = {r["text"]: r["compare"]["sf"] for r in outcome.results if r.get("ok")}
+    assert len(sf) == 2 and sf["garden"] != sf["market"]
+    lowest = min(sf, key=sf.__getitem__)
+    wrapper = report.parent / "probe.html"
+    probe = TABLE_PROBE.replace("__LIMIT__", f"{sf[lowest]:.3f}")
+    wrapper.write_text(page.replace("</body>", probe + "</body>", 1), encoding="utf-8")
+    state = _probe(base, tmp_path / "profile", wrapper)
+    wrapper.unlink()
     assert state["errors"] == []
-    assert len(state["images"]) == n_images >= 6
-    assert all(complete and width > 0 and height > 0 for complete, width, height in state["images"]), state
-    assert len(state["svgs"]) == 1 and all(w > 300 and h > 30 for w, h in state["svgs"]), state
+    assert state["first"] == ["broken", "garden", "market"]  # task order
+    shown = [f"{sf[t]:.3f}" for t in sorted(sf, key=sf.__getitem__)]
+    assert state["ascending"][:2] == shown and state["sort_state"] == "ascending"  # the failure last
+    assert state["descending"][:2] == shown[::-1]
+    assert state["by_text"] == ["broken", "garden", "market"]
+    assert state["filtered"] == ["market"] and state["shown"] == "1 of 3 pairs shown"
+    assert state["below"] == [lowest]
+    assert state["all_again"] == 3
+    # The link leads to the text's page, which renders and links back.
+    target = Path(state["link"].removeprefix("file://"))
+    assert target.is_file() and target.parent.name == "texts"
+    done = subprocess.run(
+        [*base, f"--user-data-dir={tmp_path / 'profile3'}", "--dump-dom", target.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"<h1>{target.stem}</h1>" in done.stdout and 'href="../report.html"' in done.stdout

@@ -13,12 +13,15 @@ import pytest
 
 from segagree.outputs import run as run_module
 from segagree.outputs.run import MANIFEST, NOT_LOGGED, RESULTS_LOG, run_corpus, usable_cpus
+from segagree.pipeline import scheduler
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.tasks import run_task
 
 from conftest import REPO
 
 SAMPLE = REPO / "sample_corpora"
 TEXTS = ("garden", "pond")
+PAGES = ("texts/garden.html", "texts/pond.html")
 
 
 def _config(**settings) -> RunConfig:
@@ -66,7 +69,7 @@ def _edit_boundary(path: Path) -> None:
 def test_a_second_run_rebuilds_nothing(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     first = run_corpus(corpus, out, _config())
-    assert set(first.outputs["rebuilt"]) == {"summary", "report", "review/garden.xlsx", "review/pond.xlsx"}
+    assert set(first.outputs["rebuilt"]) == {"summary", "report", *PAGES, "review/garden.xlsx", "review/pond.xlsx"}
     before = _stamps(out)
     again = run_corpus(corpus, out, _config())
     assert again.computed == 0 and again.reused == 2
@@ -83,10 +86,12 @@ def test_a_changed_input_rebuilds_exactly_what_shows_it(corpus: Path, tmp_path: 
     _edit_boundary(corpus / "pond.ann2.txt")
     again = run_corpus(corpus, out, _config())
     assert again.computed == 1 and again.reused == 1
-    assert set(again.outputs["rebuilt"]) == {"summary", "report", "review/pond.xlsx"}
+    assert set(again.outputs["rebuilt"]) == {"summary", "report", "texts/pond.html", "review/pond.xlsx"}
+
     after = _stamps(out)
     assert after["review/garden.xlsx"] == before["review/garden.xlsx"]
     assert after["review/pond.xlsx"] != before["review/pond.xlsx"]
+    assert after["texts/garden.html"] == before["texts/garden.html"]
     fresh = run_corpus(corpus, tmp_path / "fresh", _config(), resume=False)
     assert _cells(out / "review" / "pond.xlsx") == _cells(tmp_path / "fresh" / "review" / "pond.xlsx")
     assert (out / "summary.csv").read_bytes() == (tmp_path / "fresh" / "summary.csv").read_bytes()
@@ -111,7 +116,7 @@ def test_an_output_setting_rebuilds_outputs_without_scoring_again(corpus: Path, 
     mid = _stamps(out)
     third = run_corpus(corpus, out, _config(review_matches=True, report_plots="all"))
     assert third.computed == 0
-    assert set(third.outputs["rebuilt"]) == {"summary", "report"}
+    assert set(third.outputs["rebuilt"]) == {"summary", "report", *PAGES}  # the pages link the PNGs
     after = _stamps(out)
     assert all(after[f"review/{t}.xlsx"] == mid[f"review/{t}.xlsx"] for t in TEXTS)
     assert (out / "plots" / "garden__ann1_vs_ann2__agreement.png").is_file()
@@ -123,7 +128,7 @@ def test_a_deleted_or_disabled_output_is_written_again(corpus: Path, tmp_path: P
     run_corpus(corpus, out, _config(), report=False)
     (out / "review" / "garden.xlsx").unlink()
     again = run_corpus(corpus, out, _config())
-    assert set(again.outputs["rebuilt"]) == {"review/garden.xlsx", "report"}
+    assert set(again.outputs["rebuilt"]) == {"review/garden.xlsx", "report", *PAGES}
     # A run without workbooks forgets nothing about them: the next one with them writes none.
     run_corpus(corpus, out, _config(), workbooks=False, report=False)
     third = run_corpus(corpus, out, _config())
@@ -138,10 +143,11 @@ def test_the_resume_log_keeps_scores_not_arrays(corpus: Path, tmp_path: Path) ->
     for rec, result in zip(records, outcome.results, strict=True):
         assert not set(NOT_LOGGED) & set(rec)
         assert rec["compare"] == result["compare"] and rec["kappa"] == result["kappa"]
+        assert result == rec  # the outcome's results are read back from the log
         fig = rec["figures"]
-        n_ops = len(result["operation_rows"])
-        assert sum(n for *_, n in fig["operations"]) == n_ops
-        assert sum(len(t["a"]) for t in result["tracks"].values()) == sum(e["n"] for e in fig["agreement"])
+        full = run_task(*(rec[k] for k in ("text", "annotator_a", "annotator_b", "file_a", "file_b")), _config())
+        assert sum(n for *_, n in fig["operations"]) == len(full["operation_rows"])
+        assert sum(len(t["a"]) for t in full["tracks"].values()) == sum(e["n"] for e in fig["agreement"])
 
 
 def test_never_more_workers_than_cpus(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,6 +158,7 @@ def test_never_more_workers_than_cpus(corpus: Path, tmp_path: Path, monkeypatch:
         raise AssertionError("a worker pool was started with one usable CPU")
 
     monkeypatch.setattr(run_module, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(scheduler, "usable_cpus", lambda: 1)
     monkeypatch.setattr(joblib, "Parallel", no_pool)
     outcome = run_corpus(corpus, tmp_path / "out", _config(), jobs=8)
     assert outcome.computed == 2 and not outcome.failures

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from segagree.metrics.contract import Card as MetricCard
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
-    from segagree.pipeline.results import RunOutcome
+    from segagree.pipeline.outcome import RunOutcome
     from segagree.pipeline.units import TimedUnits
 
 # Result types re-exported here, imported on first use: a `compare` need not load the agreement,
@@ -50,7 +50,7 @@ _LAZY_TYPES = {
     "SfKappaResult": "segagree.metrics.agreement",
     "MetricCard": "segagree.metrics.contract",
     "SfResult": "segagree.metrics.sf",
-    "RunOutcome": "segagree.pipeline.results",
+    "RunOutcome": "segagree.pipeline.outcome",
     # measure names that key the results (each written once, on its measure's card)
     "SF_NAMES": "segagree.metrics.sf",
     "KAPPA_NAMES": "segagree.metrics.kappa",
@@ -101,6 +101,7 @@ __all__ = [
     "read",
     "read_time_units",
     "reader_options",
+    "remove_stale_run_outputs",
     "review",
     "review_time",
     "run",
@@ -653,7 +654,7 @@ def run(
     seed: int | None = None,
     reference: str | None = None,
     scheme: str | None = None,
-    workbooks: bool = True,
+    workbooks: bool = False,
     report: bool = True,
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
@@ -665,7 +666,10 @@ def run(
     The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
     from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
     defaults; the keyword arguments override them. Writes ``summary.csv``, ``summary.json``,
-    ``review/TEXT.xlsx`` and ``report.html`` into ``out``; an interrupted run resumes.
+    ``report.html`` with a page per text under ``texts/`` and, with ``workbooks=True``, a review
+    workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished pair is appended to
+    ``out/results.jsonl`` at once, so an interrupted run resumes; the outcome's results are read
+    back from that log lazily (iterate them, do not turn them into a list at corpus scale).
 
     Args:
         scheme: the boundary scheme (built-in name or file), overriding segagree.toml's.
@@ -689,8 +693,9 @@ def run(
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
-    from segagree.outputs.run import run_corpus
+    from segagree.outputs.run import forget_outputs, write_outputs
     from segagree.pipeline.config import RunConfig, load_config
+    from segagree.pipeline.scheduler import score_corpus, usable_cpus
 
     if isinstance(config, RunConfig):
         settings = config
@@ -719,17 +724,22 @@ def run(
         settings.read.update(read_options)
         if "encoding" in settings.read:
             settings.encoding = settings.read.pop("encoding")
-    return run_corpus(
-        corpus,
-        out,
-        settings,
-        jobs=jobs,
-        backend=backend,
-        resume=resume,
-        workbooks=workbooks,
-        report=report,
-        progress=progress,
-    )
+    if not resume:
+        forget_outputs(out)
+    outcome = score_corpus(corpus, out, settings, jobs=jobs, backend=backend, resume=resume, progress=progress)
+    if backend != "dask":
+        jobs = min(jobs, usable_cpus())
+    return write_outputs(out, outcome, settings, jobs=jobs, workbooks=workbooks, report=report)
+
+
+def remove_stale_run_outputs(out: PathLike, started: float) -> list[Path]:
+    """After a failed or interrupted :func:`run`: remove the summary, report and skipped-files
+    list that an earlier run left in ``out`` (older than ``started``, a ``time.time()``), since
+    they would claim a completeness this run does not have. ``results.jsonl`` stays (resuming
+    needs it). Returns the files removed."""
+    from segagree.outputs.run import remove_stale_outputs
+
+    return remove_stale_outputs(Path(out), started)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +63,14 @@ from segagree.cli.common import (
 @click.option("--kappa/--no-kappa", default=None, help="Simulated kappa (default: on, or as in segagree.toml).")
 @count_option("--sims", "Kappa: simulated chance annotations per speaker (K).", metavar="K")
 @seed_option("Kappa: base random seed (each text and pair derives its own).", default=None)
-@click.option("--workbooks/--no-workbooks", default=True, help="Write review workbooks (default) or not.")
-@click.option("--report/--no-report", default=True, help="Write report.html and its plots (default) or not.")
+@click.option(
+    "--workbooks/--no-workbooks",
+    default=False,
+    help="Write a review workbook per text (review/TEXT.xlsx; about 0.1 s of CPU per text) or not (default).",
+)
+@click.option(
+    "--report/--no-report", default=True, help="Write report.html and a page per text under texts/ (default) or not."
+)
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @reading_options
 @common_speakers_option
@@ -90,8 +98,10 @@ def run(
     """Score every pair of annotators of every text of a corpus folder.
 
     CORPUS holds TEXT.ANNOTATOR.EXT files (any formats), or one folder per annotator.
-    Writes summary.csv and summary.json, a review workbook per text (review/TEXT.xlsx)
-    and report.html into the output folder; an interrupted run resumes.
+    Writes summary.csv, summary.json and report.html (with a page per text under texts/)
+    into the output folder, and with --workbooks a review workbook per text
+    (review/TEXT.xlsx). Every finished pair is kept in results.jsonl at once: an
+    interrupted run (Ctrl-C) resumes where it stopped when run again.
     """
     import segagree.api as api
     from segagree.errors import SegagreeError
@@ -102,25 +112,9 @@ def run(
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
     opts = reading.options
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    err = stderr()
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=quiet or not err.is_terminal,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("scoring", total=None)
-
-        def progress(done: int, total: int, text: str) -> None:
-            bar.update(task, completed=done, total=total, description=f"scoring {text}".strip())
-
-        started = time.time()
-        try:
+    started = time.time()
+    try:
+        with _progress_bar(disabled=quiet) as progress:
             outcome = api.run(
                 corpus,
                 output,
@@ -140,9 +134,9 @@ def run(
                 common_speakers=common_speakers,
                 progress=progress,
             )
-        except BaseException:
-            _remove_stale(output, started)
-            raise
+    except BaseException:
+        api.remove_stale_run_outputs(output, started)
+        raise
     if json_out:
         print_json(
             {
@@ -159,7 +153,7 @@ def run(
             f"{outcome.computed} pairs scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
             + (", review/*.xlsx" if workbooks else "")
-            + (", report.html" if report else "")
+            + (", report.html, texts/*.html" if report else "")
         )
     for res in outcome.results:
         if res.get("ok"):
@@ -173,34 +167,64 @@ def run(
         raise SystemExit(1)
 
 
-# Outputs that describe a finished run; after a failed or interrupted run, the ones left from
-# an earlier run would claim a completeness this run does not have. results.jsonl stays: it is
-# what resuming needs.
-_FINAL_OUTPUTS = ("summary.csv", "summary.json", "report.html", "skipped.txt")
+@contextmanager
+def _progress_bar(*, disabled: bool) -> Iterator[Callable[[int, int, str], None]]:
+    """A progress bar on stderr (pairs done, rate, time left), drawn only on a terminal."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    err = stderr()
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=disabled or not err.is_terminal,
+        transient=True,
+        refresh_per_second=4,
+    ) as bar:
+        task = bar.add_task("scoring", total=None, rate="")
+        first: list[tuple[int, float]] = []  # (pairs done, time) when this run started scoring
+
+        def progress(done: int, total: int, text: str) -> None:
+            now = time.monotonic()
+            if not first:
+                first.append((done, now))
+            start_done, start = first[0]
+            rate = (done - start_done) / (now - start) if now > start else 0.0
+            shown = f"{rate:.1f} pairs/s" if rate else ""
+            bar.update(task, completed=done, total=total, description=f"scoring {text}".strip(), rate=shown)
+
+        yield progress
 
 
-def _remove_stale(output: Path, started: float) -> None:
-    for name in _FINAL_OUTPUTS:
-        path = output / name
-        try:
-            if path.is_file() and path.stat().st_mtime < started:
-                path.unlink()
-        except OSError:
-            pass
+#: At most this many pairs are listed in the closing table; summary.csv and report.html have all.
+MAX_LISTED = 40
 
 
 def _print_summary(outcome: Any) -> None:
-    import segagree.api as api
-    from segagree.outputs.summary import POOLED
-
-    wanted = (*api.SF_NAMES, *api.KAPPA_NAMES, "transcript_mismatches")
-    values: dict[tuple[str, str, str], dict[str, float]] = {}
-    for row in outcome.rows:
-        if row["speaker"] == POOLED and row["metric"] in wanted:
-            values.setdefault((row["text"], row["annotator_a"], row["annotator_b"]), {})[row["metric"]] = row["value"]
-    table = new_table(title="segagree run: pooled over speakers")
+    """The pooled scores of every pair in task order, or of the lowest :data:`MAX_LISTED` by S_f."""
+    scored = [r for r in outcome.pairs if r.get("ok")]
+    title = "segagree run: pooled over speakers"
+    if len(scored) > MAX_LISTED:
+        title += f" ({MAX_LISTED} lowest S_f of {len(scored)} pairs; all in summary.csv and report.html)"
+        scored = sorted(scored, key=lambda r: (r.get("sf") is None, r.get("sf") or 0.0))[:MAX_LISTED]
+    table = new_table(title=title)
     for col in ("text", "A", "B", "S_f", "S_f^B", "κ(S_f)", "κ(S_f^B)", "mismatches"):
         table.add_column(col, justify="left" if col in ("text", "A", "B") else "right", overflow="fold")
-    for (text, a, b), v in values.items():
-        table.add_row(text, a, b, *(fmt_score(v.get(k)) for k in wanted[:4]), str(v.get("transcript_mismatches", 0)))
+    for r in scored:
+        values = (fmt_score(r.get(k)) for k in ("sf", "sf_b", "kappa_sf", "kappa_sf_b"))
+        table.add_row(r["text"], r["annotator_a"], r["annotator_b"], *values, str(r.get("mismatches", 0)))
     stdout().print(table)

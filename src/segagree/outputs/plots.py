@@ -33,6 +33,13 @@ from segagree.metrics.sf import SF_NAMES
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
 KAPPA_SF = KAPPA_NAMES[0]  # kappa of S_f's name
+from segagree.pipeline.figures import (
+    agreement_windows,
+    confusion_counts,
+    figure_data,
+    nice_window,
+    operation_counts,
+)
 
 if TYPE_CHECKING:
     from matplotlib.colors import Colormap
@@ -89,33 +96,6 @@ def share_ink(share: float) -> str:
     return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
 
 
-def figure_data(result: Mapping[str, Any]) -> dict[str, Any]:
-    """What the report draws of one successful pair, from its tracks and operation rows.
-
-    Keys: ``window`` (tokens per window), ``agreement`` (one entry per speaker: ``speaker``,
-    ``n`` tokens, ``agree`` and ``bound`` counts per window, see :func:`agreement_windows`),
-    ``confusion`` (A's type x B's type at positions where both put a boundary, None without
-    boundary types or tracks) and ``operations`` (``[type A, type B, operation, count]``,
-    sorted). A result that already carries ``figures`` (from the resume log) returns them.
-    """
-    if result.get("figures"):
-        return result["figures"]
-    tracks = result.get("tracks") or {}
-    symbols = result["compare"]["scheme"]["symbols"]
-    longest = max((len(t["a"]) for t in tracks.values()), default=0)
-    window = nice_window(longest)
-    agreement = []
-    for speaker, track in tracks.items():
-        n_agree, n_bound, _ = agreement_windows(track["a"], track["b"], window)
-        agreement.append(
-            {"speaker": speaker, "n": len(track["a"]), "agree": n_agree.tolist(), "bound": n_bound.tolist()}
-        )
-    confusion = confusion_counts(tracks, symbols).tolist() if len(symbols) >= 2 and tracks else None
-    counts = operation_counts(result.get("operation_rows") or [])
-    operations = [[ta, tb, op, n] for (ta, tb, op), n in sorted(counts.items())]
-    return {"window": window, "agreement": agreement, "confusion": confusion, "operations": operations}
-
-
 def _png(fig: Figure) -> bytes:
     """Render a figure to PNG bytes with the Agg canvas."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -150,39 +130,6 @@ def _label(symbol: str) -> str:
 
 
 # --------------------------------------------------------------------------- agreement along a text
-
-
-def nice_window(n_tokens: int, *, max_windows: int = 40, minimum: int = 5) -> int:
-    """A round window size (5, 10, 20, 25, 50, 100, ...) giving at most ``max_windows`` windows."""
-    need = max(minimum, math.ceil(max(n_tokens, 1) / max_windows))
-    scale = 1
-    while True:
-        for step in (1, 2, 2.5, 5):
-            size = int(step * scale)
-            if size >= need and step * scale == size:
-                return size
-        scale *= 10
-
-
-def agreement_windows(a: Sequence[int], b: Sequence[int], window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per window of ``window`` tokens: (agreeing positions, boundary positions, share).
-
-    A boundary position is one where at least one annotator put a boundary; it agrees when
-    both put one of the same type. ``share`` is NaN for windows without boundary positions.
-    """
-    av = np.asarray(a, dtype=np.int64)
-    bv = np.asarray(b, dtype=np.int64)
-    if av.shape != bv.shape:
-        raise ValueError(f"tracks of different lengths: {av.size} and {bv.size}")
-    n_win = max(1, math.ceil(av.size / window))
-    boundary = (av != 0) | (bv != 0)
-    agree = boundary & (av == bv)
-    idx = np.arange(av.size) // window
-    n_agree = np.bincount(idx[agree], minlength=n_win)[:n_win]
-    n_bound = np.bincount(idx[boundary], minlength=n_win)[:n_win]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(n_bound > 0, n_agree / np.maximum(n_bound, 1), np.nan)
-    return n_agree, n_bound, share
 
 
 def boundary_agreement_png(data: Mapping[str, Any], *, title: str) -> bytes:
@@ -259,11 +206,6 @@ def boundary_agreement_png(data: Mapping[str, Any], *, title: str) -> bytes:
 # --------------------------------------------------------------------------- operations and confusion
 
 
-def operation_counts(rows: Sequence[Mapping[str, Any]]) -> Counter[tuple[str, str, str]]:
-    """Counts of operations by (A's type, B's type, operation)."""
-    return Counter((str(r["type_a"]), str(r["type_b"]), str(r["op"])) for r in rows)
-
-
 def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], *, title: str) -> bytes:
     """Operations by endnote type (after Lai, Li & Zhang 2023, Figure 6).
 
@@ -313,22 +255,6 @@ def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], 
         title_fontsize=9,
     )
     return _png(fig)
-
-
-def confusion_counts(tracks: Mapping[str, Mapping[str, Sequence[int]]], symbols: Sequence[str]) -> np.ndarray:
-    """Pass-1 pairs: a (k x k) count matrix, A's type (rows) x B's type (columns).
-
-    Counts positions where both annotators put a boundary; ``k = len(symbols) - 1`` (code 0,
-    no boundary, is left out).
-    """
-    k = max(len(symbols) - 1, 0)
-    matrix = np.zeros((k, k), dtype=np.int64)
-    for track in tracks.values():
-        a = np.asarray(track["a"], dtype=np.int64)
-        b = np.asarray(track["b"], dtype=np.int64)
-        both = (a != 0) & (b != 0)
-        np.add.at(matrix, (a[both] - 1, b[both] - 1), 1)
-    return matrix
 
 
 def confusion_png(matrix: np.ndarray, symbols: Sequence[str], *, title: str) -> bytes:

@@ -1,31 +1,20 @@
-"""``segagree run``: the whole pipeline over a corpus folder.
+"""The outputs of ``segagree run``: summary, review workbooks, report, written from a scored run.
 
-1. find the annotations of every text (:mod:`segagree.pipeline.corpus`);
-2. score every pair of annotators of every text (:mod:`segagree.pipeline.tasks`), in parallel
-   with joblib (loky) or on a Dask cluster; every finished task is appended to
-   ``OUTDIR/results.jsonl`` keyed by its inputs' hashes and the settings' signature, so an
-   interrupted run resumes where it stopped;
-3. write ``summary.csv`` (long format: text, speaker, annotator_a, annotator_b, metric, value,
-   parameters; pooled rows have speaker ``ALL``) and ``summary.json``, one review workbook per
-   text (``review/TEXT.xlsx``) and ``report.html``.
+The scoring itself (tasks, workers, the resume log) is :mod:`segagree.pipeline.scheduler`'s;
+this module only writes, reading the results back from the log one at a time:
 
-Results do not depend on the number of workers: each task's random numbers come from its own
-seed (text, pair), and tasks are merged in a fixed order. ``jobs`` is capped at the CPUs this
-process may use (``os.sched_getaffinity``), and no pool is started for fewer than two tasks.
-
-**What the resume log keeps.** Per task: its key, files, formats, the ``compare`` result
-(scores, per-speaker statistics, operation counts, transcript mismatches, other metrics), the
-kappa result, and ``figures`` (the report's few numbers per pair: agreement per window,
-confusion matrix, operation counts by type pair; :func:`segagree.outputs.plots.figure_data`).
-Not the per-token arrays and not the operation rows (95 % of the bytes): a review workbook that
-must be rebuilt from a resumed task scores that pair again without kappa to list its operations
-(deterministic, milliseconds per pair).
+* ``summary.csv`` (long format: text, speaker, annotator_a, annotator_b, metric, value,
+  parameters; pooled rows have speaker ``ALL``) and ``summary.json``, streamed;
+* one review workbook per text (``review/TEXT.xlsx``), when asked for;
+* the report: ``report.html`` (the corpus overview and a table of every text) and a page per
+  text under ``texts/``.
 
 **Outputs are rebuilt only when what they show changed.** ``OUTDIR/.segagree-manifest.json``
-holds a digest per output: per text, its workbook's (the text's task keys -- inputs' content
-and scoring settings --, the files' paths, the output settings and the version); for the
-summary and the report, all tasks' keys and outcomes, the corpus, the skipped files, the
-settings and the version. An output whose digest is unchanged and whose file exists is kept.
+holds a digest per output: per text, its workbook's and its report page's (the text's task keys
+-- inputs' content and scoring settings --, the files' paths, the output settings and the
+version); for the summary and the entry page, all tasks' keys and outcomes, the corpus, the
+skipped files, the settings and the version. An output whose digest is unchanged and whose file
+exists is kept.
 """
 
 from __future__ import annotations
@@ -33,126 +22,34 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-from collections.abc import Callable, Iterator
-from itertools import combinations
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import write_text_atomic
 from segagree.errors import SegagreeError
-from segagree.outputs import plots
-from segagree.outputs.summary import subtitle_pooled_rows, summary_rows, write_summary
+from segagree.outputs.summary import write_summary
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.corpus import Corpus, find_annotations
-from segagree.pipeline.results import RunOutcome
-from segagree.pipeline.subtitles import pooled_over_texts
-from segagree.pipeline.tasks import run_task, task_key
+from segagree.pipeline.outcome import RunOutcome
+from segagree.pipeline.results_log import NOT_LOGGED, RESULTS_LOG, load_results_log, log_record
+from segagree.pipeline.scheduler import (
+    MIN_PARALLEL_TASKS,
+    Progress,
+    plan_tasks,
+    score_corpus,
+    usable_cpus,
+)
+from segagree.pipeline.tasks import run_task
 from segagree.version import version
 
 log = logging.getLogger(__name__)
-RESULTS_LOG = "results.jsonl"
 MANIFEST = ".segagree-manifest.json"
-#: Keys of a task result that only this run's outputs use; the resume log leaves them out.
-NOT_LOGGED = ("tracks", "operation_rows")
-#: Fewest tasks (workbooks) worth a worker pool: starting one costs about a second (each
-#: worker imports segagree), more than scoring or writing a few in this process.
-MIN_PARALLEL_TASKS = 4
+#: Fewest workbooks worth a worker pool (each worker imports segagree: about a second).
 MIN_PARALLEL_WORKBOOKS = 8
-
-Progress = Callable[[int, int, str], None]
-
-
-REFERENCE_NAMES = ("ref", "reference", "gold")
-
-
-def plan_tasks(corpus: Corpus, reference: str = "") -> list[tuple[str, str, str, str, str]]:
-    """(text, annotator A, annotator B, file A, file B) for every pair, sorted.
-
-    The reference annotator (``reference``, else one named ref/reference/gold) is A in its
-    pairs, since subtitle metrics and adjudication take A as the reference/base.
-    """
-    tasks = []
-    for text in sorted(corpus.texts):
-        files = corpus.texts[text]
-        ref = reference or next((n for n in REFERENCE_NAMES if n in files), "")
-        order = sorted(files, key=lambda name: (name != ref, name))
-        for ann_a, ann_b in combinations(order, 2):
-            tasks.append((text, ann_a, ann_b, str(files[ann_a]), str(files[ann_b])))
-    return tasks
-
-
-def nothing_to_score(corpus: Corpus) -> str:
-    """Why a corpus has no pair to score, saying what was found."""
-    files = [p for p in corpus.root.rglob("*") if p.is_file() and not p.name.startswith(".")]
-    if not files:
-        return "nothing to score: the folder is empty"
-    found = f"{len(files)} file(s)"
-    if corpus.skipped:
-        shown = "; ".join(corpus.skipped[:5]) + ("; ..." if len(corpus.skipped) > 5 else "")
-        return f"nothing to score: {found}, but no text has two annotators ({shown})"
-    return (
-        f"nothing to score: {found}, none of them an annotation named TEXT.ANNOTATOR.EXT "
-        "(or in one folder per annotator); see segagree formats for the extensions"
-    )
-
-
-def load_results_log(path: Path) -> dict[str, dict[str, Any]]:
-    """Finished tasks from an earlier (possibly interrupted) run, by key; torn lines are skipped."""
-    done: dict[str, dict[str, Any]] = {}
-    if not path.is_file():
-        return done
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a killed run
-            # Failed tasks are tried again: the cause may have been fixed outside the inputs.
-            if isinstance(rec, dict) and rec.get("key") and rec.get("ok"):
-                done[rec["key"]] = rec
-    return done
-
-
-def _execute(
-    todo: list[tuple[str, str, str, str, str]], config: RunConfig, jobs: int, backend: str
-) -> Iterator[dict[str, Any]]:
-    if not todo:
-        return
-    if backend == "dask":
-        from dask.distributed import Client, LocalCluster, as_completed
-
-        address = os.environ.get("SEGAGREE_DASK_SCHEDULER")
-        cluster = None if address else LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True)
-        with Client(address or cluster) as client:
-            futures = [client.submit(run_task, *t, config, pure=False) for t in todo]
-            for fut in as_completed(futures):
-                yield fut.result()
-        if cluster is not None:
-            cluster.close()
-        return
-    jobs = min(jobs, len(todo)) if len(todo) >= MIN_PARALLEL_TASKS else 1
-    if jobs == 1:
-        for t in todo:
-            yield run_task(*t, config)
-        return
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(run_task)(*t, config) for t in todo)
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on (its affinity where the OS tells, else ``os.cpu_count``)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-def log_record(result: dict[str, Any]) -> dict[str, Any]:
-    """What the resume log keeps of a task result (see the module docstring)."""
-    return {k: v for k, v in result.items() if k not in NOT_LOGGED}
+#: Outputs that describe a finished run; after a failed or interrupted run, the ones left from an
+#: earlier run would claim a completeness this run does not have. results.jsonl stays: it is what
+#: resuming needs.
+FINAL_OUTPUTS = ("summary.csv", "summary.json", "report.html", "skipped.txt")
 
 
 def _digest(payload: Any) -> str:
@@ -167,6 +64,28 @@ def _load_manifest(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def forget_outputs(outdir: Path) -> None:
+    """Before a fresh run: drop the manifest, so that every output is written again."""
+    path = outdir / MANIFEST
+    if path.exists():
+        path.unlink()
+
+
+def remove_stale_outputs(outdir: Path, started: float) -> list[Path]:
+    """After a failed or interrupted run: remove the final outputs (:data:`FINAL_OUTPUTS`) older
+    than ``started`` (the run's start, ``time.time()``); return what was removed."""
+    removed = []
+    for name in FINAL_OUTPUTS:
+        path = outdir / name
+        try:
+            if path.is_file() and path.stat().st_mtime < started:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            pass
+    return removed
+
+
 def run_corpus(
     corpus_dir: Path,
     outdir: Path,
@@ -179,121 +98,112 @@ def run_corpus(
     report: bool = True,
     progress: Progress | None = None,
 ) -> RunOutcome:
-    """Run the pipeline (see the module docstring) and return what it produced.
-
-    ``outcome.outputs["rebuilt"]`` lists the outputs written this time (``summary``,
-    ``report``, ``review/TEXT.xlsx``); the others were up to date.
-    """
-    if backend != "dask":
-        jobs = min(max(jobs, 1), usable_cpus())  # more workers than CPUs only adds overhead
-    corpus = find_annotations(corpus_dir)
-    tasks = plan_tasks(corpus, config.reference)
-    if not tasks:  # before any output exists
-        raise SegagreeError(nothing_to_score(corpus), path=corpus_dir)
-    annotators = sorted({a for files in corpus.texts.values() for a in files})
-    if config.reference and config.reference not in annotators:
-        raise SegagreeError(
-            f"reference annotator {config.reference!r} annotates no text; annotators: {', '.join(annotators)}",
-            path=corpus_dir,
-        )
-    outdir.mkdir(parents=True, exist_ok=True)
-    log_path = outdir / RESULTS_LOG
-    manifest_path = outdir / MANIFEST
-    done = load_results_log(log_path) if resume else {}
+    """Score a corpus (:func:`segagree.pipeline.scheduler.score_corpus`) and write its outputs
+    (:func:`write_outputs`). ``outcome.outputs["rebuilt"]`` lists the outputs written this time."""
     if not resume:
-        for stale in (log_path, manifest_path):
-            if stale.exists():
-                stale.unlink()
-    settings = config.digest
-    keyed: dict[tuple[str, str, str], dict[str, Any]] = {}
-    todo = []
-    for t in tasks:
-        try:
-            key = task_key(t[0], t[1], t[2], Path(t[3]), Path(t[4]), config, settings)
-        except OSError:
-            key = None
-        if key and key in done:
-            keyed[t[:3]] = done[key]
-        else:
-            todo.append(t)
-    outcome = RunOutcome(corpus=corpus, results=[], rows=[], reused=len(keyed))
-    total = len(tasks)
-    if progress:
-        progress(len(keyed), total, "")
-    with log_path.open("a", encoding="utf-8") as fh:
-        for result in _execute(todo, config, jobs, backend):
-            if result.get("ok"):
-                result["figures"] = plots.figure_data(result)
-            keyed[(result["text"], result["annotator_a"], result["annotator_b"])] = result
-            if result.get("key"):
-                fh.write(json.dumps(log_record(result), ensure_ascii=False) + "\n")
-                fh.flush()
-            outcome.computed += 1
-            if progress:
-                progress(len(keyed), total, result["text"])
-    outcome.results = [keyed[t[:3]] for t in tasks]
-    outcome.rows = summary_rows(outcome.results, config)
-    outcome.rows += subtitle_pooled_rows(pooled_over_texts(outcome.results))  # subtitle metrics over texts
+        forget_outputs(outdir)
+    outcome = score_corpus(corpus_dir, outdir, config, jobs=jobs, backend=backend, resume=resume, progress=progress)
+    if backend != "dask":
+        jobs = min(max(jobs, 1), usable_cpus())
+    return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
 
-    old = _load_manifest(manifest_path) if resume else {}
-    scheme_digest = config.load_scheme().digest
-    everything = _digest(
+
+def run_digest(outcome: RunOutcome, config: RunConfig) -> str:
+    """What the summary and the entry page show: every task's key and outcome, the corpus, the
+    skipped files, the settings, the scheme and the version."""
+    corpus = outcome.corpus
+    return _digest(
         [
             version(),
             config.to_dict(),
-            scheme_digest,
+            config.load_scheme().digest,
             str(corpus.root),
             corpus.layout,
             corpus.skipped,
-            [
-                [r["text"], r["annotator_a"], r["annotator_b"], r.get("key"), r.get("ok"), r.get("error")]
-                for r in outcome.results
-            ],
+            [[r["text"], r["annotator_a"], r["annotator_b"], r["key"], r["ok"], r["error"]] for r in outcome.pairs],
         ]
     )
-    # Outputs not written this time keep their old entries: their files are still what those
-    # entries describe, so a later run that writes them again can tell whether they are current.
-    manifest: dict[str, Any] = {
-        "segagree": version(),
-        "workbooks": {} if workbooks else dict(old.get("workbooks") or {}),
-        **({} if report or "report" not in old else {"report": old["report"]}),
-    }
-    rebuilt: list[str] = []
 
-    def save_manifest() -> None:
-        write_text_atomic(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
-    summary_files = {"summary_csv": str(outdir / "summary.csv"), "summary_json": str(outdir / "summary.json")}
-    if old.get("summary") == everything and all(Path(p).is_file() for p in summary_files.values()):
-        outcome.outputs.update(summary_files)
+class _Manifest:
+    """The manifest being written: what this run wrote or found up to date (see the module docstring)."""
+
+    def __init__(self, outdir: Path, workbooks: bool, report: bool) -> None:
+        self.path = outdir / MANIFEST
+        self.old = _load_manifest(self.path)
+        # Outputs not written this time keep their old entries: their files are still what those
+        # entries describe, so a later run that writes them again can tell whether they are current.
+        self.new: dict[str, Any] = {
+            "segagree": version(),
+            "workbooks": {} if workbooks else dict(self.old.get("workbooks") or {}),
+            "pages": {} if report else dict(self.old.get("pages") or {}),
+            **({} if report or "report" not in self.old else {"report": self.old["report"]}),
+        }
+        self.rebuilt: list[str] = []
+
+    def save(self) -> None:
+        write_text_atomic(self.path, json.dumps(self.new, indent=1, sort_keys=True) + "\n")
+
+
+def write_outputs(
+    outdir: Path,
+    outcome: RunOutcome,
+    config: RunConfig,
+    *,
+    jobs: int = 1,
+    workbooks: bool = True,
+    report: bool = True,
+) -> RunOutcome:
+    """Write the summary, the review workbooks (if asked) and the report of a scored run, each
+    only if what it shows changed; ``outcome.outputs`` gets their paths and ``rebuilt``."""
+    manifest = _Manifest(outdir, workbooks, report)
+    everything = run_digest(outcome, config)
+    _summary_step(outdir, outcome, config, manifest, everything)
+    manifest.save()  # outputs written so far count even if a later one fails
+    if workbooks:
+        outcome.outputs["workbooks"] = _write_workbooks(outdir, outcome, config, jobs, manifest)
+        manifest.save()
+    if report:
+        _report_step(outdir, outcome, config, jobs, manifest, everything)
+        manifest.save()
+    _write_skipped(outdir, outcome)
+    outcome.outputs["rebuilt"] = manifest.rebuilt
+    return outcome
+
+
+def _summary_step(outdir: Path, outcome: RunOutcome, config: RunConfig, manifest: _Manifest, everything: str) -> None:
+    files = {"summary_csv": str(outdir / "summary.csv"), "summary_json": str(outdir / "summary.json")}
+    if manifest.old.get("summary") == everything and all(Path(p).is_file() for p in files.values()):
+        outcome.outputs.update(files)
     else:
         outcome.outputs.update(write_summary(outdir, outcome, config))
-        rebuilt.append("summary")
-    manifest["summary"] = everything
-    save_manifest()  # outputs written so far count even if a later one fails
-    if workbooks:
-        outcome.outputs["workbooks"] = _write_workbooks(
-            outdir, outcome, config, jobs, old.get("workbooks") or {}, manifest, scheme_digest, rebuilt
-        )
-        save_manifest()
-    if report:
-        from segagree.outputs.report import REPORT_NAME, write_report
+        manifest.rebuilt.append("summary")
+    manifest.new["summary"] = everything
 
-        path = outdir / REPORT_NAME
-        pngs_there = config.report_plots != "all" or (outdir / "plots" / ".index.json").is_file()
-        if old.get("report") == everything and path.is_file() and pngs_there:
-            outcome.outputs["report"] = str(path)
-        else:
-            outcome.outputs["report"] = str(write_report(outdir, outcome, config, jobs=jobs))
-            rebuilt.append("report")
-        manifest["report"] = everything
-        save_manifest()
-    skipped = "\n".join(corpus.skipped) + ("\n" if corpus.skipped else "")
-    skipped_path = outdir / "skipped.txt"
-    if not skipped_path.is_file() or skipped_path.read_text(encoding="utf-8") != skipped:
-        write_text_atomic(skipped_path, skipped)
-    outcome.outputs["rebuilt"] = rebuilt
-    return outcome
+
+def _report_step(
+    outdir: Path, outcome: RunOutcome, config: RunConfig, jobs: int, manifest: _Manifest, everything: str
+) -> None:
+    from segagree.outputs.report import REPORT_NAME, write_report, write_text_pages
+
+    pages = write_text_pages(outdir, outcome, config, manifest.old.get("pages") or {}, jobs=jobs)
+    manifest.new["pages"] = pages.digests
+    manifest.rebuilt += pages.rebuilt
+    path = outdir / REPORT_NAME
+    pngs_there = config.report_plots != "all" or (outdir / "plots" / ".index.json").is_file()
+    if manifest.old.get("report") == everything and path.is_file() and pngs_there and not pages.rebuilt:
+        outcome.outputs["report"] = str(path)
+    else:
+        outcome.outputs["report"] = str(write_report(outdir, outcome, config, jobs=jobs))
+        manifest.rebuilt.append("report")
+    manifest.new["report"] = everything
+
+
+def _write_skipped(outdir: Path, outcome: RunOutcome) -> None:
+    skipped = "\n".join(outcome.corpus.skipped) + ("\n" if outcome.corpus.skipped else "")
+    path = outdir / "skipped.txt"
+    if not path.is_file() or path.read_text(encoding="utf-8") != skipped:
+        write_text_atomic(path, skipped)
 
 
 def workbook_digest(results: list[dict[str, Any]], config: RunConfig, scheme_digest: str) -> str:
@@ -306,48 +216,52 @@ def workbook_digest(results: list[dict[str, Any]], config: RunConfig, scheme_dig
     return _digest([version(), settings, scheme_digest, pairs])
 
 
-def _write_workbooks(
-    outdir: Path,
-    outcome: RunOutcome,
-    config: RunConfig,
-    jobs: int,
-    old: dict[str, str],
-    manifest: dict[str, Any],
-    scheme_digest: str,
-    rebuilt: list[str],
-) -> list[str]:
-    by_text: dict[str, list[dict[str, Any]]] = {}
-    for r in outcome.results:
-        if r.get("ok"):
-            by_text.setdefault(r["text"], []).append(r)
+def texts_of(outcome: RunOutcome) -> dict[str, list[int]]:
+    """Text -> the indexes of its successful tasks in ``outcome.results`` (task order)."""
+    by_text: dict[str, list[int]] = {}
+    for i, light in enumerate(outcome.pairs):
+        if light.get("ok"):
+            by_text.setdefault(light["text"], []).append(i)
+    return by_text
+
+
+def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig, jobs: int, manifest: _Manifest) -> list[str]:
+    scheme_digest = config.load_scheme().digest
+    old = manifest.old.get("workbooks") or {}
+    lights = outcome.pairs
     written = []
     todo = []
-    for text, results in by_text.items():
+    for text, indexes in texts_of(outcome).items():
         path = outdir / "review" / f"{text}.xlsx"
-        digest = workbook_digest(results, config, scheme_digest)
+        digest = workbook_digest([lights[i] for i in indexes], config, scheme_digest)
         if old.get(text) != digest or not path.is_file():
-            todo.append((text, path, results, digest))
+            todo.append((text, path, indexes, digest))
         else:
-            manifest["workbooks"][text] = digest
+            manifest.new["workbooks"][text] = digest
         written.append(str(path))
+
+    def inputs() -> Iterator[tuple[Path, list[dict[str, Any]]]]:  # read from the log one text at a time
+        for _, path, indexes, _ in todo:
+            yield path, [outcome.results[i] for i in indexes]
+
     jobs = min(jobs, len(todo)) if len(todo) >= MIN_PARALLEL_WORKBOOKS else 1
     if jobs > 1:
         from joblib import Parallel, delayed
 
-        done = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-            delayed(build_workbook)(path, results, config) for _, path, results, _ in todo
+        done: Iterator[Path] = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
+            delayed(build_workbook)(path, results, config) for path, results in inputs()
         )
     else:
-        done = (build_workbook(path, results, config) for _, path, results, _ in todo)
+        done = (build_workbook(path, results, config) for path, results in inputs())
     for (text, _, _, digest), path in zip(todo, done, strict=True):
-        manifest["workbooks"][text] = digest
-        rebuilt.append(f"review/{Path(path).name}")
+        manifest.new["workbooks"][text] = digest
+        manifest.rebuilt.append(f"review/{Path(path).name}")
     return written
 
 
 def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig) -> Path:
-    """Write one text's review workbook; results resumed from the log get their operation rows
-    back by scoring the pair again without kappa (see the module docstring)."""
+    """Write one text's review workbook; results read from the log get their operation rows back
+    by scoring the pair again without kappa (see :mod:`segagree.pipeline.results_log`)."""
     from segagree.outputs.review import write_review_workbook
 
     full = []
@@ -367,14 +281,20 @@ def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig)
 
 
 __all__ = [
+    "FINAL_OUTPUTS",
     "MANIFEST",
+    "MIN_PARALLEL_TASKS",
+    "NOT_LOGGED",
     "RESULTS_LOG",
     "RunOutcome",
     "build_workbook",
+    "forget_outputs",
     "load_results_log",
     "log_record",
     "plan_tasks",
+    "remove_stale_outputs",
     "run_corpus",
     "usable_cpus",
     "workbook_digest",
+    "write_outputs",
 ]

@@ -1,18 +1,16 @@
-"""The result records that scoring produces and outputs consume.
+"""The record of two annotations of one text on a common token index.
 
-They live in a module of their own so that imports run one way: ``pipeline.pairing`` and
-``pipeline.align`` both use :class:`AnnotationPair`; the corpus run, the summary, the review
-workbooks and the report all use :class:`RunOutcome`; none of them imports another for a type.
+It lives in a module of its own so that imports run one way: ``pipeline.pairing`` and
+``pipeline.align`` both use :class:`AnnotationPair`. A corpus run's outcome is
+:class:`segagree.pipeline.outcome.RunOutcome`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from segagree.pipeline.corpus import Corpus
 from segagree.schemas import BoundaryScheme, Document
 
 
@@ -77,19 +75,3 @@ class AnnotationPair:
     @property
     def n_tokens(self) -> int:
         return sum(len(v) for v in self.arrays_a.values())
-
-
-@dataclass
-class RunOutcome:
-    """What a run produced: per-task results (in a fixed order), summary rows, files written."""
-
-    corpus: Corpus
-    results: list[dict[str, Any]]
-    rows: list[dict[str, Any]]
-    computed: int = 0
-    reused: int = 0
-    outputs: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def failures(self) -> list[dict[str, Any]]:
-        return [r for r in self.results if not r.get("ok")]

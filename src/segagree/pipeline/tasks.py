@@ -21,9 +21,11 @@ from segagree.errors import MismatchError, SegagreeError
 from segagree.metrics.sf import SF_NAMES
 from segagree.pipeline.compare import score_pair, unaligned_result
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.figures import figure_data
 from segagree.pipeline.metric_runner import GROUPS
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
+from segagree.pipeline.results import AnnotationPair
 from segagree.pipeline.subtitles import compare_subtitles, is_subtitle_document, subtitle_values
 from segagree.schemas import Document
 from segagree.version import version
@@ -60,13 +62,23 @@ def speaker_map_for(config: RunConfig, *docs: Document) -> dict[str, str]:
 
 
 def run_task(
-    text: str, ann_a: str, ann_b: str, file_a: str, file_b: str, config: RunConfig, *, kappa: bool = True
+    text: str,
+    ann_a: str,
+    ann_b: str,
+    file_a: str,
+    file_b: str,
+    config: RunConfig,
+    *,
+    kappa: bool = True,
+    details: bool = True,
 ) -> dict[str, Any]:
     """Score one pair; errors in the input become ``{"ok": False, "error": ...}``, never exceptions.
 
     ``kappa=False`` leaves out the simulated kappa (``result["kappa"]`` is None): what an output
     rebuilt from a resumed run uses to recompute the operation rows that the resume log does not
-    keep (everything else is deterministic and cheap).
+    keep (everything else is deterministic and cheap). ``details=False`` returns the report's
+    figure data (``figures``, :func:`segagree.pipeline.figures.figure_data`) instead of the
+    per-token ``tracks`` and the ``operation_rows`` (what a corpus run keeps; cheaper).
     """
     result: dict[str, Any] = {
         "text": text,
@@ -112,17 +124,15 @@ def run_task(
         if subtitles:
             compare["metrics"].update(compare_subtitles(a, b, sub_names, {"layer": layer}))
             result["subtitles"] = subtitle_values(compare["metrics"])
-        result["operation_rows"] = operation_rows(compare, pair) if pair is not None else []
+        if details:
+            result["operation_rows"] = operation_rows(compare, pair) if pair is not None else []
+            result["tracks"] = _tracks(pair)
+        else:
+            arrays = {s: {"a": pair.arrays_a[s], "b": pair.arrays_b[s]} for s in pair.speakers} if pair else {}
+            ops = compare["operations"]  # the rows' type_a, type_b and op are the operations'
+            result["figures"] = figure_data({"compare": compare, "tracks": arrays, "operation_rows": ops})
         compare.pop("operations")  # the rows carry them, with context
         result["compare"] = compare
-        result["tracks"] = (
-            {
-                s: {"a": pair.arrays_a[s].tolist(), "b": pair.arrays_b[s].tolist(), "tokens": pair.tokens[s]}
-                for s in pair.speakers
-            }
-            if pair is not None
-            else {}
-        )
         result["kappa"] = (
             _kappa(pair, config, task_seed(config.kappa.seed, text, ann_a, ann_b)) if pair and kappa else None
         )
@@ -131,6 +141,16 @@ def run_task(
     except SegagreeError as err:
         result.update(ok=False, error=str(err))
     return result
+
+
+def _tracks(pair: AnnotationPair | None) -> dict[str, dict[str, list[Any]]]:
+    """Per speaker: both annotators' boundary codes and the tokens, as JSON-ready lists."""
+    if pair is None:
+        return {}
+    return {
+        s: {"a": pair.arrays_a[s].tolist(), "b": pair.arrays_b[s].tolist(), "tokens": pair.tokens[s]}
+        for s in pair.speakers
+    }
 
 
 def _kappa(pair, config: RunConfig, seed: int) -> dict[str, Any] | None:
