@@ -218,7 +218,8 @@ class _Timeline:
         self.points.append({"id": tid, "time": time, "type": tli.get("type")})
 
     def time(self, tid: str) -> float | None:
-        return self.points[self.index[tid]]["time"]  # type: ignore[no-any-return]
+        time: float | None = self.points[self.index[tid]]["time"]
+        return time
 
 
 def _speaker_table(root: etree._Element) -> dict[str, str]:

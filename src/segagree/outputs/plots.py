@@ -30,9 +30,6 @@ import numpy as np
 
 from segagree.metrics.kappa import KAPPA_NAMES
 from segagree.metrics.sf import SF_NAMES
-
-SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
-KAPPA_SF = KAPPA_NAMES[0]  # kappa of S_f's name
 from segagree.pipeline.figures import (
     agreement_windows,
     confusion_counts,
@@ -40,6 +37,9 @@ from segagree.pipeline.figures import (
     nice_window,
     operation_counts,
 )
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
+KAPPA_SF = KAPPA_NAMES[0]  # kappa of S_f's name
 
 if TYPE_CHECKING:
     from matplotlib.colors import Colormap

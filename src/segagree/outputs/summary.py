@@ -29,8 +29,6 @@ from segagree.pipeline.rows import (
 from segagree.pipeline.subtitles import pooled_over_texts
 from segagree.version import version
 
-SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
-
 if TYPE_CHECKING:
     from segagree.pipeline.outcome import RunOutcome
 
