@@ -216,15 +216,18 @@ MAX_LISTED = 40
 
 def _print_summary(outcome: Any) -> None:
     """The pooled scores of every pair in task order, or of the lowest :data:`MAX_LISTED` by S_f."""
+    import segagree.api as api
+
+    sf = api.SF_NAMES[0]
     scored = [r for r in outcome.pairs if r.get("ok")]
     title = "segagree run: pooled over speakers"
     if len(scored) > MAX_LISTED:
         title += f" ({MAX_LISTED} lowest S_f of {len(scored)} pairs; all in summary.csv and report.html)"
-        scored = sorted(scored, key=lambda r: (r.get("sf") is None, r.get("sf") or 0.0))[:MAX_LISTED]
+        scored = sorted(scored, key=lambda r: (r.get(sf) is None, r.get(sf) or 0.0))[:MAX_LISTED]
     table = new_table(title=title)
     for col in ("text", "A", "B", "S_f", "S_f^B", "κ(S_f)", "κ(S_f^B)", "mismatches"):
         table.add_column(col, justify="left" if col in ("text", "A", "B") else "right", overflow="fold")
     for r in scored:
-        values = (fmt_score(r.get(k)) for k in ("sf", "sf_b", "kappa_sf", "kappa_sf_b"))
+        values = (fmt_score(r.get(k)) for k in (*api.SF_NAMES, *api.KAPPA_NAMES))
         table.add_row(r["text"], r["annotator_a"], r["annotator_b"], *values, str(r.get("mismatches", 0)))
     stdout().print(table)

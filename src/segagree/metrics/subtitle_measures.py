@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from segagree.errors import SegagreeError
+from segagree.metrics.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.contract import Card, Measure
 from segagree.metrics.stats import pooled
 from segagree.metrics.subtitle_views import PairData, SubtitleOptions
@@ -40,6 +41,7 @@ from segagree.metrics.subtitles import (
     ter_br_pairs,
     ter_br_scores,
 )
+from segagree.metrics.windows import PK_CARD, WINDOWDIFF_CARD
 
 __all__ = [
     "MEASURES",
@@ -361,16 +363,16 @@ LINES = subtitle_card(
 )
 _STANDARD_KINDS: tuple[tuple[str, str, str, dict[str, str], str], ...] = (
     ("f1", "Break F1", "F1 (precision, recall) of break positions, the end of the text counted", {}, "higher"),
-    ("pk", "Pk", "Pk over the whole text, segeval's window from the reference", {"window": "segeval"}, "lower"),
+    (PK_CARD.name, "Pk", "Pk over the whole text, segeval's window from the reference", {"window": "segeval"}, "lower"),
     (
-        "windowdiff",
+        WINDOWDIFF_CARD.name,
         "WindowDiff",
         "WindowDiff, segeval's window from the reference",
         {"window": "segeval"},
         "lower",
     ),
-    ("s", "Segmentation Similarity", "segeval S over the whole text", {"n_t": "2"}, "higher"),
-    ("b", "Boundary Similarity", "segeval B over the whole text", {"n_t": "2"}, "higher"),
+    (S_CARD.name, "Segmentation Similarity", "segeval S over the whole text", {"n_t": "2"}, "higher"),
+    (B_CARD.name, "Boundary Similarity", "segeval B over the whole text", {"n_t": "2"}, "higher"),
 )
 STANDARD = tuple(
     subtitle_card(

@@ -37,6 +37,8 @@ import numpy as np
 from markupsafe import Markup
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.metrics.kappa import KAPPA_NAMES
+from segagree.metrics.sf import SF_NAMES
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
     _confusion,
@@ -63,6 +65,9 @@ from segagree.outputs.text_pages import (
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.rows import POOLED
 from segagree.version import version
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
+KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES  # the kappas' names (their cards')
 
 if TYPE_CHECKING:
     from segagree.pipeline.outcome import RunOutcome
@@ -103,7 +108,7 @@ def _bootstrap_group(
     name: str, sf_stats: dict[str, tuple[float, float]], sfb_stats: dict[str, tuple[float, float]], seed: int
 ) -> dict[str, Any]:
     group: dict[str, Any] = {"name": name, "pooled": name == "all pairs"}
-    for key, st in (("sf", sf_stats), ("sf_b", sfb_stats)):
+    for key, st in ((SF, sf_stats), (SF_B, sfb_stats)):
         i = plots.bootstrap_over_texts(st, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
         group["n_texts"] = i.n_texts
         group[key] = {
@@ -116,9 +121,7 @@ def _bootstrap_group(
 
 def histogram(lights: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """Geometry of the SVG histogram of pooled S_f and S_f^B over pairs (bins of :data:`HIST_BIN`)."""
-    series = [
-        [float(r[k]) for r in lights if r.get(k) is not None and math.isfinite(float(r[k]))] for k in ("sf", "sf_b")
-    ]
+    series = [[float(r[k]) for r in lights if r.get(k) is not None and math.isfinite(float(r[k]))] for k in (SF, SF_B)]
     if not any(series):
         return None
     low = max(-1.0, math.floor(min(min(s) for s in series if s) / HIST_BIN) * HIST_BIN)
@@ -180,10 +183,10 @@ def _shown_row(r: Mapping[str, Any], link: str | None) -> dict[str, Any]:
         "failed": not r.get("ok"),
         "error": r.get("error") or "",
         "n_tokens": _count(r.get("n_tokens")),
-        "sf": _score(r.get("sf")),
-        "sf_b": _score(r.get("sf_b")),
-        "kappa_sf": _score(r.get("kappa_sf")),
-        "kappa_sf_b": _score(r.get("kappa_sf_b")),
+        SF: _score(r.get(SF)),
+        SF_B: _score(r.get(SF_B)),
+        KAPPA_SF: _score(r.get(KAPPA_SF)),
+        KAPPA_SF_B: _score(r.get(KAPPA_SF_B)),
         "cost": _count(r.get("cost")),
         "edits": _count(r.get("edits")),
         "mismatches": r.get("mismatches", 0),
@@ -204,7 +207,7 @@ class _Figures:
         self.kappa_intervals: dict[tuple[str, str, str], tuple[float | None, float | None]] = {}
         n = 0
         for r in outcome.results:
-            if not r.get("ok") or r["compare"].get("sf") is None:
+            if not r.get("ok") or r["compare"].get(SF) is None:
                 continue
             n += 1
             self._add(r, dots_wanted)
@@ -228,7 +231,7 @@ class _Figures:
             else:
                 self.confusion_ok = False
         if dots_wanted:
-            low, high, _ = _kappa_interval(r, POOLED, "sf")
+            low, high, _ = _kappa_interval(r, POOLED, SF)
             self.kappa_intervals[(r["text"], r["annotator_a"], r["annotator_b"])] = (low, high)
 
 
@@ -240,7 +243,7 @@ class _Entry:
         self.outcome = outcome
         self.config = config
         self.lights = outcome.pairs
-        self.scored = [r for r in self.lights if r.get("ok") and r.get("sf") is not None]
+        self.scored = [r for r in self.lights if r.get("ok") and r.get(SF) is not None]
         self.with_page = set(texts_of(outcome))
 
     def link(self, r: Mapping[str, Any]) -> str | None:
@@ -263,7 +266,7 @@ class _Entry:
         cards: list[dict[str, Any]] = []
         for g in groups:
             if g["pooled"]:
-                for key, label in (("sf", SF_HTML), ("sf_b", SFB_HTML)):
+                for key, label in ((SF, SF_HTML), (SF_B, SFB_HTML)):
                     cards.append(
                         {
                             "label": Markup(f"{label}, all texts and pairs"),
@@ -283,7 +286,7 @@ class _Entry:
         return cards
 
     def worst(self) -> list[dict[str, Any]]:
-        lowest = sorted(self.scored, key=lambda r: float(r["sf"]))[:MAX_WORST]
+        lowest = sorted(self.scored, key=lambda r: float(r[SF]))[:MAX_WORST]
         return [_shown_row(r, self.link(r)) for r in lowest]
 
     def dots(self, figures: _Figures) -> dict[str, Any] | None:
@@ -296,12 +299,12 @@ class _Entry:
         for r in self.scored:
             entry: dict[str, Any] = {
                 "label": f"{r['text']}: {r['annotator_a']} vs {r['annotator_b']}",
-                "sf": r["sf"],
-                "sf_b": r["sf_b"],
+                SF: r[SF],
+                SF_B: r[SF_B],
             }
-            if r.get("kappa_sf") is not None:
+            if r.get(KAPPA_SF) is not None:
                 low, high = figures.kappa_intervals.get((r["text"], r["annotator_a"], r["annotator_b"]), (None, None))
-                k = r["kappa_sf"]
+                k = r[KAPPA_SF]
                 entry.update(
                     kappa_sf=k, kappa_sf_low=k if low is None else low, kappa_sf_high=k if high is None else high
                 )
@@ -361,7 +364,7 @@ class _Entry:
             "groups": groups,
             "cards": self.cards(groups),
             "resamples": BOOTSTRAP_RESAMPLES,
-            "kappa_on": any(r.get("kappa_sf") is not None for r in self.scored),
+            "kappa_on": any(r.get(KAPPA_SF) is not None for r in self.scored),
             "hist": histogram(self.scored),
             "dots": self.dots(figures),
             "max_dots": MAX_DOTS,

@@ -16,8 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from segagree.metrics.kappa import KAPPA_NAMES
+from segagree.metrics.sf import SF_NAMES
 from segagree.outputs import plots
 from segagree.pipeline.rows import POOLED, kappa_values
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
+KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES  # the kappas' names (their cards')
 
 if TYPE_CHECKING:
     import jinja2
@@ -206,7 +211,7 @@ def _confusion(matrix: Sequence[Sequence[int]] | np.ndarray, symbols: Sequence[s
 
 def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Geometry of the SVG dot plot: S_f, S_f^B and kappa (with its interval) per text and pair."""
-    values = [v for e in entries for v in (e.get("sf"), e.get("sf_b"), e.get("kappa_sf_low")) if v is not None]
+    values = [v for e in entries for v in (e.get(SF), e.get(SF_B), e.get("kappa_sf_low")) if v is not None]
     finite = [float(v) for v in values if math.isfinite(float(v))]
     lo = min([0.0, *finite])
     lo = math.floor(lo * 5) / 5  # a multiple of 0.2
@@ -232,11 +237,11 @@ def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
     out = []
     for i, e in enumerate(entries):
         y = top + row * i + row / 2
-        item: dict[str, Any] = {"label": e["label"], "y": y, "sf": None, "sf_b": None, "kappa": None}
-        for key in ("sf", "sf_b"):
+        item: dict[str, Any] = {"label": e["label"], "y": y, SF: None, SF_B: None, "kappa": None}
+        for key in (SF, SF_B):
             if x(e.get(key)) is not None:
                 item[key] = {"x": x(e[key]), "shown": _score(e[key])}
-        k = e.get("kappa_sf")
+        k = e.get(KAPPA_SF)
         if x(k) is not None:
             low = x(e.get("kappa_sf_low", k))
             high = x(e.get("kappa_sf_high", k))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.metrics.sf import SF_NAMES
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
     _cell,
@@ -44,6 +45,8 @@ from segagree.outputs.report_format import (
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.rows import POOLED, rows_for
 from segagree.version import version
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
 
 if TYPE_CHECKING:
     from segagree.pipeline.outcome import RunOutcome
@@ -124,14 +127,14 @@ def _score_rows(
         row: dict[str, Any] = {"pooled": pooled, "speaker": speaker}
         for key, fmt in (
             ("n_tokens", "count"),
-            ("sf", "score"),
-            ("sf_b", "score"),
+            (SF, "score"),
+            (SF_B, "score"),
             ("cost", "count"),
             ("edits", "count"),
         ):
             row[key] = _cell(values, (*k, key), fmt)
         if kappa_on:
-            for target in ("sf", "sf_b"):
+            for target in (SF, SF_B):
                 low, high, how = _kappa_interval(r, speaker, target)
                 how_seen.add(how)
                 row[f"kappa_{target}"] = _cell(values, (*k, f"kappa_{target}"))
@@ -210,7 +213,7 @@ def _pair_entry(
     png: Mapping[str, Any],
 ) -> dict[str, Any]:
     symbols = r["compare"]["scheme"]["symbols"]
-    has_sf = r["compare"].get("sf") is not None
+    has_sf = r["compare"].get(SF) is not None
     fig = r.get("figures") if has_sf else None
     names = sorted(
         n
@@ -325,7 +328,7 @@ class _Pngs:
         """The PNGs of one pair (drawn now if missing or stale), as the template's image references."""
         empty: dict[str, Any] = {"agreement": None, "operations": None, "confusion": None}
         fig = r.get("figures")
-        if not fig or r["compare"].get("sf") is None:
+        if not fig or r["compare"].get(SF) is None:
             return empty
         symbols = r["compare"]["scheme"]["symbols"]
         stem = f"{_slug(r['text'])}__{_slug(r['annotator_a'])}_vs_{_slug(r['annotator_b'])}"

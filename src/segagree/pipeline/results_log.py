@@ -22,14 +22,19 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
+from segagree.metrics.kappa import KAPPA_NAMES
+from segagree.metrics.sf import SF_NAMES
 from segagree.pipeline.rows import POOLED, kappa_values
+
+SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
+KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES  # the kappas' names (their cards')
 
 RESULTS_LOG = "results.jsonl"
 #: Keys of a task result that only the worker uses; the log (and the main process) leave them out.
 NOT_LOGGED = ("tracks", "operation_rows")
 #: What a light record copies from its result, besides the pooled scores.
 LIGHT_KEYS = ("text", "annotator_a", "annotator_b", "file_a", "file_b", "key", "ok", "error")
-POOLED_KEYS = ("sf", "sf_b", "cost", "n_tokens", "edits", "signature")
+POOLED_KEYS = (SF, SF_B, "cost", "n_tokens", "edits", "signature")
 
 
 def log_record(result: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +58,7 @@ def light_record(result: dict[str, Any], offset: int | None) -> dict[str, Any]:
         light["mismatches"] = len(comp.get("mismatches") or [])
         light["subtitles"] = result.get("subtitles") is not None
         kappa = kappa_values(result["kappa"]).get(POOLED, {}) if result.get("kappa") else {}
-        light["kappa_sf"], light["kappa_sf_b"] = kappa.get("kappa_sf"), kappa.get("kappa_sf_b")
+        light[KAPPA_SF], light[KAPPA_SF_B] = kappa.get(KAPPA_SF), kappa.get(KAPPA_SF_B)
     return light
 
 

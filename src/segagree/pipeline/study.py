@@ -72,7 +72,8 @@ GRID_OPERATIONS: tuple[tuple[str, int], ...] = (
     ("retype", 0),
 )
 BLEU_BR = BLEU_BR_CARD.name
-_LOWER = ("pk", "windowdiff", "ter", "wer", "cer", "suber", "as-ter", "as-wer", "t-ter", "t-wer")
+# SubER's own metric names (registered measures answer from their cards)
+_LOWER = ("ter", "wer", "cer", "suber", "as-ter", "as-wer", "t-ter", "t-wer")
 
 
 @dataclass
