@@ -21,14 +21,27 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.metrics.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.subtitle_measures import SIGMA, TER_BR
+from segagree.metrics.windows import PK_CARD, WINDOWDIFF_CARD
 from segagree.pipeline.study import BLEU_BR, StudyResult
 
 __all__ = ["KEY_METRICS", "write_study"]
 
-KEY_METRICS: tuple[str, ...] = (BLEU_BR, TER_BR.name, SIGMA.name, "b", "s", "pk_eox", "windowdiff_eox", "f1_eox")
+# Pk, WindowDiff and F1 with both break types counted as one (the subtitle measures' `_eox` names).
+PK_EOX, WINDOWDIFF_EOX, F1_EOX = (f"{name}_eox" for name in (PK_CARD.name, WINDOWDIFF_CARD.name, "f1"))
+KEY_METRICS: tuple[str, ...] = (
+    BLEU_BR,
+    TER_BR.name,
+    SIGMA.name,
+    B_CARD.name,
+    S_CARD.name,
+    PK_EOX,
+    WINDOWDIFF_EOX,
+    F1_EOX,
+)
 # The columns of the system table (the key metrics that have one value per system).
-SYSTEM_METRICS: tuple[str, ...] = (BLEU_BR, TER_BR.name, SIGMA.name, "b", "pk_eox", "windowdiff_eox")
+SYSTEM_METRICS: tuple[str, ...] = (BLEU_BR, TER_BR.name, SIGMA.name, B_CARD.name, PK_EOX, WINDOWDIFF_EOX)
 COLUMNS: tuple[str, ...] = ("operation", "n", "p", "seed", "metric", "value", "better", "normalised", "system")
 
 
