@@ -25,12 +25,13 @@ demo: $(STAMP) bytecode
 	$(BIN)/segagree compare sample_corpora/garden.ann1.txt sample_corpora/garden.ann2.txt --ops demo_output/garden.operations.csv
 	$(BIN)/segagree convert sample_corpora/garden.ann1.txt -o demo_output/garden.ann1.eaf
 
-test: $(STAMP) bytecode
+# The whole test suite, after the code-health gate (ruff, ruff format, mypy: 0 findings).
+test: $(STAMP) bytecode lint
 	$(BIN)/python -m pytest -q
 
-# Seeded damage for every adapter (tests/test_damage_*.py), 10,000 cases per adapter (make test runs 200).
+# Seeded damage for every adapter (tests/adapters/test_damage_*.py), 10,000 cases per adapter (make test runs 200).
 fuzz: $(STAMP)
-	SEGAGREE_FUZZ_CASES=10000 $(BIN)/python -m pytest -q $(wildcard tests/test_damage_*.py)
+	SEGAGREE_FUZZ_CASES=10000 $(BIN)/python -m pytest -q $(wildcard tests/adapters/test_damage_*.py)
 
 # Code health: ruff's lint and format checks and mypy (settings in pyproject.toml), 0 findings.
 lint: $(STAMP)

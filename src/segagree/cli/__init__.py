@@ -18,7 +18,7 @@ import sys
 from segagree.version import version
 
 # name -> (module under segagree.cli, one-line help shown by `segagree --help`).
-# tests/test_cli_friendly.py checks each line against the command's own docstring.
+# tests/cli/test_cli_friendly.py checks each line against the command's own docstring.
 COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("compare_cmd", "Compare two segmentations of the same text: S_f, S_f^B and other metrics."),
     "agree": ("agree_cmd", "Chance-corrected agreement (kappa) of two or more annotations of a text."),

@@ -139,7 +139,7 @@ def fmt_score(value: Any) -> str:
 def examples(*lines: str) -> str:
     """An 'Examples:' block for a command's help, kept as written (click's \\b marker).
 
-    Every line starting with ``segagree`` is run by tests/test_cli_friendly.py in a copy of
+    Every line starting with ``segagree`` is run by tests/cli/test_cli_friendly.py in a copy of
     sample_corpora/, so examples must work there.
     """
     return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)

@@ -4,7 +4,7 @@
 (and :func:`segagree.metrics.sf._align_block`): pair / skip-A / skip-B moves over states
 (i, j), in the same order, with the same tie rule (a cheaper cost by more than ``eps`` wins;
 within ``eps`` the move with more edits wins) and the same sums, so its numbers are the numpy
-version's to the last bit (tests/test_agreement_kappa.py compares them). Each block is one
+version's to the last bit (tests/metrics/test_agreement_kappa.py compares them). Each block is one
 small loop nest instead of a padded, bucketed array step; on chance streams, where most
 blocks are short, this is most of the simulation's time.
 

@@ -349,7 +349,7 @@ READING_SPEED = subtitle_card(
     citation=_PROFILES,
     parameters={"max_cps": "21 (TED)"},
     better="lower",
-    reference="hand counts of characters and durations (tests/test_subtitles_metrics.py)",
+    reference="hand counts of characters and durations (tests/metrics/test_subtitles_metrics.py)",
     notes="the value (mean CPS) is lower-better; its conformity percentage is higher-better. max_cps defaults to "
     "the TED profile's 21; segagree check applies a whole profile",
 )
@@ -359,7 +359,7 @@ LINES = subtitle_card(
     definition="% of the hypothesis's blocks with at most max_lines lines",
     citation=_PROFILES,
     parameters={"max_lines": "2"},
-    reference="hand counts of lines per block (tests/test_subtitles_metrics.py)",
+    reference="hand counts of lines per block (tests/metrics/test_subtitles_metrics.py)",
 )
 _STANDARD_KINDS: tuple[tuple[str, str, str, dict[str, str], str], ...] = (
     ("f1", "Break F1", "F1 (precision, recall) of break positions, the end of the text counted", {}, "higher"),

@@ -33,7 +33,7 @@ from segagree.outputs.run import RunOutcome, run_corpus
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.tasks import run_task
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_corpora"
 KAPPA = importlib.util.find_spec("segagree.metrics.agreement") is not None
 SECTIONS = [

@@ -21,7 +21,7 @@ from segagree.adapters import EXTENSIONS, FORMAT_MODULES, adapters, format_for, 
 from segagree.errors import SegagreeError
 from segagree.schemas import Document, Layer, builtin_scheme, factorize
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DUBOIS = builtin_scheme("dubois")
 
 

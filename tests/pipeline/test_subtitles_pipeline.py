@@ -35,7 +35,7 @@ from segagree.pipeline.subtitles import (
 
 from conftest import shared_path
 
-DATA = Path(__file__).parent / "data" / "subtitles"
+DATA = Path(__file__).resolve().parents[1] / "data" / "subtitles"
 SUBER = Path(sys.executable).parent / "suber"
 pytestmark = pytest.mark.skipif(not suber_available(), reason="the suber package (segagree[suber]) is not installed")
 FIVE = ("identical", "shifted", "oneline", "resegmented", "changed_words")

@@ -1,5 +1,5 @@
 """The kappa simulation's internals: joint draws, the events scorer, the compiled kernel and the
-Monte Carlo stopping rule (tests/test_agreement_kappa.py checks the statistics end to end)."""
+Monte Carlo stopping rule (tests/metrics/test_agreement_kappa.py checks the statistics end to end)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_degenerate_distributions() -> None:
 @pytest.mark.parametrize("p0", [0.5, 0.83, 0.97])
 def test_block_scorer_equals_score_pairs_on_the_same_draws(name: str, p0: float, monkeypatch) -> None:
     """The events scorer (numpy path and compiled kernel) gives exactly score_pairs' numbers,
-    which tests/test_agreement_kappa.py checks against sf_speaker."""
+    which tests/metrics/test_agreement_kappa.py checks against sf_speaker."""
     scheme = builtin_scheme(name)
     tab = agr._Tables(scheme)
     rng = np.random.default_rng(int(p0 * 100) + len(name))

@@ -18,7 +18,7 @@ from segagree.metrics.boundary_edit import (
 )
 from segagree.metrics.windows import pk, window_size, windowdiff, winpr
 
-ORACLE = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "metrics.json"
+ORACLE = Path(__file__).resolve().parents[3] / "shared" / "oracle" / "metrics.json"
 TOL = 1e-12
 
 
