@@ -640,8 +640,7 @@ def _note_read_losses(
         kind = "dependent" if t.attrs.get("PARENT_REF") else "independent"
         what = f"{kind} tier not read" if n else f"empty {kind} tier not written back"
         losses.add("tier-ignored", what, where=f"tier {tier!r}", count=n)
-    if empty:
-        losses.add("annotations-dropped", "blank annotations on unit tiers are not read", count=empty)
+    losses.add_count("annotations-dropped", "blank annotations on unit tiers are not read", empty)
     if dropped:
         losses.add(
             "units-dropped",
@@ -1035,8 +1034,7 @@ def _kept_annotation_ids(doc: Document, units: list[Any], losses: LossReport) ->
         else:
             lost += aid is not None
             out.append(None)
-    if lost:
-        losses.add("ids-renumbered", "annotation ids used twice or not valid XML ids get new ids", count=lost)
+    losses.add_count("ids-renumbered", "annotation ids used twice or not valid XML ids get new ids", lost)
     return out
 
 
@@ -1057,8 +1055,7 @@ def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
             if varying:
                 losses.add("meta-dropped", f"column {col!r} varies inside units; only the first value is written")
     blank = int((doc.tokens["text"].astype(str).str.strip() == "").sum())
-    if blank:
-        losses.add("tokens-dropped", "empty tokens are written but read back as nothing", count=blank)
+    losses.add_count("tokens-dropped", "empty tokens are written but read back as nothing", blank)
     silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
     if silent:
         losses.add("speakers-dropped", "speakers without tokens have no tier", where=", ".join(silent))

@@ -560,8 +560,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         for _, rows, _ in c
         for r in rows
     )
-    if inner:
-        losses.add("times-dropped", "SRT has no times for words inside a cue; they are not written", count=inner)
+    losses.add_count("times-dropped", "SRT has no times for words inside a cue; they are not written", inner)
     spans, _ = cue_times(cues, starts, ends, losses, "SRT")
     _check_cue_spans(spans, path, losses)
     mode = speaker_marks_mode(cues, marks_opt, "label", losses)

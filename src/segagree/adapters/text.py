@@ -259,10 +259,8 @@ def write(
         previous = unit.speaker
     if inner_times and layout == "rezonator":
         losses.add("times-dropped", "a transcript holds unit times only; word times are not kept", count=inner_times)
-    if split:
-        losses.add("tokens-split", "tokens holding spaces are split on reading back", count=split)
-    if empty:
-        losses.add("tokens-dropped", "empty tokens are not kept (text holds words between spaces)", count=empty)
+    losses.add_count("tokens-split", "tokens holding spaces are split on reading back", split)
+    losses.add_count("tokens-dropped", "empty tokens are not kept (text holds words between spaces)", empty)
     if odd_speakers:
         losses.add(
             "speakers-changed",

@@ -470,10 +470,9 @@ def _note_tier_losses(
             count=sum(pauses.values()),
         )
     n_holes = sum(t.gaps for t in tiers if t.name in used)
-    if n_holes:
-        losses.add(
-            "repaired", "intervals that do not start where the previous one ends (Praat tiles each tier)", count=n_holes
-        )
+    losses.add_count(
+        "repaired", "intervals that do not start where the previous one ends (Praat tiles each tier)", n_holes
+    )
     if meta["renamed_tiers"]:
         losses.add("tiers-renamed", "duplicate tier names were made unique", where=", ".join(meta["renamed_tiers"]))
     if sel.speaker_tier:

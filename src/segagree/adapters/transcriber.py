@@ -517,15 +517,13 @@ class _TrsWriter:
                 e = max(s, e) if not math.isnan(e) else s
             self.spans.append((s, e))
             prev_end = e
-        if filled:
-            losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
+        losses.add_count("times-invented", "units without a start or end got the previous unit's end", filled)
         inner = sum(
             1
             for u in units
             if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
         )
-        if inner:
-            losses.add("times-dropped", "word times inside units are not written", count=inner)
+        losses.add_count("times-dropped", "word times inside units are not written", inner)
 
     def sid(self, u: Any) -> str:
         own = self.col("trs_speaker", u.rows[0])

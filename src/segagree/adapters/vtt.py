@@ -774,10 +774,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
 
 def _note_word_times(interior_ends: int, dropped_starts: int, losses: LossReport) -> None:
     """Word times WebVTT cannot hold: end times inside a cue, start times outside its span."""
-    if interior_ends:
-        losses.add(
-            "times-dropped", "WebVTT has no end times for words inside a cue; they are not written", count=interior_ends
-        )
+    losses.add_count(
+        "times-dropped", "WebVTT has no end times for words inside a cue; they are not written", interior_ends
+    )
     if dropped_starts:
         losses.add(
             "times-dropped",

@@ -59,6 +59,11 @@ class LossReport:
         if loss not in self.losses:
             self.losses.append(loss)
 
+    def add_count(self, kind: str, message: str, count: int) -> None:
+        """Add a loss of ``count`` items, or nothing when ``count`` is 0."""
+        if count:
+            self.add(kind, message, count=count)
+
     def extend(self, other: Iterable[Loss]) -> None:
         for loss in other:
             if loss not in self.losses:
