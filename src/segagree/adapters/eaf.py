@@ -549,30 +549,23 @@ def _read_meta(
 
 def _note_unit_losses(losses: LossReport, view: _EafView, built: _Built) -> None:
     """Unit values that are not their words, blank and orphan words, repaired word chains."""
-    if built.value_differs:
-        losses.add(
-            "labels-dropped",
-            "unit annotations whose text is not their words (and endnote); the words are read",
-            where=", ".join(built.value_differs[:5]),
-            count=len(built.value_differs),
-        )
-    if built.blank_words:
-        losses.add("annotations-dropped", "blank word annotations are not read", count=built.blank_words)
-    if view.orphan_words:
-        losses.add(
-            "annotations-dropped",
-            "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
-            where=", ".join(view.orphan_words[:5]),
-            count=len(view.orphan_words),
-        )
-    if view.broken_chains:
-        losses.add(
-            "repaired",
-            "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
-            "the words were put in document order where the chain fails",
-            where=", ".join(view.broken_chains[:5]),
-            count=len(view.broken_chains),
-        )
+    losses.add_items(
+        "labels-dropped",
+        "unit annotations whose text is not their words (and endnote); the words are read",
+        built.value_differs,
+    )
+    losses.add_count("annotations-dropped", "blank word annotations are not read", built.blank_words)
+    losses.add_items(
+        "annotations-dropped",
+        "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
+        view.orphan_words,
+    )
+    losses.add_items(
+        "repaired",
+        "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
+        "the words were put in document order where the chain fails",
+        view.broken_chains,
+    )
 
 
 def _note_speaker_sources(

@@ -494,17 +494,14 @@ def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, s
             f"all are written back {style}",
             count=respaced,
         )
-    if stats.empty_units:
-        losses.add(
-            "units-dropped",
-            "intervals holding only an endnote have no tokens",
-            where=", ".join(stats.empty_units[:5]),
-            count=len(stats.empty_units),
-        )
-    if stats.label_differs:
-        losses.add(
-            "labels-dropped", "unit labels whose text differs from their word tier's words", count=stats.label_differs
-        )
+    losses.add_items(
+        "units-dropped",
+        "intervals holding only an endnote have no tokens",
+        stats.empty_units,
+    )
+    losses.add_count(
+        "labels-dropped", "unit labels whose text differs from their word tier's words", stats.label_differs
+    )
     if stats.span_differs:
         what = "unit intervals whose times differ from their words' span"
         losses.add("times-dropped", what, count=stats.span_differs)
@@ -805,13 +802,11 @@ def _note_unreadable(per_speaker: dict[str, list[Any]], need_words: bool, losses
                 gap_units.append(f"{speaker}: {label.strip()!r}")
             elif need_words:
                 bad_tokens += sum(1 for t in toks if t.strip() in gaps or len(t.split()) != 1)
-    if gap_units:
-        losses.add(
-            "units-dropped",
-            "units whose whole text is a pause label read back as gaps",
-            where=", ".join(gap_units[:5]),
-            count=len(gap_units),
-        )
+    losses.add_items(
+        "units-dropped",
+        "units whose whole text is a pause label read back as gaps",
+        gap_units,
+    )
     if bad_tokens:
         losses.add(
             "tokens-changed",

@@ -682,8 +682,7 @@ class _TrsWriter:
     def note_losses(self) -> None:
         """Marks, turns and sections not written; turns respeakered; tokens that read back otherwise."""
         losses, tok = self.losses, self.tok
-        if self.lost_marks:
-            losses.add("marks-dropped", "unknown mark elements were not written", count=self.lost_marks)
+        losses.add_count("marks-dropped", "unknown mark elements were not written", self.lost_marks)
         # Turns and sections the reader kept but no unit belongs to (no words): not written, so
         # the turn and section numbers of what follows change on reading back.
         if "trs_turn" in tok.columns and len(self.written_turns) < len(self.turns_meta):
