@@ -92,7 +92,7 @@ from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.eaf_parse import EafFile, read_structure
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
-from segagree.adapters.kept_meta import filled_cells
+from segagree.adapters.kept_meta import note_dropped_columns
 from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, builtin_scheme
@@ -1034,13 +1034,7 @@ def _kept_annotation_ids(doc: Document, units: list[Any], losses: LossReport) ->
 def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
     """Token columns, empty tokens and speakers without units that the file will not give back."""
     extra = [c for c in doc.meta_columns() if c not in ("tier", "annotation_id")]
-    if extra:
-        losses.add(
-            "meta-dropped",
-            "token columns have no place in an ELAN file (their non-empty cells are lost)",
-            where=", ".join(extra),
-            count=filled_cells(doc, extra),
-        )
+    note_dropped_columns(doc, extra, "an ELAN file", losses)
     for col in ("tier", "annotation_id"):
         if col in doc.tokens.columns:
             values = doc.tokens[col].to_numpy()

@@ -79,7 +79,7 @@ import numpy as np
 from segagree.adapters.base import Adapter, LossReport, check_options, decode_text, detect_encoding, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
-from segagree.adapters.kept_meta import filled_cells
+from segagree.adapters.kept_meta import note_dropped_columns
 from segagree.adapters.praat_text import Item as PraatItem
 from segagree.adapters.praat_text import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.adapters.praat_text import Tier as PraatTier
@@ -595,13 +595,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
     layer = unit_layer_to_write(doc, losses, "TextGrid", options.get("layer"))
     extra = doc.meta_columns()
-    if extra:
-        losses.add(
-            "meta-dropped",
-            "token columns have no place in a TextGrid (their non-empty cells are lost)",
-            where=", ".join(extra),
-            count=filled_cells(doc, extra),
-        )
+    note_dropped_columns(doc, extra, "a TextGrid", losses)
     units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
     spans, invented = _unit_spans(doc, units, losses)
     _note_reordering(doc, units, spans, losses)
