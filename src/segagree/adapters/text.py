@@ -69,32 +69,23 @@ def read(
         raise InputError("a NUL character; expected a text transcript", path=path, place=f"line {line}")
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip()), "")
+    # What the Document holds besides its units, whichever layout the file has.
+    common: dict[str, Any] = {
+        "layer": "iu",
+        "scheme": scheme,
+        "source_path": str(path),
+        "source_format": "text",
+        "losses": losses,
+    }
     if [c.strip().lower() for c in first.split("\t")] == REZONATOR_HEADER:
         units = _rezonator_units(lines, path, scheme, glued)
         if not units:
             raise InputError("no units: every line is empty", path=path)
-        return from_units(
-            Path(path).stem,
-            units,
-            layer="iu",
-            scheme=scheme,
-            source_path=str(path),
-            source_format="text",
-            meta={"layout": "rezonator"},
-            losses=losses,
-        )
+        return from_units(Path(path).stem, units, meta={"layout": "rezonator"}, **common)
     cols = _dubois_units(lines, path, scheme, glued)
     if not cols.sizes:
         raise InputError("no units: every line is empty", path=path)
-    return cols.build(
-        Path(path).stem,
-        layer="iu",
-        scheme=scheme,
-        source_path=str(path),
-        source_format="text",
-        meta={"layout": "dubois"},
-        losses=losses,
-    )
+    return cols.build(Path(path).stem, meta={"layout": "dubois"}, **common)
 
 
 def _unit(tokens: list[str], path: Path, lineno: int, scheme: BoundaryScheme, glued: bool) -> tuple[list[str], int]:
