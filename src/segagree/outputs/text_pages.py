@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
 from segagree.outputs import plots
@@ -42,11 +42,9 @@ from segagree.outputs.report_format import (
     _slug,
 )
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.rows import POOLED, rows_for
 from segagree.version import version
-
-if TYPE_CHECKING:
-    from segagree.pipeline.outcome import RunOutcome
 
 PAGES_DIR = "texts"
 PLOTS_DIR = "plots"
@@ -79,15 +77,6 @@ def page_name(text: str) -> str:
 def page_link(text: str) -> str:
     """The page's address relative to ``report.html``."""
     return f"{PAGES_DIR}/{page_name(text)}"
-
-
-def texts_of(outcome: RunOutcome) -> dict[str, list[int]]:
-    """Text -> the indexes of its successful tasks in ``outcome.results`` (task order)."""
-    by_text: dict[str, list[int]] = {}
-    for i, light in enumerate(outcome.pairs):
-        if light.get("ok"):
-            by_text.setdefault(light["text"], []).append(i)
-    return by_text
 
 
 def page_digest(lights: Sequence[Mapping[str, Any]], settings: str) -> str:
