@@ -266,19 +266,6 @@ def text_context(
     }
 
 
-def render_text_page(
-    text: str,
-    results: Sequence[Mapping[str, Any]],
-    config: RunConfig,
-    corpus_root: str,
-    pngs: Sequence[Mapping[str, Any]] | None = None,
-) -> str:
-    """The HTML of one text's page."""
-    empty = {"agreement": None, "operations": None, "confusion": None}
-    context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
-    return _environment().get_template(TEMPLATE).render(context)
-
-
 def write_text_page(
     outdir: Path,
     text: str,
@@ -288,8 +275,10 @@ def write_text_page(
     pngs: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """Render and write one text's page (a module-level function, so workers can run it)."""
+    empty = {"agreement": None, "operations": None, "confusion": None}
+    context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
     path = outdir / PAGES_DIR / page_name(text)
-    write_text_atomic(path, render_text_page(text, results, config, corpus_root, pngs))
+    write_text_atomic(path, _environment().get_template(TEMPLATE).render(context))
     return f"{PAGES_DIR}/{path.name}"
 
 
