@@ -92,7 +92,7 @@ from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.eaf_parse import EafFile, read_structure
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
-from segagree.adapters.kept_meta import filled_cells
+from segagree.adapters.kept_meta import note_dropped_columns
 from segagree.adapters.xml import parse_xml
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, builtin_scheme
@@ -549,30 +549,23 @@ def _read_meta(
 
 def _note_unit_losses(losses: LossReport, view: _EafView, built: _Built) -> None:
     """Unit values that are not their words, blank and orphan words, repaired word chains."""
-    if built.value_differs:
-        losses.add(
-            "labels-dropped",
-            "unit annotations whose text is not their words (and endnote); the words are read",
-            where=", ".join(built.value_differs[:5]),
-            count=len(built.value_differs),
-        )
-    if built.blank_words:
-        losses.add("annotations-dropped", "blank word annotations are not read", count=built.blank_words)
-    if view.orphan_words:
-        losses.add(
-            "annotations-dropped",
-            "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
-            where=", ".join(view.orphan_words[:5]),
-            count=len(view.orphan_words),
-        )
-    if view.broken_chains:
-        losses.add(
-            "repaired",
-            "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
-            "the words were put in document order where the chain fails",
-            where=", ".join(view.broken_chains[:5]),
-            count=len(view.broken_chains),
-        )
+    losses.add_items(
+        "labels-dropped",
+        "unit annotations whose text is not their words (and endnote); the words are read",
+        built.value_differs,
+    )
+    losses.add_count("annotations-dropped", "blank word annotations are not read", built.blank_words)
+    losses.add_items(
+        "annotations-dropped",
+        "word annotations whose ANNOTATION_REF is not an annotation of their parent tier",
+        view.orphan_words,
+    )
+    losses.add_items(
+        "repaired",
+        "word PREVIOUS_ANNOTATION chains that are not one line through a unit's words; "
+        "the words were put in document order where the chain fails",
+        view.broken_chains,
+    )
 
 
 def _note_speaker_sources(
@@ -640,8 +633,7 @@ def _note_read_losses(
         kind = "dependent" if t.attrs.get("PARENT_REF") else "independent"
         what = f"{kind} tier not read" if n else f"empty {kind} tier not written back"
         losses.add("tier-ignored", what, where=f"tier {tier!r}", count=n)
-    if empty:
-        losses.add("annotations-dropped", "blank annotations on unit tiers are not read", count=empty)
+    losses.add_count("annotations-dropped", "blank annotations on unit tiers are not read", empty)
     if dropped:
         losses.add(
             "units-dropped",
@@ -1035,21 +1027,14 @@ def _kept_annotation_ids(doc: Document, units: list[Any], losses: LossReport) ->
         else:
             lost += aid is not None
             out.append(None)
-    if lost:
-        losses.add("ids-renumbered", "annotation ids used twice or not valid XML ids get new ids", count=lost)
+    losses.add_count("ids-renumbered", "annotation ids used twice or not valid XML ids get new ids", lost)
     return out
 
 
 def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
     """Token columns, empty tokens and speakers without units that the file will not give back."""
     extra = [c for c in doc.meta_columns() if c not in ("tier", "annotation_id")]
-    if extra:
-        losses.add(
-            "meta-dropped",
-            "token columns have no place in an ELAN file (their non-empty cells are lost)",
-            where=", ".join(extra),
-            count=filled_cells(doc, extra),
-        )
+    note_dropped_columns(doc, extra, "an ELAN file", losses)
     for col in ("tier", "annotation_id"):
         if col in doc.tokens.columns:
             values = doc.tokens[col].to_numpy()
@@ -1057,8 +1042,7 @@ def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
             if varying:
                 losses.add("meta-dropped", f"column {col!r} varies inside units; only the first value is written")
     blank = int((doc.tokens["text"].astype(str).str.strip() == "").sum())
-    if blank:
-        losses.add("tokens-dropped", "empty tokens are written but read back as nothing", count=blank)
+    losses.add_count("tokens-dropped", "empty tokens are written but read back as nothing", blank)
     silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
     if silent:
         losses.add("speakers-dropped", "speakers without tokens have no tier", where=", ".join(silent))

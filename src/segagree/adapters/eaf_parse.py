@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import operator
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,15 +92,18 @@ class EafFile:
         return math.nan if value is None else value / 1000.0
 
 
+def _at_line(message: str, path: Path | None, el: Any) -> InputError:
+    """The error for a fault in ``path`` at the source line of element ``el``."""
+    return InputError(message, path=path, place=f"line {el.sourceline}")
+
+
 def _text(el: Any, path: Path | None = None) -> str:
     """An element's whole text (entities already expanded by the parser), at most
     :data:`MAX_VALUE_CHARS` characters."""
     text = "".join(el.itertext()) if el is not None else ""
     if len(text) > MAX_VALUE_CHARS:
-        raise InputError(
-            f"an annotation of {len(text)} characters; expected at most {MAX_VALUE_CHARS} (one unit's text)",
-            path=path,
-            place=f"line {el.sourceline}",
+        raise _at_line(
+            f"an annotation of {len(text)} characters; expected at most {MAX_VALUE_CHARS} (one unit's text)", path, el
         )
     return text
 
@@ -107,7 +111,7 @@ def _text(el: Any, path: Path | None = None) -> str:
 def _need(el: Any, attr: str, what: str, path: Path) -> str:
     value = el.get(attr)
     if value is None or not value.strip():
-        raise InputError(f"{what} has no {attr}; ELAN requires one", path=path, place=f"line {el.sourceline}")
+        raise _at_line(f"{what} has no {attr}; ELAN requires one", path, el)
     return value
 
 
@@ -118,19 +122,26 @@ def _time_value(el: Any, slot: str, path: Path) -> float | None:
     # ELAN's schema types TIME_VALUE as xsd:unsignedInt (whole milliseconds).
     value = parse_milliseconds(raw)
     if value is None:
-        raise InputError(
+        raise _at_line(
             f"time slot {slot!r} has TIME_VALUE {raw[:40]!r}; expected whole milliseconds from 0 to {MAX_MS:.0f}",
-            path=path,
-            place=f"line {el.sourceline}",
+            path,
+            el,
         )
     return value
 
 
-def _walk_structure(tree: etree._ElementTree, path: Path) -> EafFile:
-    """Walk the document element by element, collect its parts and check every reference
-    (refusing the first fault with its line)."""
-    root = tree.getroot()
-    out = EafFile(
+def _elements(root: Any) -> Iterator[tuple[str, Any]]:
+    """The document's child elements with their tags, comments and processing instructions
+    left out."""
+    for el in root:
+        if isinstance(el.tag, str):
+            yield el.tag, el
+
+
+def _empty_file(root: Any) -> EafFile:
+    """An :class:`EafFile` with only the ``ANNOTATION_DOCUMENT`` attributes (namespaced ones
+    left out), ready for the elements to fill."""
+    return EafFile(
         adocument={k: v for k, v in root.attrib.items() if not k.startswith("{")},
         header={},
         media_descriptors=[],
@@ -141,38 +152,55 @@ def _walk_structure(tree: etree._ElementTree, path: Path) -> EafFile:
         linguistic_types={},
         uncarried=Counter(),
     )
-    for el in root:
-        tag = el.tag
-        if not isinstance(tag, str):  # comments, processing instructions
-            continue
+
+
+def _short_text(el: Any) -> str | None:
+    """An element's whole text, or None when it is over :data:`MAX_VALUE_CHARS` characters
+    (where :func:`_text` would refuse it)."""
+    text = "".join(el.itertext())
+    return None if len(text) > MAX_VALUE_CHARS else text
+
+
+def _read_header(el: Any, out: EafFile, text_of: Callable[[Any], str | None]) -> bool:
+    """Store a ``HEADER``'s attributes, media descriptors, linked files and properties in
+    ``out``; False (stopping there) when ``text_of`` gives None for a property's text."""
+    out.header = dict(el.attrib)
+    for sub in el:
+        if sub.tag == "MEDIA_DESCRIPTOR":
+            out.media_descriptors.append(dict(sub.attrib))
+        elif sub.tag == "LINKED_FILE_DESCRIPTOR":
+            out.linked_files.append(dict(sub.attrib))
+        elif sub.tag == "PROPERTY":
+            text = text_of(sub)
+            if text is None:
+                return False
+            out.properties.append((sub.get("NAME") or "", text))
+    return True
+
+
+def _walk_structure(tree: etree._ElementTree, path: Path) -> EafFile:
+    """Walk the document element by element, collect its parts and check every reference
+    (refusing the first fault with its line)."""
+    root = tree.getroot()
+    out = _empty_file(root)
+    for tag, el in _elements(root):
         if tag == "HEADER":
-            out.header = dict(el.attrib)
-            for sub in el:
-                if sub.tag == "MEDIA_DESCRIPTOR":
-                    out.media_descriptors.append(dict(sub.attrib))
-                elif sub.tag == "LINKED_FILE_DESCRIPTOR":
-                    out.linked_files.append(dict(sub.attrib))
-                elif sub.tag == "PROPERTY":
-                    out.properties.append((sub.get("NAME") or "", _text(sub)))
+            _read_header(el, out, _text)
         elif tag == "TIME_ORDER":
             for sub in el:
                 if sub.tag != "TIME_SLOT":
                     continue
                 sid = _need(sub, "TIME_SLOT_ID", "a TIME_SLOT", path)
                 if sid in out.timeslots:
-                    raise InputError(
-                        f"time slot id {sid!r} is used twice; ELAN ids are unique",
-                        path=path,
-                        place=f"line {sub.sourceline}",
-                    )
+                    raise _at_line(f"time slot id {sid!r} is used twice; ELAN ids are unique", path, sub)
                 out.timeslots[sid] = _time_value(sub, sid, path)
         elif tag == "TIER":
             tid = _need(el, "TIER_ID", "a TIER", path)
             if tid in out.tiers:
-                raise InputError(
+                raise _at_line(
                     f"tier id {tid!r} is used twice (first on line {out.tiers[tid].line}); ELAN tier ids are unique",
-                    path=path,
-                    place=f"line {el.sourceline}",
+                    path,
+                    el,
                 )
             tier = Tier(dict(el.attrib), len(out.tiers), el.sourceline or 0)
             for ann in el.iterfind("ANNOTATION/*"):
@@ -221,33 +249,11 @@ def _fast_structure(tree: etree._ElementTree, path: Path) -> EafFile | None:
     """What :func:`_walk_structure` gives, or None when the file is not plainly valid (then
     the walk decides, and names the fault)."""
     root = tree.getroot()
-    out = EafFile(
-        adocument={k: v for k, v in root.attrib.items() if not k.startswith("{")},
-        header={},
-        media_descriptors=[],
-        linked_files=[],
-        properties=[],
-        timeslots={},
-        tiers={},
-        linguistic_types={},
-        uncarried=Counter(),
-    )
-    for el in root:
-        tag = el.tag
-        if not isinstance(tag, str):  # comments, processing instructions
-            continue
+    out = _empty_file(root)
+    for tag, el in _elements(root):
         if tag == "HEADER":
-            out.header = dict(el.attrib)
-            for sub in el:
-                if sub.tag == "MEDIA_DESCRIPTOR":
-                    out.media_descriptors.append(dict(sub.attrib))
-                elif sub.tag == "LINKED_FILE_DESCRIPTOR":
-                    out.linked_files.append(dict(sub.attrib))
-                elif sub.tag == "PROPERTY":
-                    text = "".join(sub.itertext())
-                    if len(text) > MAX_VALUE_CHARS:
-                        return None
-                    out.properties.append((sub.get("NAME") or "", text))
+            if not _read_header(el, out, _short_text):
+                return None
         elif tag == "TIME_ORDER":
             if not _fast_timeslots(el, out.timeslots):
                 return None
@@ -337,20 +343,18 @@ def _fast_annotations(el: Any, tier: Tier, uncarried: Counter[str]) -> bool:
                 continue
             if not _EXTRAS.isdisjoint(ann.keys()):
                 extras += 1
+            if tag != "ALIGNABLE_ANNOTATION" and tag != "REF_ANNOTATION":
+                continue
+            text = _plain_value(ann)
+            if text is None:
+                return False
+            get = ann.get
             if tag == "ALIGNABLE_ANNOTATION":
-                text = _plain_value(ann)
-                if text is None:
-                    return False
-                get = ann.get
                 a_ids.append(get("ANNOTATION_ID"))
                 a_s1.append(get("TIME_SLOT_REF1"))
                 a_s2.append(get("TIME_SLOT_REF2"))
                 a_values.append(text)
-            elif tag == "REF_ANNOTATION":
-                text = _plain_value(ann)
-                if text is None:
-                    return False
-                get = ann.get
+            else:
                 r_ids.append(get("ANNOTATION_ID"))
                 r_refs.append(get("ANNOTATION_REF"))
                 r_values.append(text)

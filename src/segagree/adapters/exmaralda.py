@@ -481,10 +481,9 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
         if back != words or (code if code is not None else scheme.unclassified_code) != u.boundary:
             changed += 1
         events[tier_of_unit[k]].append((pos[points[k][0]], k, value))
-    if changed:
-        losses.add(
-            "tokens-changed", "units whose tokens (spaces, glued endnotes) will not read back the same", count=changed
-        )
+    losses.add_count(
+        "tokens-changed", "units whose tokens (spaces, glued endnotes) will not read back the same", changed
+    )
     other_xml = {t["attrs"].get("id"): t["xml"] for t in exb.get("other_tiers") or []} if own else {}
     for attrs in tiers_out:
         tid = attrs.get("id", "")
@@ -519,8 +518,7 @@ def _unit_times(doc: Document, units: list[Any], losses: LossReport) -> tuple[np
         for u in units
         if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
     )
-    if inner:
-        losses.add("times-dropped", "word times inside units are not written", count=inner)
+    losses.add_count("times-dropped", "word times inside units are not written", inner)
     # A unit whose first word starts after its last word ends has no place on a timeline.
     starts, ends = starts.copy(), ends.copy()
     backwards = [u for u in units if starts[u.rows[0]] > ends[u.rows[-1]]]
@@ -589,8 +587,7 @@ def _note_new_order(
         if pos[points[k][0]] < last_end.get(t, -1):
             overlap += 1
         last_end[t] = max(last_end.get(t, -1), pos[points[k][1]])
-    if overlap:
-        losses.add("overlap-in-tier", "units of one speaker overlap on its tier", count=overlap)
+    losses.add_count("overlap-in-tier", "units of one speaker overlap on its tier", overlap)
 
 
 def _meta_info(doc: Document) -> etree._Element:

@@ -128,6 +128,18 @@ def filled_cells(doc: Document, columns: list[str]) -> int:
     return n
 
 
+def note_dropped_columns(doc: Document, columns: list[str], target: str, losses: LossReport) -> None:
+    """Report the token ``columns`` that ``target`` (a format named with its article, e.g.
+    "a TextGrid") has no place for, counting their non-empty cells; nothing when there are none."""
+    if columns:
+        losses.add(
+            "meta-dropped",
+            f"token columns have no place in {target} (their non-empty cells are lost)",
+            where=", ".join(columns),
+            count=filled_cells(doc, columns),
+        )
+
+
 def note_foreign_meta(doc: Document, target: str, losses: LossReport) -> None:
     """Report the file-level data other formats' readers kept that ``target`` cannot hold.
 

@@ -110,6 +110,10 @@ class _Tokens:
         self.iter = _TOKEN.finditer(self.text, pos)
         self.pos, self.line = pos, line
 
+    def error(self, message: str, where: str) -> InputError:
+        """The error for a fault at the current line, in ``where`` (the object being read)."""
+        return InputError(message, path=self.path, place=f"line {self.line}, {where}")
+
     def _line(self, pos: int) -> int:
         return bisect.bisect_right(self.newlines, pos) + 1
 
@@ -131,25 +135,13 @@ class _Tokens:
             if m.group(4) is not None:
                 self.line = self._line(m.start())
                 what = "an unterminated string" if m.group(4) == '"' else f"{m.group(4)!r}"
-                raise InputError(
-                    f"unexpected {what} where {expected} was expected",
-                    path=self.path,
-                    place=f"line {self.line}, {where}",
-                )
-        raise InputError(
-            f"the file ends where {expected} was expected; it is cut short or damaged",
-            path=self.path,
-            place=f"line {self.line}, {where}",
-        )
+                raise self.error(f"unexpected {what} where {expected} was expected", where)
+        raise self.error(f"the file ends where {expected} was expected; it is cut short or damaged", where)
 
     def string(self, expected: str, where: str) -> str:
         kind, value = self.next(expected, where)
         if kind != "str":
-            raise InputError(
-                f"found {value!r} where {expected} (a quoted string) was expected",
-                path=self.path,
-                place=f"line {self.line}, {where}",
-            )
+            raise self.error(f"found {value!r} where {expected} (a quoted string) was expected", where)
         return value
 
     def number(self, expected: str, where: str) -> float:
@@ -159,31 +151,19 @@ class _Tokens:
         except ValueError:
             out = math.nan
         if kind != "num" or not math.isfinite(out):
-            raise InputError(
-                f"found {value!r} where {expected} (a finite number) was expected",
-                path=self.path,
-                place=f"line {self.line}, {where}",
-            )
+            raise self.error(f"found {value!r} where {expected} (a finite number) was expected", where)
         return out
 
     def time(self, expected: str, where: str) -> float:
         value = self.number(expected, where)
         if value < 0 or value > MAX_SECONDS:
-            raise InputError(
-                f"{expected} is {value!r}; expected a time from 0 to {MAX_SECONDS:.0f} s",
-                path=self.path,
-                place=f"line {self.line}, {where}",
-            )
+            raise self.error(f"{expected} is {value!r}; expected a time from 0 to {MAX_SECONDS:.0f} s", where)
         return value
 
     def count(self, expected: str, where: str) -> int:
         value = self.number(expected, where)
         if value < 0 or value != int(value):
-            raise InputError(
-                f"{expected} is {value!r}; expected a whole number >= 0",
-                path=self.path,
-                place=f"line {self.line}, {where}",
-            )
+            raise self.error(f"{expected} is {value!r}; expected a whole number >= 0", where)
         return int(value)
 
     def at_end(self) -> tuple[int, str] | None:
@@ -225,25 +205,15 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
     line = tok.line
     cls = tok.string("the tier class", where)
     if cls not in ("IntervalTier", "TextTier"):
-        raise InputError(
-            f'tier class {cls!r}; expected "IntervalTier" or "TextTier"',
-            path=tok.path,
-            place=f"line {tok.line}, {where}",
-        )
+        raise tok.error(f'tier class {cls!r}; expected "IntervalTier" or "TextTier"', where)
     name = tok.string("the tier name", where)
     where = f"tier {k} {name!r}"
     xmin = tok.time("the tier's xmin", where)
     xmax = tok.time("the tier's xmax", where)
     if xmax < xmin:
-        raise InputError(
-            f"the tier's xmax {xmax!r} is below its xmin {xmin!r}", path=tok.path, place=f"line {tok.line}, {where}"
-        )
+        raise tok.error(f"the tier's xmax {xmax!r} is below its xmin {xmin!r}", where)
     if xmin < fxmin - EPS or xmax > fxmax + EPS:
-        raise InputError(
-            f"the tier's range {xmin:g}-{xmax:g} s lies outside the file's {fxmin:g}-{fxmax:g} s",
-            path=tok.path,
-            place=f"line {tok.line}, {where}",
-        )
+        raise tok.error(f"the tier's range {xmin:g}-{xmax:g} s lies outside the file's {fxmin:g}-{fxmax:g} s", where)
     is_interval = cls == "IntervalTier"
     noun = "interval" if is_interval else "point"
     n = tok.count(f"the number of {noun}s", where)
@@ -279,17 +249,12 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
             end = tok.time("the interval's xmax", here)
             label = tok.string("the interval's text", here)
             if end < start:
-                raise InputError(
-                    f"the interval ends ({end:g} s) before it starts ({start:g} s)",
-                    path=tok.path,
-                    place=f"line {tok.line}, {here}",
-                )
+                raise tok.error(f"the interval ends ({end:g} s) before it starts ({start:g} s)", here)
             if start < prev_end - EPS:
-                raise InputError(
+                raise tok.error(
                     f"the interval starts ({start:g} s) before the previous one ends ({prev_end:g} s); "
                     "expected intervals in time order without overlap",
-                    path=tok.path,
-                    place=f"line {tok.line}, {here}",
+                    here,
                 )
             if start > prev_end + EPS:
                 tier.gaps += 1
@@ -298,19 +263,14 @@ def _tier(tok: _Tokens, k: int, n_tiers: int, fxmin: float, fxmax: float) -> Tie
             start = end = tok.time("the point's time", here)
             label = tok.string("the point's mark", here)
             if start < prev_end - EPS:
-                raise InputError(
+                raise tok.error(
                     f"the point ({start:g} s) comes before the previous one ({prev_end:g} s); "
                     "expected points in time order",
-                    path=tok.path,
-                    place=f"line {tok.line}, {here}",
+                    here,
                 )
             prev_end = start
         if start < xmin - EPS or end > xmax + EPS:
-            raise InputError(
-                f"the {noun} ({start:g}-{end:g} s) lies outside its tier's range {xmin:g}-{xmax:g} s",
-                path=tok.path,
-                place=f"line {tok.line}, {here}",
-            )
+            raise tok.error(f"the {noun} ({start:g}-{end:g} s) lies outside its tier's range {xmin:g}-{xmax:g} s", here)
         tier.items.append(Item(start, end, label, tok.line))
         pos = tok.pos
     if behind:

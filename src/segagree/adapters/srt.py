@@ -274,6 +274,18 @@ class _Line:
     styles: list[str] = field(default_factory=list)
 
 
+def apply_style_tag(stack: list[tuple[str, str]], name: str, closing: bool, tag: str) -> None:
+    """Update the open style tags ``stack`` ((name, tag text) pairs) with one tag: an opening
+    tag is pushed; a closing tag closes the latest open tag of that name, if any."""
+    if closing:
+        for j in range(len(stack) - 1, -1, -1):
+            if stack[j][0] == name:
+                del stack[j]
+                break
+    else:
+        stack.append((name, tag))
+
+
 def _strip_styles(line: str, stack: list[tuple[str, str]], ass: list[str]) -> tuple[str, list[str]]:
     """Remove styling from a line; return its text and the style of each character.
 
@@ -292,13 +304,7 @@ def _strip_styles(line: str, stack: list[tuple[str, str]], ass: list[str]) -> tu
             ass.append(m.group(4))
             continue
         name = m.group(2).lower()
-        if m.group(1):  # a closing tag closes the latest open tag of that name, if any
-            for j in range(len(stack) - 1, -1, -1):
-                if stack[j][0] == name:
-                    del stack[j]
-                    break
-        else:
-            stack.append((name, m.group(0)))
+        apply_style_tag(stack, name, bool(m.group(1)), m.group(0))
     for ch in line[pos:]:
         chars.append(ch)
         styles.append("".join(t for _, t in stack))
@@ -560,8 +566,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         for _, rows, _ in c
         for r in rows
     )
-    if inner:
-        losses.add("times-dropped", "SRT has no times for words inside a cue; they are not written", count=inner)
+    losses.add_count("times-dropped", "SRT has no times for words inside a cue; they are not written", inner)
     spans, _ = cue_times(cues, starts, ends, losses, "SRT")
     _check_cue_spans(spans, path, losses)
     mode = speaker_marks_mode(cues, marks_opt, "label", losses)

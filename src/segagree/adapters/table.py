@@ -411,14 +411,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
         records.append(rec)
     for c, n in varying.items():
         losses.add("meta-dropped", f"column {c!r} varies within units; a row per unit cannot hold it", count=n)
-    if inner_times:
-        losses.add(
-            "times-dropped", "a table holds unit times only; word times inside units are not kept", count=inner_times
-        )
-    if split:
-        losses.add("tokens-split", "tokens holding a space are split in two on reading back", count=split)
-    if empty:
-        losses.add("tokens-dropped", "empty tokens are not kept (a table row holds words between spaces)", count=empty)
+    losses.add_count(
+        "times-dropped", "a table holds unit times only; word times inside units are not kept", inner_times
+    )
+    losses.add_count("tokens-split", "tokens holding a space are split in two on reading back", split)
+    losses.add_count("tokens-dropped", "empty tokens are not kept (a table row holds words between spaces)", empty)
     if odd_speakers:
         losses.add(
             "speakers-changed",

@@ -69,32 +69,23 @@ def read(
         raise InputError("a NUL character; expected a text transcript", path=path, place=f"line {line}")
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip()), "")
+    # What the Document holds besides its units, whichever layout the file has.
+    common: dict[str, Any] = {
+        "layer": "iu",
+        "scheme": scheme,
+        "source_path": str(path),
+        "source_format": "text",
+        "losses": losses,
+    }
     if [c.strip().lower() for c in first.split("\t")] == REZONATOR_HEADER:
         units = _rezonator_units(lines, path, scheme, glued)
         if not units:
             raise InputError("no units: every line is empty", path=path)
-        return from_units(
-            Path(path).stem,
-            units,
-            layer="iu",
-            scheme=scheme,
-            source_path=str(path),
-            source_format="text",
-            meta={"layout": "rezonator"},
-            losses=losses,
-        )
+        return from_units(Path(path).stem, units, meta={"layout": "rezonator"}, **common)
     cols = _dubois_units(lines, path, scheme, glued)
     if not cols.sizes:
         raise InputError("no units: every line is empty", path=path)
-    return cols.build(
-        Path(path).stem,
-        layer="iu",
-        scheme=scheme,
-        source_path=str(path),
-        source_format="text",
-        meta={"layout": "dubois"},
-        losses=losses,
-    )
+    return cols.build(Path(path).stem, meta={"layout": "dubois"}, **common)
 
 
 def _unit(tokens: list[str], path: Path, lineno: int, scheme: BoundaryScheme, glued: bool) -> tuple[list[str], int]:
@@ -259,10 +250,8 @@ def write(
         previous = unit.speaker
     if inner_times and layout == "rezonator":
         losses.add("times-dropped", "a transcript holds unit times only; word times are not kept", count=inner_times)
-    if split:
-        losses.add("tokens-split", "tokens holding spaces are split on reading back", count=split)
-    if empty:
-        losses.add("tokens-dropped", "empty tokens are not kept (text holds words between spaces)", count=empty)
+    losses.add_count("tokens-split", "tokens holding spaces are split on reading back", split)
+    losses.add_count("tokens-dropped", "empty tokens are not kept (text holds words between spaces)", empty)
     if odd_speakers:
         losses.add(
             "speakers-changed",

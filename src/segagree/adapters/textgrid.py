@@ -79,7 +79,7 @@ import numpy as np
 from segagree.adapters.base import Adapter, LossReport, check_options, decode_text, detect_encoding, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
-from segagree.adapters.kept_meta import filled_cells
+from segagree.adapters.kept_meta import note_dropped_columns
 from segagree.adapters.praat_text import Item as PraatItem
 from segagree.adapters.praat_text import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.adapters.praat_text import Tier as PraatTier
@@ -470,10 +470,9 @@ def _note_tier_losses(
             count=sum(pauses.values()),
         )
     n_holes = sum(t.gaps for t in tiers if t.name in used)
-    if n_holes:
-        losses.add(
-            "repaired", "intervals that do not start where the previous one ends (Praat tiles each tier)", count=n_holes
-        )
+    losses.add_count(
+        "repaired", "intervals that do not start where the previous one ends (Praat tiles each tier)", n_holes
+    )
     if meta["renamed_tiers"]:
         losses.add("tiers-renamed", "duplicate tier names were made unique", where=", ".join(meta["renamed_tiers"]))
     if sel.speaker_tier:
@@ -495,17 +494,14 @@ def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, s
             f"all are written back {style}",
             count=respaced,
         )
-    if stats.empty_units:
-        losses.add(
-            "units-dropped",
-            "intervals holding only an endnote have no tokens",
-            where=", ".join(stats.empty_units[:5]),
-            count=len(stats.empty_units),
-        )
-    if stats.label_differs:
-        losses.add(
-            "labels-dropped", "unit labels whose text differs from their word tier's words", count=stats.label_differs
-        )
+    losses.add_items(
+        "units-dropped",
+        "intervals holding only an endnote have no tokens",
+        stats.empty_units,
+    )
+    losses.add_count(
+        "labels-dropped", "unit labels whose text differs from their word tier's words", stats.label_differs
+    )
     if stats.span_differs:
         what = "unit intervals whose times differ from their words' span"
         losses.add("times-dropped", what, count=stats.span_differs)
@@ -599,13 +595,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         raise UsageError(f"TextGrid format must be 'long' or 'short', got {fmt!r}")
     layer = unit_layer_to_write(doc, losses, "TextGrid", options.get("layer"))
     extra = doc.meta_columns()
-    if extra:
-        losses.add(
-            "meta-dropped",
-            "token columns have no place in a TextGrid (their non-empty cells are lost)",
-            where=", ".join(extra),
-            count=filled_cells(doc, extra),
-        )
+    note_dropped_columns(doc, extra, "a TextGrid", losses)
     units = doc.units(layer.name) if doc.speakers else []  # (speaker_rows needs a speaker)
     spans, invented = _unit_spans(doc, units, losses)
     _note_reordering(doc, units, spans, losses)
@@ -806,13 +796,11 @@ def _note_unreadable(per_speaker: dict[str, list[Any]], need_words: bool, losses
                 gap_units.append(f"{speaker}: {label.strip()!r}")
             elif need_words:
                 bad_tokens += sum(1 for t in toks if t.strip() in gaps or len(t.split()) != 1)
-    if gap_units:
-        losses.add(
-            "units-dropped",
-            "units whose whole text is a pause label read back as gaps",
-            where=", ".join(gap_units[:5]),
-            count=len(gap_units),
-        )
+    losses.add_items(
+        "units-dropped",
+        "units whose whole text is a pause label read back as gaps",
+        gap_units,
+    )
     if bad_tokens:
         losses.add(
             "tokens-changed",

@@ -517,15 +517,13 @@ class _TrsWriter:
                 e = max(s, e) if not math.isnan(e) else s
             self.spans.append((s, e))
             prev_end = e
-        if filled:
-            losses.add("times-invented", "units without a start or end got the previous unit's end", count=filled)
+        losses.add_count("times-invented", "units without a start or end got the previous unit's end", filled)
         inner = sum(
             1
             for u in units
             if any(not math.isnan(starts[r]) for r in u.rows[1:]) or any(not math.isnan(ends[r]) for r in u.rows[:-1])
         )
-        if inner:
-            losses.add("times-dropped", "word times inside units are not written", count=inner)
+        losses.add_count("times-dropped", "word times inside units are not written", inner)
 
     def sid(self, u: Any) -> str:
         own = self.col("trs_speaker", u.rows[0])
@@ -684,8 +682,7 @@ class _TrsWriter:
     def note_losses(self) -> None:
         """Marks, turns and sections not written; turns respeakered; tokens that read back otherwise."""
         losses, tok = self.losses, self.tok
-        if self.lost_marks:
-            losses.add("marks-dropped", "unknown mark elements were not written", count=self.lost_marks)
+        losses.add_count("marks-dropped", "unknown mark elements were not written", self.lost_marks)
         # Turns and sections the reader kept but no unit belongs to (no words): not written, so
         # the turn and section numbers of what follows change on reading back.
         if "trs_turn" in tok.columns and len(self.written_turns) < len(self.turns_meta):

@@ -104,6 +104,7 @@ from segagree.adapters.srt import (
     _LABEL_CAPS,
     DEFAULT_SPEAKER,
     _styled_line,
+    apply_style_tag,
     cue_groups,
     cue_times,
     speaker_marks_mode,
@@ -257,13 +258,7 @@ def _scan_line(line: str, stack: list[tuple[str, str]], voice: list[str | None],
         if parts is None or name not in _STYLE_TAGS:
             state.note("tag-dropped", place)
             continue
-        if closing:
-            for j in range(len(stack) - 1, -1, -1):
-                if stack[j][0] == name:
-                    del stack[j]
-                    break
-        else:
-            stack.append((name, m.group(0)))
+        apply_style_tag(stack, name, closing, m.group(0))
     if pos < len(line):
         text(line[pos:])
     return "".join(chars), styles, voices, stamps
@@ -774,10 +769,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
 
 def _note_word_times(interior_ends: int, dropped_starts: int, losses: LossReport) -> None:
     """Word times WebVTT cannot hold: end times inside a cue, start times outside its span."""
-    if interior_ends:
-        losses.add(
-            "times-dropped", "WebVTT has no end times for words inside a cue; they are not written", count=interior_ends
-        )
+    losses.add_count(
+        "times-dropped", "WebVTT has no end times for words inside a cue; they are not written", interior_ends
+    )
     if dropped_starts:
         losses.add(
             "times-dropped",

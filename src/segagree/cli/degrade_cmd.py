@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from segagree.cli.common import check_writable, examples, json_option, print_json, say
+from segagree.cli.common import F, check_writable, examples, json_option, print_json, say
 
 
-@click.command(
-    epilog=examples(
-        "segagree degrade film.ref.srt -o film.shift2.srt --shift 2 --p 0.3 --seed 1",
-        "segagree degrade film.ref.srt -o film.del.srt --delete --p 0.5 --seed 1 --json",
-    )
+def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.Command]:
+    """A command that reads one subtitle file (the argument ``argument``) and writes a re-broken
+    copy to ``-o FILE``, with ``example_lines`` as its help's examples; the command's other
+    options come after these."""
+
+    def make(f: F) -> click.Command:
+        f = click.option(
+            "-o", "--output", required=True, type=click.Path(path_type=Path), metavar="FILE", help="Output file."
+        )(f)
+        f = click.argument(argument, type=click.Path(path_type=Path))(f)
+        return click.command(epilog=examples(*example_lines))(f)
+
+    return make
+
+
+@rebreak_command(
+    "reference",
+    "segagree degrade film.ref.srt -o film.shift2.srt --shift 2 --p 0.3 --seed 1",
+    "segagree degrade film.ref.srt -o film.del.srt --delete --p 0.5 --seed 1 --json",
 )
-@click.argument("reference", type=click.Path(path_type=Path))
-@click.option("-o", "--output", required=True, type=click.Path(path_type=Path), metavar="FILE", help="Output file.")
 @click.option("--shift", "shift", type=click.IntRange(min=1), metavar="N", help="Shift breaks by up to N words.")
 @click.option("--insert", "insert", is_flag=True, help="Insert new breaks into free gaps.")
 @click.option("--delete", "delete", is_flag=True, help="Delete breaks.")

@@ -6,18 +6,15 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import check_writable, examples, json_option
-from segagree.cli.degrade_cmd import say_written
+from segagree.cli.common import check_writable, json_option
+from segagree.cli.degrade_cmd import rebreak_command, say_written
 
 
-@click.command(
-    epilog=examples(
-        "segagree segment film.ref.srt --baseline length --max-cpl 42 -o film.len42.srt",
-        "segagree segment film.ref.srt --baseline length --max-cpl 30 --max-lines 1 -o film.len30.srt --json",
-    )
+@rebreak_command(
+    "source",
+    "segagree segment film.ref.srt --baseline length --max-cpl 42 -o film.len42.srt",
+    "segagree segment film.ref.srt --baseline length --max-cpl 30 --max-lines 1 -o film.len30.srt --json",
 )
-@click.argument("source", type=click.Path(path_type=Path))
-@click.option("-o", "--output", required=True, type=click.Path(path_type=Path), metavar="FILE", help="Output file.")
 @click.option(
     "--baseline", type=click.Choice(["length"]), default="length", show_default=True, help="The segmentation baseline."
 )

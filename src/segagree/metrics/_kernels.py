@@ -84,24 +84,6 @@ def _align(
     return cost[n_a * w + n_b], edits[n_a * w + n_b]
 
 
-def _align_alone(
-    pa: np.ndarray,
-    xa: np.ndarray,
-    n_a: int,
-    pb: np.ndarray,
-    yb: np.ndarray,
-    n_b: int,
-    dele: np.ndarray,
-    ins: np.ndarray,
-    c: np.ndarray,
-    trans: np.ndarray,
-    eps: float,
-) -> tuple[float, int]:
-    """:func:`_align` with scratch of its own (for blocks too long for the shared scratch)."""
-    need = (n_a + 1) * (n_b + 1)
-    return _align(pa, xa, n_a, pb, yb, n_b, np.empty(need), np.empty(need, np.int64), dele, ins, c, trans, eps)
-
-
 def _score_draws(
     u: np.ndarray,
     rows: int,
@@ -192,7 +174,9 @@ def _score_draws(
                     if (n_a + 1) * (n_b + 1) <= size:
                         bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_buf, edits_buf, dele, ins, c, trans, eps)
                     else:  # a long block (dmax = inf): scratch of its own
-                        bc, be = _align_alone(pa, xa, n_a, pb, yb, n_b, dele, ins, c, trans, eps)
+                        need = (n_a + 1) * (n_b + 1)
+                        cost_own, edits_own = np.empty(need), np.empty(need, np.int64)
+                        bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_own, edits_own, dele, ins, c, trans, eps)
                     delta_r += bc - own
                     d_edits_r += be - (n_a + n_b)
                 n_a = 0
@@ -269,6 +253,5 @@ if njit is None:  # pragma: no cover
     score_draws: Any = None
 else:
     _align = njit(cache=True, nogil=True)(_align)
-    _align_alone = njit(cache=True, nogil=True)(_align_alone)
     dp_blocks = njit(cache=True, nogil=True)(_dp_blocks)
     score_draws = njit(cache=True, nogil=True)(_score_draws)

@@ -62,10 +62,8 @@ _BLEU_BREAK = {EOB: "\ue001", EOL: "\ue002"}
 # Tokens of masked TER (TER is blind to token names, so EvalSubtitle's and SubER's strings map here).
 _MASK, _TER_BREAK = "#", {EOB: "§", EOL: "µ"}
 
-#: Every metric name the SubER 0.4 command line accepts, in its order.
-SUBER_METRICS: tuple[str, ...] = (
-    "SubER",
-    "SubER-cased",
+#: The SubER 0.4 metrics that also come with an ``AS-`` (re-segmented) and ``t-`` (time-clipped) form.
+_SUBER_SEGMENTABLE: tuple[str, ...] = (
     "WER",
     "CER",
     "BLEU",
@@ -77,23 +75,14 @@ SUBER_METRICS: tuple[str, ...] = (
     "BLEU-seg",
     "TER-seg",
     "TER-br",
-    *(
-        f"{p}-{m}"
-        for p in ("AS", "t")
-        for m in (
-            "WER",
-            "CER",
-            "BLEU",
-            "TER",
-            "chrF",
-            "WER-cased",
-            "CER-cased",
-            "WER-seg",
-            "BLEU-seg",
-            "TER-seg",
-            "TER-br",
-        )
-    ),
+)
+
+#: Every metric name the SubER 0.4 command line accepts, in its order.
+SUBER_METRICS: tuple[str, ...] = (
+    "SubER",
+    "SubER-cased",
+    *_SUBER_SEGMENTABLE,
+    *(f"{p}-{m}" for p in ("AS", "t") for m in _SUBER_SEGMENTABLE),
     "length_ratio",
 )
 

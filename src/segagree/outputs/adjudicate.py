@@ -377,8 +377,8 @@ def _missing_row_ids(
     from segagree.pipeline.compare import score_pair
     from segagree.pipeline.config import KappaSettings, RunConfig
     from segagree.pipeline.operations import operation_rows
-    from segagree.pipeline.pairing import pair_annotations, resolve_layer
-    from segagree.pipeline.tasks import speaker_map_for
+    from segagree.pipeline.pairing import resolve_layer
+    from segagree.pipeline.tasks import pair_for_run
 
     rel, absolute = src.values.get("file_b", ""), src.values.get("file_b_absolute", "")
     candidates = [(workbook.resolve().parent / rel).resolve() if rel and not Path(rel).is_absolute() else Path(rel)]
@@ -395,17 +395,7 @@ def _missing_row_ids(
         layer, layer_scheme, merge = resolve_layer(
             doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme
         )
-        pair = pair_annotations(
-            doc_a,
-            doc_b,
-            layer=layer,
-            scheme=layer_scheme,
-            speaker_map=merge or speaker_map_for(config, doc_a, doc_b),
-            align=config.align or merge is not None,
-            max_mismatch=config.max_mismatch,
-            normalise_speakers=config.normalise_speakers,
-            common_speakers=config.common_speakers,
-        )
+        pair = pair_for_run(config, doc_a, doc_b, layer, layer_scheme, merge)
         ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
     except SegagreeError:
         return []  # the check cannot be made; the decisions are applied as they are

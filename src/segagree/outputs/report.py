@@ -31,7 +31,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from markupsafe import Markup
@@ -59,18 +59,15 @@ from segagree.outputs.text_pages import (
     PLOTS_DIR,
     page_link,
     subtitle_cells,
-    texts_of,
     write_text_pages,
 )
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.rows import POOLED
 from segagree.version import version
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
 KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES  # the kappas' names (their cards')
-
-if TYPE_CHECKING:
-    from segagree.pipeline.outcome import RunOutcome
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",

@@ -30,7 +30,7 @@ from segagree.adapters.base import write_text_atomic
 from segagree.errors import SegagreeError
 from segagree.outputs.summary import write_summary
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.outcome import RunOutcome
+from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.results_log import NOT_LOGGED, RESULTS_LOG, load_results_log, log_record
 from segagree.pipeline.scheduler import (
     MIN_PARALLEL_TASKS,
@@ -214,15 +214,6 @@ def workbook_digest(results: list[dict[str, Any]], config: RunConfig, scheme_dig
     settings = workbook_settings(config)
     pairs = [[r.get("key"), r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"]] for r in results]
     return _digest([version(), settings, scheme_digest, pairs])
-
-
-def texts_of(outcome: RunOutcome) -> dict[str, list[int]]:
-    """Text -> the indexes of its successful tasks in ``outcome.results`` (task order)."""
-    by_text: dict[str, list[int]] = {}
-    for i, light in enumerate(outcome.pairs):
-        if light.get("ok"):
-            by_text.setdefault(light["text"], []).append(i)
-    return by_text
 
 
 def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig, jobs: int, manifest: _Manifest) -> list[str]:

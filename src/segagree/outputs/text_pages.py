@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
 from segagree.metrics.sf import SF_NAMES
@@ -43,13 +43,11 @@ from segagree.outputs.report_format import (
     _slug,
 )
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.rows import POOLED, rows_for
 from segagree.version import version
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
-
-if TYPE_CHECKING:
-    from segagree.pipeline.outcome import RunOutcome
 
 PAGES_DIR = "texts"
 PLOTS_DIR = "plots"
@@ -82,15 +80,6 @@ def page_name(text: str) -> str:
 def page_link(text: str) -> str:
     """The page's address relative to ``report.html``."""
     return f"{PAGES_DIR}/{page_name(text)}"
-
-
-def texts_of(outcome: RunOutcome) -> dict[str, list[int]]:
-    """Text -> the indexes of its successful tasks in ``outcome.results`` (task order)."""
-    by_text: dict[str, list[int]] = {}
-    for i, light in enumerate(outcome.pairs):
-        if light.get("ok"):
-            by_text.setdefault(light["text"], []).append(i)
-    return by_text
 
 
 def page_digest(lights: Sequence[Mapping[str, Any]], settings: str) -> str:
@@ -280,19 +269,6 @@ def text_context(
     }
 
 
-def render_text_page(
-    text: str,
-    results: Sequence[Mapping[str, Any]],
-    config: RunConfig,
-    corpus_root: str,
-    pngs: Sequence[Mapping[str, Any]] | None = None,
-) -> str:
-    """The HTML of one text's page."""
-    empty = {"agreement": None, "operations": None, "confusion": None}
-    context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
-    return _environment().get_template(TEMPLATE).render(context)
-
-
 def write_text_page(
     outdir: Path,
     text: str,
@@ -302,8 +278,10 @@ def write_text_page(
     pngs: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """Render and write one text's page (a module-level function, so workers can run it)."""
+    empty = {"agreement": None, "operations": None, "confusion": None}
+    context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
     path = outdir / PAGES_DIR / page_name(text)
-    write_text_atomic(path, render_text_page(text, results, config, corpus_root, pngs))
+    write_text_atomic(path, _environment().get_template(TEMPLATE).render(context))
     return f"{PAGES_DIR}/{path.name}"
 
 

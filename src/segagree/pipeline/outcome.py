@@ -54,3 +54,12 @@ class RunOutcome:
     @property
     def failures(self) -> list[dict[str, Any]]:
         return [r for r in self.pairs if not r.get("ok")]
+
+
+def texts_of(outcome: RunOutcome) -> dict[str, list[int]]:
+    """Text -> the indexes of its successful tasks in ``outcome.results`` (task order)."""
+    by_text: dict[str, list[int]] = {}
+    for i, light in enumerate(outcome.pairs):
+        if light.get("ok"):
+            by_text.setdefault(light["text"], []).append(i)
+    return by_text

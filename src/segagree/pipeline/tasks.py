@@ -27,7 +27,7 @@ from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.pipeline.results import AnnotationPair
 from segagree.pipeline.subtitles import compare_subtitles, is_subtitle_document, subtitle_values
-from segagree.schemas import Document
+from segagree.schemas import BoundaryScheme, Document
 from segagree.version import version
 
 
@@ -59,6 +59,29 @@ def speaker_map_for(config: RunConfig, *docs: Document) -> dict[str, str]:
             name = config.speakers.get(s, s)
             mapping[s] = normalise_speaker(name) if config.normalise_speakers else name
     return mapping
+
+
+def pair_for_run(
+    config: RunConfig,
+    a: Document,
+    b: Document,
+    layer: str,
+    layer_scheme: BoundaryScheme | None,
+    merge: dict[str, str] | None,
+) -> AnnotationPair:
+    """Pair ``a`` and ``b`` on the layer :func:`resolve_layer` chose, as the run's ``config``
+    says (its speaker renames unless the layer merges speakers, alignment, mismatch limit)."""
+    return pair_annotations(
+        a,
+        b,
+        layer=layer,
+        scheme=layer_scheme,
+        speaker_map=merge or speaker_map_for(config, a, b),
+        align=config.align or merge is not None,
+        max_mismatch=config.max_mismatch,
+        normalise_speakers=config.normalise_speakers,
+        common_speakers=config.common_speakers,
+    )
 
 
 def run_task(
@@ -103,17 +126,7 @@ def run_task(
             sub_names = list(GROUPS["subtitles"])
             metrics = [m for m in metrics if m not in sub_names]
         try:
-            pair = pair_annotations(
-                a,
-                b,
-                layer=layer,
-                scheme=layer_scheme,
-                speaker_map=merge or speaker_map_for(config, a, b),
-                align=config.align or merge is not None,
-                max_mismatch=config.max_mismatch,
-                normalise_speakers=config.normalise_speakers,
-                common_speakers=config.common_speakers,
-            )
+            pair = pair_for_run(config, a, b, layer, layer_scheme, merge)
         except MismatchError as err:
             if not subtitles:
                 raise

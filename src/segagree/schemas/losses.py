@@ -14,7 +14,7 @@ Each loss says what kind it is, where (tier, speaker, cue, line) and how much (a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -58,6 +58,17 @@ class LossReport:
         loss = Loss(kind, message, where=where, count=count, side=self.side)
         if loss not in self.losses:
             self.losses.append(loss)
+
+    def add_count(self, kind: str, message: str, count: int) -> None:
+        """Add a loss of ``count`` items, or nothing when ``count`` is 0."""
+        if count:
+            self.add(kind, message, count=count)
+
+    def add_items(self, kind: str, message: str, items: Sequence[str]) -> None:
+        """Add a loss naming the first five of ``items`` and counting them all, or nothing
+        when there are none."""
+        if items:
+            self.add(kind, message, where=", ".join(items[:5]), count=len(items))
 
     def extend(self, other: Iterable[Loss]) -> None:
         for loss in other:

@@ -24,6 +24,7 @@ import numpy as np
 from segagree.metrics.contract import Card, Measure, NotApplicableResult, UnitSet
 from segagree.metrics.unitizing.gamma_cat import CategoryParts, category_parts
 from segagree.metrics.unitizing.gamma_core import Core, Setup, alignment_json, gamma_core, not_applicable
+from segagree.metrics.unitizing.shared import time_card
 
 __all__ = ["MEASURES", "GammaCatMeasure", "GammaKMeasure", "GammaMeasure", "Setup", "gamma_core"]
 
@@ -133,20 +134,16 @@ class _GammaBase(Measure[UnitSet, Any, Any]):
 
 
 class GammaMeasure(_GammaBase):
-    card = Card(
-        name="gamma",
-        title="gamma (unitizing agreement over time)",
-        definition=(
+    card = time_card(
+        "gamma",
+        "gamma (unitizing agreement over time)",
+        (
             "1 - D_o/D_e: D_o the disorder of the exact best alignment of the annotators' units (sum of group "
             "disorders / mean units per annotator; d = alpha·d_pos + beta·d_cat, empty costs delta_empty), D_e the "
             "mean best-alignment disorder of `samples` random continua; 1 when D_o = 0"
         ),
-        citation=_CITATION_2015,
+        _CITATION_2015,
         parameters=PARAMETERS,
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
         reference=(
             "pygamma-agreement 0.5.9 (observed disorder to 1e-6 on stored cases; expected disorder within sampling "
             "error for both samplers); brute-force alignment on small random cases"
@@ -293,16 +290,12 @@ _CAT_NOTES = (
 
 
 def _cat_card(name: str, title: str, definition: str) -> Card:
-    return Card(
-        name=name,
-        title=title,
-        definition=definition,
-        citation=_CITATION_2018,
+    return time_card(
+        name,
+        title,
+        definition,
+        _CITATION_2018,
         parameters={**PARAMETERS, "gamma_cat_variant": "mathet"},
-        better="higher",
-        needs="times",
-        annotators="2+",
-        group="time",
         reference="pygamma-agreement 0.5.9 (variant 'pygamma', stored outputs)",
         notes=_CAT_NOTES,
     )
