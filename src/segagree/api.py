@@ -471,6 +471,31 @@ def _metric_list(metrics: str | Sequence[str] | None) -> list[str]:
     return resolve_metric_names(metrics)
 
 
+def _pairing(
+    layer: str | None,
+    scheme: BoundaryScheme,
+    align: bool,
+    max_mismatch: float,
+    normalise_speakers: bool,
+    common_speakers: bool,
+    speaker_map: Mapping[str, str] | None,
+    /,
+) -> dict[str, Any]:
+    """How annotations are paired into boundary arrays (the layer and scheme compared, speakers,
+    token alignment), checked, as the pipeline's keywords."""
+    if not 0.0 <= max_mismatch <= 1.0:
+        raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
+    return {
+        "layer": layer,
+        "scheme": scheme,
+        "align": align,
+        "max_mismatch": max_mismatch,
+        "normalise_speakers": normalise_speakers,
+        "common_speakers": common_speakers,
+        "speaker_map": speaker_map,
+    }
+
+
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
         raise UsageError(f"mode must be optimal or segsimflex, not {mode!r}")
@@ -529,28 +554,21 @@ def compare(
     from segagree.pipeline.compare import compare_documents
 
     _check_mode(mode)
-    if not 0.0 <= max_mismatch <= 1.0:
-        raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
-    names = _metric_list(metrics)
     sch = load_scheme(scheme)
+    pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
+    names = _metric_list(metrics)
     doc_a = _document(a, format, sch, read_options or {})
     doc_b = _document(b, format, sch, read_options or {})
     result = compare_documents(
         doc_a,
         doc_b,
-        layer=layer,
-        scheme=sch,
         mode=mode,
         transpositions=transpositions,
-        speaker_map=speaker_map,
-        normalise_speakers=normalise_speakers,
-        align=align,
-        max_mismatch=max_mismatch,
         metrics=names,
         metric_options=metric_options,
         with_operations=with_operations,
         review_rows=review_rows,
-        common_speakers=common_speakers,
+        **pairing,
     )
     return CompareResult(result)
 
@@ -608,24 +626,16 @@ def agree(
     _check_mode(mode)
     if chance not in CHANCE_MODELS:
         raise UsageError(f"chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
-    if not 0.0 <= max_mismatch <= 1.0:
-        raise UsageError(f"max_mismatch must be a fraction between 0 and 1, not {max_mismatch!r}")
+    sch = load_scheme(scheme)
+    pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     if sims < 1 or jobs < 1 or n_boot < 1:
         raise UsageError("sims, jobs and n_boot must be at least 1")
-    sch = load_scheme(scheme)
     docs = [_document(x, format, sch, read_options or {}) for x in annotations]
     if names is None:
         names = [_label(x, i) for i, x in enumerate(annotations)]
     result = agree_documents(
         docs,
         names=names,
-        scheme=sch,
-        layer=layer,
-        align=align,
-        max_mismatch=max_mismatch,
-        normalise_speakers=normalise_speakers,
-        common_speakers=common_speakers,
-        speaker_map=speaker_map,
         mode=mode,
         transpositions=transpositions,
         chance=chance,
@@ -637,6 +647,7 @@ def agree(
         n_boot=n_boot,
         progress=progress,
         mc_tolerance=mc_tolerance,
+        **pairing,
     )
     return AgreementResult(result)
 

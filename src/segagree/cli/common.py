@@ -201,6 +201,10 @@ class Reading:
     format: str | None
     options: dict[str, Any]
 
+    def api_keywords(self) -> dict[str, Any]:
+        """As the API's ``format`` and ``read_options`` keywords (compare, review, run...)."""
+        return {"format": self.format, "read_options": self.options}
+
 
 # The reading options every command that reads files takes: parameter name, option names, settings.
 _READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
@@ -301,6 +305,10 @@ class SpeakerLabels:
     renames: dict[str, str] | None
     normalise: bool
     common: bool = False
+
+    def api_keywords(self) -> dict[str, Any]:
+        """As the API's speaker-pairing keywords (compare, agree, review, run)."""
+        return {"normalise_speakers": self.normalise, "common_speakers": self.common, "speaker_map": self.renames}
 
 
 def speaker_labels_option(f: F) -> F:

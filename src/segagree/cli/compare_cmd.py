@@ -105,9 +105,7 @@ def compare(
         max_mismatch=max_mismatch,
         layer=layer,
         transpositions=transpositions,
-        normalise_speakers=speaker_labels.normalise,
-        common_speakers=speaker_labels.common,
-        speaker_map=speaker_labels.renames,
+        **speaker_labels.api_keywords(),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
         metric_options={"language": language, "max_cpl": max_cpl},

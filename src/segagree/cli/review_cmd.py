@@ -98,11 +98,8 @@ def review(
         sims=sims,
         seed=seed,
         max_mismatch=max_mismatch,
-        normalise_speakers=speaker_labels.normalise,
-        common_speakers=speaker_labels.common,
-        speaker_map=speaker_labels.renames,
-        format=reading.format,
-        read_options=reading.options,
+        **speaker_labels.api_keywords(),
+        **reading.api_keywords(),
     )
     say_unpaired(outcome.unpaired_speakers)
     sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"

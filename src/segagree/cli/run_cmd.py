@@ -111,7 +111,6 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
-    opts = reading.options
     started = time.time()
     try:
         with _progress_bar(disabled=quiet) as progress:
@@ -129,8 +128,7 @@ def run(
                 scheme=scheme,
                 workbooks=workbooks,
                 report=report,
-                format=reading.format,
-                read_options=opts,
+                **reading.api_keywords(),
                 common_speakers=common_speakers,
                 progress=progress,
             )

@@ -34,7 +34,6 @@ from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.results_log import NOT_LOGGED, RESULTS_LOG, load_results_log, log_record
 from segagree.pipeline.scheduler import (
     MIN_PARALLEL_TASKS,
-    Progress,
     plan_tasks,
     score_corpus,
     usable_cpus,
@@ -91,19 +90,18 @@ def run_corpus(
     outdir: Path,
     config: RunConfig,
     *,
-    jobs: int = 1,
-    backend: str = "loky",
-    resume: bool = True,
     workbooks: bool = True,
     report: bool = True,
-    progress: Progress | None = None,
+    **scoring: Any,
 ) -> RunOutcome:
-    """Score a corpus (:func:`segagree.pipeline.scheduler.score_corpus`) and write its outputs
-    (:func:`write_outputs`). ``outcome.outputs["rebuilt"]`` lists the outputs written this time."""
-    if not resume:
+    """Score a corpus (:func:`segagree.pipeline.scheduler.score_corpus`, which takes ``scoring``:
+    ``jobs``, ``backend``, ``resume``, ``progress``) and write its outputs (:func:`write_outputs`).
+    ``outcome.outputs["rebuilt"]`` lists the outputs written this time."""
+    if not scoring.get("resume", True):
         forget_outputs(outdir)
-    outcome = score_corpus(corpus_dir, outdir, config, jobs=jobs, backend=backend, resume=resume, progress=progress)
-    if backend != "dask":
+    outcome = score_corpus(corpus_dir, outdir, config, **scoring)
+    jobs = int(scoring.get("jobs", 1))
+    if scoring.get("backend", "loky") != "dask":
         jobs = min(max(jobs, 1), usable_cpus())
     return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
 
