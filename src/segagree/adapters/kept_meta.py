@@ -11,7 +11,7 @@ target except the source's own format and the native JSON (which keeps ``meta`` 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from segagree.schemas import Document
@@ -154,3 +154,15 @@ def note_foreign_meta(doc: Document, target: str, losses: LossReport) -> None:
         what = held(doc)
         if what:
             losses.add("meta-dropped", f"{target} has no place for {'; '.join(what)}", where=fmt)
+
+
+def note_words_between_spaces(
+    losses: LossReport, *, split: int, empty: int, odd_speakers: Collection[str], holder: str, speaker_rule: str
+) -> None:
+    """The write losses of a format that holds a unit's words between spaces (Du Bois text, a
+    table row): tokens holding spaces split on reading back, empty tokens dropped, and speaker
+    names its reader changes (``speaker_rule`` says how)."""
+    losses.add_count("tokens-split", "tokens holding spaces are split on reading back", split)
+    losses.add_count("tokens-dropped", f"empty tokens are not kept ({holder} holds words between spaces)", empty)
+    if odd_speakers:
+        losses.add("speakers-changed", f"speaker names {sorted(odd_speakers)} read back differently ({speaker_rule})")

@@ -30,12 +30,8 @@ from typing import Any
 import numpy as np
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
-from segagree.adapters.endnotes import (
-    endnote_text,
-    is_pause,
-    split_endnote,
-    unit_layer_to_write,
-)
+from segagree.adapters.endnotes import endnote_text, is_pause, split_endnote, unit_layer_to_write
+from segagree.adapters.kept_meta import note_words_between_spaces
 from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, factorize
@@ -414,14 +410,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     losses.add_count(
         "times-dropped", "a table holds unit times only; word times inside units are not kept", inner_times
     )
-    losses.add_count("tokens-split", "tokens holding a space are split in two on reading back", split)
-    losses.add_count("tokens-dropped", "empty tokens are not kept (a table row holds words between spaces)", empty)
-    if odd_speakers:
-        losses.add(
-            "speakers-changed",
-            f"speaker names {sorted(odd_speakers)} read back differently (blank or NA inherits the row above; "
-            "spaces around a name are dropped)",
-        )
+    note_words_between_spaces(
+        losses,
+        split=split,
+        empty=empty,
+        odd_speakers=odd_speakers,
+        holder="a table row",
+        speaker_rule="blank or NA inherits the row above; spaces around a name are dropped",
+    )
     import pandas as pd
 
     frame = pd.DataFrame.from_records(records, columns=_column_order(doc, meta_cols))

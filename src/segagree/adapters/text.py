@@ -33,12 +33,8 @@ from typing import Any
 import numpy as np
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
-from segagree.adapters.endnotes import (
-    endnote_text,
-    looks_like_endnote,
-    split_endnote,
-    unit_layer_to_write,
-)
+from segagree.adapters.endnotes import endnote_text, looks_like_endnote, split_endnote, unit_layer_to_write
+from segagree.adapters.kept_meta import note_words_between_spaces
 from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, from_units
@@ -250,14 +246,15 @@ def write(
         previous = unit.speaker
     if inner_times and layout == "rezonator":
         losses.add("times-dropped", "a transcript holds unit times only; word times are not kept", count=inner_times)
-    losses.add_count("tokens-split", "tokens holding spaces are split on reading back", split)
-    losses.add_count("tokens-dropped", "empty tokens are not kept (text holds words between spaces)", empty)
-    if odd_speakers:
-        losses.add(
-            "speakers-changed",
-            f"speakers {sorted(odd_speakers)} read back differently (an empty name, a line break in a name, "
-            "spaces around it, or a first word that looks like a NAME: label)",
-        )
+    note_words_between_spaces(
+        losses,
+        split=split,
+        empty=empty,
+        odd_speakers=odd_speakers,
+        holder="a transcript line",
+        speaker_rule="an empty name, a line break in a name, spaces around it, or a first word that looks like a "
+        "NAME: label",
+    )
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
