@@ -101,7 +101,7 @@ def main() -> None:
                 f"{n} x {k:>5}: median {med:6.2f} s (runs {', '.join(f'{t:.2f}' for t in times)}) "
                 f"target {target:.0f} s {flag}  {json.loads(last) if last else ''}"
             )
-            cli = [sys.executable, "-m", "segagree", "agree", "--time", str(path), "--metric", "gamma", "--json"]
+            cli = [sys.executable, "-m", "segagree", "agree", "--time", str(path), "--measure", "gamma", "--json"]
             probe = subprocess.run(
                 [sys.executable, "-m", "segagree", "agree", "--help"], capture_output=True, text=True
             )
