@@ -77,9 +77,9 @@ def _context(run: TimeCorpusRun, rows: list[dict[str, Any]]) -> dict[str, Any]:
         {"name": t, "files": run.files(t), "units": r["units"], "speakers": r["speakers"], "notes": r["notes"]}
         for t, r in run.texts.items()
     ]
-    settings = [
-        (f"parameters.{k}", _setting(v)) for k, v in _flatten(run.parameters) if v is not None
-    ] + [(f"reading.{k}", _setting(v)) for k, v in _flatten(run.reading) if v is not None]
+    settings = [(f"parameters.{k}", _setting(v)) for k, v in _flatten(run.parameters) if v is not None] + [
+        (f"reading.{k}", _setting(v)) for k, v in _flatten(run.reading) if v is not None
+    ]
     return {
         "corpus": run.corpus,
         "version": version(),

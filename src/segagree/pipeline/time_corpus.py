@@ -51,6 +51,10 @@ class TimeCorpusRun:
         """annotator -> file name of a text."""
         return {a: p.name for a, p in self.corpus.texts[text].items()}
 
+    def rows(self) -> list[dict[str, Any]]:
+        """The long-format rows of ``summary.csv`` (:func:`time_rows`)."""
+        return list(time_rows(self))
+
     def to_dict(self) -> dict[str, Any]:
         """Everything but the rows, JSON-ready."""
         return {
@@ -73,13 +77,14 @@ def _reading_dict(how: UnitReading) -> dict[str, Any]:
 
 def score_time_corpus(
     root: Path,
-    how: UnitReading = UnitReading(),
+    how: UnitReading | None = None,
     names: Sequence[str] | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> TimeCorpusRun:
     """Score every text of the corpus folder ``root`` and pool the measures over texts (see the module
     docstring). A usage error (an unknown measure, a parameter a measure refuses) stops the run; a
     text whose files cannot be read as units is that text's failure."""
+    how = how or UnitReading()
     measures = [m.name for m in time_measures(names)]
     given = {k: v for k, v in (params or {}).items() if v is not None}
     corpus = find_annotations(root)
@@ -123,7 +128,14 @@ def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any,
 
 def _result_rows(text: str, speaker: str, annotators: str, name: str, result: Mapping[str, Any]) -> Iterator[dict]:
     for label, value, note in measure_values(name, result):
-        yield {"text": text, "speaker": speaker, "annotators": annotators, "measure": label, "value": value, "note": note}
+        yield {
+            "text": text,
+            "speaker": speaker,
+            "annotators": annotators,
+            "measure": label,
+            "value": value,
+            "note": note,
+        }
 
 
 def time_rows(run: TimeCorpusRun) -> Iterator[dict[str, Any]]:
