@@ -91,3 +91,22 @@ def test_usage_errors(tmp_path: Path) -> None:
         assert proc.returncode == 2, proc.stderr
         assert needle in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "out" / "summary.csv").exists()
+
+
+def test_readme_command_runs_as_written(tmp_path: Path) -> None:
+    """The README's `run --time` command, run in sample_corpora/time/ (output redirected to tmp_path),
+    gives the numbers the README quotes."""
+    section = (REPO / "README.md").read_text(encoding="utf-8").split("`run --time`", 1)[1].split("\n## ", 1)[0]
+    line = next(ln for ln in section.splitlines() if ln.startswith("segagree run"))
+    args = line.split("#")[0].split()[1:]
+    args[args.index("-o") + 1] = str(tmp_path / "results")
+    proc = subprocess.run(
+        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300, cwd=SAMPLE
+    )
+    assert proc.returncode == 0, proc.stderr
+    with (tmp_path / "results" / "summary.csv").open(encoding="utf-8") as fh:
+        rows = {(r["text"], r["measure"]): float(r["value"]) for r in csv.DictReader(fh) if r["speaker"] == "ALL"}
+    quoted = [rows[(t, "alpha_u")] for t in ("talk1", "talk2", "ALL")]
+    assert f"talk1 {quoted[0]:.4f}, talk2 {quoted[1]:.4f}, all texts {quoted[2]:.4f}" in section
+    f1 = ", ".join(f"{rows[(t, 'boundary_f1')]:.4f}" for t in ("talk1", "talk2", "ALL"))
+    assert f"boundary F1: {f1}" in section
