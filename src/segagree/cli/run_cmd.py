@@ -36,7 +36,7 @@ from segagree.cli.common import (
         "segagree run . -o results/ --jobs 2",
         "segagree run tables/ -o results/ --sims 200 --seed 1 --no-report",
         "segagree run . -o results/ --reference ann2 --no-kappa --no-workbooks",
-        "segagree run time_corpus/ -o results/ --time --tolerance 0.2 --samples 30 --seed 1",
+        "segagree run time_run/ -o time_results/ --time --tolerance 0.2 --seed 1",
     )
     + "\n\nSettings may also come from CORPUS/segagree.toml (see the README)."
 )
