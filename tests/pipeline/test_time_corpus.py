@@ -151,3 +151,30 @@ def test_usage_errors_stop_the_run(corpus: Path, tmp_path: Path) -> None:
     with pytest.raises(SegagreeError, match="no such folder"):
         api.run_time(tmp_path / "missing", tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_speakers_and_the_folder_layout(tmp_path: Path) -> None:
+    """One folder per annotator; each file has two speakers: a row per speaker, the text pooled over
+    them, the corpus pooled over every speaker of every text."""
+    root = tmp_path / "corpus"
+    table = "annotator,speaker,start,end,category\n"
+    units = {
+        "kim": [("A", 0, 2, "x"), ("A", 3, 5, "y"), ("B", 0, 1, "x"), ("B", 2, 4, "x")],
+        "lee": [("A", 0.2, 2, "x"), ("A", 3, 4, "x"), ("B", 0, 1.5, "x"), ("B", 2.5, 4, "y")],
+    }
+    for who, rows in units.items():
+        (root / who).mkdir(parents=True)
+        for text, shift in (("s1", 0.0), ("s2", 0.5)):
+            body = "".join(f"{who},{spk},{a + shift},{b + shift},{c}\n" for spk, a, b, c in rows)
+            (root / who / f"{text}.csv").write_text(table + body, encoding="utf-8")
+    done = api.run_time(root, tmp_path / "out", measures=["alpha_u"])
+    assert done.corpus.layout == "folders" and sorted(done.texts) == ["s1", "s2"]
+    rows = {(r["text"], r["speaker"]): r["value"] for r in done.rows()}
+    assert set(rows) == {(t, s) for t in ("s1", "s2") for s in ("A", "B", "ALL")} | {("ALL", "ALL")}
+    per_text = [
+        us for text in ("s1", "s2") for us in api.read_time_units(sorted(root.glob(f"*/{text}.csv"))).speakers.values()
+    ]
+    assert len(per_text) == 4 and None not in rows.values()
+    assert rows[("ALL", "ALL")] == get_measure("alpha_u").compute(per_text, {}).value
+    one = api.read_time_units(sorted(root.glob("*/s1.csv"))).speakers["A"]
+    assert rows[("s1", "A")] == get_measure("alpha_u").compute([one], {}).value
