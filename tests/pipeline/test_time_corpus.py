@@ -178,3 +178,9 @@ def test_speakers_and_the_folder_layout(tmp_path: Path) -> None:
     assert rows[("ALL", "ALL")] == get_measure("alpha_u").compute(per_text, {}).value
     one = api.read_time_units(sorted(root.glob("*/s1.csv"))).speakers["A"]
     assert rows[("s1", "A")] == get_measure("alpha_u").compute([one], {}).value
+
+
+def test_a_folder_without_texts_is_an_error_naming_the_files(tmp_path: Path) -> None:
+    with pytest.raises(SegagreeError, match=r"kim.TextGrid: no annotator in the name"):
+        api.run_time(SAMPLE, tmp_path / "out", measures=["alpha_u"])
+    assert not (tmp_path / "out").exists()

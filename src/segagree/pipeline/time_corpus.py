@@ -101,7 +101,10 @@ def score_time_corpus(
         for name, speaker_stats in text_stats.items():
             stats[name].extend(speaker_stats)
     if not run.texts and not run.failures:
-        raise SegagreeError("no text with two or more annotators (expected TEXT.ANNOTATOR.EXT files)", path=root)
+        why = "; ".join(corpus.skipped[:3]) or "no annotation files"
+        raise SegagreeError(
+            f"no text with two or more annotators (expected TEXT.ANNOTATOR.EXT files; {why})", path=root
+        )
     for name in measures:
         run.pooled[name] = pooled_result(time_measures([name])[0], stats[name], given)
     return run
