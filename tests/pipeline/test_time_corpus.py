@@ -181,6 +181,6 @@ def test_speakers_and_the_folder_layout(tmp_path: Path) -> None:
 
 
 def test_a_folder_without_texts_is_an_error_naming_the_files(tmp_path: Path) -> None:
-    with pytest.raises(SegagreeError, match=r"kim.TextGrid: no annotator in the name"):
+    with pytest.raises(SegagreeError, match=r"gestures.csv: no annotator in the name"):
         api.run_time(SAMPLE, tmp_path / "out", measures=["alpha_u"])
     assert not (tmp_path / "out").exists()
