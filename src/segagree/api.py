@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
     from segagree.pipeline.outcome import RunOutcome
+    from segagree.pipeline.time_corpus import TimeCorpusRun
     from segagree.pipeline.units import TimedUnits
 
 # Result types re-exported here, imported on first use: a `compare` need not load the agreement,
@@ -105,6 +106,7 @@ __all__ = [
     "review",
     "review_time",
     "run",
+    "run_time",
     "segment",
     "study",
     "write",
@@ -898,6 +900,53 @@ def agree_time(
 
     timed = read_time_units(sources, **reading)
     return score_time(timed, measures, params)
+
+
+def run_time(
+    corpus: PathLike,
+    out: PathLike,
+    *,
+    measures: Sequence[str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    category: str = "label",
+    format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    layer: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+    report: bool = True,
+) -> TimeCorpusRun:
+    """Time-based unitizing agreement of every text of a corpus folder (``segagree run --time``).
+
+    The folder holds ``TEXT.ANNOTATOR.EXT`` timed files (ELAN, Praat, SRT, units tables ...; or one
+    folder per annotator), the annotator being the name in the file name. Each text is scored as
+    :func:`agree_time` scores its files (every measure of the ``time`` group, or ``measures``, with
+    ``params``), per speaker and pooled; each measure is also pooled over every scored text by its
+    summed statistics (text ``ALL``). A text whose files cannot be read is listed in ``failures`` with
+    its error and the others are scored. Writes ``summary.csv`` (``text, speaker, annotators,
+    measure, value, note``), ``summary.json`` and, with ``report``, ``report.html`` into ``out``.
+
+    Example::
+
+        done = segagree.run_time("corpus/", "results/", params={"tolerance": 0.2})
+        done.texts["t1"][name], done.pooled[name]["value"], done.failures, done.outputs
+
+    Raises:
+        UsageError: an unknown measure or a parameter a measure refuses.
+        SegagreeError: the folder does not exist or holds no text with two annotators.
+    """
+    from segagree.outputs.time_run import write_time_outputs
+    from segagree.pipeline.time_corpus import score_time_corpus
+    from segagree.pipeline.units import UnitReading
+
+    corpus = Path(corpus)
+    if not corpus.is_dir():
+        raise SegagreeError("no such folder" if not corpus.exists() else "not a folder", path=corpus)
+    if format is not None:
+        format_for("x", format)  # an unknown format is a usage error before any work
+    how = UnitReading(category=category, fmt=format, scheme=scheme, layer=layer, options=dict(read_options or {}))
+    done = score_time_corpus(corpus, how, measures, params)
+    write_time_outputs(Path(out), done, report=report)
+    return done
 
 
 def review_time(

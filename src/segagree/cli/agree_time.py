@@ -17,15 +17,17 @@ TIME_HELP = (
     "Time-based unitizing agreement: FILES are one timed file per annotator (annotator = file stem), one file with "
     "--annotator-tier, or a units table (annotator,start,end,category)."
 )
+RUN_TIME_HELP = (
+    "Time-based unitizing agreement per text and pooled over texts: each TEXT.ANNOTATOR.EXT is one annotator's "
+    "timed file (ELAN, Praat, SRT, units table ...); --measure and the measures' parameters as in agree --time."
+)
 CATEGORY_MODES = ("label", "endnote", "none")
 SAMPLERS = ("statistical", "shuffle")
 
 
-def time_options(f: F) -> F:
-    """The options of ``agree --time`` (measure parameters are passed to the measures that take them)."""
-    positive = click.FloatRange(min=0, min_open=True)
-    options = [
-        click.option("--time", "time_mode", is_flag=True, help=TIME_HELP),
+def _input_options() -> list[Callable[[F], F]]:
+    """How ``agree --time`` finds the annotators and the continuum in its files."""
+    return [
         click.option(
             "--annotator-tier",
             "annotator_tiers",
@@ -41,6 +43,13 @@ def time_options(f: F) -> F:
             metavar="START,END",
             help="With --time: the stretch in seconds (default [min(0, first), last]).",
         ),
+    ]
+
+
+def _scoring_options() -> list[Callable[[F], F]]:
+    """The category and the measures with their parameters (``agree --time`` and ``run --time``)."""
+    positive = click.FloatRange(min=0, min_open=True)
+    return [
         click.option(
             "--category",
             type=click.Choice(CATEGORY_MODES, case_sensitive=False),
@@ -79,9 +88,24 @@ def time_options(f: F) -> F:
             "--resolution", metavar="SECONDS|auto", help="alpha-U, uα: seconds per position (default auto: 1 or 0.001)."
         ),
     ]
+
+
+def _apply(f: F, options: list[Callable[[F], F]]) -> F:
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def time_options(f: F) -> F:
+    """The options of ``agree --time`` (measure parameters are passed to the measures that take them)."""
+    flag = click.option("--time", "time_mode", is_flag=True, help=TIME_HELP)
+    return _apply(f, [flag, *_input_options(), *_scoring_options()])
+
+
+def corpus_time_options(f: F) -> F:
+    """The options of ``run --time``: the category, the measures and their parameters."""
+    flag = click.option("--time", "time_mode", is_flag=True, help=RUN_TIME_HELP)
+    return _apply(f, [flag, *_scoring_options()])
 
 
 def _pair(text: str | None, what: str) -> tuple[float, float] | None:
@@ -104,7 +128,7 @@ def given_seed(seed: int) -> int | None:
     return None if source is click.core.ParameterSource.DEFAULT else seed
 
 
-def _params(opts: dict[str, Any]) -> dict[str, Any]:
+def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
     """The measures' parameters from the options (None: the measure's default)."""
     return {
         "alpha": opts["alpha"],
@@ -142,7 +166,9 @@ def run_time(
     import segagree.api as api
 
     measures = list(opts["measures"]) or None
-    result = api.agree_time(files, measures=measures, params=_params(opts), **_reading(opts, reading, scheme, layer))
+    result = api.agree_time(
+        files, measures=measures, params=measure_params(opts), **_reading(opts, reading, scheme, layer)
+    )
     if json_out:
         print_json(result)
     else:
@@ -161,7 +187,7 @@ def run_time_review(
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
     reading_kw = _reading(opts, reading, scheme, None)
-    out = api.review_time(files, output, measure=measure, params=_params(opts), plot=plot, **reading_kw)
+    out = api.review_time(files, output, measure=measure, params=measure_params(opts), plot=plot, **reading_kw)
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
     say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:

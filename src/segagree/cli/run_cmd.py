@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from segagree.cli.agree_time import corpus_time_options
 from segagree.cli.common import (
     Reading,
     check_writable,
@@ -35,6 +36,7 @@ from segagree.cli.common import (
         "segagree run . -o results/ --jobs 2",
         "segagree run tables/ -o results/ --sims 200 --seed 1 --no-report",
         "segagree run . -o results/ --reference ann2 --no-kappa --no-workbooks",
+        "segagree run time_run/ -o time_results/ --time --tolerance 0.2 --seed 1",
     )
     + "\n\nSettings may also come from CORPUS/segagree.toml (see the README)."
 )
@@ -76,6 +78,7 @@ from segagree.cli.common import (
 @common_speakers_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
+@corpus_time_options
 def run(
     corpus: Path,
     output: Path,
@@ -94,6 +97,7 @@ def run(
     common_speakers: bool | None,
     quiet: bool,
     json_out: bool,
+    **time_opts: Any,
 ) -> None:
     """Score every pair of annotators of every text of a corpus folder.
 
@@ -102,15 +106,29 @@ def run(
     into the output folder, and with --workbooks a review workbook per text
     (review/TEXT.xlsx). Every finished pair is kept in results.jsonl at once: an
     interrupted run (Ctrl-C) resumes where it stopped when run again.
+
+    With --time: time-based unitizing agreement (gamma, alpha-U, u-alpha, ELAN's kappa, boundary F1)
+    of annotators who drew their own time spans, per text and pooled over texts, into
+    summary.csv, summary.json and report.html.
     """
     import segagree.api as api
-    from segagree.errors import SegagreeError
+    from segagree.errors import SegagreeError, UsageError
 
     if not corpus.exists():
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
+    if time_opts.pop("time_mode"):
+        token_only = {"--config": config, "--reference": reference, "--kappa": kappa, "--sims": sims}
+        given = [name for name, value in token_only.items() if value is not None] + ["--workbooks"] * workbooks
+        if given:
+            raise UsageError(f"{', '.join(given)} score token segmentations; run --time does not take them")
+        from segagree.cli.run_time import run_corpus_time
+
+        opts_time = {**time_opts, "seed": seed, "jobs": jobs}
+        run_corpus_time(corpus, output, opts_time, reading, scheme, report=report, quiet=quiet, json_out=json_out)
+        return
     started = time.time()
     try:
         with _progress_bar(disabled=quiet) as progress:

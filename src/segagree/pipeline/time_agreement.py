@@ -23,7 +23,14 @@ from segagree.metrics.contract import Measure, NotApplicableResult
 from segagree.metrics.registry import get_measure, group_names
 from segagree.pipeline.units import POOLED, TimedUnits
 
-__all__ = ["TIME_GROUP", "best_alignments", "score_time", "time_measures"]
+__all__ = [
+    "TIME_GROUP",
+    "best_alignments",
+    "pooled_result",
+    "score_time",
+    "score_time_statistics",
+    "time_measures",
+]
 
 TIME_GROUP = "time"
 # Keys of a result's to_dict that belong to the measure only (never lifted to the top level).
@@ -40,26 +47,41 @@ def time_measures(names: Sequence[str] | None = None) -> list[Measure[Any, Any, 
     return measures
 
 
-def _score(measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """Per speaker and pooled results of one measure; a parameter the measure refuses is a usage error."""
+def _score(
+    measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Any]]:
+    """Per speaker and pooled results of one measure, and each speaker's statistics; a parameter the
+    measure refuses is a usage error."""
     try:
         return _score_items(measure, items, params)
     except ValueError as err:
         raise UsageError(f"{measure.name}: {err}") from None
 
 
-def _score_items(measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
+def _score_items(
+    measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Any]]:
     per: dict[str, Any] = {}
     stats = []
     for speaker, unit_set in items:
         st = measure.statistics(unit_set, params)
         stats.append(st)
         per[speaker] = measure.score(st, params).to_dict()
-    pooled = measure.score(measure.add(stats), params) if stats else NotApplicableResult(measure.name, "no units")
-    out: dict[str, Any] = {"pooled": pooled.to_dict()}
+    out: dict[str, Any] = {"pooled": pooled_result(measure, stats, params)}
     if len(per) > 1:
         out["speakers"] = per
-    return out
+    return out, stats
+
+
+def pooled_result(measure: Measure[Any, Any, Any], stats: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """The result (``to_dict()``) of a measure on items pooled by their summed statistics (speakers of a
+    text, or every speaker of every text of a corpus)."""
+    if not stats:
+        return NotApplicableResult(measure.name, "no units").to_dict()
+    try:
+        return measure.score(measure.add(stats), params).to_dict()
+    except ValueError as err:
+        raise UsageError(f"{measure.name}: {err}") from None
 
 
 def best_alignments(
@@ -90,17 +112,26 @@ def score_time(
     timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """Score the units with the chosen measures (see the module docstring)."""
+    return score_time_statistics(timed, names, params)[0]
+
+
+def score_time_statistics(
+    timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """:func:`score_time`'s result and, per measure, each speaker's statistics (to pool them with other
+    texts' by :func:`pooled_result`)."""
     measures = time_measures(names)
     given = {k: v for k, v in (params or {}).items() if v is not None}
     items = list(timed.speakers.items())
     result: dict[str, Any] = timed.to_dict()
     result["speakers"] = [s for s, _ in items if s] or [POOLED]
     result["parameters"] = given
-    result["measures"] = {m.name: _score(m, items, given) for m in measures}
+    scored = {m.name: _score(m, items, given) for m in measures}
+    result["measures"] = {name: res for name, (res, _) in scored.items()}
     for name, res in result["measures"].items():
         result[name] = res["pooled"].get("value")
     for res in result["measures"].values():  # in registry order: the first measure's key wins
         for key, value in res["pooled"].items():
             if key not in _OWN_KEYS and key not in result["measures"]:
                 result.setdefault(key, value)
-    return result
+    return result, {name: stats for name, (_, stats) in scored.items()}

@@ -53,6 +53,7 @@ __all__ = [
     "UnitReading",
     "is_units_table",
     "overlap_notes",
+    "read_annotator_files",
     "read_timed_units",
     "units_from_documents",
     "units_from_table",
@@ -476,6 +477,20 @@ def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading 
         found = [t for t in tiers if t in found] + [n for n in found if n not in tiers]
         build["annotators"] = how.annotators or tiers
     return build_timed_units(units, found, notes=notes, **build)
+
+
+def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = UnitReading()) -> TimedUnits:
+    """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
+    not the file stem; units tables name their own annotators and are read as they are."""
+    paths = [Path(p) for p in files.values()]
+    if any(is_units_table(p) for p in paths):
+        return read_timed_units(paths, how)
+    docs = []
+    for annotator, path in zip(files, paths, strict=True):
+        doc = _read(path, how.fmt, how.scheme, dict(how.options), by_tier=False)
+        doc.annotator = annotator
+        docs.append(doc)
+    return read_timed_units(docs, how)
 
 
 def _read(path: Path, fmt: str | None, scheme: Any, opts: dict[str, Any], by_tier: bool) -> Document:
