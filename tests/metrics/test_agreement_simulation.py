@@ -141,3 +141,34 @@ def test_an_interrupt_inside_the_kernel_is_raised_as_itself() -> None:
 
     with pytest.raises(SystemError, match="a real one"):
         agr._interruptible(broken)
+
+
+def test_long_blocks_without_a_transposition_limit_equal_score_pairs(monkeypatch) -> None:
+    """With transposition cost 0 a block runs from anchor to anchor, however far: blocks longer
+    than the compiled kernel's reused scratch (its own-scratch branch) give score_pairs' numbers."""
+    import dataclasses
+
+    from segagree.metrics import _kernels
+
+    base = builtin_scheme("dubois")
+    scheme = dataclasses.replace(base, transposition=np.zeros(base.n_codes))
+    tab = agr._Tables(scheme)
+    p = np.array([0.95] + [0.05 / (scheme.n_codes - 1)] * (scheme.n_codes - 1))
+    cells = agr._Cells(p, p, tab)
+    rows, n = 6, 20000
+    a, b = _dense(cells, agr._draw_u32(np.random.default_rng(9), rows * n), rows, n)
+    largest = 0
+    for r in range(rows):
+        anchors = np.concatenate(([-1], np.flatnonzero((a[r] != 0) & (b[r] != 0)), [n]))
+        for lo, hi in zip(anchors[:-1], anchors[1:], strict=True):
+            n_a, n_b = np.count_nonzero(a[r][lo + 1 : hi]), np.count_nonzero(b[r][lo + 1 : hi])
+            largest = max(largest, (n_a + 1) * (n_b + 1))
+    assert largest > _kernels._SCRATCH  # the draws do reach the long-block branch
+    ref_cost, ref_edits = score_pairs(list(a), list(b), scheme)
+    for kernel in (False, True):
+        monkeypatch.setattr(agr, "_USE_KERNEL", kernel)
+        cost, edits = agr._score_block(
+            np.random.default_rng(9), cells, rows, n, tab, "optimal", True, agr._BlockCache(tab)
+        )
+        assert np.array_equal(edits, ref_edits), kernel
+        assert np.allclose(cost, ref_cost, rtol=0, atol=1e-9), kernel

@@ -84,6 +84,45 @@ def _align(
     return cost[n_a * w + n_b], edits[n_a * w + n_b]
 
 
+_SCRATCH = 4096  # alignment cells of the scratch a block reuses; a longer block gets its own
+
+
+def _close_block(
+    pa: np.ndarray,
+    xa: np.ndarray,
+    n_a: int,
+    pb: np.ndarray,
+    yb: np.ndarray,
+    n_b: int,
+    own: float,
+    cost_buf: np.ndarray,
+    edits_buf: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    c: np.ndarray,
+    trans: np.ndarray,
+    eps: float,
+) -> tuple[float, int]:
+    """The change in cost and edits when a block with items of both annotators (``n_a``, ``n_b``
+    >= 1) is aligned instead of costing its items' own ``own``: one item each in closed form
+    (the DP's numbers), otherwise by :func:`_align`."""
+    if n_a == 1 and n_b == 1:
+        xx = xa[0]
+        yy = yb[0]
+        d = pa[0] - pb[0]
+        pc = trans[xx] * d + c[xx, yy] if d > 0 else trans[yy] * -d + c[xx, yy]
+        skip = (0.0 + ins[yy]) + dele[xx]
+        if pc < dele[xx] + ins[yy] - eps and 0.0 + pc < skip - eps:
+            return (0.0 + pc) - own, -1
+        return skip - own, 0
+    if (n_a + 1) * (n_b + 1) <= _SCRATCH:
+        bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_buf, edits_buf, dele, ins, c, trans, eps)
+    else:  # a long block (dmax = inf): scratch of its own
+        need = (n_a + 1) * (n_b + 1)
+        bc, be = _align(pa, xa, n_a, pb, yb, n_b, np.empty(need), np.empty(need, np.int64), dele, ins, c, trans, eps)
+    return bc - own, be - (n_a + n_b)
+
+
 def _score_draws(
     u: np.ndarray,
     rows: int,
@@ -124,9 +163,8 @@ def _score_draws(
     xa = np.empty(n, np.int64)
     pb = np.empty(n, np.int64)
     yb = np.empty(n, np.int64)
-    size = 4096
-    cost_buf = np.empty(size)
-    edits_buf = np.empty(size, np.int64)
+    cost_buf = np.empty(_SCRATCH)
+    edits_buf = np.empty(_SCRATCH, np.int64)
     for r in range(rows):
         n_a = 0
         n_b = 0
@@ -159,26 +197,10 @@ def _score_draws(
                 y = 0
                 new = True
             if new and n_a + n_b > 0:
-                if n_a == 1 and n_b == 1:  # the common block, in closed form (the DP's numbers)
-                    xx = xa[0]
-                    yy = yb[0]
-                    d = pa[0] - pb[0]
-                    pc = trans[xx] * d + c[xx, yy] if d > 0 else trans[yy] * -d + c[xx, yy]
-                    skip = (0.0 + ins[yy]) + dele[xx]
-                    if pc < dele[xx] + ins[yy] - eps and 0.0 + pc < skip - eps:
-                        delta_r += (0.0 + pc) - own
-                        d_edits_r -= 1
-                    else:
-                        delta_r += skip - own
-                elif n_a > 0 and n_b > 0:
-                    if (n_a + 1) * (n_b + 1) <= size:
-                        bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_buf, edits_buf, dele, ins, c, trans, eps)
-                    else:  # a long block (dmax = inf): scratch of its own
-                        need = (n_a + 1) * (n_b + 1)
-                        cost_own, edits_own = np.empty(need), np.empty(need, np.int64)
-                        bc, be = _align(pa, xa, n_a, pb, yb, n_b, cost_own, edits_own, dele, ins, c, trans, eps)
-                    delta_r += bc - own
-                    d_edits_r += be - (n_a + n_b)
+                if n_a > 0 and n_b > 0:
+                    dc, de = _close_block(pa, xa, n_a, pb, yb, n_b, own, cost_buf, edits_buf, dele, ins, c, trans, eps)
+                    delta_r += dc
+                    d_edits_r += de
                 n_a = 0
                 n_b = 0
                 own = 0.0
@@ -253,5 +275,6 @@ if njit is None:  # pragma: no cover
     score_draws: Any = None
 else:
     _align = njit(cache=True, nogil=True)(_align)
+    _close_block = njit(cache=True, nogil=True)(_close_block)
     dp_blocks = njit(cache=True, nogil=True)(_dp_blocks)
     score_draws = njit(cache=True, nogil=True)(_score_draws)
