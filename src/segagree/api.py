@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from segagree.metrics.sf import SfResult
     from segagree.pipeline.config import RunConfig
     from segagree.pipeline.outcome import RunOutcome
-    from segagree.pipeline.time_corpus import TimeCorpusRun
     from segagree.pipeline.units import TimedUnits
 
 # Result types re-exported here, imported on first use: a `compare` need not load the agreement,
@@ -56,6 +55,7 @@ _LAZY_TYPES = {
     "SF_NAMES": "segagree.metrics.sf",
     "KAPPA_NAMES": "segagree.metrics.kappa",
     "MULTI_NAMES": "segagree.metrics.fleiss",
+    "POOLED": "segagree.pipeline.rows",  # the text and speaker of a pooled summary row
 }
 
 
@@ -102,11 +102,9 @@ __all__ = [
     "read",
     "read_time_units",
     "reader_options",
-    "remove_stale_run_outputs",
     "review",
     "review_time",
     "run",
-    "run_time",
     "segment",
     "study",
     "write",
@@ -658,6 +656,7 @@ def run(
     corpus: PathLike,
     out: PathLike,
     *,
+    time: bool = False,
     config: PathLike | RunConfig | None = None,
     jobs: int = 1,
     backend: str = "loky",
@@ -673,29 +672,49 @@ def run(
     read_options: Mapping[str, Any] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     common_speakers: bool | None = None,
+    measures: Sequence[str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    category: str = "label",
+    layer: str | None = None,
+    reading: Mapping[str, Any] | None = None,
 ) -> RunOutcome:
-    """Score every pair of annotators of every text of a corpus folder and write the outputs.
+    """Score every text of a corpus folder and write the outputs: every pair of annotators on their
+    shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
+    (the time track: gamma, alpha-U, the uα family, ELAN's kappa, boundary F1 ...).
 
     The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
     from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
     defaults; the keyword arguments override them. Writes ``summary.csv``, ``summary.json``,
     ``report.html`` with a page per text under ``texts/`` and, with ``workbooks=True``, a review
-    workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished pair is appended to
+    workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished task is appended to
     ``out/results.jsonl`` at once, so an interrupted run resumes; the outcome's results are read
-    back from that log lazily (iterate them, do not turn them into a list at corpus scale).
+    back from that log lazily (iterate them, do not turn them into a list at corpus scale). One
+    run at a time per output folder: another run's lock is an error.
 
     Args:
+        time: score units in time (``measures``, ``params``, ``category``, ``layer``, ``reading``
+            apply; ``kappa``, ``sims``, ``reference``, ``workbooks``, ``common_speakers`` do not).
         scheme: the boundary scheme (built-in name or file), overriding segagree.toml's.
         reference: the annotator scored as A (the reference) in its pairs; by default one named
             ref, reference or gold, else the alphabetically first.
         kappa, sims, seed: the simulated kappa (on/off, K, seed; the seed of each text and pair
-            is derived from it, see the README).
+            is derived from it, see the README). With ``time``, ``seed`` is the measures' seed.
         format, read_options: how to read the files (see :func:`read`).
         common_speakers: score the speakers both annotations of a pair have and list the
             others (``common_speakers`` in segagree.toml; None keeps the config's).
+        measures, params, category, layer: the time measures (default: the ``time`` group), their
+            parameters (``params["jobs"]``: gamma's own sample workers), what a unit's category is.
+        reading: further fields of :class:`segagree.pipeline.units.UnitReading` (e.g. ``annotators``).
+
+    Example::
+
+        done = segagree.run("corpus/", "results/", time=True, params={"tolerance": 0.2})
+        done.texts["t1"][name], done.pooled[name]["value"], done.failures, done.outputs
 
     Raises:
-        SegagreeError: the folder does not exist, or holds nothing to score.
+        SegagreeError: the folder does not exist, or holds nothing to score, or another run holds
+            the output folder.
+        UsageError: an option that does not apply to the track, an unknown measure, a bad value.
     """
     corpus, out = Path(corpus), Path(out)
     if jobs < 1:
@@ -706,9 +725,44 @@ def run(
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
-    from segagree.outputs.run import forget_outputs, write_outputs
+    from segagree.outputs.run import run_corpus
+
+    if format is not None:
+        format_for("x", format)  # an unknown format is a usage error before any work
+    if time:
+        token_only = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * workbooks
+        if given:
+            raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
+        settings: Any = _time_settings(corpus, config, seed, scheme, format, read_options, measures, params, category)
+        if layer is not None or reading:
+            settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
+    else:
+        settings = _token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme)
+        if format is not None:
+            settings.format = format
+        if read_options:
+            settings.read.update(read_options)
+            if "encoding" in settings.read:
+                settings.encoding = settings.read.pop("encoding")
+    return run_corpus(
+        corpus, out, settings, workbooks=workbooks, report=report, jobs=jobs, backend=backend, resume=resume,
+        progress=progress,
+    )  # fmt: skip
+
+
+def _token_settings(
+    corpus: Path,
+    config: PathLike | RunConfig | None,
+    sims: int | None,
+    seed: int | None,
+    kappa: bool | None,
+    reference: str | None,
+    common_speakers: bool | None,
+    scheme: str | None,
+) -> RunConfig:
+    """The token track's settings: ``config`` (or CORPUS/segagree.toml) with the keywords applied."""
     from segagree.pipeline.config import RunConfig, load_config
-    from segagree.pipeline.scheduler import score_corpus, usable_cpus
 
     if isinstance(config, RunConfig):
         settings = config
@@ -730,29 +784,40 @@ def run(
         # A scheme file given here is relative to the working folder, not the config's.
         settings.scheme = str(Path(scheme).resolve()) if Path(scheme).is_file() else scheme
         settings.load_scheme()  # fail early on a bad scheme
-    if format is not None:
-        format_for("x", format)  # an unknown format is a usage error before any work
-        settings.format = format
-    if read_options:
-        settings.read.update(read_options)
-        if "encoding" in settings.read:
-            settings.encoding = settings.read.pop("encoding")
-    if not resume:
-        forget_outputs(out)
-    outcome = score_corpus(corpus, out, settings, jobs=jobs, backend=backend, resume=resume, progress=progress)
-    if backend != "dask":
-        jobs = min(jobs, usable_cpus())
-    return write_outputs(out, outcome, settings, jobs=jobs, workbooks=workbooks, report=report)
+    return settings
 
 
-def remove_stale_run_outputs(out: PathLike, started: float) -> list[Path]:
-    """After a failed or interrupted :func:`run`: remove the summary, report and skipped-files
-    list that an earlier run left in ``out`` (older than ``started``, a ``time.time()``), since
-    they would claim a completeness this run does not have. ``results.jsonl`` stays (resuming
-    needs it). Returns the files removed."""
-    from segagree.outputs.run import remove_stale_outputs
+def _time_settings(
+    corpus: Path,
+    config: PathLike | RunConfig | None,
+    seed: int | None,
+    scheme: str | None,
+    format: str | None,
+    read_options: Mapping[str, Any] | None,
+    measures: Sequence[str] | None,
+    params: Mapping[str, Any] | None,
+    category: str,
+) -> Any:
+    """The time track's settings: ``[time]`` of ``config`` (or CORPUS/segagree.toml: ``measures``,
+    ``category`` and the measures' parameters), its ``format``, ``encoding`` and ``[read]``, with the
+    keywords applied."""
+    from segagree.pipeline.config import RunConfig, load_config
+    from segagree.pipeline.time_corpus import TimeConfig
+    from segagree.pipeline.units import UnitReading
 
-    return remove_stale_outputs(Path(out), started)
+    base = config if isinstance(config, RunConfig) else load_config(Path(config) if config else None, corpus)
+    table = dict(base.time)
+    given = {**{k: v for k, v in table.items() if k not in ("measures", "category")}, **(params or {})}
+    if seed is not None:
+        given["seed"] = seed
+    options = {**base.reader_options(), **(read_options or {})}
+    how = UnitReading(
+        category=category if category != "label" else str(table.get("category", category)),
+        fmt=format or base.format or None,
+        scheme=scheme,
+        options=options,
+    )
+    return TimeConfig(list(measures or table.get("measures") or []), given, how)
 
 
 @dataclass(frozen=True)
@@ -900,53 +965,6 @@ def agree_time(
 
     timed = read_time_units(sources, **reading)
     return score_time(timed, measures, params)
-
-
-def run_time(
-    corpus: PathLike,
-    out: PathLike,
-    *,
-    measures: Sequence[str] | None = None,
-    params: Mapping[str, Any] | None = None,
-    category: str = "label",
-    format: str | None = None,
-    scheme: BoundaryScheme | str | None = None,
-    layer: str | None = None,
-    read_options: Mapping[str, Any] | None = None,
-    report: bool = True,
-) -> TimeCorpusRun:
-    """Time-based unitizing agreement of every text of a corpus folder (``segagree run --time``).
-
-    The folder holds ``TEXT.ANNOTATOR.EXT`` timed files (ELAN, Praat, SRT, units tables ...; or one
-    folder per annotator), the annotator being the name in the file name. Each text is scored as
-    :func:`agree_time` scores its files (every measure of the ``time`` group, or ``measures``, with
-    ``params``), per speaker and pooled; each measure is also pooled over every scored text by its
-    summed statistics (text ``ALL``). A text whose files cannot be read is listed in ``failures`` with
-    its error and the others are scored. Writes ``summary.csv`` (``text, speaker, annotators,
-    measure, value, note``), ``summary.json`` and, with ``report``, ``report.html`` into ``out``.
-
-    Example::
-
-        done = segagree.run_time("corpus/", "results/", params={"tolerance": 0.2})
-        done.texts["t1"][name], done.pooled[name]["value"], done.failures, done.outputs
-
-    Raises:
-        UsageError: an unknown measure or a parameter a measure refuses.
-        SegagreeError: the folder does not exist or holds no text with two annotators.
-    """
-    from segagree.outputs.time_run import write_time_outputs
-    from segagree.pipeline.time_corpus import score_time_corpus
-    from segagree.pipeline.units import UnitReading
-
-    corpus = Path(corpus)
-    if not corpus.is_dir():
-        raise SegagreeError("no such folder" if not corpus.exists() else "not a folder", path=corpus)
-    if format is not None:
-        format_for("x", format)  # an unknown format is a usage error before any work
-    how = UnitReading(category=category, fmt=format, scheme=scheme, layer=layer, options=dict(read_options or {}))
-    done = score_time_corpus(corpus, how, measures, params)
-    write_time_outputs(Path(out), done, report=report)
-    return done
 
 
 def review_time(

@@ -47,7 +47,7 @@ def test_run_time_writes_every_output(tmp_path: Path) -> None:
         assert float(rows[(text, "alpha_u")]["value"]) == alone["alpha_u"]
     assert rows[("t1", "alpha_u")]["value"] != rows[("t2", "alpha_u")]["value"]
     html = (out / "report.html").read_text(encoding="utf-8")
-    assert "<td>t1</td>" in html and "<td>t2</td>" in html
+    assert ">t1</a>" in html and ">t2</a>" in html
     assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["parameters"]["tolerance"] == 0.2
 
 

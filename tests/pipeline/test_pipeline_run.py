@@ -30,7 +30,7 @@ def quick_config(**kappa) -> RunConfig:
 
 
 def pooled(rows, text, metric):
-    return next(r["value"] for r in rows if r["text"] == text and r["speaker"] == "ALL" and r["metric"] == metric)
+    return next(r["value"] for r in rows if r["text"] == text and r["speaker"] == "ALL" and r["measure"] == metric)
 
 
 def test_split_name():
@@ -67,8 +67,8 @@ def test_nccu_run_matches_oracle_and_aligns_differing_transcripts(tmp_path, segs
     t036 = [m for m in results["nccu_t036"]["compare"]["mismatches"] if m["token_a"] == "." and m["kind"] == "only_a"]
     assert t036  # `熟 . 不 知道` against `熟 不 知道`
     summary = list(csv.DictReader((tmp_path / "out" / "summary.csv").open(encoding="utf-8")))
-    assert {"text", "speaker", "annotator_a", "annotator_b", "metric", "value"} <= set(summary[0])
-    assert any(r["speaker"] == "ALL" and r["metric"] == "sf_b" for r in summary)
+    assert {"text", "speaker", "annotator_a", "annotator_b", "measure", "value"} <= set(summary[0])
+    assert any(r["speaker"] == "ALL" and r["measure"] == "sf_b" for r in summary)
 
 
 def test_jobs_1_and_2_give_identical_summaries(tmp_path):
@@ -118,7 +118,7 @@ def test_unreadable_file_does_not_stop_the_others(tmp_path):
     data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert data["texts"] == ["broken", "garden"]
     assert [f["text"] for f in data["failures"]] == ["broken"]
-    assert any(r["text"] == "garden" and r["metric"] == "sf" for r in data["rows"])
+    assert any(r["text"] == "garden" and r["measure"] == "sf" for r in data["rows"])
 
 
 def test_killed_run_resumes_without_recomputing(tmp_path):
@@ -194,7 +194,7 @@ def test_sample_corpus_run_scores_subtitles_with_the_reference_as_a(tmp_path):
     assert (film["annotator_a"], film["annotator_b"]) == ("ref", "mt")  # `ref` is the reference
     assert set(film["subtitles"]) >= {"f1_eob", "f1_eol", "f1_eox", "bleu_br", "bleu_nb", "ter_br", "suber:SubER"}
     assert film["compare"]["mismatches"]  # "were" vs "was": imperfect text, aligned
-    rows = {r["metric"]: r["value"] for r in outcome.rows if r["text"] == "film" and r["speaker"] == "ALL"}
+    rows = {r["measure"]: r["value"] for r in outcome.rows if r["text"] == "film" and r["speaker"] == "ALL"}
     assert 0 < rows["suber:AS-BLEU"] < 100 and rows["f1_eob"] < 1
     assert "suber:BLEU" not in rows  # 5 vs 6 subtitles: not applicable, so no value
     assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")

@@ -253,7 +253,7 @@ def test_run_on_a_folder_of_subtitles_scores_mt_output_per_file_and_pooled(tmp_p
     nmt = [r for r in outcome.results if r["annotator_b"] == "nmt" and r["annotator_a"] == "ref"]
     assert len(nmt) == 2 and all(r["compare"]["sf"] is None for r in nmt)  # MT output: no S_f, metrics still
     rows = [r for r in outcome.rows if r["annotator_a"] == "ref" and r["annotator_b"] == "nmt"]
-    per_file = {(r["text"], r["metric"]): r["value"] for r in rows}
+    per_file = {(r["text"], r["measure"]): r["value"] for r in rows}
     assert {("talk1", "sigma"), ("talk2", "suber:BLEU"), ("ALL", "suber:BLEU"), ("ALL", "sigma")} <= set(per_file)
     # pooled = the metrics over both files at once (SubER's multi-file mode), not a mean
     both = evaluate_paths(
@@ -277,7 +277,7 @@ def test_run_on_a_folder_of_subtitles_scores_mt_output_per_file_and_pooled(tmp_p
         )["BLEU"]
     )
     summary = (tmp_path / "out" / "summary.csv").read_text(encoding="utf-8")
-    assert "suber:AS-TER-br" in summary and "ALL,ALL,ref,nmt,sigma" in summary
+    assert "suber:AS-TER-br" in summary and "ALL,ALL,ref|nmt,sigma," in summary
     assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
 
 

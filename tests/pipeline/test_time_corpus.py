@@ -61,7 +61,7 @@ def _unit_sets(root: Path, text: str) -> list:
 
 
 def test_each_text_is_scored_as_agree_time_scores_its_files(corpus: Path, tmp_path: Path) -> None:
-    done = api.run_time(corpus, tmp_path / "out", measures=FAST, params=PARAMS)
+    done = api.run(corpus, tmp_path / "out", time=True, measures=FAST, params=PARAMS)
     assert sorted(done.texts) == ["t1", "t2", "t3"] and not done.failures
     for text in done.texts:
         alone = api.agree_time(sorted(corpus.glob(f"{text}.*")), measures=FAST, params=PARAMS)
@@ -72,7 +72,7 @@ def test_each_text_is_scored_as_agree_time_scores_its_files(corpus: Path, tmp_pa
 
 
 def test_pooled_values_are_the_measures_on_every_texts_units(corpus: Path, tmp_path: Path) -> None:
-    done = api.run_time(corpus, tmp_path / "out", measures=FAST, params=PARAMS)
+    done = api.run(corpus, tmp_path / "out", time=True, measures=FAST, params=PARAMS)
     items = [us for text in ("t1", "t2", "t3") for us in _unit_sets(corpus, text)]
     for name in FAST:
         expected = get_measure(name).compute(items, PARAMS).to_dict()
@@ -86,11 +86,11 @@ def test_pooled_values_are_the_measures_on_every_texts_units(corpus: Path, tmp_p
 
 def test_gamma_pooled_over_texts(corpus: Path, tmp_path: Path) -> None:
     params = {"samples": 5, "seed": 3}
-    done = api.run_time(corpus, tmp_path / "out", measures=["gamma"], params=params)
+    done = api.run(corpus, tmp_path / "out", time=True, measures=["gamma"], params=params)
     items = [us for text in ("t1", "t2") for us in _unit_sets(corpus, text)]
     shutil.rmtree(tmp_path / "out")
     (corpus / "t3.kim.csv").unlink()  # t3 now has one annotator: skipped, not scored
-    two = api.run_time(corpus, tmp_path / "out", measures=["gamma"], params=params)
+    two = api.run(corpus, tmp_path / "out", time=True, measures=["gamma"], params=params)
     assert "t3" not in two.texts and any(s.startswith("t3: only one annotator") for s in two.corpus.skipped)
     gamma = get_measure("gamma").compute(items, params).to_dict()
     assert two.pooled["gamma"]["value"] == pytest.approx(gamma["value"])
@@ -99,9 +99,10 @@ def test_gamma_pooled_over_texts(corpus: Path, tmp_path: Path) -> None:
 
 def test_a_broken_text_is_listed_and_the_others_scored(corpus: Path, tmp_path: Path) -> None:
     (corpus / "t2.lee.TextGrid").write_text("not a TextGrid\n", encoding="utf-8")
-    done = api.run_time(corpus, tmp_path / "out", measures=["alpha_u"])
+    done = api.run(corpus, tmp_path / "out", time=True, measures=["alpha_u"])
     assert sorted(done.texts) == ["t1", "t3"]
-    assert list(done.failures) == ["t2"] and "t2.lee.TextGrid" in done.failures["t2"]
+    failures = {f["text"]: f["error"] for f in done.failures}
+    assert list(failures) == ["t2"] and "t2.lee.TextGrid" in failures["t2"]
     items = [us for text in ("t1", "t3") for us in _unit_sets(corpus, text)]
     assert done.pooled["alpha_u"]["value"] == pytest.approx(get_measure("alpha_u").compute(items, {}).value)
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
@@ -111,10 +112,10 @@ def test_a_broken_text_is_listed_and_the_others_scored(corpus: Path, tmp_path: P
 
 def test_summary_rows_and_report(corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    done = api.run_time(corpus, out, measures=["alpha_u", "ku_alpha", "boundary_f1"], params=PARAMS)
+    done = api.run(corpus, out, time=True, measures=["alpha_u", "ku_alpha", "boundary_f1"], params=PARAMS)
     with (out / "summary.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == ["text", "speaker", "annotators", "measure", "value", "note"]
+    assert list(rows[0])[:6] == ["text", "speaker", "annotators", "measure", "value", "note"]
     by = {(r["text"], r["speaker"], r["measure"]): r for r in rows}
     for text in ("t1", "t2", "t3", "ALL"):
         source = done.pooled if text == "ALL" else done.texts[text]["measures"]
@@ -126,10 +127,10 @@ def test_summary_rows_and_report(corpus: Path, tmp_path: Path) -> None:
         done.texts["t1"]["ku_alpha_values"]["point"]["alpha"]
     )
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert summary["rows"] == json.loads(json.dumps(done.rows()))
+    assert summary["rows"] == json.loads(json.dumps(done.rows))
     assert summary["texts"]["t1"]["files"] == {"kim": "t1.kim.TextGrid", "lee": "t1.lee.TextGrid"}
     html = (out / "report.html").read_text(encoding="utf-8")
-    assert all(f"<td>{t}</td>" in html for t in ("t1", "t2", "t3")) and 'id="m-alpha_u"' in html
+    assert all(f'<a href="texts/{t}.html">{t}</a>' in html for t in ("t1", "t2", "t3")) and 'id="text-table"' in html
     assert "<script src" not in html and "<link" not in html  # self-contained
 
 
@@ -138,18 +139,18 @@ def test_names_are_escaped_in_the_report(tmp_path: Path) -> None:
     root.mkdir()
     for who in ("kim", "lee"):
         shutil.copy(SAMPLE / f"{who}.TextGrid", root / f"<b>x&y.{who}.TextGrid")
-    api.run_time(root, tmp_path / "out", measures=["alpha_u"])
+    api.run(root, tmp_path / "out", time=True, measures=["alpha_u"])
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "<b>x&y" not in html and "&lt;b&gt;x&amp;y" in html
 
 
 def test_usage_errors_stop_the_run(corpus: Path, tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="unknown metric"):
-        api.run_time(corpus, tmp_path / "out", measures=["no_such_measure"])
+        api.run(corpus, tmp_path / "out", time=True, measures=["no_such_measure"])
     with pytest.raises(UsageError, match="do not read units in time"):
-        api.run_time(corpus, tmp_path / "out", measures=["sf"])
+        api.run(corpus, tmp_path / "out", time=True, measures=["sf"])
     with pytest.raises(SegagreeError, match="no such folder"):
-        api.run_time(tmp_path / "missing", tmp_path / "out")
+        api.run(tmp_path / "missing", tmp_path / "out", time=True)
     assert not (tmp_path / "out").exists()
 
 
@@ -167,9 +168,9 @@ def test_speakers_and_the_folder_layout(tmp_path: Path) -> None:
         for text, shift in (("s1", 0.0), ("s2", 0.5)):
             body = "".join(f"{who},{spk},{a + shift},{b + shift},{c}\n" for spk, a, b, c in rows)
             (root / who / f"{text}.csv").write_text(table + body, encoding="utf-8")
-    done = api.run_time(root, tmp_path / "out", measures=["alpha_u"])
+    done = api.run(root, tmp_path / "out", time=True, measures=["alpha_u"])
     assert done.corpus.layout == "folders" and sorted(done.texts) == ["s1", "s2"]
-    rows = {(r["text"], r["speaker"]): r["value"] for r in done.rows()}
+    rows = {(r["text"], r["speaker"]): r["value"] for r in done.rows}
     assert set(rows) == {(t, s) for t in ("s1", "s2") for s in ("A", "B", "ALL")} | {("ALL", "ALL")}
     per_text = [
         us for text in ("s1", "s2") for us in api.read_time_units(sorted(root.glob(f"*/{text}.csv"))).speakers.values()
@@ -182,5 +183,5 @@ def test_speakers_and_the_folder_layout(tmp_path: Path) -> None:
 
 def test_a_folder_without_texts_is_an_error_naming_the_files(tmp_path: Path) -> None:
     with pytest.raises(SegagreeError, match=r"gestures.csv: no annotator in the name"):
-        api.run_time(SAMPLE, tmp_path / "out", measures=["alpha_u"])
+        api.run(SAMPLE, tmp_path / "out", time=True, measures=["alpha_u"])
     assert not (tmp_path / "out").exists()

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.agree_time import corpus_time_options
+from segagree.cli.agree_time import corpus_time_options, measure_params
 from segagree.cli.common import (
     Reading,
     check_writable,
@@ -74,6 +74,12 @@ from segagree.cli.common import (
     "--report/--no-report", default=True, help="Write report.html and a page per text under texts/ (default) or not."
 )
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
+@click.option(
+    "--sample-jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --time: gamma's own worker processes for its sampled continua (--jobs: texts in parallel).",
+)
 @reading_options
 @common_speakers_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
@@ -93,6 +99,7 @@ def run(
     workbooks: bool,
     report: bool,
     fresh: bool,
+    sample_jobs: int | None,
     reading: Reading,
     common_speakers: bool | None,
     quiet: bool,
@@ -104,12 +111,13 @@ def run(
     CORPUS holds TEXT.ANNOTATOR.EXT files (any formats), or one folder per annotator.
     Writes summary.csv, summary.json and report.html (with a page per text under texts/)
     into the output folder, and with --workbooks a review workbook per text
-    (review/TEXT.xlsx). Every finished pair is kept in results.jsonl at once: an
-    interrupted run (Ctrl-C) resumes where it stopped when run again.
+    (review/TEXT.xlsx). Every finished task is kept in results.jsonl at once: an
+    interrupted run (Ctrl-C, or a killed process) resumes where it stopped when run again.
+    One run at a time per output folder (a second one exits with code 1).
 
     With --time: time-based unitizing agreement (gamma, alpha-U, u-alpha, ELAN's kappa, boundary F1)
-    of annotators who drew their own time spans, per text and pooled over texts, into
-    summary.csv, summary.json and report.html.
+    of annotators who drew their own time spans, per text and pooled over texts, by the same
+    machinery (--jobs texts in parallel, --backend, --fresh, resume, segagree.toml's [time]).
     """
     import segagree.api as api
     from segagree.errors import SegagreeError, UsageError
@@ -119,40 +127,47 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
-    if time_opts.pop("time_mode"):
-        token_only = {"--config": config, "--reference": reference, "--kappa": kappa, "--sims": sims}
-        given = [name for name, value in token_only.items() if value is not None] + ["--workbooks"] * workbooks
-        if given:
-            raise UsageError(f"{', '.join(given)} score token segmentations; run --time does not take them")
-        from segagree.cli.run_time import run_corpus_time
-
-        opts_time = {**time_opts, "seed": seed, "jobs": jobs}
-        run_corpus_time(corpus, output, opts_time, reading, scheme, report=report, quiet=quiet, json_out=json_out)
-        return
-    started = time.time()
-    try:
-        with _progress_bar(disabled=quiet) as progress:
-            outcome = api.run(
-                corpus,
-                output,
-                config=config,
-                jobs=jobs,
-                backend=backend,
-                resume=not fresh,
-                kappa=kappa,
-                sims=sims,
-                seed=seed,
-                reference=reference,
-                scheme=scheme,
-                workbooks=workbooks,
-                report=report,
-                **reading.api_keywords(),
-                common_speakers=common_speakers,
-                progress=progress,
-            )
-    except BaseException:
-        api.remove_stale_run_outputs(output, started)
-        raise
+    time_mode = time_opts.pop("time_mode")
+    if time_mode:
+        given = [
+            name
+            for name, value in {"--reference": reference, "--kappa": kappa, "--sims": sims}.items()
+            if value is not None
+        ]
+        if given or workbooks:
+            named = ", ".join(given + ["--workbooks"] * workbooks)
+            raise UsageError(f"{named} score token segmentations; run --time does not take them")
+        keywords: dict[str, Any] = {
+            "time": True,
+            "measures": list(time_opts["measures"]) or None,
+            "params": {**measure_params({**time_opts, "seed": None, "jobs": sample_jobs}), "seed": seed},
+            "category": time_opts["category"].lower(),
+        }
+    else:
+        if sample_jobs is not None:
+            raise UsageError("--sample-jobs sets gamma's workers; it applies with --time only")
+        keywords = {
+            "kappa": kappa,
+            "sims": sims,
+            "reference": reference,
+            "workbooks": workbooks,
+            "common_speakers": common_speakers,
+        }
+    with _progress_bar(disabled=quiet, unit="texts" if time_mode else "pairs") as progress:
+        outcome = api.run(
+            corpus,
+            output,
+            config=config,
+            jobs=jobs,
+            backend=backend,
+            resume=not fresh,
+            seed=seed,
+            scheme=scheme,
+            report=report,
+            **reading.api_keywords(),
+            progress=progress,
+            **keywords,
+        )
     if json_out:
         print_json(
             {
@@ -162,11 +177,14 @@ def run(
                 "skipped": outcome.corpus.skipped,
             }
         )
+    elif time_mode:
+        _print_time_summary(outcome.rows, sorted(outcome.texts))
     else:
         _print_summary(outcome)
     if not quiet:
+        what = "texts" if time_mode else "pairs"
         say(
-            f"{outcome.computed} pairs scored, {outcome.reused} reused from an earlier run; "
+            f"{outcome.computed} {what} scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
             + (", review/*.xlsx" if workbooks else "")
             + (", report.html, texts/*.html" if report else "")
@@ -178,14 +196,15 @@ def run(
     for line in outcome.corpus.skipped:
         say(f"skipped: {line}")
     for failure in outcome.failures:
-        say(f"failed: {failure['text']} ({failure['annotator_a']} vs {failure['annotator_b']}): {failure['error']}")
+        who = "" if time_mode else f" ({failure['annotator_a']} vs {failure['annotator_b']})"
+        say(f"failed: {failure['text']}{who}: {failure['error']}")
     if outcome.failures:
         raise SystemExit(1)
 
 
 @contextmanager
-def _progress_bar(*, disabled: bool) -> Iterator[Callable[[int, int, str], None]]:
-    """A progress bar on stderr (pairs done, rate, time left), drawn only on a terminal."""
+def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[int, int, str], None]]:
+    """A progress bar on stderr (tasks done, rate, time left), drawn only on a terminal."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -220,7 +239,7 @@ def _progress_bar(*, disabled: bool) -> Iterator[Callable[[int, int, str], None]
                 first.append((done, now))
             start_done, start = first[0]
             rate = (done - start_done) / (now - start) if now > start else 0.0
-            shown = f"{rate:.1f} pairs/s" if rate else ""
+            shown = f"{rate:.1f} {unit}/s" if rate else ""
             bar.update(task, completed=done, total=total, description=f"scoring {text}".strip(), rate=shown)
 
         yield progress
@@ -246,4 +265,26 @@ def _print_summary(outcome: Any) -> None:
     for r in scored:
         values = (fmt_score(r.get(k)) for k in (*api.SF_NAMES, *api.KAPPA_NAMES))
         table.add_row(r["text"], r["annotator_a"], r["annotator_b"], *values, str(r.get("mismatches", 0)))
+    stdout().print(table)
+
+
+#: At most this many texts get a column in the printed table of a run in time.
+MAX_TEXT_COLUMNS = 6
+
+
+def _print_time_summary(rows: list[dict[str, Any]], texts: list[str]) -> None:
+    """A row per measure (per category): the value pooled over texts, and each text's if they are few."""
+    import segagree.api as api
+
+    pooled = api.POOLED
+    shown = texts if len(texts) <= MAX_TEXT_COLUMNS else []
+    values = {(r["text"], r["measure"]): r for r in rows if r["speaker"] == pooled}
+    title = "segagree run --time: pooled over speakers" + ("" if shown else " (per text: summary.csv, report.html)")
+    table = new_table(title=title)
+    for col in ("measure", *shown, "all texts", "note"):
+        table.add_column(col, justify="left" if col in ("measure", "note") else "right", overflow="fold")
+    for (text, measure), row in values.items():
+        if text == pooled:
+            cells = (fmt_score(values[(t, measure)]["value"]) if (t, measure) in values else "-" for t in shown)
+            table.add_row(measure, *cells, fmt_score(row["value"]), row["note"])
     stdout().print(table)

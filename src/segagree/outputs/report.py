@@ -320,15 +320,14 @@ class _Entry:
         """Subtitle metrics: each pair's (for at most :data:`MAX_DOTS` such pairs; else on the
         text pages only), then pooled over texts (text ALL)."""
         from segagree.pipeline.rows import subtitle_pooled_rows
-        from segagree.pipeline.subtitles import pooled_over_texts
 
         results = self.outcome.subtitle_results()
         cells = [cell for r in results for cell in subtitle_cells(r)] if len(results) <= MAX_DOTS else []
         pooled: dict[tuple[str, str], dict[str, Any]] = {}
-        for row in subtitle_pooled_rows(pooled_over_texts(results)):
+        for row in subtitle_pooled_rows(self.outcome.subtitle_pooled):  # pooled once per run
             pair = (row["annotator_a"], row["annotator_b"])
             entry = pooled.setdefault(pair, {"text": POOLED, "annotator_a": pair[0], "annotator_b": pair[1]})
-            entry.setdefault("subtitles", {})[row["metric"]] = row["value"]
+            entry.setdefault("subtitles", {})[row["measure"]] = row["value"]
         return cells + [cell for entry in pooled.values() for cell in subtitle_cells(entry)]
 
     def settings(self) -> dict[str, Any]:

@@ -1,13 +1,19 @@
-"""The outputs of ``segagree run``: summary, review workbooks, report, written from a scored run.
+"""A corpus run of any track, and its outputs: summary, review workbooks, report.
 
-The scoring itself (tasks, workers, the resume log) is :mod:`segagree.pipeline.scheduler`'s;
-this module only writes, reading the results back from the log one at a time:
+:func:`run_corpus` is the one run path (``segagree run``, with or without ``--time``): it takes
+the output folder's lock (:mod:`segagree.pipeline.run_lock`; a second run on the same folder
+stops with an error naming the first), scores with :mod:`segagree.pipeline.scheduler` (tasks,
+workers, the resume log) and writes, reading the results back from the log one at a time:
 
-* ``summary.csv`` (long format: text, speaker, annotator_a, annotator_b, metric, value,
-  parameters; pooled rows have speaker ``ALL``) and ``summary.json``, streamed;
-* one review workbook per text (``review/TEXT.xlsx``), when asked for;
+* ``summary.csv`` and ``summary.json`` (one schema for every track,
+  :mod:`segagree.outputs.summary`), streamed;
+* one review workbook per text (``review/TEXT.xlsx``; token track), when asked for;
 * the report: ``report.html`` (the corpus overview and a table of every text) and a page per
-  text under ``texts/``.
+  text under ``texts/`` (:mod:`segagree.outputs.report` for tokens,
+  :mod:`segagree.outputs.time_report` for units in time).
+
+Every output is written to a temporary file and renamed, so an interrupted run leaves the
+previous complete outputs in place until the new ones replace them.
 
 **Outputs are rebuilt only when what they show changed.** ``OUTDIR/.segagree-manifest.json``
 holds a digest per output: per text, its workbook's and its report page's (the text's task keys
@@ -45,10 +51,6 @@ log = logging.getLogger(__name__)
 MANIFEST = ".segagree-manifest.json"
 #: Fewest workbooks worth a worker pool (each worker imports segagree: about a second).
 MIN_PARALLEL_WORKBOOKS = 8
-#: Outputs that describe a finished run; after a failed or interrupted run, the ones left from an
-#: earlier run would claim a completeness this run does not have. results.jsonl stays: it is what
-#: resuming needs.
-FINAL_OUTPUTS = ("summary.csv", "summary.json", "report.html", "skipped.txt")
 
 
 def _digest(payload: Any) -> str:
@@ -70,43 +72,35 @@ def forget_outputs(outdir: Path) -> None:
         path.unlink()
 
 
-def remove_stale_outputs(outdir: Path, started: float) -> list[Path]:
-    """After a failed or interrupted run: remove the final outputs (:data:`FINAL_OUTPUTS`) older
-    than ``started`` (the run's start, ``time.time()``); return what was removed."""
-    removed = []
-    for name in FINAL_OUTPUTS:
-        path = outdir / name
-        try:
-            if path.is_file() and path.stat().st_mtime < started:
-                path.unlink()
-                removed.append(path)
-        except OSError:
-            pass
-    return removed
-
-
 def run_corpus(
     corpus_dir: Path,
     outdir: Path,
-    config: RunConfig,
+    config: Any,
     *,
     workbooks: bool = True,
     report: bool = True,
     **scoring: Any,
 ) -> RunOutcome:
-    """Score a corpus (:func:`segagree.pipeline.scheduler.score_corpus`, which takes ``scoring``:
-    ``jobs``, ``backend``, ``resume``, ``progress``) and write its outputs (:func:`write_outputs`).
-    ``outcome.outputs["rebuilt"]`` lists the outputs written this time."""
-    if not scoring.get("resume", True):
-        forget_outputs(outdir)
-    outcome = score_corpus(corpus_dir, outdir, config, **scoring)
-    jobs = int(scoring.get("jobs", 1))
-    if scoring.get("backend", "loky") != "dask":
-        jobs = min(max(jobs, 1), usable_cpus())
-    return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+    """Score a corpus with the track of ``config`` (:class:`~segagree.pipeline.config.RunConfig`:
+    tokens; :class:`~segagree.pipeline.time_corpus.TimeConfig`: units in time) and write its
+    outputs, holding the output folder's lock throughout.
+    :func:`segagree.pipeline.scheduler.score_corpus` takes ``scoring``: ``jobs``, ``backend``,
+    ``resume``, ``progress``. ``outcome.outputs["rebuilt"]`` lists the outputs written this time."""
+    from segagree.pipeline.run_lock import output_lock
+    from segagree.pipeline.scheduler import plan_corpus
+
+    plan_corpus(corpus_dir, config)  # nothing to score: an error before the folder is made
+    with output_lock(outdir):
+        if not scoring.get("resume", True):
+            forget_outputs(outdir)
+        outcome = score_corpus(corpus_dir, outdir, config, **scoring)
+        jobs = int(scoring.get("jobs", 1))
+        if scoring.get("backend", "loky") != "dask":
+            jobs = min(max(jobs, 1), usable_cpus())
+        return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
 
 
-def run_digest(outcome: RunOutcome, config: RunConfig) -> str:
+def run_digest(outcome: RunOutcome, config: Any) -> str:
     """What the summary and the entry page show: every task's key and outcome, the corpus, the
     skipped files, the settings, the scheme and the version."""
     corpus = outcome.corpus
@@ -114,7 +108,7 @@ def run_digest(outcome: RunOutcome, config: RunConfig) -> str:
         [
             version(),
             config.to_dict(),
-            config.load_scheme().digest,
+            config.digest,
             str(corpus.root),
             corpus.layout,
             corpus.skipped,
@@ -146,7 +140,7 @@ class _Manifest:
 def write_outputs(
     outdir: Path,
     outcome: RunOutcome,
-    config: RunConfig,
+    config: Any,
     *,
     jobs: int = 1,
     workbooks: bool = True,
@@ -158,7 +152,7 @@ def write_outputs(
     everything = run_digest(outcome, config)
     _summary_step(outdir, outcome, config, manifest, everything)
     manifest.save()  # outputs written so far count even if a later one fails
-    if workbooks:
+    if workbooks and outcome.track == "token":
         outcome.outputs["workbooks"] = _write_workbooks(outdir, outcome, config, jobs, manifest)
         manifest.save()
     if report:
@@ -169,26 +163,29 @@ def write_outputs(
     return outcome
 
 
-def _summary_step(outdir: Path, outcome: RunOutcome, config: RunConfig, manifest: _Manifest, everything: str) -> None:
+def _summary_step(outdir: Path, outcome: RunOutcome, config: Any, manifest: _Manifest, everything: str) -> None:
     files = {"summary_csv": str(outdir / "summary.csv"), "summary_json": str(outdir / "summary.json")}
     if manifest.old.get("summary") == everything and all(Path(p).is_file() for p in files.values()):
         outcome.outputs.update(files)
     else:
-        outcome.outputs.update(write_summary(outdir, outcome, config))
+        outcome.outputs.update(write_summary(outdir, outcome))
         manifest.rebuilt.append("summary")
     manifest.new["summary"] = everything
 
 
 def _report_step(
-    outdir: Path, outcome: RunOutcome, config: RunConfig, jobs: int, manifest: _Manifest, everything: str
+    outdir: Path, outcome: RunOutcome, config: Any, jobs: int, manifest: _Manifest, everything: str
 ) -> None:
-    from segagree.outputs.report import REPORT_NAME, write_report, write_text_pages
+    if outcome.track == "time":
+        from segagree.outputs.time_report import REPORT_NAME, write_report, write_text_pages
+    else:
+        from segagree.outputs.report import REPORT_NAME, write_report, write_text_pages
 
     pages = write_text_pages(outdir, outcome, config, manifest.old.get("pages") or {}, jobs=jobs)
     manifest.new["pages"] = pages.digests
     manifest.rebuilt += pages.rebuilt
     path = outdir / REPORT_NAME
-    pngs_there = config.report_plots != "all" or (outdir / "plots" / ".index.json").is_file()
+    pngs_there = getattr(config, "report_plots", "") != "all" or (outdir / "plots" / ".index.json").is_file()
     if manifest.old.get("report") == everything and path.is_file() and pngs_there and not pages.rebuilt:
         outcome.outputs["report"] = str(path)
     else:
@@ -270,7 +267,6 @@ def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig)
 
 
 __all__ = [
-    "FINAL_OUTPUTS",
     "MANIFEST",
     "MIN_PARALLEL_TASKS",
     "NOT_LOGGED",
@@ -281,7 +277,6 @@ __all__ = [
     "load_results_log",
     "log_record",
     "plan_tasks",
-    "remove_stale_outputs",
     "run_corpus",
     "usable_cpus",
     "workbook_digest",

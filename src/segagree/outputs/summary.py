@@ -1,32 +1,31 @@
-"""``summary.csv`` and ``summary.json`` of a corpus run, written as streams.
+"""``summary.csv`` and ``summary.json`` of a corpus run, one schema for every track, written as streams.
 
-The rows are :mod:`segagree.pipeline.rows`' (long format, one row per text, speaker, annotator
-pair and metric; pooled rows have speaker ``ALL``). Both files are written one task result at a
-time, read back from the resume log, so their size never sits in memory; the subtitle metrics
-pooled over texts (text ``ALL``) come last, from summed statistics.
+The rows are :mod:`segagree.pipeline.rows`' (long format: ``text, speaker, annotators, measure,
+value, note`` and the token track's columns, the same names in both files; rows pooled over a
+text's speakers have speaker ``ALL``, rows pooled over texts text ``ALL``). Both files are written
+one task result at a time, read back from the resume log, so their size never sits in memory;
+the values pooled over texts come last, computed once per run
+(:attr:`segagree.pipeline.outcome.RunOutcome.pooled_rows`).
 """
 
 from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from segagree.adapters.base import atomic_path
-from segagree.pipeline.config import RunConfig
 from segagree.pipeline.rows import (
     COLUMNS,
     COUNT_KEYS,
     POOLED,
-    iter_rows,
     kappa_values,
     rows_for,
     subtitle_pooled_rows,
     summary_rows,
 )
-from segagree.pipeline.subtitles import pooled_over_texts
 from segagree.version import version
 
 if TYPE_CHECKING:
@@ -44,56 +43,81 @@ __all__ = [
 ]
 
 
-def _all_rows(outcome: RunOutcome, config: RunConfig) -> Iterable[dict[str, Any]]:
-    """Every row in task order, then the subtitle metrics pooled over texts."""
-    yield from iter_rows(outcome.results, config)
-    yield from subtitle_pooled_rows(pooled_over_texts(outcome.subtitle_results()))
-
-
 def _write_json_list(fh: IO[str], items: Iterable[Any]) -> None:
     fh.write("[")
     for i, item in enumerate(items):
-        fh.write(("\n  " if i == 0 else ",\n  ") + json.dumps(item, ensure_ascii=False))
+        fh.write(("\n  " if i == 0 else ",\n  ") + json.dumps(item, ensure_ascii=False, default=_json_default))
     fh.write("\n ]")
 
 
-def _write_json(path: Path, outcome: RunOutcome, config: RunConfig) -> None:
-    head = {
+def _json_default(value: Any) -> Any:
+    """numpy scalars and arrays as plain JSON."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
+
+
+def _head(outcome: RunOutcome) -> dict[str, Any]:
+    failures = [
+        {"text": r["text"], "annotator_a": r["annotator_a"], "annotator_b": r["annotator_b"], "error": r["error"]}
+        for r in outcome.failures
+    ]
+    head: dict[str, Any] = {
         "segagree": version(),
+        "track": outcome.track,
         "corpus": str(outcome.corpus.root),
         "layout": outcome.corpus.layout,
-        "settings": config.to_dict(),
-        "texts": sorted(outcome.corpus.texts),
+        "settings": outcome.config.to_dict() if outcome.config is not None else {},
         "skipped": outcome.corpus.skipped,
-        "failures": [
-            {"text": r["text"], "annotator_a": r["annotator_a"], "annotator_b": r["annotator_b"], "error": r["error"]}
-            for r in outcome.failures
-        ],
     }
+    if outcome.track == "time":
+        for f, light in zip(failures, outcome.failures, strict=True):
+            f.update(files={a: Path(p).name for a, p in (light.get("files") or {}).items()})
+        config = outcome.config
+        head.update(measures=config.measures, parameters=config.params, reading=config.reading())
+        head["pooled"] = outcome.pooled
+    else:
+        head["texts"] = sorted(outcome.corpus.texts)
+    head["failures"] = failures
+    return head
+
+
+def _tail(outcome: RunOutcome) -> Iterator[tuple[str, Any]]:
+    """(key, value) of the JSON object after the rows: per pair its transcript mismatches (token
+    track), per text its full result and files (time track); read from the log one at a time."""
+    for r in outcome.results:
+        if not r.get("ok"):
+            continue
+        if outcome.track == "time":
+            files = {a: Path(p).name for a, p in (r.get("files") or {}).items()}
+            yield r["text"], {"files": files, **r["result"]}
+        else:
+            yield f"{r['text']}|{r['annotator_a']}|{r['annotator_b']}", r["compare"].get("mismatches", [])
+
+
+def _write_json(path: Path, outcome: RunOutcome) -> None:
     with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8") as fh:
         fh.write("{\n")
-        for key, value in head.items():
-            fh.write(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
+        for key, value in _head(outcome).items():
+            fh.write(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False, default=_json_default)},\n")
         fh.write(' "rows": ')
-        _write_json_list(fh, _all_rows(outcome, config))
-        fh.write(',\n "mismatches": {')
-        first = True
-        for r in outcome.results:
-            if r.get("ok"):
-                key = f"{r['text']}|{r['annotator_a']}|{r['annotator_b']}"
-                value = json.dumps(r["compare"].get("mismatches", []), ensure_ascii=False)
-                fh.write(("\n  " if first else ",\n  ") + f"{json.dumps(key, ensure_ascii=False)}: {value}")
-                first = False
+        _write_json_list(fh, outcome.iter_rows())
+        fh.write(f",\n {json.dumps('texts' if outcome.track == 'time' else 'mismatches')}: {{")
+        for i, (key, value) in enumerate(_tail(outcome)):
+            line = (
+                f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False, default=_json_default)}"
+            )
+            fh.write(("\n  " if i == 0 else ",\n  ") + line)
         fh.write("\n }\n}\n")
 
 
-def write_summary(outdir: Path, outcome: RunOutcome, config: RunConfig) -> dict[str, str]:
+def write_summary(outdir: Path, outcome: RunOutcome) -> dict[str, str]:
     """Write ``summary.csv`` and ``summary.json`` atomically, as streams; return their paths."""
     csv_path = outdir / "summary.csv"
     with atomic_path(csv_path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n", restval="")
         writer.writeheader()
-        writer.writerows(_all_rows(outcome, config))
+        writer.writerows(outcome.iter_rows())
     json_path = outdir / "summary.json"
-    _write_json(json_path, outcome, config)
+    _write_json(json_path, outcome)
     return {"summary_csv": str(csv_path), "summary_json": str(json_path)}

@@ -235,7 +235,7 @@ def text_context(
 ) -> dict[str, Any]:
     """Everything ``text.html.j2`` needs for one text (``results``: its successful pairs)."""
     values: dict[tuple[str, ...], Any] = {
-        (row["text"], row["annotator_a"], row["annotator_b"], row["speaker"], row["metric"]): row["value"]
+        (row["text"], row["annotator_a"], row["annotator_b"], row["speaker"], row["measure"]): row["value"]
         for r in results
         for row in rows_for(dict(r), config)
     }

@@ -30,8 +30,12 @@ def score_pair(
     metrics: Sequence[str] = (),
     metric_options: Mapping[str, Any] | None = None,
     with_operations: bool = True,
+    statistics: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Score an :class:`AnnotationPair` (see the module docstring for the keys).
+
+    ``statistics``, when given, receives each other measure's summed sufficient statistics over
+    the pair's speakers (what a corpus run pools over texts).
 
     With ``with_operations=False`` the ``operations`` list is left empty (the scores and the
     operation counts are the same; building one record per operation is most of the time of
@@ -66,7 +70,7 @@ def score_pair(
     if any(m not in SF_NAMES for m in metrics):  # S_f is computed above
         from segagree.pipeline.metric_runner import run_metrics  # only when asked: it loads every metric
 
-        out["metrics"] = run_metrics(pair, metrics, metric_options or {})
+        out["metrics"] = run_metrics(pair, metrics, metric_options or {}, statistics)
     return out
 
 

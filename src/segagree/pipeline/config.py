@@ -38,6 +38,12 @@ Example (every key optional; these are the defaults)::
 
     [speakers]                   # explicit renames, applied before pairing
     "F2:" = "F2"
+
+    [time]                       # run --time only: the measures and their parameters, e.g.
+    # measures = ["gamma", "alpha_u"]
+    # category = "label"         # label, endnote or none
+    # samples = 30               # gamma: sampled continua; tolerance, seed, alpha, beta ... too
+    # jobs = 2                   # gamma's own sample workers (--sample-jobs)
 """
 
 from __future__ import annotations
@@ -96,6 +102,7 @@ class RunConfig:
     report_plots: str = "corpus"
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
+    time: dict[str, Any] = field(default_factory=dict)
     base_dir: str = "."
 
     def load_scheme(self) -> BoundaryScheme:
@@ -130,8 +137,14 @@ class RunConfig:
         return _hash({**self.to_dict(), "scheme_digest": self.load_scheme().digest, "v": version()})
 
 
-#: Settings that change only how results are written, never a score.
-OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots"})
+#: Settings that change only how results are written, never a score (of the token track: ``time``
+#: holds the time track's settings, which key that track's tasks, :mod:`segagree.pipeline.time_corpus`).
+OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "time"})
+#: Keys of the ``[time]`` table: the measures, the category, the time measures' parameters.
+TIME_SETTINGS = frozenset(
+    {"measures", "category", "alpha", "beta", "delta_empty", "samples", "seed", "sampler", "jobs"}
+    | {"tolerance", "min_overlap", "resolution", "gamma_cat_variant"}
+)
 REPORT_PLOTS = ("corpus", "all")
 
 
@@ -170,5 +183,10 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
     unknown_read = set(config.read) - READ_OPTIONS
     if unknown_read:
         raise SegagreeError(f"unknown [read] settings {sorted(unknown_read)}; known: {sorted(READ_OPTIONS)}", path=path)
+    unknown_time = set(config.time) - TIME_SETTINGS
+    if unknown_time:
+        raise SegagreeError(
+            f"unknown [time] settings {sorted(unknown_time)}; known: {sorted(TIME_SETTINGS)}", path=path
+        )
     config.load_scheme()  # fail early on a bad scheme
     return config

@@ -117,8 +117,14 @@ def _whole_text(measure: Measure[Any, Any, Any], item: Any, options: Mapping[str
     return {**out, "value": result.value, "per_speaker": out.get("per_speaker", {})}
 
 
-def run_measure(measure: Measure[Any, Any, Any], pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
-    """One measure on ``pair``: per speaker, and pooled from the summed statistics."""
+def run_measure(
+    measure: Measure[Any, Any, Any],
+    pair: AnnotationPair,
+    options: Mapping[str, Any],
+    statistics: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One measure on ``pair``: per speaker, and pooled from the summed statistics (also put in
+    ``statistics[name]`` when given, for pooling over texts)."""
     build = INPUTS.get(measure.card.needs)
     if build is None:
         raise UsageError(f"metric {measure.name!r} needs {measure.card.needs!r} input, which compare cannot build")
@@ -142,7 +148,10 @@ def run_measure(measure: Measure[Any, Any, Any], pair: AnnotationPair, options: 
             chosen.setdefault(key, {})[speaker] = value
     out: dict[str, Any] = {"value": None, "per_speaker": per}
     if stats:
-        pooled = measure.score(measure.add(stats), options)
+        summed = measure.add(stats)
+        if statistics is not None:
+            statistics[measure.name] = summed
+        pooled = measure.score(summed, options)
         out["value"] = pooled.value
         out["signature"] = pooled.to_dict().get("signature", "")
     if chosen:
@@ -152,14 +161,17 @@ def run_measure(measure: Measure[Any, Any, Any], pair: AnnotationPair, options: 
     return out
 
 
-def run_metrics(pair: AnnotationPair, names: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
-    """Every requested metric except S_f (which the caller computes) on ``pair``."""
+def run_metrics(
+    pair: AnnotationPair, names: Sequence[str], options: Mapping[str, Any], statistics: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Every requested metric except S_f (which the caller computes) on ``pair``; ``statistics``
+    receives the summed statistics of the measures scored per speaker (:func:`run_measure`)."""
     out: dict[str, Any] = {}
     for name in names:
         if name in SF_NAMES:
             continue
         legacy = _legacy_runners().get(name)
-        out[name] = legacy(pair, options) if legacy else run_measure(get_measure(name), pair, options)
+        out[name] = legacy(pair, options) if legacy else run_measure(get_measure(name), pair, options, statistics)
     return out
 
 

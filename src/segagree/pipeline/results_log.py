@@ -7,12 +7,15 @@ and the main process never holds the results of the whole corpus: it keeps, per 
 about 1 kB) and reads a full result back from its offset when an output needs it
 (:class:`LoggedResults`, a read-only sequence in task order).
 
-**What a line keeps.** Per task: its key, files, formats, the ``compare`` result (scores,
+**What a line keeps** (a token task). Per task: its key, files, formats, the ``compare`` result (scores,
 per-speaker statistics, operation counts, transcript mismatches, other metrics), the kappa
 result, and ``figures`` (the report's few numbers per pair,
 :func:`segagree.pipeline.figures.figure_data`). Not the per-token arrays and not the operation
 rows (95 % of the bytes): a review workbook scores its pairs again without kappa to list their
-operations (deterministic, milliseconds per pair).
+operations (deterministic, milliseconds per pair); and ``statistics``, each other measure's summed
+sufficient statistics over the pair's speakers (:mod:`segagree.pipeline.stats_codec`), which the
+rows pooled over texts add up. A time task's line (``"track": "time"``, one text) keeps the text's
+result and each measure's per-speaker statistics (:mod:`segagree.pipeline.time_corpus`).
 """
 
 from __future__ import annotations
@@ -52,11 +55,18 @@ def light_record(result: dict[str, Any], offset: int | None) -> dict[str, Any]:
     """
     light = {k: result.get(k) for k in LIGHT_KEYS}
     light["offset"] = offset
+    if result.get("track") == "time":  # the time track's record: a text with all its annotators
+        from segagree.pipeline.time_corpus import pooled_values
+
+        light.update(track="time", annotators=result.get("annotators"), files=result.get("files"))
+        light["values"] = pooled_values(result) if result.get("ok") else {}
+        return light
     if result.get("ok"):
         comp = result["compare"]
         light.update({k: comp.get(k) for k in POOLED_KEYS})
         light["mismatches"] = len(comp.get("mismatches") or [])
         light["subtitles"] = result.get("subtitles") is not None
+        light["statistics"] = result.get("statistics") or {}  # a few numbers per measure
         kappa = kappa_values(result["kappa"]).get(POOLED, {}) if result.get("kappa") else {}
         light[KAPPA_SF], light[KAPPA_SF_B] = kappa.get(KAPPA_SF), kappa.get(KAPPA_SF_B)
     return light
@@ -65,9 +75,17 @@ def light_record(result: dict[str, Any], offset: int | None) -> dict[str, Any]:
 def append(fh: BinaryIO, result: dict[str, Any]) -> int:
     """Append a result's log line to the log opened for binary appending; return its offset."""
     offset = fh.tell()
-    fh.write((json.dumps(log_record(result), ensure_ascii=False) + "\n").encode())
+    line = json.dumps(log_record(result), ensure_ascii=False, default=_json_default)
+    fh.write((line + "\n").encode())
     fh.flush()
     return offset
+
+
+def _json_default(value: Any) -> Any:
+    """numpy scalars and arrays as plain JSON (measure results may hold them)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"not JSON: {type(value).__name__}")
 
 
 def load_index(path: Path) -> dict[str, dict[str, Any]]:

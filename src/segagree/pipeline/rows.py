@@ -1,32 +1,39 @@
-"""The run's summary rows: one long-format row per (text, speaker, annotator pair, metric).
+"""The run's summary rows, one schema for every track: one long-format row per (text, speaker,
+annotators, measure).
 
-Columns: ``text, speaker, annotator_a, annotator_b, metric, value`` then the parameters
-(``layer, scheme, scheme_digest, mode, signature``). Metric names are those of
-``compare --json`` (``sf``, ``sf_b``, ``kappa_sf``, ``kappa_sf_b``, any other metric's name)
-plus counts (``n_tokens``, ``cost``, ``edits``, ``matches`` ... ``deletions``,
-``transcript_mismatches``). Pooled rows have speaker ``ALL``; pooled values come from summed
-statistics. Rows are made one task result at a time (:func:`rows_for`), so a summary of any
-size is written as a stream (:mod:`segagree.outputs.summary`).
+Columns (:data:`COLUMNS`): ``text, speaker, annotators, measure, value, note``, then what the token
+track adds (``annotator_a, annotator_b, layer, scheme, scheme_digest, mode, signature``; empty in
+a run in time). ``annotators`` is ``A|B`` for a token pair, every annotator of the text for a text
+in time. Token measure names are those of ``compare --json`` (``sf``, ``sf_b``, ``kappa_sf``,
+``kappa_sf_b``, any other measure's name) plus counts (``n_tokens``, ``cost``, ``edits``,
+``matches`` ... ``deletions``, ``transcript_mismatches``). Rows pooled over a text's speakers have
+speaker ``ALL``; rows pooled over texts have text ``ALL`` (:data:`POOLED`, the one name of a pooled
+row) and come from summed statistics (:func:`token_pooled_rows`; S_f from the summed cost and
+tokens, S_f^B from the summed cost and edits, every other measure from its summed sufficient
+statistics kept in the log). Rows are made one task result at a time (:func:`rows_for`), so a
+summary of any size is written as a stream (:mod:`segagree.outputs.summary`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from segagree.metrics.sf import SF_NAMES
 from segagree.pipeline.config import RunConfig
+from segagree.pipeline.units import POOLED  # the text and speaker of a pooled row, in every track
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
 
-POOLED = "ALL"
 COLUMNS = [
     "text",
     "speaker",
+    "annotators",
+    "measure",
+    "value",
+    "note",
     "annotator_a",
     "annotator_b",
-    "metric",
-    "value",
     "layer",
     "scheme",
     "scheme_digest",
@@ -40,6 +47,8 @@ def rows_for(result: dict[str, Any], config: RunConfig) -> list[dict[str, Any]]:
     comp = result["compare"]
     base = {
         "text": result["text"],
+        "annotators": f"{result['annotator_a']}|{result['annotator_b']}",
+        "note": "",
         "annotator_a": result["annotator_a"],
         "annotator_b": result["annotator_b"],
         "layer": comp.get("layer", ""),
@@ -53,7 +62,7 @@ def rows_for(result: dict[str, Any], config: RunConfig) -> list[dict[str, Any]]:
     def add(speaker: str, metric: str, value: Any) -> None:
         if value is None:
             return
-        rows.append({**base, "speaker": speaker, "metric": metric, "value": value})
+        rows.append({**base, "speaker": speaker, "measure": metric, "value": value})
 
     per_speaker = comp["per_speaker"]
     for speaker, stats in [*per_speaker.items(), (POOLED, comp)]:
@@ -104,12 +113,13 @@ def subtitle_pooled_rows(pooled: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows of subtitle metrics pooled over texts (text ``ALL``), one entry per annotator pair."""
     rows: list[dict[str, Any]] = []
     for entry in pooled:
-        base = {"text": POOLED, "speaker": POOLED, "annotator_a": entry["annotator_a"]}
+        pair = f"{entry['annotator_a']}|{entry['annotator_b']}"
+        base = {"text": POOLED, "speaker": POOLED, "annotators": pair, "note": "", "annotator_a": entry["annotator_a"]}
         base.update(annotator_b=entry["annotator_b"], layer="subtitle", scheme="subtitle", scheme_digest="")
         base.update(mode="", signature="pooled over " + ",".join(entry["texts"]))
         for metric, value in entry["values"].items():
             if value is not None:
-                rows.append({**base, "metric": metric, "value": value})
+                rows.append({**base, "measure": metric, "value": value})
     return rows
 
 
@@ -123,3 +133,36 @@ def iter_rows(results: Iterable[dict[str, Any]], config: RunConfig) -> Iterator[
     for result in results:
         if result.get("ok"):
             yield from rows_for(result, config)
+
+
+def token_pooled_rows(lights: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rows pooled over texts (text and speaker ``ALL``) per annotator pair, then over every pair
+    (annotators ``ALL``) when there are several: S_f and S_f^B from the summed cost, tokens and
+    edits, every other measure from its summed sufficient statistics (the light records')."""
+    from segagree.metrics.registry import get_measure
+    from segagree.pipeline.pooling import pool
+    from segagree.pipeline.stats_codec import decode
+
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for r in lights:
+        if r.get("ok") and r.get(SF) is not None:
+            groups.setdefault(f"{r['annotator_a']}|{r['annotator_b']}", []).append(r)
+    if len(groups) > 1:
+        groups[POOLED] = [r for rs in list(groups.values()) for r in rs]
+    rows: list[dict[str, Any]] = []
+    for label, rs in groups.items():
+        a, _, b = label.partition("|")
+        texts = sorted({r["text"] for r in rs})
+        base = {"text": POOLED, "speaker": POOLED, "annotators": label, "annotator_a": a, "annotator_b": b}
+        base.update(note=f"pooled over {len(texts)} texts", layer="", scheme="", scheme_digest="", mode="")
+        base["signature"] = ""
+        cost = sum(float(r["cost"]) for r in rs)
+        for name, total in ((SF, sum(float(r["n_tokens"]) for r in rs)), (SF_B, sum(float(r["edits"]) for r in rs))):
+            rows.append({**base, "measure": name, "value": 1.0 - cost / total if total > 0 else 1.0})
+        names = list(dict.fromkeys(n for r in rs for n in (r.get("statistics") or {})))
+        for name in names:
+            stats = [decode(r["statistics"][name]) for r in rs if name in (r.get("statistics") or {})]
+            result = pool(get_measure(name), stats, {})
+            note = base["note"] if result.get("value") is not None else str(result.get("reason") or "undefined")
+            rows.append({**base, "measure": name, "value": result.get("value"), "note": note})
+    return rows

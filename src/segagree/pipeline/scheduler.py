@@ -1,11 +1,15 @@
-"""The corpus scheduler: which pairs a corpus run scores, scoring them in parallel, the resume log.
+"""The corpus scheduler of every track: which tasks a run scores, scoring them in parallel, the resume log.
 
-1. find the annotations of every text (:mod:`segagree.pipeline.corpus`) and plan one task per
-   pair of annotators of every text (:func:`plan_tasks`);
+1. find the annotations of every text (:mod:`segagree.pipeline.corpus`) and plan the track's
+   tasks (:mod:`segagree.pipeline.tracks`: one per pair of annotators of a text for tokens, one
+   per text for units in time);
 2. skip the tasks whose key (inputs' content and scoring settings) the resume log
    ``OUTDIR/results.jsonl`` already holds, score the others (:func:`execute`: in this process,
    in joblib's loky worker processes, or on a Dask cluster), and append each finished task to
    the log as it arrives (:mod:`segagree.pipeline.results_log`).
+
+A line of the log is reused only when its key is the key of a planned task and its text and
+annotators are that task's (a line of another run, track or setting is ignored).
 
 Memory stays bounded whatever the corpus size: a worker computes the report's figure data
 (:func:`segagree.pipeline.figures.figure_data`) and drops the per-token arrays and operation
@@ -23,42 +27,22 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from segagree.errors import SegagreeError
-from segagree.pipeline.config import RunConfig
 from segagree.pipeline.corpus import Corpus, find_annotations
 from segagree.pipeline.outcome import RunOutcome
-from segagree.pipeline.results_log import RESULTS_LOG, LoggedResults, append, light_record, load_index, log_record
-from segagree.pipeline.tasks import run_task, task_key
+from segagree.pipeline.results_log import RESULTS_LOG, LoggedResults, append, light_record, load_index
+from segagree.pipeline.tracks import REFERENCE_NAMES, Task, Track, plan_tasks, track_for
 
 #: Fewest tasks worth a worker pool: starting one costs about a second (each worker imports
 #: segagree), more than scoring a few in this process.
 MIN_PARALLEL_TASKS = 4
-REFERENCE_NAMES = ("ref", "reference", "gold")
 #: Environment variable naming a running Dask scheduler (``tcp://host:8786``) for ``backend="dask"``.
 DASK_SCHEDULER_ENV = "SEGAGREE_DASK_SCHEDULER"
 
-Task = tuple[str, str, str, str, str]
 Progress = Callable[[int, int, str], None]
-
-
-def plan_tasks(corpus: Corpus, reference: str = "") -> list[Task]:
-    """(text, annotator A, annotator B, file A, file B) for every pair, sorted.
-
-    The reference annotator (``reference``, else one named ref/reference/gold) is A in its
-    pairs, since subtitle metrics and adjudication take A as the reference/base.
-    """
-    tasks = []
-    for text in sorted(corpus.texts):
-        files = corpus.texts[text]
-        ref = reference or next((n for n in REFERENCE_NAMES if n in files), "")
-        order = sorted(files, key=lambda name: (name != ref, name))
-        for ann_a, ann_b in combinations(order, 2):
-            tasks.append((text, ann_a, ann_b, str(files[ann_a]), str(files[ann_b])))
-    return tasks
 
 
 def nothing_to_score(corpus: Corpus) -> str:
@@ -84,12 +68,12 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def score_for_log(task: Task, config: RunConfig) -> dict[str, Any]:
-    """Score one task and condense it to what the log keeps (runs in the worker)."""
-    return log_record(run_task(*task, config, details=False))
+def score_for_log(task: Task, config: Any) -> dict[str, Any]:
+    """Score one task of the config's track and condense it to what the log keeps (runs in the worker)."""
+    return track_for(config).score(task, config)
 
 
-def _score_in_worker(task: Task, config: RunConfig, parent: int) -> dict[str, Any]:
+def _score_in_worker(task: Task, config: Any, parent: int) -> dict[str, Any]:
     """:func:`score_for_log` in a loky worker: Ctrl-C is the parent's to handle (it stops the pool);
     a terminal sends it to the workers too, which would print their tracebacks."""
     if os.getpid() != parent and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
@@ -97,7 +81,7 @@ def _score_in_worker(task: Task, config: RunConfig, parent: int) -> dict[str, An
     return score_for_log(task, config)
 
 
-def execute(todo: list[Task], config: RunConfig, jobs: int, backend: str) -> Iterator[dict[str, Any]]:
+def execute(todo: list[Task], config: Any, jobs: int, backend: str) -> Iterator[dict[str, Any]]:
     """Score ``todo``, yielding each task's log record as it finishes (in any order).
 
     ``backend``: ``loky`` (joblib worker processes on this machine; ``jobs`` of them) or
@@ -122,7 +106,7 @@ def execute(todo: list[Task], config: RunConfig, jobs: int, backend: str) -> Ite
     yield from parallel(delayed(_score_in_worker)(t, config, parent) for t in todo)
 
 
-def _execute_dask(todo: list[Task], config: RunConfig, jobs: int) -> Iterator[dict[str, Any]]:
+def _execute_dask(todo: list[Task], config: Any, jobs: int) -> Iterator[dict[str, Any]]:
     from dask.distributed import Client, LocalCluster, as_completed
 
     address = os.environ.get(DASK_SCHEDULER_ENV)
@@ -138,35 +122,40 @@ def _execute_dask(todo: list[Task], config: RunConfig, jobs: int) -> Iterator[di
             cluster.close()
 
 
-def plan_corpus(corpus_dir: Path, config: RunConfig) -> tuple[Corpus, list[Task]]:
-    """The corpus and its tasks; an error if there is nothing to score or the reference is unknown."""
+def plan_corpus(corpus_dir: Path, config: Any) -> tuple[Corpus, list[Task]]:
+    """The corpus and its track's tasks; an error if there is nothing to score or the reference is unknown."""
     corpus = find_annotations(corpus_dir)
-    tasks = plan_tasks(corpus, config.reference)
+    tasks = track_for(config).plan(corpus, config)
     if not tasks:  # before any output exists
         raise SegagreeError(nothing_to_score(corpus), path=corpus_dir)
     annotators = sorted({a for files in corpus.texts.values() for a in files})
-    if config.reference and config.reference not in annotators:
+    reference = getattr(config, "reference", "")
+    if reference and reference not in annotators:
         raise SegagreeError(
-            f"reference annotator {config.reference!r} annotates no text; annotators: {', '.join(annotators)}",
+            f"reference annotator {reference!r} annotates no text; annotators: {', '.join(annotators)}",
             path=corpus_dir,
         )
     return corpus, tasks
 
 
 def split_done(
-    tasks: list[Task], config: RunConfig, done: dict[str, dict[str, Any]]
+    tasks: list[Task], config: Any, done: dict[str, dict[str, Any]]
 ) -> tuple[dict[tuple[str, str, str], dict[str, Any]], list[Task]]:
-    """(light records of the tasks the log already holds, by (text, A, B); the tasks to score)."""
+    """(light records of the tasks the log already holds, by (text, A, B); the tasks to score).
+
+    A logged record is reused only if its key is the task's key and its names are the task's."""
+    track: Track = track_for(config)
     settings = config.digest
     reused: dict[tuple[str, str, str], dict[str, Any]] = {}
     todo = []
     for t in tasks:
         try:
-            key = task_key(t[0], t[1], t[2], Path(t[3]), Path(t[4]), config, settings)
+            key = track.key(t, config, settings)
         except OSError:
             key = None  # the task reports the unreadable file
-        if key and key in done:
-            reused[t[:3]] = done[key]
+        light = done.get(key) if key else None
+        if light and (light.get("text"), light.get("annotator_a"), light.get("annotator_b")) == t[:3]:
+            reused[(t[0], t[1], t[2])] = light
         else:
             todo.append(t)
     return reused, todo
@@ -188,15 +177,16 @@ def _open_log(path: Path, resume: bool) -> Any:
 def score_corpus(
     corpus_dir: Path,
     outdir: Path,
-    config: RunConfig,
+    config: Any,
     *,
     jobs: int = 1,
     backend: str = "loky",
     resume: bool = True,
     progress: Progress | None = None,
 ) -> RunOutcome:
-    """Score every pair of every text of a corpus (see the module docstring), resuming from
-    ``OUTDIR/results.jsonl``; the outcome's results are read back lazily from that log."""
+    """Score every task of every text of a corpus (see the module docstring), resuming from
+    ``OUTDIR/results.jsonl``; the outcome's results are read back lazily from that log. The
+    caller holds the output folder's lock (:mod:`segagree.pipeline.run_lock`)."""
     if backend != "dask":
         jobs = min(max(jobs, 1), usable_cpus())  # more workers than CPUs only adds overhead
     corpus, tasks = plan_corpus(corpus_dir, config)
@@ -212,12 +202,13 @@ def score_corpus(
             lights[(result["text"], result["annotator_a"], result["annotator_b"])] = light_record(result, offset)
             if progress:
                 progress(len(lights), len(tasks), result["text"])
-    results = LoggedResults(log_path, [lights[t[:3]] for t in tasks])
+    results = LoggedResults(log_path, [lights[(t[0], t[1], t[2])] for t in tasks])
     return RunOutcome(corpus=corpus, results=results, computed=len(todo), reused=reused, config=config)
 
 
 __all__ = [
     "DASK_SCHEDULER_ENV",
+    "REFERENCE_NAMES",
     "MIN_PARALLEL_TASKS",
     "RESULTS_LOG",
     "execute",

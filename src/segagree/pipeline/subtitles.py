@@ -453,13 +453,18 @@ def evaluate_paths(
     options: Any = None,
     *,
     fmt: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """:func:`evaluate_corpus` on files read with :func:`segagree.adapters.read_document`."""
+    """:func:`evaluate_corpus` on files read with :func:`segagree.adapters.read_document` (``fmt`` and
+    ``read_options`` as every reader of a run takes them)."""
     from segagree.adapters import read_document
 
     if len(references) != len(hypotheses):
         raise UsageError(f"{len(references)} reference files but {len(hypotheses)} hypothesis files")
-    pairs = [(read_document(r, fmt), read_document(h, fmt)) for r, h in zip(references, hypotheses, strict=True)]
+    kw = dict(read_options or {})
+    pairs = [
+        (read_document(r, fmt, **kw), read_document(h, fmt, **kw)) for r, h in zip(references, hypotheses, strict=True)
+    ]
     return evaluate_corpus(pairs, metrics, options)
 
 
@@ -544,8 +549,15 @@ def subtitle_values(metrics: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def pooled_over_texts(results: Sequence[Mapping[str, Any]], options: Any = None) -> list[dict[str, Any]]:
-    """Subtitle metrics pooled over the texts of each annotator pair of a run (two texts or more).
+def pooled_over_texts(
+    results: Sequence[Mapping[str, Any]],
+    options: Any = None,
+    *,
+    fmt: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Subtitle metrics pooled over the texts of each annotator pair of a run (two texts or more),
+    the files read as the run read them (``fmt``, ``read_options``).
 
     Each entry: ``{"annotator_a", "annotator_b", "texts", "metrics"}`` from :func:`evaluate_paths`
     on the pair's files, so SubER pools as its multi-file mode does.
@@ -558,7 +570,8 @@ def pooled_over_texts(results: Sequence[Mapping[str, Any]], options: Any = None)
     for (ann_a, ann_b), rs in groups.items():
         if len(rs) < 2:
             continue
-        res = evaluate_paths([r["file_a"] for r in rs], [r["file_b"] for r in rs], SUBTITLE_METRICS, options)
+        files_a, files_b = [r["file_a"] for r in rs], [r["file_b"] for r in rs]
+        res = evaluate_paths(files_a, files_b, SUBTITLE_METRICS, options, fmt=fmt, read_options=read_options)
         out.append(
             {
                 "annotator_a": ann_a,

@@ -26,6 +26,7 @@ from segagree.pipeline.metric_runner import GROUPS
 from segagree.pipeline.operations import operation_rows
 from segagree.pipeline.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.pipeline.results import AnnotationPair
+from segagree.pipeline.stats_codec import encode
 from segagree.pipeline.subtitles import compare_subtitles, is_subtitle_document, subtitle_values
 from segagree.schemas import BoundaryScheme, Document
 from segagree.version import version
@@ -132,8 +133,12 @@ def run_task(
                 raise
             pair = None  # machine output against a human reference: no S_f, only the subtitle metrics
             compare = unaligned_result(err.message, layer, a.layer(layer).scheme)
+        statistics: dict[str, Any] = {}
         if pair is not None:
-            compare = score_pair(pair, mode=config.mode, transpositions=config.transpositions, metrics=metrics)
+            compare = score_pair(
+                pair, mode=config.mode, transpositions=config.transpositions, metrics=metrics, statistics=statistics
+            )
+        result["statistics"] = {name: encode(st) for name, st in statistics.items()}
         if subtitles:
             compare["metrics"].update(compare_subtitles(a, b, sub_names, {"layer": layer}))
             result["subtitles"] = subtitle_values(compare["metrics"])

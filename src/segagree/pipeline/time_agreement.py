@@ -19,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segagree.errors import UsageError
-from segagree.metrics.contract import Measure, NotApplicableResult
+from segagree.metrics.contract import Measure
 from segagree.metrics.registry import get_measure, group_names
+from segagree.pipeline.pooling import pool
 from segagree.pipeline.units import POOLED, TimedUnits
 
 __all__ = [
@@ -74,14 +75,8 @@ def _score_items(
 
 
 def pooled_result(measure: Measure[Any, Any, Any], stats: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """The result (``to_dict()``) of a measure on items pooled by their summed statistics (speakers of a
-    text, or every speaker of every text of a corpus)."""
-    if not stats:
-        return NotApplicableResult(measure.name, "no units").to_dict()
-    try:
-        return measure.score(measure.add(stats), params).to_dict()
-    except ValueError as err:
-        raise UsageError(f"{measure.name}: {err}") from None
+    """The result of a measure on items pooled by their summed statistics (:func:`segagree.pipeline.pooling.pool`)."""
+    return pool(measure, stats, params)
 
 
 def best_alignments(

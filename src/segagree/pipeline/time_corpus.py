@@ -1,113 +1,120 @@
-"""Time-based unitizing agreement over a corpus folder (``segagree run --time``).
+"""The time track of a corpus run (``segagree run --time``): its settings, its task, its rows.
 
 The texts and their annotators come from :func:`segagree.pipeline.corpus.find_annotations`
-(``TEXT.ANNOTATOR.EXT`` files, or one folder per annotator); each text's files are read as units in
-time (:func:`segagree.pipeline.units.read_annotator_files`, the annotator being the corpus's name, so
-pairs such as ELAN's ``"A|B"`` are the same in every text) and scored by every chosen measure of the
-``time`` group, per speaker and pooled over the text's speakers (:func:`score_time_statistics`).
+(``TEXT.ANNOTATOR.EXT`` files, or one folder per annotator). A **task** is one text: its files are
+read as units in time (:func:`segagree.pipeline.units.read_annotator_files`, the annotator being the
+corpus's name, so pairs such as ELAN's ``"A|B"`` are the same in every text) and scored by every
+chosen measure of the ``time`` group, per speaker and pooled over the text's speakers
+(:func:`segagree.pipeline.time_agreement.score_time_statistics`). The task's log record keeps the
+text's result and, per measure, each speaker's **sufficient statistics**
+(:mod:`segagree.pipeline.stats_codec`), so the corpus value of a measure (text ``ALL``) is
+``measure.score(measure.add(stats))`` over every speaker of every scored text
+(:func:`segagree.pipeline.pooling.pool`), after a resume too; it is never an average of the texts'
+values. A text whose files cannot be read is that text's failure; the others are scored.
 
-The corpus value of a measure (text ``ALL``) pools every speaker of every scored text by the measure's
-summed statistics (``measure.score(measure.add(stats))``, the measure contract), exactly as a text
-pools its speakers; it is never an average of the texts' values. A text whose files cannot be read
-or scored is listed with its error and left out of the pooled values; the others are scored.
-
-:func:`time_rows` flattens the results to long-format rows (``text, speaker, annotators, measure,
-value, note``): one per text, speaker (``ALL`` pooled) and measure; a measure whose value is one
-number per category (gamma-k, (k)uα) gives a row ``NAME:CATEGORY`` per category; a value that is
-undefined has an empty value and the reason in ``note``.
+:func:`time_rows` flattens a text's result to the run's summary rows (``text, speaker, annotators,
+measure, value, note``): one per speaker (``ALL`` pooled) and measure; a measure whose value is one
+number per category (gamma-k, (k)uα) gives a row ``NAME:CATEGORY`` per category; an undefined value
+has an empty value and the reason in ``note``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from segagree.errors import SegagreeError
-from segagree.pipeline.corpus import Corpus, find_annotations
-from segagree.pipeline.time_agreement import pooled_result, score_time_statistics, time_measures
+from segagree.errors import SegagreeError, UsageError
+from segagree.pipeline.stats_codec import encode
+from segagree.pipeline.time_agreement import score_time_statistics, time_measures
 from segagree.pipeline.units import POOLED, UnitReading, read_annotator_files
+from segagree.version import version
 
-__all__ = ["TIME_COLUMNS", "TimeCorpusRun", "measure_values", "score_time_corpus", "time_rows"]
+__all__ = ["TimeConfig", "measure_values", "score_time_task", "time_key", "time_rows"]
 
-TIME_COLUMNS = ["text", "speaker", "annotators", "measure", "value", "note"]
+#: Parameters that change how fast a measure runs, never its value: not part of the resume key.
+SPEED_PARAMS = ("jobs",)
 
 
 @dataclass
-class TimeCorpusRun:
-    """The scores of a corpus: per text (``score_time``'s result), pooled over texts, and failures."""
+class TimeConfig:
+    """The settings of a run in time: the measures, their parameters and how files are read."""
 
-    corpus: Corpus
-    measures: list[str]
-    parameters: dict[str, Any]
-    reading: dict[str, Any]
-    texts: dict[str, dict[str, Any]] = field(default_factory=dict)
-    pooled: dict[str, dict[str, Any]] = field(default_factory=dict)
-    failures: dict[str, str] = field(default_factory=dict)
-    outputs: dict[str, str] = field(default_factory=dict)
+    track: ClassVar[str] = "time"
 
-    def files(self, text: str) -> dict[str, str]:
-        """annotator -> file name of a text."""
-        return {a: p.name for a, p in self.corpus.texts[text].items()}
+    measures: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)
+    how: UnitReading = field(default_factory=UnitReading)
 
-    def rows(self) -> list[dict[str, Any]]:
-        """The long-format rows of ``summary.csv`` (:func:`time_rows`)."""
-        return list(time_rows(self))
+    def __post_init__(self) -> None:
+        self.measures = [m.name for m in time_measures(self.measures or None)]
+        self.params = {k: v for k, v in self.params.items() if v is not None}
+
+    def reading(self) -> dict[str, Any]:
+        """How files are read, JSON-ready (the fields of :class:`UnitReading` that are set)."""
+        how = self.how
+        scheme = how.scheme if how.scheme is None or isinstance(how.scheme, str) else how.scheme.name
+        out: dict[str, Any] = {"category": how.category, "format": how.fmt, "scheme": scheme, "layer": how.layer}
+        for name in ("annotators", "annotator_tiers", "continuum"):
+            value = getattr(how, name, None)
+            if value is not None:
+                out[name] = list(value)
+        return {**out, **how.options}
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything but the rows, JSON-ready."""
-        return {
-            "corpus": str(self.corpus.root),
-            "layout": self.corpus.layout,
-            "measures": list(self.measures),
-            "parameters": dict(self.parameters),
-            "reading": dict(self.reading),
-            "texts": {t: {"files": self.files(t), **r} for t, r in self.texts.items()},
-            "pooled": dict(self.pooled),
-            "failures": [{"text": t, "files": self.files(t), "error": e} for t, e in self.failures.items()],
-            "skipped": list(self.corpus.skipped),
-        }
+        return {"track": "time", "measures": self.measures, "parameters": self.params, "reading": self.reading()}
+
+    @property
+    def digest(self) -> str:
+        """What the scores depend on: the measures, their parameters (not :data:`SPEED_PARAMS`), the
+        reading and the version."""
+        scheme = self.how.scheme
+        scheme_digest = getattr(scheme, "digest", None)
+        payload = {**self.to_dict(), "scheme_digest": scheme_digest, "version": version()}
+        payload["parameters"] = {k: v for k, v in self.params.items() if k not in SPEED_PARAMS}
+        return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _reading_dict(how: UnitReading) -> dict[str, Any]:
-    scheme = how.scheme if how.scheme is None or isinstance(how.scheme, str) else how.scheme.name
-    return {"category": how.category, "format": how.fmt, "scheme": scheme, "layer": how.layer, **how.options}
+def time_key(task: tuple[str, ...], config: TimeConfig, settings: str | None = None) -> str:
+    """Resume key of a text: the track, its name, annotators, the files' content and the settings."""
+    from segagree.pipeline.tasks import file_digest
+
+    files = "|".join(file_digest(Path(p)) for p in task[3:])
+    payload = f"time|{task[0]}|{task[1]}|{files}|{settings or config.digest}"
+    return hashlib.sha1(payload.encode()).hexdigest()[:20]
 
 
-def score_time_corpus(
-    root: Path,
-    how: UnitReading | None = None,
-    names: Sequence[str] | None = None,
-    params: Mapping[str, Any] | None = None,
-) -> TimeCorpusRun:
-    """Score every text of the corpus folder ``root`` and pool the measures over texts (see the module
-    docstring). A usage error (an unknown measure, a parameter a measure refuses) stops the run; a
-    text whose files cannot be read as units is that text's failure."""
-    how = how or UnitReading()
-    measures = [m.name for m in time_measures(names)]
-    given = {k: v for k, v in (params or {}).items() if v is not None}
-    corpus = find_annotations(root)
-    run = TimeCorpusRun(corpus, measures, given, _reading_dict(how))
-    stats: dict[str, list[Any]] = {name: [] for name in measures}
-    for text in sorted(corpus.texts):
-        try:
-            timed = read_annotator_files(corpus.texts[text], how)
-        except SegagreeError as err:  # this text's files: listed, the others scored
-            run.failures[text] = str(err)
-            continue
-        # A usage error here is a parameter a measure refuses: the same for every text, so it stops the run.
-        run.texts[text], text_stats = score_time_statistics(timed, measures, given)
-        for name, speaker_stats in text_stats.items():
-            stats[name].extend(speaker_stats)
-    if not run.texts and not run.failures:
-        why = "; ".join(corpus.skipped[:3]) or "no annotation files"
-        raise SegagreeError(
-            f"no text with two or more annotators (expected TEXT.ANNOTATOR.EXT files; {why})", path=root
-        )
-    for name in measures:
-        run.pooled[name] = pooled_result(time_measures([name])[0], stats[name], given)
-    return run
+def score_time_task(task: tuple[str, ...], config: TimeConfig) -> dict[str, Any]:
+    """Score one text (``(text, "A|B|...", "", file A, file B, ...)``); its log record (see the module
+    docstring). Unreadable files are the record's error; a parameter a measure refuses raises."""
+    text, joined = task[0], task[1]
+    annotators = joined.split("|")
+    files = dict(zip(annotators, task[3:], strict=True))
+    record: dict[str, Any] = {
+        "track": "time",
+        "text": text,
+        "annotator_a": joined,
+        "annotator_b": "",
+        "annotators": annotators,
+        "files": files,
+        "version": version(),
+    }
+    try:
+        record["key"] = time_key(task, config)
+        timed = read_annotator_files(files, config.how)
+        result, stats = score_time_statistics(timed, config.measures, config.params)
+    except UsageError:
+        raise
+    except SegagreeError as err:  # this text's files: listed, the others scored
+        record.update(ok=False, error=str(err))
+        return record
+    record["result"] = result
+    record["statistics"] = {name: [encode(s) for s in per] for name, per in stats.items()}
+    record.update(ok=True, error=None)
+    return record
 
 
 def _number(value: Any) -> Any:
@@ -129,7 +136,8 @@ def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any,
     return [(name, value, note)]
 
 
-def _result_rows(text: str, speaker: str, annotators: str, name: str, result: Mapping[str, Any]) -> Iterator[dict]:
+def result_rows(text: str, speaker: str, annotators: str, name: str, result: Mapping[str, Any]) -> Iterator[dict]:
+    """The summary rows of one measure's result (one per :func:`measure_values` entry)."""
     for label, value, note in measure_values(name, result):
         yield {
             "text": text,
@@ -141,16 +149,20 @@ def _result_rows(text: str, speaker: str, annotators: str, name: str, result: Ma
         }
 
 
-def time_rows(run: TimeCorpusRun) -> Iterator[dict[str, Any]]:
-    """Long-format rows (:data:`TIME_COLUMNS`): per text its speakers then the text pooled
-    (speaker ``ALL``), measure by measure; then the corpus pooled (text and speaker ``ALL``)."""
-    every: list[str] = []
-    for text, result in run.texts.items():
-        annotators = "|".join(result["annotators"])
-        every.extend(a for a in result["annotators"] if a not in every)
-        for name, res in result["measures"].items():
-            for speaker, per in (res.get("speakers") or {}).items():
-                yield from _result_rows(text, speaker, annotators, name, per)
-            yield from _result_rows(text, POOLED, annotators, name, res["pooled"])
-    for name, res in run.pooled.items():
-        yield from _result_rows(POOLED, POOLED, "|".join(every), name, res)
+def time_rows(record: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """A scored text's rows, measure by measure: its speakers, then the text pooled (speaker ``ALL``)."""
+    result = record["result"]
+    annotators = "|".join(result["annotators"])
+    for name, res in result["measures"].items():
+        for speaker, per in (res.get("speakers") or {}).items():
+            yield from result_rows(record["text"], speaker, annotators, name, per)
+        yield from result_rows(record["text"], POOLED, annotators, name, res["pooled"])
+
+
+def pooled_values(record: Mapping[str, Any]) -> dict[str, Any]:
+    """label -> the text's value pooled over speakers (the light record's, for tables)."""
+    out: dict[str, Any] = {}
+    for name, res in record["result"]["measures"].items():
+        for label, value, _ in measure_values(name, res["pooled"]):
+            out[label] = value
+    return out

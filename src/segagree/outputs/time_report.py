@@ -1,0 +1,301 @@
+"""The report of a run in time (``segagree run --time``): ``report.html`` and a page per text.
+
+The entry page (template ``time_report.html.j2``, autoescaped, the token report's CSS, macros and
+table script shared) holds, per measure, the value pooled over every text by summed statistics with
+a seeded percentile bootstrap interval over texts (:func:`segagree.pipeline.pooling.bootstrap_pooled`),
+the distribution of the texts' values, the lowest texts, and one sortable, filterable table of texts
+by measures, each text linked to its page. A text's page (``texts/NAME.html``, template
+``time_text.html.j2``) is a list of sections (:data:`TEXT_SECTIONS`, each a function of the text's
+record returning its part of the page, so more sections can be added): its measures per speaker,
+per category and per annotator pair, and a timeline of every annotator's units per speaker with
+gamma's best alignment (:func:`segagree.outputs.time_plot.timeline_png`, a PNG under ``plots/``).
+
+Pages are written only when what they show changed (their digests are kept in the run's
+manifest, as for the token report); the entry page is written from the light records and the
+outcome's pooled values (computed once per run).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.metrics.registry import get_measure
+from segagree.outputs.report_format import _digest, _environment, _exact, _flatten, _interval, _score, _setting
+from segagree.outputs.text_pages import PAGES_DIR, PLOTS_DIR, PagesWritten, page_digest, page_link, page_name
+from segagree.pipeline.outcome import RunOutcome, texts_of
+from segagree.pipeline.pooling import bootstrap_pooled
+from segagree.pipeline.rows import POOLED
+from segagree.pipeline.time_corpus import measure_values
+from segagree.version import version
+
+__all__ = ["REPORT_NAME", "TEXT_SECTIONS", "write_report", "write_text_pages"]
+
+REPORT_NAME = "report.html"
+TEMPLATE = "time_report.html.j2"
+TEXT_TEMPLATE = "time_text.html.j2"
+BOOTSTRAP_RESAMPLES = 200
+BOOTSTRAP_SEED = 12345
+MAX_LOWEST = 10
+#: Fewest pages worth rendering in worker processes (each worker imports matplotlib: about a second).
+MIN_PARALLEL_PAGES = 8
+
+
+# ---------------------------------------------------------------------------------- entry page
+
+
+def _scalar(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+
+def _corpus_rows(outcome: RunOutcome) -> list[dict[str, Any]]:
+    """Per measure (per category where the value is one per category): the pooled value, its
+    interval over texts, the texts' values' spread."""
+    rows = []
+    params = outcome.config.params
+    for name, pooled in outcome.pooled.items():
+        measure = get_measure(name)
+        per_text = list(outcome.text_statistics.get(name, {}).values())
+        for label, value, note in measure_values(name, pooled):
+            low = high = None
+            if label == name and _scalar(value) is not None:
+                low, high = bootstrap_pooled(
+                    measure, per_text, params, resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED
+                )
+            values = [v for v in (_scalar(r.get("values", {}).get(label)) for r in outcome.pairs) if v is not None]
+            rows.append(
+                {
+                    "label": label,
+                    "title": measure.card.title,
+                    "better": measure.card.better,
+                    "shown": _score(value),
+                    "exact": _exact(value),
+                    "interval": _interval(low, high) or ("" if len(per_text) > 1 else "a single text"),
+                    "note": note,
+                    "strip": _strip(values),
+                }
+            )
+    return rows
+
+
+def _strip(values: Sequence[float], width: int = 240, height: int = 18) -> dict[str, Any] | None:
+    """Geometry of a small SVG strip of the texts' values on [min(0, lowest), 1]."""
+    if not values:
+        return None
+    low = min(0.0, min(values))
+    high = max(1.0, max(values))
+    span = high - low or 1.0
+    xs = [round(4 + (width - 8) * (v - low) / span, 1) for v in values]
+    return {"width": width, "height": height, "xs": xs, "low": f"{low:g}", "high": f"{high:g}"}
+
+
+def _table(outcome: RunOutcome, labels: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    with_page = set(texts_of(outcome))
+    for light in outcome.pairs:
+        values = light.get("values") or {}
+        cells = [{"shown": _score(values.get(lab)), "exact": _exact(values.get(lab)), "key": None} for lab in labels]
+        rows.append(
+            {
+                "text": light["text"],
+                "link": page_link(light["text"]) if light["text"] in with_page else None,
+                "annotators": ", ".join(light.get("annotators") or []),
+                "cells": cells,
+                "error": light.get("error") or "",
+            }
+        )
+    return rows
+
+
+def _lowest(outcome: RunOutcome, label: str) -> list[dict[str, Any]]:
+    scored = [(v, r["text"]) for r in outcome.pairs if (v := _scalar((r.get("values") or {}).get(label))) is not None]
+    return [{"text": t, "link": page_link(t), "shown": _score(v)} for v, t in sorted(scored)[:MAX_LOWEST]]
+
+
+def _context(outcome: RunOutcome) -> dict[str, Any]:
+    config = outcome.config
+    labels = list(dict.fromkeys(lab for r in outcome.pairs for lab in (r.get("values") or {})))
+    corpus_rows = _corpus_rows(outcome)
+    first = next((r["label"] for r in corpus_rows if r["strip"] is not None), labels[0] if labels else "")
+    settings = [(f"parameters.{k}", _setting(v)) for k, v in _flatten(config.params) if v is not None]
+    settings += [(f"reading.{k}", _setting(v)) for k, v in _flatten(config.reading()) if v is not None]
+    failures = [
+        {"text": r["text"], "files": {a: Path(p).name for a, p in (r.get("files") or {}).items()}, "error": r["error"]}
+        for r in outcome.failures
+    ]
+    return {
+        "corpus": outcome.corpus,
+        "version": version(),
+        "measures": config.measures,
+        "corpus_rows": corpus_rows,
+        "labels": labels,
+        "table": _table(outcome, labels),
+        "lowest_label": first,
+        "lowest": _lowest(outcome, first) if first else [],
+        "n_texts": len(texts_of(outcome)),
+        "failures": failures,
+        "skipped": outcome.corpus.skipped,
+        "settings": settings,
+        "resamples": BOOTSTRAP_RESAMPLES,
+        "seed": BOOTSTRAP_SEED,
+        "palette": [],  # the shared CSS's colour steps and operation colours: not used on this page
+        "op_colours": [],
+    }
+
+
+def write_report(outdir: Path, outcome: RunOutcome, config: Any, *, jobs: int = 1) -> Path:
+    """Write ``report.html`` (see the module docstring); return its path."""
+    path = Path(outdir) / REPORT_NAME
+    html = _environment().get_template(TEMPLATE).render(**_context(outcome))
+    write_text_atomic(path, html)
+    return path
+
+
+# ----------------------------------------------------------------------------------- text pages
+
+Section = Callable[[Mapping[str, Any], Path, Any], dict[str, Any] | None]
+
+
+def _speakers_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:
+    """Each measure per speaker, and pooled over the text's speakers (speaker ALL)."""
+    result = record["result"]
+    speakers = [s for s in result["speakers"] if s != POOLED]
+    columns = [*speakers, POOLED] if len(speakers) > 1 else [POOLED]
+    rows: list[dict[str, Any]] = []
+    for name, res in result["measures"].items():
+        per = {**(res.get("speakers") or {}), POOLED: res["pooled"]}
+        by_label: dict[str, dict[str, Any]] = {}
+        for col in columns:
+            for label, value, note in measure_values(name, per.get(col, {})):
+                line = by_label.setdefault(label, {"label": label, "cells": {}, "note": ""})
+                line["cells"][col] = {"shown": _score(value), "exact": _exact(value)}
+                line["note"] = line["note"] or note
+        rows += by_label.values()
+    categories = [r for r in rows if ":" in r["label"]]
+    return {"columns": columns, "rows": [r for r in rows if ":" not in r["label"]], "categories": categories}
+
+
+def _pairs_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:
+    """Per annotator pair, the numbers of every measure that has them (ELAN's kappa, boundary F1 ...)."""
+    pairs: dict[str, dict[str, Any]] = {}
+    columns: list[str] = []
+    for name, res in record["result"]["measures"].items():
+        for key, per_pair in res["pooled"].items():
+            if not key.endswith("_pairs") or not isinstance(per_pair, Mapping):
+                continue
+            for pair, values in per_pair.items():
+                for field, value in values.items():
+                    if _scalar(value) is None:
+                        continue
+                    column = f"{name}.{field}"
+                    if column not in columns:
+                        columns.append(column)
+                    pairs.setdefault(pair, {})[column] = {"shown": _score(value), "exact": _exact(value)}
+    if not pairs:
+        return None
+    return {"columns": columns, "rows": [{"pair": p, "cells": c} for p, c in pairs.items()]}
+
+
+def _timeline_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:
+    """A timeline PNG per speaker: every annotator's units and, where gamma was scored, its alignment."""
+    from segagree.outputs.report_format import _png_size
+    from segagree.outputs.time_plot import timeline_png
+    from segagree.pipeline.units import read_annotator_files
+
+    timed = read_annotator_files(record["files"], config.how)
+    gamma = record["result"]["measures"].get("gamma")
+    figures = []
+    stem = page_name(record["text"])[: -len(".html")]
+    for i, (speaker, units) in enumerate(timed.speakers.items()):
+        alignment = None
+        if gamma:
+            found = (gamma.get("speakers") or {}).get(speaker) or gamma["pooled"]
+            alignment = found.get("alignment")
+        png = timeline_png(units, alignment, title=speaker or "")
+        name = f"{stem}.timeline.{i}.png"
+        with atomic_path(outdir / PLOTS_DIR / name) as tmp:
+            tmp.write_bytes(png)
+        width, height = _png_size(png)
+        figures.append(
+            {"speaker": speaker or POOLED, "src": f"../{PLOTS_DIR}/{name}", "width": width, "height": height}
+        )
+    return {"figures": figures, "aligned": gamma is not None}
+
+
+def _files_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:
+    result = record["result"]
+    files = {a: Path(p).name for a, p in record["files"].items()}
+    return {"files": files, "units": result.get("units", {}), "notes": result.get("notes", [])}
+
+
+#: The sections of a text's page, in order: (id, title, function of the record). Another part of
+#: segagree can add one (its template block is ``time_text.html.j2``'s ``section`` macro by id).
+TEXT_SECTIONS: list[tuple[str, str, Section]] = [
+    ("speakers", "Measures per speaker", _speakers_section),
+    ("pairs", "Per annotator pair", _pairs_section),
+    ("timeline", "Timeline and gamma's alignment", _timeline_section),
+    ("files", "Files and units", _files_section),
+]
+
+
+def write_text_page(outdir: Path, record: Mapping[str, Any], config: Any, corpus_root: str) -> str:
+    """Write one text's page; return its path relative to ``outdir``."""
+    sections = []
+    for key, title, build in TEXT_SECTIONS:
+        data = build(record, outdir, config)
+        if data is not None:
+            sections.append({"id": key, "title": title, "data": data})
+    html = (
+        _environment()
+        .get_template(TEXT_TEMPLATE)
+        .render(
+            text=record["text"],
+            corpus_root=corpus_root,
+            annotators=record["annotators"],
+            sections=sections,
+            version=version(),
+            palette=[],
+            op_colours=[],
+        )
+    )
+    link = page_link(record["text"])
+    write_text_atomic(outdir / link, html)
+    return link
+
+
+def write_text_pages(
+    outdir: Path, outcome: RunOutcome, config: Any, old: Mapping[str, str], *, jobs: int = 1
+) -> PagesWritten:
+    """Write the page of every text whose page is missing or out of date; remove the pages of texts
+    no longer in the run. ``old``: the manifest's page digests of the previous run."""
+    outdir = Path(outdir)
+    settings = _digest([config.digest, "time"])
+    lights = outcome.pairs
+    out = PagesWritten()
+    todo = []
+    for text, indexes in texts_of(outcome).items():
+        digest = page_digest([lights[i] for i in indexes], settings)
+        out.digests[text] = digest
+        if old.get(text) != digest or not (outdir / page_link(text)).is_file():
+            todo.append(indexes[0])
+    (outdir / PAGES_DIR).mkdir(parents=True, exist_ok=True)
+    (outdir / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
+    root = str(outcome.corpus.root)
+
+    def records() -> Iterator[Mapping[str, Any]]:  # read from the log one text at a time
+        for i in todo:
+            yield outcome.results[i]
+
+    if jobs > 1 and len(todo) >= MIN_PARALLEL_PAGES:
+        from joblib import Parallel, delayed
+
+        parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator")
+        out.rebuilt += list(parallel(delayed(write_text_page)(outdir, r, config, root) for r in records()))
+    else:
+        out.rebuilt += [write_text_page(outdir, r, config, root) for r in records()]
+    for text in set(old) - set(out.digests):
+        (outdir / page_link(text)).unlink(missing_ok=True)
+    return out
