@@ -275,7 +275,9 @@ def test_numbers_equal_the_summary(which: str, request: pytest.FixtureRequest) -
     if KAPPA:
         expected |= {k for k in summary if k.rsplit("|", 1)[1] in ("kappa_sf", "kappa_sf_b") and k[:4] != "ALL|"}
     assert expected <= set(cells), sorted(expected - set(cells))[:5]
-    pooled = {r["text"]: r["value"] for r in outcome.rows if r["speaker"] == "ALL" != r["text"] and r["measure"] == "sf"}
+    pooled = {
+        r["text"]: r["value"] for r in outcome.rows if r["speaker"] == "ALL" != r["text"] and r["measure"] == "sf"
+    }
     assert pooled and all(cells[f"{t}|ann1|ann2|ALL|sf"][0] == v for t, v in pooled.items())
     # The entry page's table: one row per pair, linked to its text page, S_f rounded as shown.
     table = page[page.index('id="text-table"') : page.index("</table>", page.index('id="text-table"'))]

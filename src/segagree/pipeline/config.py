@@ -6,7 +6,7 @@ Example (every key optional; these are the defaults)::
     layer = "iu"                 # the layer to compare
     mode = "optimal"             # S_f search: optimal or segsimflex
     transpositions = true
-    # metrics = [...]          # default S_f and S_f^B; any names of `segagree metrics`; kappa below
+    # metrics = [...]          # default S_f, S_f^B, B and Pk; any names of `segagree metrics`; kappa below
     align = true                 # align differing transcripts instead of failing
     max_mismatch = 0.2           # largest share of mismatched tokens the alignment tolerates
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
@@ -65,10 +65,12 @@ READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "chat_units"
 
 
 def _default_metrics() -> list[str]:
-    """S_f and S_f^B (their module is imported only when a run needs its settings)."""
+    """S_f and S_f^B, B and Pk (their modules are imported only when a run needs its settings)."""
+    from segagree.metrics.boundary_edit import B_CARD
     from segagree.metrics.sf import SF_NAMES
+    from segagree.metrics.windows import PK_CARD
 
-    return list(SF_NAMES)
+    return [*SF_NAMES, B_CARD.name, PK_CARD.name]
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Sufficient statistics as JSON, so a task's statistics can sit in the resume log and be summed later.
 
 A measure's statistics (:meth:`segagree.metrics.contract.Measure.statistics`) are dataclasses of
-numbers, numpy arrays, tuples, sets and dicts (some keyed by tuples). :func:`encode` turns them
+numbers (fractions too), numpy arrays, tuples, sets and dicts (some keyed by tuples). :func:`encode` turns them
 into JSON-ready values that :func:`decode` turns back into equal objects: float64 values go
 through JSON's shortest round-trip repr, so pooled values computed from decoded statistics are
 the same to the last digit as from the originals. Only dataclasses defined under
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,8 @@ def encode(value: Any) -> Any:
         return {_MARK: "nd", "dtype": value.dtype.str, "shape": list(value.shape), "data": value.ravel().tolist()}
     if isinstance(value, np.generic):
         return value.item()
+    if isinstance(value, Fraction):  # exact sums (e.g. B's edit counts) stay exact
+        return {_MARK: "frac", "n": value.numerator, "d": value.denominator}
     if isinstance(value, tuple):
         return {_MARK: "tuple", "items": [encode(v) for v in value]}
     if isinstance(value, (set, frozenset)):
@@ -61,6 +64,8 @@ def decode(value: Any) -> Any:
         return {k: decode(v) for k, v in value.items()}
     if tag == "nd":
         return np.array(value["data"], dtype=np.dtype(value["dtype"])).reshape(value["shape"])
+    if tag == "frac":
+        return Fraction(value["n"], value["d"])
     if tag == "tuple":
         return tuple(decode(v) for v in value["items"])
     if tag == "set":
