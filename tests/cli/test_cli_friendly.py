@@ -556,6 +556,8 @@ def test_interrupted_run_leaves_no_partial_outputs(tmp_path):
     assert proc.returncode == 130, err
     assert err.strip() == "segagree: interrupted"
     left = sorted(p.name for p in out.rglob("*"))
-    assert "summary.csv" not in left  # the earlier run's summary no longer claims to be this run's
+    # Issue 27: an interrupted rerun leaves the earlier complete outputs until new ones replace them
+    # (every output is written to a temporary file and renamed), and no partial output.
+    assert (out / "summary.csv").read_text(encoding="utf-8") == "from an earlier run\n"
     assert not [name for name in left if ".tmp-" in name], left
-    assert set(left) <= {"results.jsonl"}, left
+    assert set(left) <= {"results.jsonl", "summary.csv"}, left  # the lock released too

@@ -22,6 +22,7 @@ import pytest
 
 import segagree.api as api
 from segagree.adapters import read_document
+from segagree.errors import SegagreeError
 from segagree.metrics.registry import get_measure
 from segagree.pipeline.metric_runner import token_items
 from segagree.pipeline.pairing import pair_annotations
@@ -245,3 +246,15 @@ def test_time_report_has_a_page_per_text_with_a_timeline_and_the_table_of_texts(
         assert (out / "texts" / src).resolve().read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert "gamma's best alignment joins" in page and 'id="pairs"' in page and "a1|a2" in page
     assert "95% interval over texts" in entry and "Lowest texts" in entry and "<svg" in entry
+
+
+def test_time_settings_come_from_segagree_toml(tmp_path: Path) -> None:
+    corpus = time_corpus(tmp_path / "corpus", 2)
+    (corpus / "segagree.toml").write_text('[time]\nmeasures = ["boundary_f1"]\ntolerance = 0.5\n', encoding="utf-8")
+    done = api.run(corpus, tmp_path / "out", time=True)
+    assert done.config.measures == ["boundary_f1"] and done.config.params == {"tolerance": 0.5}
+    loose = api.run(corpus, tmp_path / "loose", time=True, params={"tolerance": 2.0})  # a keyword wins
+    assert loose.pooled["boundary_f1"]["value"] > done.pooled["boundary_f1"]["value"]
+    (corpus / "segagree.toml").write_text("[time]\nsampels = 3\n", encoding="utf-8")
+    with pytest.raises(SegagreeError, match=r"unknown \[time\] settings \['sampels'\]"):
+        api.run(corpus, tmp_path / "bad", time=True)

@@ -178,7 +178,7 @@ def run(
             }
         )
     elif time_mode:
-        _print_time_summary(outcome.rows, sorted(outcome.texts))
+        _print_time_summary(outcome.pairs, outcome.pooled_rows)
     else:
         _print_summary(outcome)
     if not quiet:
@@ -272,19 +272,17 @@ def _print_summary(outcome: Any) -> None:
 MAX_TEXT_COLUMNS = 6
 
 
-def _print_time_summary(rows: list[dict[str, Any]], texts: list[str]) -> None:
-    """A row per measure (per category): the value pooled over texts, and each text's if they are few."""
-    import segagree.api as api
-
-    pooled = api.POOLED
-    shown = texts if len(texts) <= MAX_TEXT_COLUMNS else []
-    values = {(r["text"], r["measure"]): r for r in rows if r["speaker"] == pooled}
+def _print_time_summary(lights: list[dict[str, Any]], pooled_rows: list[dict[str, Any]]) -> None:
+    """A row per measure (per category): the value pooled over texts, and each text's if they are few
+    (from the light records: no record is read back from the log)."""
+    texts = {r["text"]: r.get("values") or {} for r in lights if r.get("ok")}
+    shown = sorted(texts) if len(texts) <= MAX_TEXT_COLUMNS else []
     title = "segagree run --time: pooled over speakers" + ("" if shown else " (per text: summary.csv, report.html)")
     table = new_table(title=title)
     for col in ("measure", *shown, "all texts", "note"):
         table.add_column(col, justify="left" if col in ("measure", "note") else "right", overflow="fold")
-    for (text, measure), row in values.items():
-        if text == pooled:
-            cells = (fmt_score(values[(t, measure)]["value"]) if (t, measure) in values else "-" for t in shown)
-            table.add_row(measure, *cells, fmt_score(row["value"]), row["note"])
+    for row in pooled_rows:
+        measure = row["measure"]
+        cells = (fmt_score(texts[t][measure]) if measure in texts[t] else "-" for t in shown)
+        table.add_row(measure, *cells, fmt_score(row["value"]), row["note"])
     stdout().print(table)

@@ -20,7 +20,8 @@ holds a digest per output: per text, its workbook's and its report page's (the t
 -- inputs' content and scoring settings --, the files' paths, the output settings and the
 version); for the summary and the entry page, all tasks' keys and outcomes, the corpus, the
 skipped files, the settings and the version. An output whose digest is unchanged and whose file
-exists is kept.
+exists is kept. The manifest also keeps the rows pooled over texts that the summary holds, so a
+rerun with nothing changed neither reads the log's records nor pools again.
 """
 
 from __future__ import annotations
@@ -167,10 +168,13 @@ def _summary_step(outdir: Path, outcome: RunOutcome, config: Any, manifest: _Man
     files = {"summary_csv": str(outdir / "summary.csv"), "summary_json": str(outdir / "summary.json")}
     if manifest.old.get("summary") == everything and all(Path(p).is_file() for p in files.values()):
         outcome.outputs.update(files)
+        if isinstance(manifest.old.get("pooled_rows"), list):  # what the summary holds: no pooling again
+            outcome.__dict__["pooled_rows"] = manifest.old["pooled_rows"]
     else:
         outcome.outputs.update(write_summary(outdir, outcome))
         manifest.rebuilt.append("summary")
     manifest.new["summary"] = everything
+    manifest.new["pooled_rows"] = outcome.pooled_rows  # the rows pooled over texts, for a rerun
 
 
 def _report_step(

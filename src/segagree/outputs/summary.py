@@ -24,7 +24,6 @@ from segagree.pipeline.rows import (
     kappa_values,
     rows_for,
     subtitle_pooled_rows,
-    summary_rows,
 )
 from segagree.version import version
 
@@ -38,7 +37,6 @@ __all__ = [
     "kappa_values",
     "rows_for",
     "subtitle_pooled_rows",
-    "summary_rows",
     "write_summary",
 ]
 

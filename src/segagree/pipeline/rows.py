@@ -16,7 +16,7 @@ summary of any size is written as a stream (:mod:`segagree.outputs.summary`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segagree.metrics.sf import SF_NAMES
@@ -121,18 +121,6 @@ def subtitle_pooled_rows(pooled: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if value is not None:
                 rows.append({**base, "measure": metric, "value": value})
     return rows
-
-
-def summary_rows(results: Iterable[dict[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
-    """Long-format rows of every successful task, in task order."""
-    return list(iter_rows(results, config))
-
-
-def iter_rows(results: Iterable[dict[str, Any]], config: RunConfig) -> Iterator[dict[str, Any]]:
-    """:func:`summary_rows` one row at a time (the results may be read lazily from the log)."""
-    for result in results:
-        if result.get("ok"):
-            yield from rows_for(result, config)
 
 
 def token_pooled_rows(lights: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

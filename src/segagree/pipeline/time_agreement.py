@@ -27,7 +27,6 @@ from segagree.pipeline.units import POOLED, TimedUnits
 __all__ = [
     "TIME_GROUP",
     "best_alignments",
-    "pooled_result",
     "score_time",
     "score_time_statistics",
     "time_measures",
@@ -68,15 +67,10 @@ def _score_items(
         st = measure.statistics(unit_set, params)
         stats.append(st)
         per[speaker] = measure.score(st, params).to_dict()
-    out: dict[str, Any] = {"pooled": pooled_result(measure, stats, params)}
+    out: dict[str, Any] = {"pooled": pool(measure, stats, params)}
     if len(per) > 1:
         out["speakers"] = per
     return out, stats
-
-
-def pooled_result(measure: Measure[Any, Any, Any], stats: list[Any], params: Mapping[str, Any]) -> dict[str, Any]:
-    """The result of a measure on items pooled by their summed statistics (:func:`segagree.pipeline.pooling.pool`)."""
-    return pool(measure, stats, params)
 
 
 def best_alignments(
@@ -114,7 +108,7 @@ def score_time_statistics(
     timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """:func:`score_time`'s result and, per measure, each speaker's statistics (to pool them with other
-    texts' by :func:`pooled_result`)."""
+    texts' by :func:`segagree.pipeline.pooling.pool`)."""
     measures = time_measures(names)
     given = {k: v for k, v in (params or {}).items() if v is not None}
     items = list(timed.speakers.items())
