@@ -206,13 +206,14 @@ def _timeline_section(record: Mapping[str, Any], outdir: Path, config: Any) -> d
     from segagree.pipeline.units import read_annotator_files
 
     timed = read_annotator_files(record["files"], config.how)
-    gamma = record["result"]["measures"].get("gamma")
+    # the measure whose results hold a best alignment (gamma's, Mathet et al. 2015), if it was scored
+    aligning = next((r for r in record["result"]["measures"].values() if _has_alignment(r)), None)
     figures = []
     stem = page_name(record["text"])[: -len(".html")]
     for i, (speaker, units) in enumerate(timed.speakers.items()):
         alignment = None
-        if gamma:
-            found = (gamma.get("speakers") or {}).get(speaker) or gamma["pooled"]
+        if aligning:
+            found = (aligning.get("speakers") or {}).get(speaker) or aligning["pooled"]
             alignment = found.get("alignment")
         png = timeline_png(units, alignment, title=speaker or "")
         name = f"{stem}.timeline.{i}.png"
@@ -222,7 +223,12 @@ def _timeline_section(record: Mapping[str, Any], outdir: Path, config: Any) -> d
         figures.append(
             {"speaker": speaker or POOLED, "src": f"../{PLOTS_DIR}/{name}", "width": width, "height": height}
         )
-    return {"figures": figures, "aligned": gamma is not None}
+    return {"figures": figures, "aligned": aligning is not None}
+
+
+def _has_alignment(result: Mapping[str, Any]) -> bool:
+    """Whether a measure's result (pooled and per speaker) holds a best alignment."""
+    return "alignment" in result["pooled"] or any("alignment" in r for r in (result.get("speakers") or {}).values())
 
 
 def _files_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:

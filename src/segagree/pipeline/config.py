@@ -40,7 +40,7 @@ Example (every key optional; these are the defaults)::
     "F2:" = "F2"
 
     [time]                       # run --time only: the measures and their parameters, e.g.
-    # measures = ["gamma", "alpha_u"]
+    # measures = [...]         # names of the time group (segagree metrics); default all
     # category = "label"         # label, endnote or none
     # samples = 30               # gamma: sampled continua; tolerance, seed, alpha, beta ... too
     # jobs = 2                   # gamma's own sample workers (--sample-jobs)
