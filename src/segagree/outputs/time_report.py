@@ -8,7 +8,8 @@ by measures, each text linked to its page. A text's page (``texts/NAME.html``, t
 ``time_text.html.j2``) is a list of sections (:data:`TEXT_SECTIONS`, each a function of the text's
 record returning its part of the page, so more sections can be added): its measures per speaker,
 per category and per annotator pair, and a timeline of every annotator's units per speaker with
-gamma's best alignment (:func:`segagree.outputs.time_plot.timeline_png`, a PNG under ``plots/``).
+gamma's best alignment (the ``review --time --plot`` picture,
+:func:`segagree.outputs.time_plot.timeline_geometry`, drawn as inline SVG).
 
 Pages are written only when what they show changed (their digests are kept in the run's
 manifest, as for the token report); the entry page is written from the light records and the
@@ -22,10 +23,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.adapters.base import write_text_atomic
 from segagree.metrics.registry import get_measure
 from segagree.outputs.report_format import _digest, _environment, _exact, _flatten, _interval, _score, _setting
-from segagree.outputs.text_pages import PAGES_DIR, PLOTS_DIR, PagesWritten, page_digest, page_link, page_name
+from segagree.outputs.text_pages import PAGES_DIR, PagesWritten, page_digest, page_link
 from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.pooling import bootstrap_pooled
 from segagree.pipeline.rows import POOLED
@@ -40,8 +41,8 @@ TEXT_TEMPLATE = "time_text.html.j2"
 BOOTSTRAP_RESAMPLES = 200
 BOOTSTRAP_SEED = 12345
 MAX_LOWEST = 10
-#: Fewest pages worth rendering in worker processes (each worker imports matplotlib: about a second).
-MIN_PARALLEL_PAGES = 8
+#: Fewest pages worth rendering in worker processes (a worker costs about a second to start; a page ms).
+MIN_PARALLEL_PAGES = 256
 
 
 # ---------------------------------------------------------------------------------- entry page
@@ -51,29 +52,48 @@ def _scalar(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
-def _corpus_rows(outcome: RunOutcome) -> list[dict[str, Any]]:
+def _interval_of(name: str, per_text: Sequence[Sequence[Any]], params: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The bootstrap interval over texts of one measure (a worker's job when there are several)."""
+    return bootstrap_pooled(get_measure(name), per_text, params, resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED)
+
+
+def _intervals(outcome: RunOutcome, jobs: int) -> dict[str, tuple[Any, Any]]:
+    """Per measure with one number, its interval over texts; in ``jobs`` worker processes when > 1
+    (joblib reuses the scoring's warm workers)."""
+    params = outcome.config.params
+    todo = [
+        (name, list(outcome.text_statistics.get(name, {}).values()))
+        for name, pooled in outcome.pooled.items()
+        if _scalar(pooled.get("value")) is not None
+    ]
+    if jobs > 1 and len(todo) > 1:
+        from joblib import Parallel, delayed
+
+        done = Parallel(n_jobs=jobs, backend="loky")(delayed(_interval_of)(n, per, params) for n, per in todo)
+    else:
+        done = [_interval_of(n, per, params) for n, per in todo]
+    return {name: interval for (name, _), interval in zip(todo, done, strict=True)}
+
+
+def _corpus_rows(outcome: RunOutcome, jobs: int = 1) -> list[dict[str, Any]]:
     """Per measure (per category where the value is one per category): the pooled value, its
     interval over texts, the texts' values' spread."""
     rows = []
-    params = outcome.config.params
+    intervals = _intervals(outcome, jobs)
+    n_texts = len(texts_of(outcome))
     for name, pooled in outcome.pooled.items():
-        measure = get_measure(name)
-        per_text = list(outcome.text_statistics.get(name, {}).values())
+        card = get_measure(name).card
         for label, value, note in measure_values(name, pooled):
-            low = high = None
-            if label == name and _scalar(value) is not None:
-                low, high = bootstrap_pooled(
-                    measure, per_text, params, resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED
-                )
+            low, high = intervals.get(name, (None, None)) if label == name else (None, None)
             values = [v for v in (_scalar(r.get("values", {}).get(label)) for r in outcome.pairs) if v is not None]
             rows.append(
                 {
                     "label": label,
-                    "title": measure.card.title,
-                    "better": measure.card.better,
+                    "title": card.title,
+                    "better": card.better,
                     "shown": _score(value),
                     "exact": _exact(value),
-                    "interval": _interval(low, high) or ("" if len(per_text) > 1 else "a single text"),
+                    "interval": _interval(low, high) or ("" if n_texts > 1 else "a single text"),
                     "note": note,
                     "strip": _strip(values),
                 }
@@ -115,10 +135,10 @@ def _lowest(outcome: RunOutcome, label: str) -> list[dict[str, Any]]:
     return [{"text": t, "link": page_link(t), "shown": _score(v)} for v, t in sorted(scored)[:MAX_LOWEST]]
 
 
-def _context(outcome: RunOutcome) -> dict[str, Any]:
+def _context(outcome: RunOutcome, jobs: int = 1) -> dict[str, Any]:
     config = outcome.config
     labels = list(dict.fromkeys(lab for r in outcome.pairs for lab in (r.get("values") or {})))
-    corpus_rows = _corpus_rows(outcome)
+    corpus_rows = _corpus_rows(outcome, jobs)
     first = next((r["label"] for r in corpus_rows if r["strip"] is not None), labels[0] if labels else "")
     settings = [(f"parameters.{k}", _setting(v)) for k, v in _flatten(config.params) if v is not None]
     settings += [(f"reading.{k}", _setting(v)) for k, v in _flatten(config.reading()) if v is not None]
@@ -149,7 +169,7 @@ def _context(outcome: RunOutcome) -> dict[str, Any]:
 def write_report(outdir: Path, outcome: RunOutcome, config: Any, *, jobs: int = 1) -> Path:
     """Write ``report.html`` (see the module docstring); return its path."""
     path = Path(outdir) / REPORT_NAME
-    html = _environment().get_template(TEMPLATE).render(**_context(outcome))
+    html = _environment().get_template(TEMPLATE).render(**_context(outcome, jobs))
     write_text_atomic(path, html)
     return path
 
@@ -200,29 +220,21 @@ def _pairs_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict
 
 
 def _timeline_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:
-    """A timeline PNG per speaker: every annotator's units and, where gamma was scored, its alignment."""
-    from segagree.outputs.report_format import _png_size
-    from segagree.outputs.time_plot import timeline_png
+    """A timeline per speaker (inline SVG, the ``review --time --plot`` picture's geometry): every
+    annotator's units and, where a measure gives one (gamma's, Mathet et al. 2015), its best alignment."""
+    from segagree.outputs.time_plot import timeline_geometry, timeline_svg_layout
     from segagree.pipeline.units import read_annotator_files
 
     timed = read_annotator_files(record["files"], config.how)
-    # the measure whose results hold a best alignment (gamma's, Mathet et al. 2015), if it was scored
     aligning = next((r for r in record["result"]["measures"].values() if _has_alignment(r)), None)
     figures = []
-    stem = page_name(record["text"])[: -len(".html")]
-    for i, (speaker, units) in enumerate(timed.speakers.items()):
+    for speaker, units in timed.speakers.items():
         alignment = None
         if aligning:
             found = (aligning.get("speakers") or {}).get(speaker) or aligning["pooled"]
             alignment = found.get("alignment")
-        png = timeline_png(units, alignment, title=speaker or "")
-        name = f"{stem}.timeline.{i}.png"
-        with atomic_path(outdir / PLOTS_DIR / name) as tmp:
-            tmp.write_bytes(png)
-        width, height = _png_size(png)
-        figures.append(
-            {"speaker": speaker or POOLED, "src": f"../{PLOTS_DIR}/{name}", "width": width, "height": height}
-        )
+        layout = timeline_svg_layout(timeline_geometry(units, alignment))
+        figures.append({"speaker": speaker or POOLED, "svg": layout, "units": int(units.start.size)})
     return {"figures": figures, "aligned": aligning is not None}
 
 
@@ -288,7 +300,6 @@ def write_text_pages(
         if old.get(text) != digest or not (outdir / page_link(text)).is_file():
             todo.append(indexes[0])
     (outdir / PAGES_DIR).mkdir(parents=True, exist_ok=True)
-    (outdir / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
     root = str(outcome.corpus.root)
 
     def records() -> Iterator[Mapping[str, Any]]:  # read from the log one text at a time
