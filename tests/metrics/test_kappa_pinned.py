@@ -77,4 +77,3 @@ def test_simulated_kappa_is_pinned_for_a_seed(name: str) -> None:
     assert float(res.sim_cost.sum()) == cost
     assert int(res.sim_edits.sum()) == edits
     assert tuple(float(x) for x in res.sim_cost[:, 123]) == draw123
-

@@ -406,6 +406,15 @@ class _BlockCache:
         self.keys = np.zeros(0, dtype=np.int64)
         self.cost = np.zeros(0)
         self.edits = np.zeros(0, dtype=np.int64)
+        self._memo: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def memo(self, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The compiled kernel's direct-mapped memo (keys, cost, edits; key -1: empty slot) of
+        ``2**bits`` slots, for these cost tables only (a cache belongs to one :class:`_Tables`)."""
+        if self._memo is None:
+            size = 2**bits
+            self._memo = (np.full(size, -1, dtype=np.int64), np.zeros(size), np.zeros(size, dtype=np.int64))
+        return self._memo
 
     def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For sorted unique ``keys``: found mask, cost and edits (garbage where not found)."""
@@ -735,6 +744,9 @@ def _score_block(
     u = _draw_u32(rng, rows * n)
     score_draws = _kernel("score_draws") if transpositions and mode == "optimal" else None
     if score_draws is not None:  # the numpy computation below, compiled, in one pass
+        from segagree.metrics._kernels import MEMO_BITS
+
+        memo = (cache or _BlockCache(tab)).memo(MEMO_BITS)
         return _interruptible(
             score_draws,
             u,
@@ -753,6 +765,7 @@ def _score_block(
             tab.trans,
             tab.dmax,
             _EPS,
+            *memo,
         )
     ev, cell = cells.events(u)
     del u
