@@ -521,6 +521,8 @@ def suber_scores(
     from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
     from suber.metrics.suber import calculate_SubER
 
+    from segagree.metrics import suber_counts as counts
+
     timed = bool(hypothesis) and bool(reference)
     timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))
     values: dict[str, float] = {}
@@ -596,6 +598,11 @@ def suber_scores(
             continue
         if metric.startswith("SubER"):
             values[full] = calculate_SubER(hypothesis=hyp, reference=reference, metric=metric, language=language)
+        elif counts.handles(metric, language):  # suber's numbers, counted by rapidfuzz (suber_counts)
+            if metric.startswith("WER"):
+                values[full] = counts.word_error_rate(hyp, reference, metric, final, language)
+            else:
+                values[full] = counts.character_error_rate(hyp, reference, metric)
         elif metric.startswith("WER"):
             values[full] = calculate_word_error_rate(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
