@@ -71,7 +71,11 @@ def _strings(segments: Sequence[Any], metric: str, final: bool) -> list[str]:
 
 
 def word_error_rate(
-    hypothesis: Sequence[Any], reference: Sequence[Any], metric: str = "WER", final: bool = True, language: str | None = None
+    hypothesis: Sequence[Any],
+    reference: Sequence[Any],
+    metric: str = "WER",
+    final: bool = True,
+    language: str | None = None,
 ) -> float:
     """suber's ``calculate_word_error_rate(hypothesis, reference, metric, final, language)``."""
     from rapidfuzz.distance import Levenshtein
