@@ -331,6 +331,21 @@ def _gap_sets(masses: Sequence[int], code: int = 1) -> list[frozenset[int]]:
     return [frozenset((code,)) if i + 1 in cuts else frozenset() for i in range(n - 1)]
 
 
+def _gap_segmentation(masses: Sequence[int]) -> Any:
+    """The :class:`~segagree.metrics.masses.Segmentation` of ``_gap_sets(masses)`` (type 1 at
+    every cut; zero masses cut at the same gap), built with numpy instead of from the sets: the
+    same gap array, so every measure given it has the same numbers."""
+    import numpy as np
+
+    from segagree.metrics.masses import Segmentation
+
+    n = sum(masses)
+    cuts = np.cumsum(np.asarray(masses, dtype=np.int64))[:-1] - 1  # gap i is cut when i + 1 is a cut
+    gaps = np.zeros(max(n - 1, 0), dtype=np.int64)
+    gaps[cuts[(cuts >= 0) & (cuts < n - 1)]] = 1
+    return Segmentation(n, gaps)
+
+
 def segeval_window(masses: Sequence[int]) -> int:
     """segeval's default window: round(mean mass / 2) half-to-even, at least 2 (zero masses count)."""
     k = round(Fraction(sum(masses), 2 * len(masses)))
@@ -355,6 +370,7 @@ def standard_scores(
     identical (or the hypothesis projected onto the reference's words).
     """
     from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
+    from segagree.metrics.masses import as_segmentation
     from segagree.metrics.windows import pk, windowdiff
 
     rm, hm = tag_masses(ref), tag_masses(hyp)
@@ -365,8 +381,10 @@ def standard_scores(
     sets: dict[str, tuple[list[frozenset[int]], list[frozenset[int]]]] = {}
     for t in TYPES:
         out[f"f1_{t}"] = _f1(rm[t], hm[t])
-        rs, hs = _gap_sets(rm[t]), _gap_sets(hm[t])
-        sets[t] = (rs, hs)
+        if t != "eox":  # the two types' sets, for s and b over both
+            sets[t] = (_gap_sets(rm[t]), _gap_sets(hm[t]))
+        # Each side converted once, for the four measures below.
+        rs, hs = _gap_segmentation(rm[t]), _gap_segmentation(hm[t])
         if n < 2:
             for name in (f"pk_{t}", f"windowdiff_{t}", f"s_{t}", f"b_{t}"):
                 out[name] = NotApplicable("a one-word text has no gaps").to_dict()
@@ -381,8 +399,9 @@ def standard_scores(
     if n >= 2:
         both_r = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][0], sets["eol"][0], strict=True)]
         both_h = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][1], sets["eol"][1], strict=True)]
+        seg_r, seg_h = as_segmentation(both_r, "sets", "reference"), as_segmentation(both_h, "sets", "hypothesis")
         for name, sim in (("s", segmentation_similarity), ("b", boundary_similarity)):
-            sr = sim(both_h, both_r, n_t, fmt="sets")
+            sr = sim(seg_h, seg_r, n_t, fmt="sets")
             out[name] = {"value": float(sr.value), "n_t": n_t, "_stats": sr.stats}
     else:
         out["s"] = out["b"] = NotApplicable("a one-word text has no gaps").to_dict()
