@@ -412,23 +412,45 @@ def standard_scores(
 # Reading speed and lines per block
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Block:
-    """One subtitle block: its lines of text and its span in seconds (NaN when untimed)."""
+class Cue:
+    """One subtitle cue (block) as displayed: the one cue model of the subtitle metrics (reading
+    speed, lines per block) and the style checks (:mod:`segagree.pipeline.style`).
+
+    Attributes:
+        lines: the displayed lines (built by :func:`segagree.pipeline.cues.cues_of`: words joined by
+            one space, markup removed, a dialogue dash or ``NAME:`` label as the file showed it).
+        start, end: the span in seconds (NaN when untimed).
+        number: 1-based position in the file (0 when not from a file).
+    """
 
     lines: tuple[str, ...]
     start: float = math.nan
     end: float = math.nan
+    number: int = 0
+
+    @property
+    def text(self) -> str:
+        """The cue's text, its lines joined by a line break."""
+        return "\n".join(self.lines)
+
+    @property
+    def chars(self) -> int:
+        """Characters a viewer reads: the lines' characters, the line break itself not counted."""
+        return sum(len(x) for x in self.lines)
 
 
-def reading_speed(blocks: Sequence[Block], max_cps: float = 21.0) -> dict[str, Any]:
+Block = Cue  # the metrics' former name for a cue
+
+
+def reading_speed(blocks: Sequence[Cue], max_cps: float = 21.0) -> dict[str, Any]:
     """Characters per second: the mean over timed blocks of (characters / duration), the pooled rate
     (all characters / all time) and the % of blocks at most ``max_cps``; characters are the
     lines' characters, line breaks not counted."""
     timed = [b for b in blocks if not (math.isnan(b.start) or math.isnan(b.end)) and b.end > b.start]
     if not timed:
         return NotApplicable("no block has a start and end time with a positive duration").to_dict()
-    cps = [sum(len(x) for x in b.lines) / (b.end - b.start) for b in timed]
-    chars = sum(sum(len(x) for x in b.lines) for b in timed)
+    cps = [b.chars / (b.end - b.start) for b in timed]
+    chars = sum(b.chars for b in timed)
     secs = sum(b.end - b.start for b in timed)
     ok = sum(c <= max_cps for c in cps)
     return {
@@ -441,7 +463,7 @@ def reading_speed(blocks: Sequence[Block], max_cps: float = 21.0) -> dict[str, A
     }
 
 
-def lines_per_block(blocks: Sequence[Block], max_lines: int = 2) -> dict[str, Any]:
+def lines_per_block(blocks: Sequence[Cue], max_lines: int = 2) -> dict[str, Any]:
     """% of blocks with at most ``max_lines`` lines."""
     if not blocks:
         return NotApplicable("no blocks").to_dict()
