@@ -536,6 +536,7 @@ def _ter_suber(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final: bool,
 
 
 _TER_FAMILY = ("TER", "TER-seg", "TER-br")
+_SACREBLEU_SHARED = ("BLEU", "BLEU-seg", "chrF")
 
 
 def suber_scores(
@@ -563,6 +564,9 @@ def suber_scores(
     from suber.metrics.suber import calculate_SubER
 
     from segagree.metrics import suber_counts as counts
+    from segagree.metrics.sacrebleu_stats import SacrebleuStats
+
+    bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
 
     timed = bool(hypothesis) and bool(reference)
     timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))
@@ -652,6 +656,9 @@ def suber_scores(
             values[full] = calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
         elif metric in _TER_FAMILY and not cjk:
             values[full] = _ter_suber(hyp, reference, metric, final, cache)
+        elif metric in _SACREBLEU_SHARED and any(s.word_list for s in reference):
+            # sacrebleu's own steps, each reference and segment pair once (sacrebleu_stats)
+            values[full] = bleus.suber_metric(hyp, reference, metric, final, language)
         else:
             values[full] = calculate_sacrebleu_metric(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
