@@ -2,6 +2,12 @@
 synthetic pair; wall time, CPU time of this process and peak traced memory.
 
     .venv/bin/python bench/bench_kappa.py [--sims 1000] [--jobs 1] [--synthetic 250000] [--scheme dubois]
+    .venv/bin/python bench/bench_kappa.py --whole [--baseline OLD/src] [--repeats 3]
+
+``--whole`` times the whole command of issue 31, ``segagree agree A B --sims 1000 -q`` on
+bench_commands.py's 250,000-token pair (written to a temporary folder), as subprocesses: wall and
+CPU (user + system) seconds; with ``--baseline`` (a ``src`` folder of another segagree, e.g. from
+``git archive``) both run alternately in one run, and their ``--json`` outputs are compared.
 
 cpu s is this process's CPU time (worker processes not included with --jobs > 1); peak MiB is
 measured in a second, traced run (tracemalloc slows numpy down, so it is not timed).
@@ -47,6 +53,59 @@ def run(label: str, a: dict, b: dict, scheme, sims: int, jobs: int, chance: str,
     )
 
 
+def whole(sims: int, repeats: int, baseline: Path | None) -> None:
+    """Time the whole ``agree`` command (this tree, and ``baseline`` if given), side by side."""
+    import json
+    import os
+    import resource
+    import statistics
+    import subprocess
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_commands import write_pair
+
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    trees = {"segagree": here, **({"baseline": str(baseline.resolve())} if baseline else {})}
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = write_pair(Path(tmp), 250_000)
+        cmd = [sys.executable, "-m", "segagree", "agree", str(a), str(b), "--sims", str(sims)]
+
+        def run(src: str, extra: str) -> tuple[float, float, str]:
+            env = {**os.environ, "PYTHONPATH": src}
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            out = subprocess.run([*cmd, extra], capture_output=True, text=True, check=True, env=env).stdout
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out
+
+        outputs = {name: json.loads(run(src, "--json")[2]) for name, src in trees.items()}  # also warms numba
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+        print(f"agree 250,000 tokens, K = {sims}, -q; load average {os.getloadavg()[0]:.1f} before")
+        for k in range(repeats):
+            for name, src in list(trees.items())[:: 1 if k % 2 == 0 else -1]:
+                wall, cpu, _ = run(src, "-q")
+                times[name].append((wall, cpu))
+        for name, ts in times.items():
+            walls, cpus = [w for w, _ in ts], [c for _, c in ts]
+            print(
+                f"  {name:9s} wall median {statistics.median(walls):.2f} s "
+                f"(min {min(walls):.2f}, max {max(walls):.2f}); "
+                f"CPU median {statistics.median(cpus):.2f} s (min {min(cpus):.2f}, max {max(cpus):.2f})"
+            )
+        if baseline:
+            ratio = [n[1] / o[1] for n, o in zip(times["segagree"], times["baseline"], strict=True)]
+            med = statistics.median(ratio)
+            print(f"  CPU segagree / baseline: median {med:.3f} (min {min(ratio):.3f}, max {max(ratio):.3f})")
+            same = {k: v for k, v in outputs["segagree"].items() if k != "signature"} == {
+                k: v for k, v in outputs["baseline"].items() if k != "signature"
+            }
+            print(f"  same --json numbers as the baseline: {same}")
+        print(f"  load average {os.getloadavg()[0]:.1f} after")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sims", type=int, default=1000)
@@ -55,7 +114,13 @@ def main() -> None:
     ap.add_argument("--scheme", default="dubois")
     ap.add_argument("--chance", default="cohen")
     ap.add_argument("--no-trace", action="store_true", help="skip the memory-tracing second run")
+    ap.add_argument("--whole", action="store_true", help="time the whole agree command (see above)")
+    ap.add_argument("--baseline", type=Path, help="with --whole: a src folder of another segagree")
+    ap.add_argument("--repeats", type=int, default=3, help="with --whole: runs per tree")
     args = ap.parse_args()
+    if args.whole:
+        whole(args.sims, args.repeats, args.baseline)
+        return
     scheme = builtin_scheme(args.scheme)
     print(f"K={args.sims} jobs={args.jobs} scheme={args.scheme} chance={args.chance} mode=optimal")
     print(

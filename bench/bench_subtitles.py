@@ -10,8 +10,11 @@ order alternates between rounds), as separate processes:
    reading both files and every subtitle metric (SubER's that apply to tagged text, s_bleu,
    EvalSubtitle's Sigma, BLEU_br/nb, TER_br, CPL, F1/Pk/WindowDiff/S/B on the projected breaks,
    lines per block; S_f is tried as well);
-2. ``suber -H SYSTEM -R amara.fr -f plain -F plain -m`` with SubER's plain metrics (WER, CER, BLEU,
-   TER, chrF, the -cased, -seg and AS- variants and TER-br: 22 metrics).
+2. ``suber -H SYSTEM -R amara.fr -f plain -F plain -m`` with SubER's 16 plain metrics of issue 31
+   (WER, CER, BLEU, TER, chrF, WER-cased, CER-cased, WER-seg, BLEU-seg, TER-seg, TER-br, AS-WER,
+   AS-CER, AS-BLEU, AS-TER, AS-chrF); ``--all-plain`` adds the other six AS- forms (22 metrics);
+3. with ``--baseline SRC``, the same segagree command on another source tree (``PYTHONPATH=SRC``,
+   e.g. an older commit's ``src`` from ``git archive``), for a before/after ratio in the same run.
 
 Before the rounds, one segagree run with an empty numba cache (``NUMBA_CACHE_DIR``) shows the
 one-time cost of compiling the TER kernel after installation; one more run warms the caches.
@@ -36,9 +39,10 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "subtitles_tagged"
 PLAIN = [
-    *(f"{p}{m}" for p in ("", "AS-") for m in ("WER", "CER", "BLEU", "TER", "chrF", "WER-cased", "CER-cased")),
-    *(f"{p}{m}" for p in ("", "AS-") for m in ("WER-seg", "BLEU-seg", "TER-seg", "TER-br")),
+    *("WER", "CER", "BLEU", "TER", "chrF", "WER-cased", "CER-cased", "WER-seg", "BLEU-seg", "TER-seg", "TER-br"),
+    *("AS-WER", "AS-CER", "AS-BLEU", "AS-TER", "AS-chrF"),
 ]
+MORE_AS = ["AS-WER-cased", "AS-CER-cased", "AS-WER-seg", "AS-BLEU-seg", "AS-TER-seg", "AS-TER-br"]
 
 
 def timed(cmd: list[str], **env: str) -> tuple[float, float, str]:
@@ -60,27 +64,36 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--system", default="nmt.fr")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--all-plain", action="store_true", help="suber computes 22 plain metrics, not 16")
+    ap.add_argument("--baseline", type=Path, help="a src folder of another segagree, run side by side")
     args = ap.parse_args()
+    plain = PLAIN + MORE_AS if args.all_plain else PLAIN
     if not DATA.is_dir():
         sys.exit(f"{DATA} is absent: the benchmark reads the shared MuST-Cinema files")
     ref, hyp = DATA / "amara.fr", DATA / args.system
     bindir = Path(sys.executable).parent
     ours = [str(bindir / "segagree"), "compare", str(ref), str(hyp), "--from", "tagged", "--metric", "subtitles"]
     ours.append("--json")
-    theirs = [str(bindir / "suber"), "-H", str(hyp), "-R", str(ref), "-f", "plain", "-F", "plain", "-m", *PLAIN]
+    theirs = [str(bindir / "suber"), "-H", str(hyp), "-R", str(ref), "-f", "plain", "-F", "plain", "-m", *plain]
+    base_env = {"PYTHONPATH": str(args.baseline.resolve())} if args.baseline else {}
+    base = [sys.executable, "-m", "segagree", *ours[1:]]
     with tempfile.TemporaryDirectory() as empty:  # the first run after installing: numba compiles the kernel
         cold_wall, cold_cpu, _ = timed(ours, NUMBA_CACHE_DIR=empty)
     timed(ours)  # warm the disk caches and numba's compiled-code cache (not counted)
     runs: dict[str, list[tuple[float, float]]] = {"segagree": [], "suber": []}
+    if args.baseline:
+        timed(base, **base_env)  # warm its numba cache too
+        runs["baseline"] = []
     same = True
     for k in range(args.repeats):
-        order = [("segagree", ours), ("suber", theirs)]
-        for name, cmd in order if k % 2 == 0 else order[::-1]:
-            wall, cpu, stdout = timed(cmd)
+        order = [("segagree", ours, {}), ("suber", theirs, {})]
+        order += [("baseline", base, base_env)] if args.baseline else []
+        for name, cmd, env in order if k % 2 == 0 else order[::-1]:
+            wall, cpu, stdout = timed(cmd, **env)
             runs[name].append((wall, cpu))
             if name == "suber":
                 expected = json.loads(stdout)
-            else:
+            elif name == "segagree":
                 got = json.loads(stdout)["metrics"]["suber_metrics"]
         same = same and all(got.get(m) == v for m, v in expected.items())
     print(f"{args.system} against amara.fr (544 sentences), {args.repeats} rounds, segagree at jobs=1")
@@ -93,7 +106,15 @@ def main() -> None:
         f"(min {min(wall_ratio):.2f}, max {max(wall_ratio):.2f}); CPU median {statistics.median(cpu_ratio):.2f}x "
         f"(min {min(cpu_ratio):.2f}, max {max(cpu_ratio):.2f}); target >= 4"
     )
-    print(f"  segagree's SubER numbers equal the command line's ({len(PLAIN)} metrics): {same}")
+    share = [o[1] / s[1] for o, s in zip(runs["segagree"], runs["suber"], strict=True)]
+    print(
+        f"  segagree's CPU as a share of suber's: median {statistics.median(share):.3f} "
+        f"(min {min(share):.3f}, max {max(share):.3f}); target <= 0.25; load {os.getloadavg()[0]:.1f}"
+    )
+    if args.baseline:
+        gain = [b[1] / o[1] for o, b in zip(runs["segagree"], runs["baseline"], strict=True)]
+        print(f"  CPU ratio baseline / segagree: median {statistics.median(gain):.2f}x (min {min(gain):.2f})")
+    print(f"  segagree's SubER numbers equal the command line's ({len(plain)} metrics): {same}")
     print(
         f"  segagree's first run with an empty numba cache (the TER kernel compiled once per installation, "
         f"cached after): wall {cold_wall:.2f} s, CPU {cold_cpu:.2f} s"

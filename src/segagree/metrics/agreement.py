@@ -406,6 +406,15 @@ class _BlockCache:
         self.keys = np.zeros(0, dtype=np.int64)
         self.cost = np.zeros(0)
         self.edits = np.zeros(0, dtype=np.int64)
+        self._memo: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def memo(self, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The compiled kernel's direct-mapped memo (keys, cost, edits; key -1: empty slot) of
+        ``2**bits`` slots, for these cost tables only (a cache belongs to one :class:`_Tables`)."""
+        if self._memo is None:
+            size = 2**bits
+            self._memo = (np.full(size, -1, dtype=np.int64), np.zeros(size), np.zeros(size, dtype=np.int64))
+        return self._memo
 
     def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For sorted unique ``keys``: found mask, cost and edits (garbage where not found)."""
@@ -730,11 +739,17 @@ def _score_block(
     mode: str,
     transpositions: bool,
     cache: _BlockCache | None = None,
+    u: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Draw ``rows`` chance pairs of ``n`` positions and score them (cost, edits per pair)."""
-    u = _draw_u32(rng, rows * n)
+    """Draw ``rows`` chance pairs of ``n`` positions and score them (cost, edits per pair);
+    ``u``: the ``rows * n`` draws, when they were already taken from ``rng``."""
+    if u is None:
+        u = _draw_u32(rng, rows * n)
     score_draws = _kernel("score_draws") if transpositions and mode == "optimal" else None
     if score_draws is not None:  # the numpy computation below, compiled, in one pass
+        from segagree.metrics._kernels import MEMO_BITS
+
+        memo = (cache or _BlockCache(tab)).memo(MEMO_BITS)
         return _interruptible(
             score_draws,
             u,
@@ -753,6 +768,7 @@ def _score_block(
             tab.trans,
             tab.dmax,
             _EPS,
+            *memo,
         )
     ev, cell = cells.events(u)
     del u
@@ -781,27 +797,37 @@ def _run_tasks(
     """Draw and score tasks ``(speaker index, block index, sims)``; returns per task the costs
     and edits of its simulations, in order. A task's draws come in chunks of whole pairs of
     about :data:`_BATCH_TOKENS` positions, from one stream, so the numbers do not depend on
-    how tasks are grouped."""
+    how tasks are grouped.
+
+    The next chunk is drawn by a helper thread while the current one is scored (both release
+    the GIL): one stream, drawn in the same order, so the same numbers."""
+    from concurrent.futures import ThreadPoolExecutor
+
     tab = _Tables(spec.scheme)
     cells = [_Cells(pa, pb, tab) for pa, pb in spec.probs]
     cache = _BlockCache(tab)
     results: list[tuple[int, int, np.ndarray, np.ndarray]] = []
-    for s, j, sims in tasks:
-        n = spec.lengths[s]
-        if n == 0:  # an empty stream: nothing to draw, no cost, no edits
-            results.append((s, j, np.zeros(sims), np.zeros(sims, dtype=np.int64)))
-            continue
-        rng = _stream(spec.seed, s, j)
-        step = max(1, _BATCH_TOKENS // n)
-        costs, edits = [], []
-        for done in range(0, sims, step):
-            rows = min(step, sims - done)
-            c, e = _score_block(rng, cells[s], rows, n, tab, spec.mode, spec.transpositions, cache)
-            costs.append(c)
-            edits.append(e)
-            if progress is not None:
-                progress(rows)
-        results.append((s, j, np.concatenate(costs), np.concatenate(edits)))
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="segagree-draws") as drawer:
+        for s, j, sims in tasks:
+            n = spec.lengths[s]
+            if n == 0:  # an empty stream: nothing to draw, no cost, no edits
+                results.append((s, j, np.zeros(sims), np.zeros(sims, dtype=np.int64)))
+                continue
+            rng = _stream(spec.seed, s, j)
+            step = max(1, _BATCH_TOKENS // n)
+            sizes = [min(step, sims - done) for done in range(0, sims, step)]
+            costs, edits = [], []
+            pending = drawer.submit(_draw_u32, rng, sizes[0] * n)
+            for i, rows in enumerate(sizes):
+                u = pending.result()
+                if i + 1 < len(sizes):  # drawn after this chunk's draws: the stream's order
+                    pending = drawer.submit(_draw_u32, rng, sizes[i + 1] * n)
+                c, e = _score_block(rng, cells[s], rows, n, tab, spec.mode, spec.transpositions, cache, u)
+                costs.append(c)
+                edits.append(e)
+                if progress is not None:
+                    progress(rows)
+            results.append((s, j, np.concatenate(costs), np.concatenate(edits)))
     return results
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from segagree.errors import UsageError
-from segagree.metrics.subtitles import SUBER_METRICS, Block, Sentence
+from segagree.metrics.subtitles import SUBER_METRICS, Cue, Sentence
 
 __all__ = ["PairData", "SubtitleOptions", "SubtitleSide"]
 
@@ -92,7 +92,7 @@ class SubtitleSide:
     sentence_source: str
     segments: list[Any] | None
     segment_source: str
-    blocks: list[Block]
+    blocks: list[Cue]
     timed: bool
     source_path: str = ""
     source_format: str = ""

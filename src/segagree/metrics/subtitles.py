@@ -331,6 +331,21 @@ def _gap_sets(masses: Sequence[int], code: int = 1) -> list[frozenset[int]]:
     return [frozenset((code,)) if i + 1 in cuts else frozenset() for i in range(n - 1)]
 
 
+def _gap_segmentation(masses: Sequence[int]) -> Any:
+    """The :class:`~segagree.metrics.masses.Segmentation` of ``_gap_sets(masses)`` (type 1 at
+    every cut; zero masses cut at the same gap), built with numpy instead of from the sets: the
+    same gap array, so every measure given it has the same numbers."""
+    import numpy as np
+
+    from segagree.metrics.masses import Segmentation
+
+    n = sum(masses)
+    cuts = np.cumsum(np.asarray(masses, dtype=np.int64))[:-1] - 1  # gap i is cut when i + 1 is a cut
+    gaps = np.zeros(max(n - 1, 0), dtype=np.int64)
+    gaps[cuts[(cuts >= 0) & (cuts < n - 1)]] = 1
+    return Segmentation(n, gaps)
+
+
 def segeval_window(masses: Sequence[int]) -> int:
     """segeval's default window: round(mean mass / 2) half-to-even, at least 2 (zero masses count)."""
     k = round(Fraction(sum(masses), 2 * len(masses)))
@@ -355,6 +370,7 @@ def standard_scores(
     identical (or the hypothesis projected onto the reference's words).
     """
     from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
+    from segagree.metrics.masses import as_segmentation
     from segagree.metrics.windows import pk, windowdiff
 
     rm, hm = tag_masses(ref), tag_masses(hyp)
@@ -365,8 +381,10 @@ def standard_scores(
     sets: dict[str, tuple[list[frozenset[int]], list[frozenset[int]]]] = {}
     for t in TYPES:
         out[f"f1_{t}"] = _f1(rm[t], hm[t])
-        rs, hs = _gap_sets(rm[t]), _gap_sets(hm[t])
-        sets[t] = (rs, hs)
+        if t != "eox":  # the two types' sets, for s and b over both
+            sets[t] = (_gap_sets(rm[t]), _gap_sets(hm[t]))
+        # Each side converted once, for the four measures below.
+        rs, hs = _gap_segmentation(rm[t]), _gap_segmentation(hm[t])
         if n < 2:
             for name in (f"pk_{t}", f"windowdiff_{t}", f"s_{t}", f"b_{t}"):
                 out[name] = NotApplicable("a one-word text has no gaps").to_dict()
@@ -381,8 +399,9 @@ def standard_scores(
     if n >= 2:
         both_r = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][0], sets["eol"][0], strict=True)]
         both_h = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][1], sets["eol"][1], strict=True)]
+        seg_r, seg_h = as_segmentation(both_r, "sets", "reference"), as_segmentation(both_h, "sets", "hypothesis")
         for name, sim in (("s", segmentation_similarity), ("b", boundary_similarity)):
-            sr = sim(both_h, both_r, n_t, fmt="sets")
+            sr = sim(seg_h, seg_r, n_t, fmt="sets")
             out[name] = {"value": float(sr.value), "n_t": n_t, "_stats": sr.stats}
     else:
         out["s"] = out["b"] = NotApplicable("a one-word text has no gaps").to_dict()
@@ -393,23 +412,45 @@ def standard_scores(
 # Reading speed and lines per block
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Block:
-    """One subtitle block: its lines of text and its span in seconds (NaN when untimed)."""
+class Cue:
+    """One subtitle cue (block) as displayed: the one cue model of the subtitle metrics (reading
+    speed, lines per block) and the style checks (:mod:`segagree.pipeline.style`).
+
+    Attributes:
+        lines: the displayed lines (built by :func:`segagree.pipeline.cues.cues_of`: words joined by
+            one space, markup removed, a dialogue dash or ``NAME:`` label as the file showed it).
+        start, end: the span in seconds (NaN when untimed).
+        number: 1-based position in the file (0 when not from a file).
+    """
 
     lines: tuple[str, ...]
     start: float = math.nan
     end: float = math.nan
+    number: int = 0
+
+    @property
+    def text(self) -> str:
+        """The cue's text, its lines joined by a line break."""
+        return "\n".join(self.lines)
+
+    @property
+    def chars(self) -> int:
+        """Characters a viewer reads: the lines' characters, the line break itself not counted."""
+        return sum(len(x) for x in self.lines)
 
 
-def reading_speed(blocks: Sequence[Block], max_cps: float = 21.0) -> dict[str, Any]:
+Block = Cue  # the metrics' former name for a cue
+
+
+def reading_speed(blocks: Sequence[Cue], max_cps: float = 21.0) -> dict[str, Any]:
     """Characters per second: the mean over timed blocks of (characters / duration), the pooled rate
     (all characters / all time) and the % of blocks at most ``max_cps``; characters are the
     lines' characters, line breaks not counted."""
     timed = [b for b in blocks if not (math.isnan(b.start) or math.isnan(b.end)) and b.end > b.start]
     if not timed:
         return NotApplicable("no block has a start and end time with a positive duration").to_dict()
-    cps = [sum(len(x) for x in b.lines) / (b.end - b.start) for b in timed]
-    chars = sum(sum(len(x) for x in b.lines) for b in timed)
+    cps = [b.chars / (b.end - b.start) for b in timed]
+    chars = sum(b.chars for b in timed)
     secs = sum(b.end - b.start for b in timed)
     ok = sum(c <= max_cps for c in cps)
     return {
@@ -422,7 +463,7 @@ def reading_speed(blocks: Sequence[Block], max_cps: float = 21.0) -> dict[str, A
     }
 
 
-def lines_per_block(blocks: Sequence[Block], max_lines: int = 2) -> dict[str, Any]:
+def lines_per_block(blocks: Sequence[Cue], max_lines: int = 2) -> dict[str, Any]:
     """% of blocks with at most ``max_lines`` lines."""
     if not blocks:
         return NotApplicable("no blocks").to_dict()
@@ -495,6 +536,7 @@ def _ter_suber(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final: bool,
 
 
 _TER_FAMILY = ("TER", "TER-seg", "TER-br")
+_SACREBLEU_SHARED = ("BLEU", "BLEU-seg", "chrF")
 
 
 def suber_scores(
@@ -520,6 +562,11 @@ def suber_scores(
     from suber.metrics.length_ratio import calculate_length_ratio
     from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
     from suber.metrics.suber import calculate_SubER
+
+    from segagree.metrics import suber_counts as counts
+    from segagree.metrics.sacrebleu_stats import SacrebleuStats
+
+    bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
 
     timed = bool(hypothesis) and bool(reference)
     timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))
@@ -596,6 +643,11 @@ def suber_scores(
             continue
         if metric.startswith("SubER"):
             values[full] = calculate_SubER(hypothesis=hyp, reference=reference, metric=metric, language=language)
+        elif counts.handles(metric, language):  # suber's numbers, counted by rapidfuzz (suber_counts)
+            if metric.startswith("WER"):
+                values[full] = counts.word_error_rate(hyp, reference, metric, final, language)
+            else:
+                values[full] = counts.character_error_rate(hyp, reference, metric)
         elif metric.startswith("WER"):
             values[full] = calculate_word_error_rate(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
@@ -604,6 +656,9 @@ def suber_scores(
             values[full] = calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
         elif metric in _TER_FAMILY and not cjk:
             values[full] = _ter_suber(hyp, reference, metric, final, cache)
+        elif metric in _SACREBLEU_SHARED and any(s.word_list for s in reference):
+            # sacrebleu's own steps, each reference and segment pair once (sacrebleu_stats)
+            values[full] = bleus.suber_metric(hyp, reference, metric, final, language)
         else:
             values[full] = calculate_sacrebleu_metric(
                 hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language

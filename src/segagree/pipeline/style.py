@@ -29,7 +29,6 @@ the precision of SRT and WebVTT times (5/6 s, 20 frames at 24 fps, is written 0.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from importlib import resources
@@ -39,6 +38,8 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import InputError, UsageError
+from segagree.metrics.subtitles import Cue
+from segagree.pipeline import cues
 from segagree.pipeline.rebreak import subtitle_breaks
 from segagree.schemas import Document
 
@@ -49,8 +50,6 @@ PROFILES: tuple[str, ...] = ("netflix-en", "netflix-en-children", "ted", "bbc")
 _EPS = 1e-9
 # SRT and WebVTT times are whole milliseconds: 5/6 s (20 frames at 24 fps) is written 0.833 s.
 _MS = 0.0005
-# Markup a player does not show: any <...> tag (the SRT reader keeps unknown ones as words) and ASS {\...}.
-_TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
 
 
 @dataclass(frozen=True)
@@ -121,82 +120,18 @@ def load_profile(profile: str | Path | StyleProfile, *, frame_rate: float | None
     return prof
 
 
-@dataclass(frozen=True)
-class Cue:
-    """One cue as displayed: its number (1-based, file order), times (NaN if none) and lines."""
-
-    number: int
-    start: float
-    end: float
-    lines: tuple[str, ...]
-
-
-# A dialogue dash at the start of a cue line as the SRT reader sees it (after styling tags).
-_RAW_DASH = re.compile(r"^\s*(?:<[^>]*>|\{[^}]*\})*(-(?!-)\s*)(?=\S)")
-
-
-def _dash_forms(doc: Document) -> list[str]:
-    """The dialogue dashes of an SRT file as written (``-`` or ``- ``...), in file order.
-
-    The reader removes them from the words; their count of characters matters to CPL and CPS.
-    Empty when the file is not an SRT file that still exists (then ``- `` is assumed).
-    """
-    if doc.source_format != "srt" or not doc.source_path or not Path(doc.source_path).is_file():
-        return []
-    from segagree.adapters.base import decode_text, read_bytes
-
-    text = decode_text(read_bytes(doc.source_path, allow_empty=True), doc.source_path)
-    # Whitespace inside a line counts as one space, as between words.
-    return ["- " if len(m.group(1)) > 1 else "-" for line in text.splitlines() if (m := _RAW_DASH.match(line))]
-
-
-def _line_prefix(speaker: str, prev: str, marks: str, dashes: list[str]) -> str:
-    """The dialogue dash or ``NAME:`` label the reader removed from the start of a line."""
-    if speaker == prev:
-        return ""
-    if "dash" in marks and speaker in ("A", "B"):
-        return dashes.pop(0) if dashes else "- "
-    if "label" in marks and speaker not in ("A", "B", "SUBTITLE"):
-        return f"{speaker}: "
-    return ""
-
-
 def cues_of(doc: Document) -> list[Cue]:
-    """The cues of a subtitle Document (module docstring)."""
-    if doc.n_tokens == 0:
-        return []  # a valid subtitle file without words
-    b = subtitle_breaks(doc)
-    words = doc.column("text").astype(str)
-    speakers = doc.column("speaker").astype(str)
-    starts = doc.column("start").astype(float)
-    ends = doc.column("end").astype(float)
-    marks = str(doc.meta.get("speaker_marks") or "")
-    dashes = _dash_forms(doc) if "dash" in marks else []
-    cues: list[Cue] = []
-    lines: list[str] = []
-    line: list[str] = []
-    first, prev = 0, "SUBTITLE"
-    for i, code in enumerate(b.codes.tolist()):
-        if not line:
-            line.append(_line_prefix(speakers[i], prev, marks, dashes) + words[i])
-        else:
-            line.append(words[i])
-        prev = speakers[i]
-        if code or i == len(words) - 1:
-            shown = " ".join(_TAG.sub("", " ".join(line)).split())
-            if shown:
-                lines.append(shown)
-            line = []
-        if (code == b.eob or i == len(words) - 1) and lines:
-            cues.append(Cue(len(cues) + 1, float(starts[first]), float(ends[i]), tuple(lines)))
-            lines, first = [], i + 1
-    return cues
+    """The displayed cues of a subtitle Document (:func:`segagree.pipeline.cues.cues_of`, the
+    subtitle metrics' cues too); a Document without ``<eob>``/``<eol>`` types is a clear error."""
+    if doc.n_tokens:
+        subtitle_breaks(doc)  # raises, naming the file, when the layer has no subtitle breaks
+    return cues.cues_of(doc)
 
 
 def _cue_rules(cue: Cue, nxt: Cue | None, prof: StyleProfile) -> tuple[list[str], dict[str, Any]]:
     """The rules one cue breaks, and its measures."""
     lengths = [len(x) for x in cue.lines]
-    chars = sum(lengths)
+    chars = cue.chars
     broken = ["cpl"] * sum(n > prof.max_cpl for n in lengths)
     if len(cue.lines) > prof.max_lines:
         broken.append("lines")
@@ -228,11 +163,11 @@ def check_document(doc: Document, profile: str | Path | StyleProfile, *, frame_r
     "per_cue": [{"cue", "start", "end", "lines", "rules", ...}]}`` (only cues that break a rule).
     """
     prof = load_profile(profile, frame_rate=frame_rate)
-    cues = cues_of(doc)
+    shown = cues_of(doc)
     counts = dict.fromkeys(RULES, 0)
     per_cue = []
-    for k, cue in enumerate(cues):
-        broken, info = _cue_rules(cue, cues[k + 1] if k + 1 < len(cues) else None, prof)
+    for k, cue in enumerate(shown):
+        broken, info = _cue_rules(cue, shown[k + 1] if k + 1 < len(shown) else None, prof)
         for rule in broken:
             counts[rule] += 1
         if broken:
@@ -246,11 +181,11 @@ def check_document(doc: Document, profile: str | Path | StyleProfile, *, frame_r
                     **info,
                 }
             )
-    timed = bool(cues) and not np.isnan([c.start for c in cues] + [c.end for c in cues]).any()
+    timed = bool(shown) and not np.isnan([c.start for c in shown] + [c.end for c in shown]).any()
     return {
         "file": doc.source_path or doc.name,
         "profile": prof.to_dict(),
-        "cues": len(cues),
+        "cues": len(shown),
         "timed": timed,
         "violations": counts,
         "cues_with_violations": len(per_cue),

@@ -19,7 +19,10 @@ reference's words (``projected: true``).
   times as the SubER command line, dialogue dashes and ``NAME:`` labels included); otherwise suber
   objects built from the Document (one segment per sentence for tagged text, one ``Subtitle`` per
   cue with suber's word times for timed documents).
-* *blocks* for reading speed and lines per block: the ``<eob>`` blocks of the subtitle layer.
+* *blocks* for reading speed and lines per block: the ``<eob>`` blocks of the subtitle layer as
+  displayed, :class:`~segagree.metrics.subtitles.Cue` objects from
+  :func:`segagree.pipeline.cues.cues_of`, the very cues the style checks count (markup removed,
+  dialogue dashes and ``NAME:`` labels as the file showed them).
 
 **Projection** (Karakanta et al. 2022, section 4: the hypothesis's breaks carried onto the
 reference text by a minimum-edit alignment of the words; the paper used mwerSegmenter per
@@ -53,13 +56,13 @@ from segagree.metrics.subtitle_views import PairData, SubtitleOptions, SubtitleS
 from segagree.metrics.subtitles import (
     EOB,
     EOL,
-    Block,
     NotApplicable,
     Sentence,
     TerCache,
     suber_available,
 )
 from segagree.pipeline.align import align_streams
+from segagree.pipeline.cues import cues_of
 from segagree.schemas import Document
 
 
@@ -216,17 +219,8 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
             cues.append((flat[begin : i + 1], float(starts[begin]), float(ends[i])))
             begin = i + 1
     timed = bool(cues) and all(not (np.isnan(s) or np.isnan(e)) for _, s, e in cues)
-    blocks = []
-    for words_, s, e in cues:
-        lines, cur = [], []
-        for w, t in words_:
-            cur.append(w)
-            if t:
-                lines.append(" ".join(cur))
-                cur = []
-        if cur:
-            lines.append(" ".join(cur))
-        blocks.append(Block(tuple(lines), s, e))
+    # Reading speed and lines per block read the cues as displayed: the style checks' cues.
+    blocks = cues_of(doc, layer)
 
     path, fmt = doc.source_path or "", doc.source_format or ""
     from_file = (
