@@ -33,6 +33,7 @@ from segagree.adapters.base import Adapter, LossReport, decode_text, note_speake
 from segagree.adapters.endnotes import endnote_text, is_pause, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import note_words_between_spaces
 from segagree.adapters.timing import BadTime, parse_seconds
+from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, factorize
 
@@ -78,6 +79,7 @@ class _Table:
 
 def _load_xlsx(path: Path, losses: LossReport) -> _Table:
     read_bytes(path)  # a missing or empty file: the usual one-line error
+    check_workbook(path)  # size bombs are refused before openpyxl expands them
     try:
         import pandas as pd  # only for spreadsheets: a CSV is read without it
 
