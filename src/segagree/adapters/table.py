@@ -21,6 +21,7 @@ import io
 import logging
 import math
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, methodcaller
@@ -86,6 +87,8 @@ def _load_xlsx(path: Path, losses: LossReport) -> _Table:
         with pd.ExcelFile(path, engine="openpyxl") as book:
             sheets = [str(n) for n in book.sheet_names]
             frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
+    except MemoryError:
+        raise  # not damage: reported as running out of memory
     except Exception as err:  # openpyxl/zipfile raise many types for a broken workbook
         log.debug("openpyxl could not read %s", path, exc_info=True)
         import zipfile
@@ -126,6 +129,10 @@ def _xlsx_cell(value: Any) -> str:
 
 def _load_delimited(path: Path, sep: str, encoding: str | None, losses: LossReport) -> _Table:
     text = decode_text(read_bytes(path), path, encoding=encoding, losses=losses)
+    # Python's csv refuses a cell over 131,072 characters by default; a cell may be as long as
+    # the file (whose size the memory check of read_bytes bounds).
+    if csv.field_size_limit() < len(text):
+        csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     kind = "TSV" if sep == "\t" else "CSV"
     try:
         # The fast path: every row at once; line numbers only when a message needs them.
