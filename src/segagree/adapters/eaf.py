@@ -393,13 +393,13 @@ def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, pat
             # No tier is declared time-aligned: top-level tiers whose annotations are time-aligned
             # all the same (a symbolic type given to the one transcription tier) are read as
             # when named, and reported.
-            symbolic = [
+            timed = [
                 t
                 for t in view.order
                 if not view.attrs(t).get("PARENT_REF") and any(v.strip() for _, _, _, v in view.alignable(t))
             ]
-            if symbolic:
-                return symbolic, symbolic
+            if timed:
+                return timed, timed
             raise InputError(
                 f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
                 path=path,

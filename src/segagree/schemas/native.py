@@ -85,7 +85,7 @@ def nesting_depth(value: Any) -> int:
     (which a deep enough value would exhaust); stops counting past ``MAX_META_DEPTH + 1``."""
     depth, level = 0, [value]
     while level and depth <= MAX_META_DEPTH:
-        nested = []
+        nested: list[Any] = []
         for item in level:
             if isinstance(item, dict):
                 nested.extend(item.values())
