@@ -8,7 +8,7 @@ about ``--tokens`` tokens), written as CSV and converted with ``write_document``
 writable format (the writers invent times where a format needs them). Each file is read by
 ``read_document`` in a fresh subprocess that first imports the libraries every reader may use
 (numpy, pandas, lxml, openpyxl); the reader's memory is the growth of the process's peak RSS
-(``ru_maxrss``) over that baseline. Printed per format and size: the file's MB, the growth in
+(``VmHWM``) over that baseline. Printed per format and size: the file's MB, the growth in
 MB, their ratio (the budget is about 10), and the reader's CPU seconds. The largest size shows
 the ratio a large file tends to; the growth of a small file is mostly fixed costs.
 """
@@ -42,16 +42,20 @@ FORMATS = (
     ".tagged",
 )
 
+# (The peak is the process's VmHWM: ru_maxrss carries the parent's peak over fork and exec.)
 _CHILD = """
-import resource, sys, time
+import sys, time
 import numpy, pandas, lxml.etree, openpyxl
 from segagree.adapters import read_document
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+base = hwm()
 t0 = time.process_time()
 doc = read_document(sys.argv[1])
 cpu = time.process_time() - t0
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(base, peak, cpu, doc.n_tokens)
+print(base, hwm(), cpu, doc.n_tokens)
 """
 
 

@@ -73,13 +73,16 @@ def run_bounded(args: list[str], *, memory_mb: int = 1024, cpu_s: int = 10) -> O
 
 def peak_of_read(path: Path) -> float:
     """Peak RSS growth (MB) of reading ``path`` in a fresh process, over the libraries' baseline."""
+    # VmHWM, not ru_maxrss: the latter carries the parent's (pytest's) peak over fork and exec.
     code = (
-        "import resource, sys\n"
+        "import sys\n"
         "import numpy, pandas\n"
         "from segagree.adapters import read_document\n"
-        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "def hwm():\n"
+        "    return next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM:'))\n"
+        "base = hwm()\n"
         "read_document(sys.argv[1])\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base)\n"
+        "print(hwm() - base)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     res = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env, check=True)
