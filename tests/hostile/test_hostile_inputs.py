@@ -202,7 +202,7 @@ def test_a_file_larger_than_memory_allows_is_refused_before_reading(
 ) -> None:
     path = tmp_path / "t.txt"
     path.write_text("A: hello there .\n" * 1000, encoding="utf-8")
-    monkeypatch.setattr(adapters_base, "free_memory", lambda: path.stat().st_size)  # far below 40x
+    monkeypatch.setattr(adapters_base, "free_memory", lambda: path.stat().st_size)  # far below 25x
     with pytest.raises(InputError, match=r"out of memory reading .*t\.txt"):
         read_document(path)
 

@@ -578,9 +578,30 @@ def decode_text(
 # than the memory left is refused before it is read, and a MemoryError met while reading is
 # reported as such, never as a damaged file.
 
-#: Bytes of memory a reader may take per byte of file (the largest ratio the bench measures,
-#: with room: text and tables of short words).
+#: Bytes of memory a reader takes per byte of file, by extension, with some room over what
+#: bench/bench_reader_memory.py measures on 200,000 short words (a real file's longer words give
+#: lower ratios); MEMORY_PER_BYTE for other files.
 MEMORY_PER_BYTE = 40
+MEMORY_PER_BYTE_OF = {
+    ".txt": 25,
+    ".csv": 30,
+    ".tsv": 30,
+    ".xlsx": 50,  # (of the packed file)
+    ".json": 12,
+    ".eaf": 16,
+    ".textgrid": 15,
+    ".srt": 40,
+    ".vtt": 60,
+    ".cha": 90,
+    ".trs": 60,
+    ".exb": 45,
+    ".tagged": 75,
+}
+
+
+def memory_per_byte(path: str | Path) -> float:
+    """The bytes of memory reading ``path`` takes per byte of it (see MEMORY_PER_BYTE_OF)."""
+    return MEMORY_PER_BYTE_OF.get(Path(path).suffix.lower(), MEMORY_PER_BYTE)
 
 
 class OutOfMemory(InputError):
@@ -615,10 +636,10 @@ def free_memory() -> int | None:
     return max(0, min(found)) if found else None
 
 
-def check_memory(path: str | Path, size: int, per_byte: float = MEMORY_PER_BYTE) -> None:
+def check_memory(path: str | Path, size: int, per_byte: float | None = None) -> None:
     """Refuse (OutOfMemory) a file of ``size`` bytes whose reading would take more memory than
-    is left, before any of it is read."""
-    need = size * per_byte
+    is left (``per_byte`` bytes per byte; by default by its extension), before any of it is read."""
+    need = size * (memory_per_byte(path) if per_byte is None else per_byte)
     free = free_memory()
     if free is not None and need > free:
         mb = 1024 * 1024
@@ -638,10 +659,11 @@ def memory_errors(path: str | Path) -> Iterator[None]:
         raise OutOfMemory(path) from None
 
 
-def read_bytes(path: str | Path, *, allow_empty: bool = False, per_byte: float = MEMORY_PER_BYTE) -> bytes:
+def read_bytes(path: str | Path, *, allow_empty: bool = False, per_byte: float | None = None) -> bytes:
     """Read a file's bytes, turning OS errors into a one-line InputError; empty files too
     (unless ``allow_empty``: an empty subtitle file is a valid file with no words). A file whose
-    reading would take more memory than is left (``per_byte`` bytes per byte) is refused first."""
+    reading would take more memory than is left (``per_byte`` bytes per byte, by default by its
+    extension: :func:`memory_per_byte`) is refused first."""
     p = Path(path)
     try:
         with contextlib.suppress(OSError):  # (a missing file: the error below names it)
