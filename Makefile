@@ -29,9 +29,11 @@ demo: $(STAMP) bytecode
 test: $(STAMP) bytecode lint
 	$(BIN)/python -m pytest -q
 
-# Seeded damage for every adapter (tests/adapters/test_damage_*.py), 10,000 cases per adapter (make test runs 200).
+# Seeded damage for every adapter (tests/adapters/test_damage_*.py) and the hostile-input suite
+# (tests/hostile: bombs, blow-ups, attacks), 10,000 cases per adapter and kind (make test runs a few).
 fuzz: $(STAMP)
-	SEGAGREE_FUZZ_CASES=10000 $(BIN)/python -m pytest -q $(wildcard tests/adapters/test_damage_*.py)
+	SEGAGREE_FUZZ_CASES=10000 SEGAGREE_HOSTILE_CASES=10000 $(BIN)/python -m pytest -q \
+		$(wildcard tests/adapters/test_damage_*.py) tests/hostile
 
 # Code health: ruff's lint and format checks and mypy (settings in pyproject.toml), 0 findings.
 lint: $(STAMP)

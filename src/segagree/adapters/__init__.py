@@ -13,7 +13,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import Adapter, Loss, LossReport, atomic_path, collect_decode_notes, paused_gc
+from segagree.adapters.base import (
+    Adapter,
+    Loss,
+    LossReport,
+    atomic_path,
+    collect_decode_notes,
+    memory_errors,
+    paused_gc,
+)
 from segagree.adapters.checks import check_times
 from segagree.adapters.kept_meta import note_foreign_meta
 from segagree.errors import InputError, SegagreeError, UsageError
@@ -137,7 +145,7 @@ def read_document(
     if options.get("encoding") is None:
         options.pop("encoding", None)  # readers of binary/XML/JSON formats take no encoding
     # Notes of a decoding the reader did not report itself (a detected encoding) go into doc.losses.
-    with collect_decode_notes() as notes, paused_gc():
+    with collect_decode_notes() as notes, paused_gc(), memory_errors(path):
         doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
     doc.losses.extend(notes)
     doc.source_path = doc.source_path or str(path)

@@ -58,7 +58,8 @@ How it maps to the model (reading)
   speaker code), ``chat_raw`` (the unit's lines as written: the main tier with its continuation
   lines, or in the IU layout its own line(s)),
   ``chat_deps`` (its dependent tiers), ``chat_before`` (body lines since the previous
-  utterance: gems, comments, blank lines, utterances without words) and ``terminator``;
+  utterance: gems, comments, blank lines, utterances without words), these three on the unit's
+  first token only (the others have ``""``: the text is held once), and ``terminator``;
   the header lines and what follows the last utterance are in ``meta['chat']``;
 * an utterance left without words (CA ``(        )``, inaudible) gets the token ``0``, CHAT's
   spelling of "no words" (``repaired`` read loss), so every main tier is a unit (outside the
@@ -89,6 +90,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, read_bytes, write_text_atomic
 from segagree.adapters.chat_lines import (
@@ -391,8 +394,24 @@ def read(
         source_format="chat",
         meta=meta,
     )
+    _once_per_unit(doc, units)
     _report_reading(doc, items, reading, stray)
     return doc
+
+
+# The unit's lines as read, its dependent tiers and the lines before it: on its first token only
+# (the other tokens have ""), so a file's text is held once, not once per token (a 60 KB line of
+# 8,000 words would be 500 MB of copies in the native JSON).
+_ONCE = ("chat_raw", "chat_deps", "chat_before")
+
+
+def _once_per_unit(doc: Document, units: list[Mapping[str, Any]]) -> None:
+    counts = np.fromiter((len(u["tokens"]) for u in units), dtype=np.int64, count=len(units))
+    first = np.cumsum(counts) - counts
+    for col in _ONCE:
+        values = np.full(doc.n_tokens, "", dtype=object)
+        values[first] = [u["meta"][col] for u in units]
+        doc.set_column(col, values)
 
 
 def _report_reading(doc: Document, items: list[Record | str], reading: _Reading, stray: int) -> None:

@@ -40,8 +40,10 @@ BULLET = re.compile("\x15([^\x15]*)\x15")
 # CLAN's formatting bytes (underline \x02\x01/\x02\x02, italics \x03...) and other C0 controls;
 # tab, newline and the bullet mark \x15 are handled elsewhere.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x14\x16-\x1f\x7f]")
-_CODES = re.compile(r"\[[^\]]*\]")
-_COMMENT = re.compile(r"\(\([^)]*\)\)")
+# (No `[` inside a code, no `(` inside a comment: an unclosed `[` or `((` then ends its scan at
+# the next opening one, so a line of unclosed brackets is read in linear time, not quadratic.)
+_CODES = re.compile(r"\[[^\[\]]*\]")
+_COMMENT = re.compile(r"\(\([^()]*\)\)")
 _PAUSE = re.compile(r"\((?:\.{1,3}|\d+(?::\d+)?(?:\.\d*)?)\)")
 # `&=in` `&{l=@` `&}l=@` `&{n=x` `&*MOT:yeah`: events, long-event scopes, interposed words.
 _EVENT = re.compile(r"(?<![^\s<])&(?:=|[{}][a-zA-Z]=|\*)\S*")
@@ -54,6 +56,9 @@ _FRAGMENT = re.compile(r"(?<![^\s<])&\+(\S+)")
 _LETTER = r"(?:[^\W\d_]|[':])"  # (`:` lengthens the sound before it: `Tha:⌈t's` is `That's`)
 _OVERLAP_INNER = re.compile(rf"(?<={_LETTER})[⌈⌉⌊⌋]\d*(?={_LETTER})")
 _OVERLAP = re.compile(r"[⌈⌉⌊⌋]\d*")
+# An overlap mark written straight before an event, filler or fragment (`⌊&=in`, `⌈&-uh`):
+# the mark is cut off so the `&` mark starts its own word, as after a space.
+_OVERLAP_BEFORE_AMP = re.compile(r"([⌈⌉⌊⌋]\d*)(?=&)")
 _LINKERS = {"+<", "+,", "++", "+^", '+"', "+\u2248", "+\u224b"}
 #: Tokens that stand for material that is no word: untranscribed, unintelligible, phonological.
 NOT_WORDS = frozenset({"0", "xxx", "yyy", "www"})
@@ -79,6 +84,8 @@ def clear_marks(text: str) -> str:
     text = _CODES.sub(" ", text)
     text = _COMMENT.sub(" ", text)
     text = _PAUSE.sub(" ", text)
+    if "&" in text:
+        text = _OVERLAP_BEFORE_AMP.sub(r"\1 ", text)
     text = _EVENT.sub(" ", text)
     text = _FILLER.sub("", text)
     text = _FRAGMENT.sub(r"\1-", text)

@@ -23,7 +23,9 @@ How it maps to the model (reading)
   with the same participant are merged into one speaker, reported ``speakers-merged`` (not in a
   file segagree wrote: its tiers are a Document's speakers already). A tier named in ``tiers``
   whose linguistic type is not time-alignable (a symbolic type) but which is top-level and holds
-  aligned annotations is read with their times, reported ``repaired``;
+  aligned annotations is read with their times, reported ``repaired``; so are, when no tier is
+  named and no top-level tier is declared time-alignable, the top-level tiers holding aligned
+  annotations;
 * **units** = the tier's annotations, ordered by start time within a tier (document order
   for ties and unaligned slots); discourse order across tiers is by start time, ties by tier
   order. Blank annotations are skipped (counted in ``meta['empty_annotations']``);
@@ -380,12 +382,24 @@ def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, pat
 
     A tier asked for by name whose linguistic type says it is not time-aligned (a symbolic
     type) is read all the same when it is top-level and its annotations are time-aligned (ELAN
-    and pympi read them); such tiers are returned second, to be reported.
+    and pympi read them), and so are, when no tier is named and none is declared time-aligned,
+    the top-level tiers with time-aligned annotations; such tiers are returned second, to be
+    reported.
     """
     eaf = view.eaf
     if tiers is None:
         chosen = [t for t in view.order if view.is_unit_tier(t)]
         if not chosen:
+            # No tier is declared time-aligned: top-level tiers whose annotations are time-aligned
+            # all the same (a symbolic type given to the one transcription tier) are read as
+            # when named, and reported.
+            timed = [
+                t
+                for t in view.order
+                if not view.attrs(t).get("PARENT_REF") and any(v.strip() for _, _, _, v in view.alignable(t))
+            ]
+            if timed:
+                return timed, timed
             raise InputError(
                 f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
                 path=path,

@@ -28,7 +28,10 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
         ) from None
     except (ValueError, RecursionError) as err:  # over-long integer literals, nesting too deep
         raise InputError(f"unreadable JSON ({type(err).__name__})", path=path) from err
-    doc = document_from_json(data, source=str(path))
+    try:
+        doc = document_from_json(data, source=str(path))
+    except RecursionError:  # JSON nested deeper than the schema's checks can follow
+        raise InputError("JSON nested too deep to check; expected a segagree document", path=path) from None
     doc.source_path, doc.source_format = str(path), "json"
     return doc
 

@@ -41,7 +41,8 @@ EPS = 1e-6
 _TOKEN = re.compile(
     r'"((?:[^"]|"")*)"'  # 1: a string
     r"|(<exists>|<absent>)"  # 2: a flag
-    r"|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])"  # 3: a number
+    # 3: a number, as Praat reads one: a sign, a percent and a fraction allowed (see _real)
+    r"|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?(?:/[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?)?(?![\w.%/])"
     r"|[-+]?(?:inf(?:inity)?|nan)(?!\w)|--undefined--)"  # (impossible numbers, refused later)
     r"|\[[^\]\n]*\]"  # a long-form index: item [1]:
     r"|[A-Za-z_][\w?]*"  # a long-form label word: xmin, intervals, tiers?
@@ -147,7 +148,7 @@ class _Tokens:
     def number(self, expected: str, where: str) -> float:
         kind, value = self.next(expected, where)
         try:
-            out = float(value) if kind == "num" else math.nan
+            out = _real(value) if kind == "num" else math.nan
         except ValueError:
             out = math.nan
         if kind != "num" or not math.isfinite(out):
@@ -172,6 +173,19 @@ class _Tokens:
             if m.group(1) is not None or m.group(2) is not None or m.group(3) is not None or m.group(4) is not None:
                 return self._line(m.start()), m.group(0)[:30]
         return None
+
+
+def _real(token: str) -> float:
+    """A number token as Praat reads it (``getReal`` in Praat's sys/abcio.cpp and ``Melder_a8tof``
+    in sys/melder_atof.cpp): an optional sign (``+1``), a trailing percent sign dividing by 100
+    (``50%`` is 0.5), and a fraction ``numerator/denominator`` of two such numbers (``1/2``; a zero
+    denominator is undefined: NaN, refused by the caller)."""
+    if "/" in token:
+        numerator, denominator = (_real(part) for part in token.split("/", 1))
+        return numerator / denominator if denominator != 0 else math.nan
+    if token.endswith("%"):
+        return float(token[:-1]) * 0.01
+    return float(token)
 
 
 def parse_textgrid(text: str, path: Path) -> TextGridFile:

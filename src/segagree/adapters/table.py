@@ -21,6 +21,7 @@ import io
 import logging
 import math
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, methodcaller
@@ -33,6 +34,7 @@ from segagree.adapters.base import Adapter, LossReport, decode_text, note_speake
 from segagree.adapters.endnotes import endnote_text, is_pause, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import note_words_between_spaces
 from segagree.adapters.timing import BadTime, parse_seconds
+from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import InputError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, factorize
 
@@ -78,12 +80,15 @@ class _Table:
 
 def _load_xlsx(path: Path, losses: LossReport) -> _Table:
     read_bytes(path)  # a missing or empty file: the usual one-line error
+    check_workbook(path)  # size bombs are refused before openpyxl expands them
     try:
         import pandas as pd  # only for spreadsheets: a CSV is read without it
 
         with pd.ExcelFile(path, engine="openpyxl") as book:
             sheets = [str(n) for n in book.sheet_names]
             frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
+    except MemoryError:
+        raise  # not damage: reported as running out of memory
     except Exception as err:  # openpyxl/zipfile raise many types for a broken workbook
         log.debug("openpyxl could not read %s", path, exc_info=True)
         import zipfile
@@ -124,6 +129,10 @@ def _xlsx_cell(value: Any) -> str:
 
 def _load_delimited(path: Path, sep: str, encoding: str | None, losses: LossReport) -> _Table:
     text = decode_text(read_bytes(path), path, encoding=encoding, losses=losses)
+    # Python's csv refuses a cell over 131,072 characters by default; a cell may be as long as
+    # the file (whose size the memory check of read_bytes bounds).
+    if csv.field_size_limit() < len(text):
+        csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     kind = "TSV" if sep == "\t" else "CSV"
     try:
         # The fast path: every row at once; line numbers only when a message needs them.
@@ -339,7 +348,8 @@ def _words(utterances: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """
     if not utterances:
         return np.empty(0, dtype=object), np.zeros(0, dtype=np.int64)
-    pieces = " ".join(utterances).split(" ")
+    # (Interned: a word is held once however often it occurs, a large part of a read's memory.)
+    pieces = list(map(sys.intern, " ".join(utterances).split(" ")))
     counts = np.fromiter(map(methodcaller("count", " "), utterances), dtype=np.int64, count=len(utterances)) + 1
     flat = np.array(pieces, dtype=object)
     if "" not in pieces:  # the usual case, found in C: no double, leading or trailing space

@@ -51,6 +51,7 @@ from typing import Any, Literal
 import numpy as np
 
 from segagree.adapters import LossReport, format_for, read_document, write_document
+from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import SegagreeError, UsageError
 from segagree.outputs.review import (
     ABOUT_SHEET,
@@ -241,6 +242,7 @@ def adjudicate(
 def _read_workbook(workbook: Path, sheet: str | None) -> tuple[dict[str, str], dict[str, _Source], list[_Row], str]:
     import openpyxl
 
+    check_workbook(workbook)  # size bombs refused before openpyxl expands them
     try:
         wb = openpyxl.load_workbook(workbook, read_only=True, data_only=True)
     except Exception as err:  # zipfile/openpyxl raise many kinds for a damaged file

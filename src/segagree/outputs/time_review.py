@@ -34,6 +34,7 @@ from typing import Any, Literal
 from segagree.adapters import LossReport, write_document
 from segagree.adapters.base import atomic_path
 from segagree.adapters.endnotes import split_endnote
+from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.metrics.contract import UnitSet
 from segagree.schemas import builtin_scheme, from_units
@@ -194,6 +195,7 @@ class TimeAdjudication:
 def _read_rows(workbook: Path) -> tuple[list[str], list[dict[str, Any]], list[str]]:
     import openpyxl
 
+    check_workbook(workbook)  # size bombs refused before openpyxl expands them
     try:
         wb = openpyxl.load_workbook(workbook, read_only=True, data_only=True)
     except Exception as err:  # zipfile/openpyxl raise many kinds for a damaged file

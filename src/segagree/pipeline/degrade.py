@@ -7,7 +7,10 @@ degrade_tagged_txt.py``), on the gaps after words of the whole text (the slots),
 
 * ``shift``: the chosen breaks, taken in text order, each move ``n`` slots to the left or right
   (50-50), stopping before another break or the text's edge, so a break moves **at most** ``n``
-  words and never crosses or joins another one;
+  words and never crosses or joins another one; in a document of sentence lines (tagged text's
+  ``sentence`` layer) a break also stays within its sentence and a sentence's final break stays
+  put (EvalSubtitle degrades a file of one sentence per line; moved across a line end, a break
+  would leave one sentence without its final break and give the next two);
 * ``insert``: ``round(p * count)`` new breaks of each type go into free slots (gaps without a
   break) drawn at random; at most as many as there are free slots;
 * ``delete``: the chosen breaks are removed;
@@ -89,20 +92,30 @@ def _sample(rng: np.random.Generator, positions: np.ndarray, k: int) -> np.ndarr
     return np.sort(rng.choice(positions, size=k, replace=False)) if k else positions[:0]
 
 
-def _chosen(rng: np.random.Generator, b: SubtitleBreaks, codes: np.ndarray, p: float) -> dict[int, np.ndarray]:
-    """Per type, ``round(p * count)`` of the breaks that may change (fixed ones excluded)."""
+def _chosen(
+    rng: np.random.Generator, b: SubtitleBreaks, codes: np.ndarray, p: float, keep: np.ndarray | None = None
+) -> dict[int, np.ndarray]:
+    """Per type, ``round(p * count)`` of the breaks that may change (fixed ones, and ``keep``'s,
+    excluded)."""
     out = {}
+    fixed = b.fixed if keep is None else b.fixed | keep
     for code in (b.eol, b.eob):
-        movable = np.flatnonzero((codes == code) & ~b.fixed)
+        movable = np.flatnonzero((codes == code) & ~fixed)
         out[code] = _sample(rng, movable, round(p * movable.size))
     return out
 
 
 def _shift(
-    rng: np.random.Generator, codes: np.ndarray, chosen: np.ndarray, n: int, extra: np.ndarray | None
+    rng: np.random.Generator,
+    codes: np.ndarray,
+    chosen: np.ndarray,
+    n: int,
+    extra: np.ndarray | None,
+    sentence: np.ndarray | None = None,
 ) -> list[int]:
     """EvalSubtitle's shift, in text order; returns each break's signed displacement. ``extra``
-    (multi-tag entries, one per token) moves with its break."""
+    (multi-tag entries, one per token) moves with its break; ``sentence`` (each token's sentence
+    number) keeps a break within its sentence."""
     last_slot = codes.size - 2  # the gap after the last word is no slot
     moves = []
     for i in chosen:
@@ -110,7 +123,12 @@ def _shift(
         codes[i] = 0
         step = 1 if rng.integers(2) else -1
         t = i
-        while 0 <= t <= last_slot and codes[t] == 0 and abs(t - i) <= n:
+        while (
+            0 <= t <= last_slot
+            and codes[t] == 0
+            and abs(t - i) <= n
+            and (sentence is None or sentence[t] == sentence[i])
+        ):
             t += step
         t -= step
         codes[t] = kind
@@ -127,10 +145,12 @@ def degrade_breaks(
     rng: np.random.Generator,
     n: int = 1,
     extra: np.ndarray | None = None,
+    sentences: bool = False,
 ) -> tuple[np.ndarray, dict[str, int], list[int]]:
     """New break codes for ``b`` (module docstring), how many of each type were chosen, and the
     displacements of shifted breaks; ``extra`` (per-token multi-tag entries) is moved in place
-    with shifted breaks."""
+    with shifted breaks. With ``sentences`` (the document has sentence lines) a shifted break
+    stays within its sentence and a sentence's final break is not shifted."""
     _check(operation, n, p)
     codes = b.codes.copy()
     names = {b.eol: "<eol>", b.eob: "<eob>"}
@@ -143,7 +163,8 @@ def degrade_breaks(
         codes[slots[:k_eol]] = b.eol
         codes[slots[k_eol:]] = b.eob
         return codes, {"<eol>": int(k_eol), "<eob>": int(slots.size - k_eol)}, []
-    chosen = _chosen(rng, b, codes, p)
+    keep = b.sentence_ends if sentences and operation == "shift" else None
+    chosen = _chosen(rng, b, codes, p, keep)
     counts = {names[c]: int(v.size) for c, v in chosen.items()}
     if operation == "delete":
         for v in chosen.values():
@@ -154,7 +175,9 @@ def degrade_breaks(
             codes[v] = b.eob if code == b.eol else b.eol
         return codes, counts, []
     everything = np.sort(np.concatenate(list(chosen.values())))
-    return codes, counts, _shift(rng, codes, everything, n, extra)
+    # Each token's sentence: the count of sentence ends before it.
+    sentence = np.concatenate(([0], np.cumsum(b.sentence_ends[:-1]))) if sentences else None
+    return codes, counts, _shift(rng, codes, everything, n, extra, sentence)
 
 
 def degrade_document(
@@ -165,7 +188,8 @@ def degrade_document(
     b = subtitle_breaks(doc, layer)
     rng = np.random.default_rng(seed)
     extra = np.asarray(doc.column("tags"), dtype=object).copy() if "tags" in doc.column_names() else None
-    codes, counts, moves = degrade_breaks(b, operation, p, rng, n, extra)
+    sentences = "sentence" in doc.layers and b.layer != "sentence"
+    codes, counts, moves = degrade_breaks(b, operation, p, rng, n, extra, sentences)
     label = f"degrade {operation}" + (f" n={n}" if operation == "shift" else "") + f" p={p:g}"
     out, notes = with_breaks(doc, b, codes, what=label, tags=extra)
     out.name = doc.name

@@ -20,6 +20,10 @@ from segagree.schemas.document import CORE_COLUMNS, Document, Layer
 from segagree.schemas.scheme import scheme_from_dict
 
 FORMAT_TAG = "document/1"
+# How deep JSON objects and arrays may nest in ``meta`` (real metadata nests a few levels):
+# deeper is refused when read and when written, so whatever reads can be written back (Python's
+# json writer, and :func:`jsonable`, recurse once per level).
+MAX_META_DEPTH = 100
 # Ten days: the one time limit of every reader and writer (segagree.adapters.timing uses this one).
 MAX_SECONDS = 10 * 24 * 3600.0
 
@@ -76,12 +80,42 @@ def jsonable(value: Any, changed: list[str], where: str = "meta") -> Any:
     return str(value)
 
 
+def nesting_depth(value: Any) -> int:
+    """How deep dicts, lists and tuples nest in ``value`` (0 for a scalar), without recursion
+    (which a deep enough value would exhaust); stops counting past ``MAX_META_DEPTH + 1``."""
+    depth, level = 0, [value]
+    while level and depth <= MAX_META_DEPTH:
+        nested: list[Any] = []
+        for item in level:
+            if isinstance(item, dict):
+                nested.extend(item.values())
+            elif isinstance(item, (list, tuple)):
+                nested.extend(item)
+        if not nested and not any(isinstance(item, (dict, list, tuple)) for item in level):
+            break
+        depth += 1
+        level = nested
+    return depth
+
+
+def check_meta_depth(meta: Any, source: str | None) -> None:
+    """Refuse metadata nested deeper than ``MAX_META_DEPTH`` (see there)."""
+    if nesting_depth(meta) > MAX_META_DEPTH:
+        raise InputError(
+            f"metadata nested more than {MAX_META_DEPTH} levels deep; expected plain metadata",
+            path=source,
+            place="meta",
+        )
+
+
 def document_to_json(doc: Document, changed: list[str] | None = None) -> dict[str, Any]:
     """The native JSON object of a Document (strict JSON: no NaN or infinity anywhere).
 
     Values JSON cannot hold (infinite numbers in metadata columns, objects in ``meta``) are
-    replaced (see :func:`jsonable`) and their paths appended to ``changed``.
+    replaced (see :func:`jsonable`) and their paths appended to ``changed``. Metadata nested
+    deeper than ``MAX_META_DEPTH`` is refused (InputError).
     """
+    check_meta_depth(doc.meta, doc.source_path or None)
     changed = [] if changed is None else changed
     index = {s: i for i, s in enumerate(doc.speakers)}
     t = doc.tokens
@@ -181,7 +215,10 @@ def _without_token_arrays(data: Any) -> Any:
 
 
 def document_from_json(data: Any, *, source: str = "<json>") -> Document:
-    """A Document from its native JSON object; validated against the JSON Schema."""
+    """A Document from its native JSON object; validated against the JSON Schema (and its
+    ``meta`` nested at most ``MAX_META_DEPTH`` deep)."""
+    if isinstance(data, dict):
+        check_meta_depth(data.get("meta"), source)
     _validate(data, source)
     speakers = data["speakers"]
     tok = data["tokens"]
