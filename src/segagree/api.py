@@ -559,6 +559,11 @@ def compare(
     sch = load_scheme(scheme)
     pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     names = _metric_list(metrics)
+    if metric_options:
+        from segagree.pipeline.options import check_measure_parameters
+
+        chosen = [*_sf_names(), *names]
+        check_measure_parameters(metric_options, chosen, choose="metrics", known_only=True)
     doc_a = _document(a, format, sch, read_options or {})
     doc_b = _document(b, format, sch, read_options or {})
     result = compare_documents(
@@ -632,6 +637,9 @@ def agree(
     pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     if sims < 1 or jobs < 1 or n_boot < 1:
         raise UsageError("sims, jobs and n_boot must be at least 1")
+    if exact and (mc_tolerance is not None or progress is not None):
+        given = "mc_tolerance" if mc_tolerance is not None else "progress"
+        raise UsageError(f"{given} follows the simulations; with exact=True nothing is simulated")
     docs = [_document(x, format, sch, read_options or {}) for x in annotations]
     if names is None:
         names = [_label(x, i) for i, x in enumerate(annotations)]
@@ -898,8 +906,19 @@ def agree_time(
     """
     from segagree.pipeline.time_agreement import score_time
 
+    _check_time_parameters(params, measures)
     timed = read_time_units(sources, **reading)
     return score_time(timed, measures, params)
+
+
+def _check_time_parameters(params: Mapping[str, Any] | None, measures: Sequence[str] | None, first: int = 0) -> None:
+    """Refuse a parameter none of the chosen time measures takes (the chosen: ``measures``, else the
+    ``time`` group, or its ``first`` ones)."""
+    from segagree.pipeline.options import check_measure_parameters
+    from segagree.pipeline.time_agreement import time_measures
+
+    chosen = [m.name for m in time_measures(measures)]
+    check_measure_parameters(params, chosen if measures or not first else chosen[:first], choose="measures")
 
 
 def run_time(
@@ -943,6 +962,7 @@ def run_time(
         raise SegagreeError("no such folder" if not corpus.exists() else "not a folder", path=corpus)
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
+    _check_time_parameters(params, measures)
     how = UnitReading(category=category, fmt=format, scheme=scheme, layer=layer, options=dict(read_options or {}))
     done = score_time_corpus(corpus, how, measures, params)
     write_time_outputs(Path(out), done, report=report)
@@ -975,6 +995,7 @@ def review_time(
     from segagree.outputs.time_review import group_rows, write_time_review
     from segagree.pipeline.time_agreement import best_alignments
 
+    _check_time_parameters(params, [measure] if measure else None, first=1)
     timed = read_time_units(sources, **reading)
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]

@@ -13,6 +13,7 @@ import click
 from segagree.cli.agree_time import corpus_time_options
 from segagree.cli.common import (
     Reading,
+    check_track,
     check_writable,
     common_speakers_option,
     count_option,
@@ -119,6 +120,7 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
+    check_track("run", time_opts)
     if time_opts.pop("time_mode"):
         token_only = {"--config": config, "--reference": reference, "--kappa": kappa, "--sims": sims}
         given = [name for name, value in token_only.items() if value is not None] + ["--workbooks"] * workbooks
@@ -126,7 +128,7 @@ def run(
             raise UsageError(f"{', '.join(given)} score token segmentations; run --time does not take them")
         from segagree.cli.run_time import run_corpus_time
 
-        opts_time = {**time_opts, "seed": seed, "jobs": jobs}
+        opts_time = {**time_opts, "seed": seed, "jobs": jobs if jobs > 1 else None}
         run_corpus_time(corpus, output, opts_time, reading, scheme, report=report, quiet=quiet, json_out=json_out)
         return
     started = time.time()
