@@ -730,6 +730,8 @@ def run(
         settings.kappa.seed = seed
     if kappa is not None:
         settings.kappa.enabled = kappa
+    if not settings.kappa.enabled and sims is not None:  # (the seed also seeds the report's bootstrap)
+        raise UsageError("sims sets the simulated kappa, which is off (kappa=False or segagree.toml's [kappa])")
     if reference is not None:
         settings.reference = reference
     if common_speakers is not None:

@@ -202,7 +202,7 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     notes = []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
-        pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
+        pooled_value = _value_text(res["value"]) if res.get("applicable", True) else "n/a"
         if "precision" in res and res["value"] is not None:
             pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
         other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
@@ -217,6 +217,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
         )
     for note in notes:
         out.print(note, markup=False)
+
+
+def _value_text(value: Any) -> str:
+    """A pooled value; one per category (gamma_k) as ``category value, ...``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {fmt_score(v)}" for k, v in value.items())
+    return fmt_score(value)
 
 
 def _params_text(res: dict[str, Any]) -> str:

@@ -182,7 +182,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--scheme": Rule(BOTH),
         "--kappa": Rule((TOKEN,), instead="for units in time choose measures with --measure"),
         "--sims": Rule((TOKEN,), unless=_NO_KAPPA, instead=_SAMPLES),
-        "--seed": Rule(BOTH, "seed", _NO_KAPPA),
+        "--seed": Rule(BOTH, "seed", (({"--kappa": False, "--report": False}, "with --no-kappa and --no-report"),)),
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),
