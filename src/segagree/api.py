@@ -557,6 +557,11 @@ def compare(
     sch = load_scheme(scheme)
     pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     names = _metric_list(metrics)
+    if metric_options:
+        from segagree.pipeline.options import check_measure_parameters
+
+        chosen = [*_sf_names(), *names]
+        check_measure_parameters(metric_options, chosen, choose="metrics", known_only=True)
     doc_a = _document(a, format, sch, read_options or {})
     doc_b = _document(b, format, sch, read_options or {})
     result = compare_documents(
@@ -630,6 +635,9 @@ def agree(
     pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     if sims < 1 or jobs < 1 or n_boot < 1:
         raise UsageError("sims, jobs and n_boot must be at least 1")
+    if exact and (mc_tolerance is not None or progress is not None):
+        given = "mc_tolerance" if mc_tolerance is not None else "progress"
+        raise UsageError(f"{given} follows the simulations; with exact=True nothing is simulated")
     docs = [_document(x, format, sch, read_options or {}) for x in annotations]
     if names is None:
         names = [_label(x, i) for i, x in enumerate(annotations)]
@@ -734,6 +742,7 @@ def run(
         given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * workbooks
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
+        _check_time_parameters(params, measures)
         settings: Any = _time_settings(corpus, config, seed, scheme, format, read_options, measures, params, category)
         if layer is not None or reading:
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
@@ -776,6 +785,8 @@ def _token_settings(
         settings.kappa.seed = seed
     if kappa is not None:
         settings.kappa.enabled = kappa
+    if not settings.kappa.enabled and sims is not None:  # (the seed also seeds the report's bootstrap)
+        raise UsageError("sims sets the simulated kappa, which is off (kappa=False or segagree.toml's [kappa])")
     if reference is not None:
         settings.reference = reference
     if common_speakers is not None:
@@ -963,8 +974,19 @@ def agree_time(
     """
     from segagree.pipeline.time_agreement import score_time
 
+    _check_time_parameters(params, measures)
     timed = read_time_units(sources, **reading)
     return score_time(timed, measures, params)
+
+
+def _check_time_parameters(params: Mapping[str, Any] | None, measures: Sequence[str] | None, first: int = 0) -> None:
+    """Refuse a parameter none of the chosen time measures takes (the chosen: ``measures``, else the
+    ``time`` group, or its ``first`` ones)."""
+    from segagree.pipeline.options import check_measure_parameters
+    from segagree.pipeline.time_agreement import time_measures
+
+    chosen = [m.name for m in time_measures(measures)]
+    check_measure_parameters(params, chosen if measures or not first else chosen[:first], choose="measures")
 
 
 def review_time(
@@ -993,6 +1015,7 @@ def review_time(
     from segagree.outputs.time_review import group_rows, write_time_review
     from segagree.pipeline.time_agreement import best_alignments
 
+    _check_time_parameters(params, [measure] if measure else None, first=1)
     timed = read_time_units(sources, **reading)
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]

@@ -84,7 +84,7 @@ def test_usage_errors(tmp_path: Path) -> None:
     root = _corpus(tmp_path)
     for args, needle in (
         (("--measure", "no_such_measure"), "unknown metric"),
-        (("--sims", "5"), "--sims score token segmentations"),
+        (("--sims", "5"), "--sims does not apply with --time"),
         (("--reference", "kim"), "--reference"),
     ):
         proc = segagree("run", root, "-o", tmp_path / "out", "--time", *args)

@@ -16,6 +16,8 @@ from segagree.cli.common import (
     AT_LEAST_ONE,
     Reading,
     SpeakerLabels,
+    check_applicable,
+    chosen_time_measures,
     count_option,
     examples,
     fmt_score,
@@ -146,10 +148,14 @@ def agree(
     from segagree.errors import UsageError
 
     paths = list(files)
+    track = "time" if time_opts["time_mode"] else "dataset" if dataset is not None else "token"
+    check_applicable("agree", track, chosen_time_measures(time_opts["measures"]) if track == "time" else None)
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time
 
-        run_time(paths, {**time_opts, "seed": given_seed(seed), "jobs": jobs}, reading, scheme, layer, json_out)
+        # jobs: gamma's sample workers (None: the measure's default, 1); refused above for measures without them
+        opts = {**time_opts, "seed": given_seed(seed), "jobs": jobs if jobs > 1 else None}
+        run_time(paths, opts, reading, scheme, layer, json_out)
         return
     if dataset is not None:
         from segagree.pipeline.agreement import agree_dataset, load_segeval_json

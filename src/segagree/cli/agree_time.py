@@ -225,3 +225,18 @@ def print_time(result: dict[str, Any]) -> None:
     for note in result["notes"]:
         out.print(f"note: {note}")
     out.print("Per-category and per-pair detail: --json")
+
+
+def measure_parameter_options(f: F) -> F:
+    """The time measures' category and parameters without ``--measure`` (``compare --metric`` chooses the
+    measures), as keyword arguments of the command."""
+
+    def probe() -> None: ...
+
+    for option in _scoring_options():
+        option(probe)
+    for param in reversed(getattr(probe, "__click_params__", [])):  # click lists them bottom-up
+        if param.name != "measures":
+            param.help = (param.help or "").replace("With --time: ", "Time measures: ")
+            f.__click_params__ = [*getattr(f, "__click_params__", []), param]  # type: ignore[attr-defined]
+    return f

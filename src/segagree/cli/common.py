@@ -390,3 +390,72 @@ def check_writable(path: Path, *, folder: bool = False) -> None:
         raise SegagreeError(f"cannot create it: {parent} is a file, not a folder", path=path)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise SegagreeError(f"cannot create it: no permission to write into {parent}", path=path)
+
+
+# Where an option's value came from when the user gave it (not a default, nor a setting of segagree.toml).
+_TYPED = ("COMMANDLINE", "ENVIRONMENT", "PROMPT")
+
+
+def given_options() -> tuple[dict[str, str], dict[str, Any]]:
+    """The running command's options the user gave (canonical flag -> as typed, e.g. ``--kappa`` ->
+    ``--no-kappa``) and every option's value (canonical flag -> value), from click's parameter sources."""
+    ctx = click.get_current_context()
+    given: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name is None:
+            continue
+        flag = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+        value = values[flag] = ctx.params.get(param.name)
+        source = ctx.get_parameter_source(param.name)
+        if source is not None and source.name in _TYPED:
+            given[flag] = param.secondary_opts[0] if param.secondary_opts and value is False else flag
+    return given, values
+
+
+def check_applicable(
+    command: str, track: str, measures: Callable[[], Any] | None = None, *, choose: str = "--measure"
+) -> None:
+    """Refuse (exit 2, naming each) a given option that does not apply to ``track`` or to the chosen
+    ``measures`` (see :mod:`segagree.pipeline.options`; a callable, called only when needed)."""
+    from segagree.errors import UsageError
+    from segagree.pipeline.options import check_options
+
+    given, values = given_options()
+    try:
+        check_options(command, given, values, track=track, measures=measures, choose=choose)
+    except UsageError as err:
+        raise click.UsageError(err.message, click.get_current_context()) from None
+
+
+def check_track(command: str, time_opts: dict[str, Any], *, first: int | None = None) -> None:
+    """:func:`check_applicable` for a command with ``--time``: the time track and its measures (``--measure``,
+    else the first ``first`` of the time group, else all), or the token track."""
+    if time_opts["time_mode"]:
+        check_applicable(command, "time", chosen_time_measures(time_opts["measures"], first))
+    else:
+        check_applicable(command, "token")
+
+
+def chosen_time_measures(names: tuple[str, ...], default_count: int | None = None) -> Callable[[], list[str]]:
+    """The time measures a ``--time`` command scores (for :func:`check_applicable`): ``names``, else the
+    first ``default_count`` of the ``time`` group (review: the first, whose alignment it shows), else all."""
+
+    def chosen() -> list[str]:
+        from segagree.pipeline.time_agreement import time_measures
+
+        found = [m.name for m in time_measures(list(names) or None)]
+        return found if names or default_count is None else found[:default_count]
+
+    return chosen
+
+
+def given_only(**values: Any) -> dict[str, Any]:
+    """Those of ``values`` (keyed by parameter name) whose option the user gave, not left at its default."""
+    ctx = click.get_current_context()
+    out = {}
+    for name, value in values.items():
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name in _TYPED:
+            out[name] = value
+    return out

@@ -7,12 +7,15 @@ from typing import Any
 
 import click
 
+from segagree.cli.agree_time import measure_parameter_options
 from segagree.cli.common import (
     Reading,
     SpeakerLabels,
+    check_applicable,
     check_writable,
     examples,
     fmt_score,
+    given_only,
     json_option,
     max_mismatch_option,
     mode_option,
@@ -35,6 +38,7 @@ from segagree.cli.common import (
         "segagree compare garden.ann1.txt garden.ann2.txt --ops operations.csv",
         "segagree compare garden.ann1.txt garden.ann2.txt --metric all --json",
         "segagree compare film.ref.srt film.mt.srt --metric subtitles",
+        "segagree compare time/kim.TextGrid time/lee.TextGrid --metric gamma",
         "segagree compare garden.ann1.txt garden.ann2.txt --align --max-mismatch 0.3",
     )
 )
@@ -45,8 +49,8 @@ from segagree.cli.common import (
     "--metric",
     default=None,
     metavar="NAMES",
-    help="Metrics besides S_f (default: S_f only): a comma list, 'all' (boundary metrics), 'agreement' or "
-    "'subtitles' (see segagree metrics).",
+    help="Metrics besides S_f (default: S_f only): a comma list, 'all' (boundary metrics), 'agreement', "
+    "'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
 )
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -61,6 +65,8 @@ from segagree.cli.common import (
     help="Subtitle metrics: SubER's tokenisation for Chinese, Japanese or Korean (its -l).",
 )
 @click.option("--max-cpl", type=int, default=42, show_default=True, help="Subtitle metrics: characters per line.")
+@click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
+@measure_parameter_options
 @json_option()
 def compare(
     file_a: Path,
@@ -77,7 +83,9 @@ def compare(
     ops: Path | None,
     language: str | None,
     max_cpl: int,
+    seed: int | None,
     json_out: bool,
+    **time_params: Any,
 ) -> None:
     """Compare two segmentations of the same text: S_f, S_f^B and other metrics.
 
@@ -89,6 +97,7 @@ def compare(
     import segagree.api as api
     from segagree.pipeline.operations import write_operations_csv
 
+    check_applicable("compare", "token", lambda: _chosen(metric), choose="--metric")
     opts = reading.options
     if ops is not None:
         check_writable(ops)
@@ -108,7 +117,7 @@ def compare(
         **speaker_labels.api_keywords(),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
-        metric_options={"language": language, "max_cpl": max_cpl},
+        metric_options=_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
     )
     if ops is not None:
         write_operations_csv(result, ops, a=a, b=b)
@@ -119,6 +128,21 @@ def compare(
         print_json(result)
         return
     _print_table(result, file_a, file_b)
+
+
+def _chosen(metric: str | None) -> list[str]:
+    """The measures compare scores: S_f, S_f^B and ``--metric``'s."""
+    import segagree.api as api
+    from segagree.pipeline.metric_runner import resolve_metric_names
+
+    return [*api.SF_NAMES, *(resolve_metric_names(metric) if metric else [])]
+
+
+def _metric_options(**values: Any) -> dict[str, Any]:
+    """The measures' parameters the user gave (the others are the measures' defaults; the API refuses a
+    parameter no chosen measure takes)."""
+    out = given_only(**values)
+    return {k: v.lower() if k in ("category", "sampler", "gamma_cat_variant") else v for k, v in out.items()}
 
 
 COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions")
@@ -178,7 +202,7 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     notes = []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
-        pooled_value = fmt_score(res["value"]) if res.get("applicable", True) else "n/a"
+        pooled_value = _value_text(res["value"]) if res.get("applicable", True) else "n/a"
         if "precision" in res and res["value"] is not None:
             pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
         other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
@@ -193,6 +217,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
         )
     for note in notes:
         out.print(note, markup=False)
+
+
+def _value_text(value: Any) -> str:
+    """A pooled value; one per category (gamma_k) as ``category value, ...``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {fmt_score(v)}" for k, v in value.items())
+    return fmt_score(value)
 
 
 def _params_text(res: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from segagree.cli.common import (
     EXISTING_FILE,
     Reading,
     SpeakerLabels,
+    check_track,
     check_writable,
     count_option,
     examples,
@@ -76,11 +77,13 @@ def review(
     import segagree.api as api
     from segagree.errors import UsageError
 
+    check_track("review", time_opts, first=1)
     check_writable(output)
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time_review
 
-        run_time_review(list(files), output, {**time_opts, "seed": given_seed(seed), "jobs": 1}, reading, scheme, plot)
+        opts = {**time_opts, "seed": given_seed(seed), "jobs": None}  # jobs: the measure's default
+        run_time_review(list(files), output, opts, reading, scheme, plot)
         return
     if len(files) != 2:
         raise UsageError(

@@ -13,6 +13,7 @@ import click
 from segagree.cli.agree_time import corpus_time_options, measure_params
 from segagree.cli.common import (
     Reading,
+    check_track,
     check_writable,
     common_speakers_option,
     count_option,
@@ -120,23 +121,16 @@ def run(
     machinery (--jobs texts in parallel, --backend, --fresh, resume, segagree.toml's [time]).
     """
     import segagree.api as api
-    from segagree.errors import SegagreeError, UsageError
+    from segagree.errors import SegagreeError
 
     if not corpus.exists():
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
+    check_track("run", time_opts)
     time_mode = time_opts.pop("time_mode")
     if time_mode:
-        given = [
-            name
-            for name, value in {"--reference": reference, "--kappa": kappa, "--sims": sims}.items()
-            if value is not None
-        ]
-        if given or workbooks:
-            named = ", ".join(given + ["--workbooks"] * workbooks)
-            raise UsageError(f"{named} score token segmentations; run --time does not take them")
         keywords: dict[str, Any] = {
             "time": True,
             "measures": list(time_opts["measures"]) or None,
@@ -144,8 +138,6 @@ def run(
             "category": time_opts["category"].lower(),
         }
     else:
-        if sample_jobs is not None:
-            raise UsageError("--sample-jobs sets gamma's workers; it applies with --time only")
         keywords = {
             "kappa": kappa,
             "sims": sims,

@@ -103,6 +103,9 @@ def compare_documents(
     names = [n.strip() for n in (layer or "").split(",") if n.strip()]
     layer = names[0] if names else None
     name, scheme, merge = resolve_layer(a, b, layer, scheme)
+    # Measures of units in time read the Documents themselves: the tokens need not pair.
+    own_names = _document_measures(metrics)
+    metrics = [m for m in metrics if m not in own_names]
     subtitle_names: list[str] = []
     subtitles = _subtitles_module() if _has_eob(a) and _has_eob(b) else None
     if subtitles and subtitles.is_subtitle_document(a, name) and subtitles.is_subtitle_document(b, name):
@@ -124,7 +127,7 @@ def compare_documents(
     try:
         pair = pair_layer(layer=name, scheme=scheme)
     except MismatchError as err:
-        if not subtitle_names or metrics:
+        if not (subtitle_names or own_names) or metrics:
             raise
         # MT or speech output against a human reference: S_f needs aligned tokens, the subtitle metrics do not.
         result = unaligned_result(err.message, name, a.layer(name).scheme)
@@ -144,7 +147,20 @@ def compare_documents(
     if subtitles and subtitle_names:
         options = dict(metric_options or {}, layer=name)
         result["metrics"].update(subtitles.compare_subtitles(a, b, subtitle_names, options))
+    if own_names:
+        from segagree.pipeline.metric_runner import run_on_documents
+
+        result["metrics"].update(run_on_documents(a, b, name, own_names, metric_options or {}))
     return result
+
+
+def _document_measures(metrics: Sequence[str]) -> list[str]:
+    """The metrics whose input the pipeline builds from the Documents alone (units in time)."""
+    if all(m in SF_NAMES for m in metrics):
+        return []
+    from segagree.pipeline.metric_runner import reads_documents  # loads every metric
+
+    return [m for m in metrics if reads_documents(m)]
 
 
 def _has_eob(doc: Document) -> bool:

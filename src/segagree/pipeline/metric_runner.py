@@ -13,6 +13,10 @@ per-speaker scores.
   (agreement coefficients see every speaker at once).
 * ``subtitles``: one item for the whole text, built by
   ``segagree.pipeline.subtitles.measure_item(pair, options)`` (see :func:`subtitle_items`).
+* ``times``: one :class:`~segagree.metrics.contract.UnitSet` per speaker, each annotator's units in time
+  read from the pair's two Documents as ``agree --time`` reads one file per annotator
+  (:func:`time_items`); no token pairing is needed, so :func:`run_on_documents` scores them on
+  annotations whose words differ.
 
 One measure's output (the ``metrics`` entries of ``compare --json``)::
 
@@ -34,10 +38,12 @@ from segagree.metrics.contract import Card, Measure, NotApplicableResult, TokenP
 from segagree.metrics.registry import MEASURES, get_measure, known_names
 from segagree.metrics.sf import SF_NAMES
 from segagree.pipeline.pairing import AnnotationPair
+from segagree.schemas import Document
 
 __all__ = [
     "ALL",
     "GROUPS",
+    "DOCUMENT_INPUTS",
     "INPUTS",
     "RUNNERS",
     "WHOLE",
@@ -47,6 +53,8 @@ __all__ = [
     "resolve_metric_names",
     "run_measure",
     "run_metrics",
+    "run_on_documents",
+    "time_items",
 ]
 
 # The key of an item that covers the whole text (not one speaker).
@@ -92,11 +100,29 @@ def subtitle_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str
     return {WHOLE: build(pair, options)}
 
 
+def time_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+    """speaker -> UnitSet of A's and B's units in time (:func:`segagree.pipeline.units.read_timed_units` of
+    the two Documents, one per annotator; ``options["category"]``: label, endnote or none; default label)."""
+    from copy import copy
+
+    from segagree.pipeline.units import UnitReading, read_timed_units
+
+    docs = [copy(pair.a), copy(pair.b)]
+    if (docs[0].annotator or docs[0].name) == (docs[1].annotator or docs[1].name):
+        docs[0].annotator, docs[1].annotator = "A", "B"  # two files of one name: still two annotators
+    how = UnitReading(category=str(options.get("category") or "label"), layer=pair.layer)
+    return dict(read_timed_units(docs, how).speakers)
+
+
 INPUTS: dict[str, ItemBuilder] = {
     "tokens": token_items,
     "annotations": annotation_items,
     "subtitles": subtitle_items,
+    "times": time_items,
 }
+
+#: Input kinds built from the two Documents alone (no token pairing): scored by :func:`run_on_documents`.
+DOCUMENT_INPUTS = ("times",)
 
 
 def register_input(kind: str, builder: ItemBuilder) -> None:
@@ -173,6 +199,25 @@ def run_metrics(
         legacy = _legacy_runners().get(name)
         out[name] = legacy(pair, options) if legacy else run_measure(get_measure(name), pair, options, statistics)
     return out
+
+
+def reads_documents(name: str) -> bool:
+    """Whether a measure's input is built from the Documents alone (:data:`DOCUMENT_INPUTS`)."""
+    return name in MEASURES and get_measure(name).card.needs in DOCUMENT_INPUTS
+
+
+def run_on_documents(
+    a: Document, b: Document, layer: str, names: Sequence[str], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Measures that read the two Documents themselves (:func:`reads_documents`), per speaker and pooled
+    from summed statistics as :func:`run_measure` does, whether or not the tokens pair. A parameter a
+    measure refuses is a UsageError; None options are the measures' defaults (as in ``agree --time``)."""
+    given = {k: v for k, v in options.items() if v is not None}
+    pair = AnnotationPair(a, b, layer, a.layer(layer).scheme, [], {}, {}, {})
+    try:
+        return {name: run_measure(get_measure(name), pair, given) for name in names}
+    except ValueError as err:
+        raise UsageError(str(err)) from None
 
 
 # --- names and groups ---------------------------------------------------------------------------------
