@@ -223,6 +223,10 @@ class ConversionReport:
         """Every loss as one line, reading side first."""
         return [*self.read_losses.lines(), *self.write_losses.lines()]
 
+    def note_lines(self) -> list[str]:
+        """Notes that lose nothing (cells a spreadsheet would run as formulas), one line each."""
+        return [*self.read_losses.note_lines(), *self.write_losses.note_lines()]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``convert --json``)."""
         return {
@@ -233,6 +237,7 @@ class ConversionReport:
             "lossless": self.lossless,
             "read_losses": self.read_losses.to_json(),
             "write_losses": self.write_losses.to_json(),
+            "notes": [n.to_json() for n in [*self.read_losses.notes, *self.write_losses.notes]],
         }
 
 

@@ -149,6 +149,27 @@ def json_option(what: str = "print one JSON object instead of tables") -> Callab
     return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
 
 
+def csv_raw_option(f: F) -> F:
+    """--csv-raw: report CSVs keep cells starting with = + - @ as they are (the default puts a ``'``
+    in front, OWASP's rule against CSV injection; :mod:`segagree.adapters.cells`). It sets
+    ``SEGAGREE_CSV_RAW=1`` for the command, which every report CSV writer reads."""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.pop("csv_raw"):
+            from segagree.adapters.cells import RAW_ENV
+
+            os.environ[RAW_ENV] = "1"
+        return f(*args, **kwargs)
+
+    return click.option(
+        "--csv-raw",
+        is_flag=True,
+        help="Report CSVs keep cells starting with = + - @ as written (by default a ' is put in front of such "
+        "text, so that a spreadsheet shows it instead of running it; numbers are never changed).",
+    )(command)
+
+
 def output_option(help: str, *, metavar: str | None = None, file: bool = True) -> Callable[[F], F]:
     """-o/--output (required): an output file (``file=True``), or a file or folder."""
     return click.option(

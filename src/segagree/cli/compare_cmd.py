@@ -11,6 +11,7 @@ from segagree.cli.common import (
     Reading,
     SpeakerLabels,
     check_writable,
+    csv_raw_option,
     examples,
     fmt_score,
     json_option,
@@ -62,6 +63,7 @@ from segagree.cli.common import (
 )
 @click.option("--max-cpl", type=int, default=42, show_default=True, help="Subtitle metrics: characters per line.")
 @json_option()
+@csv_raw_option
 def compare(
     file_a: Path,
     file_b: Path,

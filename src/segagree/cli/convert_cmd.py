@@ -87,6 +87,8 @@ def convert(
     say(f"wrote {output} ({report.format_to})")
     for line in report.lines():
         say(f"  loss: {line}")
+    for line in report.note_lines():
+        say(f"  note: {line}")
     if report.lossless:
         say("  lossless")
 

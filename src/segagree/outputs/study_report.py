@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.adapters.cells import safe_rows
 from segagree.metrics.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.subtitle_measures import SIGMA, TER_BR
 from segagree.metrics.windows import PK_CARD, WINDOWDIFF_CARD
@@ -49,27 +50,28 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
+def _csv_rows(result: StudyResult) -> Any:
+    yield from ({**r, "system": ""} for r in result.rows)
+    for name, values in result.systems.items():
+        norm = result.systems_normalised.get(name, {})
+        for metric, v in values.items():
+            yield {
+                "operation": "system",
+                "n": "",
+                "p": "",
+                "seed": "",
+                "metric": metric,
+                "value": v,
+                "normalised": norm.get(metric, ""),
+                "system": name,
+            }
+
+
 def _write_csv(result: StudyResult, path: Path) -> None:
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(COLUMNS), extrasaction="ignore")
         w.writeheader()
-        for r in result.rows:
-            w.writerow({**r, "system": ""})
-        for name, values in result.systems.items():
-            norm = result.systems_normalised.get(name, {})
-            for metric, v in values.items():
-                w.writerow(
-                    {
-                        "operation": "system",
-                        "n": "",
-                        "p": "",
-                        "seed": "",
-                        "metric": metric,
-                        "value": v,
-                        "normalised": norm.get(metric, ""),
-                        "system": name,
-                    }
-                )
+        w.writerows(safe_rows(_csv_rows(result)))  # OWASP: no cell a spreadsheet runs (a system's name)
 
 
 def _plot(ax: Any, curve: dict[str, Any], label: str, heavy: bool) -> None:

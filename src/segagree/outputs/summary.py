@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from segagree.adapters.base import atomic_path
+from segagree.adapters.cells import safe_rows
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.rows import (
     COLUMNS,
@@ -93,7 +94,7 @@ def write_summary(outdir: Path, outcome: RunOutcome, config: RunConfig) -> dict[
     with atomic_path(csv_path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(_all_rows(outcome, config))
+        writer.writerows(safe_rows(_all_rows(outcome, config)))  # OWASP: no cell a spreadsheet runs
     json_path = outdir / "summary.json"
     _write_json(json_path, outcome, config)
     return {"summary_csv": str(csv_path), "summary_json": str(json_path)}

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.adapters.cells import safe_rows
 from segagree.metrics.registry import get_measure
 from segagree.outputs.report_format import _environment, _exact, _flatten, _score, _setting
 from segagree.pipeline.time_corpus import TIME_COLUMNS, TimeCorpusRun, time_rows
@@ -41,7 +42,7 @@ def _write_csv(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
     with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=TIME_COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(safe_rows(rows))  # OWASP: no cell a spreadsheet runs
 
 
 def _write_json(path: Path, run: TimeCorpusRun, rows: list[dict[str, Any]]) -> None:
