@@ -139,6 +139,8 @@ def _convert_folder(
         print_json(batch.to_dict())
     else:
         say(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
+        for src, out in batch.renamed:
+            say(f"  named {out} (not by its stem alone: another input has the name {src.stem}): {src}")
         for msg in batch.failed:
             say(f"  failed: {msg}")
     if batch.failed:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from segagree.metrics.contract import UnitSet
+from segagree.outputs.plot_text import plain, plain_all
 
 __all__ = ["timeline_png"]
 
@@ -48,7 +49,9 @@ def timeline_png(units: UnitSet, alignment: Mapping[str, Any] | None = None, *, 
         edge = "red" if k in unmatched else "black"
         ax.barh(y, width, left=float(units.start[k]), height=LANE, color=colour, edgecolor=edge, linewidth=0.8)
         if cat >= 0:
-            ax.text(float(units.start[k]) + width / 2, y, units.categories[cat], ha="center", va="center", fontsize=7)
+            ax.text(
+                float(units.start[k]) + width / 2, y, plain(units.categories[cat]), ha="center", va="center", fontsize=7
+            )
     for group in (alignment or {}).get("groups", []):
         rows = [(lane[a], r) for a, r in enumerate(group["units"]) if r is not None]
         if len(rows) < 2:
@@ -56,11 +59,11 @@ def timeline_png(units: UnitSet, alignment: Mapping[str, Any] | None = None, *, 
         cats = {int(units.category[r]) for _, r in rows}
         xs = [float(units.start[r] + units.end[r]) / 2 for _, r in rows]
         ax.plot(xs, [y for y, _ in rows], color="red" if len(cats) > 1 else "0.35", linewidth=1.0, zorder=3)
-    ax.set_yticks(list(lane.values()), names)
+    ax.set_yticks(list(lane.values()), plain_all(names))
     ax.set_xlim(start, end)
     ax.set_xlabel("time (s)")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(plain(title), fontsize=10)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI)
     return buf.getvalue()

@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from segagree.adapters import LossReport, write_document
 from segagree.adapters.base import atomic_path
+from segagree.adapters.cells import XLSX_MAX_CHARS, XLSX_MAX_ROWS, XLSX_OPTIONS
 from segagree.adapters.endnotes import split_endnote
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.metrics.contract import UnitSet
@@ -131,8 +132,10 @@ def write_time_review(
     if path.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file", path=path)
     columns = _columns(annotators)
+    if len(rows) >= XLSX_MAX_ROWS:
+        raise SegagreeError(f"{len(rows)} groups do not fit one sheet ({XLSX_MAX_ROWS - 1} rows at most)", path=path)
     with atomic_path(path) as tmp:
-        wb = xlsxwriter.Workbook(str(tmp))
+        wb = xlsxwriter.Workbook(str(tmp), XLSX_OPTIONS)
         head = wb.add_format({"bold": True, "bg_color": "#D9D9D9", "border": 1, "text_wrap": True})
         ws = wb.add_worksheet(ALIGNMENT_SHEET)
         for c, name in enumerate(columns):
@@ -145,7 +148,7 @@ def write_time_review(
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     ws.write_number(r, c, value)
                 elif value not in (None, ""):
-                    ws.write_string(r, c, str(value))
+                    ws.write_string(r, c, _fits(str(value), path, f"group {r}, column {name!r}"))
         choices = [*annotators, NONE_DECISION, EDIT_DECISION]
         col = columns.index("decision")
         ws.data_validation(1, col, max(len(rows), 1), col, {"validate": "list", "source": choices})
@@ -153,12 +156,23 @@ def write_time_review(
         ws.autofilter(0, 0, max(len(rows), 1), len(columns) - 1)
         about = wb.add_worksheet(ABOUT_SHEET)
         about.write_string(0, 0, "settings (JSON)", head)
-        about.write_string(0, 1, json.dumps({**settings, "annotators": annotators}, ensure_ascii=False))
+        about.write_string(
+            0, 1, _fits(json.dumps({**settings, "annotators": annotators}, ensure_ascii=False), path, "settings")
+        )
         for r, (name, text) in enumerate(DEFINITIONS.items(), start=2):
             about.write_string(r, 0, name)
             about.write_string(r, 1, text)
         wb.close()
     return path
+
+
+def _fits(text: str, path: Path, place: str) -> str:
+    """The text of a cell, refused when an XLSX cell cannot hold it (never cut in silence)."""
+    if len(text) > XLSX_MAX_CHARS:
+        raise SegagreeError(
+            f"{len(text)} characters do not fit an XLSX cell ({XLSX_MAX_CHARS} at most)", path=path, place=place
+        )
+    return text
 
 
 def is_time_review(path: str | os.PathLike[str]) -> bool:
