@@ -316,3 +316,72 @@ def test_report_csv_switch_by_environment(monkeypatch):
     assert list(safe_rows([{"c": "=1"}])) == [{"c": "=1"}]
     monkeypatch.setenv(RAW_ENV, "0")
     assert list(safe_rows([{"c": "=1"}])) == [{"c": "'=1"}]
+
+
+# --- more writers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_writer_keeps_speaker_names_or_reports_them(tmp_path, seed):
+    from segagree.adapters import adapters
+    from segagree.schemas import builtin_scheme, from_units
+
+    rng = random.Random(seed)
+    pieces = ["Jo", "\n", '"', "<", ">", "&", ":", "*", "%", "  ", "\u202e", "é", "-"]
+    names = list(dict.fromkeys("".join(rng.choice(pieces) for _ in range(3)) + str(i) for i in range(4)))
+    scheme = builtin_scheme("dubois")
+    period = scheme.find_code(".")
+    units = [
+        {"speaker": n, "tokens": ["hello", "there"], "boundary": period, "start": float(i), "end": i + 0.9}
+        for i, n in enumerate(names)
+    ]
+    doc = from_units("t", units, layer="iu", scheme=scheme)
+    for name, adapter in adapters().items():
+        if adapter.write is None:
+            continue
+        out = tmp_path / f"t{seed}{adapter.extensions[0]}"
+        try:
+            losses = write_document(doc, out, name)
+        except SegagreeError:
+            continue  # refused with a message: not written in silence
+        if read_document(out, name).speakers != doc.speakers:
+            assert losses, (name, names)  # changed names are reported
+
+
+def test_gold_xlsx_holds_no_formula(tmp_path):
+    for ann, rows in (("a", "=cmd,=1+1 @x .\n=cmd,+y .\n"), ("b", "=cmd,=1+1 @x +y .\n")):
+        (tmp_path / f"t.{ann}.csv").write_text("Speaker,Utterance\n" + rows, encoding="utf-8")
+    result = run_task("t", "a", "b", str(tmp_path / "t.a.csv"), str(tmp_path / "t.b.csv"), _config())
+    assert result["ok"], result.get("error")
+    wb_path = _fill(write_review_workbook(tmp_path / "r.xlsx", [result], _config()), "B")
+    adjudicate(wb_path, tmp_path / "gold.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "gold.xlsx")
+    cells = [c for ws in wb for row in ws.iter_rows() for c in row]
+    assert all(c.data_type != "f" for c in cells) and "=cmd" in [c.value for c in cells]
+    assert read_document(tmp_path / "gold.xlsx").tokens["text"].tolist() == ["=1+1", "@x", "+y"]
+
+
+def test_run_summary_csv_is_neutralised(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for ann, rows in (("a", "=cmd,one two .\n=cmd,three .\n"), ("b", "=cmd,one two three .\n")):
+        (corpus / f"t.{ann}.csv").write_text(f"Speaker,Utterance\n{rows}@x,four five .\n", encoding="utf-8")
+    proc = segagree("run", str(corpus), "-o", str(tmp_path / "out"), "--no-kappa", "-q")
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.reader(io.StringIO((tmp_path / "out" / "summary.csv").read_text(encoding="utf-8"))))
+    cells = [c for row in rows for c in row]
+    assert "'=cmd" in cells and "'@x" in cells and not any(would_run(c) for c in cells)
+    assert any(c.startswith("-") or c[:1].isdigit() for c in cells)  # numbers are written as numbers
+
+
+def test_time_review_workbook_text_and_limits(tmp_path):
+    from segagree.outputs.time_review import write_time_review
+
+    rows = [{"speaker": "=cmd", "kind": "@x", "disorder": -0.5, "share": 1.0}]
+    path = write_time_review(tmp_path / "t.xlsx", rows, ["A", "B"], {})
+    cells = [c for ws in openpyxl.load_workbook(path) for row in ws.iter_rows() for c in row]
+    assert all(c.data_type != "f" for c in cells) and "=cmd" in [c.value for c in cells]
+    rows = [{"speaker": "x" * (XLSX_MAX_CHARS + 1), "kind": "k", "disorder": 0.0, "share": 1.0}]
+    with pytest.raises(SegagreeError, match="do not fit an XLSX cell"):
+        write_time_review(tmp_path / "u.xlsx", rows, ["A", "B"], {})
+    assert not (tmp_path / "u.xlsx").exists()

@@ -316,7 +316,7 @@ def _rows(ws: Any, sheet: str, long: Continued) -> Any:
     for excel_row, values in enumerate(ws.iter_rows(max_col=_MAX_COLUMNS, values_only=True), start=1):
         if long:
             values = tuple(
-                (v if v is None else str(v)) + long[(sheet, excel_row, c)] if (sheet, excel_row, c) in long else v
+                ("" if v is None else str(v)) + long[(sheet, excel_row, c)] if (sheet, excel_row, c) in long else v
                 for c, v in enumerate(values, start=1)
             )
         yield excel_row, values
