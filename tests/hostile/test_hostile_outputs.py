@@ -385,3 +385,30 @@ def test_time_review_workbook_text_and_limits(tmp_path):
     with pytest.raises(SegagreeError, match="do not fit an XLSX cell"):
         write_time_review(tmp_path / "u.xlsx", rows, ["A", "B"], {})
     assert not (tmp_path / "u.xlsx").exists()
+
+
+def test_forged_last_cell_does_not_blow_up_adjudication(garden):
+    # One cell at XFD1048576 declares a sheet of 17 billion cells; only the cells there are read.
+    wb_path = _fill(_workbook(garden, garden / "g.xlsx"), "B")
+    wb = openpyxl.load_workbook(wb_path)
+    for ws in wb.worksheets:
+        ws["XFD1048576"] = "x"
+    wb.save(wb_path)
+    report = adjudicate(wb_path, garden / "gold.txt")
+    assert report.applied["B"] == 11 and not report.warnings
+    want = read_document(garden / "garden.ann2.txt").layer().boundaries.tolist()
+    assert read_document(garden / "gold.txt").layer().boundaries.tolist() == want
+
+
+def test_xlsx_convert_refuses_rows_beyond_a_sheet(tmp_path, monkeypatch):
+    import segagree.adapters.table as table
+
+    monkeypatch.setattr(table, "XLSX_MAX_ROWS", 3)  # a sheet of 3 rows: header and 2 units
+    src = tmp_path / "t.csv"
+    src.write_text("Speaker,Utterance\nA,one .\nA,two .\nA,three .\n", encoding="utf-8")
+    with pytest.raises(SegagreeError, match="3 units do not fit an XLSX sheet"):
+        write_document(read_document(src), tmp_path / "t.xlsx")
+    assert not (tmp_path / "t.xlsx").exists()
+    src.write_text("Speaker,Utterance\nA,one .\nA,two .\n", encoding="utf-8")
+    write_document(read_document(src), tmp_path / "t.xlsx")
+    assert read_document(tmp_path / "t.xlsx").n_tokens == 2

@@ -314,6 +314,9 @@ def _rows(ws: Any, sheet: str, long: Continued) -> Any:
     if hasattr(ws, "reset_dimensions"):
         ws.reset_dimensions()  # a forged dimension (A1:XFD1048576) is not trusted
     for excel_row, values in enumerate(ws.iter_rows(max_col=_MAX_COLUMNS, values_only=True), start=1):
+        if values.count(None) == len(values):  # in C: a forged last cell makes a million empty rows
+            yield excel_row, ()
+            continue
         if long:
             values = tuple(
                 ("" if v is None else str(v)) + long[(sheet, excel_row, c)] if (sheet, excel_row, c) in long else v

@@ -216,12 +216,20 @@ def _read_rows(workbook: Path) -> tuple[list[str], list[dict[str, Any]], list[st
         raise InputError(f"not a time review workbook: no {ALIGNMENT_SHEET!r} or {ABOUT_SHEET!r} sheet", path=workbook)
     settings = json.loads(str(wb[ABOUT_SHEET].cell(1, 2).value or "{}"))
     annotators = [str(a) for a in settings.get("annotators", [])]
-    table = list(wb[ALIGNMENT_SHEET].iter_rows(values_only=True))
+    sheet = wb[ALIGNMENT_SHEET]
+    sheet.reset_dimensions()  # a forged last cell (XFD1048576) is not trusted: only the cells there
+    width = len(_columns(annotators)) + 8  # our columns, and a few the reviewer may have added
+    table = [
+        () if values.count(None) == len(values) else values
+        for values in sheet.iter_rows(max_col=width, values_only=True)
+    ]
     header = [str(h) if h is not None else "" for h in (table[0] if table else ())]
     missing = [c for c in _columns(annotators) if c not in header]
     if missing:
         raise InputError(f"the {ALIGNMENT_SHEET} sheet lacks the columns {missing}", path=workbook)
-    rows = [dict(zip(header, values, strict=False)) | {"_row": n} for n, values in enumerate(table[1:], start=2)]
+    rows = [
+        dict(zip(header, values, strict=False)) | {"_row": n} for n, values in enumerate(table[1:], start=2) if values
+    ]
     wb.close()
     return annotators, [r for r in rows if r.get("group") is not None], header
 
