@@ -365,9 +365,12 @@ def test_run_summary_csv_is_neutralised(tmp_path):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for ann, rows in (("a", "=cmd,one two .\n=cmd,three .\n"), ("b", "=cmd,one two three .\n")):
-        (corpus / f"t.{ann}.csv").write_text(f"Speaker,Utterance\n{rows}@x,four five .\n", encoding="utf-8")
-    proc = segagree("run", str(corpus), "-o", str(tmp_path / "out"), "--no-kappa", "-q")
+        (corpus / f"$x^$.{ann}.csv").write_text(f"Speaker,Utterance\n{rows}@x,four five .\n", encoding="utf-8")
+    config = tmp_path / "plots.toml"
+    config.write_text('report_plots = "all"\n', encoding="utf-8")  # every figure, titled with the text's name
+    proc = segagree("run", str(corpus), "-o", str(tmp_path / "out"), "--no-kappa", "-q", "--config", str(config))
     assert proc.returncode == 0, proc.stderr
+    assert list((tmp_path / "out" / "plots").glob("*.png"))
     rows = list(csv.reader(io.StringIO((tmp_path / "out" / "summary.csv").read_text(encoding="utf-8"))))
     cells = [c for row in rows for c in row]
     assert "'=cmd" in cells and "'@x" in cells and not any(would_run(c) for c in cells)
@@ -412,3 +415,15 @@ def test_xlsx_convert_refuses_rows_beyond_a_sheet(tmp_path, monkeypatch):
     src.write_text("Speaker,Utterance\nA,one .\nA,two .\n", encoding="utf-8")
     write_document(read_document(src), tmp_path / "t.xlsx")
     assert read_document(tmp_path / "t.xlsx").n_tokens == 2
+
+
+def test_study_with_a_hostile_system_name(tmp_path):
+    # A hypothesis file named like a formula and like mathtext: the plots draw, the CSV runs nothing.
+    hyp = tmp_path / "=HYPERLINK(1)$x^$.srt"
+    shutil.copy(SAMPLE / "film.mt.srt", hyp)
+    out = tmp_path / "st"
+    proc = segagree("study", str(SAMPLE / "film.ref.srt"), str(hyp), "-o", str(out), "--seeds", "1", "--metrics", "b")
+    assert proc.returncode == 0, proc.stderr
+    cells = [c for row in csv.reader(io.StringIO((out / "study.csv").read_text(encoding="utf-8"))) for c in row]
+    assert "'=HYPERLINK(1)$x^$" in cells and not any(would_run(c) for c in cells)
+    assert (out / "plots" / "metric_b.png").read_bytes().startswith(b"\x89PNG")
