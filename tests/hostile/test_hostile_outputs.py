@@ -427,3 +427,20 @@ def test_study_with_a_hostile_system_name(tmp_path):
     cells = [c for row in csv.reader(io.StringIO((out / "study.csv").read_text(encoding="utf-8"))) for c in row]
     assert "'=HYPERLINK(1)$x^$" in cells and not any(would_run(c) for c in cells)
     assert (out / "plots" / "metric_b.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_time_review_plot_and_workbook_with_hostile_names(tmp_path):
+    # Annotators, categories and the speaker named like mathtext and formulas.
+    rows = ["annotator,start,end,category,speaker"]
+    for ann in ("$x^$", "=b"):
+        for i in range(4):
+            shift = 0.1 if ann == "=b" else 0.0
+            rows.append(f"{ann},{i * 2 + shift},{i * 2 + 1.2},{'$a$' if i % 2 else '@c'},$s^$")
+    src = tmp_path / "units.csv"
+    src.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    plot = tmp_path / "t.png"
+    proc = segagree("review", "--time", str(src), "-o", str(tmp_path / "t.xlsx"), "--plot", str(plot))
+    assert proc.returncode == 0, proc.stderr
+    assert any(p.read_bytes().startswith(b"\x89PNG") for p in tmp_path.glob("t*.png"))
+    cells = [c for ws in openpyxl.load_workbook(tmp_path / "t.xlsx") for row in ws.iter_rows() for c in row]
+    assert all(c.data_type != "f" for c in cells) and "@c" in [c.value for c in cells]
