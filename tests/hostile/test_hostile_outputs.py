@@ -444,3 +444,25 @@ def test_time_review_plot_and_workbook_with_hostile_names(tmp_path):
     assert any(p.read_bytes().startswith(b"\x89PNG") for p in tmp_path.glob("t*.png"))
     cells = [c for ws in openpyxl.load_workbook(tmp_path / "t.xlsx") for row in ws.iter_rows() for c in row]
     assert all(c.data_type != "f" for c in cells) and "@c" in [c.value for c in cells]
+
+
+def test_cli_adjudicate_refuses_steering_unless_the_user_passes_the_file(garden):
+    wb = _fill(_workbook(garden, garden / "work" / "g.xlsx"), "B")
+    private = garden.parent / f"{garden.name}_private_notes.txt"
+    private.write_text("SECRET: a private note .\n", encoding="utf-8")
+    _about(wb, file_a=f"../../{private.name}", sha1_a=hashlib.sha1(private.read_bytes()).hexdigest())
+    proc = segagree("adjudicate", str(wb), "-o", str(garden / "gold.txt"), cwd=garden / "work")
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "outside" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not (garden / "gold.txt").exists()
+    # The user passes A's file: used (its digest still has to match the one recorded).
+    _about(wb, sha1_a=hashlib.sha1((garden / "garden.ann1.txt").read_bytes()).hexdigest())
+    args = ["adjudicate", str(wb), "-o", str(garden / "gold.txt"), "--file-a", str(garden / "garden.ann1.txt")]
+    proc = segagree(*args, cwd=garden / "work")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning:" in proc.stderr  # B's recorded path is outside too: the row check cannot run
+    proc = segagree(*args, "--strict", cwd=garden / "work")
+    assert proc.returncode == 1 and "--strict" in proc.stderr
+    proc = segagree(*args, "--sources", str(garden), "--strict", cwd=garden / "work")
+    assert proc.returncode == 0, proc.stderr
+    want = read_document(garden / "garden.ann2.txt").layer().boundaries.tolist()
+    assert read_document(garden / "gold.txt").layer().boundaries.tolist() == want

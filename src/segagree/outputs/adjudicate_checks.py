@@ -65,16 +65,17 @@ def locate_source(
     """Side ``a``'s or ``b``'s file, and why none was found (empty when found).
 
     A file the user gave is used as it is; a recorded path only to an existing file inside
-    ``roots``. The digest is not checked here (:func:`check_digest`)."""
+    ``roots``. The digest is not checked here (:func:`digest_problem`)."""
     if given is not None:
         if not Path(given).is_file():
             return None, f"no such file {given} (given with --file-{side})"
         return Path(given).resolve(), ""
     candidates = recorded_candidates(workbook, values, side)
+    # The first recorded path that exists decides (the relative one before the absolute one): an
+    # edited path is refused, not passed over for another.
     found = [p for p in candidates if p.is_file()]
-    inside = [p for p in found if _inside(p, roots)]
-    if inside:
-        return inside[0], ""
+    if found and _inside(found[0], roots):
+        return found[0], ""
     if found:
         return None, (
             f"the About sheet names {found[0]}, outside the workbook's folder and the current folder: "
