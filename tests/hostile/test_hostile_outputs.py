@@ -206,6 +206,8 @@ def test_missing_b_is_a_warning_or_strict_error_and_deleted_rows_still_found(gar
     wb.save(wb_path)
     with pytest.raises(SegagreeError, match="2 operation rows of sheet 'Operations' were deleted"):
         adjudicate(wb_path, garden / "gold3.txt")
+    report = adjudicate(wb_path, garden / "gold3.txt", allow_missing_rows=True)
+    assert "undecided rows (kept A's): 2: 2 deleted rows, ids unknown" in report.lines()
 
 
 # --- 3. never cut in silence -----------------------------------------------------------------

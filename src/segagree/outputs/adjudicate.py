@@ -100,6 +100,8 @@ class AdjudicationReport:
         applied: number of rows by decision (``A``, ``B``, ``both``, ``neither``, ``other``),
             undecided rows not included.
         undecided: the undecided rows (``'sheet' row N``), kept as A's.
+        unnamed_missing: deleted rows counted (against the About sheet's row count) but not named
+            (B's file missing or changed), kept as A's.
         attention: rows decided ``other`` (with their comments), to be fixed by hand.
         changed: tokens whose boundary in the gold annotation differs from A's.
         losses: what the output format could not hold.
@@ -116,6 +118,7 @@ class AdjudicationReport:
     changed: int = 0
     losses: LossReport = field(default_factory=LossReport)
     warnings: list[str] = field(default_factory=list)
+    unnamed_missing: int = 0
 
     def lines(self) -> list[str]:
         """A short human-readable report."""
@@ -124,7 +127,11 @@ class AdjudicationReport:
             f"wrote {self.output} ({self.format}) from {self.base} and sheet '{self.sheet}' of {self.workbook}",
             f"decisions applied: {sum(self.applied.values())} ({kinds}); {self.changed} boundaries changed",
         ]
-        out.append(f"undecided rows (kept A's): {len(self.undecided)}" + _listing(self.undecided))
+        unnamed = [f"{self.unnamed_missing} deleted rows, ids unknown"] if self.unnamed_missing else []
+        out.append(
+            f"undecided rows (kept A's): {len(self.undecided) + self.unnamed_missing}"
+            + _listing([*self.undecided, *unnamed])
+        )
         out.append(f"rows needing attention ('other'): {len(self.attention)}" + _listing(self.attention))
         out.extend(f"warning: {w}" for w in self.warnings)
         out.extend(f"loss: {line}" for line in self.losses.lines())
@@ -252,7 +259,7 @@ def adjudicate(
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
     unnamed = n_missing - len(missing_rows)
-    report.undecided.extend(f"'{sheet_name}' a missing row" for _ in range(unnamed))
+    report.unnamed_missing = unnamed
     report.warnings.extend(warnings)
     report.changed = int(np.count_nonzero(codes != lay.boundaries))
     for r in rows:
