@@ -25,6 +25,7 @@ Results are plain dicts with typed attribute access (:class:`CompareResult`,
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -221,6 +222,10 @@ class ConversionReport:
         """Every loss as one line, reading side first."""
         return [*self.read_losses.lines(), *self.write_losses.lines()]
 
+    def note_lines(self) -> list[str]:
+        """Notes that lose nothing (cells a spreadsheet would run as formulas), one line each."""
+        return [*self.read_losses.note_lines(), *self.write_losses.note_lines()]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``convert --json``)."""
         return {
@@ -231,6 +236,7 @@ class ConversionReport:
             "lossless": self.lossless,
             "read_losses": self.read_losses.to_json(),
             "write_losses": self.write_losses.to_json(),
+            "notes": [n.to_json() for n in [*self.read_losses.notes, *self.write_losses.notes]],
         }
 
 
@@ -289,14 +295,21 @@ class BatchConversion:
         files: the annotation files found.
         converted: a :class:`ConversionReport` per file written.
         failed: one message per file that could not be converted (file, place, what was expected).
+        renamed: (input, output) of inputs that would have shared an output with another
+            (``a.csv`` and ``a.txt``): their output keeps the input's extension (``a.csv.segagree.json``).
     """
 
     files: list[Path]
     converted: list[ConversionReport] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    renamed: list[tuple[Path, Path]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"converted": [r.to_dict() for r in self.converted], "failed": list(self.failed)}
+        return {
+            "converted": [r.to_dict() for r in self.converted],
+            "failed": list(self.failed),
+            "renamed": [{"source": str(p), "target": str(o)} for p, o in self.renamed],
+        }
 
 
 def convert_folder(
@@ -333,10 +346,11 @@ def convert_folder(
         raise SegagreeError("no annotation files found", path=source)
     sch = load_scheme(scheme)
     batch = BatchConversion(files)
+    plan = _batch_outputs(source, target, files, known, fmt.extensions[0], batch)
     for path in files:
-        rel = path.relative_to(source)
-        ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
-        out = target / rel.parent / (rel.name[: -len(ext)] + fmt.extensions[0])
+        out = plan.get(path)
+        if out is None:
+            continue  # refused in the plan (listed in failed)
         report: ConversionReport | None = None
         try:
             report = convert(
@@ -356,6 +370,39 @@ def convert_folder(
         if progress is not None:
             progress(path, report)
     return batch
+
+
+def _batch_outputs(
+    source: Path, target: Path, files: list[Path], known: set[str], ext_out: str, batch: BatchConversion
+) -> dict[Path, Path]:
+    """The output of each input of a batch: ``NAME.EXT`` -> ``NAME`` + the target extension. Two
+    inputs that would share an output (``a.csv``, ``a.txt``; names compared case-insensitively, as
+    some file systems do) keep their own extension instead (``a.csv.segagree.json``), listed in
+    ``batch.renamed``; an output that would still be shared, or would overwrite an input, is refused."""
+
+    def key(p: Path) -> str:
+        return str(p).casefold()
+
+    def named(path: Path, keep_ext: bool) -> Path:
+        rel = path.relative_to(source)
+        ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
+        return target / rel.parent / ((rel.name if keep_ext else rel.name[: -len(ext)]) + ext_out)
+
+    first = {p: named(p, False) for p in files}
+    counts = Counter(key(o) for o in first.values())
+    plan = {p: named(p, True) if counts[key(o)] > 1 else o for p, o in first.items()}
+    batch.renamed.extend((p, o) for p, o in plan.items() if o != first[p])
+    inputs = {key(p.resolve()) for p in files}
+    owners: dict[str, Path] = {}
+    for p, o in list(plan.items()):
+        other = owners.setdefault(key(o), p)
+        if other != p:
+            batch.failed.append(f"{p}: not converted: its output {o} would also be {other}'s")
+            del plan[p]
+        elif key(o.resolve()) in inputs and o.resolve() != p.resolve():
+            batch.failed.append(f"{p}: not converted: its output {o} is another input of the batch")
+            del plan[p]
+    return plan
 
 
 class CompareResult(dict):

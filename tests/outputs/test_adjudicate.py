@@ -90,7 +90,8 @@ def boundaries(path: Path) -> np.ndarray:
 
 def test_all_b_reproduces_annotator_b(corpus, tmp_path):
     wb = fill(make_workbook(corpus, tmp_path / "review" / "garden.xlsx"), "B")
-    report = adjudicate(wb, tmp_path / "gold.txt")
+    # The sources are beside the workbook's folder (a run's layout): named with sources=.
+    report = adjudicate(wb, tmp_path / "gold.txt", sources=[corpus])
     gold = read_document(tmp_path / "gold.txt")
     res = compare_documents(gold, read_document(corpus / "garden.ann2.txt"))
     assert res["sf"] == 1.0 and res["sf_b"] == 1.0
@@ -163,6 +164,12 @@ def test_contradicting_rows_are_named(corpus, tmp_path):
         ws.cell(r, dec).value = "A"
     ws.cell(n, dec).value = "B"
     wb.save(tmp_path / "contra.xlsx")
+    # A copied row keeps its row id: refused as a duplicate (issue 29), naming both rows.
+    with pytest.raises(SegagreeError, match=rf"duplicated row ids: 'Operations' row 3 and 'Operations' row {n}"):
+        adjudicate(tmp_path / "contra.xlsx", tmp_path / "gold.txt")
+    # Without its row id the copy is a row of its own: the contradiction is named.
+    ws.cell(n, header.index(OPS_HEADERS["row_id"]) + 1).value = None
+    wb.save(tmp_path / "contra.xlsx")
     with pytest.raises(SegagreeError) as err:
         adjudicate(tmp_path / "contra.xlsx", tmp_path / "gold.txt")
     msg = str(err.value)
@@ -210,7 +217,8 @@ def test_neither_at_last_token_and_both_on_substitution_are_errors(corpus, tmp_p
         adjudicate(wb, tmp_path / "gold.txt")
 
 
-def test_source_found_relative_missing_or_changed(corpus, tmp_path):
+def test_source_found_relative_missing_or_changed(corpus, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a run's layout, adjudicated from the folder holding both
     wb = fill(make_workbook(corpus, tmp_path / "review" / "g.xlsx"), "B")
     # Move the workbook and the corpus together: the relative path still finds A's file.
     moved = tmp_path / "moved"
@@ -220,7 +228,7 @@ def test_source_found_relative_missing_or_changed(corpus, tmp_path):
     shutil.rmtree(tmp_path / "corpus")
     report = adjudicate(moved / "review" / wb.name, tmp_path / "gold.txt")
     assert report.base == (moved / "corpus" / "garden.ann1.txt").resolve()
-    with pytest.raises(SegagreeError, match="source file of sheet 'Operations' is missing"):
+    with pytest.raises(SegagreeError, match="source file of sheet 'Operations': the file is missing"):
         adjudicate(wb, tmp_path / "gold.txt")
     src = moved / "corpus" / "garden.ann1.txt"
     src.write_text(src.read_text(encoding="utf-8").replace("gone ?", "gone ."), encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -20,7 +21,7 @@ from segagree.outputs.review import (
     write_review_workbook,
 )
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import file_digest, run_task
+from segagree.pipeline.tasks import run_task
 
 from conftest import REPO
 
@@ -158,8 +159,9 @@ def test_about_lists_sources_with_digests_and_definitions(tmp_path):
     src = dict(zip(SOURCE_HEADERS, cells[head + 1], strict=False))
     assert src["sheet"] == "Operations" and src["annotator_a"] == "ann1" and src["format_a"] == "text"
     assert (path.parent / src["file_a"]).resolve() == (SAMPLE / "garden.ann1.txt").resolve()
-    assert src["sha1_a"] == file_digest(SAMPLE / "garden.ann1.txt")
-    assert src["sha1_b"] == file_digest(SAMPLE / "garden.ann2.txt")
+    # Full SHA-1 (issue 29: a prefix lets another file pass the check).
+    assert src["sha1_a"] == hashlib.sha1((SAMPLE / "garden.ann1.txt").read_bytes()).hexdigest()
+    assert src["sha1_b"] == hashlib.sha1((SAMPLE / "garden.ann2.txt").read_bytes()).hexdigest()
     for _, header, _, _ in OPS_COLUMNS:  # every column is defined
         assert labels.get(header), header
     for decision in DECISIONS:

@@ -31,11 +31,12 @@ from typing import Any
 import numpy as np
 
 from segagree.adapters.base import Adapter, LossReport, decode_text, note_speaker_order, read_bytes, read_losses
+from segagree.adapters.cells import XLSX_MAX_CHARS, XLSX_MAX_ROWS, XLSX_OPTIONS, count_runnable
 from segagree.adapters.endnotes import endnote_text, is_pause, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import note_words_between_spaces
 from segagree.adapters.timing import BadTime, parse_seconds
 from segagree.adapters.xlsx_guard import check_workbook
-from segagree.errors import InputError
+from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document, UnitColumns, factorize
 
 log = logging.getLogger(__name__)
@@ -428,12 +429,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
         holder="a table row",
         speaker_rule="blank or NA inherits the row above; spaces around a name are dropped",
     )
-    import pandas as pd
-
-    frame = pd.DataFrame.from_records(records, columns=_column_order(doc, meta_cols))
+    columns = _column_order(doc, meta_cols)
+    table = [[rec.get(c, "") for c in columns] for rec in records]
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        cells = [str(v) for rec in records for v in rec.values()] + [str(c) for c in frame.columns]
+        cells = [str(v) for row in table for v in row] + columns
         escaped = sum(1 for v in cells if _xlsx_round_trip(v) != v)
         if escaped:
             losses.add(
@@ -442,12 +442,53 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
                 "XLSX's escapes: those cells read back changed",
                 count=escaped,
             )
-        frame.to_excel(path, index=False, engine="xlsxwriter")
+        _write_xlsx(path, columns, table)
     else:
         sep = "\t" if suffix == ".tsv" else ","
-        lines = [_delimited_line(list(frame.columns), sep)]
-        lines += [_delimited_line(list(row), sep) for row in frame.itertuples(index=False)]
+        # Data is written byte-exact; what a spreadsheet opening it would run is said.
+        runnable = count_runnable([*columns, *(v for row in table for v in row)])
+        if runnable:
+            losses.note(
+                "cells-would-run",
+                f"cells starting with = + - @ (not numbers), written as they are: a spreadsheet opening this "
+                f"{'TSV' if sep == chr(9) else 'CSV'} would run them as formulas",
+                count=runnable,
+            )
+        lines = [_delimited_line(columns, sep)]
+        lines += [_delimited_line(row, sep) for row in table]
         path.write_text("".join(lines), encoding="utf-8", newline="")
+
+
+def _write_xlsx(path: Path, columns: list[str], table: list[list[Any]]) -> None:
+    """One sheet: the header, then a row per unit; text always as text (never a formula or a
+    link), numbers as numbers. A cell or a row count beyond XLSX's limits is refused, not cut."""
+    import xlsxwriter
+
+    if len(table) + 1 > XLSX_MAX_ROWS:
+        raise SegagreeError(
+            f"{len(table)} units do not fit an XLSX sheet ({XLSX_MAX_ROWS - 1} rows at most); write CSV or TSV",
+            path=path,
+        )
+    for r, row in enumerate([columns, *table]):
+        for c, value in enumerate(row):
+            if isinstance(value, str) and len(value) > XLSX_MAX_CHARS:
+                raise SegagreeError(
+                    f"column {columns[c]!r} holds {len(value)} characters; an XLSX cell holds {XLSX_MAX_CHARS} "
+                    "at most (it would be cut); write CSV or TSV",
+                    path=path,
+                    place=f"row {r + 1}",
+                )
+    wb = xlsxwriter.Workbook(str(path), XLSX_OPTIONS)
+    ws = wb.add_worksheet()
+    for r, row in enumerate([columns, *table]):
+        for c, value in enumerate(row):
+            if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+                continue
+            if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool):
+                ws.write_number(r, c, value.item() if isinstance(value, np.generic) else value)
+            else:
+                ws.write_string(r, c, str(value))
+    wb.close()
 
 
 def _delimited_line(cells: list[Any], sep: str) -> str:

@@ -181,6 +181,15 @@ def _time(cell: str, label: str, path: Path, lineno: int) -> float | None:
         raise InputError(f"{label} {why}", path=path, place=f"line {lineno}") from None
 
 
+# What str.splitlines() (the reader) takes for the end of a line.
+_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _one_line(speaker: str) -> str:
+    """A speaker name on one line: each line break a space (the name reads back changed: reported)."""
+    return _LINE_BREAK.sub(" ", speaker)
+
+
 def write(
     doc: Document,
     path: Path,
@@ -213,7 +222,7 @@ def write(
     odd_speakers: set[str] = set()
     for unit, words in doc.iter_unit_texts(lay.name):
         note = endnote_text(unit.boundary, scheme)
-        if any("\t" in w or "\n" in w or "\r" in w for w in words):
+        if any("\t" in w or _LINE_BREAK.search(w) for w in words):
             raise InputError("a token holds a tab or newline, which text cannot hold", path=path)
         split += sum(1 for w in words if w.split() != [w] and w)
         empty += sum(1 for w in words if not w)
@@ -228,20 +237,20 @@ def write(
         rows = list(unit.rows)
         inner_times += int(np.count_nonzero(~np.isnan(starts[rows[1:]])) + np.count_nonzero(~np.isnan(ends[rows[:-1]])))
         if layout == "rezonator":
-            if unit.speaker != unit.speaker.strip() or not unit.speaker.strip() or "\n" in unit.speaker:
+            if unit.speaker != unit.speaker.strip() or not unit.speaker.strip() or _LINE_BREAK.search(unit.speaker):
                 odd_speakers.add(unit.speaker)
             s, e = starts[unit.rows[0]], ends[unit.rows[-1]]
-            out.append("\t".join([unit.speaker, _num(s), _num(e), body]))
+            out.append("\t".join([_one_line(unit.speaker), _num(s), _num(e), body]))
         else:
             if "\t" in unit.speaker:
                 raise InputError(f"speaker {unit.speaker!r} holds a tab", path=path)
             # A label that already ends in ':' (ELAN/Rezonator "M:") is written once, not "M::".
-            name = unit.speaker.rstrip(":") or unit.speaker
+            name = _one_line(unit.speaker.rstrip(":") or unit.speaker)
             if name != unit.speaker and unit.speaker not in renamed:
                 renamed.add(unit.speaker)
                 losses.add("speaker-renamed", f"speaker {unit.speaker!r} is written {name + ':'!r}, read back {name!r}")
             label = f"{name}:" if unit.speaker != previous else ""
-            if not unit.speaker or "\n" in unit.speaker or "\r" in unit.speaker:
+            if not unit.speaker or _LINE_BREAK.search(unit.speaker):
                 odd_speakers.add(unit.speaker)
             if not label and LABEL.match("\t" + body):
                 odd_speakers.add(unit.speaker)  # the first word reads back as a speaker label

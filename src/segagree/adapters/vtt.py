@@ -653,7 +653,23 @@ def _style_column(doc: Document, losses: LossReport) -> list[str]:
 
 
 def _voice_name(name: str) -> str:
-    return _escape(name)
+    """A speaker name as a ``<v>`` annotation the reader gives back exactly: ``&``, ``<`` and ``>``
+    escaped, and every white-space character the reader would fold (a line break, a tab, runs,
+    spaces at the ends) as a character reference (``&#10;``)."""
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isspace() and not (
+            ch == " " and 0 < i < len(name) - 1 and not name[i - 1].isspace() and not name[i + 1].isspace()
+        ):
+            out.append(f"&#{ord(ch)};")
+        else:
+            out.append(_escape(ch))
+    return "".join(out)
+
+
+def _voice_read_back(annotation: str) -> str | None:
+    """The speaker the reader makes of a ``<v>`` annotation (its rule in :func:`_scan_line`)."""
+    return html.unescape(" ".join(annotation.split())) or None
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
@@ -701,6 +717,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     cue_meta, empty = _kept_cue_meta(doc, len(cues), vmeta, losses)
 
     captions: list[Any] = []
+    odd_voices: set[str] = set()
 
     def add_empty(after: int) -> None:
         for e in empty:
@@ -735,7 +752,10 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                 if mode == "dash" and spk != prev:
                     body = "- " + body
                 elif mode == "voice" and spk != DEFAULT_SPEAKER:
-                    body = f"<v {_voice_name(spk)}>{body}</v>"
+                    voice = _voice_name(spk)
+                    if _voice_read_back(voice) != spk:
+                        odd_voices.add(spk)
+                    body = f"<v {voice}>{body}</v>"
                 prev = spk
                 out_lines.append(body)
             kept_cue = cue_meta.get(str(n)) or {}
@@ -762,6 +782,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     except (MalformedCaptionError, ValueError, TypeError, KeyError) as err:
         raise SegagreeError(f"cannot write WebVTT: {err}", path=path) from None
     _note_word_times(interior_ends, dropped_starts, losses)
+    losses.add_items(
+        "speaker-changed", "speaker names a <v> voice tag cannot give back as written", sorted(map(repr, odd_voices))
+    )
     if subtitle_mode:
         _check_round_trip(doc, layer.name, text, Path(path), losses, unwritten_starts, unwritten_ends, invented)
     Path(path).write_bytes(_encoded(text, doc, bool(vmeta)))

@@ -105,7 +105,9 @@ def _on_sigint(_signum: int, _frame: object) -> None:
 
 
 def _fail(message: str, code: int) -> None:
-    print(f"segagree: error: {message}", file=sys.stderr)
+    from segagree.cli.safe_text import printable
+
+    print(printable(f"segagree: error: {message}"), file=sys.stderr)
     sys.exit(code)
 
 
@@ -130,6 +132,9 @@ def main(argv: list[str] | None = None) -> None:
     # large matrices, and on two cores that spinning slowed a 1 s `compare` by a tenth. Set
     # before numpy loads, and only if the user chose nothing.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from segagree.cli.safe_text import install
+
+    install()  # names from files never steer the terminal (safe_text)
     try:
         _main(list(sys.argv[1:] if argv is None else argv))
     except BrokenPipeError:

@@ -35,8 +35,37 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
 )
 @click.option("--sheet", metavar="NAME", help="Operations sheet to apply (texts with 3+ annotators).")
 @click.option("--to", metavar="FORMAT", help="Output format (default: by extension).")
+@click.option(
+    "--file-a",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Annotator A's file (default: as the About sheet records it).",
+)
+@click.option(
+    "--file-b",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Annotator B's file (default: as the About sheet records it).",
+)
+@click.option(
+    "--sources",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="A folder the About sheet's paths may point into, besides the workbook's and the current one (repeatable).",
+)
+@click.option(
+    "--strict", is_flag=True, help="A check that cannot run (B's file missing or changed) is an error, not a warning."
+)
 def adjudicate(
-    review: Path, output: Path, undecided: str, allow_undecided: bool, sheet: str | None, to: str | None
+    review: Path,
+    output: Path,
+    undecided: str,
+    allow_undecided: bool,
+    sheet: str | None,
+    to: str | None,
+    file_a: Path | None,
+    file_b: Path | None,
+    sources: tuple[Path, ...],
+    strict: bool,
 ) -> None:
     """Apply a filled-in review workbook and write the gold annotation.
 
@@ -44,12 +73,21 @@ def adjudicate(
     The gold annotation is annotator A's file with the decisions applied. From a review --time
     workbook, the gold units are the decided groups' units (annotator name, none or edit), one tier
     per speaker; undecided groups write no unit (keep-a) or stop (error).
+
+    The About sheet's source paths are followed only into the workbook's folder, the current folder
+    or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.
     """
     import segagree.api as api
     from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
 
     check_writable(output)
     if api.is_time_review(review):  # from review --time: gold units from the aligned groups
+        if file_a or file_b or sources or strict:
+            from segagree.errors import UsageError
+
+            raise UsageError(
+                "--file-a, --file-b, --sources and --strict apply to an operations workbook, not a time review"
+            )
         decided = api.adjudicate_time(review, output, format=to, undecided="skip" if undecided == "keep-a" else "error")
         for line in decided.lines():
             say(line)
@@ -61,6 +99,10 @@ def adjudicate(
         sheet=sheet,
         fmt=to,
         allow_missing_rows=allow_undecided,
+        file_a=file_a,
+        file_b=file_b,
+        sources=sources,
+        strict=strict,
     )
     for line in report.lines():
         say(line)

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from segagree.cli.safe_text import json_printable, printable
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -49,20 +51,28 @@ MODE_CHOICE = click.Choice(["optimal", "segsimflex"], case_sensitive=False)
 MAX_MISMATCH_DEFAULT = 0.2  # the aligner's default (pipeline.align.project_pair, RunConfig)
 
 
+def _data_console(**kwargs: Any) -> Console:
+    """A rich console for data: markup off, and every string it renders through
+    :func:`~segagree.cli.safe_text.printable` (names from files never steer the terminal)."""
+    from rich.console import Console
+
+    class DataConsole(Console):
+        def render_str(self, text: str, **options: Any) -> Any:
+            return super().render_str(printable(text), **options)
+
+    return DataConsole(highlight=False, markup=False, **kwargs)
+
+
 @cache
 def stdout() -> Console:
     """Results (tables). Markup off: text from files and messages prints as written."""
-    from rich.console import Console
-
-    return Console(highlight=False, markup=False)
+    return _data_console()
 
 
 @cache
 def stderr() -> Console:
     """Progress and messages."""
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False, markup=False)
+    return _data_console(stderr=True)
 
 
 def plain_table(
@@ -72,6 +82,8 @@ def plain_table(
     the others right-aligned, a rule under the header, a blank line after each row in ``sections``.
 
     For the one table every ``compare`` prints: importing rich costs 40 ms of a 1 s command."""
+    title, caption = printable(title), printable(caption)  # names from files: shown, never run
+    header, rows = [printable(c) for c in header], [[printable(c) for c in row] for row in rows]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:
@@ -99,6 +111,7 @@ def new_table(**kwargs: Any) -> Any:
 def say(message: str) -> None:
     """One message on stderr, printed as written (no markup); wrapped with a hanging indent
     at the terminal's width when stderr is a terminal (one line otherwise, for scripts)."""
+    message = printable(message)
     if sys.stderr.isatty():
         import shutil
         import textwrap
@@ -113,7 +126,7 @@ def say(message: str) -> None:
 
 def print_json(obj: Any) -> None:
     """Exactly one JSON object on stdout."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, allow_nan=True, default=_default) + "\n")
+    sys.stdout.write(json_printable(json.dumps(obj, ensure_ascii=False, allow_nan=True, default=_default)) + "\n")
 
 
 def _default(value: Any) -> Any:
@@ -147,6 +160,27 @@ def examples(*lines: str) -> str:
 
 def json_option(what: str = "print one JSON object instead of tables") -> Callable[[F], F]:
     return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
+
+
+def csv_raw_option(f: F) -> F:
+    """--csv-raw: report CSVs keep cells starting with = + - @ as they are (the default puts a ``'``
+    in front, OWASP's rule against CSV injection; :mod:`segagree.adapters.cells`). It sets
+    ``SEGAGREE_CSV_RAW=1`` for the command, which every report CSV writer reads."""
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.pop("csv_raw"):
+            from segagree.adapters.cells import RAW_ENV
+
+            os.environ[RAW_ENV] = "1"
+        return f(*args, **kwargs)
+
+    return click.option(
+        "--csv-raw",
+        is_flag=True,
+        help="Report CSVs keep cells starting with = + - @ as written (by default a ' is put in front of such "
+        "text, so that a spreadsheet shows it instead of running it; numbers are never changed).",
+    )(command)
 
 
 def output_option(help: str, *, metavar: str | None = None, file: bool = True) -> Callable[[F], F]:

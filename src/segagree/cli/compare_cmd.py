@@ -13,6 +13,7 @@ from segagree.cli.common import (
     SpeakerLabels,
     check_applicable,
     check_writable,
+    csv_raw_option,
     examples,
     fmt_score,
     given_only,
@@ -68,6 +69,7 @@ from segagree.cli.common import (
 @click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
 @measure_parameter_options
 @json_option()
+@csv_raw_option
 def compare(
     file_a: Path,
     file_b: Path,

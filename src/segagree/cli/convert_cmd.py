@@ -87,6 +87,8 @@ def convert(
     say(f"wrote {output} ({report.format_to})")
     for line in report.lines():
         say(f"  loss: {line}")
+    for line in report.note_lines():
+        say(f"  note: {line}")
     if report.lossless:
         say("  lossless")
 
@@ -137,6 +139,8 @@ def _convert_folder(
         print_json(batch.to_dict())
     else:
         say(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
+        for src, out in batch.renamed:
+            say(f"  named {out} (not by its stem alone: another input has the name {src.stem}): {src}")
         for msg in batch.failed:
             say(f"  failed: {msg}")
     if batch.failed:

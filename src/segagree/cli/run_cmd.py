@@ -17,6 +17,7 @@ from segagree.cli.common import (
     check_writable,
     common_speakers_option,
     count_option,
+    csv_raw_option,
     examples,
     fmt_score,
     new_table,
@@ -86,6 +87,7 @@ from segagree.cli.common import (
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 @corpus_time_options
+@csv_raw_option
 def run(
     corpus: Path,
     output: Path,

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -53,8 +54,18 @@ import numpy as np
 from segagree.adapters import LossReport, format_for, read_document, write_document
 from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import SegagreeError, UsageError
+from segagree.outputs.adjudicate_checks import (
+    allowed_roots,
+    compare_ids,
+    digest_problem,
+    locate_source,
+    missing_by_count,
+    reading_settings,
+    refuse_duplicate_ids,
+)
 from segagree.outputs.review import (
     ABOUT_SHEET,
+    CONTINUED_SHEET,
     DECISIONS,
     OPS_HEADERS,
     SCHEME_JSON_LABEL,
@@ -62,7 +73,6 @@ from segagree.outputs.review import (
     SOURCE_HEADERS,
 )
 from segagree.pipeline.pairing import normalise_speaker
-from segagree.pipeline.tasks import file_digest
 from segagree.schemas import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
 
 Undecided = Literal["a", "error"]
@@ -91,6 +101,8 @@ class AdjudicationReport:
         applied: number of rows by decision (``A``, ``B``, ``both``, ``neither``, ``other``),
             undecided rows not included.
         undecided: the undecided rows (``'sheet' row N``), kept as A's.
+        unnamed_missing: deleted rows counted (against the About sheet's row count) but not named
+            (B's file missing or changed), kept as A's.
         attention: rows decided ``other`` (with their comments), to be fixed by hand.
         changed: tokens whose boundary in the gold annotation differs from A's.
         losses: what the output format could not hold.
@@ -106,6 +118,8 @@ class AdjudicationReport:
     attention: list[str] = field(default_factory=list)
     changed: int = 0
     losses: LossReport = field(default_factory=LossReport)
+    warnings: list[str] = field(default_factory=list)
+    unnamed_missing: int = 0
 
     def lines(self) -> list[str]:
         """A short human-readable report."""
@@ -114,8 +128,13 @@ class AdjudicationReport:
             f"wrote {self.output} ({self.format}) from {self.base} and sheet '{self.sheet}' of {self.workbook}",
             f"decisions applied: {sum(self.applied.values())} ({kinds}); {self.changed} boundaries changed",
         ]
-        out.append(f"undecided rows (kept A's): {len(self.undecided)}" + _listing(self.undecided))
+        unnamed = [f"{self.unnamed_missing} deleted rows, ids unknown"] if self.unnamed_missing else []
+        out.append(
+            f"undecided rows (kept A's): {len(self.undecided) + self.unnamed_missing}"
+            + _listing([*self.undecided, *unnamed])
+        )
         out.append(f"rows needing attention ('other'): {len(self.attention)}" + _listing(self.attention))
+        out.extend(f"warning: {w}" for w in self.warnings)
         out.extend(f"loss: {line}" for line in self.losses.lines())
         if not self.losses:
             out.append("lossless")
@@ -160,6 +179,10 @@ def adjudicate(
     sheet: str | None = None,
     fmt: str | None = None,
     allow_missing_rows: bool = False,
+    file_a: str | Path | None = None,
+    file_b: str | Path | None = None,
+    sources: Sequence[str | Path] = (),
+    strict: bool = False,
 ) -> AdjudicationReport:
     """Apply the decisions of a filled-in review workbook to annotator A's file; write the gold.
 
@@ -172,9 +195,14 @@ def adjudicate(
         fmt: output format name.
         allow_missing_rows: accept a workbook whose operation rows were deleted or blanked
             (their row ids are missing); A's boundaries stay at those places.
+        file_a, file_b: A's and B's files, instead of the paths the About sheet records.
+        sources: more folders the About sheet's paths may point into (besides the workbook's
+            folder and the current folder; :mod:`segagree.outputs.adjudicate_checks`).
+        strict: a check that cannot run (B's file missing or changed) is an error, not a warning.
 
     Raises:
-        SegagreeError: a missing or changed source file, an unknown decision, contradicting
+        SegagreeError: a missing, changed or out-of-bounds source file, a short digest,
+            duplicated row ids, an unknown decision, contradicting
             decisions (naming both rows), undecided rows with ``undecided="error"``, ``neither``
             at a stream's last token.
     """
@@ -186,9 +214,11 @@ def adjudicate(
     if output.resolve() == workbook.resolve():
         raise SegagreeError("refusing to overwrite the review workbook with the gold annotation", path=output)
     target = format_for(output, fmt)  # fail on a bad output format before any work
-    about, sources, rows, sheet_name = _read_workbook(workbook, sheet)
-    src = sources[sheet_name]
-    base_path = _find_source(workbook, src)
+    about, workbook_sources, rows, sheet_name = _read_workbook(workbook, sheet)
+    src = workbook_sources[sheet_name]
+    roots = allowed_roots(workbook, sources)
+    base_path = _find_source(workbook, src, Path(file_a) if file_a else None, roots)
+    refuse_duplicate_ids(rows, workbook)
     try:
         settings = json.loads(about[SETTINGS_JSON_LABEL])
         scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]))
@@ -196,15 +226,19 @@ def adjudicate(
         raise SegagreeError(
             f"the About sheet's settings or scheme are missing or damaged ({err})", path=workbook
         ) from None
-    read_opts = _reader_options(settings)
-    doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme, **read_opts)
-    missing_rows = _missing_row_ids(rows, doc, src, workbook, scheme, settings)
-    if missing_rows and not allow_missing_rows:
+    doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme, **reading_settings(settings))
+    warnings: list[str] = []
+    missing_rows, n_missing = _check_rows(rows, doc, src, workbook, scheme, settings, file_b, roots, warnings)
+    if strict and warnings:
+        raise SegagreeError("--strict: " + "; ".join(warnings), path=workbook)
+    if n_missing and not allow_missing_rows:
+        ids = f" (row ids {', '.join(map(str, missing_rows[:_LIST_LIMIT]))}" if missing_rows else " ("
         raise SegagreeError(
-            f"{len(missing_rows)} operation rows of sheet '{sheet_name}' were deleted or blanked "
-            f"(row ids {', '.join(map(str, missing_rows[:_LIST_LIMIT]))}"
+            f"{n_missing} operation rows of sheet '{sheet_name}' were deleted or blanked"
+            + ids
             + (" ..." if len(missing_rows) > _LIST_LIMIT else "")
-            + "); restore them, or accept A's boundaries there with --allow-undecided",
+            + ("; " if missing_rows else "the About sheet records more rows than the sheet holds; ")
+            + "restore them, or accept A's boundaries there with --allow-undecided)",
             path=workbook,
         )
     layer_name = src.values.get("layer") or None
@@ -225,6 +259,9 @@ def adjudicate(
     losses = write_document(gold, output, fmt, **options)
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
+    unnamed = n_missing - len(missing_rows)
+    report.unnamed_missing = unnamed
+    report.warnings.extend(warnings)
     report.changed = int(np.count_nonzero(codes != lay.boundaries))
     for r in rows:
         if r.decision is None:
@@ -250,7 +287,8 @@ def _read_workbook(workbook: Path, sheet: str | None) -> tuple[dict[str, str], d
     try:
         if ABOUT_SHEET not in wb.sheetnames:
             raise SegagreeError("not a segagree review workbook: it has no About sheet", path=workbook)
-        about, sources = _read_about(wb[ABOUT_SHEET], workbook)
+        long = continued_cells(wb)
+        about, sources = _read_about(wb[ABOUT_SHEET], workbook, long)
         if sheet is None:
             if len(sources) != 1:
                 raise UsageError(
@@ -260,7 +298,11 @@ def _read_workbook(workbook: Path, sheet: str | None) -> tuple[dict[str, str], d
             sheet = next(iter(sources))
         if sheet not in sources or sheet not in wb.sheetnames:
             raise UsageError(f"{workbook}: no operations sheet {sheet!r}; sheets: {sorted(sources)}")
-        rows = _read_ops(wb[sheet], sheet, workbook)
+        rows = _read_ops(wb[sheet], sheet, workbook, long)
+        for more in filter(None, (s.strip() for s in sources[sheet].values.get("more sheets", "").split(";"))):
+            if more not in wb.sheetnames:
+                raise SegagreeError(f"sheet {more!r}, which continues {sheet!r}, is missing", path=workbook)
+            rows += _read_ops(wb[more], more, workbook, long)
     finally:
         wb.close()
     return about, sources, rows, sheet
@@ -270,11 +312,49 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
 
-def _read_about(ws: Any, workbook: Path) -> tuple[dict[str, str], dict[str, _Source]]:
+# Columns read of a sheet: more than any sheet of ours has; a cell declared at column XFD makes
+# openpyxl pad every row to 16,384 cells otherwise.
+_MAX_COLUMNS = 64
+Continued = dict[tuple[str, int, int], str]
+
+
+def _rows(ws: Any, sheet: str, long: Continued) -> Any:
+    """(Excel row, values) of a sheet, the over-long cells joined again (:class:`segagree.outputs.review.LongCells`)."""
+    if hasattr(ws, "reset_dimensions"):
+        ws.reset_dimensions()  # a forged dimension (A1:XFD1048576) is not trusted
+    for excel_row, values in enumerate(ws.iter_rows(max_col=_MAX_COLUMNS, values_only=True), start=1):
+        if values.count(None) == len(values):  # in C: a forged last cell makes a million empty rows
+            yield excel_row, ()
+            continue
+        if long:
+            values = tuple(
+                ("" if v is None else str(v)) + long[(sheet, excel_row, c)] if (sheet, excel_row, c) in long else v
+                for c, v in enumerate(values, start=1)
+            )
+        yield excel_row, values
+
+
+def continued_cells(wb: Any) -> Continued:
+    """The rest of every over-long cell: (sheet, row, column) -> the text its cell lacks."""
+    if CONTINUED_SHEET not in wb.sheetnames:
+        return {}
+    out: Continued = {}
+    for excel_row, values in _rows(wb[CONTINUED_SHEET], CONTINUED_SHEET, {}):
+        if excel_row == 1 or len(values) < 4 or values[0] is None:
+            continue
+        try:
+            key = (str(values[0]), int(values[1]), int(values[2]))
+        except (TypeError, ValueError):
+            raise SegagreeError(f"sheet {CONTINUED_SHEET!r} row {excel_row}: not a sheet, row and column") from None
+        out[key] = out.get(key, "") + ("" if values[3] is None else str(values[3]))
+    return out
+
+
+def _read_about(ws: Any, workbook: Path, long: Continued) -> tuple[dict[str, str], dict[str, _Source]]:
     about: dict[str, str] = {}
     sources: dict[str, _Source] = {}
     header: list[str] | None = None
-    for values in ws.iter_rows(values_only=True):
+    for _, values in _rows(ws, ABOUT_SHEET, long):
         cells = [_text(v) for v in values]
         if header is not None:
             if not cells or not cells[0]:
@@ -315,11 +395,11 @@ def _decision(value: Any, ref: str) -> str | None:
     raise SegagreeError(f"{ref}: unknown decision {text!r}; expected one of {', '.join(DECISIONS)} or empty")
 
 
-def _read_ops(ws: Any, sheet: str, workbook: Path) -> list[_Row]:
+def _read_ops(ws: Any, sheet: str, workbook: Path, long: Continued) -> list[_Row]:
     by_header = {header: key for key, header in OPS_HEADERS.items()}
     rows: list[_Row] = []
     columns: dict[str, int] = {}
-    for excel_row, values in enumerate(ws.iter_rows(values_only=True), start=1):
+    for excel_row, values in _rows(ws, sheet, long):
         if excel_row == 1:
             columns = {by_header[_text(v)]: i for i, v in enumerate(values) if _text(v) in by_header}
             missing = [OPS_HEADERS[k] for k in _REQUIRED if k not in columns]
@@ -360,76 +440,77 @@ def _read_ops(ws: Any, sheet: str, workbook: Path) -> list[_Row]:
     return rows
 
 
-def _reader_options(settings: dict[str, Any]) -> dict[str, Any]:
-    """The reading options the review was made with (the run's ``[read]`` and ``encoding``)."""
-    options = dict(settings.get("read") or {})
-    if settings.get("encoding"):
-        options["encoding"] = settings["encoding"]
-    return options
-
-
 def _missing_row_ids(
-    rows: list[_Row], doc_a: Document, src: _Source, workbook: Path, scheme: BoundaryScheme, settings: dict[str, Any]
+    rows: list[_Row],
+    doc_a: Document,
+    b_path: Path,
+    src: _Source,
+    workbook: Path,
+    scheme: BoundaryScheme,
+    settings: dict[str, Any],
 ) -> list[int]:
-    """Row ids the review listed that the sheet no longer holds (rows deleted or blanked).
-
-    The comparison is recomputed from A's and B's files (B's SHA-1 checked); without B's file,
-    or when it changed, only ids present are known and nothing can be said (empty list).
-    """
+    """Row ids the comparison of A and B (recomputed from their files) lists and the sheet no
+    longer holds (rows deleted or blanked); a row id it does not list is refused."""
     from segagree.pipeline.compare import score_pair
     from segagree.pipeline.config import KappaSettings, RunConfig
     from segagree.pipeline.operations import operation_rows
     from segagree.pipeline.pairing import resolve_layer
     from segagree.pipeline.tasks import pair_for_run
 
-    rel, absolute = src.values.get("file_b", ""), src.values.get("file_b_absolute", "")
-    candidates = [(workbook.resolve().parent / rel).resolve() if rel and not Path(rel).is_absolute() else Path(rel)]
-    candidates += [Path(absolute)] if absolute else []
-    b_path = next((p for p in candidates if str(p) not in ("", ".") and p.is_file()), None)
-    recorded = src.values.get("sha1_b", "")
-    if b_path is None or not recorded or not file_digest(b_path).startswith(recorded[:16]):
-        return []
     known = set(RunConfig.__dataclass_fields__) - {"base_dir", "kappa"}
     config = RunConfig(**{k: v for k, v in settings.items() if k in known}, kappa=KappaSettings(enabled=False))
-    try:
-        doc_b = read_document(b_path, src.values.get("format_b") or None, scheme=scheme, **_reader_options(settings))
-        layer_pref = src.values.get("layer") or config.layer
-        layer, layer_scheme, merge = resolve_layer(
-            doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme
-        )
-        pair = pair_for_run(config, doc_a, doc_b, layer, layer_scheme, merge)
-        ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
-    except SegagreeError:
-        return []  # the check cannot be made; the decisions are applied as they are
+    doc_b = read_document(b_path, src.values.get("format_b") or None, scheme=scheme, **reading_settings(settings))
+    layer_pref = src.values.get("layer") or config.layer
+    layer, layer_scheme, merge = resolve_layer(doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme)
+    pair = pair_for_run(config, doc_a, doc_b, layer, layer_scheme, merge)
+    ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
     expected = [n for n, op in enumerate(ops, start=1) if config.review_matches or op["op"] != "match"]
-    present = {r.row_id for r in rows if r.row_id is not None}
-    return [n for n in expected if n not in present]
+    return compare_ids(rows, expected, workbook)
 
 
-def _find_source(workbook: Path, src: _Source) -> Path:
-    """Annotator A's file: relative to the workbook, else the recorded absolute path; SHA-1 checked."""
-    rel, absolute = src.values.get("file_a", ""), src.values.get("file_a_absolute", "")
-    candidates = []
-    if rel:
-        candidates.append(Path(rel) if Path(rel).is_absolute() else (workbook.resolve().parent / rel).resolve())
-    if absolute:
-        candidates.append(Path(absolute))
-    found = next((p for p in candidates if p.is_file()), None)
+def _check_rows(
+    rows: list[_Row],
+    doc_a: Document,
+    src: _Source,
+    workbook: Path,
+    scheme: BoundaryScheme,
+    settings: dict[str, Any],
+    file_b: str | Path | None,
+    roots: list[Path],
+    warnings: list[str],
+) -> tuple[list[int], int]:
+    """The deleted rows: their ids (from the comparison recomputed with B's file) and their number
+    (at least the shortfall against the row count the About sheet records). A check that cannot
+    run is added to ``warnings``."""
+    by_count = missing_by_count(rows, src.values)
+    b_path, why = locate_source(workbook, src.values, "b", Path(file_b) if file_b else None, roots)
+    if b_path is not None:
+        why = digest_problem(b_path, src.values.get("sha1_b", ""))
+    if b_path is None or why:
+        warnings.append(
+            f"annotator {src.values.get('annotator_b') or 'B'}'s file: {why}; deleted rows cannot be named "
+            "(the comparison of A and B cannot be recomputed)"
+        )
+        return [], by_count
+    try:
+        missing = _missing_row_ids(rows, doc_a, b_path, src, workbook, scheme, settings)
+    except SegagreeError as err:
+        if "row id the comparison" in str(err):
+            raise
+        warnings.append(f"the comparison of A and B cannot be recomputed ({err}); deleted rows cannot be named")
+        return [], by_count
+    return missing, max(len(missing), by_count)
+
+
+def _find_source(workbook: Path, src: _Source, given: Path | None, roots: list[Path]) -> Path:
+    """Annotator A's file (:func:`~segagree.outputs.adjudicate_checks.locate_source`), its full SHA-1 checked."""
+    found, why = locate_source(workbook, src.values, "a", given, roots)
+    who = f"annotator {src.values.get('annotator_a') or 'A'}'s source file of sheet {src.sheet!r}"
     if found is None:
-        tried = ", ".join(str(p) for p in candidates) or "no path recorded"
-        raise SegagreeError(
-            f"annotator {src.values.get('annotator_a', 'A')}'s source file of sheet {src.sheet!r} is missing "
-            f"(tried {tried}); put it back beside the workbook as recorded in the About sheet",
-            path=workbook,
-        )
-    expected = src.values.get("sha1_a", "")
-    actual = file_digest(found)
-    if not expected or not (actual.startswith(expected) or expected.startswith(actual)):
-        raise SegagreeError(
-            f"annotator A's source file {found} changed since the workbook was written "
-            f"(SHA-1 {actual}, the About sheet records {expected or 'none'}); re-run segagree to review it again",
-            path=workbook,
-        )
+        raise SegagreeError(f"{who}: {why}", path=workbook)
+    problem = digest_problem(found, src.values.get("sha1_a", ""))
+    if problem:
+        raise SegagreeError(f"{who}: {problem}; re-run segagree to review it again", path=workbook)
     return found
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from segagree.metrics.kappa import KAPPA_NAMES
 from segagree.metrics.sf import SF_NAMES
+from segagree.outputs.plot_text import plain, plain_all
 from segagree.pipeline.figures import (
     agreement_windows,
     confusion_counts,
@@ -126,7 +127,7 @@ def _text_colour(cmap: Colormap, share: float) -> str:
 
 def _label(symbol: str) -> str:
     """An endnote symbol as an axis label (``none`` stays a word, symbols get quotes)."""
-    return "none" if symbol == "none" else f"‘{symbol}’"
+    return "none" if symbol == "none" else plain(f"‘{symbol}’")
 
 
 # --------------------------------------------------------------------------- agreement along a text
@@ -172,7 +173,7 @@ def boundary_agreement_png(data: Mapping[str, Any], *, title: str) -> bytes:
                     linewidth=0,
                 )
             )
-    ax.set_yticks(range(len(speakers)), labels=speakers or ["(no speakers)"], fontsize=9)
+    ax.set_yticks(range(len(speakers)), labels=plain_all(speakers) or ["(no speakers)"], fontsize=9)
     step = max(1, math.ceil(n_win / 12))
     ticks = list(range(0, n_win + 1, step))
     ax.set_xticks([t - 0.5 for t in ticks], labels=[str(t * window) for t in ticks], fontsize=9)
@@ -184,7 +185,7 @@ def boundary_agreement_png(data: Mapping[str, Any], *, title: str) -> bytes:
         spine.set_edgecolor(PAST_END_COLOUR)
     ax.set_xlabel(f"token position in the speaker's stream (windows of {window} tokens)", fontsize=10)
     ax.set_ylabel("speaker", fontsize=10)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(plain(title), fontsize=11)
     if n_win <= 24:
         for (row, col), (agree, bound) in counts.items():
             if bound:
@@ -229,7 +230,7 @@ def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], 
     if not items:
         ax.text(0.5, 0.5, "no boundaries in either annotation", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
-        ax.set_title(title, fontsize=11)
+        ax.set_title(plain(title), fontsize=11)
         return _png(fig)
     labels = [f"A {_label(ta)} → B {_label(tb)}" for (ta, tb, _), _ in items]
     values = [n for _, n in items]
@@ -242,7 +243,7 @@ def operations_png(operations: Sequence[Sequence[Any]], symbols: Sequence[str], 
         ax.text(float(v), float(y), f" {v}", va="center", ha="left", fontsize=8.5)
     ax.set_xlim(0, max(values) * 1.15 + 0.5)
     ax.set_xlabel("number of operations", fontsize=10)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(plain(title), fontsize=11)
     ax.spines[["top", "right"]].set_visible(False)
     present = [op for op in OP_ORDER if any(k[2] == op for k in counts)]
     ax.legend(
@@ -270,7 +271,7 @@ def confusion_png(matrix: np.ndarray, symbols: Sequence[str], *, title: str) -> 
     ax.set_yticks(range(k), labels=labels, fontsize=9)
     ax.set_xlabel("annotator B's type", fontsize=10)
     ax.set_ylabel("annotator A's type", fontsize=10)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(plain(title), fontsize=11)
     for i in range(k):
         for j in range(k):
             ax.text(
@@ -344,7 +345,7 @@ def scores_png(entries: Sequence[Mapping[str, Any]], *, title: str) -> bytes:
     Each entry: ``label``, ``sf``, ``sf_b`` and optional ``kappa_sf``, ``kappa_sf_low``,
     ``kappa_sf_high`` (drawn as a third marker with its interval).
     """
-    labels = [str(e["label"]) for e in entries]
+    labels = [plain(e["label"]) for e in entries]
     y = np.arange(len(entries))
     fig = _figure(8.0, min(1.6 + 0.4 * max(len(entries), 1), 16.0))
     ax = fig.add_subplot()
@@ -380,7 +381,7 @@ def scores_png(entries: Sequence[Mapping[str, Any]], *, title: str) -> bytes:
     ax.set_xlim(min(0.0, ax.get_xlim()[0]), 1.02)
     ax.axvline(1.0, color="#888888", linewidth=0.6, linestyle=":")
     ax.set_xlabel("score (1 = identical segmentation)", fontsize=10)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(plain(title), fontsize=11)
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
     ax.spines[["top", "right"]].set_visible(False)

@@ -36,12 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import atomic_path
+from segagree.adapters.cells import XLSX_MAX_CHARS, XLSX_MAX_ROWS, XLSX_OPTIONS
 from segagree.errors import SegagreeError
 from segagree.metrics.kappa import KAPPA_NAMES
 from segagree.metrics.sf import SF_NAMES
 from segagree.outputs.summary import POOLED, kappa_values
 from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import file_digest
+from segagree.pipeline.tasks import file_sha1
 from segagree.schemas import NONE_SYMBOL
 from segagree.version import version
 
@@ -131,7 +132,14 @@ SOURCE_HEADERS = (
     "sha1_b",
     "layer",
     "signature",
+    "rows",
+    "more sheets",
 )
+CONTINUED_SHEET = "Continued"
+CONTINUED_HEADERS = ("sheet", "row", "column", "continued text")
+# Data rows of an operations sheet: Excel's 1,048,576 rows less the header (a module constant so
+# tests can make the continuation happen with a few rows).
+ROWS_PER_SHEET = XLSX_MAX_ROWS - 1
 SETTINGS_JSON_LABEL = "settings (JSON)"
 SCHEME_JSON_LABEL = "reading scheme (JSON)"
 
@@ -293,6 +301,57 @@ def _relative(path: Path, start: Path) -> str:
         return str(path)
 
 
+class LongCells:
+    """Text longer than an XLSX cell holds (:data:`XLSX_MAX_CHARS`), split, never cut: the cell
+    holds the first part, the :data:`CONTINUED_SHEET` sheet the rest (sheet, row and column of
+    the cell, 1-based as Excel shows them, then the parts in order); :func:`continued_cells` of
+    adjudication joins them again."""
+
+    def __init__(self) -> None:
+        self.rest: list[tuple[str, int, int, str]] = []
+
+    def write(self, ws: Any, sheet: str, row: int, col: int, text: str, fmt: Any = None) -> None:
+        """Write a text cell (0-based row and column), splitting it when it is too long."""
+        if len(text) > XLSX_MAX_CHARS:
+            self.rest.append((sheet, row + 1, col + 1, text[XLSX_MAX_CHARS:]))
+            text = text[:XLSX_MAX_CHARS]
+        ws.write_string(row, col, text, fmt)
+
+    def write_sheet(self, wb: Any, fmts: dict[str, Any]) -> None:
+        """The continuation sheet, when a cell was split."""
+        if not self.rest:
+            return
+        ws = wb.add_worksheet(CONTINUED_SHEET)
+        for c, h in enumerate(CONTINUED_HEADERS):
+            ws.write_string(0, c, h, fmts["header"])
+        r = 1
+        for sheet, row, col, rest in self.rest:
+            for start in range(0, len(rest), XLSX_MAX_CHARS):
+                if r >= XLSX_MAX_ROWS:
+                    raise SegagreeError("the over-long cells do not fit one sheet of continuations")
+                ws.write_string(r, 0, sheet)
+                ws.write_number(r, 1, row)
+                ws.write_number(r, 2, col)
+                ws.write_string(r, 3, rest[start : start + XLSX_MAX_CHARS])
+                r += 1
+
+
+def continuation_names(name: str, n_rows: int, taken: Sequence[str]) -> list[str]:
+    """Names of the sheets that continue operations sheet ``name`` past :data:`ROWS_PER_SHEET`
+    rows: ``NAME (2)``, ``NAME (3)`` ... cut to Excel's 31 characters and unique."""
+    names: list[str] = []
+    used = {n.lower() for n in taken} | {"summary", "about", CONTINUED_SHEET.lower()}
+    for k in range(2, -(-max(n_rows, 1) // ROWS_PER_SHEET) + 1):
+        suffix = f" ({k})"
+        candidate, extra = name[: 31 - len(suffix)] + suffix, 2
+        while candidate.lower() in used:
+            tag = f" ({k}~{extra})"
+            candidate, extra = name[: 31 - len(tag)] + tag, extra + 1
+        used.add(candidate.lower())
+        names.append(candidate)
+    return names
+
+
 def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any]], config: RunConfig) -> Path:
     """Write the review workbook of one text (see the module docstring); return its path.
 
@@ -309,14 +368,21 @@ def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any
     path = Path(path)
     names = sheet_names([(r["annotator_a"], r["annotator_b"]) for r in results])
     with atomic_path(path) as tmp:
-        wb = xlsxwriter.Workbook(
-            str(tmp), {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
-        )
+        wb = xlsxwriter.Workbook(str(tmp), XLSX_OPTIONS)
         fmts = _formats(wb)
+        long = LongCells()
+        more_sheets: dict[str, list[str]] = {}
         for name, result in zip(names, results, strict=True):
-            _write_ops_sheet(wb, fmts, name, review_rows(result, matches=config.review_matches))
-        _write_summary_sheet(wb, fmts, names, results)
-        _write_about_sheet(wb, fmts, names, results, config, path.resolve().parent)
+            rows = review_rows(result, matches=config.review_matches)
+            # Past a sheet's rows, the operations continue on more sheets (named in About).
+            more = continuation_names(name, len(rows), [*names, *(n for v in more_sheets.values() for n in v)])
+            more_sheets[name] = more
+            for k, sheet in enumerate([name, *more]):
+                part = rows[k * ROWS_PER_SHEET : (k + 1) * ROWS_PER_SHEET]
+                _write_ops_sheet(wb, fmts, sheet, part, long)
+        _write_summary_sheet(wb, fmts, names, results, long)
+        _write_about_sheet(wb, fmts, names, results, config, path.resolve().parent, long, more_sheets)
+        long.write_sheet(wb, fmts)
         wb.close()
     return path
 
@@ -347,18 +413,23 @@ def _formats(wb: Any) -> dict[str, Any]:
     return f
 
 
-def _write_cell(ws: Any, row: int, col: int, value: Any, fmt: Any = None) -> None:
+def _write_cell(
+    ws: Any, row: int, col: int, value: Any, fmt: Any = None, long: tuple[LongCells, str] | None = None
+) -> None:
+    """One cell by its type; text over a cell's length split through ``long`` (cells, sheet)."""
     if value is None:
         ws.write_blank(row, col, None, fmt)
     elif isinstance(value, bool):
         ws.write_boolean(row, col, value, fmt)
     elif isinstance(value, int | float):
         ws.write_number(row, col, value, fmt)
+    elif long is not None:
+        long[0].write(ws, long[1], row, col, str(value), fmt)
     else:
         ws.write_string(row, col, str(value), fmt)
 
 
-def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[str, Any]]) -> None:
+def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[str, Any]], long: LongCells) -> None:
     ws = wb.add_worksheet(name)
     keys = [c[0] for c in OPS_COLUMNS]
     for col, (key, header, width, _) in enumerate(OPS_COLUMNS):
@@ -386,7 +457,11 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[s
             if isinstance(value, int | float) and not isinstance(value, bool):
                 write_number(r, col, value)
             else:
-                write_string(r, col, str(value))
+                text = str(value)
+                if len(text) > XLSX_MAX_CHARS:
+                    long.write(ws, name, r, col, text)
+                else:
+                    write_string(r, col, text)
     last = max(len(rows), 1)
     ncols = len(keys)
     ws.freeze_panes(1, 0)
@@ -430,15 +505,17 @@ def xlsx_col(index: int) -> str:
     return letters
 
 
-def _write_summary_sheet(wb: Any, fmts: dict[str, Any], names: list[str], results: list[dict[str, Any]]) -> None:
+def _write_summary_sheet(
+    wb: Any, fmts: dict[str, Any], names: list[str], results: list[dict[str, Any]], long: LongCells
+) -> None:
     ws = wb.add_worksheet(SUMMARY_SHEET)
     ws.set_column(0, 0, 16)
     ws.set_column(1, 16, 12)
     r = 0
-    ws.write_string(r, 0, f"Text {results[0]['text']}: agreement per annotator pair", fmts["title"])
+    long.write(ws, SUMMARY_SHEET, r, 0, f"Text {results[0]['text']}: agreement per annotator pair", fmts["title"])
     r += 2
     for name, result in zip(names, results, strict=True):
-        r = _summary_block(ws, fmts, r, name, result) + 2
+        r = _summary_block(ws, fmts, r, name, result, long) + 2
     ws.write_string(r, 0, "Definitions", fmts["title"])
     r += 1
     for term, meaning in SUMMARY_DEFINITIONS:
@@ -447,11 +524,11 @@ def _write_summary_sheet(wb: Any, fmts: dict[str, Any], names: list[str], result
         r += 1
 
 
-def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dict[str, Any]) -> int:
+def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dict[str, Any], long: LongCells) -> int:
     comp = result["compare"]
-    ws.write_string(
-        r, 0, f"{result['annotator_a']} (A) vs {result['annotator_b']} (B): operations in sheet '{name}'", fmts["title"]
-    )
+    title = f"{result['annotator_a']} (A) vs {result['annotator_b']} (B): operations in sheet '{name}'"
+    long.write(ws, SUMMARY_SHEET, r, 0, title, fmts["title"])
+    split = (long, SUMMARY_SHEET)
     r += 1
     kappa = kappa_values(result["kappa"]) if result.get("kappa") else {}
     mismatches = comp.get("mismatches", [])
@@ -505,7 +582,7 @@ def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dic
             values.append(res.get("value") if speaker == POOLED else (res.get("per_speaker") or {}).get(speaker))
         for c, v in enumerate(values):
             fmt = fmts["num"] if c in (2, 3, 4, 5) or c >= 13 else None
-            _write_cell(ws, r, c, v if not isinstance(v, dict | list) else json.dumps(v), fmt)
+            _write_cell(ws, r, c, v if not isinstance(v, dict | list) else json.dumps(v), fmt, split)
         r += 1
     r += 1
     ws.write_string(r, 0, "Operations by type pair (rows: A's boundary, columns: B's boundary)", fmts["bold"])
@@ -544,15 +621,26 @@ def _summary_block(ws: Any, fmts: dict[str, Any], r: int, name: str, result: dic
     mis_header = ["speaker", "kind", "common index", "A token #", "B token #", "A token", "B token"]
     for c, h in enumerate(mis_header):
         ws.write_string(r, c, h, fmts["header"])
-    for m in mismatches:
+    room = XLSX_MAX_ROWS - r - 2 - 2 * len(SUMMARY_DEFINITIONS) - 10  # keep the definitions on the sheet
+    for m in mismatches[: max(room, 0)]:
         r += 1
         for c, key in enumerate(("speaker", "kind", "position", "position_a", "position_b", "token_a", "token_b")):
-            _write_cell(ws, r, c, m.get(key))
+            _write_cell(ws, r, c, m.get(key), None, split)
+    if len(mismatches) > room:  # said, not cut in silence
+        r += 1
+        ws.write_string(r, 0, f"and {len(mismatches) - max(room, 0)} more mismatches: a sheet holds no more rows")
     return r
 
 
 def _write_about_sheet(
-    wb: Any, fmts: dict[str, Any], names: list[str], results: list[dict[str, Any]], config: RunConfig, home: Path
+    wb: Any,
+    fmts: dict[str, Any],
+    names: list[str],
+    results: list[dict[str, Any]],
+    config: RunConfig,
+    home: Path,
+    long: LongCells,
+    more_sheets: dict[str, list[str]],
 ) -> None:
     ws = wb.add_worksheet(ABOUT_SHEET)
     ws.set_column(0, 0, 24)
@@ -576,12 +664,15 @@ def _write_about_sheet(
     facts.append((SETTINGS_JSON_LABEL, json.dumps(settings, ensure_ascii=False, sort_keys=True)))
     facts.append((SCHEME_JSON_LABEL, json.dumps(scheme.to_dict(), ensure_ascii=False)))
     for key, value in facts:
-        ws.write_string(r, 0, key, fmts["bold"])
-        ws.write_string(r, 1, value)
+        long.write(ws, ABOUT_SHEET, r, 0, key, fmts["bold"])
+        long.write(ws, ABOUT_SHEET, r, 1, value)
         r += 1
     r += 1
     ws.write_string(
-        r, 0, "Sources (paths relative to this workbook, and absolute; SHA-1 = first 16 hex digits)", fmts["bold"]
+        r,
+        0,
+        "Sources (paths relative to this workbook, and absolute; full SHA-1; rows = operation rows written)",
+        fmts["bold"],
     )
     r += 1
     for c, h in enumerate(SOURCE_HEADERS):
@@ -595,17 +686,19 @@ def _write_about_sheet(
             _relative(abs_a, home),
             str(abs_a),
             res.get("format_a", ""),
-            file_digest(abs_a),
+            file_sha1(abs_a),
             res["annotator_b"],
             _relative(abs_b, home),
             str(abs_b),
             res.get("format_b", ""),
-            file_digest(abs_b),
+            file_sha1(abs_b),
             res["compare"].get("layer", ""),
             res["compare"]["signature"],
+            sum(1 for op in res.get("operation_rows", []) if config.review_matches or op["op"] != "match"),
+            "; ".join(more_sheets.get(name, [])),
         ]
         for c, v in enumerate(values):
-            ws.write_string(r, c, str(v))
+            long.write(ws, ABOUT_SHEET, r, c, str(v))
     r += 1
     glossaries = (
         ("Columns of the operations sheets", [(header, definition) for _, header, _, definition in OPS_COLUMNS]),

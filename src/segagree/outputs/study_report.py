@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import atomic_path, write_text_atomic
+from segagree.adapters.cells import safe_rows
 from segagree.metrics.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.subtitle_measures import SIGMA, TER_BR
 from segagree.metrics.windows import PK_CARD, WINDOWDIFF_CARD
+from segagree.outputs.plot_text import plain
 from segagree.pipeline.study import BLEU_BR, StudyResult
 
 __all__ = ["KEY_METRICS", "write_study"]
@@ -49,31 +51,34 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
+def _csv_rows(result: StudyResult) -> Any:
+    yield from ({**r, "system": ""} for r in result.rows)
+    for name, values in result.systems.items():
+        norm = result.systems_normalised.get(name, {})
+        for metric, v in values.items():
+            yield {
+                "operation": "system",
+                "n": "",
+                "p": "",
+                "seed": "",
+                "metric": metric,
+                "value": v,
+                "normalised": norm.get(metric, ""),
+                "system": name,
+            }
+
+
 def _write_csv(result: StudyResult, path: Path) -> None:
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(COLUMNS), extrasaction="ignore")
         w.writeheader()
-        for r in result.rows:
-            w.writerow({**r, "system": ""})
-        for name, values in result.systems.items():
-            norm = result.systems_normalised.get(name, {})
-            for metric, v in values.items():
-                w.writerow(
-                    {
-                        "operation": "system",
-                        "n": "",
-                        "p": "",
-                        "seed": "",
-                        "metric": metric,
-                        "value": v,
-                        "normalised": norm.get(metric, ""),
-                        "system": name,
-                    }
-                )
+        w.writerows(safe_rows(_csv_rows(result)))  # OWASP: no cell a spreadsheet runs (a system's name)
 
 
 def _plot(ax: Any, curve: dict[str, Any], label: str, heavy: bool) -> None:
-    ax.plot(curve["p"], curve["mean"], label=label, linewidth=2.2 if heavy else 0.8, alpha=1.0 if heavy else 0.45)
+    ax.plot(
+        curve["p"], curve["mean"], label=plain(label), linewidth=2.2 if heavy else 0.8, alpha=1.0 if heavy else 0.45
+    )
 
 
 def _systems_on(ax: Any, result: StudyResult, metric: str, op: str, curve: dict[str, Any]) -> None:
@@ -84,7 +89,11 @@ def _systems_on(ax: Any, result: StudyResult, metric: str, op: str, curve: dict[
         x = result.analysis["systems_equivalent_p"].get(name, {}).get(metric, {}).get(op)
         ax.plot([curve["p"][-1] * 1.04 if x is None else x], [y], marker="o", color="black", linestyle="none")
         ax.annotate(
-            name, (curve["p"][-1] * 1.04 if x is None else x, y), fontsize=7, xytext=(3, 3), textcoords="offset points"
+            plain(name),
+            (curve["p"][-1] * 1.04 if x is None else x, y),
+            fontsize=7,
+            xytext=(3, 3),
+            textcoords="offset points",
         )
 
 
@@ -95,7 +104,7 @@ def _figure(title: str) -> tuple[Any, Any]:
     fig = Figure(figsize=(8, 4.8))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(plain(title), fontsize=10)
     ax.set_xlabel("p (proportion of breaks degraded)")
     ax.set_ylabel("normalised score (1 = identity, higher = better)")
     ax.grid(alpha=0.3)

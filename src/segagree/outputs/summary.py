@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from segagree.adapters.base import atomic_path
+from segagree.adapters.cells import safe_rows
 from segagree.pipeline.rows import (
     COLUMNS,
     COUNT_KEYS,
@@ -115,7 +116,7 @@ def write_summary(outdir: Path, outcome: RunOutcome) -> dict[str, str]:
     with atomic_path(csv_path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n", restval="")
         writer.writeheader()
-        writer.writerows(outcome.iter_rows())
+        writer.writerows(safe_rows(outcome.iter_rows()))  # OWASP: no cell a spreadsheet runs
     json_path = outdir / "summary.json"
     _write_json(json_path, outcome)
     return {"summary_csv": str(csv_path), "summary_json": str(json_path)}

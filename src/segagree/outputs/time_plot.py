@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from segagree.metrics.contract import UnitSet
+from segagree.outputs.plot_text import plain, plain_all
 
 __all__ = ["CATEGORY_COLOURS", "timeline_geometry", "timeline_png", "timeline_svg_layout"]
 
@@ -87,7 +88,7 @@ def timeline_png(units: UnitSet, alignment: Mapping[str, Any] | None = None, *, 
         edge = "red" if bar["unmatched"] else "black"
         ax.barh(y, width, left=bar["start"], height=LANE, color=bar["colour"], edgecolor=edge, linewidth=0.8)
         if bar["label"]:
-            ax.text(bar["start"] + width / 2, y, bar["label"], ha="center", va="center", fontsize=7)
+            ax.text(bar["start"] + width / 2, y, plain(bar["label"]), ha="center", va="center", fontsize=7)
     for link in geo["links"]:
         xs = [x for x, _ in link["points"]]
         ax.plot(
@@ -97,11 +98,11 @@ def timeline_png(units: UnitSet, alignment: Mapping[str, Any] | None = None, *, 
             linewidth=1.0,
             zorder=3,
         )
-    ax.set_yticks([top - i for i in range(len(names))], names)
+    ax.set_yticks([top - i for i in range(len(names))], plain_all(names))
     ax.set_xlim(start, end)
     ax.set_xlabel("time (s)")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(plain(title), fontsize=10)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI)
     return buf.getvalue()

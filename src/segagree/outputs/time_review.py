@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from segagree.adapters import LossReport, write_document
 from segagree.adapters.base import atomic_path
+from segagree.adapters.cells import XLSX_MAX_CHARS, XLSX_MAX_ROWS, XLSX_OPTIONS
 from segagree.adapters.endnotes import split_endnote
 from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import InputError, SegagreeError, UsageError
@@ -132,8 +133,10 @@ def write_time_review(
     if path.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file", path=path)
     columns = _columns(annotators)
+    if len(rows) >= XLSX_MAX_ROWS:
+        raise SegagreeError(f"{len(rows)} groups do not fit one sheet ({XLSX_MAX_ROWS - 1} rows at most)", path=path)
     with atomic_path(path) as tmp:
-        wb = xlsxwriter.Workbook(str(tmp))
+        wb = xlsxwriter.Workbook(str(tmp), XLSX_OPTIONS)
         head = wb.add_format({"bold": True, "bg_color": "#D9D9D9", "border": 1, "text_wrap": True})
         ws = wb.add_worksheet(ALIGNMENT_SHEET)
         for c, name in enumerate(columns):
@@ -146,7 +149,7 @@ def write_time_review(
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     ws.write_number(r, c, value)
                 elif value not in (None, ""):
-                    ws.write_string(r, c, str(value))
+                    ws.write_string(r, c, _fits(str(value), path, f"group {r}, column {name!r}"))
         choices = [*annotators, NONE_DECISION, EDIT_DECISION]
         col = columns.index("decision")
         ws.data_validation(1, col, max(len(rows), 1), col, {"validate": "list", "source": choices})
@@ -154,12 +157,23 @@ def write_time_review(
         ws.autofilter(0, 0, max(len(rows), 1), len(columns) - 1)
         about = wb.add_worksheet(ABOUT_SHEET)
         about.write_string(0, 0, "settings (JSON)", head)
-        about.write_string(0, 1, json.dumps({**settings, "annotators": annotators}, ensure_ascii=False))
+        about.write_string(
+            0, 1, _fits(json.dumps({**settings, "annotators": annotators}, ensure_ascii=False), path, "settings")
+        )
         for r, (name, text) in enumerate(DEFINITIONS.items(), start=2):
             about.write_string(r, 0, name)
             about.write_string(r, 1, text)
         wb.close()
     return path
+
+
+def _fits(text: str, path: Path, place: str) -> str:
+    """The text of a cell, refused when an XLSX cell cannot hold it (never cut in silence)."""
+    if len(text) > XLSX_MAX_CHARS:
+        raise SegagreeError(
+            f"{len(text)} characters do not fit an XLSX cell ({XLSX_MAX_CHARS} at most)", path=path, place=place
+        )
+    return text
 
 
 def is_time_review(path: str | os.PathLike[str]) -> bool:
@@ -204,12 +218,20 @@ def _read_rows(workbook: Path) -> tuple[list[str], list[dict[str, Any]], list[st
         raise InputError(f"not a time review workbook: no {ALIGNMENT_SHEET!r} or {ABOUT_SHEET!r} sheet", path=workbook)
     settings = json.loads(str(wb[ABOUT_SHEET].cell(1, 2).value or "{}"))
     annotators = [str(a) for a in settings.get("annotators", [])]
-    table = list(wb[ALIGNMENT_SHEET].iter_rows(values_only=True))
+    sheet = wb[ALIGNMENT_SHEET]
+    sheet.reset_dimensions()  # a forged last cell (XFD1048576) is not trusted: only the cells there
+    width = len(_columns(annotators)) + 8  # our columns, and a few the reviewer may have added
+    table = [
+        () if values.count(None) == len(values) else values
+        for values in sheet.iter_rows(max_col=width, values_only=True)
+    ]
     header = [str(h) if h is not None else "" for h in (table[0] if table else ())]
     missing = [c for c in _columns(annotators) if c not in header]
     if missing:
         raise InputError(f"the {ALIGNMENT_SHEET} sheet lacks the columns {missing}", path=workbook)
-    rows = [dict(zip(header, values, strict=False)) | {"_row": n} for n, values in enumerate(table[1:], start=2)]
+    rows = [
+        dict(zip(header, values, strict=False)) | {"_row": n} for n, values in enumerate(table[1:], start=2) if values
+    ]
     wb.close()
     return annotators, [r for r in rows if r.get("group") is not None], header
 

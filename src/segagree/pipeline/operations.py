@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import write_text_atomic
+from segagree.adapters.cells import safe_rows
 from segagree.pipeline.pairing import AnnotationPair
 
 MARK = "‖"
@@ -63,11 +64,12 @@ def operation_rows(result: dict[str, Any], pair: AnnotationPair, *, window: int 
     return rows
 
 
-def write_operations_csv(result: dict[str, Any], path: str | Path, **_: Any) -> None:
-    """Write the operation rows of a compare result to a CSV file, atomically."""
+def write_operations_csv(result: dict[str, Any], path: str | Path, *, raw: bool | None = None, **_: Any) -> None:
+    """Write the operation rows of a compare result to a CSV file, atomically; a text cell a
+    spreadsheet would run gets a ``'`` in front unless ``raw`` (:mod:`segagree.adapters.cells`)."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
-    for row in result.get("operation_rows", []):
-        writer.writerow({k: "" if row[k] is None else row[k] for k in COLUMNS})
+    rows = ({k: "" if row[k] is None else row[k] for k in COLUMNS} for row in result.get("operation_rows", []))
+    writer.writerows(safe_rows(rows, raw=raw))  # OWASP: no cell a spreadsheet runs, unless raw
     write_text_atomic(path, buf.getvalue())

@@ -37,6 +37,12 @@ def file_digest(path: Path) -> str:
     return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def file_sha1(path: Path) -> str:
+    """The full SHA-1 (40 hex digits) of a file's bytes: what a review workbook records of its
+    sources, checked in full by adjudication (a prefix would let another file pass)."""
+    return hashlib.sha1(Path(path).read_bytes()).hexdigest()
+
+
 def task_key(
     text: str, ann_a: str, ann_b: str, file_a: Path, file_b: Path, config: RunConfig, settings: str | None = None
 ) -> str:

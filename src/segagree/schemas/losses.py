@@ -49,15 +49,25 @@ class Loss:
 
 @dataclass
 class LossReport:
-    """The losses of one read or conversion, in the order they were found (no duplicates)."""
+    """The losses of one read or conversion, in the order they were found (no duplicates).
+
+    ``notes`` are facts about the output that lose nothing (cells a spreadsheet would run as
+    formulas in a CSV written byte-exact): shown, but the report stays lossless."""
 
     losses: list[Loss] = field(default_factory=list)
     side: str = "write"
+    notes: list[Loss] = field(default_factory=list)
 
     def add(self, kind: str, message: str, *, where: str | None = None, count: int | None = None) -> None:
         loss = Loss(kind, message, where=where, count=count, side=self.side)
         if loss not in self.losses:
             self.losses.append(loss)
+
+    def note(self, kind: str, message: str, *, count: int | None = None) -> None:
+        """Add a note (not a loss: :meth:`__bool__` ignores it)."""
+        item = Loss(kind, message, count=count, side=self.side)
+        if item not in self.notes:
+            self.notes.append(item)
 
     def add_count(self, kind: str, message: str, count: int) -> None:
         """Add a loss of ``count`` items, or nothing when ``count`` is 0."""
@@ -74,6 +84,9 @@ class LossReport:
         for loss in other:
             if loss not in self.losses:
                 self.losses.append(loss)
+        for item in getattr(other, "notes", ()):
+            if item not in self.notes:
+                self.notes.append(item)
 
     def __bool__(self) -> bool:
         return bool(self.losses)
@@ -89,6 +102,9 @@ class LossReport:
 
     def lines(self) -> list[str]:
         return [loss.line() for loss in self.losses]
+
+    def note_lines(self) -> list[str]:
+        return [item.line() for item in self.notes]
 
     def to_json(self) -> list[dict[str, Any]]:
         return [loss.to_json() for loss in self.losses]

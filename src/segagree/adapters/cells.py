@@ -1,0 +1,69 @@
+"""Cells that a spreadsheet would run, and the limits of an XLSX sheet: one rule for every writer.
+
+**CSV injection** (OWASP, "CSV Injection"): a spreadsheet opening a CSV runs a cell that starts
+with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a formula (``=HYPERLINK(...)``,
+``=cmd|' /C calc'!A0``). Report CSVs meant for spreadsheets (``summary.csv``, ``compare --ops``,
+``study.csv``, ``time_summary.csv``) write such a cell with a ``'`` in front, OWASP's rule, which
+spreadsheets show as text. Numbers are data, not formulas: ``-0.12``, ``+3`` and ``-1e-05`` stay
+as they are. ``--csv-raw`` (or ``SEGAGREE_CSV_RAW=1`` in the environment) writes every cell as
+it is. Converted data (``convert -o x.csv``) is never changed: its loss report counts the cells
+a spreadsheet would run instead (:func:`count_runnable`).
+
+**XLSX**: every text cell is written as a string (never a formula or a link); a cell holds at
+most :data:`XLSX_MAX_CHARS` characters and a sheet :data:`XLSX_MAX_ROWS` rows (Excel's
+specifications and limits); writers split or refuse beyond them, never cut in silence.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+# OWASP's list of the first characters that make a cell a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+RAW_ENV = "SEGAGREE_CSV_RAW"
+# A plain number (what the writers themselves print for a float or an int): data, not a formula.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+XLSX_MAX_CHARS = 32_767
+XLSX_MAX_ROWS = 1_048_576
+# xlsxwriter's options for every workbook written: text stays text.
+XLSX_OPTIONS: dict[str, Any] = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
+
+
+def csv_raw_default() -> bool:
+    """Whether report CSVs are written raw (``SEGAGREE_CSV_RAW`` set to anything but ``0``)."""
+    return os.environ.get(RAW_ENV, "") not in ("", "0")
+
+
+def would_run(value: Any) -> bool:
+    """Whether a spreadsheet opening a CSV would take this cell for a formula: a text (not a
+    number) starting with one of :data:`FORMULA_START`."""
+    return isinstance(value, str) and value.startswith(FORMULA_START) and _NUMBER.fullmatch(value) is None
+
+
+def neutralise(value: Any) -> Any:
+    """The cell as a report CSV writes it: ``'`` in front of a cell that would run."""
+    return "'" + value if would_run(value) else value
+
+
+def safe_rows(rows: Iterable[Mapping[str, Any]], *, raw: bool | None = None) -> Iterator[Mapping[str, Any]]:
+    """The rows of a report CSV with every cell that would run neutralised (unless ``raw``;
+    None: :func:`csv_raw_default`)."""
+    if raw is None:
+        raw = csv_raw_default()
+    if raw:
+        yield from rows
+        return
+    for row in rows:
+        if any(would_run(v) for v in row.values()):
+            yield {k: neutralise(v) for k, v in row.items()}
+        else:
+            yield row
+
+
+def count_runnable(cells: Iterable[Any]) -> int:
+    """How many cells a spreadsheet would run (for a loss report's note)."""
+    return sum(1 for c in cells if would_run(c))
