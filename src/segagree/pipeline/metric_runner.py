@@ -51,6 +51,7 @@ __all__ = [
     "metric_cards",
     "register_input",
     "resolve_metric_names",
+    "run_items",
     "run_measure",
     "run_metrics",
     "run_on_documents",
@@ -154,7 +155,11 @@ def run_measure(
     build = INPUTS.get(measure.card.needs)
     if build is None:
         raise UsageError(f"metric {measure.name!r} needs {measure.card.needs!r} input, which compare cannot build")
-    items = build(pair, options)
+    return run_items(measure, build(pair, options), options)
+
+
+def run_items(measure: Measure[Any, Any, Any], items: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """One measure on its built input (:data:`INPUTS`): per item, and pooled from the summed statistics."""
     if set(items) == {WHOLE}:
         return _whole_text(measure, items[WHOLE], options)
     per: dict[str, Any] = {}
@@ -214,10 +219,18 @@ def run_on_documents(
     measure refuses is a UsageError; None options are the measures' defaults (as in ``agree --time``)."""
     given = {k: v for k, v in options.items() if v is not None}
     pair = AnnotationPair(a, b, layer, a.layer(layer).scheme, [], {}, {}, {})
+    built: dict[str, Mapping[str, Any]] = {}  # each input kind is read once for every measure
+    out = {}
     try:
-        return {name: run_measure(get_measure(name), pair, given) for name in names}
+        for name in names:
+            measure = get_measure(name)
+            kind = measure.card.needs
+            if kind not in built:
+                built[kind] = INPUTS[kind](pair, given)
+            out[name] = run_items(measure, built[kind], given)
     except ValueError as err:
         raise UsageError(str(err)) from None
+    return out
 
 
 # --- names and groups ---------------------------------------------------------------------------------
