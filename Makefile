@@ -21,7 +21,7 @@ bytecode: $(STAMP)
 venv: $(STAMP) bytecode
 
 demo: $(STAMP) bytecode
-	$(BIN)/segagree run sample_corpora -o demo_output --workbooks
+	$(BIN)/segagree run sample_corpora -o demo_output
 	$(BIN)/segagree compare sample_corpora/garden.ann1.txt sample_corpora/garden.ann2.txt --ops demo_output/garden.operations.csv
 	$(BIN)/segagree convert sample_corpora/garden.ann1.txt -o demo_output/garden.ann1.eaf
 

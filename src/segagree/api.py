@@ -667,7 +667,7 @@ def run(
     seed: int | None = None,
     reference: str | None = None,
     scheme: str | None = None,
-    workbooks: bool = False,
+    workbooks: bool = True,
     report: bool = True,
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
@@ -679,8 +679,8 @@ def run(
     The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
     from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
     defaults; the keyword arguments override them. Writes ``summary.csv``, ``summary.json``,
-    ``report.html`` with a page per text under ``texts/`` and, with ``workbooks=True``, a review
-    workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished pair is appended to
+    ``report.html`` with a page per text under ``texts/`` and (unless ``workbooks=False``) a
+    review workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished pair is appended to
     ``out/results.jsonl`` at once, so an interrupted run resumes; the outcome's results are read
     back from that log lazily (iterate them, do not turn them into a list at corpus scale).
 
@@ -706,7 +706,7 @@ def run(
         raise SegagreeError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
-    from segagree.outputs.run import forget_outputs, write_outputs
+    from segagree.outputs.run import forget_outputs, worker_outputs, write_outputs
     from segagree.pipeline.config import RunConfig, load_config
     from segagree.pipeline.scheduler import score_corpus, usable_cpus
 
@@ -739,7 +739,10 @@ def run(
             settings.encoding = settings.read.pop("encoding")
     if not resume:
         forget_outputs(out)
-    outcome = score_corpus(corpus, out, settings, jobs=jobs, backend=backend, resume=resume, progress=progress)
+    hook = worker_outputs(out, settings, workbooks)  # single-pair texts' workbooks, written by the workers
+    outcome = score_corpus(
+        corpus, out, settings, jobs=jobs, backend=backend, resume=resume, progress=progress, hook=hook
+    )
     if backend != "dask":
         jobs = min(jobs, usable_cpus())
     return write_outputs(out, outcome, settings, jobs=jobs, workbooks=workbooks, report=report)

@@ -67,8 +67,8 @@ from segagree.cli.common import (
 @seed_option("Kappa: base random seed (each text and pair derives its own).", default=None)
 @click.option(
     "--workbooks/--no-workbooks",
-    default=False,
-    help="Write a review workbook per text (review/TEXT.xlsx; about 0.1 s of CPU per text) or not (default).",
+    default=None,
+    help="Write a review workbook per text (review/TEXT.xlsx; default) or not.",
 )
 @click.option(
     "--report/--no-report", default=True, help="Write report.html and a page per text under texts/ (default) or not."
@@ -90,7 +90,7 @@ def run(
     kappa: bool | None,
     sims: int | None,
     seed: int | None,
-    workbooks: bool,
+    workbooks: bool | None,
     report: bool,
     fresh: bool,
     reading: Reading,
@@ -103,8 +103,8 @@ def run(
 
     CORPUS holds TEXT.ANNOTATOR.EXT files (any formats), or one folder per annotator.
     Writes summary.csv, summary.json and report.html (with a page per text under texts/)
-    into the output folder, and with --workbooks a review workbook per text
-    (review/TEXT.xlsx). Every finished pair is kept in results.jsonl at once: an
+    into the output folder, and a review workbook per text (review/TEXT.xlsx;
+    --no-workbooks leaves them out). Every finished pair is kept in results.jsonl at once: an
     interrupted run (Ctrl-C) resumes where it stopped when run again.
 
     With --time: time-based unitizing agreement (gamma, alpha-U, u-alpha, ELAN's kappa, boundary F1)
@@ -121,7 +121,7 @@ def run(
     check_writable(output, folder=True)
     if time_opts.pop("time_mode"):
         token_only = {"--config": config, "--reference": reference, "--kappa": kappa, "--sims": sims}
-        given = [name for name, value in token_only.items() if value is not None] + ["--workbooks"] * workbooks
+        given = [name for name, value in token_only.items() if value is not None] + ["--workbooks"] * bool(workbooks)
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run --time does not take them")
         from segagree.cli.run_time import run_corpus_time
@@ -144,7 +144,7 @@ def run(
                 seed=seed,
                 reference=reference,
                 scheme=scheme,
-                workbooks=workbooks,
+                workbooks=workbooks is not False,  # on unless --no-workbooks
                 report=report,
                 **reading.api_keywords(),
                 common_speakers=common_speakers,
@@ -168,7 +168,7 @@ def run(
         say(
             f"{outcome.computed} pairs scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
-            + (", review/*.xlsx" if workbooks else "")
+            + (", review/*.xlsx" if workbooks is not False else "")
             + (", report.html, texts/*.html" if report else "")
         )
     for res in outcome.results:
