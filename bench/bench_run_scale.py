@@ -19,6 +19,9 @@ before (main, workbooks on by default) 200 texts 50.8 s, 0.224 s CPU per text, 4
 [3.1]; 2,000 texts 0.122 s CPU per text, 180 MB (1.0 x the 200-text peak), 0.61 MB, a rerun with
 nothing changed 1.96 s [3.1] (the cold wall time, 1370 s, was taken at load 12 and says nothing).
 
+Since issue 31 the review workbooks are on by default again (``-- --no-workbooks`` leaves them
+out); a text with one pair gets its workbook from the worker that scored it.
+
 Goals (issue 24, 2 cores): at most 0.08 s per text at 2,000 texts with --jobs 2; peak memory at
 2,000 texts at most 1.5 times that at 200; report.html at most 3 MB; a warm run at most 5 s.
 """

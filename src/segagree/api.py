@@ -721,7 +721,7 @@ def run(
     seed: int | None = None,
     reference: str | None = None,
     scheme: str | None = None,
-    workbooks: bool = False,
+    workbooks: bool | None = None,
     report: bool = True,
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
@@ -740,8 +740,8 @@ def run(
     The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
     from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
     defaults; the keyword arguments override them. Writes ``summary.csv``, ``summary.json``,
-    ``report.html`` with a page per text under ``texts/`` and, with ``workbooks=True``, a review
-    workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished task is appended to
+    ``report.html`` with a page per text under ``texts/`` and (token track, unless ``workbooks=False``) a
+    review workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished task is appended to
     ``out/results.jsonl`` at once, so an interrupted run resumes; the outcome's results are read
     back from that log lazily (iterate them, do not turn them into a list at corpus scale). One
     run at a time per output folder: another run's lock is an error.
@@ -786,7 +786,7 @@ def run(
         format_for("x", format)  # an unknown format is a usage error before any work
     if time:
         token_only = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
-        given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * workbooks
+        given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * bool(workbooks)
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
         _check_time_parameters(params, measures)
@@ -802,8 +802,8 @@ def run(
             if "encoding" in settings.read:
                 settings.encoding = settings.read.pop("encoding")
     return run_corpus(
-        corpus, out, settings, workbooks=workbooks, report=report, jobs=jobs, backend=backend, resume=resume,
-        progress=progress,
+        corpus, out, settings, workbooks=not time and workbooks is not False, report=report, jobs=jobs,
+        backend=backend, resume=resume, progress=progress,
     )  # fmt: skip
 
 

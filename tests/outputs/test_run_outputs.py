@@ -162,3 +162,44 @@ def test_never_more_workers_than_cpus(corpus: Path, tmp_path: Path, monkeypatch:
     monkeypatch.setattr(joblib, "Parallel", no_pool)
     outcome = run_corpus(corpus, tmp_path / "out", _config(), jobs=8)
     assert outcome.computed == 2 and not outcome.failures
+
+
+def test_a_single_pair_texts_workbook_comes_from_the_worker(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A third annotator of pond: pond has three pairs, garden one.
+    shutil.copy(SAMPLE / "garden.ann2.txt", corpus / "pond.ann3.txt")
+    _edit_boundary(corpus / "pond.ann3.txt")
+    rescored: list[str] = []
+    original = run_module.run_task
+
+    def spy(text, *args, **kwargs):
+        rescored.append(text)
+        return original(text, *args, **kwargs)
+
+    monkeypatch.setattr(run_module, "run_task", spy)  # the post pass's scoring again
+    out = tmp_path / "out"
+    outcome = run_corpus(corpus, out, _config(), report=False)
+    assert rescored == ["pond"] * 3  # garden's workbook was written by the worker that scored it
+    written = {light["text"]: light.get("written") for light in outcome.pairs}
+    assert written["garden"] == {"workbook": json.loads((out / MANIFEST).read_text())["workbooks"]["garden"]}
+    assert set(outcome.outputs["rebuilt"]) == {"summary", "review/garden.xlsx", "review/pond.xlsx"}
+    assert "written" not in (out / RESULTS_LOG).read_text(encoding="utf-8")
+    # The same workbook as one written from the pair scored again (the post pass's way).
+    again = tmp_path / "again.xlsx"
+    run_module.build_workbook(again, [dict(outcome.results[0])], _config())
+    assert _cells(again) == _cells(out / "review" / "garden.xlsx")
+    ops = _cells(again)["Operations"]
+    assert len(ops) > 1 and ops[0][0] == "row id"
+
+
+def test_a_worker_keeps_a_current_workbook(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_corpus(corpus, out, _config(), report=False)
+    stamp = (out / "review" / "garden.xlsx").stat().st_mtime_ns
+    (out / RESULTS_LOG).unlink()  # every pair is scored again, with the same inputs and settings ...
+    again = run_corpus(corpus, out, _config(), report=False)
+    assert again.computed == 2
+    # ... and the workbooks a reviewer may have filled in stay as they were.
+    assert (out / "review" / "garden.xlsx").stat().st_mtime_ns == stamp
+    assert not any(name.startswith("review/") for name in again.outputs["rebuilt"])

@@ -69,8 +69,8 @@ from segagree.cli.common import (
 @seed_option("Kappa: base random seed (each text and pair derives its own).", default=None)
 @click.option(
     "--workbooks/--no-workbooks",
-    default=False,
-    help="Write a review workbook per text (review/TEXT.xlsx; about 0.1 s of CPU per text) or not (default).",
+    default=None,
+    help="Write a review workbook per text (review/TEXT.xlsx; default) or not.",
 )
 @click.option(
     "--report/--no-report", default=True, help="Write report.html and a page per text under texts/ (default) or not."
@@ -99,7 +99,7 @@ def run(
     kappa: bool | None,
     sims: int | None,
     seed: int | None,
-    workbooks: bool,
+    workbooks: bool | None,
     report: bool,
     fresh: bool,
     sample_jobs: int | None,
@@ -113,8 +113,8 @@ def run(
 
     CORPUS holds TEXT.ANNOTATOR.EXT files (any formats), or one folder per annotator.
     Writes summary.csv, summary.json and report.html (with a page per text under texts/)
-    into the output folder, and with --workbooks a review workbook per text
-    (review/TEXT.xlsx). Every finished task is kept in results.jsonl at once: an
+    into the output folder, and a review workbook per text (review/TEXT.xlsx;
+    --no-workbooks leaves them out). Every finished task is kept in results.jsonl at once: an
     interrupted run (Ctrl-C, or a killed process) resumes where it stopped when run again.
     One run at a time per output folder (a second one exits with code 1).
 
@@ -144,7 +144,7 @@ def run(
             "kappa": kappa,
             "sims": sims,
             "reference": reference,
-            "workbooks": workbooks,
+            "workbooks": workbooks is not False,  # on unless --no-workbooks
             "common_speakers": common_speakers,
         }
     with _progress_bar(disabled=quiet, unit="texts" if time_mode else "pairs") as progress:
@@ -180,7 +180,7 @@ def run(
         say(
             f"{outcome.computed} {what} scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
-            + (", review/*.xlsx" if workbooks else "")
+            + (", review/*.xlsx" if workbooks is not False else "")
             + (", report.html, texts/*.html" if report else "")
         )
     for res in outcome.results:

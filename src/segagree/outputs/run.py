@@ -7,7 +7,10 @@ workers, the resume log) and writes, reading the results back from the log one a
 
 * ``summary.csv`` and ``summary.json`` (one schema for every track,
   :mod:`segagree.outputs.summary`), streamed;
-* one review workbook per text (``review/TEXT.xlsx``; token track), when asked for;
+* one review workbook per text (``review/TEXT.xlsx``; token track), when asked for: a text with a
+  single pair gets it from the worker that scored the pair (:class:`WorkbookWriter`, the
+  scheduler's text hook), with the operation rows at hand; the others (and those of pairs reused
+  from the log) are written afterwards, in parallel, scoring their pairs again without kappa;
 * the report: ``report.html`` (the corpus overview and a table of every text) and a page per
   text under ``texts/`` (:mod:`segagree.outputs.report` for tokens,
   :mod:`segagree.outputs.time_report` for units in time).
@@ -94,7 +97,8 @@ def run_corpus(
     with output_lock(outdir):
         if not scoring.get("resume", True):
             forget_outputs(outdir)
-        outcome = score_corpus(corpus_dir, outdir, config, **scoring)
+        hook = worker_outputs(outdir, config, workbooks) if getattr(config, "track", "token") == "token" else None
+        outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
         jobs = int(scoring.get("jobs", 1))
         if scoring.get("backend", "loky") != "dask":
             jobs = min(max(jobs, 1), usable_cpus())
@@ -215,6 +219,36 @@ def workbook_digest(results: list[dict[str, Any]], config: RunConfig, scheme_dig
     return _digest([version(), settings, scheme_digest, pairs])
 
 
+class WorkbookWriter:
+    """The scheduler's text hook (:data:`segagree.pipeline.scheduler.TextHook`): writes a
+    single-pair text's review workbook in the worker that scored the pair, unless the manifest
+    of the earlier run says the workbook there is current (a reviewer may have filled it in).
+    Returns ``{"workbook": digest}`` when it wrote one."""
+
+    def __init__(self, outdir: Path, config: RunConfig) -> None:
+        self.outdir = outdir
+        self.config = config
+        self.scheme_digest = config.load_scheme().digest
+        self.current = _load_manifest(outdir / MANIFEST).get("workbooks") or {}
+
+    def __call__(self, result: dict[str, Any]) -> dict[str, str]:
+        from segagree.outputs.review import write_review_workbook
+
+        text = result["text"]
+        path = self.outdir / "review" / f"{text}.xlsx"
+        digest = workbook_digest([result], self.config, self.scheme_digest)
+        if self.current.get(text) == digest and path.is_file():
+            return {}
+        write_review_workbook(path, [result], self.config)
+        return {"workbook": digest}
+
+
+def worker_outputs(outdir: Path, config: RunConfig, workbooks: bool) -> WorkbookWriter | None:
+    """The text hook to give :func:`~segagree.pipeline.scheduler.score_corpus` when the run writes
+    ``workbooks`` (call it after :func:`forget_outputs`), else None."""
+    return WorkbookWriter(outdir, config) if workbooks else None
+
+
 def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig, jobs: int, manifest: _Manifest) -> list[str]:
     scheme_digest = config.load_scheme().digest
     old = manifest.old.get("workbooks") or {}
@@ -224,7 +258,11 @@ def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig, jobs:
     for text, indexes in texts_of(outcome).items():
         path = outdir / "review" / f"{text}.xlsx"
         digest = workbook_digest([lights[i] for i in indexes], config, scheme_digest)
-        if old.get(text) != digest or not path.is_file():
+        by_worker = len(indexes) == 1 and (lights[indexes[0]].get("written") or {}).get("workbook") == digest
+        if by_worker and path.is_file():  # written by the worker that scored the pair, this run
+            manifest.new["workbooks"][text] = digest
+            manifest.rebuilt.append(f"review/{path.name}")
+        elif old.get(text) != digest or not path.is_file():
             todo.append((text, path, indexes, digest))
         else:
             manifest.new["workbooks"][text] = digest
@@ -276,6 +314,7 @@ __all__ = [
     "NOT_LOGGED",
     "RESULTS_LOG",
     "RunOutcome",
+    "WorkbookWriter",
     "build_workbook",
     "forget_outputs",
     "load_results_log",
@@ -284,5 +323,6 @@ __all__ = [
     "run_corpus",
     "usable_cpus",
     "workbook_digest",
+    "worker_outputs",
     "write_outputs",
 ]

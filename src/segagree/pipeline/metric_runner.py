@@ -155,11 +155,17 @@ def run_measure(
     build = INPUTS.get(measure.card.needs)
     if build is None:
         raise UsageError(f"metric {measure.name!r} needs {measure.card.needs!r} input, which compare cannot build")
-    return run_items(measure, build(pair, options), options)
+    return run_items(measure, build(pair, options), options, statistics)
 
 
-def run_items(measure: Measure[Any, Any, Any], items: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
-    """One measure on its built input (:data:`INPUTS`): per item, and pooled from the summed statistics."""
+def run_items(
+    measure: Measure[Any, Any, Any],
+    items: Mapping[str, Any],
+    options: Mapping[str, Any],
+    statistics: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One measure on its built input (:data:`INPUTS`): per item, and pooled from the summed statistics
+    (also put in ``statistics[name]`` when given, for pooling over texts)."""
     if set(items) == {WHOLE}:
         return _whole_text(measure, items[WHOLE], options)
     per: dict[str, Any] = {}

@@ -34,7 +34,9 @@ KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES  # the kappas' names (their cards')
 
 RESULTS_LOG = "results.jsonl"
 #: Keys of a task result that only the worker uses; the log (and the main process) leave them out.
-NOT_LOGGED = ("tracks", "operation_rows")
+#: ``written``: the digests of the outputs a worker wrote for the task's text in this run (see
+#: :func:`segagree.pipeline.scheduler.score_for_log`); its light record has it, the log does not.
+NOT_LOGGED = ("tracks", "operation_rows", "written")
 #: What a light record copies from its result, besides the pooled scores.
 LIGHT_KEYS = ("text", "annotator_a", "annotator_b", "file_a", "file_b", "key", "ok", "error")
 POOLED_KEYS = (SF, SF_B, "cost", "n_tokens", "edits", "signature")
@@ -55,6 +57,8 @@ def light_record(result: dict[str, Any], offset: int | None) -> dict[str, Any]:
     """
     light = {k: result.get(k) for k in LIGHT_KEYS}
     light["offset"] = offset
+    if result.get("written"):
+        light["written"] = result["written"]
     if result.get("track") == "time":  # the time track's record: a text with all its annotators
         from segagree.pipeline.time_corpus import pooled_values
 

@@ -16,6 +16,13 @@ Memory stays bounded whatever the corpus size: a worker computes the report's fi
 rows before returning a result; the main process writes the result to the log and keeps only
 its light record (about 1 kB). Outputs read the full results back from the log one at a time.
 
+**Outputs written in the workers.** A caller may pass a *text hook* (``hook``): a picklable
+callable that a worker runs on the full result of a text with a single pair (operation rows
+included) before condensing it, e.g. writing the text's review workbook while the result is at
+hand, in parallel with the scoring, instead of scoring the pair again afterwards. It returns the
+digests of what it wrote, which come back as the result's ``written`` (kept in its light record,
+not in the log). Texts with several pairs, and the Dask backend, are left to the caller.
+
 Results do not depend on the number of workers or the backend: each task's random numbers
 come from its own seed (text, pair), and results are kept in task order. ``jobs`` is capped at
 the CPUs this process may use (``os.sched_getaffinity``), and no pool is started for fewer
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import os
 import signal
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -43,6 +51,8 @@ MIN_PARALLEL_TASKS = 4
 DASK_SCHEDULER_ENV = "SEGAGREE_DASK_SCHEDULER"
 
 Progress = Callable[[int, int, str], None]
+#: Run in the worker on a single-pair text's full result; returns {output: digest} of what it wrote.
+TextHook = Callable[[dict[str, Any]], dict[str, str]]
 
 
 def nothing_to_score(corpus: Corpus) -> str:
@@ -68,26 +78,36 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def score_for_log(task: Task, config: Any) -> dict[str, Any]:
-    """Score one task of the config's track and condense it to what the log keeps (runs in the worker)."""
-    return track_for(config).score(task, config)
+def score_for_log(task: Task, config: Any, hook: TextHook | None = None) -> dict[str, Any]:
+    """Score one task of the config's track and condense it to what the log keeps (runs in the
+    worker); ``hook`` (see the module docstring) runs on the full result first, and what it wrote
+    comes back as ``written``."""
+    return track_for(config).score(task, config, hook)
 
 
-def _score_in_worker(task: Task, config: Any, parent: int) -> dict[str, Any]:
+def _score_in_worker(task: Task, config: Any, parent: int, hook: TextHook | None) -> dict[str, Any]:
     """:func:`score_for_log` in a loky worker: Ctrl-C is the parent's to handle (it stops the pool);
     a terminal sends it to the workers too, which would print their tracebacks."""
     if os.getpid() != parent and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return score_for_log(task, config)
+    return score_for_log(task, config, hook)
 
 
-def execute(todo: list[Task], config: Any, jobs: int, backend: str) -> Iterator[dict[str, Any]]:
+def execute(
+    todo: list[Task],
+    config: Any,
+    jobs: int,
+    backend: str,
+    hook: TextHook | None = None,
+    hooked: frozenset[str] = frozenset(),
+) -> Iterator[dict[str, Any]]:
     """Score ``todo``, yielding each task's log record as it finishes (in any order).
 
     ``backend``: ``loky`` (joblib worker processes on this machine; ``jobs`` of them) or
     ``dask`` (the scheduler named by ``$SEGAGREE_DASK_SCHEDULER``, else a local cluster of
     ``jobs`` worker processes). Dask workers read the files at the paths given, so they need the
-    corpus at the same path (a shared file system).
+    corpus at the same path (a shared file system). ``hook`` runs on the tasks of the texts in
+    ``hooked`` (not on Dask).
     """
     if not todo:
         return
@@ -97,13 +117,13 @@ def execute(todo: list[Task], config: Any, jobs: int, backend: str) -> Iterator[
     jobs = min(jobs, len(todo)) if len(todo) >= MIN_PARALLEL_TASKS else 1
     if jobs == 1:
         for t in todo:
-            yield score_for_log(t, config)
+            yield score_for_log(t, config, hook if t[0] in hooked else None)
         return
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
     parent = os.getpid()
-    yield from parallel(delayed(_score_in_worker)(t, config, parent) for t in todo)
+    yield from parallel(delayed(_score_in_worker)(t, config, parent, hook if t[0] in hooked else None) for t in todo)
 
 
 def _execute_dask(todo: list[Task], config: Any, jobs: int) -> Iterator[dict[str, Any]]:
@@ -183,10 +203,12 @@ def score_corpus(
     backend: str = "loky",
     resume: bool = True,
     progress: Progress | None = None,
+    hook: TextHook | None = None,
 ) -> RunOutcome:
     """Score every task of every text of a corpus (see the module docstring), resuming from
     ``OUTDIR/results.jsonl``; the outcome's results are read back lazily from that log. The
-    caller holds the output folder's lock (:mod:`segagree.pipeline.run_lock`)."""
+    caller holds the output folder's lock (:mod:`segagree.pipeline.run_lock`). ``hook`` runs in
+    the worker on each scored task of a text with a single task."""
     if backend != "dask":
         jobs = min(max(jobs, 1), usable_cpus())  # more workers than CPUs only adds overhead
     corpus, tasks = plan_corpus(corpus_dir, config)
@@ -197,7 +219,9 @@ def score_corpus(
     if progress:
         progress(reused, len(tasks), "")
     with _open_log(log_path, resume) as fh:
-        for result in execute(todo, config, jobs, backend):
+        pairs = Counter(t[0] for t in tasks)
+        hooked = frozenset(text for text, n in pairs.items() if n == 1) if hook else frozenset()
+        for result in execute(todo, config, jobs, backend, hook, hooked):
             offset = append(fh, result) if result.get("key") else None
             lights[(result["text"], result["annotator_a"], result["annotator_b"])] = light_record(result, offset)
             if progress:

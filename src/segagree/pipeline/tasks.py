@@ -101,6 +101,7 @@ def run_task(
     *,
     kappa: bool = True,
     details: bool = True,
+    rows: bool = False,
 ) -> dict[str, Any]:
     """Score one pair; errors in the input become ``{"ok": False, "error": ...}``, never exceptions.
 
@@ -108,7 +109,9 @@ def run_task(
     rebuilt from a resumed run uses to recompute the operation rows that the resume log does not
     keep (everything else is deterministic and cheap). ``details=False`` returns the report's
     figure data (``figures``, :func:`segagree.pipeline.figures.figure_data`) instead of the
-    per-token ``tracks`` and the ``operation_rows`` (what a corpus run keeps; cheaper).
+    per-token ``tracks`` and the ``operation_rows`` (what a corpus run keeps; cheaper);
+    ``rows=True`` adds the ``operation_rows`` to that (what a worker writing the text's review
+    workbook needs).
     """
     result: dict[str, Any] = {
         "text": text,
@@ -155,6 +158,8 @@ def run_task(
             arrays = {s: {"a": pair.arrays_a[s], "b": pair.arrays_b[s]} for s in pair.speakers} if pair else {}
             ops = compare["operations"]  # the rows' type_a, type_b and op are the operations'
             result["figures"] = figure_data({"compare": compare, "tracks": arrays, "operation_rows": ops})
+            if rows:
+                result["operation_rows"] = operation_rows(compare, pair) if pair is not None else []
         compare.pop("operations")  # the rows carry them, with context
         result["compare"] = compare
         result["kappa"] = (

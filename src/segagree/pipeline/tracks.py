@@ -71,7 +71,7 @@ class Track:
     options: frozenset[str]
     plan: Callable[[Corpus, Any], list[Task]]
     key: Callable[[Task, Any, str], str]
-    score: Callable[[Task, Any], dict[str, Any]]
+    score: Callable[[Task, Any, Any], dict[str, Any]]
     measure_group: tuple[str, ...]
 
     def measures(self) -> list[str]:
@@ -105,12 +105,19 @@ def _token_key(task: Task, config: Any, settings: str) -> str:
     return task_key(task[0], task[1], task[2], Path(task[3]), Path(task[4]), config, settings)
 
 
-def _token_score(task: Task, config: Any) -> dict[str, Any]:
+def _token_score(task: Task, config: Any, hook: Any = None) -> dict[str, Any]:
+    """Score one pair; ``hook`` (the scheduler's text hook) runs on the full result, operation rows
+    included, and what it wrote comes back as the record's ``written``."""
     from segagree.pipeline.results_log import log_record
     from segagree.pipeline.tasks import run_task
 
     text, ann_a, ann_b, file_a, file_b = task
-    return log_record(run_task(text, ann_a, ann_b, file_a, file_b, config, details=False))
+    result = run_task(text, ann_a, ann_b, file_a, file_b, config, details=False, rows=hook is not None)
+    written = hook(result) if hook is not None and result.get("ok") else None
+    record = log_record(result)
+    if written:
+        record["written"] = written
+    return record
 
 
 def _time_plan(corpus: Corpus, config: Any) -> list[Task]:
@@ -129,7 +136,7 @@ def _time_key(task: Task, config: Any, settings: str) -> str:
     return time_key(task, config, settings)
 
 
-def _time_score(task: Task, config: Any) -> dict[str, Any]:
+def _time_score(task: Task, config: Any, hook: Any = None) -> dict[str, Any]:
     from segagree.pipeline.time_corpus import score_time_task
 
     return score_time_task(task, config)
