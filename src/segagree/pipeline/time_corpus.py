@@ -110,6 +110,15 @@ def score_time_corpus(
     return run
 
 
+def _why(value: Any, reasons: Any, cat: str) -> str:
+    """A category's reason when its value is undefined (``reasons`` per category, or the dict's own)."""
+    if _number(value) is not None:
+        return ""
+    if isinstance(reasons, Mapping) and reasons.get(cat):
+        return str(reasons[cat])
+    return str(value.get("reason") or "undefined") if isinstance(value, Mapping) else "undefined"
+
+
 def _number(value: Any) -> Any:
     """A category's value: a number, or the ``alpha`` (else ``value``) of a dict."""
     if isinstance(value, Mapping):
@@ -119,12 +128,13 @@ def _number(value: Any) -> Any:
 
 def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
     """(label, value, note) of one measure's result (``to_dict()``): ``(NAME, value, "")``, one
-    ``(NAME:CATEGORY, value, "")`` per category where the value is one per category (a dict value, or
+    ``(NAME:CATEGORY, value, reason)`` per category where the value is one per category (a dict value, or
     an undefined value with ``NAME_values`` per category), or ``(NAME, None, reason)``."""
     value = result.get("value")
     per = value if isinstance(value, Mapping) else result.get(f"{name}_values")
     if isinstance(per, Mapping) and per:
-        return [(f"{name}:{cat}", _number(v), "") for cat, v in per.items()]
+        reasons = result.get("reasons")
+        return [(f"{name}:{cat}", _number(v), _why(v, reasons, cat)) for cat, v in per.items()]
     note = "" if value is not None else str(result.get("reason") or result.get("not_applicable") or "undefined")
     return [(name, value, note)]
 
