@@ -149,7 +149,8 @@ def agree(
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time
 
-        run_time(paths, {**time_opts, "seed": given_seed(seed), "jobs": jobs}, reading, scheme, layer, json_out)
+        given = {**time_opts, "seed": given_seed(seed), "jobs": jobs, "speaker_map": speaker_labels.renames}
+        run_time(paths, given, reading, scheme, layer, json_out)
         return
     if dataset is not None:
         from segagree.pipeline.agreement import agree_dataset, load_segeval_json

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from segagree.cli.agree_time import measure_params
+from segagree.cli.agree_time import measure_params, plan_reading
 from segagree.cli.common import Reading, fmt_score, new_table, print_json, say, stdout
 
 #: At most this many texts get a column in the printed table; summary.csv and report.html have all.
@@ -34,6 +34,7 @@ def run_corpus_time(
             scheme=scheme,
             read_options=reading.options,
             report=how["report"],
+            reading=plan_reading(opts),
         )
     except BaseException:
         api.remove_stale_run_outputs(output, started)

@@ -35,6 +35,7 @@ __all__ = [
     "PlanRow",
     "TimePlan",
     "match_tiers",
+    "plan_lines",
     "select_tiers",
     "tier_key",
 ]
@@ -119,29 +120,32 @@ class TimePlan:
 
     def lines(self) -> list[str]:
         """The plan as text lines (printed above the scores, or alone with ``--plan``)."""
-        gaps = ", ".join(repr(g) for g in self.gap_labels) or "none (--gap-label '')"
-        who = ", ".join(self.annotators)
-        out = [f"plan ({self.source}): annotators {who}; gap labels {gaps}; times in {self.time_unit}"]
-        for r in self.rows:
-            where = f"{r.file}" + (f" tier {r.tier!r}" if r.tier else "")
-            rec = f", recording {r.recording!r}" if r.recording else ""
-            target = f"speaker {r.speaker!r}" if r.speaker else "one stream"
-            if r.speaker is None:
-                target = "NOT SCORED"
-            gap = (
-                f", {sum(r.gaps.values())} gaps ({', '.join(f'{k!r} {n}' for k, n in r.gaps.items())})"
-                if r.gaps
-                else ""
-            )
-            why = f" ({r.why})" if r.why else ""
-            out.append(f"  {where} -> {r.annotator}, {target}{rec}: {r.units} units{gap}{why}")
-        for speaker, who in self.left_out.items():
-            out.append(
-                f"  left out of every score (ALL too): {speaker!r}, only {', '.join(who)} have it "
-                "(--missing-as-empty scores it, the others with no units)"
-            )
-        out.extend(f"  note: {n}" for n in self.notes)
-        return out
+        return plan_lines(self.to_dict())
+
+
+def plan_lines(plan: Mapping[str, Any]) -> list[str]:
+    """A plan (:meth:`TimePlan.to_dict`) as text lines."""
+    gaps = ", ".join(repr(g) for g in plan["gap_labels"]) or "none (--gap-label '')"
+    who = ", ".join(plan["annotators"])
+    out = [f"plan ({plan['source']}): annotators {who}; gap labels {gaps}; times in {plan['time_unit']}"]
+    for r in plan["rows"]:
+        where = r["file"] + (f" tier {r['tier']!r}" if r["tier"] else "")
+        rec = f", recording {r['recording']!r}" if r["recording"] else ""
+        target = f"speaker {r['speaker']!r}" if r["speaker"] else "one stream"
+        if not r["scored"]:
+            target = "NOT SCORED"
+        gap = ""
+        if r["gaps"]:
+            gap = f", {sum(r['gaps'].values())} gaps (" + ", ".join(f"{k!r} {n}" for k, n in r["gaps"].items()) + ")"
+        why = f" ({r['why']})" if r["why"] else ""
+        out.append(f"  {where} -> {r['annotator']}, {target}{rec}: {r['units']} units{gap}{why}")
+    for speaker, holders in plan["left_out"].items():
+        out.append(
+            f"  left out of every score (ALL too): {speaker!r}, only {', '.join(holders)} have it "
+            "(--missing-as-empty scores it, the others with no units)"
+        )
+    out.extend(f"  note: {n}" for n in plan["notes"])
+    return out
 
 
 def _pattern_matches(pattern: str, tier: str) -> bool:

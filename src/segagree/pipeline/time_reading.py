@@ -257,9 +257,9 @@ def read_by_plan(
     docs = [s if isinstance(s, Document) else _read(Path(s), how, by_tier) for s in sources]
     if by_tier:
         return _read_tiers(docs[0], how)
-    for doc, s, name in zip(docs, sources, names or [None] * len(docs), strict=True):
+    for doc, source, name in zip(docs, sources, names or [None] * len(docs), strict=True):
         if name:
             doc.annotator = name
-        elif not isinstance(s, Document):
-            doc.annotator = Path(s).stem
+        elif not isinstance(source, Document):
+            doc.annotator = Path(source).stem
     return _read_files(docs, how)

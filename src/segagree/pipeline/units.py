@@ -275,6 +275,26 @@ def unit_set(units: Sequence[RawUnit], annotators: Sequence[str], continuum: tup
     )
 
 
+def item_name(recording: str, speaker: str) -> str:
+    """The name of one scored item: the speaker, or the recording (``REC/SPEAKER`` with both)."""
+    if recording and speaker:
+        return f"{recording}/{speaker}"
+    return recording or speaker
+
+
+def _recording_spans(
+    units: Sequence[RawUnit], span: tuple[float, float], *, given: bool
+) -> dict[str, tuple[float, float]]:
+    """Each recording's continuum: its own default one (a recording is a text of its own), or the
+    given continuum for all."""
+    recordings: dict[str, list[RawUnit]] = {}
+    for u in units:
+        recordings.setdefault(u.recording, []).append(u)
+    if given or set(recordings) <= {""}:
+        return dict.fromkeys(recordings, span)
+    return {rec: default_continuum(us) for rec, us in recordings.items()}
+
+
 def build_timed_units(
     units: Sequence[RawUnit],
     found: Sequence[str],
@@ -301,8 +321,9 @@ def build_timed_units(
         )
     by_speaker: dict[str, list[RawUnit]] = {}
     for u in units:
-        by_speaker.setdefault(u.speaker, []).append(u)
-    sets = {spk: unit_set(us, order, span) for spk, us in by_speaker.items()}
+        by_speaker.setdefault(item_name(u.recording, u.speaker), []).append(u)
+    spans = _recording_spans(units, span, given=continuum is not None)
+    sets = {key: unit_set(us, order, spans[us[0].recording]) for key, us in by_speaker.items()}
     result = TimedUnits(order, sets, span, category, list(notes))
     result.notes.extend(overlap_notes(result))
     return result
@@ -374,6 +395,17 @@ class UnitReading:
     text_column: str | None = None
 
 
+def _plan_reading(how: UnitReading) -> UnitReading:
+    """The reader option ``gap_labels`` (``--gap-label``) is the plan's gap list in time mode."""
+    from dataclasses import replace
+
+    if "gap_labels" not in how.options:
+        return how
+    options = {k: v for k, v in how.options.items() if k != "gap_labels"}
+    given = tuple(how.options["gap_labels"] or ())
+    return replace(how, options=options, gap_labels=how.gap_labels if how.gap_labels is not None else given)
+
+
 def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = UnitReading()) -> TimedUnits:
     """Read units from files (one per annotator, one with a tier per annotator, or units tables)
     or Documents, by the annotation plan (:mod:`segagree.pipeline.time_plan`); the result's ``plan``
@@ -384,7 +416,7 @@ def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading 
         raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
     if not sources:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
-    return read_by_plan(sources, how)
+    return read_by_plan(sources, _plan_reading(how))
 
 
 def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = UnitReading()) -> TimedUnits:
@@ -395,4 +427,4 @@ def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = Uni
 
     if how.category not in CATEGORY_MODES:
         raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
-    return read_by_plan([Path(p) for p in files.values()], how, list(files))
+    return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))

@@ -206,7 +206,7 @@ def _f(p: float, r: float) -> float:
 class PairResult:
     value: float | None
     pairs: dict[str, dict[str, float]]
-    pooled: dict[str, float]
+    pooled: dict[str, Any]
     key: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,7 +237,7 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
         return out
 
     def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
-        pooled = self.scores(stats.total())
+        pooled: dict[str, Any] = dict(self.scores(stats.total()))
         pairs = {k: self.scores(v) for k, v in stats.pairs.items()}
         if not stats.pairs:
             pooled = {"reason": "no annotator pair with units (an annotator without units against another is 0)"}
