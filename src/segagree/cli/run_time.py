@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from segagree.cli.agree_time import measure_params, plan_reading
+from segagree.cli.agree_time import literal, measure_params, plan_reading
 from segagree.cli.common import Reading, fmt_score, new_table, print_json, say, stdout
 
 #: At most this many texts get a column in the printed table; summary.csv and report.html have all.
@@ -66,5 +66,5 @@ def _print_table(rows: list[dict[str, Any]], texts: list[str]) -> None:
     for (text, measure), row in values.items():
         if text == POOLED:
             cells = (fmt_score(values[(t, measure)]["value"]) if (t, measure) in values else "-" for t in shown)
-            table.add_row(measure, *cells, fmt_score(row["value"]), row["note"])
+            table.add_row(literal(measure), *cells, fmt_score(row["value"]), literal(row["note"]))
     stdout().print(table)

@@ -292,7 +292,9 @@ def _extend(part: _Partial, a: int, tables: dict[tuple[int, int], _PairTable], t
 
 
 def _extension_rows(part: _Partial, a: int, tables: dict[tuple[int, int], _PairTable], track: Track) -> int:
-    """How many rows :func:`_extend` will hold after extending by annotator ``a`` (before pruning)."""
+    """How many rows :func:`_extend` handles when extending by annotator ``a``: the partial groups and
+    every candidate extension before the consistency filter (the size of its temporaries), a bound on
+    the rows it keeps."""
     rows = part.members.shape[0] + (len(track) if np.any(part.size == 0) else 0)
     if a == 0:
         return rows
