@@ -162,9 +162,7 @@ def test_recording_column_gives_one_continuum_per_recording(tmp_path: Path) -> N
     both = segagree.agree_time(path, measures=["alpha_u"], time_unit="ms")
     assert both["measures"]["alpha_u"]["speakers"]["r2.wav"]["value"] == pytest.approx(one["alpha_u"])
     with pytest.raises(InputError, match="beyond ten days.*--time-unit ms"):
-        segagree.read_time_units(
-            write_table(tmp_path / "ms.csv", [("a", 0, 900_000_000, "x"), ("b", 0, 1000, "x")])
-        )
+        segagree.read_time_units(write_table(tmp_path / "ms.csv", [("a", 0, 900_000_000, "x"), ("b", 0, 1000, "x")]))
 
 
 @pytest.mark.parametrize(

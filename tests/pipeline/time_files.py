@@ -70,7 +70,9 @@ def write_textgrid(path: Path, tiers: dict[str, list[Interval]], xmax: float) ->
     return path
 
 
-def write_table(path: Path, rows: list[tuple[str, float, float, str]], header: str = "annotator,start,end,category") -> Path:
+def write_table(
+    path: Path, rows: list[tuple[str, float, float, str]], header: str = "annotator,start,end,category"
+) -> Path:
     """A units table (annotator, start, end, category)."""
     lines = [header] + [f"{a},{s},{e},{c}" for a, s, e, c in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
