@@ -18,7 +18,8 @@ Each converted data set is written as ONE units table (``annotator,media_file,sp
 read by segagree's annotation plan (one text per recording) and scored with gamma, alpha-U and boundary
 F1; the plan's counts (annotators, recordings, units, gaps, empty annotators) and the values are printed
 with the CPU time. With ``--pygamma PYTHON`` (a Python with pygamma-agreement, in its own venv), the
-observed disorder of the first recordings is compared with pygamma-agreement's. Nothing is written into
+observed disorder of the first recordings is compared with pygamma-agreement's (to 1e-5), and gamma
+(30 samples each; within 3·√2 of segagree's standard errors counts as within sampling error). Nothing is written into
 DIR. Exit code 1 when a data set crashes (an exception that is not a SegagreeError) or the observed
 disorders differ by more than 1e-5.
 """
@@ -125,8 +126,11 @@ for path in sys.argv[1:]:
         cont.add_annotator(a)
     for a, s, e, c in data["units"]:
         cont.add(a, Segment(s, e), c)
-    best = cont.get_best_alignment(CombinedCategoricalDissimilarity(alpha=1.0, beta=1.0, delta_empty=1.0))
-    out[path] = float(best.disorder)
+    dis = CombinedCategoricalDissimilarity(alpha=1.0, beta=1.0, delta_empty=1.0)
+    best = cont.get_best_alignment(dis)
+    np.random.seed(0)
+    gamma = cont.compute_gamma(dis, n_samples=30)
+    out[path] = [float(best.disorder), float(gamma.gamma)]
 print(json.dumps(out))
 """
 
@@ -154,8 +158,23 @@ def compare_pygamma(python: str, result: dict[str, Any], timed: Any, scratch: Pa
     ours = result["measures"]["gamma"]["speakers"] if "speakers" in result["measures"]["gamma"] else {}
     out = []
     for path, key in jobs.items():
-        mine = (ours.get(key) or result["measures"]["gamma"]["pooled"])["observed_disorder"]
-        out.append({"recording": key, "segagree": mine, "pygamma": theirs[path], "diff": abs(mine - theirs[path])})
+        res = ours.get(key) or result["measures"]["gamma"]["pooled"]
+        mine, (do, gamma) = res["observed_disorder"], theirs[path]
+        # gamma: both are means of 30 sampled disorders; within sampling error when the difference is within
+        # three of segagree's standard errors times sqrt(2) (two independent estimates)
+        within = abs(res["value"] - gamma) <= 3 * 2**0.5 * res["standard_error"]
+        out.append(
+            {
+                "recording": key,
+                "segagree": mine,
+                "pygamma": do,
+                "diff": abs(mine - do),
+                "gamma_segagree": res["value"],
+                "gamma_pygamma": gamma,
+                "gamma_standard_error": res["standard_error"],
+                "gamma_within_sampling_error": within,
+            }
+        )
     return out
 
 

@@ -42,19 +42,35 @@ def test_labels_are_printed_as_written(tmp_path: Path) -> None:
     assert "B:FG" in text and ":smile:" in text and "[bold]x[/bold]" in text and "\U0001f604" not in text
 
 
+def _unexplained(node: object, path: str = "", reasons: object = None) -> list[str]:
+    """Paths of None values without a reason: a sibling ``reason``, or ``reasons`` naming the key (a
+    measure's components, the disorders and D_o/D_e, are not values)."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        mine = node.get("reasons") if isinstance(node.get("reasons"), dict) else reasons
+        for key, value in node.items():
+            if value is None:
+                explained = (
+                    node.get("reason") or node.get("not_applicable") or (isinstance(mine, dict) and mine.get(key))
+                )
+                if not explained and "disorder" not in key and key not in ("D_o", "D_e"):
+                    out.append(f"{path}/{key}")
+            elif key not in ("observed_disorder", "expected_disorder"):
+                out.extend(_unexplained(value, f"{path}/{key}", mine if key == "value" else None))
+    return out
+
+
 def test_undefined_values_carry_their_reason(tmp_path: Path) -> None:
     rows = [("a", 0, 1, "x"), ("a", 2, 3, "y"), ("b", 0, 1, "x"), ("b", 5, 6, "z")]
     table = write_table(tmp_path / "t.csv", rows)
     res = json.loads(segagree("agree", "--time", str(table), "--json", "--samples", "3").stdout)
-    for name, result in res["measures"].items():
-        pooled = result["pooled"]
-        if pooled["value"] is None:
-            assert pooled.get("reason") or pooled.get("not_applicable"), name
-        if isinstance(pooled["value"], dict):
-            for cat, value in pooled["value"].items():
-                assert value is not None or pooled["reasons"][cat], (name, cat)
-        for cat, value in (pooled.get("ku_alpha_values") or {}).items():
-            assert value["alpha"] is not None or value["reason"], cat
+    assert _unexplained(res["measures"]) == []
+    assert res["measures"]["gamma_k"]["pooled"]["value"]["z"] is None  # the check saw undefined values
+    one = write_table(tmp_path / "one.csv", [("a", 0, 1, "x"), ("b", 0, 1.2, "x")])
+    res = json.loads(segagree("agree", "--time", str(one), "--json", "--samples", "3", "--category", "none").stdout)
+    assert _unexplained(res["measures"]) == []
+    table_out = segagree("agree", "--time", str(table), "--samples", "3", cwd=tmp_path).stdout
+    assert "z - (" in " ".join(table_out.split())  # the table's note gives the reason too
 
 
 def test_run_time_category_none_writes_its_report_and_takes_annotators(tmp_path: Path) -> None:
