@@ -875,7 +875,8 @@ def read_time_units(
         missing_as_empty: score a tier only some annotators' files have (default: left out, listed).
         time_unit, text_column: a units table's time unit (``s``/``ms``) and recording column.
     """
-    from segagree.pipeline.units import UnitReading, read_timed_units
+    from segagree.pipeline.time_reading import read_timed_units
+    from segagree.pipeline.units import UnitReading
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
     how = UnitReading(

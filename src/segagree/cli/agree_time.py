@@ -219,11 +219,7 @@ def run_time(
 
     measures = list(opts["measures"]) or None
     if opts.get("plan_only"):
-        plan = api.time_plan(files, **_reading(opts, reading, scheme, layer))
-        if json_out:
-            print_json({"plan": plan})
-        else:
-            print_plan(plan)
+        show_plan(files, opts, reading, scheme, layer, json_out)
         return
     result = api.agree_time(
         files, measures=measures, params=measure_params(opts), **_reading(opts, reading, scheme, layer)
@@ -234,6 +230,19 @@ def run_time(
         print_time(result)
 
 
+def show_plan(
+    files: list[Path], opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None, json_out: bool
+) -> None:
+    """``--plan``: print the annotation plan, no scores."""
+    import segagree.api as api
+
+    plan = api.time_plan(files, **_reading(opts, reading, scheme, layer))
+    if json_out:
+        print_json({"plan": plan})
+    else:
+        print_plan(plan)
+
+
 def run_time_review(
     files: list[Path], output: Path, opts: dict[str, Any], reading: Reading, scheme: str | None, plot: Path | None
 ) -> None:
@@ -242,6 +251,9 @@ def run_time_review(
     from segagree.cli.common import say
     from segagree.errors import UsageError
 
+    if opts.get("plan_only"):
+        show_plan(files, opts, reading, scheme, None, False)
+        return
     if len(opts["measures"]) > 1:
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None

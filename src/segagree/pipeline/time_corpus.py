@@ -2,7 +2,7 @@
 
 The texts and their annotators come from :func:`segagree.pipeline.corpus.find_annotations`
 (``TEXT.ANNOTATOR.EXT`` files, or one folder per annotator); each text's files are read as units in
-time (:func:`segagree.pipeline.units.read_annotator_files`, the annotator being the corpus's name, so
+time (:func:`segagree.pipeline.time_reading.read_annotator_files`, the annotator being the corpus's name, so
 pairs such as ELAN's ``"A|B"`` are the same in every text) and scored by every chosen measure of the
 ``time`` group, per speaker and pooled over the text's speakers (:func:`score_time_statistics`).
 
@@ -27,7 +27,8 @@ from typing import Any
 from segagree.errors import SegagreeError
 from segagree.pipeline.corpus import Corpus, find_annotations
 from segagree.pipeline.time_agreement import pooled_result, score_time_statistics, time_measures
-from segagree.pipeline.units import POOLED, UnitReading, read_annotator_files
+from segagree.pipeline.time_reading import read_annotator_files
+from segagree.pipeline.units import POOLED, UnitReading
 
 __all__ = ["TIME_COLUMNS", "TimeCorpusRun", "measure_values", "score_time_corpus", "time_rows"]
 

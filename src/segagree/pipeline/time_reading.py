@@ -17,6 +17,7 @@ from segagree.adapters import format_for, read_document
 from segagree.errors import InputError, UsageError
 from segagree.pipeline.time_plan import DEFAULT_GAP_LABELS, PlanRow, TimePlan, match_tiers, select_tiers
 from segagree.pipeline.units import (
+    CATEGORY_MODES,
     SINGLE,
     RawUnit,
     TimedUnits,
@@ -35,7 +36,7 @@ from segagree.pipeline.units_table import (
 )
 from segagree.schemas import Document
 
-__all__ = ["read_by_plan"]
+__all__ = ["read_annotator_files", "read_by_plan", "read_timed_units"]
 
 
 def _gap_set(how: UnitReading) -> set[str]:
@@ -237,7 +238,7 @@ def _read_tiers(doc: Document, how: UnitReading) -> TimedUnits:
 def read_by_plan(
     sources: Sequence[str | Path | Document], how: UnitReading, names: Sequence[str | None] | None = None
 ) -> TimedUnits:
-    """Read the sources (see :func:`segagree.pipeline.units.read_timed_units`); ``names`` are the
+    """Read the sources (see :func:`read_timed_units`); ``names`` are the
     annotators a corpus gives each file (else file stems)."""
     paths = [s for s in sources if not isinstance(s, Document)]
     tables = [Path(s) for s in paths if is_units_table(s)]
@@ -263,3 +264,37 @@ def read_by_plan(
         elif not isinstance(source, Document):
             doc.annotator = Path(source).stem
     return _read_files(docs, how)
+
+
+_DEFAULT = UnitReading()
+
+
+def _plan_reading(how: UnitReading) -> UnitReading:
+    """The reader option ``gap_labels`` (``--gap-label``) is the plan's gap list in time mode."""
+    from dataclasses import replace
+
+    if "gap_labels" not in how.options:
+        return how
+    options = {k: v for k, v in how.options.items() if k != "gap_labels"}
+    given = tuple(how.options["gap_labels"] or ())
+    return replace(how, options=options, gap_labels=how.gap_labels if how.gap_labels is not None else given)
+
+
+def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = _DEFAULT) -> TimedUnits:
+    """Read units from files (one per annotator, one with a tier per annotator, or units tables)
+    or Documents, by the annotation plan (:mod:`segagree.pipeline.time_plan`); the result's ``plan``
+    says how each file and tier was read."""
+    if how.category not in CATEGORY_MODES:
+        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
+    if not sources:
+        raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
+    return read_by_plan(sources, _plan_reading(how))
+
+
+def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = _DEFAULT) -> TimedUnits:
+    """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
+    not the file stem; units tables name their own annotators (a header-only table declares the
+    given name with no units)."""
+    if how.category not in CATEGORY_MODES:
+        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
+    return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))

@@ -50,8 +50,6 @@ __all__ = [
     "check_unit",
     "UnitReading",
     "overlap_notes",
-    "read_annotator_files",
-    "read_timed_units",
     "reader_notes",
     "units_from_documents",
 ]
@@ -393,38 +391,3 @@ class UnitReading:
     missing_as_empty: bool = False
     time_unit: str = "s"
     text_column: str | None = None
-
-
-def _plan_reading(how: UnitReading) -> UnitReading:
-    """The reader option ``gap_labels`` (``--gap-label``) is the plan's gap list in time mode."""
-    from dataclasses import replace
-
-    if "gap_labels" not in how.options:
-        return how
-    options = {k: v for k, v in how.options.items() if k != "gap_labels"}
-    given = tuple(how.options["gap_labels"] or ())
-    return replace(how, options=options, gap_labels=how.gap_labels if how.gap_labels is not None else given)
-
-
-def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = UnitReading()) -> TimedUnits:
-    """Read units from files (one per annotator, one with a tier per annotator, or units tables)
-    or Documents, by the annotation plan (:mod:`segagree.pipeline.time_plan`); the result's ``plan``
-    says how each file and tier was read."""
-    from segagree.pipeline.time_reading import read_by_plan
-
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
-    if not sources:
-        raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
-    return read_by_plan(sources, _plan_reading(how))
-
-
-def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = UnitReading()) -> TimedUnits:
-    """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
-    not the file stem; units tables name their own annotators (a header-only table declares the
-    given name with no units)."""
-    from segagree.pipeline.time_reading import read_by_plan
-
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
-    return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))
