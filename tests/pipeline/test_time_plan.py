@@ -179,3 +179,18 @@ def test_table_errors_name_what_is_expected(tmp_path: Path, body: str, needle: s
     path.write_text(body, encoding="utf-8")
     with pytest.raises(InputError, match=needle):
         segagree.read_time_units(path)
+
+
+def test_run_time_makes_one_text_per_recording(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    head = "annotator,media_file,start,end,category\n"
+    (corpus / "lab.kim.csv").write_text(head + "kim,r1.wav,1000,2000,x\nkim,r2.wav,500,900,y\n", encoding="utf-8")
+    (corpus / "lab.lee.csv").write_text(head + "lee,r1.wav,1100,2000,x\n", encoding="utf-8")
+    done = segagree.run_time(
+        corpus, tmp_path / "out", measures=["alpha_u", "boundary_f1"], reading={"time_unit": "ms"}, report=False
+    )
+    assert set(done.texts) == {"lab/r1.wav", "lab/r2.wav"}
+    r2 = done.texts["lab/r2.wav"]
+    assert r2["units"] == {"kim": 1, "lee": 0} and r2["continuum"] == [0.0, 0.9]  # lee heard nothing: kept
+    assert r2["boundary_f1"] == 0.0

@@ -47,10 +47,11 @@ class TimeCorpusRun:
     pooled: dict[str, dict[str, Any]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
     outputs: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # a recording's text -> the corpus text of its files
 
     def files(self, text: str) -> dict[str, str]:
         """annotator -> file name of a text."""
-        return {a: p.name for a, p in self.corpus.texts[text].items()}
+        return {a: p.name for a, p in self.corpus.texts[self.sources.get(text, text)].items()}
 
     def rows(self) -> list[dict[str, Any]]:
         """The long-format rows of ``summary.csv`` (:func:`time_rows`)."""
@@ -98,9 +99,12 @@ def score_time_corpus(
             run.failures[text] = str(err)
             continue
         # A usage error here is a parameter a measure refuses: the same for every text, so it stops the run.
-        run.texts[text], text_stats = score_time_statistics(timed, measures, given)
-        for name, speaker_stats in text_stats.items():
-            stats[name].extend(speaker_stats)
+        for rec, part in timed.by_recording().items():  # a table's recording column: a text each
+            name = f"{text}/{rec}" if rec else text
+            run.sources[name] = text
+            run.texts[name], text_stats = score_time_statistics(part, measures, given)
+            for measure, speaker_stats in text_stats.items():
+                stats[measure].extend(speaker_stats)
     if not run.texts and not run.failures:
         why = "; ".join(corpus.skipped[:3]) or "no annotation files"
         raise SegagreeError(

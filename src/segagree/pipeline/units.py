@@ -85,6 +85,21 @@ class TimedUnits:
     category: str
     notes: list[str] = field(default_factory=list)
     plan: TimePlan | None = None
+    recordings: dict[str, tuple[str, str]] = field(default_factory=dict)  # item -> (recording, speaker)
+
+    def by_recording(self) -> dict[str, TimedUnits]:
+        """One TimedUnits per recording (each a text of its own), or ``{"": self}`` without recordings."""
+        if not any(rec for rec, _ in self.recordings.values()):
+            return {"": self}
+        out: dict[str, TimedUnits] = {}
+        for key, us in self.speakers.items():
+            rec, spk = self.recordings[key]
+            part = out.setdefault(rec, TimedUnits(self.annotators, {}, us.continuum, self.category, [], self.plan))
+            part.speakers[spk] = us
+            part.recordings[spk] = ("", spk)
+        for part in out.values():
+            part.notes = [n for n in self.notes if not n.startswith("speaker ")] + overlap_notes(part)
+        return out
 
     @property
     def unit_counts(self) -> dict[str, int]:
@@ -323,6 +338,7 @@ def build_timed_units(
     spans = _recording_spans(units, span, given=continuum is not None)
     sets = {key: unit_set(us, order, spans[us[0].recording]) for key, us in by_speaker.items()}
     result = TimedUnits(order, sets, span, category, list(notes))
+    result.recordings = {key: (us[0].recording, us[0].speaker) for key, us in by_speaker.items()}
     result.notes.extend(overlap_notes(result))
     return result
 
