@@ -194,3 +194,9 @@ def test_run_time_makes_one_text_per_recording(tmp_path: Path) -> None:
     r2 = done.texts["lab/r2.wav"]
     assert r2["units"] == {"kim": 1, "lee": 0} and r2["continuum"] == [0.0, 0.9]  # lee heard nothing: kept
     assert r2["boundary_f1"] == 0.0
+
+
+def test_table_options_on_other_files_are_refused(tmp_path: Path) -> None:
+    grid = write_textgrid(tmp_path / "one.TextGrid", {"A": [(1, 2, "x")], "B": [(1, 2, "x")]}, 3.0)
+    with pytest.raises(UsageError, match="--time-unit and --text-column read units tables"):
+        segagree.read_time_units(grid, time_unit="ms")

@@ -230,6 +230,8 @@ def _read_tiers(doc: Document, how: UnitReading) -> TimedUnits:
         if t not in found:
             row.why = "no units and not named (--annotator-tier NAME makes it an annotator with no units)"
         plan.rows.append(row)
+    if how.missing_as_empty:
+        plan.notes.append("--missing-as-empty does not apply: the tiers of one file are the annotators")
     if how.annotator_tiers:
         how = UnitReading(**{**how.__dict__, "annotators": how.annotators or how.annotator_tiers})
     return _built(units, found, how, plan, reader_notes(doc))
@@ -246,6 +248,8 @@ def read_by_plan(
         if len(tables) != len(sources):
             raise UsageError("give either units tables or annotation files, not both")
         return _read_tables(tables, how, list(names) if names else [None] * len(tables))
+    if how.time_unit != "s" or how.text_column:
+        raise UsageError("--time-unit and --text-column read units tables (CSV/TSV); these files are not units tables")
     for s in paths:
         if looks_like_table(s) and how.fmt is None and not is_transcript_table(s):
             raise InputError(
