@@ -106,6 +106,7 @@ __all__ = [
     "review",
     "review_time",
     "run",
+    "time_plan",
     "segment",
     "study",
     "write",
@@ -969,9 +970,15 @@ def read_time_units(
     format: str | None = None,
     scheme: BoundaryScheme | str | None = None,
     layer: str | None = None,
+    gap_labels: Sequence[str] | None = None,
+    speaker_map: Mapping[str, str] | None = None,
+    missing_as_empty: bool = False,
+    time_unit: str = "s",
+    text_column: str | None = None,
     **options: Any,
 ) -> TimedUnits:
-    """Units in time per annotator and speaker (:class:`segagree.pipeline.units.TimedUnits`).
+    """Units in time per annotator and speaker (:class:`segagree.pipeline.units.TimedUnits`), read by
+    the annotation plan (:mod:`segagree.pipeline.time_plan`; ``result.plan`` says how).
 
     Args:
         sources: one file (or Document) per annotator (annotator = file stem), one file whose tiers
@@ -984,13 +991,41 @@ def read_time_units(
         continuum: (start, end) seconds; default ``[min(0, first start), last end]``.
         category: ``label`` (the unit's text with its endnote), ``endnote`` (its boundary type) or
             ``none``.
-        format, scheme, layer, options: how to read the files (see :func:`read`).
+        format, scheme, layer, options: how to read the files (see :func:`read`); ``tiers`` (``--tier``)
+            chooses each file's tiers: a name, a pattern, or ``FILE=NAME``.
+        gap_labels: labels read as gaps, not units (default ``_ sil <sil> sp <p:> #``; ``()``: none).
+        speaker_map: tier (speaker) renames ``{OLD: NEW}`` applied before tiers are matched across files.
+        missing_as_empty: score a tier only some annotators' files have (default: left out, listed).
+        time_unit, text_column: a units table's time unit (``s``/``ms``) and recording column.
     """
-    from segagree.pipeline.units import UnitReading, read_timed_units
+    from segagree.pipeline.time_reading import read_timed_units
+    from segagree.pipeline.units import UnitReading
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
-    how = UnitReading(annotators, annotator_tiers, continuum, category, format, scheme, layer, options)
+    how = UnitReading(
+        annotators,
+        annotator_tiers,
+        continuum,
+        category,
+        format,
+        scheme,
+        layer,
+        options,
+        gap_labels,
+        speaker_map,
+        missing_as_empty,
+        time_unit,
+        text_column,
+    )
     return read_timed_units(items, how)  # type: ignore[arg-type]
+
+
+def time_plan(sources: Sequence[DocumentLike] | DocumentLike, **reading: Any) -> dict[str, Any]:
+    """The annotation plan of :func:`agree_time` without scoring (``agree --time --plan``): which file and
+    tier is which annotator, speaker and recording, the units and gaps of each (see
+    :mod:`segagree.pipeline.time_plan`). ``reading`` takes :func:`read_time_units`'s keywords."""
+    timed = read_time_units(sources, **reading)
+    return timed.to_dict()["plan"]
 
 
 def agree_time(

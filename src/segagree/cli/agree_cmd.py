@@ -154,7 +154,12 @@ def agree(
         from segagree.cli.agree_time import run_time
 
         # jobs: gamma's sample workers (None: the measure's default, 1); refused above for measures without them
-        opts = {**time_opts, "seed": given_seed(seed), "jobs": jobs if jobs > 1 else None}
+        opts = {
+            **time_opts,
+            "seed": given_seed(seed),
+            "jobs": jobs if jobs > 1 else None,
+            "speaker_map": speaker_labels.renames,
+        }
         run_time(paths, opts, reading, scheme, layer, json_out)
         return
     if dataset is not None:

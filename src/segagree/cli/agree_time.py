@@ -25,6 +25,41 @@ CATEGORY_MODES = ("label", "endnote", "none")
 SAMPLERS = ("statistical", "shuffle")
 
 
+def _plan_options() -> list[Callable[[F], F]]:
+    """How the files are read (the annotation plan): ``agree --time``, ``review --time`` and ``run --time``."""
+    return [
+        click.option(
+            "--annotators", metavar="A,B,C", help="With --time: the annotators' order (names with no units count)."
+        ),
+        click.option(
+            "--missing-as-empty",
+            is_flag=True,
+            help="With --time: score a tier only some annotators' files have (the others: no units there); "
+            "default: list it and leave it out of every score.",
+        ),
+        click.option(
+            "--time-unit",
+            type=click.Choice(("s", "ms")),
+            default="s",
+            show_default=True,
+            help="With --time: the unit of a units table's start and end.",
+        ),
+        click.option(
+            "--text-column",
+            metavar="NAME",
+            help="With --time: a units table's recording column (default media_file, file or recording); "
+            "each recording is a text on its own continuum.",
+        ),
+        click.option(
+            "--memory-budget",
+            metavar="MB",
+            type=click.IntRange(min=1),
+            help="With --time: gamma's alignment refuses inputs whose estimate exceeds this (default: the "
+            "memory available).",
+        ),
+    ]
+
+
 def _input_options() -> list[Callable[[F], F]]:
     """How ``agree --time`` finds the annotators and the continuum in its files."""
     return [
@@ -34,9 +69,6 @@ def _input_options() -> list[Callable[[F], F]]:
             multiple=True,
             metavar="NAME",
             help="With --time: a tier of the one file that is an annotator (repeat for each).",
-        ),
-        click.option(
-            "--annotators", metavar="A,B,C", help="With --time: the annotators' order (names with no units count)."
         ),
         click.option(
             "--continuum",
@@ -82,6 +114,12 @@ def _scoring_options() -> list[Callable[[F], F]]:
             "--tolerance", type=click.FloatRange(min=0), metavar="SECONDS", help="Boundary F1: the time tolerance."
         ),
         click.option(
+            "--matching",
+            type=click.Choice(("optimal", "greedy"), case_sensitive=False),
+            help="Boundary F1: the most boundary pairs within the tolerance (optimal, default) or "
+            "pyannote.metrics' closest-first greedy matching.",
+        ),
+        click.option(
             "--min-overlap", type=click.FloatRange(0, 1), metavar="FRACTION", help="ELAN's kappa: the minimal overlap."
         ),
         click.option(
@@ -99,13 +137,14 @@ def _apply(f: F, options: list[Callable[[F], F]]) -> F:
 def time_options(f: F) -> F:
     """The options of ``agree --time`` (measure parameters are passed to the measures that take them)."""
     flag = click.option("--time", "time_mode", is_flag=True, help=TIME_HELP)
-    return _apply(f, [flag, *_input_options(), *_scoring_options()])
+    plan = click.option("--plan", "plan_only", is_flag=True, help="With --time: print the annotation plan, no scores.")
+    return _apply(f, [flag, plan, *_input_options(), *_plan_options(), *_scoring_options()])
 
 
 def corpus_time_options(f: F) -> F:
     """The options of ``run --time``: the category, the measures and their parameters."""
     flag = click.option("--time", "time_mode", is_flag=True, help=RUN_TIME_HELP)
-    return _apply(f, [flag, *_scoring_options()])
+    return _apply(f, [flag, *_plan_options(), *_scoring_options()])
 
 
 def _pair(text: str | None, what: str) -> tuple[float, float] | None:
@@ -142,13 +181,26 @@ def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
         "min_overlap": opts["min_overlap"],
         "resolution": opts["resolution"],
         "gamma_cat_variant": opts["gamma_cat_variant"] and opts["gamma_cat_variant"].lower(),
+        "matching": opts.get("matching") and opts["matching"].lower(),
+        "memory_budget_mb": opts.get("memory_budget"),
+    }
+
+
+def plan_reading(opts: dict[str, Any]) -> dict[str, Any]:
+    """The annotation plan's keywords (``agree``, ``review`` and ``run`` with ``--time``)."""
+    return {
+        "annotators": [a.strip() for a in opts["annotators"].split(",")] if opts.get("annotators") else None,
+        "missing_as_empty": bool(opts.get("missing_as_empty")),
+        "time_unit": opts.get("time_unit") or "s",
+        "text_column": opts.get("text_column"),
+        "speaker_map": opts.get("speaker_map"),
     }
 
 
 def _reading(opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None) -> dict[str, Any]:
     """read_time_units's keywords from the options."""
     return {
-        "annotators": [a.strip() for a in opts["annotators"].split(",")] if opts["annotators"] else None,
+        **plan_reading(opts),
         "annotator_tiers": list(opts["annotator_tiers"]) or None,
         "continuum": _pair(opts["continuum"], "--continuum"),
         "category": opts["category"].lower(),
@@ -166,6 +218,9 @@ def run_time(
     import segagree.api as api
 
     measures = list(opts["measures"]) or None
+    if opts.get("plan_only"):
+        show_plan(files, opts, reading, scheme, layer, json_out)
+        return
     result = api.agree_time(
         files, measures=measures, params=measure_params(opts), **_reading(opts, reading, scheme, layer)
     )
@@ -173,6 +228,19 @@ def run_time(
         print_json(result)
     else:
         print_time(result)
+
+
+def show_plan(
+    files: list[Path], opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None, json_out: bool
+) -> None:
+    """``--plan``: print the annotation plan, no scores."""
+    import segagree.api as api
+
+    plan = api.time_plan(files, **_reading(opts, reading, scheme, layer))
+    if json_out:
+        print_json({"plan": plan})
+    else:
+        print_plan(plan)
 
 
 def run_time_review(
@@ -183,6 +251,9 @@ def run_time_review(
     from segagree.cli.common import say
     from segagree.errors import UsageError
 
+    if opts.get("plan_only"):
+        show_plan(files, opts, reading, scheme, None, False)
+        return
     if len(opts["measures"]) > 1:
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
@@ -194,6 +265,16 @@ def run_time_review(
         say(f"wrote {path}: the units and their alignment")
 
 
+def literal(text: Any) -> Any:
+    """A rich Text printed as written: no markup, no emoji codes (``B:FG:``), control characters
+    shown as escapes."""
+    from rich.text import Text
+
+    raw = str(text)
+    shown = "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode() for ch in raw)
+    return Text(shown)
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, dict):
         inner = value.get("value")
@@ -201,29 +282,56 @@ def _cell(value: Any) -> str:
     return fmt_score(value)
 
 
-def print_time(result: dict[str, Any]) -> None:
-    """One table: a row per measure, a column per speaker and the pooled value."""
+def _per_category(pooled: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+    """category -> (value, reason when undefined) of a measure with one value per category."""
+    out: dict[str, tuple[Any, str]] = {}
+    reasons = pooled.get("reasons") or {}
+    for k, v in (pooled.get("ku_alpha_values") or {}).items():
+        out[k] = (v.get("alpha"), v.get("reason") or "undefined")
+    if isinstance(pooled.get("value"), dict):
+        for k, v in pooled["value"].items():
+            out[k] = (v, reasons.get(k) or "undefined")
+    return out
+
+
+def _note(pooled: dict[str, Any]) -> str:
+    per = _per_category(pooled)
+    if per:
+        return ", ".join(f"{k} {fmt_score(v)}" + ("" if v is not None else f" ({why})") for k, (v, why) in per.items())
+    if pooled.get("value") is None:
+        return str(pooled.get("reason") or pooled.get("not_applicable") or "undefined")
+    return str(pooled.get("reason") or "")
+
+
+def print_plan(plan: dict[str, Any]) -> None:
+    """The annotation plan, line by line, printed as written."""
+    from segagree.pipeline.time_plan import plan_lines
+
     out = stdout()
+    for line in plan_lines(plan):
+        out.print(literal(line))
+
+
+def print_time(result: dict[str, Any]) -> None:
+    """The plan, then one table: a row per measure, a column per speaker and the pooled value."""
+    out = stdout()
+    if result.get("plan"):
+        print_plan(result["plan"])
     speakers = [s for s in result["speakers"] if s != "ALL"] if len(result["speakers"]) > 1 else []
     span = result["continuum"]
     table = new_table()
     for col in ("measure", *speakers, "ALL", "note"):
-        table.add_column(col, justify="left" if col in ("measure", "note") else "right", overflow="fold")
+        table.add_column(literal(col), justify="left" if col in ("measure", "note") else "right", overflow="fold")
     for name, res in result["measures"].items():
         pooled = res["pooled"]
         per = res.get("speakers", {})
-        note = pooled.get("reason") or pooled.get("not_applicable") or ""
-        per_value = pooled.get("ku_alpha_values") or {}
-        if isinstance(pooled.get("value"), dict):  # one value per category
-            per_value = {k: {"alpha": v} for k, v in pooled["value"].items()}
-        if per_value:
-            note = ", ".join(f"{k} {_cell({'value': v.get('alpha')})}" for k, v in per_value.items())
-        table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), note)
+        table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), literal(_note(pooled)))
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
-    out.print(f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}")
+    head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}"
+    out.print(literal(head))
     out.print(table)
     for note in result["notes"]:
-        out.print(f"note: {note}")
+        out.print(literal(f"note: {note}"))
     out.print("Per-category and per-pair detail: --json")
 
 

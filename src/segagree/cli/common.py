@@ -276,7 +276,8 @@ _READING: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         {
             "multiple": True,
             "metavar": "LABEL",
-            "help": "Praat: a label that marks a gap, not a unit (repeat for several).",
+            "help": "Praat, and every format with --time: a label that marks a gap, not a unit (repeat; default "
+            "_, sil, <sil>, sp, <p:>, #; --gap-label '' for none). With --time the plan counts gaps per tier.",
         },
     ),
     (

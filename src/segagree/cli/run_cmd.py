@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.agree_time import corpus_time_options, measure_params
+from segagree.cli.agree_time import corpus_time_options, literal, measure_params, plan_reading
 from segagree.cli.common import (
     Reading,
     check_track,
@@ -138,6 +138,7 @@ def run(
             "measures": list(time_opts["measures"]) or None,
             "params": {**measure_params({**time_opts, "seed": None, "jobs": sample_jobs}), "seed": seed},
             "category": time_opts["category"].lower(),
+            "reading": plan_reading(time_opts),
         }
     else:
         keywords = {
@@ -180,7 +181,7 @@ def run(
         say(
             f"{outcome.computed} {what} scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
-            + (", review/*.xlsx" if workbooks is not False else "")
+            + (", review/*.xlsx" if workbooks is not False and not time_mode else "")
             + (", report.html, texts/*.html" if report else "")
         )
     for res in outcome.results:
@@ -278,5 +279,5 @@ def _print_time_summary(lights: list[dict[str, Any]], pooled_rows: list[dict[str
     for row in pooled_rows:
         measure = row["measure"]
         cells = (fmt_score(texts[t][measure]) if measure in texts[t] else "-" for t in shown)
-        table.add_row(measure, *cells, fmt_score(row["value"]), row["note"])
+        table.add_row(literal(measure), *cells, fmt_score(row["value"]), literal(row["note"]))
     stdout().print(table)

@@ -102,11 +102,12 @@ def subtitle_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str
 
 
 def time_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
-    """speaker -> UnitSet of A's and B's units in time (:func:`segagree.pipeline.units.read_timed_units` of
+    """speaker -> UnitSet of A's and B's units in time (:func:`segagree.pipeline.time_reading.read_timed_units` of
     the two Documents, one per annotator; ``options["category"]``: label, endnote or none; default label)."""
     from copy import copy
 
-    from segagree.pipeline.units import UnitReading, read_timed_units
+    from segagree.pipeline.time_reading import read_timed_units
+    from segagree.pipeline.units import UnitReading
 
     docs = [copy(pair.a), copy(pair.b)]
     if (docs[0].annotator or docs[0].name) == (docs[1].annotator or docs[1].name):

@@ -77,7 +77,8 @@ def _reading(tracks: tuple[str, ...]) -> dict[str, Rule]:
 
 def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
     """The time measures' parameters (cli.agree_time._scoring_options), each for the measures whose card takes it."""
-    keys = ("alpha", "beta", "delta_empty", "samples", "sampler", "gamma_cat_variant", "tolerance", "min_overlap")
+    keys: tuple[str, ...] = ("alpha", "beta", "delta_empty", "samples", "sampler", "gamma_cat_variant")
+    keys = (*keys, "tolerance", "matching", "min_overlap")
     rules = {"--" + key.replace("_", "-"): Rule(tracks, key) for key in (*keys, "resolution")}
     return {**rules, "--category": Rule(tracks, "category")}
 
@@ -85,6 +86,13 @@ def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _time_input() -> dict[str, Rule]:
     """How agree/review --time find the annotators and the continuum (cli.agree_time._input_options)."""
     return {"--annotator-tier": Rule((TIME,)), "--annotators": Rule((TIME,)), "--continuum": Rule((TIME,))}
+
+
+def _plan(run: bool = False) -> dict[str, Rule]:
+    """The annotation plan's options (cli.agree_time._plan_options); agree and review also print it (--plan)."""
+    rules = {f: Rule((TIME,)) for f in ("--missing-as-empty", "--time-unit", "--text-column")}
+    rules["--memory-budget"] = Rule((TIME,), "memory_budget_mb")  # gamma's alignment (its cards)
+    return {**rules, "--annotators": Rule((TIME,))} if run else {**rules, "--plan": Rule((TIME,))}
 
 
 def _speaker_labels(time_too: tuple[str, ...]) -> dict[str, Rule]:
@@ -134,6 +142,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
             unless=(({"--ci-speakers": False, "--dataset": None}, "without --ci-speakers (one text: no interval)"),),
         ),
         **_time_input(),
+        **_plan(),
         "--measure": Rule((TIME,), instead="token agreement scores S_f, S_f^B and their kappas"),
         **_measure_parameters((TIME,)),
         "--json": Rule(),
@@ -170,6 +179,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         **_reading(BOTH),
         "--time": Rule(),
         **_time_input(),
+        **_plan(),
         "--measure": Rule((TIME,)),
         **_measure_parameters((TIME,)),
         "--plot": Rule((TIME,), instead="a token review lists edit operations (no timeline)"),
@@ -195,6 +205,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--json": Rule(),
         "--time": Rule(),
         "--measure": Rule((TIME,), instead="a token run's measures are segagree.toml's metrics"),
+        **_plan(run=True),
         **_measure_parameters((TIME,)),
     },
 }

@@ -2,7 +2,7 @@
 
 The texts and their annotators come from :func:`segagree.pipeline.corpus.find_annotations`
 (``TEXT.ANNOTATOR.EXT`` files, or one folder per annotator). A **task** is one text: its files are
-read as units in time (:func:`segagree.pipeline.units.read_annotator_files`, the annotator being the
+read as units in time (:func:`segagree.pipeline.time_reading.read_annotator_files`, the annotator being the
 corpus's name, so pairs such as ELAN's ``"A|B"`` are the same in every text) and scored by every
 chosen measure of the ``time`` group, per speaker and pooled over the text's speakers
 (:func:`segagree.pipeline.time_agreement.score_time_statistics`). The task's log record keeps the
@@ -30,7 +30,8 @@ from typing import Any, ClassVar
 from segagree.errors import SegagreeError, UsageError
 from segagree.pipeline.stats_codec import encode
 from segagree.pipeline.time_agreement import score_time_statistics, time_measures
-from segagree.pipeline.units import POOLED, UnitReading, read_annotator_files
+from segagree.pipeline.time_reading import read_annotator_files
+from segagree.pipeline.units import POOLED, UnitReading
 from segagree.version import version
 
 __all__ = ["TimeConfig", "measure_values", "score_time_task", "time_key", "time_rows"]
@@ -58,10 +59,19 @@ class TimeConfig:
         how = self.how
         scheme = how.scheme if how.scheme is None or isinstance(how.scheme, str) else how.scheme.name
         out: dict[str, Any] = {"category": how.category, "format": how.fmt, "scheme": scheme, "layer": how.layer}
-        for name in ("annotators", "annotator_tiers", "continuum"):
+        for name in ("annotators", "annotator_tiers", "continuum", "gap_labels"):
             value = getattr(how, name, None)
             if value is not None:
                 out[name] = list(value)
+        # the annotation plan's settings (issue 28): they change what is read, so they are in the key
+        if how.speaker_map:
+            out["speaker_map"] = dict(how.speaker_map)
+        if how.missing_as_empty:
+            out["missing_as_empty"] = True
+        if how.time_unit != "s":
+            out["time_unit"] = how.time_unit
+        if how.text_column:
+            out["text_column"] = how.text_column
         return {**out, **how.options}
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,6 +127,15 @@ def score_time_task(task: tuple[str, ...], config: TimeConfig) -> dict[str, Any]
     return record
 
 
+def _why(value: Any, reasons: Any, cat: str) -> str:
+    """A category's reason when its value is undefined (``reasons`` per category, or the dict's own)."""
+    if _number(value) is not None:
+        return ""
+    if isinstance(reasons, Mapping) and reasons.get(cat):
+        return str(reasons[cat])
+    return str(value.get("reason") or "undefined") if isinstance(value, Mapping) else "undefined"
+
+
 def _number(value: Any) -> Any:
     """A category's value: a number, or the ``alpha`` (else ``value``) of a dict."""
     if isinstance(value, Mapping):
@@ -126,12 +145,13 @@ def _number(value: Any) -> Any:
 
 def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
     """(label, value, note) of one measure's result (``to_dict()``): ``(NAME, value, "")``, one
-    ``(NAME:CATEGORY, value, "")`` per category where the value is one per category (a dict value, or
+    ``(NAME:CATEGORY, value, reason)`` per category where the value is one per category (a dict value, or
     an undefined value with ``NAME_values`` per category), or ``(NAME, None, reason)``."""
     value = result.get("value")
     per = value if isinstance(value, Mapping) else result.get(f"{name}_values")
     if isinstance(per, Mapping) and per:
-        return [(f"{name}:{cat}", _number(v), "") for cat, v in per.items()]
+        reasons = result.get("reasons")
+        return [(f"{name}:{cat}", _number(v), _why(v, reasons, cat)) for cat, v in per.items()]
     note = "" if value is not None else str(result.get("reason") or result.get("not_applicable") or "undefined")
     return [(name, value, note)]
 

@@ -27,8 +27,6 @@ each Document's ``losses`` and is repeated in :attr:`TimedUnits.notes`.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,11 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from segagree.adapters import read_document
-from segagree.adapters.base import decode_text, read_bytes
 from segagree.adapters.endnotes import endnote_text
 from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import UnitSet
+from segagree.pipeline.time_plan import TimePlan
 from segagree.schemas import BoundaryScheme, Document
 from segagree.schemas.document import Unit
 
@@ -50,19 +47,16 @@ __all__ = [
     "POOLED",
     "RawUnit",
     "TimedUnits",
+    "check_unit",
     "UnitReading",
-    "is_units_table",
     "overlap_notes",
-    "read_annotator_files",
-    "read_timed_units",
+    "reader_notes",
     "units_from_documents",
-    "units_from_table",
 ]
 
 CATEGORY_MODES = ("label", "endnote", "none")
 POOLED = "ALL"  # the name of the pooled row (every speaker's statistics added)
 SINGLE = ""  # the speaker name of a source with no speakers of its own (a table, one tier each)
-TABLE_COLUMNS = ("annotator", "start", "end", "category", "speaker", "text")
 
 
 @dataclass(frozen=True)
@@ -77,6 +71,7 @@ class RawUnit:
     category: str | None
     text: str
     where: str
+    recording: str = ""
 
 
 @dataclass
@@ -89,6 +84,22 @@ class TimedUnits:
     continuum: tuple[float, float]
     category: str
     notes: list[str] = field(default_factory=list)
+    plan: TimePlan | None = None
+    recordings: dict[str, tuple[str, str]] = field(default_factory=dict)  # item -> (recording, speaker)
+
+    def by_recording(self) -> dict[str, TimedUnits]:
+        """One TimedUnits per recording (each a text of its own), or ``{"": self}`` without recordings."""
+        if not any(rec for rec, _ in self.recordings.values()):
+            return {"": self}
+        out: dict[str, TimedUnits] = {}
+        for key, us in self.speakers.items():
+            rec, spk = self.recordings[key]
+            part = out.setdefault(rec, TimedUnits(self.annotators, {}, us.continuum, self.category, [], self.plan))
+            part.speakers[spk] = us
+            part.recordings[spk] = ("", spk)
+        for part in out.values():
+            part.notes = [n for n in self.notes if not n.startswith("speaker ")] + overlap_notes(part)
+        return out
 
     @property
     def unit_counts(self) -> dict[str, int]:
@@ -100,7 +111,7 @@ class TimedUnits:
         return counts
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "annotators": list(self.annotators),
             "speakers": list(self.speakers),
             "continuum": list(self.continuum),
@@ -108,10 +119,16 @@ class TimedUnits:
             "units": self.unit_counts,
             "notes": list(self.notes),
         }
+        continua = {k: list(us.continuum) for k, us in self.speakers.items()}
+        if any(tuple(c) != tuple(self.continuum) for c in continua.values()):
+            out["continua"] = continua  # one per recording
+        if self.plan is not None:
+            out["plan"] = self.plan.to_dict()
+        return out
 
 
 # --- checking times ---------------------------------------------------------------------------
-def _check_unit(unit: RawUnit) -> None:
+def check_unit(unit: RawUnit) -> None:
     """Refuse a unit whose times cannot be a span of a recording."""
     for name, t in (("start", unit.start), ("end", unit.end)):
         if not math.isfinite(t):
@@ -182,12 +199,12 @@ def document_units(doc: Document, annotator: str | None, mode: str, layer: str |
             text=label,
             where=f"{doc.source_path or doc.name}: speaker {first.speaker!r}, unit {i + 1}",
         )
-        _check_unit(raw)
+        check_unit(raw)
         out.append(raw)
     return out
 
 
-def _reader_notes(doc: Document) -> list[str]:
+def reader_notes(doc: Document) -> list[str]:
     """What the reader dropped that could have been a unit."""
     name = Path(doc.source_path).name if doc.source_path else doc.name
     notes = []
@@ -216,7 +233,7 @@ def units_from_documents(
     names: list[str] = []
     notes: list[str] = []
     for doc in docs:
-        notes.extend(_reader_notes(doc))
+        notes.extend(reader_notes(doc))
         if one_tier_per_annotator:
             units.extend(document_units(doc, None, category, layer))
             names.extend(doc.speakers)
@@ -232,88 +249,6 @@ def units_from_documents(
     if not one_tier_per_annotator and all(len(d.speakers) <= 1 for d in docs):
         units = [RawUnit(u.annotator, SINGLE, u.start, u.end, u.category, u.text, u.where) for u in units]
     return units, list(dict.fromkeys(names)), notes
-
-
-# --- from a units table -----------------------------------------------------------------------
-def _table_text(path: Path) -> str:
-    return decode_text(read_bytes(path), path)
-
-
-def _delimiter(path: Path, first_line: str) -> str:
-    if path.suffix.lower() == ".tsv" or ("\t" in first_line and "," not in first_line):
-        return "\t"
-    return ","
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def is_units_table(path: str | Path) -> bool:
-    """Whether a CSV/TSV file is a units table (the header ``annotator,start,end[,category]...``,
-    or pygamma's headerless ``annotator,category,start,end``), not a segagree transcript table."""
-    path = Path(path)
-    if path.suffix.lower() not in (".csv", ".tsv"):
-        return False
-    first = next(iter(_table_text(path).splitlines()), "")
-    cells = [c.strip().lower() for c in next(csv.reader([first], delimiter=_delimiter(path, first)), [])]
-    if {"annotator", "start", "end"} <= set(cells):
-        return True
-    return len(cells) == 4 and _is_number(cells[2]) and _is_number(cells[3])
-
-
-def _float(cell: str, what: str, where: str) -> float:
-    try:
-        return float(cell)
-    except ValueError:
-        raise InputError(f"the {what} {cell!r} is not a number (seconds)", place=where) from None
-
-
-def units_from_table(path: str | Path, *, category: str = "label") -> tuple[list[RawUnit], list[str]]:
-    """Units of a units table and its annotators in order of first appearance."""
-    path = Path(path)
-    text = _table_text(path)
-    first = next(iter(text.splitlines()), "")
-    rows = list(csv.reader(io.StringIO(text), delimiter=_delimiter(path, first)))
-    header = [c.strip().lower() for c in rows[0]] if rows else []
-    if {"annotator", "start", "end"} <= set(header):
-        col = {name: header.index(name) for name in TABLE_COLUMNS if name in header}
-        body, first_line = rows[1:], 2
-    else:  # pygamma-agreement's headerless annotator,category,start,end
-        col = {"annotator": 0, "category": 1, "start": 2, "end": 3}
-        body, first_line = rows, 1
-    units: list[RawUnit] = []
-    for n, row in enumerate(body, start=first_line):
-        if not any(c.strip() for c in row):
-            continue
-        where = f"{path}: line {n}"
-        if len(row) <= max(col.values()):
-            raise InputError(f"the row has {len(row)} cells; expected {max(col.values()) + 1}", place=where)
-
-        def cell(name: str, row: list[str] = row) -> str:
-            return row[col[name]].strip() if name in col else ""
-
-        label = cell("category")
-        unit = RawUnit(
-            annotator=cell("annotator"),
-            speaker=cell("speaker"),
-            start=_float(cell("start"), "start", where),
-            end=_float(cell("end"), "end", where),
-            category=None if category == "none" else label,
-            text=cell("text") or label,
-            where=where,
-        )
-        if not unit.annotator:
-            raise InputError("the row has no annotator", place=where)
-        _check_unit(unit)
-        units.append(unit)
-    if not units:
-        raise InputError("the units table has no units", path=path)
-    return units, list(dict.fromkeys(u.annotator for u in units))
 
 
 # --- building the UnitSets --------------------------------------------------------------------
@@ -353,6 +288,26 @@ def unit_set(units: Sequence[RawUnit], annotators: Sequence[str], continuum: tup
     )
 
 
+def item_name(recording: str, speaker: str) -> str:
+    """The name of one scored item: the speaker, or the recording (``REC/SPEAKER`` with both)."""
+    if recording and speaker:
+        return f"{recording}/{speaker}"
+    return recording or speaker
+
+
+def _recording_spans(
+    units: Sequence[RawUnit], span: tuple[float, float], *, given: bool
+) -> dict[str, tuple[float, float]]:
+    """Each recording's continuum: its own default one (a recording is a text of its own), or the
+    given continuum for all."""
+    recordings: dict[str, list[RawUnit]] = {}
+    for u in units:
+        recordings.setdefault(u.recording, []).append(u)
+    if given or set(recordings) <= {""}:
+        return dict.fromkeys(recordings, span)
+    return {rec: default_continuum(us) for rec, us in recordings.items()}
+
+
 def build_timed_units(
     units: Sequence[RawUnit],
     found: Sequence[str],
@@ -379,9 +334,11 @@ def build_timed_units(
         )
     by_speaker: dict[str, list[RawUnit]] = {}
     for u in units:
-        by_speaker.setdefault(u.speaker, []).append(u)
-    sets = {spk: unit_set(us, order, span) for spk, us in by_speaker.items()}
+        by_speaker.setdefault(item_name(u.recording, u.speaker), []).append(u)
+    spans = _recording_spans(units, span, given=continuum is not None)
+    sets = {key: unit_set(us, order, spans[us[0].recording]) for key, us in by_speaker.items()}
     result = TimedUnits(order, sets, span, category, list(notes))
+    result.recordings = {key: (us[0].recording, us[0].speaker) for key, us in by_speaker.items()}
     result.notes.extend(overlap_notes(result))
     return result
 
@@ -430,7 +387,12 @@ def overlap_notes(timed: TimedUnits) -> list[str]:
 
 @dataclass(frozen=True)
 class UnitReading:
-    """How to read units (see :func:`segagree.api.read_time_units` for each field)."""
+    """How to read units (see :func:`segagree.api.read_time_units` for each field).
+
+    ``gap_labels`` None: :data:`segagree.pipeline.time_plan.DEFAULT_GAP_LABELS`; ``()``: none.
+    ``speaker_map`` renames tiers (speakers) before they are matched across files;
+    ``missing_as_empty`` scores a tier only some annotators have; ``time_unit`` and ``text_column``
+    read units tables (:mod:`segagree.pipeline.units_table`)."""
 
     annotators: Sequence[str] | None = None
     annotator_tiers: Sequence[str] | None = None
@@ -440,66 +402,8 @@ class UnitReading:
     scheme: BoundaryScheme | str | None = None
     layer: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
-
-
-def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = UnitReading()) -> TimedUnits:
-    """Read units from files (one per annotator, one with a tier per annotator, or a units table)
-    or Documents; see the module docstring."""
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
-    if not sources:
-        raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
-    build: dict[str, Any] = {"annotators": how.annotators, "continuum": how.continuum, "category": how.category}
-    tables = [s for s in sources if not isinstance(s, Document) and is_units_table(s)]
-    if tables:
-        if len(tables) != len(sources):
-            raise UsageError("give either units tables or annotation files, not both")
-        units: list[RawUnit] = []
-        found: list[str] = []
-        for t in tables:
-            more, names = units_from_table(t, category=how.category)
-            units.extend(more)
-            found.extend(n for n in names if n not in found)
-        return build_timed_units(units, found, **build)
-    opts = dict(how.options)
-    tiers = list(how.annotator_tiers or [])
-    if tiers:
-        if len(sources) != 1:
-            raise UsageError("--annotator-tier reads one file whose tiers are the annotators; give one file")
-        opts["tiers"] = tiers
-    # One file alone cannot be one annotator agreeing with nobody: its tiers are the annotators.
-    by_tier = bool(tiers) or len(sources) == 1
-    docs = [s if isinstance(s, Document) else _read(Path(s), how.fmt, how.scheme, opts, by_tier) for s in sources]
-    units, found, notes = units_from_documents(
-        docs, one_tier_per_annotator=by_tier, category=how.category, layer=how.layer
-    )
-    if tiers:
-        found = [t for t in tiers if t in found] + [n for n in found if n not in tiers]
-        build["annotators"] = how.annotators or tiers
-    return build_timed_units(units, found, notes=notes, **build)
-
-
-def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = UnitReading()) -> TimedUnits:
-    """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
-    not the file stem; units tables name their own annotators and are read as they are."""
-    paths = [Path(p) for p in files.values()]
-    if any(is_units_table(p) for p in paths):
-        return read_timed_units(paths, how)
-    docs = []
-    for annotator, path in zip(files, paths, strict=True):
-        doc = _read(path, how.fmt, how.scheme, dict(how.options), by_tier=False)
-        doc.annotator = annotator
-        docs.append(doc)
-    return read_timed_units(docs, how)
-
-
-def _read(path: Path, fmt: str | None, scheme: Any, opts: dict[str, Any], by_tier: bool) -> Document:
-    from segagree.adapters import format_for
-
-    options = dict(opts)
-    if by_tier and format_for(path, fmt).name == "eaf":
-        options["speaker_from"] = "tier"  # the tiers are the annotators, whatever their participant
-    doc = read_document(path, fmt, scheme=scheme, **options)
-    if not by_tier:
-        doc.annotator = path.stem
-    return doc
+    gap_labels: Sequence[str] | None = None
+    speaker_map: Mapping[str, str] | None = None
+    missing_as_empty: bool = False
+    time_unit: str = "s"
+    text_column: str | None = None

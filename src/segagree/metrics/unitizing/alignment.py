@@ -20,10 +20,16 @@ enumerating the ∏(n_i + 1) tuples that pygamma-agreement enumerates:
 * **Three or more**: the candidate groups that survive the pruning (built annotator by annotator
   from the window's pairs) form a set-partitioning binary program solved by HiGHS
   (highspy, the HiGHS bindings, checked against ``scipy.optimize.milp`` in the tests).
+
+**Memory.** Before the pairs are scored their number is counted, and before each extension of the
+candidate groups the rows it adds are counted; beyond the budget (``budget`` bytes, default a share
+of the memory available) :class:`segagree.metrics.unitizing.resources.TooLarge` says how to split the
+input, instead of growing until the kernel kills the process.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track, candidate_pairs
+from segagree.metrics.unitizing.resources import BYTES_PER_PAIR, bytes_per_group, refuse
 
-__all__ = ["Alignment", "alignment_disorder", "best_alignment", "group_disorders"]
+__all__ = ["Alignment", "alignment_disorder", "best_alignment", "check_pair_memory", "group_disorders"]
 
 # Among equally good alignments, prefer aligned units to units left alone (as pygamma's solver
 # returns them): each aligned unit beyond the first earns this much (times Δ∅) in the solvers only;
@@ -91,13 +98,43 @@ def alignment_disorder(groups: np.ndarray, tracks: Sequence[Track], dis: Dissimi
     return float(np.sum(group_disorders(groups, tracks, dis))) / mean_units
 
 
-def best_alignment(tracks: Sequence[Track], dis: Dissimilarity) -> Alignment:
-    """The exact best alignment of two or more annotators' tracks (see the module docstring)."""
+def _pair_bound(n: int, dis: Dissimilarity) -> float:
+    """The largest dissimilarity of a pair that can share a group (see the module docstring)."""
+    return 2 * dis.delta_empty if n == 2 else (_pairs_count(n) + n - 1) * dis.delta_empty
+
+
+def _window_pairs(a: Track, b: Track, dis: Dissimilarity, bound: float) -> int:
+    """How many pairs :func:`candidate_pairs` will score (its windows, counted without allocating pairs)."""
+    if len(a) == 0 or len(b) == 0:
+        return 0
+    if dis.alpha <= 0:
+        return len(a) * len(b)
+    reach = math.sqrt(bound / (dis.alpha * dis.delta_empty))
+    half = reach * ((a.end - a.start) + float(np.max(b.end - b.start)))
+    lo = np.searchsorted(b.start, a.start - half, side="left")
+    hi = np.searchsorted(b.start, a.start + half, side="right")
+    return int(np.sum(hi - lo))
+
+
+def check_pair_memory(tracks: Sequence[Track], dis: Dissimilarity, budget: float | None = None) -> int:
+    """The number of pairs the alignment will score; :class:`TooLarge` when they exceed the budget."""
+    n = len(tracks)
+    bound = _pair_bound(n, dis)
+    pairs = sum(_window_pairs(tracks[a], tracks[b], dis, bound) for a in range(n) for b in range(a + 1, n))
+    units = sum(len(t) for t in tracks)
+    refuse(pairs * BYTES_PER_PAIR, budget, f"{pairs:,} unit pairs inside the time windows", units, n)
+    return pairs
+
+
+def best_alignment(tracks: Sequence[Track], dis: Dissimilarity, budget: float | None = None) -> Alignment:
+    """The exact best alignment of two or more annotators' tracks (see the module docstring);
+    ``budget`` bytes (None: a share of the memory available) bounds the memory it may take."""
     n = len(tracks)
     if n < 2:
         raise ValueError("an alignment needs two or more annotators")
+    check_pair_memory(tracks, dis, budget)
     mean_units = sum(len(t) for t in tracks) / n
-    groups = _match_two(tracks, dis) if n == 2 else _solve_program(tracks, dis)
+    groups = _match_two(tracks, dis) if n == 2 else _solve_program(tracks, dis, budget)
     order = np.lexsort(tuple(_group_start(groups, tracks)[None, :]))
     groups = groups[order]
     return Alignment(groups, group_disorders(groups, tracks, dis), mean_units)
@@ -254,8 +291,28 @@ def _extend(part: _Partial, a: int, tables: dict[tuple[int, int], _PairTable], t
     return _Partial.concat([part, *new_parts]) if new_parts else part
 
 
-def candidate_groups(tracks: Sequence[Track], dis: Dissimilarity) -> tuple[np.ndarray, np.ndarray]:
-    """The groups that can appear in some best alignment (see the module docstring), and their costs.
+def _extension_rows(part: _Partial, a: int, tables: dict[tuple[int, int], _PairTable], track: Track) -> int:
+    """How many rows :func:`_extend` handles when extending by annotator ``a``: the partial groups and
+    every candidate extension before the consistency filter (the size of its temporaries), a bound on
+    the rows it keeps."""
+    rows = part.members.shape[0] + (len(track) if np.any(part.size == 0) else 0)
+    if a == 0:
+        return rows
+    present = part.members[:, :a] >= 0
+    first = np.where(present.any(axis=1), present.argmax(axis=1), -1)
+    for b0 in range(a):
+        u0 = part.members[first == b0, b0]
+        if u0.size:
+            indptr = tables[(b0, a)].indptr
+            rows += int(np.sum(indptr[u0 + 1] - indptr[u0]))
+    return rows
+
+
+def candidate_groups(
+    tracks: Sequence[Track], dis: Dissimilarity, budget: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The groups that can appear in some best alignment (see the module docstring), and their costs;
+    :class:`~segagree.metrics.unitizing.resources.TooLarge` before an extension beyond ``budget`` bytes.
 
     Returns (groups, disorders): groups as in :class:`Alignment` (singletons included).
     """
@@ -270,7 +327,11 @@ def candidate_groups(tracks: Sequence[Track], dis: Dissimilarity) -> tuple[np.nd
     }
     part = _Partial(np.full((1, n), -1, dtype=np.int64), np.zeros((1, n)), np.zeros(1), np.zeros(1, dtype=np.int64))
     tol = 1e-9 * bound
+    units = sum(len(t) for t in tracks)
     for a in range(n):
+        rows = _extension_rows(part, a, tables, tracks[a])
+        what = f"{rows:,} candidate groups of annotators 1-{a + 1}"
+        refuse(rows * bytes_per_group(n), budget, what, units, n)
         part = _extend(part, a, tables, tracks[a], empty)
         remaining = n - 1 - a
         limit = bound + remaining * empty + tol
@@ -312,7 +373,7 @@ def _no_better_split(
     return ok
 
 
-def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
+def _solve_program(tracks: Sequence[Track], dis: Dissimilarity, budget: float | None = None) -> np.ndarray:
     """Three or more annotators: the set-partitioning program over the candidate groups, exactly.
 
     1. The LP relaxation (HiGHS simplex). Its duals y give a lower bound ``LB = Σ y`` (corrected
@@ -324,7 +385,7 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
        parts where only the parts with a fractional LP solution need branching; if its optimum UB
        has ``UB - LB <= θ`` it is optimal over all candidates, else θ doubles (at most to UB - LB).
     """
-    groups, exact = candidate_groups(tracks, dis)
+    groups, exact = candidate_groups(tracks, dis, budget)
     offsets = np.concatenate([[0], np.cumsum([len(t) for t in tracks])])
     n_units = int(offsets[-1])
     if groups.shape[0] == n_units:  # only singletons survived

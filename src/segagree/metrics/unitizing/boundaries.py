@@ -3,15 +3,28 @@ pyannote.metrics (4.x, ``pyannote.metrics.segmentation``) defines them, for ever
 ``"A|B"`` with A as the reference.
 
 * **Boundaries** (``SegmentationPrecision``/``Recall``): an annotator's boundaries are the ends of their
-  units sorted by (start, end), all but the last (duplicates count once). Pairs of boundaries at most
-  ``tolerance`` seconds apart are matched greedily, closest first (one-to-one); precision = matches /
-  B's boundaries, recall = matches / A's boundaries (1 when there is none to find), F1 their harmonic
-  mean. pyannote's default tolerance is 0; ours is 0.2 s.
+  units sorted by (start, end), all but the last (duplicates count once). Boundaries at most
+  ``tolerance`` seconds apart are matched one-to-one; precision = matches / B's boundaries, recall =
+  matches / A's boundaries (1 when there is none to find), F1 their harmonic mean. pyannote's default
+  tolerance is 0; ours is 0.2 s.
+
+  ``matching="optimal"`` (the default) takes a maximum matching: the most pairs within the tolerance.
+  On points of a line with the rule |a - b| <= tolerance, a two-pointer walk over both sorted lists
+  (match the two smallest free boundaries when they are close enough, else drop the smaller one) is a
+  maximum-cardinality matching (an exchange argument: the smallest boundary, if matchable, can always be
+  matched to its smallest partner). ``matching="greedy"`` is pyannote's: the closest remaining pair again
+  and again, which can match fewer (pyannote.metrics issue 95: A {10, 11.5}, B {11, 12.5}, tolerance
+  1.1 gives 1 match greedily, 2 optimally).
+* **An annotator with no units** (the other has some): the annotator who drew units has every unit's
+  end as a boundary (the last one too) and the other none, so the pair's F1 is 0 (pyannote gives 1 when
+  neither side has a boundary). Two annotators with no units: the pair is undefined (not counted).
 * **Purity and coverage** (``SegmentationPurity``/``Coverage``): A's units of one label, gaps shorter
   than ``purity_tolerance`` (pyannote's 0.5 s) filled, give the covered stretch; A's and B's unit
   boundaries cut it into two partitions; with ``K`` the durations of their intersections, coverage =
   Σ_A-parts max_B K / Σ K and purity = Σ_B-parts max_A K / Σ K (1 when there is nothing); the
-  value is their F-measure (``SegmentationPurityCoverageFMeasure``).
+  value is their F-measure (``SegmentationPurityCoverageFMeasure``). When exactly one annotator of the
+  pair has no units, nothing of the other's stretch is covered: the total is the covered duration of
+  the one with units and purity = coverage = 0 (pyannote gives 1); with neither, the pair is undefined.
 
 Pooled (over pairs, speakers and texts): matches, boundary counts and durations add, and the scores
 come from the sums.
@@ -29,7 +42,17 @@ import numpy as np
 from segagree.metrics.contract import Measure, UnitSet
 from segagree.metrics.unitizing.shared import time_card
 
-__all__ = ["MEASURES", "BoundaryF1", "PurityCoverage", "boundary_matches", "purity_coverage_sums"]
+__all__ = [
+    "MATCHINGS",
+    "MEASURES",
+    "BoundaryF1",
+    "PurityCoverage",
+    "boundary_matches",
+    "optimal_boundary_matches",
+    "purity_coverage_sums",
+]
+
+MATCHINGS = ("optimal", "greedy")
 
 
 def _timeline(us: UnitSet, r: int) -> list[tuple[float, float]]:
@@ -66,6 +89,31 @@ def boundary_matches(ref: list[float], hyp: list[float], tolerance: float) -> in
             taken_r[i] = taken_h[j] = True
             matches += 1
     return matches
+
+
+def optimal_boundary_matches(ref: list[float], hyp: list[float], tolerance: float) -> int:
+    """The size of a maximum one-to-one matching of boundaries at most ``tolerance`` apart: the
+    two-pointer walk over the sorted boundaries (see the module docstring for why it is maximum)."""
+    r = sorted(ref)
+    h = sorted(hyp)
+    i = j = matches = 0
+    while i < len(r) and j < len(h):
+        if abs(r[i] - h[j]) <= tolerance:
+            matches += 1
+            i += 1
+            j += 1
+        elif r[i] < h[j]:
+            i += 1
+        else:
+            j += 1
+    return matches
+
+
+def _matching(params: Mapping[str, Any]) -> str:
+    value = str(params.get("matching") or "optimal").lower()
+    if value not in MATCHINGS:
+        raise ValueError(f"matching must be one of {MATCHINGS}, not {value!r}")
+    return value
 
 
 def _support(segments: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -158,7 +206,7 @@ def _f(p: float, r: float) -> float:
 class PairResult:
     value: float | None
     pairs: dict[str, dict[str, float]]
-    pooled: dict[str, float]
+    pooled: dict[str, Any]
     key: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,8 +220,9 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
     pairs_key: str = ""
 
     @abstractmethod
-    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray:
-        """The additive components of one pair (A = annotator a, the reference)."""
+    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
+        """The additive components of one pair (A = annotator a, the reference); None: the pair is
+        undefined (neither annotator has units)."""
 
     @abstractmethod
     def scores(self, sums: np.ndarray) -> dict[str, float]:
@@ -182,12 +231,16 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
         out = PairSums()
         for a, b in _pairs(item):
-            out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = self.pair_sums(item, a, b, params)
+            sums = self.pair_sums(item, a, b, params)
+            if sums is not None:
+                out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = sums
         return out
 
     def score(self, stats: PairSums, params: Mapping[str, Any]) -> PairResult:
-        pooled = self.scores(stats.total())
+        pooled: dict[str, Any] = dict(self.scores(stats.total()))
         pairs = {k: self.scores(v) for k, v in stats.pairs.items()}
+        if not stats.pairs:
+            pooled = {"reason": "no annotator pair with units (an annotator without units against another is 0)"}
         return PairResult(pooled[self.value_key] if stats.pairs else None, pairs, pooled, self.pairs_key)
 
 
@@ -200,20 +253,27 @@ class BoundaryF1(_Pairwise):
     card = time_card(
         "boundary_f1",
         "Boundary F1 within a time tolerance",
-        "matches of boundaries at most tolerance s apart (greedy, one-to-one); P = matches / B's, "
+        "most matches of boundaries at most tolerance s apart (one-to-one; matching=greedy: pyannote's); "
+        "P = matches / B's, "
         "R = matches / A's, F1 = 2PR / (P + R), per annotator pair A|B",
         "pyannote.metrics SegmentationPrecision/SegmentationRecall (Bredin 2017, Interspeech)",
-        parameters={"tolerance": "0.2"},
+        parameters={"tolerance": "0.2", "matching": "optimal (or greedy: pyannote's)"},
         reference=_REFERENCE,
         notes="A boundary is a unit's end, except the last unit's (pyannote); pyannote's default tolerance is 0.",
     )
     value_key, pairs_key = "f1", "boundary_pairs"
 
-    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray:
-        ref = [e for _, e in _timeline(item, a)][:-1]
-        hyp = [e for _, e in _timeline(item, b)][:-1]
-        matches = boundary_matches(ref, hyp, float(params.get("tolerance", 0.2)))
-        return np.array([matches, len(ref), len(hyp)], dtype=float)
+    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
+        ends_a = [e for _, e in _timeline(item, a)]
+        ends_b = [e for _, e in _timeline(item, b)]
+        if not ends_a and not ends_b:
+            return None
+        # One side without units: the other's every end is a boundary nobody found (F1 0, not 1).
+        ref = ends_a if not ends_b else ends_a[:-1]
+        hyp = ends_b if not ends_a else ends_b[:-1]
+        tolerance = float(params.get("tolerance", 0.2))
+        count = optimal_boundary_matches if _matching(params) == "optimal" else boundary_matches
+        return np.array([count(ref, hyp, tolerance), len(ref), len(hyp)], dtype=float)
 
     def scores(self, sums: np.ndarray) -> dict[str, float]:
         m, n_ref, n_hyp = sums.tolist()
@@ -237,8 +297,15 @@ class PurityCoverage(_Pairwise):
     )
     value_key, pairs_key = "f_measure", "purity_pairs"
 
-    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray:
-        return np.array(purity_coverage_sums(item, a, b, float(params.get("purity_tolerance", 0.5))))
+    def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
+        tolerance = float(params.get("purity_tolerance", 0.5))
+        has_a, has_b = bool(np.any(item.annotator == a)), bool(np.any(item.annotator == b))
+        if not has_a and not has_b:
+            return None
+        if not (has_a and has_b):  # nothing of the one with units is covered by the other
+            covered = _support(_filled(item, a if has_a else b, tolerance))
+            return np.array([sum(e - s for s, e in covered), 0.0, 0.0])
+        return np.array(purity_coverage_sums(item, a, b, tolerance))
 
     def scores(self, sums: np.ndarray) -> dict[str, float]:
         total, cov, pur = sums.tolist()

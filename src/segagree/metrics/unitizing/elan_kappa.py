@@ -173,6 +173,17 @@ def _kappa_parts(m: np.ndarray) -> tuple[float, float, float]:
     return raw, (raw - chance) / (1 - chance), (p_max - chance) / (1 - chance)
 
 
+def _undefined_reason(m: np.ndarray) -> str:
+    """Why :func:`_kappa_parts` gives NaN for a matrix."""
+    total = float(m.sum())
+    if total == 0:
+        return "no annotations in this table (0/0)"
+    rows, cols = m.sum(axis=1), m.sum(axis=0)
+    if float(np.sum((rows / total) * (cols / total))) == 1:
+        return "chance agreement is 1: one value only (0/0)"
+    return ""
+
+
 def _ipf_chance(m: np.ndarray) -> float:
     """The diagonal share (Unmatched cell excluded) of ELAN's IPF of a seed of ones."""
     n = m.shape[0]
@@ -187,13 +198,13 @@ def _ipf_chance(m: np.ndarray) -> float:
     return float(np.trace(fitted[:-1, :-1])) / total if total else math.nan
 
 
-def global_kappa(m: np.ndarray) -> dict[str, float | None]:
+def global_kappa(m: np.ndarray) -> dict[str, Any]:
     """ELAN's GlobalCKappa of a matrix whose last row and column are Unmatched."""
     raw_excl, kappa_excl, max_excl = _kappa_parts(m[:-1, :-1])
     raw_all, _, max_all = _kappa_parts(m)
     p_ipf = _ipf_chance(m)
     kappa_ipf = math.nan if p_ipf == 1 or math.isnan(p_ipf) else (raw_all - p_ipf) / (1 - p_ipf)
-    return {
+    out: dict[str, Any] = {
         "kappa_ipf": _nan_none(kappa_ipf),
         "kappa_max": _nan_none(max_all),
         "raw_agreement_all": _nan_none(raw_all),
@@ -201,12 +212,18 @@ def global_kappa(m: np.ndarray) -> dict[str, float | None]:
         "kappa_max_excl": _nan_none(max_excl),
         "raw_agreement_excl": _nan_none(raw_excl),
     }
+    why_all = _undefined_reason(m) or "the fitted chance agreement is 1 (0/0)"
+    why_excl = _undefined_reason(m[:-1, :-1]) or "undefined (0/0)"
+    reasons = {k: why_excl if k.endswith("_excl") else why_all for k, v in out.items() if v is None}
+    if reasons:
+        out["reasons"] = reasons
+    return out
 
 
-def per_value(m: np.ndarray, labels: list[str]) -> dict[str, dict[str, float | None]]:
+def per_value(m: np.ndarray, labels: list[str]) -> dict[str, dict[str, Any]]:
     """Each value's 2x2 table (the value against all others) and its kappa, kappa_max, raw agreement."""
     total = int(m.sum())
-    out: dict[str, dict[str, float | None]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for i, label in enumerate(labels[:-1]):
         agree = int(m[i, i])
         row = int(m[i].sum()) - agree
@@ -214,6 +231,8 @@ def per_value(m: np.ndarray, labels: list[str]) -> dict[str, dict[str, float | N
         two = np.array([[agree, col], [row, total - agree - row - col]])
         raw, kappa, kmax = _kappa_parts(two)
         out[label] = {"kappa": _nan_none(kappa), "kappa_max": _nan_none(kmax), "raw_agreement": _nan_none(raw)}
+        if out[label]["kappa"] is None:
+            out[label]["reason"] = _undefined_reason(two) or "undefined (0/0)"
     return out
 
 
@@ -259,7 +278,12 @@ class ElanKappaResult:
         return None if self.pooled is None else self.pooled["kappa_ipf"]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "elan_pairs": self.pairs, "elan_global": self.pooled}
+        out: dict[str, Any] = {"value": self.value, "elan_pairs": self.pairs, "elan_global": self.pooled}
+        if self.pooled is None:
+            out["reason"] = "no annotator pair"
+        elif self.value is None:
+            out["reason"] = self.pooled.get("reasons", {}).get("kappa_ipf", "undefined")
+        return out
 
 
 def _annotations(us: UnitSet, r: int) -> list[Annotation]:

@@ -36,6 +36,8 @@ PARAMETERS = {
     "seed": "0",
     "sampler": "statistical",
     "jobs": "1",
+    # the alignment's memory budget in MB (resources.py; default: 60 % of what this process may use)
+    "memory_budget_mb": "auto",
 }
 _Z95 = 1.959963984540054
 _CITATION_2015 = (
@@ -241,39 +243,49 @@ def _cat_stats(item: UnitSet, core: Core | None, setup: Setup, reason: str) -> C
     return CatStats(tuple(item.categories), observed, sampled)
 
 
-def _cat_value(observed: float, draws: np.ndarray, variant: str) -> tuple[float | None, float | None]:
-    """(value, expected) of 1 - D_o/D_e for one slot; None where undefined."""
+_NO_WEIGHT = "no aligned pair of units carries weight in the best alignment (0/0)"
+
+
+def _cat_value(observed: float, draws: np.ndarray, variant: str) -> tuple[float | None, float | None, str]:
+    """(value, expected, reason) of 1 - D_o/D_e for one slot; None with its reason where undefined."""
     defined = draws[np.isfinite(draws)]
     expected = float(np.mean(defined)) if defined.size else None
     if not math.isfinite(observed):
-        return None, expected
+        return None, expected, _NO_WEIGHT
     if observed == 0:
-        return 1.0, expected
+        return 1.0, expected, ""
     if expected is None:
-        return None, None
+        return None, None, "no sampled continuum has a weighted aligned pair (chance disorder 0/0)"
     if expected == 0:
-        return (0.0 if variant == "pygamma" else None), expected
-    return 1 - observed / expected, expected
+        if variant == "pygamma":
+            return 0.0, expected, ""
+        return None, expected, "the chance disorder is 0 (D_o/0)"
+    return 1 - observed / expected, expected, ""
 
 
 @dataclass(frozen=True)
 class GammaCatResult:
-    """gamma-cat (``value``) or gamma-k (``values`` per category) with their disorders."""
+    """gamma-cat (``value``) or gamma-k (``values`` per category) with their disorders; ``reason``
+    says why a value is None (gamma-k: per category)."""
 
     value: Any
     observed_disorder: Any
     expected_disorder: Any
     variant: str
     samples: int
+    reason: Any = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "value": self.value,
             "observed_disorder": self.observed_disorder,
             "expected_disorder": self.expected_disorder,
             "variant": self.variant,
             "samples": self.samples,
         }
+        if self.reason:
+            out["reason" if isinstance(self.reason, str) else "reasons"] = self.reason
+        return out
 
 
 def _nan_none(x: float) -> float | None:
@@ -317,7 +329,9 @@ class _CategoryMeasure(_GammaBase):
         return self._result(stats, observed, draws, variant)
 
     @abstractmethod
-    def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
+    def _result(
+        self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str
+    ) -> GammaCatResult | NotApplicableResult:
         """The result from the slots this measure reports."""
 
 
@@ -329,8 +343,8 @@ class GammaCatMeasure(_CategoryMeasure):
     )
 
     def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
-        value, expected = _cat_value(float(observed[0]), draws[:, 0], variant)
-        return GammaCatResult(value, _nan_none(float(observed[0])), expected, variant, len(stats.sampled))
+        value, expected, reason = _cat_value(float(observed[0]), draws[:, 0], variant)
+        return GammaCatResult(value, _nan_none(float(observed[0])), expected, variant, len(stats.sampled), reason)
 
 
 class GammaKMeasure(_CategoryMeasure):
@@ -340,14 +354,21 @@ class GammaKMeasure(_CategoryMeasure):
         "gamma-cat restricted, per category k, to the aligned pairs where a unit has category k: {k: value}",
     )
 
-    def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
+    def _result(
+        self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str
+    ) -> GammaCatResult | NotApplicableResult:
+        if not stats.categories:
+            return NotApplicableResult(self.card.name, "no categories (the units are read without categories)")
         values: dict[str, float | None] = {}
         obs_out: dict[str, float | None] = {}
         exp_out: dict[str, float | None] = {}
+        reasons: dict[str, str] = {}
         for k, name in enumerate(stats.categories, start=1):
-            values[name], exp_out[name] = _cat_value(float(observed[k]), draws[:, k], variant)
+            values[name], exp_out[name], why = _cat_value(float(observed[k]), draws[:, k], variant)
             obs_out[name] = _nan_none(float(observed[k]))
-        return GammaCatResult(values, obs_out, exp_out, variant, len(stats.sampled))
+            if why:
+                reasons[name] = why
+        return GammaCatResult(values, obs_out, exp_out, variant, len(stats.sampled), reasons)
 
 
 MEASURES = (GammaMeasure(), GammaCatMeasure(), GammaKMeasure())

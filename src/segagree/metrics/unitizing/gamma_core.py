@@ -18,9 +18,10 @@ import numpy as np
 
 from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import UnitSet
-from segagree.metrics.unitizing.alignment import Alignment, best_alignment
+from segagree.metrics.unitizing.alignment import Alignment, best_alignment, check_pair_memory
 from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track
 from segagree.metrics.unitizing.gamma_cat import VARIANTS
+from segagree.metrics.unitizing.resources import budget_from_params
 from segagree.metrics.unitizing.samplers import SAMPLERS
 
 __all__ = ["Core", "Setup", "alignment_json", "bounds_of", "gamma_core", "not_applicable", "tracks_of"]
@@ -36,6 +37,7 @@ class Setup:
     sampler: str = "statistical"
     jobs: int = 1
     variant: str = "mathet"
+    budget: float | None = None  # bytes the alignment may take (None: a share of the memory available)
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Setup:
@@ -55,7 +57,8 @@ class Setup:
         if variant not in VARIANTS:
             raise UsageError(f"gamma: gamma_cat_variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         dis = Dissimilarity(num("alpha", 1.0), num("beta", 1.0), num("delta_empty", 1.0))
-        return cls(dis, samples, None if seed is None else int(seed), sampler, max(1, jobs), variant)
+        budget = budget_from_params(params)
+        return cls(dis, samples, None if seed is None else int(seed), sampler, max(1, jobs), variant, budget)
 
 
 def tracks_of(units: UnitSet) -> list[Track]:
@@ -100,7 +103,7 @@ def _sample_job(
     tracks: list[Track], bounds: tuple[float, float], setup: Setup, seq: np.random.SeedSequence
 ) -> tuple[list[Track], Alignment]:
     sample = SAMPLERS[setup.sampler](tracks, bounds, np.random.default_rng(seq))
-    return sample, best_alignment(sample, setup.dis)
+    return sample, best_alignment(sample, setup.dis, setup.budget)
 
 
 def _sample_chunk(
@@ -148,6 +151,8 @@ def gamma_core(units: UnitSet, setup: Setup) -> Core:
         _CACHE.move_to_end(key)
         return _CACHE[key]
     tracks = tracks_of(units)
+    check_pair_memory(tracks, setup.dis, setup.budget)  # before any sample: refuse at once, with a message
+    observed = best_alignment(tracks, setup.dis, setup.budget)  # first: a too-large input stops here
     bounds = bounds_of(units, tracks)
     root = np.random.SeedSequence(setup.seed)
     seqs = root.spawn(setup.samples)
@@ -155,7 +160,7 @@ def gamma_core(units: UnitSet, setup: Setup) -> Core:
         sampled = _parallel_samples(tracks, bounds, setup, seqs)
     else:
         sampled = [_sample_job(tracks, bounds, setup, s) for s in seqs]
-    core = Core(tracks, best_alignment(tracks, setup.dis), list(sampled), int(root.entropy))  # type: ignore[arg-type]
+    core = Core(tracks, observed, list(sampled), int(root.entropy))  # type: ignore[arg-type]
     if setup.seed is not None:
         _CACHE[key] = core
         while len(_CACHE) > 4:
