@@ -498,6 +498,11 @@ def _pairing(
     }
 
 
+def _check_margin(margin: float) -> None:
+    if not (isinstance(margin, int | float) and 0 <= margin < float("inf")):
+        raise UsageError(f"the margin must be a number of seconds >= 0, not {margin!r}")
+
+
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
         raise UsageError(f"mode must be optimal or segsimflex, not {mode!r}")
@@ -782,9 +787,14 @@ def review(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     common_speakers: bool = False,
+    media: PathLike | None = None,
+    margin: float = 1.0,
 ) -> ReviewOutcome:
     """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
     speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
+    An ``.html`` output is the review page instead (:mod:`segagree.outputs.review_page`: the same
+    rows, with the recording found from A's file or ``media``, each row played with ``margin``
+    seconds around its span).
 
     ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
     reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
@@ -800,8 +810,10 @@ def review(
     from segagree.pipeline.tasks import run_task
 
     output = Path(output)
-    if output.suffix.lower() != ".xlsx":
-        raise UsageError("the review workbook must be an .xlsx file")
+    page = output.suffix.lower() in (".html", ".htm")
+    if output.suffix.lower() != ".xlsx" and not page:
+        raise UsageError("the review must be an .xlsx workbook or an .html page")
+    _check_margin(margin)
     _check_mode(mode)
     opts = dict(read_options or {})
     config = RunConfig(
@@ -821,7 +833,13 @@ def review(
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
-    path = write_review_workbook(output, [result], config)
+    if page:
+        from segagree.outputs.review_page import token_page_data, write_review_page
+
+        data = token_page_data([result], config, output.resolve().parent, media=media, margin=margin)
+        path = write_review_page(output, data)
+    else:
+        path = write_review_workbook(output, [result], config)
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
@@ -956,11 +974,14 @@ def review_time(
     measure: str | None = None,
     params: Mapping[str, Any] | None = None,
     plot: PathLike | None = None,
+    media: PathLike | None = None,
+    margin: float = 1.0,
     **reading: Any,
 ) -> dict[str, Any]:
     """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
     with each annotator's unit, the group's share of the disorder, its kind (match, shifted, category
-    mismatch, unmatched) and a decision column for :func:`adjudicate_time`.
+    mismatch, unmatched) and a decision column for :func:`adjudicate_time`. An ``.html`` output is the
+    review page of the same rows (the recording from the first source naming one, or ``media``).
 
     The alignment comes from ``measure`` or from the first measure of the time group that gives one
     (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
@@ -979,7 +1000,18 @@ def review_time(
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
-    path = write_time_review(output, rows, list(timed.annotators), settings)
+    if Path(output).suffix.lower() in (".html", ".htm"):
+        from segagree.outputs.review_page import time_page_data, write_review_page
+
+        _check_margin(margin)
+        items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+        paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
+        page_dir = Path(output).resolve().parent
+        text = Path(paths[0]).name.split(".")[0] if paths else ""
+        data = time_page_data(rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text)
+        path = write_review_page(output, data)
+    else:
+        path = write_time_review(output, rows, list(timed.annotators), settings)
     plots = _timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
     return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
@@ -999,6 +1031,13 @@ def _timeline_plots(plot: Path, units: Mapping[str, Any], alignments: Mapping[st
             tmp.write_bytes(timeline_png(units[speaker], alignment, title=speaker))
         written.append(str(target))
     return written
+
+
+def review_page_media(page: PathLike) -> str:
+    """One line on a review page's recording: which file it plays and what named it, or why it plays none."""
+    from segagree.outputs.review_page import media_line
+
+    return media_line(page)
 
 
 def is_time_review(review: PathLike) -> bool:

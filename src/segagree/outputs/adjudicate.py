@@ -185,7 +185,10 @@ def adjudicate(
     if output.resolve() == workbook.resolve():
         raise SegagreeError("refusing to overwrite the review workbook with the gold annotation", path=output)
     target = format_for(output, fmt)  # fail on a bad output format before any work
-    about, sources, rows, sheet_name = _read_workbook(workbook, sheet)
+    from segagree.outputs.decisions import is_decisions_file, read_token_decisions  # the review page's export
+
+    reader = read_token_decisions if is_decisions_file(workbook) else _read_workbook
+    about, sources, rows, sheet_name = reader(workbook, sheet)
     src = sources[sheet_name]
     base_path = _find_source(workbook, src)
     try:

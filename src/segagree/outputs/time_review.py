@@ -162,8 +162,13 @@ def write_time_review(
 
 
 def is_time_review(path: str | os.PathLike[str]) -> bool:
-    """Whether a workbook is a time review (it has the Alignment sheet)."""
+    """Whether a workbook is a time review (it has the Alignment sheet), or a decisions file of one."""
     import zipfile
+
+    from segagree.outputs.decisions import decisions_kind, is_decisions_file
+
+    if is_decisions_file(path):
+        return decisions_kind(path) == "time"
 
     try:
         with zipfile.ZipFile(path) as z:
@@ -253,7 +258,9 @@ def adjudicate_time(
 ) -> TimeAdjudication:
     """Turn a filled-in time review into gold units and write them (see the module docstring)."""
     workbook = Path(workbook)
-    annotators, rows, _ = _read_rows(workbook)
+    from segagree.outputs.decisions import is_decisions_file, read_time_decisions  # the review page's export
+
+    annotators, rows, _ = (read_time_decisions if is_decisions_file(workbook) else _read_rows)(workbook)
     report = TimeAdjudication(str(output), 0)
     gold: list[dict[str, Any]] = []
     for row in rows:

@@ -1,0 +1,146 @@
+"""Decisions files: what a review page exports, read back as a review workbook is read.
+
+A decisions file is UTF-8 JSON (the page's *export decisions* button,
+``window.segagreeReview.exportDecisions()``)::
+
+    {"format": "segagree review decisions", "format_version": 1,
+     "kind": "tokens" | "time", "text": ..., "page_digest": ..., "written_by": ...,
+     "sheet": the workbook sheet the rows are (``Operations``, ``ops A-B``, ``Alignment``),
+     "annotators": [...], "settings": {the About sheet's settings},
+     tokens: "source": {the About sheet's sources row: file_a, sha1_a, file_b, sha1_b, ...},
+             "scheme": {the reading scheme},
+             "rows": [{the operations sheet's columns by key (row_id, speaker, position_a, ...),
+                       "decision": "A" | "B" | "both" | "neither" | "other" | null, "comment": ...}]
+     time:   "sources": [{"file", "file_absolute", "sha1"}],
+             "rows": [{"group", "speaker", "kind", "units": {annotator: {start, end, category, text} | null},
+                       "decision": annotator | "none" | "edit" | null,
+                       "gold": {start, end, category} | null, "comment"}]}
+
+:func:`read_token_decisions` returns what :func:`segagree.outputs.adjudicate.adjudicate` reads from a
+workbook (About facts, sources, rows, sheet), and :func:`read_time_decisions` what
+:func:`segagree.outputs.time_review.adjudicate_time` reads; everything after that (source SHA-1s,
+deleted rows, every row decided or reported, contradictions) is the workbook route's own code, so
+the same decisions give the same gold file. Rows are referred to as in the workbook
+(``'Operations' row N``: the Excel row the row has there).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import SegagreeError, UsageError
+
+__all__ = ["DECISIONS_FORMAT", "is_decisions_file", "read_time_decisions", "read_token_decisions"]
+
+DECISIONS_FORMAT = "segagree review decisions"
+
+
+def is_decisions_file(path: str | Path) -> bool:
+    """Whether ``path`` looks like a decisions file (JSON, not a workbook)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64).lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"{")
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise SegagreeError(f"cannot read the decisions file ({err})", path=path) from None
+    if not isinstance(data, dict) or data.get("format") != DECISIONS_FORMAT:
+        raise SegagreeError(f"not a segagree decisions file (no \"format\": {DECISIONS_FORMAT!r})", path=path)
+    if data.get("format_version") != 1:
+        raise SegagreeError(f"decisions file format version {data.get('format_version')!r}; this segagree reads 1", path=path)
+    if not isinstance(data.get("rows"), list) or not all(isinstance(r, dict) for r in data["rows"]):
+        raise SegagreeError("the decisions file has no list of rows", path=path)
+    return data
+
+
+def decisions_kind(path: str | Path) -> str:
+    """``tokens`` or ``time``: which adjudication a decisions file is for."""
+    kind = _load(Path(path)).get("kind")
+    if kind not in ("tokens", "time"):
+        raise SegagreeError(f"unknown kind {kind!r} (expected tokens or time)", path=path)
+    return str(kind)
+
+
+def read_token_decisions(path: Path, sheet: str | None) -> tuple[dict[str, str], dict[str, Any], list[Any], str]:
+    """(About facts, sources by sheet, rows, sheet) of a token decisions file, as
+    ``adjudicate._read_workbook`` returns them for a workbook."""
+    from segagree.outputs.adjudicate import _decision, _int, _Row, _Source, _text
+    from segagree.outputs.review import SCHEME_JSON_LABEL, SETTINGS_JSON_LABEL
+    from segagree.schemas import NONE_SYMBOL
+
+    data = _load(path)
+    if data.get("kind") != "tokens":
+        raise SegagreeError("a time decisions file: adjudicate it as a time review", path=path)
+    name = str(data.get("sheet") or "")
+    if sheet is not None and sheet != name:
+        raise UsageError(f"{path}: the decisions are for sheet {name!r}, not {sheet!r}")
+    source = data.get("source")
+    if not isinstance(source, dict) or not name:
+        raise SegagreeError("the decisions file has no sheet or source (file_a, sha1_a ...)", path=path)
+    about = {
+        SETTINGS_JSON_LABEL: json.dumps(data.get("settings"), ensure_ascii=False, sort_keys=True),
+        SCHEME_JSON_LABEL: json.dumps(data.get("scheme"), ensure_ascii=False),
+    }
+    rows = []
+    for n, row in enumerate(data["rows"]):
+        ref = f"'{name}' row {n + 2}"  # the Excel row of the same row in the workbook
+        pa = _int(row.get("position_a"), ref, "A token #")
+        lo, hi = _int(row.get("span_a_from"), ref, "A span from"), _int(row.get("span_a_to"), ref, "A span to")
+        span = None
+        if pa is not None:
+            span = (pa if lo is None else lo, pa if hi is None else hi)
+            if not span[0] <= pa <= span[1]:
+                raise SegagreeError(f"{ref}: A span {span[0]}-{span[1]} does not contain A token # {pa}", path=path)
+        rows.append(
+            _Row(
+                ref=ref,
+                speaker=_text(row.get("speaker")),
+                op=_text(row.get("op")),
+                position_a=pa,
+                position_b_in_a=_int(row.get("position_b_in_a"), ref, "B's point in A"),
+                span=span,
+                type_a=_text(row.get("type_a")) or NONE_SYMBOL,
+                type_b=_text(row.get("type_b")) or NONE_SYMBOL,
+                token_a=_text(row.get("token_a")),
+                decision=_decision(row.get("decision"), ref),
+                comment=_text(row.get("comment")),
+                row_id=_int(row.get("row_id"), ref, "row id"),
+            )
+        )
+    values = {k: _text(v) for k, v in source.items()}
+    return about, {name: _Source(name, values)}, rows, name
+
+
+def read_time_decisions(path: Path) -> tuple[list[str], list[dict[str, Any]], list[str]]:
+    """(annotators, rows, header) of a time decisions file, as ``time_review._read_rows`` returns
+    them for a workbook (rows keyed by the Alignment sheet's column names)."""
+    from segagree.outputs.time_review import UNIT_FIELDS, _columns
+
+    data = _load(path)
+    if data.get("kind") != "time":
+        raise SegagreeError("a token decisions file: adjudicate it as a token review", path=path)
+    annotators = [str(a) for a in data.get("annotators") or []]
+    rows = []
+    for n, row in enumerate(data["rows"], start=2):
+        out: dict[str, Any] = {"group": row.get("group"), "speaker": row.get("speaker"), "_row": n}
+        units = row.get("units") or {}
+        for a in annotators:
+            unit = units.get(a) or {}
+            for key in UNIT_FIELDS:
+                value = unit.get(key)
+                out[f"{a} {key}"] = None if value in (None, "") else value
+        gold = row.get("gold") or {}
+        out["decision"] = row.get("decision")
+        out["gold start"], out["gold end"] = gold.get("start"), gold.get("end")
+        out["gold category"] = gold.get("category")
+        out["comment"] = row.get("comment")
+        rows.append(out)
+    return annotators, [r for r in rows if r.get("group") is not None], _columns(annotators)
