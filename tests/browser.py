@@ -155,10 +155,16 @@ class Browser:
         codes = {" ": ("Space", 32), "ArrowDown": ("ArrowDown", 40), "ArrowUp": ("ArrowUp", 38)}
         code, vk = codes.get(key, (f"Key{key.upper()}" if key.isalpha() else f"Digit{key}", ord(key.upper()[0])))
         text = key if len(key) == 1 else ""
-        self.call("Input.dispatchKeyEvent", session=True, type="keyDown", key=key, code=code,
-                  windowsVirtualKeyCode=vk, text=text)
-        self.call("Input.dispatchKeyEvent", session=True, type="keyUp", key=key, code=code,
-                  windowsVirtualKeyCode=vk)
+        self.call(
+            "Input.dispatchKeyEvent",
+            session=True,
+            type="keyDown",
+            key=key,
+            code=code,
+            windowsVirtualKeyCode=vk,
+            text=text,
+        )
+        self.call("Input.dispatchKeyEvent", session=True, type="keyUp", key=key, code=code, windowsVirtualKeyCode=vk)
 
     def errors(self) -> list[str]:
         """Console errors, uncaught exceptions and error log entries seen so far."""

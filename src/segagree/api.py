@@ -1008,7 +1008,9 @@ def review_time(
         paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
         page_dir = Path(output).resolve().parent
         text = Path(paths[0]).name.split(".")[0] if paths else ""
-        data = time_page_data(rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text)
+        data = time_page_data(
+            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text
+        )
         path = write_review_page(output, data)
     else:
         path = write_time_review(output, rows, list(timed.annotators), settings)

@@ -195,8 +195,10 @@ def run_time_review(
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
     reading_kw = _reading(opts, reading, scheme, None)
-    page = {"media": media, "margin": margin} if output.suffix.lower() in (".html", ".htm") else {}
-    out = api.review_time(files, output, measure=measure, params=measure_params(opts), plot=plot, **page, **reading_kw)
+    page = output.suffix.lower() in (".html", ".htm")
+    out = api.review_time(
+        files, output, measure=measure, params=measure_params(opts), plot=plot, media=media, margin=margin, **reading_kw
+    )
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
     say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:

@@ -134,4 +134,3 @@ def review(
     say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
     if page:
         say(api.review_page_media(outcome.path))
-

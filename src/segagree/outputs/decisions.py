@@ -27,6 +27,7 @@ the same decisions give the same gold file. Rows are referred to as in the workb
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ __all__ = ["DECISIONS_FORMAT", "is_decisions_file", "read_time_decisions", "read
 DECISIONS_FORMAT = "segagree review decisions"
 
 
-def is_decisions_file(path: str | Path) -> bool:
+def is_decisions_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` looks like a decisions file (JSON, not a workbook)."""
     try:
         with open(path, "rb") as fh:
@@ -53,19 +54,21 @@ def _load(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise SegagreeError(f"cannot read the decisions file ({err})", path=path) from None
     if not isinstance(data, dict) or data.get("format") != DECISIONS_FORMAT:
-        raise SegagreeError(f"not a segagree decisions file (no \"format\": {DECISIONS_FORMAT!r})", path=path)
+        raise SegagreeError(f'not a segagree decisions file (no "format": {DECISIONS_FORMAT!r})', path=path)
     if data.get("format_version") != 1:
-        raise SegagreeError(f"decisions file format version {data.get('format_version')!r}; this segagree reads 1", path=path)
+        raise SegagreeError(
+            f"decisions file format version {data.get('format_version')!r}; this segagree reads 1", path=path
+        )
     if not isinstance(data.get("rows"), list) or not all(isinstance(r, dict) for r in data["rows"]):
         raise SegagreeError("the decisions file has no list of rows", path=path)
     return data
 
 
-def decisions_kind(path: str | Path) -> str:
+def decisions_kind(path: str | os.PathLike[str]) -> str:
     """``tokens`` or ``time``: which adjudication a decisions file is for."""
     kind = _load(Path(path)).get("kind")
     if kind not in ("tokens", "time"):
-        raise SegagreeError(f"unknown kind {kind!r} (expected tokens or time)", path=path)
+        raise SegagreeError(f"unknown kind {kind!r} (expected tokens or time)", path=Path(path))
     return str(kind)
 
 

@@ -199,8 +199,11 @@ def _token_pair(sheet: str, result: Mapping[str, Any], config: RunConfig, home: 
     settings = workbook_settings(config)
     layer = str(result["compare"].get("layer") or config.layer)
     sides = [
-        _Side(read_document(result[f"file_{x}"], config.format or None, scheme=scheme, **config.reader_options()),
-              layer, settings)
+        _Side(
+            read_document(result[f"file_{x}"], config.format or None, scheme=scheme, **config.reader_options()),
+            layer,
+            settings,
+        )
         for x in ("a", "b")
     ]
     anchors: dict[str, list[tuple[int, int]]] = {}
@@ -246,7 +249,7 @@ def token_page_data(
     config: RunConfig,
     page_dir: Path,
     *,
-    media: str | Path | None = None,
+    media: str | os.PathLike[str] | None = None,
     margin: float = DEFAULT_MARGIN,
 ) -> dict[str, Any]:
     """The page data of a text's token reviews (one entry per annotator pair, as the workbook's
@@ -280,7 +283,7 @@ def time_page_data(
     sources: Sequence[Path],
     page_dir: Path,
     *,
-    media: str | Path | None = None,
+    media: str | os.PathLike[str] | None = None,
     margin: float = DEFAULT_MARGIN,
     text: str = "",
 ) -> dict[str, Any]:
@@ -321,7 +324,7 @@ def time_page_data(
                 "share": _sheet_number(row["share"]),
                 "speaker": str(row.get("speaker") or ""),
                 "members": members,
-                "types": sorted({m[2] for m in members if m is not None}),
+                "types": sorted({str(m[2]) for m in members if m is not None}),
                 "start": min(times) if times else None,
                 "end": max(times) if times else None,
             }
@@ -380,7 +383,7 @@ def review_section(data: Mapping[str, Any]) -> str:
     )
 
 
-def write_review_page(path: str | Path, data: Mapping[str, Any], *, title: str = "") -> Path:
+def write_review_page(path: str | os.PathLike[str], data: Mapping[str, Any], *, title: str = "") -> Path:
     """Write the stand-alone review page (atomically)."""
     path = Path(path)
     head = (
@@ -400,19 +403,19 @@ def _escape(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def page_data(path: str | Path) -> dict[str, Any]:
+def page_data(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The data embedded in a review page (what its script renders)."""
     import re
 
     text = Path(path).read_text(encoding="utf-8")
     found = re.search(r'<script type="application/json" id="segagree-review-data">(.*?)</script>', text, re.S)
     if not found:
-        raise SegagreeError("not a segagree review page (no embedded review data)", path=path)
+        raise SegagreeError("not a segagree review page (no embedded review data)", path=Path(path))
     data: dict[str, Any] = json.loads(found.group(1))
     return data
 
 
-def media_line(path: str | Path) -> str:
+def media_line(path: str | os.PathLike[str]) -> str:
     """One line on a page's recording: the file played and what named it, or why none is played."""
     media = page_data(path)["media"]
     if not media["src"]:

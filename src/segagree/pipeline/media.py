@@ -19,6 +19,7 @@ peaks per second, the maximum absolute sample over each window (channels mixed b
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,7 +101,7 @@ def media_candidates(doc: Document) -> tuple[str, list[Path]]:
     return "", []
 
 
-def find_media(doc: Document | None, given: str | Path | None = None) -> MediaInfo:
+def find_media(doc: Document | None, given: str | os.PathLike[str] | None = None) -> MediaInfo:
     """The recording: ``given`` (``--media``) if any, else what ``doc`` names (see the module docstring)."""
     if given is not None:
         path = Path(given)
