@@ -52,6 +52,7 @@ import numpy as np
 
 from segagree.adapters import LossReport, format_for, read_document, write_document
 from segagree.errors import SegagreeError, UsageError
+from segagree.outputs.decisions import is_decisions_file, read_token_decisions
 from segagree.outputs.review import (
     ABOUT_SHEET,
     DECISIONS,
@@ -185,10 +186,11 @@ def adjudicate(
     if output.resolve() == workbook.resolve():
         raise SegagreeError("refusing to overwrite the review workbook with the gold annotation", path=output)
     target = format_for(output, fmt)  # fail on a bad output format before any work
-    from segagree.outputs.decisions import is_decisions_file, read_token_decisions  # the review page's export
-
-    reader = read_token_decisions if is_decisions_file(workbook) else _read_workbook
-    about, sources, rows, sheet_name = reader(workbook, sheet)
+    if is_decisions_file(workbook):  # the review page's export: its rows read by the workbook's row reader
+        about, sheet_name, values, table = read_token_decisions(workbook, sheet)
+        sources, rows = {sheet_name: _Source(sheet_name, values)}, _read_ops(table, sheet_name, workbook)
+    else:
+        about, sources, rows, sheet_name = _read_workbook(workbook, sheet)
     src = sources[sheet_name]
     base_path = _find_source(workbook, src)
     try:

@@ -17,11 +17,11 @@ A decisions file is UTF-8 JSON (the page's *export decisions* button,
                        "gold": {start, end, category} | null, "comment"}]}
 
 :func:`read_token_decisions` returns what :func:`segagree.outputs.adjudicate.adjudicate` reads from a
-workbook (About facts, sources, rows, sheet), and :func:`read_time_decisions` what
-:func:`segagree.outputs.time_review.adjudicate_time` reads; everything after that (source SHA-1s,
-deleted rows, every row decided or reported, contradictions) is the workbook route's own code, so
-the same decisions give the same gold file. Rows are referred to as in the workbook
-(``'Operations' row N``: the Excel row the row has there).
+workbook (About facts, the sources row, the operations sheet's table, read by the workbook's own row
+reader), and :func:`read_time_decisions` what :func:`segagree.outputs.time_review.adjudicate_time`
+reads; everything after that (source SHA-1s, deleted rows, every row decided or reported,
+contradictions) is the workbook route's own code, so the same decisions give the same gold file.
+Rows are referred to as in the workbook (``'Operations' row N``: the Excel row the row has there).
 """
 
 from __future__ import annotations
@@ -32,8 +32,16 @@ from pathlib import Path
 from typing import Any
 
 from segagree.errors import SegagreeError, UsageError
+from segagree.outputs.review import OPS_HEADERS, SCHEME_JSON_LABEL, SETTINGS_JSON_LABEL
 
-__all__ = ["DECISIONS_FORMAT", "is_decisions_file", "read_time_decisions", "read_token_decisions"]
+__all__ = [
+    "DECISIONS_FORMAT",
+    "Table",
+    "decisions_kind",
+    "is_decisions_file",
+    "read_time_decisions",
+    "read_token_decisions",
+]
 
 DECISIONS_FORMAT = "segagree review decisions"
 
@@ -72,13 +80,21 @@ def decisions_kind(path: str | os.PathLike[str]) -> str:
     return str(kind)
 
 
-def read_token_decisions(path: Path, sheet: str | None) -> tuple[dict[str, str], dict[str, Any], list[Any], str]:
-    """(About facts, sources by sheet, rows, sheet) of a token decisions file, as
-    ``adjudicate._read_workbook`` returns them for a workbook."""
-    from segagree.outputs.adjudicate import _decision, _int, _Row, _Source, _text
-    from segagree.outputs.review import SCHEME_JSON_LABEL, SETTINGS_JSON_LABEL
-    from segagree.schemas import NONE_SYMBOL
+class Table:
+    """The rows of a decisions file as a worksheet's ``iter_rows(values_only=True)`` gives them
+    (header row first), so the workbook's own row reader reads them."""
 
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self.rows = rows
+
+    def iter_rows(self, values_only: bool = True) -> Any:
+        return iter(self.rows)
+
+
+def read_token_decisions(path: Path, sheet: str | None) -> tuple[dict[str, str], str, dict[str, str], Table]:
+    """(About facts, sheet, About sources row, the operations sheet's table) of a token decisions
+    file: what ``adjudicate`` reads from a workbook, rows in the sheet's column order (the
+    workbook's row reader then reads them, so rows are referred to by the same Excel rows)."""
     data = _load(path)
     if data.get("kind") != "tokens":
         raise SegagreeError("a time decisions file: adjudicate it as a time review", path=path)
@@ -92,41 +108,16 @@ def read_token_decisions(path: Path, sheet: str | None) -> tuple[dict[str, str],
         SETTINGS_JSON_LABEL: json.dumps(data.get("settings"), ensure_ascii=False, sort_keys=True),
         SCHEME_JSON_LABEL: json.dumps(data.get("scheme"), ensure_ascii=False),
     }
-    rows = []
-    for n, row in enumerate(data["rows"]):
-        ref = f"'{name}' row {n + 2}"  # the Excel row of the same row in the workbook
-        pa = _int(row.get("position_a"), ref, "A token #")
-        lo, hi = _int(row.get("span_a_from"), ref, "A span from"), _int(row.get("span_a_to"), ref, "A span to")
-        span = None
-        if pa is not None:
-            span = (pa if lo is None else lo, pa if hi is None else hi)
-            if not span[0] <= pa <= span[1]:
-                raise SegagreeError(f"{ref}: A span {span[0]}-{span[1]} does not contain A token # {pa}", path=path)
-        rows.append(
-            _Row(
-                ref=ref,
-                speaker=_text(row.get("speaker")),
-                op=_text(row.get("op")),
-                position_a=pa,
-                position_b_in_a=_int(row.get("position_b_in_a"), ref, "B's point in A"),
-                span=span,
-                type_a=_text(row.get("type_a")) or NONE_SYMBOL,
-                type_b=_text(row.get("type_b")) or NONE_SYMBOL,
-                token_a=_text(row.get("token_a")),
-                decision=_decision(row.get("decision"), ref),
-                comment=_text(row.get("comment")),
-                row_id=_int(row.get("row_id"), ref, "row id"),
-            )
-        )
-    values = {k: _text(v) for k, v in source.items()}
-    return about, {name: _Source(name, values)}, rows, name
+    keys = list(OPS_HEADERS)
+    table = [tuple(OPS_HEADERS[k] for k in keys)]
+    table += [tuple(row.get(k) for k in keys) for row in data["rows"]]
+    values = {str(k): "" if v is None else str(v).strip() for k, v in source.items()}
+    return about, name, values, Table(table)
 
 
-def read_time_decisions(path: Path) -> tuple[list[str], list[dict[str, Any]], list[str]]:
-    """(annotators, rows, header) of a time decisions file, as ``time_review._read_rows`` returns
-    them for a workbook (rows keyed by the Alignment sheet's column names)."""
-    from segagree.outputs.time_review import UNIT_FIELDS, _columns
-
+def read_time_decisions(path: Path, unit_fields: tuple[str, ...]) -> tuple[list[str], list[dict[str, Any]]]:
+    """(annotators, rows) of a time decisions file, the rows keyed by the Alignment sheet's column
+    names as ``time_review`` reads them from a workbook (``unit_fields``: its unit columns)."""
     data = _load(path)
     if data.get("kind") != "time":
         raise SegagreeError("a token decisions file: adjudicate it as a token review", path=path)
@@ -137,7 +128,7 @@ def read_time_decisions(path: Path) -> tuple[list[str], list[dict[str, Any]], li
         units = row.get("units") or {}
         for a in annotators:
             unit = units.get(a) or {}
-            for key in UNIT_FIELDS:
+            for key in unit_fields:
                 value = unit.get(key)
                 out[f"{a} {key}"] = None if value in (None, "") else value
         gold = row.get("gold") or {}
@@ -146,4 +137,4 @@ def read_time_decisions(path: Path) -> tuple[list[str], list[dict[str, Any]], li
         out["gold category"] = gold.get("category")
         out["comment"] = row.get("comment")
         rows.append(out)
-    return annotators, [r for r in rows if r.get("group") is not None], _columns(annotators)
+    return annotators, [r for r in rows if r.get("group") is not None]

@@ -36,6 +36,7 @@ from segagree.adapters.base import atomic_path
 from segagree.adapters.endnotes import split_endnote
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.metrics.contract import UnitSet
+from segagree.outputs.decisions import decisions_kind, is_decisions_file, read_time_decisions
 from segagree.schemas import builtin_scheme, from_units
 
 __all__ = [
@@ -165,8 +166,6 @@ def is_time_review(path: str | os.PathLike[str]) -> bool:
     """Whether a workbook is a time review (it has the Alignment sheet), or a decisions file of one."""
     import zipfile
 
-    from segagree.outputs.decisions import decisions_kind, is_decisions_file
-
     if is_decisions_file(path):
         return decisions_kind(path) == "time"
 
@@ -258,9 +257,10 @@ def adjudicate_time(
 ) -> TimeAdjudication:
     """Turn a filled-in time review into gold units and write them (see the module docstring)."""
     workbook = Path(workbook)
-    from segagree.outputs.decisions import is_decisions_file, read_time_decisions  # the review page's export
-
-    annotators, rows, _ = (read_time_decisions if is_decisions_file(workbook) else _read_rows)(workbook)
+    if is_decisions_file(workbook):  # the review page's export
+        annotators, rows = read_time_decisions(workbook, UNIT_FIELDS)
+    else:
+        annotators, rows, _ = _read_rows(workbook)
     report = TimeAdjudication(str(output), 0)
     gold: list[dict[str, Any]] = []
     for row in rows:
