@@ -678,6 +678,7 @@ def run(
     read_options: Mapping[str, Any] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     common_speakers: bool | None = None,
+    review_pages: bool | None = None,
 ) -> RunOutcome:
     """Score every pair of annotators of every text of a corpus folder and write the outputs.
 
@@ -698,6 +699,8 @@ def run(
         format, read_options: how to read the files (see :func:`read`).
         common_speakers: score the speakers both annotations of a pair have and list the
             others (``common_speakers`` in segagree.toml; None keeps the config's).
+        review_pages: a review part on every text page (the review page's rows, recording and
+            decisions; ``review_pages`` in segagree.toml, default on; None keeps the config's).
 
     Raises:
         SegagreeError: the folder does not exist, or holds nothing to score.
@@ -731,6 +734,8 @@ def run(
         settings.reference = reference
     if common_speakers is not None:
         settings.common_speakers = common_speakers
+    if review_pages is not None:
+        settings.review_pages = review_pages
     if scheme is not None:
         # A scheme file given here is relative to the working folder, not the config's.
         settings.scheme = str(Path(scheme).resolve()) if Path(scheme).is_file() else scheme

@@ -394,3 +394,32 @@ def _fill_workbook(source: Path, target: Path, decided: dict[int, tuple[str, Any
             for key, value in zip(("gold start", "gold end", "gold category"), edit, strict=True):
                 ws.cell(r, head.index(key) + 1, value)
     wb.save(target)
+
+
+# --- the run report's text pages ---------------------------------------------------------------
+
+
+def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) -> None:
+    from segagree.outputs.run import run_corpus
+    from segagree.pipeline.config import RunConfig
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, units in (("ann1", UNITS_A), ("ann2", _units_b())):
+        write_document(_doc(units), corpus / f"talk.{name}.eaf")
+    config = RunConfig()
+    config.kappa.enabled = False
+    run_corpus(corpus, tmp_path / "out", config, workbooks=True, resume=False)
+    page = tmp_path / "out" / "texts" / "talk.html"
+    data = page_data(page)
+    assert data["media"]["src"] is None and "names no recording" in data["media"]["note"]
+    expected = _workbook_rows(tmp_path / "out" / "review" / "talk.xlsx", False)
+    browser.events.clear()
+    browser.open(page.as_uri())
+    rows = json.loads(browser.eval("JSON.stringify(segagreeReview.rows())"))
+    assert [(r["id"], r["kind"]) for r in rows] == expected and len(rows) == 3
+    assert browser.errors() == [] and set(browser.requests()) == {page.as_uri()}
+    config.review_pages = False  # --no-review-pages: the page is rebuilt without it
+    outcome = run_corpus(corpus, tmp_path / "out", config, workbooks=False, resume=True)
+    assert "texts/talk.html" in outcome.outputs["rebuilt"]
+    assert "segagree-review" not in page.read_text(encoding="utf-8")

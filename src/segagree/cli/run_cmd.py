@@ -73,6 +73,11 @@ from segagree.cli.common import (
 @click.option(
     "--report/--no-report", default=True, help="Write report.html and a page per text under texts/ (default) or not."
 )
+@click.option(
+    "--review-pages/--no-review-pages",
+    default=None,
+    help="A review part (rows, recording, decisions to export) on every text page (default) or not.",
+)
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @reading_options
 @common_speakers_option
@@ -92,6 +97,7 @@ def run(
     seed: int | None,
     workbooks: bool,
     report: bool,
+    review_pages: bool | None,
     fresh: bool,
     reading: Reading,
     common_speakers: bool | None,
@@ -120,7 +126,13 @@ def run(
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
     if time_opts.pop("time_mode"):
-        token_only = {"--config": config, "--reference": reference, "--kappa": kappa, "--sims": sims}
+        token_only = {
+            "--config": config,
+            "--reference": reference,
+            "--kappa": kappa,
+            "--sims": sims,
+            "--review-pages/--no-review-pages": review_pages,
+        }
         given = [name for name, value in token_only.items() if value is not None] + ["--workbooks"] * workbooks
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run --time does not take them")
@@ -146,6 +158,7 @@ def run(
                 scheme=scheme,
                 workbooks=workbooks,
                 report=report,
+                review_pages=review_pages,
                 **reading.api_keywords(),
                 common_speakers=common_speakers,
                 progress=progress,

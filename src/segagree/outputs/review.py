@@ -283,7 +283,7 @@ def type_pair_counts(result: dict[str, Any]) -> Counter[tuple[str, str]]:
 
 def workbook_settings(config: RunConfig) -> dict[str, Any]:
     """The settings a workbook shows (and depends on): all but the report's own."""
-    return {k: v for k, v in config.to_dict().items() if k != "report_plots"}
+    return {k: v for k, v in config.to_dict().items() if k not in ("report_plots", "review_pages")}
 
 
 def _relative(path: Path, start: Path) -> str:

@@ -39,7 +39,7 @@ from segagree.outputs.adjudicate import _streams
 from segagree.outputs.review import DECISIONS, SOURCE_HEADERS, review_rows, sheet_names, workbook_settings
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
-from segagree.pipeline.tasks import file_digest
+from segagree.pipeline.tasks import file_digest, run_task
 from segagree.schemas import NONE_SYMBOL, Document
 from segagree.version import version
 
@@ -47,6 +47,7 @@ __all__ = [
     "DECISIONS_FORMAT",
     "media_data",
     "review_section",
+    "text_review_section",
     "time_page_data",
     "token_page_data",
     "write_review_page",
@@ -422,3 +423,34 @@ def media_line(path: str | os.PathLike[str]) -> str:
         return f"no playback: {media['note']}"
     line = f"recording {media['src']} (named by {media['found_by']}; margin {media['margin']:g} s)"
     return line + (f"; {media['peaks_note']}" if media["peaks_note"] else "")
+
+
+def with_operation_rows(results: Sequence[Mapping[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
+    """A run's results of one text with their operation rows: results read back from the resume
+    log lack them and get them by scoring the pair again without kappa (as the workbooks do)."""
+    full = []
+    for r in results:
+        if "operation_rows" not in r:
+            again = run_task(
+                r["text"], r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"], config, kappa=False
+            )
+            if not again.get("ok") or again.get("key") != r.get("key"):
+                raise SegagreeError(
+                    f"{r['text']}: the files changed while the run was writing; run again", path=r["file_a"]
+                )
+            r = {**r, "operation_rows": again["operation_rows"]}
+        full.append(dict(r))
+    return full
+
+
+def text_review_section(results: Sequence[Mapping[str, Any]], config: RunConfig, page_dir: Path) -> str:
+    """The review part of a run report's text page (``page_dir``: the page's folder, which the
+    recording and the sources are linked relative to); a note when the text has nothing to review."""
+    ok = [r for r in results if r.get("ok")]
+    reason = "no pair of this text was scored"
+    if ok:
+        try:
+            return review_section(token_page_data(with_operation_rows(ok, config), config, page_dir))
+        except SegagreeError as err:
+            reason = f"the review part could not be built: {err}"
+    return f'<section id="segagree-review"><h2>Review</h2><p class="note">{_escape(reason)}</p></section>'

@@ -2,6 +2,7 @@
 // can run), keeps decisions in localStorage under the page's digest, plays each row's span.
 (function () {
   'use strict';
+  const began = performance.now();
   const root = document.getElementById('segagree-review');
   const data = JSON.parse(document.getElementById('segagree-review-data').textContent);
   const $ = (id) => document.getElementById(id);
@@ -406,12 +407,12 @@
   function download() {
     const blob = new Blob([window.segagreeReview.exportDecisions()], {type: 'application/json'});
     const a = el('a');
-    a.href = URL.createObjectURL(blob);
+    a.href = URL['createObjectURL'](blob);
     a.download = (data.text || 'review') + '.decisions.json';
     document.body.appendChild(a);
     a.click();
     a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    setTimeout(() => URL['revokeObjectURL'](a.href), 1000);
   }
   document.addEventListener('keydown', (ev) => {
     const tag = (ev.target && ev.target.tagName) || '';
@@ -472,4 +473,5 @@
     + (data.media.src ? '; recording ' + data.media.name + ' (found by ' + data.media.found_by + ', margin ' + margin + ' s)' : '');
   $('sgr-media-note').textContent = data.media.src ? (data.media.peaks_note || '') : (data.media.note || 'no recording');
   selectPair(0);
+  window.segagreeReview.renderMs = performance.now() - began; // the script's own work: parse, rows, strip
 })();
