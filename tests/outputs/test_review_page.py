@@ -209,6 +209,19 @@ def test_media_is_found_from_each_format(tmp_path: Path) -> None:
     assert find_media(None, tmp_path / "nothing.wav").note.startswith("the recording given with --media does not exist")
 
 
+def test_media_of_exmaralda_prefers_the_audio(tmp_path: Path) -> None:
+    from conftest import shared_path
+
+    exb = tmp_path / "AnneWill.exb"
+    exb.write_bytes(shared_path("corpora", "exmaralda", "exmaralda_AnneWill.exb").read_bytes())
+    doc = read_document(exb)
+    assert "missing" in find_media(doc).note and "AnneWill.wav" in find_media(doc).note
+    (tmp_path / "AnneWill_web.mp4").write_bytes(b"")  # listed first, but a video
+    _tone(tmp_path / "AnneWill.wav")
+    info = find_media(doc)
+    assert (info.path, info.source) == ((tmp_path / "AnneWill.wav").resolve(), "EXMARaLDA referenced-file")
+
+
 def test_waveform_peaks_are_the_windows_maxima(tmp_path: Path) -> None:
     _tone(tmp_path / "tone.wav")
     peaks, seconds, note = waveform_peaks(tmp_path / "tone.wav")

@@ -9,6 +9,8 @@ Where an annotation names its recording (what the readers already keep in ``Docu
 * Transcriber: ``<Trans audio_filename=...>`` (relative to the .trs; no extension: as CHAT);
 * EXMARaLDA: ``<referenced-file url=...>`` in the meta-information.
 
+Of several files named, the first that exists, audio before video.
+
 :func:`find_media` returns a :class:`MediaInfo` that says what was looked for and why nothing was
 found, so the page can say so. :func:`waveform_peaks` reads the audio with ``soundfile``
 (libsndfile: WAV, FLAC, OGG/Vorbis, MP3 with libsndfile >= 1.1) and returns, at a fixed number of
@@ -33,7 +35,8 @@ from segagree.schemas import Document
 
 __all__ = ["MEDIA_SUFFIXES", "PEAKS_PER_SECOND", "MediaInfo", "find_media", "media_candidates", "waveform_peaks"]
 
-MEDIA_SUFFIXES = (".wav", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".m4a", ".mp4", ".webm", ".aif", ".aiff")
+MEDIA_SUFFIXES = (".wav", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".m4a", ".aif", ".aiff", ".mp4", ".webm")
+VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".mpg", ".mpeg", ".avi", ".m4v")
 PEAKS_PER_SECOND = 50
 
 
@@ -111,6 +114,9 @@ def find_media(doc: Document | None, given: str | os.PathLike[str] | None = None
     if doc is None:
         return MediaInfo(None, "", [], "no recording: the annotations name none; give one with --media")
     source, paths = media_candidates(doc)
+    # A recording listed as audio and as video (EXMARaLDA, ELAN often list both): the audio first,
+    # which an <audio> element plays in any browser and soundfile reads for the waveform.
+    paths.sort(key=lambda p: p.suffix.lower() in VIDEO_SUFFIXES)
     tried = [str(p) for p in paths]
     for p in paths:
         if p.is_file():
