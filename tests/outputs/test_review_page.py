@@ -156,9 +156,9 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
-def _workbook_rows(path: Path, time_review: bool) -> list[tuple[int, str]]:
+def _workbook_rows(path: Path, time_review: bool, sheet: str = "Operations") -> list[tuple[int, str]]:
     wb = openpyxl.load_workbook(path, read_only=True)
-    ws = wb["Alignment" if time_review else "Operations"]
+    ws = wb["Alignment" if time_review else sheet]
     table = list(ws.iter_rows(values_only=True))
     head = list(table[0])
     id_col, kind_col = (
@@ -418,7 +418,8 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    for name, units in (("ann1", UNITS_A), ("ann2", _units_b())):
+    third = [*UNITS_A[:5], ("ROSA", "pulled up", "--", 10.8, 11.8)]
+    for name, units in (("ann1", UNITS_A), ("ann2", _units_b()), ("ann3", third)):
         write_document(_doc(units), corpus / f"talk.{name}.eaf")
     config = RunConfig()
     config.kappa.enabled = False
@@ -426,11 +427,16 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
     page = tmp_path / "out" / "texts" / "talk.html"
     data = page_data(page)
     assert data["media"]["src"] is None and "names no recording" in data["media"]["note"]
-    expected = _workbook_rows(tmp_path / "out" / "review" / "talk.xlsx", False)
+    sheets = [p["sheet"] for p in data["pairs"]]
+    assert len(sheets) == 3  # one per annotator pair, as the workbook's sheets
     browser.events.clear()
     browser.open(page.as_uri())
-    rows = json.loads(browser.eval("JSON.stringify(segagreeReview.rows())"))
-    assert [(r["id"], r["kind"]) for r in rows] == expected and len(rows) == 3
+    assert browser.eval("segagreeReview.pairs()") == sheets
+    for i, sheet in enumerate(sheets):
+        browser.eval(f"segagreeReview.selectPair({i}); 1")
+        rows = json.loads(browser.eval("JSON.stringify(segagreeReview.rows())"))
+        assert [(r["id"], r["kind"]) for r in rows] == _workbook_rows(tmp_path / "out" / "review" / "talk.xlsx", False, sheet)
+        assert json.loads(browser.eval("segagreeReview.exportDecisions()"))["sheet"] == sheet
     assert browser.errors() == [] and set(browser.requests()) == {page.as_uri()}
     config.review_pages = False  # --no-review-pages: the page is rebuilt without it
     outcome = run_corpus(corpus, tmp_path / "out", config, workbooks=False, resume=True)
