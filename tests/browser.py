@@ -152,7 +152,7 @@ class Browser:
 
     def key(self, key: str) -> None:
         """Press and release a key the way a user does (trusted key events)."""
-        codes = {" ": ("Space", 32), "ArrowDown": ("ArrowDown", 40), "ArrowUp": ("ArrowUp", 38)}
+        codes = {" ": ("Space", 32), "ArrowDown": ("ArrowDown", 40), "ArrowUp": ("ArrowUp", 38), "Enter": ("Enter", 13)}
         code, vk = codes.get(key, (f"Key{key.upper()}" if key.isalpha() else f"Digit{key}", ord(key.upper()[0])))
         text = key if len(key) == 1 else ""
         self.call(

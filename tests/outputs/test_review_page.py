@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from segagree.adapters import read_document, write_document
 from segagree.cli import app
-from segagree.errors import SegagreeError, UsageError
+from segagree.errors import SegagreeError
 from segagree.outputs.adjudicate import adjudicate
 from segagree.outputs.review_page import page_data
 from segagree.pipeline.media import find_media, waveform_peaks
@@ -250,12 +250,12 @@ def test_page_is_self_contained_and_escapes_the_annotation(tmp_path: Path) -> No
     assert page_data(tmp_path / "n.html")["pairs"][0]["units"][0][2][1][0] == "</script><script>window.pwned=1</script>"
 
 
-def test_media_and_margin_need_an_html_output(tmp_path: Path) -> None:
+def test_media_and_margin_with_a_workbook_are_reported(tmp_path: Path) -> None:
     case = _make_case("eaf", tmp_path, True)
     done = CliRunner().invoke(app, ["review", *case["args"], "-o", str(tmp_path / "r.xlsx"), "--margin", "2"])
-    assert isinstance(done.exception, UsageError) and "--media and --margin are for the review page" in str(
-        done.exception
-    )
+    assert done.exit_code == 0 and "--media and --margin apply to the review page" in done.output
+    done = CliRunner().invoke(app, ["review", *case["args"], "-o", str(tmp_path / "r.html"), "--margin", "-1"])
+    assert done.exit_code == 2 and "--margin" in done.output
 
 
 def test_decisions_file_checks_the_sources(tmp_path: Path) -> None:
@@ -347,6 +347,16 @@ def test_key_decisions_survive_a_reload(
     browser.reload()
     after = json.loads(browser.eval("JSON.stringify(segagreeReview.rows())"))
     assert after == before
+    # Enter plays the current row; moving to another row stops it (each row plays its own span)
+    browser.key("Enter")
+    deadline = time.monotonic() + 10
+    while browser.eval("segagreeReview.media().paused") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    first = before[0]
+    assert browser.eval("segagreeReview.media().paused") is False
+    assert first["start"] - 1.0 - 0.01 <= browser.eval("segagreeReview.media().currentTime") <= first["end"] + 1.0
+    browser.key("j")
+    assert browser.eval("segagreeReview.media().paused") is True
     assert "decide" in browser.eval("document.getElementById('sgr-keylist').textContent")
     _offline(browser, case)
 
@@ -435,7 +445,9 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
     for i, sheet in enumerate(sheets):
         browser.eval(f"segagreeReview.selectPair({i}); 1")
         rows = json.loads(browser.eval("JSON.stringify(segagreeReview.rows())"))
-        assert [(r["id"], r["kind"]) for r in rows] == _workbook_rows(tmp_path / "out" / "review" / "talk.xlsx", False, sheet)
+        assert [(r["id"], r["kind"]) for r in rows] == _workbook_rows(
+            tmp_path / "out" / "review" / "talk.xlsx", False, sheet
+        )
         assert json.loads(browser.eval("segagreeReview.exportDecisions()"))["sheet"] == sheet
     assert browser.errors() == [] and set(browser.requests()) == {page.as_uri()}
     config.review_pages = False  # --no-review-pages: the page is rebuilt without it

@@ -100,8 +100,8 @@ def review(
 
     check_writable(output)
     page = output.suffix.lower() in (".html", ".htm")
-    if not page and (media is not None or margin != 1.0):
-        raise UsageError("--media and --margin are for the review page (an .html output)")
+    if not page and (media is not None or margin != 1.0):  # reported, not refused: same options for both outputs
+        say("note: --media and --margin apply to the review page (an .html output); the workbook has no recording")
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time_review
 

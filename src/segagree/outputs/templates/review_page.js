@@ -104,6 +104,10 @@
     return Promise.resolve(started).then(() => {
       check();
       return {id: row.id, from: from, to: stopAt, currentTime: media.currentTime};
+    }, (err) => {
+      // A newer play() or a pause interrupted this one: not an error of the page.
+      if (err && err.name === 'AbortError') return {id: row.id, from: from, to: row.end + margin, interrupted: true};
+      throw err;
     });
   }
   function exportDecisions() {
@@ -272,6 +276,7 @@
   }
   function setCurrent(i) {
     const old = currentRow();
+    if (media && old && i !== current && !media.paused) { media.pause(); stopAt = null; stopWatch(); } // its span only
     if (old && old._li) old._li.classList.remove('current');
     current = i;
     const row = currentRow();
@@ -382,6 +387,7 @@
   // --- keys and buttons (all through window.segagreeReview) --------------------------------------
   function keyList() {
     const keys = [['j / ↓', 'next row'], ['k / ↑', 'previous row'], ['space / p', 'play the row / pause'],
+      ['Enter', 'play the row from its start'],
       ['1…' + pair().choices.length, 'decide: ' + pair().choices.join(', ')]];
     Object.entries(LETTERS).forEach(([k, c]) => keys.push([k, 'decide ' + c]));
     keys.push(['u', 'undecided'], ['x', 'export decisions']);
@@ -424,6 +430,7 @@
     if (k === 'j' || k === 'ArrowDown') move(1);
     else if (k === 'k' || k === 'ArrowUp') move(-1);
     else if (k === ' ' || k === 'p') togglePlay();
+    else if (k === 'Enter' && row && media) api.play(row.id).catch((err) => { $('sgr-play-note').textContent = String(err.message || err); });
     else if (k === 'x') download();
     else if (row && k === 'u') api.decide(row.id, null);
     else if (row && /^[1-9]$/.test(k) && (choice = pair().choices[Number(k) - 1]) !== undefined) api.decide(row.id, choice);
