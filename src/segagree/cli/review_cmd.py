@@ -34,9 +34,9 @@ from segagree.cli.common import (
         "segagree review garden.ann1.txt garden.ann2.txt -o g.xlsx --max-mismatch 0.3",
         "# then fill in the decision column, and:",
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
-        "# the review page, with the recording the ELAN file names (or --media FILE):",
-        "segagree review talk.ann1.eaf talk.ann2.eaf -o talk.review.html --margin 0.5",
-        "segagree adjudicate talk.review.decisions.json -o talk.gold.eaf",
+        "# the review page, with the recording the ELAN files name (or --media FILE):",
+        "segagree review recording/talk.kim.eaf recording/talk.lee.eaf -o talk.review.html --margin 0.5",
+        "# then decide in the browser, export the decisions, and: segagree adjudicate talk.decisions.json -o gold.eaf",
     )
 )
 @click.argument("files", nargs=-1, type=EXISTING_FILE)

@@ -195,18 +195,18 @@ def _source_record(sheet: str, result: Mapping[str, Any], home: Path) -> dict[st
     return dict(zip(SOURCE_HEADERS, (str(v) for v in values), strict=True))
 
 
-def _token_pair(sheet: str, result: Mapping[str, Any], config: RunConfig, home: Path) -> dict[str, Any]:
+def _token_pair(
+    sheet: str, result: Mapping[str, Any], config: RunConfig, home: Path, docs: dict[str, Document]
+) -> dict[str, Any]:
+    """One annotator pair's part of the page (``docs``: documents read so far, by path)."""
     scheme = config.load_scheme()
     settings = workbook_settings(config)
     layer = str(result["compare"].get("layer") or config.layer)
-    sides = [
-        _Side(
-            read_document(result[f"file_{x}"], config.format or None, scheme=scheme, **config.reader_options()),
-            layer,
-            settings,
-        )
-        for x in ("a", "b")
-    ]
+    for x in ("a", "b"):
+        if result[f"file_{x}"] not in docs:
+            path = result[f"file_{x}"]
+            docs[path] = read_document(path, config.format or None, scheme=scheme, **config.reader_options())
+    sides = [_Side(docs[result[f"file_{x}"]], layer, settings) for x in ("a", "b")]
     anchors: dict[str, list[tuple[int, int]]] = {}
     for op in result.get("operation_rows", []):
         if op.get("position_a") is not None and op.get("position_b") is not None:
@@ -258,11 +258,9 @@ def token_page_data(
     results = [r for r in results_for_text if r.get("ok")]
     names = sheet_names([(r["annotator_a"], r["annotator_b"]) for r in results])
     home = page_dir.resolve()
-    pairs = [_token_pair(name, r, config, home) for name, r in zip(names, results, strict=True)]
-    doc = None
-    if media is None and results:
-        scheme = config.load_scheme()
-        doc = read_document(results[0]["file_a"], config.format or None, scheme=scheme, **config.reader_options())
+    docs: dict[str, Document] = {}  # each file read once (a text of 3+ annotators has it in several pairs)
+    pairs = [_token_pair(name, r, config, home, docs) for name, r in zip(names, results, strict=True)]
+    doc = docs[results[0]["file_a"]] if media is None and results else None
     return {
         "kind": "tokens",
         "text": str(results[0]["text"]) if results else "",

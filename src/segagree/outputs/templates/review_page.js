@@ -182,7 +182,7 @@
     return box;
   }
   function timeSide(row) {
-    const box = el('div', 'sgr-side');
+    const box = el('div', 'sgr-side sgr-wide');
     pair().annotators.forEach((a, i) => {
       const m = row.members[i];
       box.appendChild(el('span', 'sgr-line', a + ': ' + (m ? fmt(m[0]) + '–' + fmt(m[1]) + ' ' + (m[3] || m[2]) : '(no unit)')));
@@ -199,7 +199,6 @@
     li.appendChild(meta);
     if (TIME) {
       li.appendChild(timeSide(row));
-      li.appendChild(el('div'));
     } else {
       li.appendChild(tokenSide(row, 0));
       li.appendChild(tokenSide(row, 1));
@@ -271,6 +270,9 @@
   }
   function selectPair(i) {
     pairIndex = Math.max(0, Math.min(data.pairs.length - 1, Number(i)));
+    const names = pair().annotators;
+    $('sgr-legend-a').textContent = '▮ ' + (TIME ? names[0] + "'s unit edges" : "A's boundaries") + ' (upper half)';
+    $('sgr-legend-b').textContent = '▮ ' + (TIME ? names.slice(1).join(', ') + "'s unit edges" : "B's boundaries") + ' (lower half)';
     $('sgr-pair').value = String(pairIndex);
     renderPair();
   }
