@@ -34,9 +34,9 @@ from segagree.cli.common import (
         "segagree review garden.ann1.txt garden.ann2.txt -o g.xlsx --max-mismatch 0.3",
         "# then fill in the decision column, and:",
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
-        "# the review page, with the recording the ELAN files name (or --media FILE):",
-        "segagree review recording/talk.kim.eaf recording/talk.lee.eaf -o talk.review.html --margin 0.5",
-        "# then decide in the browser, export the decisions, and: segagree adjudicate talk.decisions.json -o gold.eaf",
+        "# the review page; the recording is the one the ELAN files name:",
+        "segagree review recording/talk.kim.eaf recording/talk.lee.eaf -o talk.html",
+        "# decide in the browser, export, then: segagree adjudicate FILE.json -o G",
     )
 )
 @click.argument("files", nargs=-1, type=EXISTING_FILE)
