@@ -272,7 +272,14 @@ def test_decisions_file_checks_the_sources(tmp_path: Path) -> None:
         "source": pair["source"],
         "settings": data["settings"],
         "scheme": data["scheme"],
-        "rows": [{**r["w"], "decision": "B", "comment": ""} for r in pair["rows"]],
+        "rows": [
+            {
+                **dict(zip(pair["technical"], r["t"], strict=True)),
+                **{"row_id": r["id"], "speaker": r["speaker"], "op": r["kind"], "cost": r["cost"]},
+                **{"type_a": r["types"][0], "type_b": r["types"][1], "decision": "B", "comment": ""},
+            }
+            for r in pair["rows"]
+        ],
     }
     path = tmp_path / "r.decisions.json"
     path.write_text(json.dumps(decisions), encoding="utf-8")

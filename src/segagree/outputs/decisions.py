@@ -9,8 +9,10 @@ A decisions file is UTF-8 JSON (the page's *export decisions* button,
      "annotators": [...], "settings": {the About sheet's settings},
      tokens: "source": {the About sheet's sources row: file_a, sha1_a, file_b, sha1_b, ...},
              "scheme": {the reading scheme},
-             "rows": [{the operations sheet's columns by key (row_id, speaker, position_a, ...),
-                       "decision": "A" | "B" | "both" | "neither" | "other" | null, "comment": ...}]
+             "rows": [{the operations sheet's columns by key: row_id, speaker, op, cost, type_a,
+                       type_b, position_a, position_b, position_b_in_a, span_a_from, span_a_to,
+                       token_a, token_b, "decision": "A" | "B" | "both" | "neither" | "other" | null,
+                       "comment": ...}]
      time:   "sources": [{"file", "file_absolute", "sha1"}],
              "rows": [{"group", "speaker", "kind", "units": {annotator: {start, end, category, text} | null},
                        "decision": annotator | "none" | "edit" | null,

@@ -55,6 +55,9 @@ __all__ = [
 
 DECISIONS_FORMAT = "segagree review decisions"
 DEFAULT_MARGIN = 1.0
+# The operations sheet's columns a token row carries besides its id, kind (op), cost, speaker and
+# types: what adjudicate reads back (the decisions file has them under these keys).
+TECHNICAL_KEYS = ("position_a", "position_b", "position_b_in_a", "span_a_from", "span_a_to", "token_a", "token_b")
 
 
 def _template(name: str) -> str:
@@ -231,13 +234,14 @@ def _token_pair(
                 "points": [sides[0].point(speaker, pa), sides[1].point(speaker, pb)],
                 "start": min(times) if times else None,
                 "end": max(times) if times else None,
-                "w": {k: v for k, v in row.items() if k not in ("decision", "comment")},
+                "t": [row[k] for k in TECHNICAL_KEYS],
             }
         )
     return {
         "sheet": sheet,
         "annotators": [result["annotator_a"], result["annotator_b"]],
         "choices": list(DECISIONS),
+        "technical": list(TECHNICAL_KEYS),
         "speakers": [s.speakers for s in sides],
         "units": [s.units for s in sides],
         "rows": rows,

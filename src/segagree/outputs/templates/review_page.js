@@ -135,7 +135,9 @@
       out.scheme = data.scheme;
       out.rows = p.rows.map((r) => {
         const d = decisionOf(r.id) || {};
-        return Object.assign({}, r.w, {decision: d.decision || null, comment: d.comment || ''});
+        const row = {row_id: r.id, speaker: r.speaker, op: r.kind, cost: r.cost, type_a: r.types[0], type_b: r.types[1]};
+        p.technical.forEach((k, i) => { row[k] = r.t[i]; });
+        return Object.assign(row, {decision: d.decision || null, comment: d.comment || ''});
       });
     }
     return JSON.stringify(out, null, 1) + '\n';
