@@ -232,8 +232,9 @@
   function filters() {
     return {kind: $('sgr-kind').value, speaker: $('sgr-speaker').value, type: $('sgr-type').value, state: $('sgr-state').value};
   }
+  let filterCache = null; // the filter boxes' values, read once per change (not once per row)
   function shown(row) {
-    const f = filters();
+    const f = filterCache || (filterCache = filters());
     const decided = !!(decisionOf(row.id) || {}).decision;
     return (!f.kind || row.kind === f.kind) && (!f.speaker || row.speaker === f.speaker)
       && (!f.type || row.types.includes(f.type))
@@ -244,7 +245,7 @@
   }
   function updateCount() {
     const all = pair().rows;
-    const visible = all.filter((r) => !r._li.hidden).length;
+    const visible = all.filter(shown).length;
     const done = all.filter((r) => (decisionOf(r.id) || {}).decision).length;
     $('sgr-count').textContent = visible + ' of ' + all.length + ' rows shown; ' + done + ' decided';
   }
@@ -253,18 +254,37 @@
     while (sel.options.length > 1) sel.remove(1);
     values.forEach((v) => { const o = el('option', '', v); o.value = v; sel.appendChild(o); });
   }
+  // Rows are built in order: the first ones at once, the rest in chunks after the page has opened
+  // (a long text's thousand rows would delay it); a row needed earlier is built on demand.
+  let built = 0;
+  let building = null;
+  function buildUpTo(n) {
+    const p = pair();
+    const end = Math.min(n, p.rows.length);
+    if (built >= end) return;
+    const frag = document.createDocumentFragment();
+    for (; built < end; built++) frag.appendChild(rowElement(p.rows[built], built));
+    $('sgr-rows').appendChild(frag);
+  }
+  function buildRest() {
+    building = null;
+    buildUpTo(built + 250);
+    if (built < pair().rows.length) building = setTimeout(buildRest, 0);
+  }
   function renderPair() {
     const list = $('sgr-rows');
     list.textContent = '';
     const p = pair();
-    const frag = document.createDocumentFragment();
-    p.rows.forEach((r, i) => frag.appendChild(rowElement(r, i)));
-    list.appendChild(frag);
+    p.rows.forEach((r) => { r._li = null; });
+    built = 0;
+    if (building !== null) clearTimeout(building);
+    buildUpTo(120);
+    building = setTimeout(buildRest, 0);
     const uniq = (xs) => Array.from(new Set(xs)).sort();
     fillSelect('sgr-kind', uniq(p.rows.map((r) => r.kind)));
     fillSelect('sgr-speaker', uniq(p.rows.map((r) => r.speaker)));
     fillSelect('sgr-type', uniq(p.rows.flatMap((r) => r.types)));
-    p.rows.forEach(applyFilter);
+    filterCache = null;
     current = -1;
     move(1);
     updateCount();
@@ -282,20 +302,22 @@
     const old = currentRow();
     if (media && old && i !== current && !media.paused) { media.pause(); stopAt = null; stopWatch(); } // its span only
     if (old && old._li) old._li.classList.remove('current');
+    buildUpTo(i + 1);
     current = i;
     const row = currentRow();
     if (row && row._li) {
       row._li.classList.add('current');
-      if (row._li.scrollIntoView) row._li.scrollIntoView({block: 'nearest'});
+      // not on opening: a forced layout of every row would delay the page
+      if (old && row._li.scrollIntoView) row._li.scrollIntoView({block: 'nearest'});
     }
     showDetail();
   }
   function move(step) {
     const all = pair().rows;
     for (let i = current + step; i >= 0 && i < all.length; i += step) {
-      if (!all[i]._li.hidden) return setCurrent(i);
+      if (shown(all[i])) return setCurrent(i);
     }
-    if (current < 0 || (currentRow() && currentRow()._li.hidden)) setCurrent(all.findIndex((r) => !r._li.hidden));
+    if (current < 0 || (currentRow() && !shown(currentRow()))) setCurrent(all.findIndex(shown));
   }
   function showDetail() {
     const row = currentRow();
@@ -461,9 +483,10 @@
   $('sgr-play').addEventListener('click', togglePlay);
   $('sgr-export').addEventListener('click', download);
   ['sgr-kind', 'sgr-speaker', 'sgr-type', 'sgr-state'].forEach((id) => $(id).addEventListener('change', () => {
+    filterCache = null;
     pair().rows.forEach(applyFilter);
     updateCount();
-    if (!currentRow() || currentRow()._li.hidden) { current = -1; move(1); }
+    if (!currentRow() || !shown(currentRow())) { current = -1; move(1); }
   }));
   $('sgr-pair').addEventListener('change', (ev) => selectPair(ev.target.value));
   if (media) {
