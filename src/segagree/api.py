@@ -544,6 +544,11 @@ def _pairing(
     }
 
 
+def _check_margin(margin: float) -> None:
+    if not (isinstance(margin, int | float) and 0 <= margin < float("inf")):
+        raise UsageError(f"the margin must be a number of seconds >= 0, not {margin!r}")
+
+
 def _check_mode(mode: str) -> None:
     if mode not in MODES:
         raise UsageError(f"mode must be optimal or segsimflex, not {mode!r}")
@@ -733,6 +738,7 @@ def run(
     category: str = "label",
     layer: str | None = None,
     reading: Mapping[str, Any] | None = None,
+    review_pages: bool | None = None,
 ) -> RunOutcome:
     """Score every text of a corpus folder and write the outputs: every pair of annotators on their
     shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
@@ -762,6 +768,9 @@ def run(
             parameters (``params["jobs"]``: gamma's own sample workers), what a unit's category is.
         reading: further fields of :class:`segagree.pipeline.units.UnitReading` (e.g. ``annotators``).
 
+        review_pages: a review part on every text page (the review page's rows, recording and
+            decisions; ``review_pages`` in segagree.toml, default on; None keeps the config's).
+
     Example::
 
         done = segagree.run("corpus/", "results/", time=True, params={"tolerance": 0.2})
@@ -787,6 +796,7 @@ def run(
         format_for("x", format)  # an unknown format is a usage error before any work
     if time:
         token_only = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        token_only["review_pages"] = review_pages
         given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * bool(workbooks)
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
@@ -795,7 +805,7 @@ def run(
         if layer is not None or reading:
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
     else:
-        settings = _token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme)
+        settings = _token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
         if format is not None:
             settings.format = format
         if read_options:
@@ -817,6 +827,7 @@ def _token_settings(
     reference: str | None,
     common_speakers: bool | None,
     scheme: str | None,
+    review_pages: bool | None = None,
 ) -> RunConfig:
     """The token track's settings: ``config`` (or CORPUS/segagree.toml) with the keywords applied."""
     from segagree.pipeline.config import RunConfig, load_config
@@ -839,6 +850,8 @@ def _token_settings(
         settings.reference = reference
     if common_speakers is not None:
         settings.common_speakers = common_speakers
+    if review_pages is not None:
+        settings.review_pages = review_pages
     if scheme is not None:
         # A scheme file given here is relative to the working folder, not the config's.
         settings.scheme = str(Path(scheme).resolve()) if Path(scheme).is_file() else scheme
@@ -906,9 +919,14 @@ def review(
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
     common_speakers: bool = False,
+    media: PathLike | None = None,
+    margin: float = 1.0,
 ) -> ReviewOutcome:
     """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
     speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
+    An ``.html`` output is the review page instead (:mod:`segagree.outputs.review_page`: the same
+    rows, with the recording found from A's file or ``media``, each row played with ``margin``
+    seconds around its span).
 
     ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
     reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
@@ -924,8 +942,10 @@ def review(
     from segagree.pipeline.tasks import run_task
 
     output = Path(output)
-    if output.suffix.lower() != ".xlsx":
-        raise UsageError("the review workbook must be an .xlsx file")
+    page = output.suffix.lower() in (".html", ".htm")
+    if output.suffix.lower() != ".xlsx" and not page:
+        raise UsageError("the review must be an .xlsx workbook or an .html page")
+    _check_margin(margin)
     _check_mode(mode)
     opts = dict(read_options or {})
     config = RunConfig(
@@ -945,7 +965,13 @@ def review(
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
-    path = write_review_workbook(output, [result], config)
+    if page:
+        from segagree.outputs.review_page import token_page_data, write_review_page
+
+        data = token_page_data([result], config, output.resolve().parent, media=media, margin=margin)
+        path = write_review_page(output, data)
+    else:
+        path = write_review_workbook(output, [result], config)
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
@@ -1078,11 +1104,14 @@ def review_time(
     measure: str | None = None,
     params: Mapping[str, Any] | None = None,
     plot: PathLike | None = None,
+    media: PathLike | None = None,
+    margin: float = 1.0,
     **reading: Any,
 ) -> dict[str, Any]:
     """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
     with each annotator's unit, the group's share of the disorder, its kind (match, shifted, category
-    mismatch, unmatched) and a decision column for :func:`adjudicate_time`.
+    mismatch, unmatched) and a decision column for :func:`adjudicate_time`. An ``.html`` output is the
+    review page of the same rows (the recording from the first source naming one, or ``media``).
 
     The alignment comes from ``measure`` or from the first measure of the time group that gives one
     (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
@@ -1102,7 +1131,20 @@ def review_time(
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
-    path = write_time_review(output, rows, list(timed.annotators), settings)
+    if Path(output).suffix.lower() in (".html", ".htm"):
+        from segagree.outputs.review_page import time_page_data, write_review_page
+
+        _check_margin(margin)
+        items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+        paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
+        page_dir = Path(output).resolve().parent
+        text = Path(paths[0]).name.split(".")[0] if paths else ""
+        data = time_page_data(
+            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text
+        )
+        path = write_review_page(output, data)
+    else:
+        path = write_time_review(output, rows, list(timed.annotators), settings)
     plots = _timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
     return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
@@ -1122,6 +1164,13 @@ def _timeline_plots(plot: Path, units: Mapping[str, Any], alignments: Mapping[st
             tmp.write_bytes(timeline_png(units[speaker], alignment, title=speaker))
         written.append(str(target))
     return written
+
+
+def review_page_media(page: PathLike) -> str:
+    """One line on a review page's recording: which file it plays and what named it, or why it plays none."""
+    from segagree.outputs.review_page import media_line
+
+    return media_line(page)
 
 
 def is_time_review(review: PathLike) -> bool:

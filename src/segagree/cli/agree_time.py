@@ -244,7 +244,15 @@ def show_plan(
 
 
 def run_time_review(
-    files: list[Path], output: Path, opts: dict[str, Any], reading: Reading, scheme: str | None, plot: Path | None
+    files: list[Path],
+    output: Path,
+    opts: dict[str, Any],
+    reading: Reading,
+    scheme: str | None,
+    plot: Path | None,
+    *,
+    media: Path | None = None,
+    margin: float = 1.0,
 ) -> None:
     """Write the review workbook of the best alignment (called by ``review`` with ``--time``)."""
     import segagree.api as api
@@ -258,11 +266,16 @@ def run_time_review(
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
     reading_kw = _reading(opts, reading, scheme, None)
-    out = api.review_time(files, output, measure=measure, params=measure_params(opts), plot=plot, **reading_kw)
+    page = output.suffix.lower() in (".html", ".htm")
+    out = api.review_time(
+        files, output, measure=measure, params=measure_params(opts), plot=plot, media=media, margin=margin, **reading_kw
+    )
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
     say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:
         say(f"wrote {path}: the units and their alignment")
+    if page:
+        say(api.review_page_media(out["path"]))
 
 
 def literal(text: Any) -> Any:

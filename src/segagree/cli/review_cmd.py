@@ -1,4 +1,4 @@
-"""``segagree review A B -o REVIEW.xlsx``: the review workbook of one pair of annotations."""
+"""``segagree review A B -o REVIEW.xlsx|REVIEW.html``: the review workbook or page of one pair of annotations."""
 
 from __future__ import annotations
 
@@ -35,10 +35,13 @@ from segagree.cli.common import (
         "segagree review garden.ann1.txt garden.ann2.txt -o g.xlsx --max-mismatch 0.3",
         "# then fill in the decision column, and:",
         "segagree adjudicate garden.review.xlsx -o garden.gold.eaf",
+        "# the review page; the recording is the one the ELAN files name:",
+        "segagree review recording/talk.kim.eaf recording/talk.lee.eaf -o talk.html",
+        "# decide in the browser, export, then: segagree adjudicate FILE.json -o G",
     )
 )
 @click.argument("files", nargs=-1, type=EXISTING_FILE)
-@output_option("The workbook to write (.xlsx).")
+@output_option("The workbook (.xlsx) or the review page (.html) to write.")
 @scheme_option
 @mode_option
 @click.option("--matches", is_flag=True, help="List match operations too.")
@@ -51,6 +54,19 @@ from segagree.cli.common import (
 @time_options
 @click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), help="With --time: draw units and alignment (.png)."
+)
+@click.option(
+    "--media",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With an .html output: the recording (default: the one the annotation names; linked, not copied).",
+)
+@click.option(
+    "--margin",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With an .html output: seconds played before and after each row's span.",
 )
 def review(
     files: tuple[Path, ...],
@@ -65,6 +81,8 @@ def review(
     speaker_labels: SpeakerLabels,
     reading: Reading,
     plot: Path | None,
+    media: Path | None,
+    margin: float,
     **time_opts: Any,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
@@ -73,17 +91,24 @@ def review(
     reviewers' decisions (A, B, both, neither, other). With --time, FILES are units in time
     (as for agree --time): one row per aligned group of the best alignment (gamma's), decided by
     annotator name, none or edit.
+
+    An .html output is the review page: the same rows in the browser, with both annotators'
+    versions, the recording (each row plays its span), keyboard decisions kept in the browser, and
+    an export that segagree adjudicate reads like the workbook.
     """
     import segagree.api as api
     from segagree.errors import UsageError
 
     check_track("review", time_opts, first=1)
     check_writable(output)
+    page = output.suffix.lower() in (".html", ".htm")
+    if not page and (media is not None or margin != 1.0):  # reported, not refused: same options for both outputs
+        say("note: --media and --margin apply to the review page (an .html output); the workbook has no recording")
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time_review
 
         opts = {**time_opts, "seed": given_seed(seed), "jobs": None}  # jobs: the measure's default
-        run_time_review(list(files), output, opts, reading, scheme, plot)
+        run_time_review(list(files), output, opts, reading, scheme, plot, media=media, margin=margin)
         return
     if len(files) != 2:
         raise UsageError(
@@ -101,9 +126,13 @@ def review(
         sims=sims,
         seed=seed,
         max_mismatch=max_mismatch,
+        media=media,
+        margin=margin,
         **speaker_labels.api_keywords(),
         **reading.api_keywords(),
     )
     say_unpaired(outcome.unpaired_speakers)
     sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"
     say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
+    if page:
+        say(api.review_page_media(outcome.path))

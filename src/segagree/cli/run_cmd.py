@@ -75,6 +75,11 @@ from segagree.cli.common import (
 @click.option(
     "--report/--no-report", default=True, help="Write report.html and a page per text under texts/ (default) or not."
 )
+@click.option(
+    "--review-pages/--no-review-pages",
+    default=None,
+    help="A review part (rows, recording, decisions to export) on every text page (default) or not.",
+)
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @click.option(
     "--sample-jobs",
@@ -101,6 +106,7 @@ def run(
     seed: int | None,
     workbooks: bool | None,
     report: bool,
+    review_pages: bool | None,
     fresh: bool,
     sample_jobs: int | None,
     reading: Reading,
@@ -147,6 +153,7 @@ def run(
             "reference": reference,
             "workbooks": workbooks is not False,  # on unless --no-workbooks
             "common_speakers": common_speakers,
+            "review_pages": review_pages,
         }
     with _progress_bar(disabled=quiet, unit="texts" if time_mode else "pairs") as progress:
         outcome = api.run(

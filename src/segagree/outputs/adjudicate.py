@@ -63,6 +63,7 @@ from segagree.outputs.adjudicate_checks import (
     reading_settings,
     refuse_duplicate_ids,
 )
+from segagree.outputs.decisions import is_decisions_file, read_token_decisions
 from segagree.outputs.review import (
     ABOUT_SHEET,
     CONTINUED_SHEET,
@@ -214,7 +215,12 @@ def adjudicate(
     if output.resolve() == workbook.resolve():
         raise SegagreeError("refusing to overwrite the review workbook with the gold annotation", path=output)
     target = format_for(output, fmt)  # fail on a bad output format before any work
-    about, workbook_sources, rows, sheet_name = _read_workbook(workbook, sheet)
+    if is_decisions_file(workbook):  # the review page's export: its rows read by the workbook's row reader
+        about, sheet_name, values, table = read_token_decisions(workbook, sheet)
+        workbook_sources = {sheet_name: _Source(sheet_name, values)}
+        rows = _read_ops(table, sheet_name, workbook, {})
+    else:
+        about, workbook_sources, rows, sheet_name = _read_workbook(workbook, sheet)
     src = workbook_sources[sheet_name]
     roots = allowed_roots(workbook, sources)
     base_path = _find_source(workbook, src, Path(file_a) if file_a else None, roots)

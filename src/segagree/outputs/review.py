@@ -118,6 +118,19 @@ OPS_COLUMNS: tuple[tuple[str, str, float, str], ...] = (
 )
 OPS_HEADERS: dict[str, str] = {key: header for key, header, _, _ in OPS_COLUMNS}
 TECHNICAL = ("row_id", "position_b_in_a", "span_a_from", "span_a_to")
+
+
+def source_values(name: str, res: dict[str, Any], home: Path, matches: bool, more: Sequence[str] = ()) -> list[str]:
+    """The About sheet's sources row of a pair (:data:`SOURCE_HEADERS`), paths relative to ``home``;
+    ``rows`` counts the pair's operation rows (matches too with ``matches``), ``more`` its continuation sheets."""
+    abs_a, abs_b = Path(res["file_a"]).resolve(), Path(res["file_b"]).resolve()
+    rows = sum(1 for op in res.get("operation_rows", []) if matches or op["op"] != "match")
+    values = [name, res["annotator_a"], _relative(abs_a, home), abs_a, res.get("format_a", ""), file_sha1(abs_a)]
+    values += [res["annotator_b"], _relative(abs_b, home), abs_b, res.get("format_b", ""), file_sha1(abs_b)]
+    values += [res["compare"].get("layer", ""), res["compare"]["signature"], rows, "; ".join(more)]
+    return [str(v) for v in values]
+
+
 SOURCE_HEADERS = (
     "sheet",
     "annotator_a",
@@ -291,7 +304,7 @@ def type_pair_counts(result: dict[str, Any]) -> Counter[tuple[str, str]]:
 
 def workbook_settings(config: RunConfig) -> dict[str, Any]:
     """The settings a workbook shows (and depends on): all but the report's own."""
-    return {k: v for k, v in config.to_dict().items() if k != "report_plots"}
+    return {k: v for k, v in config.to_dict().items() if k not in ("report_plots", "review_pages")}
 
 
 def _relative(path: Path, start: Path) -> str:
@@ -681,24 +694,7 @@ def _write_about_sheet(
         ws.write_string(r, c, h, fmts["header"])
     for name, res in zip(names, results, strict=True):
         r += 1
-        abs_a, abs_b = Path(res["file_a"]).resolve(), Path(res["file_b"]).resolve()
-        values = [
-            name,
-            res["annotator_a"],
-            _relative(abs_a, home),
-            str(abs_a),
-            res.get("format_a", ""),
-            file_sha1(abs_a),
-            res["annotator_b"],
-            _relative(abs_b, home),
-            str(abs_b),
-            res.get("format_b", ""),
-            file_sha1(abs_b),
-            res["compare"].get("layer", ""),
-            res["compare"]["signature"],
-            sum(1 for op in res.get("operation_rows", []) if config.review_matches or op["op"] != "match"),
-            "; ".join(more_sheets.get(name, [])),
-        ]
+        values = source_values(name, res, home, config.review_matches, more_sheets.get(name, []))
         for c, v in enumerate(values):
             long.write(ws, ABOUT_SHEET, r, c, str(v))
     r += 1

@@ -281,7 +281,12 @@ def write_text_page(
     empty = {"agreement": None, "operations": None, "confusion": None}
     context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
     path = outdir / PAGES_DIR / page_name(text)
-    write_text_atomic(path, _environment().get_template(TEMPLATE).render(context))
+    page = _environment().get_template(TEMPLATE).render(context)
+    if config.review_pages:  # the review part of the text (issue 30), appended to the page
+        from segagree.outputs.review_page import text_review_section
+
+        page = page.replace("</main>", text_review_section(results, config, path.parent) + "\n</main>", 1)
+    write_text_atomic(path, page)
     return f"{PAGES_DIR}/{path.name}"
 
 
@@ -356,7 +361,8 @@ def write_text_pages(
     """Write the page of every text whose page is missing or out of date; remove the pages of
     texts no longer in the run. ``old``: the manifest's page digests of the previous run."""
     outdir = Path(outdir)
-    settings = _digest([config.digest, config.report_plots])  # scoring settings and the figures' kind
+    # scoring settings, the figures' kind, and the review part (issue 30)
+    settings = _digest([config.digest, config.report_plots, config.review_pages])
     lights = outcome.pairs
     out = PagesWritten()
     todo = []

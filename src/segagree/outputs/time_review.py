@@ -38,6 +38,7 @@ from segagree.adapters.endnotes import split_endnote
 from segagree.adapters.xlsx_guard import check_workbook
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.metrics.contract import UnitSet
+from segagree.outputs.decisions import decisions_kind, is_decisions_file, read_time_decisions
 from segagree.schemas import builtin_scheme, from_units
 
 __all__ = [
@@ -177,8 +178,11 @@ def _fits(text: str, path: Path, place: str) -> str:
 
 
 def is_time_review(path: str | os.PathLike[str]) -> bool:
-    """Whether a workbook is a time review (it has the Alignment sheet)."""
+    """Whether a workbook is a time review (it has the Alignment sheet), or a decisions file of one."""
     import zipfile
+
+    if is_decisions_file(path):
+        return decisions_kind(path) == "time"
 
     try:
         with zipfile.ZipFile(path) as z:
@@ -277,7 +281,10 @@ def adjudicate_time(
 ) -> TimeAdjudication:
     """Turn a filled-in time review into gold units and write them (see the module docstring)."""
     workbook = Path(workbook)
-    annotators, rows, _ = _read_rows(workbook)
+    if is_decisions_file(workbook):  # the review page's export
+        annotators, rows = read_time_decisions(workbook, UNIT_FIELDS)
+    else:
+        annotators, rows, _ = _read_rows(workbook)
     report = TimeAdjudication(str(output), 0)
     gold: list[dict[str, Any]] = []
     for row in rows:

@@ -12,6 +12,7 @@ Example (every key optional; these are the defaults)::
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
     common_speakers = false      # score the speakers both annotations have, list the others
     review_matches = false       # list match operations in the review workbooks too
+    review_pages = true          # a review part (rows, recording, decisions) on every text page
     report_plots = "corpus"      # report figures: "corpus" (corpus-level figures and light
                                  # per-text HTML graphics) or "all" (also a matplotlib PNG per
                                  # text and pair under OUTDIR/plots/, linked from the report)
@@ -102,6 +103,7 @@ class RunConfig:
     encoding: str = ""
     read: dict[str, Any] = field(default_factory=dict)
     report_plots: str = "corpus"
+    review_pages: bool = True
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     time: dict[str, Any] = field(default_factory=dict)
@@ -141,7 +143,7 @@ class RunConfig:
 
 #: Settings that change only how results are written, never a score (of the token track: ``time``
 #: holds the time track's settings, which key that track's tasks, :mod:`segagree.pipeline.time_corpus`).
-OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "time"})
+OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "review_pages", "time"})
 #: Keys of the ``[time]`` table: the measures, the category, the time measures' parameters.
 TIME_SETTINGS = frozenset(
     {"measures", "category", "alpha", "beta", "delta_empty", "samples", "seed", "sampler", "jobs"}

@@ -168,6 +168,8 @@ OPTIONS: dict[str, dict[str, Rule]] = {
     },
     "review": {
         "--output": Rule(),
+        "--media": Rule(),  # the review page's recording (with a workbook output: noted, not refused)
+        "--margin": Rule(),
         "--scheme": Rule(BOTH),
         "--mode": Rule((TOKEN,), instead=_S_F),
         "--matches": Rule((TOKEN,), instead="a time review lists every aligned group"),
@@ -197,6 +199,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--sims": Rule((TOKEN,), unless=_NO_KAPPA, instead=_SAMPLES),
         "--seed": Rule(BOTH, "seed", (({"--kappa": False, "--report": False}, "with --no-kappa and --no-report"),)),
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
+        "--review-pages": Rule((TOKEN,), instead="for units in time use segagree review --time TEXT... -o TEXT.html"),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),
         **_reading(BOTH),

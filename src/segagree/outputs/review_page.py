@@ -1,0 +1,449 @@
+"""The review page: every disagreement of a review, in the browser, with the recording.
+
+One self-contained offline HTML page (``segagree review A B -o TEXT.html``, ``review --time ...
+-o TEXT.html``) or one section of a run report's text page (:func:`review_section`). Its rows are
+the review workbook's rows, built by the same functions (:func:`segagree.outputs.review.review_rows`
+for S_f's operations, :func:`segagree.outputs.time_review.group_rows` for gamma's groups), so row
+ids and order are the workbook's.
+
+The data is embedded as JSON in ``<script type="application/json">`` with ``<``, ``>`` and ``&``
+escaped, and the page's script renders it with ``textContent`` only: nothing in an annotation can
+run. No resource is requested from the network: CSS and script are inline; the recording is
+linked relatively (never copied) from an ``<audio>`` element.
+
+Token rows carry both annotators' IU lines (the unit with the boundary point, one before and one
+after, with their endnotes) and the time span of the units on both sides of the boundary point in
+either annotation; time rows carry each annotator's unit. The waveform strip's peaks are computed
+here (:func:`segagree.pipeline.media.waveform_peaks`). The page keeps decisions in the browser's
+localStorage under its digest and exports them as a decisions file
+(:mod:`segagree.outputs.decisions`), which ``segagree adjudicate`` reads like a workbook.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import numpy as np
+
+from segagree.adapters import read_document
+from segagree.adapters.base import write_text_atomic
+from segagree.errors import SegagreeError
+from segagree.outputs.adjudicate import _streams
+from segagree.outputs.review import (
+    DECISIONS,
+    SOURCE_HEADERS,
+    review_rows,
+    sheet_names,
+    source_values,
+    workbook_settings,
+)
+from segagree.pipeline.config import RunConfig
+from segagree.pipeline.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
+from segagree.pipeline.tasks import file_sha1, run_task
+from segagree.schemas import NONE_SYMBOL, Document
+from segagree.version import version
+
+__all__ = [
+    "DECISIONS_FORMAT",
+    "media_data",
+    "review_section",
+    "text_review_section",
+    "time_page_data",
+    "token_page_data",
+    "write_review_page",
+]
+
+DECISIONS_FORMAT = "segagree review decisions"
+DEFAULT_MARGIN = 1.0
+# The operations sheet's columns a token row carries besides its id, kind (op), cost, speaker and
+# types: what adjudicate reads back (the decisions file has them under these keys).
+TECHNICAL_KEYS = ("position_a", "position_b", "position_b_in_a", "span_a_from", "span_a_to", "token_a", "token_b")
+
+
+def _template(name: str) -> str:
+    return (Path(__file__).parent / "templates" / name).read_text(encoding="utf-8")
+
+
+def _sheet_number(value: float | None) -> float | None:
+    """A time as the workbook keeps it (XlsxWriter writes 16 significant digits): the page and the
+    workbook then hold the same numbers, and the same decisions give the same gold file."""
+    if value is None or not np.isfinite(value):
+        return None
+    return float(f"{float(value):.16g}")
+
+
+def _relative(path: Path, start: Path) -> str:
+    try:
+        return os.path.relpath(path, start)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+# --- the recording -------------------------------------------------------------------------------
+
+
+def media_data(info: MediaInfo, page_dir: Path, *, margin: float = DEFAULT_MARGIN) -> dict[str, Any]:
+    """What the page knows of the recording: its address relative to the page, the waveform peaks
+    (base64 bytes 0..255, ``peak_seconds`` apart), and notes saying why playback or the waveform is
+    missing."""
+    out: dict[str, Any] = {
+        "src": None,
+        "name": "",
+        "found_by": info.source,
+        "note": info.note,
+        "margin": float(margin),
+        "peaks": "",
+        "peak_seconds": 1.0 / PEAKS_PER_SECOND,
+        "peaks_note": "",
+    }
+    if info.path is None:
+        return out
+    rel = _relative(info.path, page_dir.resolve()).replace(os.sep, "/")
+    out["src"] = quote(rel, safe="/.-_~") if not Path(rel).is_absolute() else info.path.as_uri()
+    out["name"] = info.path.name
+    peaks, seconds, note = waveform_peaks(info.path)
+    out["peaks"] = base64.b64encode(bytes(peaks)).decode("ascii")
+    out["peak_seconds"], out["peaks_note"] = seconds, note
+    return out
+
+
+# --- token reviews (S_f's operations) --------------------------------------------------------
+
+
+class _Side:
+    """One annotator's document as the review page shows it: its units and, per speaker, the
+    token-table rows of the stream the comparison saw (adjudicate's streams)."""
+
+    def __init__(self, doc: Document, layer: str, settings: dict[str, Any]) -> None:
+        lay = doc.layer(layer if layer in doc.layers else None)
+        self.streams = _streams(doc, settings)
+        texts = doc.column("text")
+        starts, ends = doc.column("start"), doc.column("end")
+        rename = {int(r): s for s, rows in self.streams.items() for r in rows}
+        self.speakers = list(self.streams)
+        index = {s: i for i, s in enumerate(self.speakers)}
+        self.unit_of = np.full(len(texts), -1, dtype=np.int64)
+        self.offset = np.zeros(len(texts), dtype=np.int64)  # a token's index in its unit
+        self.units: list[list[Any]] = []
+        for unit in doc.units(lay.name):
+            rows = list(unit.rows)
+            self.unit_of[rows] = len(self.units)
+            self.offset[rows] = np.arange(len(rows))
+            speaker = rename.get(rows[0], unit.speaker)
+            self.units.append(
+                [
+                    index.get(speaker, -1),
+                    [str(texts[r]) for r in rows],
+                    "" if unit.boundary == 0 else lay.scheme.symbol(unit.boundary),
+                    _sheet_number(starts[rows[0]]),
+                    _sheet_number(ends[rows[-1]]),
+                ]
+            )
+
+    def point(self, speaker: str, position: int | None) -> list[int] | None:
+        """[unit index, token index in the unit] of the token at ``position`` of the speaker's stream."""
+        stream = self.streams.get(speaker)
+        if position is None or stream is None or not len(stream):
+            return None
+        row = int(stream[min(max(position, 0), len(stream) - 1)])
+        return [int(self.unit_of[row]), int(self.offset[row])]
+
+    def span(self, speaker: str, position: int | None) -> list[float]:
+        """Times of the units holding the token at ``position`` and the token after it."""
+        stream = self.streams.get(speaker)
+        if position is None or stream is None or not len(stream):
+            return []
+        times: list[float] = []
+        for p in (position, position + 1):
+            if 0 <= p < len(stream):
+                unit = self.units[int(self.unit_of[int(stream[p])])]
+                times += [t for t in (unit[3], unit[4]) if t is not None]
+        return times
+
+
+def _b_position(op: Mapping[str, Any], anchors: dict[str, list[tuple[int, int]]]) -> int | None:
+    """B's position at A's point where B has no boundary there: from the nearest earlier operation
+    with both positions (the streams differ only where the transcripts do)."""
+    if op.get("position_b") is not None:
+        return int(op["position_b"])
+    pa = op.get("position_a")
+    if pa is None:
+        return None
+    best = (0, 0)
+    for a, b in anchors.get(op["speaker"], []):
+        if a > pa:
+            break
+        best = (a, b)
+    return best[1] + (int(pa) - best[0])
+
+
+def _source_record(sheet: str, result: Mapping[str, Any], home: Path, matches: bool) -> dict[str, str]:
+    """The About sheet's sources row of a pair (:data:`SOURCE_HEADERS`), paths relative to ``home``."""
+    return dict(zip(SOURCE_HEADERS, source_values(sheet, dict(result), home, matches), strict=True))
+
+
+def _token_pair(
+    sheet: str, result: Mapping[str, Any], config: RunConfig, home: Path, docs: dict[str, Document]
+) -> dict[str, Any]:
+    """One annotator pair's part of the page (``docs``: documents read so far, by path)."""
+    scheme = config.load_scheme()
+    settings = workbook_settings(config)
+    layer = str(result["compare"].get("layer") or config.layer)
+    for x in ("a", "b"):
+        if result[f"file_{x}"] not in docs:
+            path = result[f"file_{x}"]
+            docs[path] = read_document(path, config.format or None, scheme=scheme, **config.reader_options())
+    sides = [_Side(docs[result[f"file_{x}"]], layer, settings) for x in ("a", "b")]
+    anchors: dict[str, list[tuple[int, int]]] = {}
+    for op in result.get("operation_rows", []):
+        if op.get("position_a") is not None and op.get("position_b") is not None:
+            anchors.setdefault(op["speaker"], []).append((int(op["position_a"]), int(op["position_b"])))
+    for pairs in anchors.values():
+        pairs.sort()
+    ops = result.get("operation_rows", [])
+    rows = []
+    for row in review_rows(dict(result), matches=config.review_matches):
+        op = ops[row["row_id"] - 1]
+        speaker = row["speaker"]
+        pa = row["position_a"] if row["position_a"] is not None else row["position_b_in_a"]
+        pb = _b_position(op, anchors)
+        times = sides[0].span(speaker, pa) + sides[1].span(speaker, pb)
+        rows.append(
+            {
+                "id": row["row_id"],
+                "kind": row["op"],
+                "cost": row["cost"],
+                "speaker": speaker,
+                "types": [row["type_a"] or NONE_SYMBOL, row["type_b"] or NONE_SYMBOL],
+                "points": [sides[0].point(speaker, pa), sides[1].point(speaker, pb)],
+                "start": min(times) if times else None,
+                "end": max(times) if times else None,
+                "t": [row[k] for k in TECHNICAL_KEYS],
+            }
+        )
+    return {
+        "sheet": sheet,
+        "annotators": [result["annotator_a"], result["annotator_b"]],
+        "choices": list(DECISIONS),
+        "technical": list(TECHNICAL_KEYS),
+        "speakers": [s.speakers for s in sides],
+        "units": [s.units for s in sides],
+        "rows": rows,
+        "source": _source_record(sheet, result, home, config.review_matches),
+    }
+
+
+def token_page_data(
+    results_for_text: Sequence[Mapping[str, Any]],
+    config: RunConfig,
+    page_dir: Path,
+    *,
+    media: str | os.PathLike[str] | None = None,
+    margin: float = DEFAULT_MARGIN,
+) -> dict[str, Any]:
+    """The page data of a text's token reviews (one entry per annotator pair, as the workbook's
+    sheets); the recording from ``media`` or from annotator A's file of the first pair."""
+    results = [r for r in results_for_text if r.get("ok")]
+    names = sheet_names([(r["annotator_a"], r["annotator_b"]) for r in results])
+    home = page_dir.resolve()
+    docs: dict[str, Document] = {}  # each file read once (a text of 3+ annotators has it in several pairs)
+    pairs = [_token_pair(name, r, config, home, docs) for name, r in zip(names, results, strict=True)]
+    doc = docs[results[0]["file_a"]] if media is None and results else None
+    return {
+        "kind": "tokens",
+        "text": str(results[0]["text"]) if results else "",
+        "written_by": f"segagree {version()}",
+        "media": media_data(find_media(doc, media), page_dir, margin=margin),
+        "pairs": pairs,
+        "settings": workbook_settings(config),
+        "scheme": config.load_scheme().to_dict(),
+    }
+
+
+# --- time reviews (gamma's groups) -----------------------------------------------------------
+
+
+def time_page_data(
+    rows: Sequence[Mapping[str, Any]],
+    annotators: Sequence[str],
+    settings: Mapping[str, Any],
+    sources: Sequence[Path],
+    page_dir: Path,
+    *,
+    media: str | os.PathLike[str] | None = None,
+    margin: float = DEFAULT_MARGIN,
+    text: str = "",
+) -> dict[str, Any]:
+    """The page data of a time review (``rows`` from :func:`segagree.outputs.time_review.group_rows`,
+    in the workbook's order: row ``i`` is group ``i + 1``); the recording from ``media`` or the
+    first source that names one."""
+    info = find_media(None, media) if media is not None else None
+    for path in sources if info is None else ():
+        try:
+            found = find_media(read_document(path))
+        except Exception:  # a units table or a file only the time reader reads: it names no recording
+            continue
+        if found.path is not None or info is None or not info.source:
+            info = found
+        if found.path is not None:
+            break
+    out_rows = []
+    for n, row in enumerate(rows, start=1):
+        members = []
+        for a in annotators:
+            start = row.get(f"{a} start")
+            members.append(
+                None
+                if start is None
+                else [
+                    _sheet_number(start),
+                    _sheet_number(row[f"{a} end"]),
+                    str(row.get(f"{a} category") or ""),
+                    str(row.get(f"{a} text") or ""),
+                ]
+            )
+        times = [t for m in members if m is not None for t in m[:2] if t is not None]
+        out_rows.append(
+            {
+                "id": n,
+                "kind": row["kind"],
+                "cost": _sheet_number(row["disorder"]),
+                "share": _sheet_number(row["share"]),
+                "speaker": str(row.get("speaker") or ""),
+                "members": members,
+                "types": sorted({str(m[2]) for m in members if m is not None}),
+                "start": min(times) if times else None,
+                "end": max(times) if times else None,
+            }
+        )
+    home = page_dir.resolve()
+    return {
+        "kind": "time",
+        "text": text,
+        "written_by": f"segagree {version()}",
+        "media": media_data(info or find_media(None), page_dir, margin=margin),
+        "pairs": [
+            {
+                "sheet": "Alignment",
+                "annotators": list(annotators),
+                "choices": [*annotators, "none", "edit"],
+                "rows": out_rows,
+                "sources": [
+                    {"file": _relative(p.resolve(), home), "file_absolute": str(p.resolve()), "sha1": file_sha1(p)}
+                    for p in sources
+                    if Path(p).is_file()
+                ],
+            }
+        ],
+        "settings": {**settings, "annotators": list(annotators)},
+    }
+
+
+# --- the HTML --------------------------------------------------------------------------------
+
+
+def _script_json(data: Mapping[str, Any]) -> str:
+    """JSON safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&`` survive."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def with_digest(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with ``digest``: SHA-1 (16 hex digits) of its JSON, the key of the page's stored decisions."""
+    body = {k: v for k, v in data.items() if k != "digest"}
+    digest = hashlib.sha1(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+    return {**body, "digest": digest}
+
+
+def review_section(data: Mapping[str, Any]) -> str:
+    """The review part (one ``<section id="segagree-review">`` with its style, data and script),
+    for the stand-alone page and for a run report's text page."""
+    data = with_digest(data)
+    media = data["media"]
+    audio = f'<audio id="sgr-audio" preload="auto" src="{_escape(media["src"])}"></audio>' if media["src"] else ""
+    return (
+        _template("review_page.html")
+        .replace("/*CSS*/", _template("review_page.css"), 1)
+        .replace("<!--AUDIO-->", audio, 1)
+        .replace("/*JS*/", _template("review_page.js"), 1)
+        .replace("/*DATA*/", _script_json(data), 1)  # last: nothing is replaced inside the data
+    )
+
+
+def write_review_page(path: str | os.PathLike[str], data: Mapping[str, Any], *, title: str = "") -> Path:
+    """Write the stand-alone review page (atomically)."""
+    path = Path(path)
+    head = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+        "script-src 'unsafe-inline'; media-src 'self' file: blob:; img-src data: blob:\">\n"
+        f"<title>segagree review: {_escape(title or str(data.get('text', '')))}</title></head><body>\n"
+    )
+    write_text_atomic(path, head + review_section(data) + "\n</body></html>\n")
+    return path
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
+
+
+def page_data(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The data embedded in a review page (what its script renders)."""
+    import re
+
+    text = Path(path).read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="segagree-review-data">(.*?)</script>', text, re.S)
+    if not found:
+        raise SegagreeError("not a segagree review page (no embedded review data)", path=Path(path))
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def media_line(path: str | os.PathLike[str]) -> str:
+    """One line on a page's recording: the file played and what named it, or why none is played."""
+    media = page_data(path)["media"]
+    if not media["src"]:
+        return f"no playback: {media['note']}"
+    line = f"recording {media['src']} (named by {media['found_by']}; margin {media['margin']:g} s)"
+    return line + (f"; {media['peaks_note']}" if media["peaks_note"] else "")
+
+
+def with_operation_rows(results: Sequence[Mapping[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
+    """A run's results of one text with their operation rows: results read back from the resume
+    log lack them and get them by scoring the pair again without kappa (as the workbooks do)."""
+    full = []
+    for r in results:
+        if "operation_rows" not in r:
+            again = run_task(
+                r["text"], r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"], config, kappa=False
+            )
+            if not again.get("ok") or again.get("key") != r.get("key"):
+                raise SegagreeError(
+                    f"{r['text']}: the files changed while the run was writing; run again", path=r["file_a"]
+                )
+            r = {**r, "operation_rows": again["operation_rows"]}
+        full.append(dict(r))
+    return full
+
+
+def text_review_section(results: Sequence[Mapping[str, Any]], config: RunConfig, page_dir: Path) -> str:
+    """The review part of a run report's text page (``page_dir``: the page's folder, which the
+    recording and the sources are linked relative to); a note when the text has nothing to review."""
+    ok = [r for r in results if r.get("ok")]
+    reason = "no pair of this text was scored"
+    if ok:
+        try:
+            return review_section(token_page_data(with_operation_rows(ok, config), config, page_dir))
+        except SegagreeError as err:
+            reason = f"the review part could not be built: {err}"
+    return f'<section id="segagree-review"><h2>Review</h2><p class="note">{_escape(reason)}</p></section>'
