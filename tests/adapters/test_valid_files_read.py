@@ -46,7 +46,7 @@ SYMBOLIC_TYPE = (
 )
 
 
-def test_eaf_top_level_tier_of_a_symbolic_type_reads_when_asked_for(tmp_path: Path) -> None:
+def test_eaf_top_level_tier_of_a_symbolic_type_reads_by_default_and_when_asked_for(tmp_path: Path) -> None:
     # As in a published file: a top-level tier whose type says symbolic, holding aligned annotations.
     tiers = (
         '<TIER LINGUISTIC_TYPE_REF="sym" PARTICIPANT="A" TIER_ID="utt">'
@@ -56,9 +56,11 @@ def test_eaf_top_level_tier_of_a_symbolic_type_reads_when_asked_for(tmp_path: Pa
     )
     path = tmp_path / "symbolic.eaf"
     path.write_text(_eaf(tiers, SYMBOLIC_TYPE), encoding="utf-8")
-    with pytest.raises(InputError, match="no top-level time-aligned tier"):
-        read_document(path)  # not chosen by default: its type says it holds no times
+    # The only top-level tier: read by default too (issue 29), the same as when asked for.
+    by_default = read_document(path)
     doc = read_document(path, tiers=["utt"])
+    assert by_default.token_texts() == doc.token_texts()
+    assert [loss.kind for loss in by_default.losses] == [loss.kind for loss in doc.losses]
     assert [t for _, t in doc.iter_unit_texts()] == [["so", "it", "goes"], ["fine"]]
     assert doc.tokens["start"].tolist()[0] == 1.0
     notes = [loss for loss in doc.losses if loss.kind == "repaired"]
