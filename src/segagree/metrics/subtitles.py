@@ -355,7 +355,7 @@ def _two_type_segmentation(eob: Any, eol: Any) -> Any:
     codes = eob.gaps + 2 * eol.gaps
     if not (codes == 3).any():
         return Segmentation(eob.n_units, codes)
-    kinds = (frozenset(), frozenset((1,)), frozenset((2,)), frozenset((1, 2)))
+    kinds: tuple[frozenset[int], ...] = (frozenset(), frozenset((1,)), frozenset((2,)), frozenset((1, 2)))
     return Segmentation(eob.n_units, None, tuple(kinds[c] for c in codes.tolist()))
 
 
