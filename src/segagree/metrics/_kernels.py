@@ -29,11 +29,9 @@ import numpy as np
 
 def _numba_njit() -> Callable[..., Any] | None:
     """numba's njit, or None: numba is optional (the numpy path gives the same numbers, only slower)."""
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - exercised where numba is absent
-        return None
-    return njit
+    from segagree.metrics._numba import njit_or_none
+
+    return njit_or_none()
 
 
 njit = _numba_njit()

@@ -35,7 +35,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 import numpy as np
-from numba import njit
+
+from segagree.metrics._numba import require_njit
+
+njit = require_njit()  # numba without its BLAS probe (segagree.metrics._numba)
 
 __all__ = ["ter_edits", "ter_pairs"]
 

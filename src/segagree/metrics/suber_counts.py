@@ -39,17 +39,17 @@ def handles(metric: str, language: str | None) -> bool:
     return language not in _EAST_ASIAN and (metric.startswith("WER") or metric in ("CER", "CER-cased"))
 
 
+_DROP: dict[int, None] = {}  # str.translate table: the punctuation characters seen so far
+
+
 def _strip_punctuation(s: str) -> str:
     """jiwer's ``RemovePunctuation``: drop every character whose category starts with ``P``
-    (jiwer builds that set over all code points; here each character is looked up once)."""
-    keep = []
-    for ch in s:
-        punct = _PUNCT.get(ch)
-        if punct is None:
-            punct = _PUNCT[ch] = unicodedata.category(ch).startswith("P")
-        if not punct:
-            keep.append(ch)
-    return "".join(keep)
+    (jiwer builds that set over all code points; here each new character is looked up once)."""
+    for ch in set(s).difference(_PUNCT):
+        _PUNCT[ch] = punct = unicodedata.category(ch).startswith("P")
+        if punct:
+            _DROP[ord(ch)] = None
+    return s.translate(_DROP)
 
 
 def _words_plain(s: str) -> list[str]:

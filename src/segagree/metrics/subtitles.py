@@ -346,6 +346,19 @@ def _gap_segmentation(masses: Sequence[int]) -> Any:
     return Segmentation(n, gaps)
 
 
+def _two_type_segmentation(eob: Any, eol: Any) -> Any:
+    """The Segmentation of the gap sets ``{1}`` (an ``<eob>`` cut), ``{2}`` (``<eol>``), both or none,
+    from the two one-type Segmentations: what ``as_segmentation`` gives for those sets (a gap
+    array when no gap holds both types, else the sets), built from the arrays."""
+    from segagree.metrics.masses import Segmentation
+
+    codes = eob.gaps + 2 * eol.gaps
+    if not (codes == 3).any():
+        return Segmentation(eob.n_units, codes)
+    kinds: tuple[frozenset[int], ...] = (frozenset(), frozenset((1,)), frozenset((2,)), frozenset((1, 2)))
+    return Segmentation(eob.n_units, None, tuple(kinds[c] for c in codes.tolist()))
+
+
 def segeval_window(masses: Sequence[int]) -> int:
     """segeval's default window: round(mean mass / 2) half-to-even, at least 2 (zero masses count)."""
     k = round(Fraction(sum(masses), 2 * len(masses)))
@@ -370,7 +383,6 @@ def standard_scores(
     identical (or the hypothesis projected onto the reference's words).
     """
     from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
-    from segagree.metrics.masses import as_segmentation
     from segagree.metrics.windows import pk, windowdiff
 
     rm, hm = tag_masses(ref), tag_masses(hyp)
@@ -378,13 +390,11 @@ def standard_scores(
     if n != sum(hm["eob"]):
         raise ValueError(f"the texts have {n} and {sum(hm['eob'])} words; standard metrics need the same words")
     out: dict[str, Any] = {}
-    sets: dict[str, tuple[list[frozenset[int]], list[frozenset[int]]]] = {}
+    segs: dict[str, tuple[Any, Any]] = {}
     for t in TYPES:
         out[f"f1_{t}"] = _f1(rm[t], hm[t])
-        if t != "eox":  # the two types' sets, for s and b over both
-            sets[t] = (_gap_sets(rm[t]), _gap_sets(hm[t]))
-        # Each side converted once, for the four measures below.
-        rs, hs = _gap_segmentation(rm[t]), _gap_segmentation(hm[t])
+        # Each side converted once, for the four measures below (and s, b over both types).
+        rs, hs = segs[t] = _gap_segmentation(rm[t]), _gap_segmentation(hm[t])
         if n < 2:
             for name in (f"pk_{t}", f"windowdiff_{t}", f"s_{t}", f"b_{t}"):
                 out[name] = NotApplicable("a one-word text has no gaps").to_dict()
@@ -397,9 +407,8 @@ def standard_scores(
             sr = sim(hs, rs, n_t, fmt="sets")
             out[name] = {"value": float(sr.value), "n_t": n_t, "_stats": sr.stats}
     if n >= 2:
-        both_r = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][0], sets["eol"][0], strict=True)]
-        both_h = [a | frozenset(2 * x for x in b) for a, b in zip(sets["eob"][1], sets["eol"][1], strict=True)]
-        seg_r, seg_h = as_segmentation(both_r, "sets", "reference"), as_segmentation(both_h, "sets", "hypothesis")
+        seg_r = _two_type_segmentation(segs["eob"][0], segs["eol"][0])
+        seg_h = _two_type_segmentation(segs["eob"][1], segs["eol"][1])
         for name, sim in (("s", segmentation_similarity), ("b", boundary_similarity)):
             sr = sim(seg_h, seg_r, n_t, fmt="sets")
             out[name] = {"value": float(sr.value), "n_t": n_t, "_stats": sr.stats}

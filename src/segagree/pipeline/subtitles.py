@@ -118,6 +118,13 @@ def is_subtitle_document(doc: Document, layer: str | None = None) -> bool:
     return lay.scheme.find_code("<eob>") is not None
 
 
+def _tag_text(value: Any) -> str:
+    """A ``tags`` cell as text (pandas' ``fillna("").astype(str)``: None and NaN are empty)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return str(value)
+
+
 def _codes_and_tags(doc: Document, layer: str) -> tuple[list[str], list[tuple[int, ...]]]:
     lay = doc.layer(layer)
     eob, eol = lay.scheme.find_code("<eob>"), lay.scheme.find_code("<eol>")
@@ -127,8 +134,9 @@ def _codes_and_tags(doc: Document, layer: str) -> tuple[list[str], list[tuple[in
             "need a subtitle layer (an .srt or tagged-text file, or a layer with the 'subtitle' scheme)",
             path=doc.source_path or None,
         )
-    words = doc.tokens["text"].astype(str).tolist()
-    extra = doc.tokens["tags"].fillna("").astype(str).tolist() if "tags" in doc.tokens else [""] * len(words)
+    # Columns, not doc.tokens: the pandas table (and pandas' import) is not needed here.
+    words = [str(w) for w in doc.column("text").tolist()]
+    extra = [_tag_text(t) for t in doc.column("tags").tolist()] if "tags" in doc.column_names() else [""] * len(words)
     kind = {"<eob>": EOB, "<eol>": EOL}
     tags: list[tuple[int, ...]] = []
     for code, ex in zip(lay.boundaries.tolist(), extra, strict=True):
@@ -209,8 +217,8 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
     layer = _layer_name(doc, opts.layer)
     words, tags = _codes_and_tags(doc, layer)
     flat: Sentence = list(zip(words, tags, strict=True))
-    starts = doc.tokens["start"].to_numpy(float)
-    ends = doc.tokens["end"].to_numpy(float)
+    starts = doc.column("start").astype(float)
+    ends = doc.column("end").astype(float)
     # Cues (blocks): cut after every <eob>.
     cues: list[tuple[Sentence, float, float]] = []
     begin = 0
