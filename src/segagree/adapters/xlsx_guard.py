@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -82,7 +83,7 @@ def check_workbook(path: str | Path) -> None:
                 try:
                     with archive.open(info) as stream:
                         _scan_part(stream, info.filename, path, info.file_size)
-                except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError, RuntimeError):
+                except (zipfile.BadZipFile, zlib.error, NotImplementedError, OSError, EOFError, RuntimeError):
                     return  # a damaged or encrypted part: the reader reports it in its own words
 
 
