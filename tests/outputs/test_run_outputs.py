@@ -11,6 +11,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+import segagree.pipeline.tasks as tasks_module
 from segagree.outputs import run as run_module
 from segagree.outputs.run import MANIFEST, NOT_LOGGED, RESULTS_LOG, run_corpus, usable_cpus
 from segagree.pipeline import scheduler
@@ -171,13 +172,13 @@ def test_a_single_pair_texts_workbook_comes_from_the_worker(
     shutil.copy(SAMPLE / "garden.ann2.txt", corpus / "pond.ann3.txt")
     _edit_boundary(corpus / "pond.ann3.txt")
     rescored: list[str] = []
-    original = run_module.run_task
+    original = tasks_module.with_operation_rows
 
-    def spy(text, *args, **kwargs):
-        rescored.append(text)
-        return original(text, *args, **kwargs)
+    def spy(results, config):
+        rescored.extend(r["text"] for r in results if "operation_rows" not in r)
+        return original(results, config)
 
-    monkeypatch.setattr(run_module, "run_task", spy)  # the post pass's scoring again
+    monkeypatch.setattr(tasks_module, "with_operation_rows", spy)  # the post pass's scoring again
     out = tmp_path / "out"
     outcome = run_corpus(corpus, out, _config(), report=False)
     assert rescored == ["pond"] * 3  # garden's workbook was written by the worker that scored it

@@ -46,7 +46,7 @@ from segagree.outputs.review import (
 )
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
-from segagree.pipeline.tasks import file_sha1, run_task
+from segagree.pipeline.tasks import file_sha1, with_operation_rows
 from segagree.schemas import NONE_SYMBOL, Document
 from segagree.version import version
 
@@ -416,24 +416,6 @@ def media_line(path: str | os.PathLike[str]) -> str:
         return f"no playback: {media['note']}"
     line = f"recording {media['src']} (named by {media['found_by']}; margin {media['margin']:g} s)"
     return line + (f"; {media['peaks_note']}" if media["peaks_note"] else "")
-
-
-def with_operation_rows(results: Sequence[Mapping[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
-    """A run's results of one text with their operation rows: results read back from the resume
-    log lack them and get them by scoring the pair again without kappa (as the workbooks do)."""
-    full = []
-    for r in results:
-        if "operation_rows" not in r:
-            again = run_task(
-                r["text"], r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"], config, kappa=False
-            )
-            if not again.get("ok") or again.get("key") != r.get("key"):
-                raise SegagreeError(
-                    f"{r['text']}: the files changed while the run was writing; run again", path=r["file_a"]
-                )
-            r = {**r, "operation_rows": again["operation_rows"]}
-        full.append(dict(r))
-    return full
 
 
 def text_review_section(results: Sequence[Mapping[str, Any]], config: RunConfig, page_dir: Path) -> str:

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 
 from segagree.adapters.base import write_text_atomic
-from segagree.errors import SegagreeError
 from segagree.outputs.summary import write_summary
 from segagree.pipeline.config import RunConfig
 from segagree.pipeline.outcome import RunOutcome, texts_of
@@ -48,7 +47,6 @@ from segagree.pipeline.scheduler import (
     score_corpus,
     usable_cpus,
 )
-from segagree.pipeline.tasks import run_task
 from segagree.version import version
 
 log = logging.getLogger(__name__)
@@ -291,21 +289,9 @@ def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig)
     """Write one text's review workbook; results read from the log get their operation rows back
     by scoring the pair again without kappa (see :mod:`segagree.pipeline.results_log`)."""
     from segagree.outputs.review import write_review_workbook
+    from segagree.pipeline.tasks import with_operation_rows
 
-    full = []
-    for r in results:
-        if "operation_rows" not in r:
-            again = run_task(
-                r["text"], r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"], config, kappa=False
-            )
-            if not again.get("ok") or again.get("key") != r.get("key"):
-                raise SegagreeError(
-                    f"{r['text']}: the files changed while the run was writing its review workbook; run again",
-                    path=r["file_a"],
-                )
-            r = {**r, "operation_rows": again["operation_rows"]}
-        full.append(r)
-    return write_review_workbook(path, full, config)
+    return write_review_workbook(path, with_operation_rows(results, config), config)
 
 
 __all__ = [

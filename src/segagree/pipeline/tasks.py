@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,23 @@ def _kappa(pair, config: RunConfig, seed: int) -> dict[str, Any] | None:
         transpositions=config.transpositions,
     )
     return res.to_dict()
+
+
+def with_operation_rows(results: Sequence[Mapping[str, Any]], config: RunConfig) -> list[dict[str, Any]]:
+    """A run's results of one text with their operation rows (for its review workbook and review
+    page): results read back from the resume log lack them and get them by scoring the pair again
+    without kappa; an error if the files changed since they were scored."""
+    full = []
+    for r in results:
+        if "operation_rows" not in r:
+            again = run_task(
+                r["text"], r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"], config, kappa=False
+            )
+            if not again.get("ok") or again.get("key") != r.get("key"):
+                raise SegagreeError(
+                    f"{r['text']}: the files changed while the run was writing its review outputs; run again",
+                    path=r["file_a"],
+                )
+            r = {**r, "operation_rows": again["operation_rows"]}
+        full.append(dict(r))
+    return full
