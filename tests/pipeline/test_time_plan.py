@@ -181,7 +181,7 @@ def test_table_errors_name_what_is_expected(tmp_path: Path, body: str, needle: s
         segagree.read_time_units(path)
 
 
-def test_run_time_scores_each_recording_on_its_own_continuum(tmp_path: Path) -> None:
+def test_run_time_makes_one_text_per_recording(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     head = "annotator,media_file,start,end,category\n"
@@ -192,12 +192,15 @@ def test_run_time_scores_each_recording_on_its_own_continuum(tmp_path: Path) -> 
         report=False,
     )  # fmt: skip
     rows = {(r["text"], r["speaker"], r["measure"]): r["value"] for r in done.rows}
-    # each recording is a column of its text (as in agree --time), on its own continuum: lee heard nothing in r2
-    assert rows[("lab", "r1.wav", "boundary_f1")] == 1.0 and rows[("lab", "r2.wav", "boundary_f1")] == 0.0
-    per_recording = segagree.agree_time(
+    assert {t for t, _, _ in rows} == {"lab/r1.wav", "lab/r2.wav", "ALL"}
+    r2 = next(r for r in done.results if r["text"] == "lab/r2.wav")["result"]
+    assert r2["units"] == {"kim": 1, "lee": 0} and r2["continuum"] == [0.0, 0.9]  # lee heard nothing: kept
+    assert rows[("lab/r1.wav", "ALL", "boundary_f1")] == 1.0 and rows[("lab/r2.wav", "ALL", "boundary_f1")] == 0.0
+    # pooled over the two texts as agree --time pools the recordings of one table
+    together = segagree.agree_time(
         [corpus / "lab.kim.csv", corpus / "lab.lee.csv"], measures=["alpha_u"], time_unit="ms"
     )
-    assert rows[("lab", "ALL", "alpha_u")] == pytest.approx(per_recording["alpha_u"])
+    assert rows[("ALL", "ALL", "alpha_u")] == pytest.approx(together["alpha_u"])
 
 
 def test_table_options_on_other_files_are_refused(tmp_path: Path) -> None:

@@ -223,9 +223,9 @@ def _timeline_section(record: Mapping[str, Any], outdir: Path, config: Any) -> d
     """A timeline per speaker (inline SVG, the ``review --time --plot`` picture's geometry): every
     annotator's units and, where a measure gives one (gamma's, Mathet et al. 2015), its best alignment."""
     from segagree.outputs.time_plot import timeline_geometry, timeline_svg_layout
-    from segagree.pipeline.time_reading import read_annotator_files
+    from segagree.pipeline.time_corpus import read_task_units
 
-    timed = read_annotator_files(record["files"], config.how)
+    timed = read_task_units(record["files"], config.how, record.get("annotator_b") or "")
     aligning = next((r for r in record["result"]["measures"].values() if _has_alignment(r)), None)
     figures = []
     for speaker, units in timed.speakers.items():

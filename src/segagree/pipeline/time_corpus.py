@@ -34,7 +34,7 @@ from segagree.pipeline.time_reading import read_annotator_files
 from segagree.pipeline.units import POOLED, UnitReading
 from segagree.version import version
 
-__all__ = ["TimeConfig", "measure_values", "score_time_task", "time_key", "time_rows"]
+__all__ = ["TimeConfig", "measure_values", "read_task_units", "score_time_task", "time_key", "time_rows"]
 
 #: Parameters that change how fast a measure runs, never its value: not part of the resume key.
 SPEED_PARAMS = ("jobs",)
@@ -97,24 +97,38 @@ def time_key(task: tuple[str, ...], config: TimeConfig, settings: str | None = N
     return hashlib.sha1(payload.encode()).hexdigest()[:20]
 
 
+def read_task_units(files: Mapping[str, str], how: UnitReading, recording: str = "") -> Any:
+    """A time task's units: its annotators' files read by the annotation plan, and only the units of
+    ``recording`` when the task is one recording of a units table."""
+    timed = read_annotator_files(files, how)
+    if not recording:
+        return timed
+    parts = timed.by_recording()
+    if recording not in parts:
+        raise SegagreeError(
+            f"no units of recording {recording!r} (the files changed?)", path=next(iter(files.values()))
+        )
+    return parts[recording]
+
+
 def score_time_task(task: tuple[str, ...], config: TimeConfig) -> dict[str, Any]:
     """Score one text (``(text, "A|B|...", "", file A, file B, ...)``); its log record (see the module
     docstring). Unreadable files are the record's error; a parameter a measure refuses raises."""
-    text, joined = task[0], task[1]
+    text, joined, recording = task[0], task[1], task[2]
     annotators = joined.split("|")
     files = dict(zip(annotators, task[3:], strict=True))
     record: dict[str, Any] = {
         "track": "time",
         "text": text,
         "annotator_a": joined,
-        "annotator_b": "",
+        "annotator_b": recording,  # a units table's recording, a text of its own ("" without)
         "annotators": annotators,
         "files": files,
         "version": version(),
     }
     try:
         record["key"] = time_key(task, config)
-        timed = read_annotator_files(files, config.how)
+        timed = read_task_units(files, config.how, recording)
         result, stats = score_time_statistics(timed, config.measures, config.params)
     except UsageError:
         raise

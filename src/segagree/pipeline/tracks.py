@@ -121,12 +121,19 @@ def _token_score(task: Task, config: Any, hook: Any = None) -> dict[str, Any]:
 
 
 def _time_plan(corpus: Corpus, config: Any) -> list[Task]:
-    """Time track: (text, "A|B|...", "", file A, file B, ...) for every text, annotators sorted."""
+    """Time track: (text, "A|B|...", recording, file A, file B, ...) for every text, annotators sorted;
+    units tables with a recording column make a task (a text ``TEXT/RECORDING``) per recording, each on
+    its own continuum (the recording is "" otherwise)."""
+    from segagree.pipeline.units_table import table_recordings
+
+    how = config.how
     tasks = []
     for text in sorted(corpus.texts):
         files = corpus.texts[text]
         names = sorted(files)
-        tasks.append((text, "|".join(names), "", *(str(files[n]) for n in names)))
+        paths = [str(files[n]) for n in names]
+        for rec in table_recordings(paths, time_unit=how.time_unit, text_column=how.text_column):
+            tasks.append((f"{text}/{rec}" if rec else text, "|".join(names), rec, *paths))
     return tasks
 
 

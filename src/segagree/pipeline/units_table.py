@@ -18,12 +18,13 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from segagree.adapters.base import decode_text, read_bytes
 from segagree.adapters.timing import MAX_SECONDS
-from segagree.errors import InputError, UsageError
+from segagree.errors import InputError, SegagreeError, UsageError
 
 __all__ = [
     "RECORDING_COLUMNS",
@@ -212,3 +213,21 @@ def read_units_table(path: str | Path, *, time_unit: str = "s", text_column: str
         raise InputError("the units table is empty", path=path)
     table.annotators = list(dict.fromkeys(r.annotator for r in table.rows))
     return table
+
+
+def table_recordings(paths: Sequence[str | Path], *, time_unit: str = "s", text_column: str | None = None) -> list[str]:
+    """The recordings named by the recording column of the units tables among ``paths``, sorted
+    (``[""]`` when none has one, or a table cannot be read: scoring then reports it). A corpus run
+    makes each recording a text of its own (``TEXT/RECORDING``)."""
+    found: set[str] = set()
+    wanted = [text_column.strip().lower()] if text_column else list(RECORDING_COLUMNS)
+    for path in map(Path, paths):
+        try:
+            if not (looks_like_table(path) and set(wanted) & set(_first_cells(path)) and is_units_table(path)):
+                continue
+            found.update(
+                row.recording for row in read_units_table(path, time_unit=time_unit, text_column=text_column).rows
+            )
+        except (SegagreeError, OSError, UnicodeError):
+            return [""]
+    return sorted(found) if found else [""]
