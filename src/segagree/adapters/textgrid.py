@@ -795,7 +795,8 @@ def _note_unreadable(per_speaker: dict[str, list[Any]], need_words: bool, losses
             if label.strip() in gaps:
                 gap_units.append(f"{speaker}: {label.strip()!r}")
             elif need_words:
-                bad_tokens += sum(1 for t in toks if t.strip() in gaps or len(t.split()) != 1)
+                # (a word label is read stripped: a token with spaces around it comes back without them)
+                bad_tokens += sum(1 for t in toks if t.strip() in gaps or t.split() != [t])
     losses.add_items(
         "units-dropped",
         "units whose whole text is a pause label read back as gaps",
