@@ -30,7 +30,7 @@ bytecode: $(STAMP)
 venv: $(STAMP) bytecode
 
 demo: $(STAMP) bytecode
-	$(BIN)/segagree run sample_corpora -o demo_output
+	$(BIN)/segagree run sample_corpora -o demo_output --review-pages
 	$(BIN)/segagree compare sample_corpora/garden.ann1.txt sample_corpora/garden.ann2.txt --ops demo_output/garden.operations.csv
 	$(BIN)/segagree convert sample_corpora/garden.ann1.txt -o demo_output/garden.ann1.eaf
 	$(BIN)/segagree review sample_corpora/recording/talk.kim.eaf sample_corpora/recording/talk.lee.eaf -o demo_output/talk.review.html

@@ -769,7 +769,7 @@ def run(
         reading: further fields of :class:`segagree.pipeline.units.UnitReading` (e.g. ``annotators``).
 
         review_pages: a review part on every text page (the review page's rows, recording and
-            decisions; ``review_pages`` in segagree.toml, default on; None keeps the config's).
+            decisions; ``review_pages`` in segagree.toml, default off; None keeps the config's).
 
     Example::
 

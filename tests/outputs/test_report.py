@@ -78,6 +78,7 @@ def _config() -> RunConfig:
 def _run(corpus: Path, outdir: Path, report_plots: str = "corpus") -> tuple[Path, RunOutcome, str]:
     config = _config()
     config.report_plots = report_plots
+    config.review_pages = True  # run --review-pages: the text pages' review part is checked here too
     outcome = run_corpus(corpus, outdir, config, workbooks=False, resume=False)
     report = Path(outcome.outputs["report"])
     return report, outcome, report.read_text(encoding="utf-8")

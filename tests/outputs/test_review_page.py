@@ -440,6 +440,8 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
         write_document(_doc(units), corpus / f"talk.{name}.eaf")
     config = RunConfig()
     config.kappa.enabled = False
+    assert not config.review_pages  # off by default (issue 31's run budget): --review-pages turns it on
+    config.review_pages = True
     run_corpus(corpus, tmp_path / "out", config, workbooks=True, resume=False)
     page = tmp_path / "out" / "texts" / "talk.html"
     data = page_data(page)
@@ -461,3 +463,26 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
     outcome = run_corpus(corpus, tmp_path / "out", config, workbooks=False, resume=True)
     assert "texts/talk.html" in outcome.outputs["rebuilt"]
     assert "segagree-review" not in page.read_text(encoding="utf-8")
+
+
+def test_a_single_pair_texts_review_part_is_built_by_its_worker(tmp_path: Path) -> None:
+    # The worker that scored the pair builds the part with the operation rows at hand; the page
+    # reuses it, and it is the part the page would build by scoring the pair again.
+    from segagree.outputs.review_page import PARTS_DIR, text_review_section
+    from segagree.outputs.run import run_corpus
+    from segagree.pipeline.config import RunConfig
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    write_document(_doc(UNITS_A), corpus / "talk.ann1.eaf")
+    write_document(_doc(_units_b()), corpus / "talk.ann2.eaf")
+    config = RunConfig()
+    config.kappa.enabled = False
+    config.review_pages = True
+    outcome = run_corpus(corpus, tmp_path / "out", config, workbooks=False, resume=False)
+    parts = list((tmp_path / "out" / "texts" / PARTS_DIR).glob("*.html"))
+    assert len(parts) == 1 and parts[0].name.startswith(outcome.pairs[0]["key"])
+    part = parts[0].read_text(encoding="utf-8")
+    assert part in (tmp_path / "out" / "texts" / "talk.html").read_text(encoding="utf-8")
+    parts[0].unlink()  # without it, the page's way: the pair scored again
+    assert text_review_section([dict(outcome.results[0])], config, tmp_path / "out" / "texts") == part

@@ -78,7 +78,8 @@ from segagree.cli.common import (
 @click.option(
     "--review-pages/--no-review-pages",
     default=None,
-    help="A review part (rows, recording, decisions to export) on every text page (default) or not.",
+    help="A review part (rows, recording, decisions to export) on every text page, or not (default: "
+    "segagree.toml's review_pages, else off; about 0.09 s of CPU per text).",
 )
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @click.option(

@@ -418,11 +418,36 @@ def media_line(path: str | os.PathLike[str]) -> str:
     return line + (f"; {media['peaks_note']}" if media["peaks_note"] else "")
 
 
+#: Review parts of single-pair texts built by the worker that scored the pair (with its operation rows
+#: at hand), under the pages' folder, named by the pair's key and the settings the part shows.
+PARTS_DIR = ".review-parts"
+
+
+def review_part_path(page_dir: Path, key: str, config: RunConfig) -> Path:
+    """Where a pair's prebuilt review part is kept (see :data:`PARTS_DIR`)."""
+    shown = hashlib.sha1(json.dumps([version(), config.review_matches]).encode()).hexdigest()[:8]
+    return page_dir / PARTS_DIR / f"{key}-{shown}.html"
+
+
+def write_review_part(result: Mapping[str, Any], config: RunConfig, page_dir: Path) -> None:
+    """Build a single-pair text's review part in the worker that scored the pair (the run's text
+    hook), so the page need not score the pair again; :func:`text_review_section` then reads it."""
+    if result.get("ok") and result.get("key") and "operation_rows" in result:
+        write_text_atomic(
+            review_part_path(page_dir, result["key"], config), text_review_section([result], config, page_dir)
+        )
+
+
 def text_review_section(results: Sequence[Mapping[str, Any]], config: RunConfig, page_dir: Path) -> str:
     """The review part of a run report's text page (``page_dir``: the page's folder, which the
-    recording and the sources are linked relative to); a note when the text has nothing to review."""
+    recording and the sources are linked relative to); a note when the text has nothing to review.
+    A part the worker built for the same pair and settings (:func:`write_review_part`) is reused."""
     ok = [r for r in results if r.get("ok")]
     reason = "no pair of this text was scored"
+    if len(ok) == 1 and ok[0].get("key") and "operation_rows" not in ok[0]:
+        part = review_part_path(page_dir, ok[0]["key"], config)
+        if part.is_file():
+            return part.read_text(encoding="utf-8")
     if ok:
         try:
             return review_section(token_page_data(with_operation_rows(ok, config), config, page_dir))

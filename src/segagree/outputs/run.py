@@ -95,7 +95,8 @@ def run_corpus(
     with output_lock(outdir):
         if not scoring.get("resume", True):
             forget_outputs(outdir)
-        hook = worker_outputs(outdir, config, workbooks) if getattr(config, "track", "token") == "token" else None
+        token = getattr(config, "track", "token") == "token"
+        hook = worker_outputs(outdir, config, workbooks, report) if token else None
         outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
         jobs = int(scoring.get("jobs", 1))
         if scoring.get("backend", "loky") != "dask":
@@ -218,20 +219,28 @@ def workbook_digest(results: list[dict[str, Any]], config: RunConfig, scheme_dig
 
 
 class WorkbookWriter:
-    """The scheduler's text hook (:data:`segagree.pipeline.scheduler.TextHook`): writes a
-    single-pair text's review workbook in the worker that scored the pair, unless the manifest
-    of the earlier run says the workbook there is current (a reviewer may have filled it in).
-    Returns ``{"workbook": digest}`` when it wrote one."""
+    """The scheduler's text hook (:data:`segagree.pipeline.scheduler.TextHook`): in the worker that
+    scored a single-pair text, with its operation rows at hand, writes the text's review workbook
+    (unless the manifest of the earlier run says the workbook there is current: a reviewer may have
+    filled it in) and, for the report, its page's review part (:func:`~segagree.outputs.review_page.
+    write_review_part`). Returns ``{"workbook": digest}`` when it wrote a workbook."""
 
-    def __init__(self, outdir: Path, config: RunConfig) -> None:
+    def __init__(self, outdir: Path, config: RunConfig, *, workbooks: bool = True, parts: bool = False) -> None:
         self.outdir = outdir
         self.config = config
+        self.workbooks, self.parts = workbooks, parts
         self.scheme_digest = config.load_scheme().digest
         self.current = _load_manifest(outdir / MANIFEST).get("workbooks") or {}
 
     def __call__(self, result: dict[str, Any]) -> dict[str, str]:
         from segagree.outputs.review import write_review_workbook
+        from segagree.outputs.review_page import review_part_path, write_review_part
+        from segagree.outputs.text_pages import PAGES_DIR
 
+        if self.parts and not review_part_path(self.outdir / PAGES_DIR, result["key"], self.config).is_file():
+            write_review_part(result, self.config, self.outdir / PAGES_DIR)
+        if not self.workbooks:
+            return {}
         text = result["text"]
         path = self.outdir / "review" / f"{text}.xlsx"
         digest = workbook_digest([result], self.config, self.scheme_digest)
@@ -241,10 +250,11 @@ class WorkbookWriter:
         return {"workbook": digest}
 
 
-def worker_outputs(outdir: Path, config: RunConfig, workbooks: bool) -> WorkbookWriter | None:
+def worker_outputs(outdir: Path, config: RunConfig, workbooks: bool, report: bool = False) -> WorkbookWriter | None:
     """The text hook to give :func:`~segagree.pipeline.scheduler.score_corpus` when the run writes
-    ``workbooks`` (call it after :func:`forget_outputs`), else None."""
-    return WorkbookWriter(outdir, config) if workbooks else None
+    ``workbooks`` or report pages with review parts (call it after :func:`forget_outputs`), else None."""
+    parts = report and config.review_pages
+    return WorkbookWriter(outdir, config, workbooks=workbooks, parts=parts) if workbooks or parts else None
 
 
 def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig, jobs: int, manifest: _Manifest) -> list[str]:

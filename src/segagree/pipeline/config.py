@@ -12,7 +12,7 @@ Example (every key optional; these are the defaults)::
     normalise_speakers = true    # "F2:" and "F2" are one speaker ("MARCIA;" -> "MARCIA")
     common_speakers = false      # score the speakers both annotations have, list the others
     review_matches = false       # list match operations in the review workbooks too
-    review_pages = true          # a review part (rows, recording, decisions) on every text page
+    review_pages = false         # a review part (rows, recording, decisions) on every text page
     report_plots = "corpus"      # report figures: "corpus" (corpus-level figures and light
                                  # per-text HTML graphics) or "all" (also a matplotlib PNG per
                                  # text and pair under OUTDIR/plots/, linked from the report)
@@ -103,7 +103,7 @@ class RunConfig:
     encoding: str = ""
     read: dict[str, Any] = field(default_factory=dict)
     report_plots: str = "corpus"
-    review_pages: bool = True
+    review_pages: bool = False  # run --review-pages: about 0.09 s of CPU per text (issue 31's budget)
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     time: dict[str, Any] = field(default_factory=dict)
