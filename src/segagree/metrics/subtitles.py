@@ -548,6 +548,49 @@ _TER_FAMILY = ("TER", "TER-seg", "TER-br")
 _SACREBLEU_SHARED = ("BLEU", "BLEU-seg", "chrF")
 
 
+def _suber_metric(
+    metric: str,
+    hyp: Sequence[Any],
+    reference: Sequence[Any],
+    final: bool,
+    language: str | None,
+    cache: TerCache | None,
+    bleus: Any,
+) -> float:
+    """One SubER metric (without its AS-/t- prefix) of segments already aligned as it needs
+    (``final``: the hypothesis was aligned to the reference, so a break scores at a segment's end):
+    rapidfuzz counts, our TER kernel and sacrebleu's shared statistics where they give suber's
+    numbers (tested against suber), suber's own functions otherwise."""
+    from suber.metrics.cer import calculate_character_error_rate
+    from suber.metrics.jiwer_interface import calculate_word_error_rate
+    from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
+    from suber.metrics.suber import calculate_SubER
+
+    from segagree.metrics import suber_counts as counts
+
+    cjk = language in ("zh", "ja", "ko")
+    if metric.startswith("SubER"):
+        return calculate_SubER(hypothesis=hyp, reference=reference, metric=metric, language=language)
+    if counts.handles(metric, language):  # suber's numbers, counted by rapidfuzz (suber_counts)
+        if metric.startswith("WER"):
+            return counts.word_error_rate(hyp, reference, metric, final, language)
+        return counts.character_error_rate(hyp, reference, metric)
+    if metric.startswith("WER"):
+        return calculate_word_error_rate(
+            hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
+        )
+    if metric.startswith("CER"):
+        return calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
+    if metric in _TER_FAMILY and not cjk:
+        return _ter_suber(hyp, reference, metric, final, cache)
+    if metric in _SACREBLEU_SHARED and any(s.word_list for s in reference):
+        # sacrebleu's own steps, each reference and segment pair once (sacrebleu_stats)
+        return bleus.suber_metric(hyp, reference, metric, final, language)
+    return calculate_sacrebleu_metric(
+        hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
+    )
+
+
 def suber_scores(
     hypothesis: Sequence[Any],
     reference: Sequence[Any],
@@ -566,13 +609,8 @@ def suber_scores(
     """
     from suber.data_types import Subtitle
     from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
-    from suber.metrics.cer import calculate_character_error_rate
-    from suber.metrics.jiwer_interface import calculate_word_error_rate
     from suber.metrics.length_ratio import calculate_length_ratio
-    from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
-    from suber.metrics.suber import calculate_SubER
 
-    from segagree.metrics import suber_counts as counts
     from segagree.metrics.sacrebleu_stats import SacrebleuStats
 
     bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
@@ -650,26 +688,5 @@ def suber_scores(
         if metric.endswith("TER-br") and language in ("zh", "ja", "ko"):
             skipped[full] = f"suber does not implement TER-br for language {language!r}"
             continue
-        if metric.startswith("SubER"):
-            values[full] = calculate_SubER(hypothesis=hyp, reference=reference, metric=metric, language=language)
-        elif counts.handles(metric, language):  # suber's numbers, counted by rapidfuzz (suber_counts)
-            if metric.startswith("WER"):
-                values[full] = counts.word_error_rate(hyp, reference, metric, final, language)
-            else:
-                values[full] = counts.character_error_rate(hyp, reference, metric)
-        elif metric.startswith("WER"):
-            values[full] = calculate_word_error_rate(
-                hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
-            )
-        elif metric.startswith("CER"):
-            values[full] = calculate_character_error_rate(hypothesis=hyp, reference=reference, metric=metric)
-        elif metric in _TER_FAMILY and not cjk:
-            values[full] = _ter_suber(hyp, reference, metric, final, cache)
-        elif metric in _SACREBLEU_SHARED and any(s.word_list for s in reference):
-            # sacrebleu's own steps, each reference and segment pair once (sacrebleu_stats)
-            values[full] = bleus.suber_metric(hyp, reference, metric, final, language)
-        else:
-            values[full] = calculate_sacrebleu_metric(
-                hypothesis=hyp, reference=reference, metric=metric, score_break_at_segment_end=final, language=language
-            )
+        values[full] = _suber_metric(metric, hyp, reference, final, language, cache, bleus)
     return {m: values[m] for m in wanted if m in values}, skipped
