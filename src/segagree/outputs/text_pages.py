@@ -353,6 +353,21 @@ class _Pngs:
 
 
 # ------------------------------------------------------------------------------------ all texts
+def pages_to_write(
+    outdir: Path, outcome: RunOutcome, settings: str, old: Mapping[str, str]
+) -> tuple[PagesWritten, list[tuple[str, list[int]]]]:
+    """Every text's page digest (in the returned :class:`PagesWritten`) and the texts, with their
+    result indexes, whose page is missing or out of date (``old``: the previous run's digests);
+    both tracks' reports share this step."""
+    lights = outcome.pairs
+    out = PagesWritten()
+    todo = []
+    for text, indexes in texts_of(outcome).items():
+        digest = page_digest([lights[i] for i in indexes], settings)
+        out.digests[text] = digest
+        if old.get(text) != digest or not (outdir / page_link(text)).is_file():
+            todo.append((text, indexes))
+    return out, todo
 
 
 def write_text_pages(
@@ -363,14 +378,7 @@ def write_text_pages(
     outdir = Path(outdir)
     # scoring settings, the figures' kind, and the review part (issue 30)
     settings = _digest([config.digest, config.report_plots, config.review_pages])
-    lights = outcome.pairs
-    out = PagesWritten()
-    todo = []
-    for text, indexes in texts_of(outcome).items():
-        digest = page_digest([lights[i] for i in indexes], settings)
-        out.digests[text] = digest
-        if old.get(text) != digest or not (outdir / page_link(text)).is_file():
-            todo.append((text, indexes))
+    out, todo = pages_to_write(outdir, outcome, settings, old)
     corpus_root = str(outcome.corpus.root)
     if config.report_plots == "all":
         pngs = _Pngs(outdir)

@@ -26,7 +26,7 @@ from typing import Any
 from segagree.adapters.base import write_text_atomic
 from segagree.metrics.registry import get_measure
 from segagree.outputs.report_format import _digest, _environment, _exact, _flatten, _interval, _score, _setting
-from segagree.outputs.text_pages import PAGES_DIR, PagesWritten, page_digest, page_link
+from segagree.outputs.text_pages import PAGES_DIR, PagesWritten, page_link, pages_to_write
 from segagree.pipeline.outcome import RunOutcome, texts_of
 from segagree.pipeline.pooling import bootstrap_pooled
 from segagree.pipeline.rows import POOLED
@@ -290,15 +290,8 @@ def write_text_pages(
     """Write the page of every text whose page is missing or out of date; remove the pages of texts
     no longer in the run. ``old``: the manifest's page digests of the previous run."""
     outdir = Path(outdir)
-    settings = _digest([config.digest, "time"])
-    lights = outcome.pairs
-    out = PagesWritten()
-    todo = []
-    for text, indexes in texts_of(outcome).items():
-        digest = page_digest([lights[i] for i in indexes], settings)
-        out.digests[text] = digest
-        if old.get(text) != digest or not (outdir / page_link(text)).is_file():
-            todo.append(indexes[0])
+    out, texts = pages_to_write(outdir, outcome, _digest([config.digest, "time"]), old)
+    todo = [indexes[0] for _, indexes in texts]  # a time text is one task
     (outdir / PAGES_DIR).mkdir(parents=True, exist_ok=True)
     root = str(outcome.corpus.root)
 
