@@ -648,6 +648,7 @@ def agree(
     normalise_speakers: bool = True,
     speaker_map: Mapping[str, str] | None = None,
     jobs: int = 1,
+    threads: int | None = None,
     ci_over: str = "texts",
     n_boot: int = 1000,
     format: str | None = None,
@@ -672,6 +673,9 @@ def agree(
         chance: chance model: cohen, scott, bennett, bennett_modified or segsimflex.
         exact: exact chance expectation of S_f (needs ``transpositions=False``).
         jobs: worker processes (the numbers do not depend on it).
+        threads: threads scoring the simulations in this process (or in each worker with
+            ``jobs`` > 1); default: every CPU this process may use with ``jobs=1``, else 1.
+            The numbers do not depend on it.
         ci_over: bootstrap intervals over ``texts`` or ``speakers``.
         mc_tolerance: stop simulating before ``sims`` once both pooled kappas' Monte Carlo
             standard errors are at most this (each pair reports ``n_simulations_used`` and
@@ -686,8 +690,12 @@ def agree(
         raise UsageError(f"chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
     sch = load_scheme(scheme)
     pairing = _pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
-    if sims < 1 or jobs < 1 or n_boot < 1:
-        raise UsageError("sims, jobs and n_boot must be at least 1")
+    if sims < 1 or jobs < 1 or n_boot < 1 or (threads is not None and threads < 1):
+        raise UsageError("sims, jobs, threads and n_boot must be at least 1")
+    if threads is None:
+        from segagree.metrics.cpus import usable_cpus
+
+        threads = usable_cpus() if jobs == 1 else 1
     if exact and (mc_tolerance is not None or progress is not None):
         given = "mc_tolerance" if mc_tolerance is not None else "progress"
         raise UsageError(f"{given} follows the simulations; with exact=True nothing is simulated")
@@ -704,6 +712,7 @@ def agree(
         sims=sims,
         seed=seed,
         jobs=jobs,
+        threads=threads,
         ci_over=ci_over,
         n_boot=n_boot,
         progress=progress,

@@ -132,6 +132,25 @@ def test_same_numbers_for_any_jobs_and_prefix_stable() -> None:
     assert not np.array_equal(other.sim_cost, short.sim_cost)
 
 
+@pytest.mark.parametrize("mc_tolerance", [None, 1e-9])
+def test_same_numbers_for_any_threads(mc_tolerance: float | None) -> None:
+    """Threads share the tasks out (each with its own block cache): the numbers of one thread,
+    of three, and of two worker processes with two threads each are the same, bit for bit; the
+    progress callback still counts every simulation once."""
+    a, b = _two_speakers(37)
+    one = sf_kappa(a, b, sims=700, seed=5, threads=1, mc_tolerance=mc_tolerance)
+    seen: list[int] = []
+    three = sf_kappa(a, b, sims=700, seed=5, threads=3, progress=seen.append, mc_tolerance=mc_tolerance)
+    both = sf_kappa(a, b, sims=700, seed=5, jobs=2, threads=2, mc_tolerance=mc_tolerance)
+    for res in (three, both):
+        assert np.array_equal(one.sim_cost, res.sim_cost)
+        assert np.array_equal(one.sim_edits, res.sim_edits)
+        assert one.pooled["sf_b"].kappa == res.pooled["sf_b"].kappa
+    assert sum(seen) == 2 * 700
+    with pytest.raises(UsageError, match="threads"):
+        sf_kappa(a, b, sims=10, threads=0)
+
+
 def test_pooled_is_per_speaker_simulations_summed() -> None:
     a, b = _two_speakers(41)
     res = sf_kappa(a, b, sims=30, seed=2)

@@ -101,6 +101,11 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     help="Stop before --sims once both pooled kappas' Monte Carlo standard errors are at most SE.",
 )
 @count_option("--jobs", "Worker processes for the simulations (same numbers for any value).", default=1)
+@count_option(
+    "--threads",
+    "Threads scoring the simulations, in this process or in each --jobs worker (same numbers for any "
+    "value). [default: every CPU this process may use; 1 per worker with --jobs N]",
+)
 @scheme_option
 @mode_option
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -123,6 +128,7 @@ def agree(
     exact: bool,
     mc_tolerance: float | None,
     jobs: int,
+    threads: int | None,
     scheme: str | None,
     mode: str,
     transpositions: bool,
@@ -199,6 +205,7 @@ def agree(
             sims=sims,
             seed=seed,
             jobs=jobs,
+            threads=threads,
             ci_over="speakers" if ci_speakers else "texts",
             n_boot=n_boot,
             progress=progress,

@@ -52,6 +52,7 @@ its exact kappa is reported as unavailable (``None`` with a reason).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -791,44 +792,86 @@ def _score_block(
     return cost + d_cost, edits + d_edits
 
 
-def _run_tasks(
-    spec: _Spec, tasks: Sequence[tuple[int, int, int]], progress: Callable[[int], None] | None = None
-) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
-    """Draw and score tasks ``(speaker index, block index, sims)``; returns per task the costs
-    and edits of its simulations, in order. A task's draws come in chunks of whole pairs of
-    about :data:`_BATCH_TOKENS` positions, from one stream, so the numbers do not depend on
-    how tasks are grouped.
+class _TaskRunner:
+    """Draws and scores simulation tasks for one thread: its own cost tables, cells and block
+    cache (the compiled kernel writes the cache's memo, so a cache is never shared)."""
 
-    The next chunk is drawn by a helper thread while the current one is scored (both release
-    the GIL): one stream, drawn in the same order, so the same numbers."""
-    from concurrent.futures import ThreadPoolExecutor
+    def __init__(self, spec: _Spec):
+        self.spec = spec
+        self.tab = _Tables(spec.scheme)
+        self.cells = [_Cells(pa, pb, self.tab) for pa, pb in spec.probs]
+        self.cache = _BlockCache(self.tab)
 
-    tab = _Tables(spec.scheme)
-    cells = [_Cells(pa, pb, tab) for pa, pb in spec.probs]
-    cache = _BlockCache(tab)
-    results: list[tuple[int, int, np.ndarray, np.ndarray]] = []
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="segagree-draws") as drawer:
-        for s, j, sims in tasks:
-            n = spec.lengths[s]
-            if n == 0:  # an empty stream: nothing to draw, no cost, no edits
-                results.append((s, j, np.zeros(sims), np.zeros(sims, dtype=np.int64)))
-                continue
-            rng = _stream(spec.seed, s, j)
-            step = max(1, _BATCH_TOKENS // n)
-            sizes = [min(step, sims - done) for done in range(0, sims, step)]
-            costs, edits = [], []
-            pending = drawer.submit(_draw_u32, rng, sizes[0] * n)
-            for i, rows in enumerate(sizes):
+    def run(
+        self, task: tuple[int, int, int], drawer: Any = None, progress: Callable[[int], None] | None = None
+    ) -> tuple[int, int, np.ndarray, np.ndarray]:
+        """Task ``(speaker index, block index, sims)``: its costs and edits, in order. Its draws
+        come in chunks of whole pairs of about :data:`_BATCH_TOKENS` positions, from the task's
+        own stream. With ``drawer`` (an executor of one thread), the next chunk is drawn while
+        the current one is scored (both release the GIL): one stream, drawn in the same order."""
+        s, j, sims = task
+        n = self.spec.lengths[s]
+        if n == 0:  # an empty stream: nothing to draw, no cost, no edits
+            return s, j, np.zeros(sims), np.zeros(sims, dtype=np.int64)
+        rng = _stream(self.spec.seed, s, j)
+        step = max(1, _BATCH_TOKENS // n)
+        sizes = [min(step, sims - done) for done in range(0, sims, step)]
+        costs, edits = [], []
+        pending = drawer.submit(_draw_u32, rng, sizes[0] * n) if drawer is not None else None
+        for i, rows in enumerate(sizes):
+            if pending is None:
+                u = _draw_u32(rng, rows * n)
+            else:
                 u = pending.result()
                 if i + 1 < len(sizes):  # drawn after this chunk's draws: the stream's order
                     pending = drawer.submit(_draw_u32, rng, sizes[i + 1] * n)
-                c, e = _score_block(rng, cells[s], rows, n, tab, spec.mode, spec.transpositions, cache, u)
-                costs.append(c)
-                edits.append(e)
-                if progress is not None:
-                    progress(rows)
-            results.append((s, j, np.concatenate(costs), np.concatenate(edits)))
-    return results
+            spec = self.spec
+            c, e = _score_block(rng, self.cells[s], rows, n, self.tab, spec.mode, spec.transpositions, self.cache, u)
+            costs.append(c)
+            edits.append(e)
+            if progress is not None:
+                progress(rows)
+        return s, j, np.concatenate(costs), np.concatenate(edits)
+
+
+def _run_tasks(
+    spec: _Spec,
+    tasks: Sequence[tuple[int, int, int]],
+    progress: Callable[[int], None] | None = None,
+    threads: int = 1,
+) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+    """Draw and score tasks ``(speaker index, block index, sims)``; returns per task the costs
+    and edits of its simulations, in the tasks' order. Every task draws from its own stream
+    (:func:`_stream`), so the numbers depend neither on how tasks are grouped nor on which
+    thread scores them.
+
+    One thread: the next chunk is drawn by a helper thread while the current one is scored.
+    ``threads`` > 1: the tasks are shared out among that many threads, each with its own
+    :class:`_TaskRunner` (the compiled kernel releases the GIL, so they run on as many CPUs).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if threads <= 1 or len(tasks) <= 1:
+        runner = _TaskRunner(spec)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="segagree-draws") as drawer:
+            return [runner.run(t, drawer, progress) for t in tasks]
+    local = threading.local()
+    lock = threading.Lock()
+
+    def one(task: tuple[int, int, int]) -> tuple[int, int, np.ndarray, np.ndarray]:
+        if not hasattr(local, "runner"):
+            local.runner = _TaskRunner(spec)
+        out: tuple[int, int, np.ndarray, np.ndarray] = local.runner.run(task)
+        if progress is not None:
+            with lock:  # one caller at a time, as with one thread
+                progress(int(out[2].size))
+        return out
+
+    pool = ThreadPoolExecutor(max_workers=min(threads, len(tasks)), thread_name_prefix="segagree-sims")
+    try:
+        return list(pool.map(one, tasks))
+    finally:  # on Ctrl-C, the tasks not yet started are dropped, not run to the end
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _simulate(
@@ -837,6 +880,7 @@ def _simulate(
     jobs: int,
     progress: Callable[[int], None] | None,
     done: Callable[[np.ndarray, np.ndarray, int], bool] | None = None,
+    threads: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Cost and edits ``(n_speakers, K')`` of the simulations. With ``done``, blocks are run
     round by round (block j of every speaker) and the run stops after the first round for which
@@ -853,14 +897,14 @@ def _simulate(
 
             groups = [tasks[i :: jobs * 2] for i in range(min(len(tasks), jobs * 2))]
             parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-            for out in parallel(delayed(_run_tasks)(spec, g) for g in groups):
+            for out in parallel(delayed(_run_tasks)(spec, g, None, threads) for g in groups):
                 for s, j, c, e in out:
                     cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
                     edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
                     if progress is not None:
                         progress(c.size)
         else:
-            for s, j, c, e in _run_tasks(spec, tasks, progress):
+            for s, j, c, e in _run_tasks(spec, tasks, progress, threads):
                 cost[s, j * SIM_BLOCK : j * SIM_BLOCK + c.size] = c
                 edits[s, j * SIM_BLOCK : j * SIM_BLOCK + e.size] = e
         used = min(K, (blocks[-1] + 1) * SIM_BLOCK)
@@ -917,6 +961,7 @@ def sf_kappa(
     chance_method: str = "simulation",
     progress: Callable[[int], None] | None = None,
     mc_tolerance: float | None = None,
+    threads: int = 1,
 ) -> SfKappaResult:
     """Chance-corrected S_f and S_f^B (Lai, Li & Zhang 2023): kappa pooled and per speaker.
 
@@ -930,6 +975,9 @@ def sf_kappa(
         per_speaker: also compute per-speaker kappas (not for ``chance="segsimflex"``).
         mode, transpositions: how S_f is scored (``"optimal"`` or ``"segsimflex"``).
         jobs: worker processes (joblib loky) for the simulations; the numbers do not depend on it.
+        threads: threads that score the simulations in this process (``jobs=1``) or in each
+            worker (the compiled kernel releases the GIL); the numbers do not depend on it either.
+            :func:`segagree.metrics.cpus.usable_cpus` is what this process may use.
         chance_method: ``"simulation"`` or ``"exact"`` (closed-form expectation of S_f; needs
             ``transpositions=False`` and not the ``segsimflex`` model; S_f^B has none).
         progress: called with the number of simulated pairs finished, as they finish.
@@ -944,7 +992,7 @@ def sf_kappa(
             do not fit together.
     """
     scheme = builtin_scheme("dubois") if scheme is None else scheme
-    _check_kappa_options(chance, chance_method, sims, jobs, mc_tolerance, transpositions)
+    _check_kappa_options(chance, chance_method, sims, jobs, mc_tolerance, transpositions, threads)
     obs = sf(a, b, scheme, mode=mode, transpositions=transpositions, with_operations=False)
     speakers = list(obs.per_speaker)
     if not speakers:
@@ -958,11 +1006,13 @@ def sf_kappa(
     setting = _Setting(scheme, chance, mode, transpositions, per_speaker and chance != "segsimflex")
     if chance_method == "exact":
         return _exact_kappa(obs, n_tok, dists, setting)
-    return _simulated_kappa(obs, n_tok, dists, setting, int(sims), int(seed), int(jobs), progress, mc_tolerance)
+    return _simulated_kappa(
+        obs, n_tok, dists, setting, int(sims), int(seed), (int(jobs), int(threads)), progress, mc_tolerance
+    )
 
 
 def _check_kappa_options(
-    chance: str, chance_method: str, sims: Any, jobs: Any, mc_tolerance: Any, transpositions: bool
+    chance: str, chance_method: str, sims: Any, jobs: Any, mc_tolerance: Any, transpositions: bool, threads: Any = 1
 ) -> None:
     """UsageError for an unknown chance model or method, a bad K, jobs or tolerance."""
     if chance not in CHANCE_MODELS:
@@ -973,6 +1023,8 @@ def _check_kappa_options(
         raise UsageError(f"the number of simulations K must be an integer >= 1, got {sims!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
         raise UsageError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise UsageError(f"threads must be an integer >= 1, got {threads!r}")
     if mc_tolerance is not None and not (isinstance(mc_tolerance, (int, float)) and mc_tolerance > 0):
         raise UsageError(f"mc_tolerance must be a number > 0, got {mc_tolerance!r}")
     if chance_method == "exact" and (transpositions or chance == "segsimflex"):
@@ -1057,7 +1109,7 @@ def _simulated_kappa(
     setting: _Setting,
     sims: int,
     seed: int,
-    jobs: int,
+    workers: tuple[int, int],
     progress: Callable[[int], None] | None,
     mc_tolerance: float | None,
 ) -> SfKappaResult:
@@ -1079,7 +1131,9 @@ def _simulated_kappa(
         ses = (_estimate(_SF, obs.sf, v_sf, k).se, _estimate(_SF_B, obs.sf_b, v_b, k).se)
         return all(se is not None and mc_tolerance is not None and se <= mc_tolerance for se in ses)
 
-    cost, edits = _simulate(spec, sims, jobs, progress, None if mc_tolerance is None else precise_enough)
+    jobs, threads = workers
+    done = None if mc_tolerance is None else precise_enough
+    cost, edits = _simulate(spec, sims, jobs, progress, done, threads)
     K = cost.shape[1]
     sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), total_tokens)
     pooled = {_SF: _estimate(_SF, obs.sf, sf_v, K), _SF_B: _estimate(_SF_B, obs.sf_b, sfb_v, K)}

@@ -128,6 +128,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--exact": Rule((TOKEN,), instead=_SAMPLES),
         "--mc-tolerance": Rule((TOKEN,), unless=_EXACT, instead=_SAMPLES),
         "--jobs": Rule((TOKEN, TIME), "jobs", _EXACT),
+        "--threads": Rule((TOKEN,), unless=_EXACT, instead="for units in time, --jobs sets gamma's sample workers"),
         "--scheme": Rule(BOTH),
         "--mode": Rule((TOKEN,), instead=_S_F),
         "--transpositions": Rule((TOKEN,), instead=_S_F),

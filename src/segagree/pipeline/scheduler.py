@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.errors import SegagreeError
+from segagree.metrics.cpus import usable_cpus
 from segagree.pipeline.corpus import Corpus, find_annotations
 from segagree.pipeline.outcome import RunOutcome
 from segagree.pipeline.results_log import RESULTS_LOG, LoggedResults, append, light_record, load_index
@@ -68,14 +69,6 @@ def nothing_to_score(corpus: Corpus) -> str:
         f"nothing to score: {found}, none of them an annotation named TEXT.ANNOTATOR.EXT "
         "(or in one folder per annotator); see segagree formats for the extensions"
     )
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on (its affinity where the OS tells, else ``os.cpu_count``)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def score_for_log(task: Task, config: Any, hook: TextHook | None = None) -> dict[str, Any]:
