@@ -31,7 +31,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -261,41 +261,54 @@ def a_spans(result: dict[str, Any]) -> dict[str, dict[int, tuple[int, int]]]:
     return spans
 
 
-def review_rows(result: dict[str, Any], *, matches: bool) -> list[dict[str, Any]]:
-    """The operations sheet's rows of one pair (keys of :data:`OPS_COLUMNS`, decision empty)."""
+#: The operations sheet's columns that are copied from the operation rows; the others are the
+#: row id, the A span (from :func:`a_spans`) and the reviewer's empty columns.
+FROM_OPERATION = (
+    "speaker",
+    "position_a",
+    "position_b",
+    "context",
+    "token_a",
+    "token_b",
+    "type_a",
+    "type_b",
+    "op",
+    "cost",
+    "position_b_in_a",
+)
+_REVIEW_ROW_KEYS = (*FROM_OPERATION, "row_id", "decision", "comment", "span_a_from", "span_a_to")
+
+
+def review_values(result: dict[str, Any], keys: Sequence[str], *, matches: bool) -> Iterator[list[Any]]:
+    """The operations sheet's rows of one pair as lists of the values under ``keys`` (keys of
+    :data:`OPS_COLUMNS`; decision and comment empty): what :func:`review_rows` holds, without a
+    dict per row (a workbook writes tens of thousands of them)."""
     spans = a_spans(result)
-    rows = []
+    copied = [key in FROM_OPERATION for key in keys]
+    at = {key: i for i, key in enumerate(keys) if key in ("row_id", "span_a_from", "span_a_to")}
+    row_id, span_from, span_to = (at.get(k) for k in ("row_id", "span_a_from", "span_a_to"))
     for n, op in enumerate(result.get("operation_rows", []), start=1):
         if op["op"] == "match" and not matches:
             continue
-        pa = op.get("position_a")
-        span = spans.get(op["speaker"], {}).get(pa, (pa, pa)) if pa is not None else (None, None)
-        rows.append(
-            {
-                **{
-                    k: op.get(k)
-                    for k in (
-                        "speaker",
-                        "position_a",
-                        "position_b",
-                        "context",
-                        "token_a",
-                        "token_b",
-                        "type_a",
-                        "type_b",
-                        "op",
-                        "cost",
-                        "position_b_in_a",
-                    )
-                },
-                "row_id": n,
-                "decision": None,
-                "comment": None,
-                "span_a_from": span[0],
-                "span_a_to": span[1],
-            }
-        )
-    return rows
+        values = [op.get(key) if copy else None for key, copy in zip(keys, copied, strict=True)]
+        if row_id is not None:
+            values[row_id] = n
+        if span_from is not None or span_to is not None:
+            pa = op.get("position_a")
+            span = spans.get(op["speaker"], {}).get(pa, (pa, pa)) if pa is not None else (None, None)
+            if span_from is not None:
+                values[span_from] = span[0]
+            if span_to is not None:
+                values[span_to] = span[1]
+        yield values
+
+
+def review_rows(result: dict[str, Any], *, matches: bool) -> list[dict[str, Any]]:
+    """The operations sheet's rows of one pair (keys of :data:`OPS_COLUMNS`, decision empty)."""
+    return [
+        dict(zip(_REVIEW_ROW_KEYS, values, strict=True))
+        for values in review_values(result, _REVIEW_ROW_KEYS, matches=matches)
+    ]
 
 
 def type_pair_counts(result: dict[str, Any]) -> Counter[tuple[str, str]]:
@@ -394,7 +407,7 @@ def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any
         long = LongCells()
         more_sheets: dict[str, list[str]] = {}
         for name, result in zip(names, results, strict=True):
-            rows = review_rows(result, matches=config.review_matches)
+            rows = list(review_values(result, OPS_WRITTEN, matches=config.review_matches))
             # Past a sheet's rows, the operations continue on more sheets (named in About).
             more = continuation_names(name, len(rows), [*names, *(n for v in more_sheets.values() for n in v)])
             more_sheets[name] = more
@@ -450,22 +463,27 @@ def _write_cell(
         ws.write_string(row, col, str(value), fmt)
 
 
-def _ops_cells(name: str, r: int, row: dict[str, Any], keys: list[str], long: LongCells) -> list[Any]:
-    """The cells of operations row ``r`` (sheet row, 0-based) under ``keys``: numbers, text
-    (longer than a cell holds: its first part, the rest on the continuation sheet), None for no cell."""
-    cells = [row[key] for key in keys]
-    for i, value in enumerate(cells):
+#: The operations sheet's columns with a value (the reviewer's decision and comment stay empty).
+OPS_WRITTEN = tuple(key for key, _, _, _ in OPS_COLUMNS if key not in ("decision", "comment"))
+
+
+def _ops_cells(name: str, r: int, values: list[Any], long: LongCells) -> list[Any]:
+    """The cells of operations row ``r`` (sheet row, 0-based) from its values under
+    :data:`OPS_WRITTEN`: numbers, text (longer than a cell holds: its first part, the rest on the
+    continuation sheet), None for no cell."""
+    for i, value in enumerate(values):
         kind = value.__class__
         if kind is str:
             if len(value) > XLSX_MAX_CHARS:
-                cells[i] = long.cut(name, r, OPS_INDEX[keys[i]], value)
+                values[i] = long.cut(name, r, OPS_INDEX[OPS_WRITTEN[i]], value)
         elif value is not None and kind is not int and kind is not float:
             if not isinstance(value, int | float) or isinstance(value, bool):
-                cells[i] = long.cut(name, r, OPS_INDEX[keys[i]], str(value))
-    return cells
+                values[i] = long.cut(name, r, OPS_INDEX[OPS_WRITTEN[i]], str(value))
+    return values
 
 
-def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[str, Any]], long: LongCells) -> None:
+def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[list[Any]], long: LongCells) -> None:
+    """One operations sheet: ``rows`` are the values under :data:`OPS_WRITTEN` (:func:`review_values`)."""
     from segagree.outputs.xlsx_rows import BulkRowsWorksheet
 
     ws = wb.add_worksheet(name, worksheet_class=BulkRowsWorksheet)
@@ -486,9 +504,8 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[s
             col_fmt = None
         ws.set_column(col, col, width, col_fmt)
     # The rows in bulk (XlsxWriter's per-cell cost was most of a workbook's CPU), the same file.
-    columns = [col for col, key in enumerate(keys) if key not in ("decision", "comment")]
-    written = [keys[col] for col in columns]
-    ws.write_rows(1, columns, (_ops_cells(name, r, row, written, long) for r, row in enumerate(rows, start=1)))
+    columns = [OPS_INDEX[key] for key in OPS_WRITTEN]
+    ws.write_rows(1, columns, (_ops_cells(name, r, values, long) for r, values in enumerate(rows, start=1)))
     last = max(len(rows), 1)
     ncols = len(keys)
     ws.freeze_panes(1, 0)
