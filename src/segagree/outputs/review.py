@@ -284,13 +284,16 @@ def review_values(result: dict[str, Any], keys: Sequence[str], *, matches: bool)
     :data:`OPS_COLUMNS`; decision and comment empty): what :func:`review_rows` holds, without a
     dict per row (a workbook writes tens of thousands of them)."""
     spans = a_spans(result)
-    copied = [key in FROM_OPERATION for key in keys]
-    at = {key: i for i, key in enumerate(keys) if key in ("row_id", "span_a_from", "span_a_to")}
-    row_id, span_from, span_to = (at.get(k) for k in ("row_id", "span_a_from", "span_a_to"))
+    own = ("row_id", "span_a_from", "span_a_to")
+    at = {key: i for i, key in enumerate(keys) if key in own}
+    row_id, span_from, span_to = (at.get(k) for k in own)
+    empty = [i for i, key in enumerate(keys) if key not in FROM_OPERATION and key not in own]
     for n, op in enumerate(result.get("operation_rows", []), start=1):
         if op["op"] == "match" and not matches:
             continue
-        values = [op.get(key) if copy else None for key, copy in zip(keys, copied, strict=True)]
+        values = list(map(op.get, keys))  # then the keys that are not the operation's
+        for i in empty:
+            values[i] = None
         if row_id is not None:
             values[row_id] = n
         if span_from is not None or span_to is not None:
