@@ -19,7 +19,11 @@ Goals (issue 15, 2 cores): cold --jobs 2 at most 30 s, warm at most 3 s, --jobs 
 than --jobs 1, report.html at most 2 MB. Issue 31: cold --jobs 2 with the workbooks (the
 default) at most 8 s. Measured on 26 Nov 2026 side by side at load 12-17 (wall times there say
 nothing; CPU of the command and its workers): main with --workbooks 27.9 s, this branch (workbooks
-by default, written by the workers) 18.6 s; without workbooks 10.4 s (main) and 11.8 s.
+by default, written by the workers) 18.6 s; without workbooks 10.4 s (main) and 11.8 s. Then
+(operations sheets written in bulk, outputs/xlsx_rows.py), alternating with the code before it at
+load 2.4-3.5: 14.0 and 14.2 s CPU before, 10.8 and 10.8 s after (wall 8.0-13.1 s before, 9.6-11.5
+s after: the load decided it); about 4 s of that CPU is start-up (each worker's first task imports
+numba and loads the kappa kernels: about 1 s).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ resident set of the command or any of its workers, from ``getrusage`` of a wrapp
 the entry page's size, the load average at the start (the machine may be shared).
 
     .venv/bin/python bench/bench_run_scale.py [--texts 200 2000] [--jobs 2] [--sims 1000] [--keep DIR]
+        [--src OTHER/src]   # --src: time another source tree (a baseline) with the same corpus
 
 Measured on 25 Nov 2026 (2 cores shared with other work; load average in brackets), --jobs 2:
 before (main, workbooks on by default) 200 texts 50.8 s, 0.224 s CPU per text, 423 MB, report
@@ -21,6 +22,19 @@ nothing changed 1.96 s [3.1] (the cold wall time, 1370 s, was taken at load 12 a
 
 Since issue 31 the review workbooks are on by default again (``-- --no-workbooks`` leaves them
 out); a text with one pair gets its workbook from the worker that scored it.
+
+Measured on 26 Nov 2026 with the workbooks (the default), side by side with the same command and
+corpus (--keep, --src), alternating, load 1.5-2.5: 200 texts before (workbooks written cell by
+cell) 0.212 and 0.205 s CPU per text, 41.7 s and 28.5 s wall (0.142 s per text at best), 193 MB;
+after (an operations sheet's rows in bulk, outputs/xlsx_rows.py) 0.150 and 0.144 s CPU per text,
+22.7 s and 15.4 s wall (0.077 s per text at best), 190-199 MB. 2,000 texts after: 0.130 s CPU
+per text, 241 s wall (0.121 s per text, at load 3.4-4.8: the machine was shared, and CPU per text
+says more), 204 MB (1.0 x the 200-text peak), report.html 0.61 MB, a rerun with nothing changed
+1.5 s. Where a worker's text goes (the 60 SBC texts in one process, CPU): 169 ms before, 114 ms
+after: the kappa simulation (K = 1,000) 60 ms, the workbook 92 -> 37 ms (XlsxWriter's zip and
+shared strings are most of what is left), reading, pairing and scoring 16 ms. With 2 workers on 2
+quiet cores that is about 0.065 s of wall per text, plus the summary, pages and report after the
+scoring (about 3 ms per text at 2,000).
 
 Goals (issue 24, 2 cores): at most 0.08 s per text at 2,000 texts with --jobs 2; peak memory at
 2,000 texts at most 1.5 times that at 200; report.html at most 3 MB; a warm run at most 5 s.

@@ -212,3 +212,24 @@ def test_a_spans_cover_tokens_only_a_has():
     }
     # A's common columns: 0->0, 1->2, 2->3, 3->4, 4->5 (6 and 7 are gaps), 5->8.
     assert a_spans(result) == {"S": {0: (0, 1), 5: (5, 7)}}
+
+
+def test_review_rows_and_values_are_the_operation_rows_with_id_and_span():
+    from segagree.outputs.review import OPS_WRITTEN, review_rows, review_values
+
+    result = garden()
+    ops = result["operation_rows"]
+    result["compare"]["mismatches"] = [
+        {"speaker": ops[0]["speaker"], "kind": "only_a", "position": 0, "position_a": 1, "position_b": None}
+    ]
+    for matches in (False, True):
+        rows = review_rows(result, matches=matches)
+        kept = [(n, op) for n, op in enumerate(ops, start=1) if matches or op["op"] != "match"]
+        assert [r["row_id"] for r in rows] == [n for n, _ in kept] and kept
+        for row, (_, op) in zip(rows, kept, strict=True):
+            assert {k: row[k] for k in op} == op and row["decision"] is None and row["comment"] is None
+            pa = op["position_a"]
+            shifted = op["speaker"] == ops[0]["speaker"] and pa == 0
+            assert (row["span_a_from"], row["span_a_to"]) == ((0, 1) if shifted else (pa, pa))
+        values = list(review_values(result, OPS_WRITTEN, matches=matches))
+        assert values == [[r[k] for k in OPS_WRITTEN] for r in rows]

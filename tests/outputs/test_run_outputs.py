@@ -204,3 +204,25 @@ def test_a_worker_keeps_a_current_workbook(corpus: Path, tmp_path: Path) -> None
     # ... and the workbooks a reviewer may have filled in stay as they were.
     assert (out / "review" / "garden.xlsx").stat().st_mtime_ns == stamp
     assert not any(name.startswith("review/") for name in again.outputs["rebuilt"])
+
+
+def test_the_text_hook_sent_to_workers_reads_the_earlier_digests_itself(corpus: Path, tmp_path: Path) -> None:
+    import pickle
+
+    out = tmp_path / "out"
+    run_corpus(corpus, out, _config(), report=False)
+    digests = json.loads((out / MANIFEST).read_text())["workbooks"]
+    hook = run_module.worker_outputs(out, _config(), workbooks=True)
+    assert hook is not None and hook.current == digests
+    # A batch of tasks carries the hook without one digest per text of the corpus ...
+    sent = pickle.dumps(hook)
+    assert all(d.encode() not in sent for d in digests.values())
+    # ... and the worker's copy still keeps the workbook the manifest says is current.
+    worker_copy = pickle.loads(sent)
+    assert worker_copy.current == digests
+    result = run_task(
+        "garden", "ann1", "ann2", str(corpus / "garden.ann1.txt"), str(corpus / "garden.ann2.txt"), _config()
+    )
+    stamp = (out / "review" / "garden.xlsx").stat().st_mtime_ns
+    assert worker_copy(result) == {}
+    assert (out / "review" / "garden.xlsx").stat().st_mtime_ns == stamp

@@ -58,8 +58,10 @@ def safe_rows(rows: Iterable[Mapping[str, Any]], *, raw: bool | None = None) -> 
         yield from rows
         return
     for row in rows:
-        if any(would_run(v) for v in row.values()):
-            yield {k: neutralise(v) for k, v in row.items()}
+        for v in row.values():  # most cells are numbers or plain words: one cheap test each
+            if isinstance(v, str) and v.startswith(FORMULA_START) and would_run(v):
+                yield {k: neutralise(v) for k, v in row.items()}
+                break
         else:
             yield row
 

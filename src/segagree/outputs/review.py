@@ -31,7 +31,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,7 @@ OPS_COLUMNS: tuple[tuple[str, str, float, str], ...] = (
     ),
 )
 OPS_HEADERS: dict[str, str] = {key: header for key, header, _, _ in OPS_COLUMNS}
+OPS_INDEX: dict[str, int] = {key: col for col, (key, _, _, _) in enumerate(OPS_COLUMNS)}
 TECHNICAL = ("row_id", "position_b_in_a", "span_a_from", "span_a_to")
 
 
@@ -260,41 +261,57 @@ def a_spans(result: dict[str, Any]) -> dict[str, dict[int, tuple[int, int]]]:
     return spans
 
 
-def review_rows(result: dict[str, Any], *, matches: bool) -> list[dict[str, Any]]:
-    """The operations sheet's rows of one pair (keys of :data:`OPS_COLUMNS`, decision empty)."""
+#: The operations sheet's columns that are copied from the operation rows; the others are the
+#: row id, the A span (from :func:`a_spans`) and the reviewer's empty columns.
+FROM_OPERATION = (
+    "speaker",
+    "position_a",
+    "position_b",
+    "context",
+    "token_a",
+    "token_b",
+    "type_a",
+    "type_b",
+    "op",
+    "cost",
+    "position_b_in_a",
+)
+_REVIEW_ROW_KEYS = (*FROM_OPERATION, "row_id", "decision", "comment", "span_a_from", "span_a_to")
+
+
+def review_values(result: dict[str, Any], keys: Sequence[str], *, matches: bool) -> Iterator[list[Any]]:
+    """The operations sheet's rows of one pair as lists of the values under ``keys`` (keys of
+    :data:`OPS_COLUMNS`; decision and comment empty): what :func:`review_rows` holds, without a
+    dict per row (a workbook writes tens of thousands of them)."""
     spans = a_spans(result)
-    rows = []
+    own = ("row_id", "span_a_from", "span_a_to")
+    at = {key: i for i, key in enumerate(keys) if key in own}
+    row_id, span_from, span_to = (at.get(k) for k in own)
+    empty = [i for i, key in enumerate(keys) if key not in FROM_OPERATION and key not in own]
     for n, op in enumerate(result.get("operation_rows", []), start=1):
         if op["op"] == "match" and not matches:
             continue
-        pa = op.get("position_a")
-        span = spans.get(op["speaker"], {}).get(pa, (pa, pa)) if pa is not None else (None, None)
-        rows.append(
-            {
-                **{
-                    k: op.get(k)
-                    for k in (
-                        "speaker",
-                        "position_a",
-                        "position_b",
-                        "context",
-                        "token_a",
-                        "token_b",
-                        "type_a",
-                        "type_b",
-                        "op",
-                        "cost",
-                        "position_b_in_a",
-                    )
-                },
-                "row_id": n,
-                "decision": None,
-                "comment": None,
-                "span_a_from": span[0],
-                "span_a_to": span[1],
-            }
-        )
-    return rows
+        values = list(map(op.get, keys))  # then the keys that are not the operation's
+        for i in empty:
+            values[i] = None
+        if row_id is not None:
+            values[row_id] = n
+        if span_from is not None or span_to is not None:
+            pa = op.get("position_a")
+            span = spans.get(op["speaker"], {}).get(pa, (pa, pa)) if pa is not None else (None, None)
+            if span_from is not None:
+                values[span_from] = span[0]
+            if span_to is not None:
+                values[span_to] = span[1]
+        yield values
+
+
+def review_rows(result: dict[str, Any], *, matches: bool) -> list[dict[str, Any]]:
+    """The operations sheet's rows of one pair (keys of :data:`OPS_COLUMNS`, decision empty)."""
+    return [
+        dict(zip(_REVIEW_ROW_KEYS, values, strict=True))
+        for values in review_values(result, _REVIEW_ROW_KEYS, matches=matches)
+    ]
 
 
 def type_pair_counts(result: dict[str, Any]) -> Counter[tuple[str, str]]:
@@ -323,12 +340,17 @@ class LongCells:
     def __init__(self) -> None:
         self.rest: list[tuple[str, int, int, str]] = []
 
-    def write(self, ws: Any, sheet: str, row: int, col: int, text: str, fmt: Any = None) -> None:
-        """Write a text cell (0-based row and column), splitting it when it is too long."""
+    def cut(self, sheet: str, row: int, col: int, text: str) -> str:
+        """What a text cell (0-based row and column) holds: all of ``text``, or its first part
+        when it is too long (the rest kept for the continuation sheet)."""
         if len(text) > XLSX_MAX_CHARS:
             self.rest.append((sheet, row + 1, col + 1, text[XLSX_MAX_CHARS:]))
-            text = text[:XLSX_MAX_CHARS]
-        ws.write_string(row, col, text, fmt)
+            return text[:XLSX_MAX_CHARS]
+        return text
+
+    def write(self, ws: Any, sheet: str, row: int, col: int, text: str, fmt: Any = None) -> None:
+        """Write a text cell (0-based row and column), splitting it when it is too long."""
+        ws.write_string(row, col, self.cut(sheet, row, col, text), fmt)
 
     def write_sheet(self, wb: Any, fmts: dict[str, Any]) -> None:
         """The continuation sheet, when a cell was split."""
@@ -388,7 +410,7 @@ def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any
         long = LongCells()
         more_sheets: dict[str, list[str]] = {}
         for name, result in zip(names, results, strict=True):
-            rows = review_rows(result, matches=config.review_matches)
+            rows = list(review_values(result, OPS_WRITTEN, matches=config.review_matches))
             # Past a sheet's rows, the operations continue on more sheets (named in About).
             more = continuation_names(name, len(rows), [*names, *(n for v in more_sheets.values() for n in v)])
             more_sheets[name] = more
@@ -444,8 +466,30 @@ def _write_cell(
         ws.write_string(row, col, str(value), fmt)
 
 
-def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[str, Any]], long: LongCells) -> None:
-    ws = wb.add_worksheet(name)
+#: The operations sheet's columns with a value (the reviewer's decision and comment stay empty).
+OPS_WRITTEN = tuple(key for key, _, _, _ in OPS_COLUMNS if key not in ("decision", "comment"))
+
+
+def _ops_cells(name: str, r: int, values: list[Any], long: LongCells) -> list[Any]:
+    """The cells of operations row ``r`` (sheet row, 0-based) from its values under
+    :data:`OPS_WRITTEN`: numbers, text (longer than a cell holds: its first part, the rest on the
+    continuation sheet), None for no cell."""
+    for i, value in enumerate(values):
+        kind = value.__class__
+        if kind is str:
+            if len(value) > XLSX_MAX_CHARS:
+                values[i] = long.cut(name, r, OPS_INDEX[OPS_WRITTEN[i]], value)
+        elif value is not None and kind is not int and kind is not float:
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                values[i] = long.cut(name, r, OPS_INDEX[OPS_WRITTEN[i]], str(value))
+    return values
+
+
+def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[list[Any]], long: LongCells) -> None:
+    """One operations sheet: ``rows`` are the values under :data:`OPS_WRITTEN` (:func:`review_values`)."""
+    from segagree.outputs.xlsx_rows import BulkRowsWorksheet
+
+    ws = wb.add_worksheet(name, worksheet_class=BulkRowsWorksheet)
     keys = [c[0] for c in OPS_COLUMNS]
     for col, (key, header, width, _) in enumerate(OPS_COLUMNS):
         technical = key in TECHNICAL
@@ -462,21 +506,9 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[dict[s
         else:
             col_fmt = None
         ws.set_column(col, col, width, col_fmt)
-    write_number, write_string = ws.write_number, ws.write_string
-    columns = [(col, key) for col, key in enumerate(keys) if key not in ("decision", "comment")]
-    for r, row in enumerate(rows, start=1):
-        for col, key in columns:
-            value = row[key]
-            if value is None:
-                continue
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                write_number(r, col, value)
-            else:
-                text = str(value)
-                if len(text) > XLSX_MAX_CHARS:
-                    long.write(ws, name, r, col, text)
-                else:
-                    write_string(r, col, text)
+    # The rows in bulk (XlsxWriter's per-cell cost was most of a workbook's CPU), the same file.
+    columns = [OPS_INDEX[key] for key in OPS_WRITTEN]
+    ws.write_rows(1, columns, (_ops_cells(name, r, values, long) for r, values in enumerate(rows, start=1)))
     last = max(len(rows), 1)
     ncols = len(keys)
     ws.freeze_panes(1, 0)

@@ -230,7 +230,19 @@ class WorkbookWriter:
         self.config = config
         self.workbooks, self.parts = workbooks, parts
         self.scheme_digest = config.load_scheme().digest
-        self.current = _load_manifest(outdir / MANIFEST).get("workbooks") or {}
+        self._current: dict[str, str] | None = None
+
+    @property
+    def current(self) -> dict[str, str]:
+        """The earlier run's workbook digests (its manifest's), read once per process."""
+        if self._current is None:
+            self._current = _earlier_workbooks(self.outdir / MANIFEST)
+        return self._current
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to the workers with every batch of tasks: without the earlier run's digests (one
+        # per text; the worker reads them once), so a batch costs the same at any corpus size.
+        return {**self.__dict__, "_current": None}
 
     def __call__(self, result: dict[str, Any]) -> dict[str, str]:
         from segagree.outputs.review import write_review_workbook
@@ -248,6 +260,24 @@ class WorkbookWriter:
             return {}
         write_review_workbook(path, [result], self.config)
         return {"workbook": digest}
+
+
+_EARLIER: dict[Path, tuple[tuple[int, int], dict[str, str]]] = {}
+
+
+def _earlier_workbooks(path: Path) -> dict[str, str]:
+    """The workbook digests of the manifest at ``path`` ({} without one), cached per process while
+    the file stays the same (a worker serves many batches of one run)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return {}
+    key = (stat.st_mtime_ns, stat.st_size)
+    cached = _EARLIER.get(path)
+    if cached is None or cached[0] != key:
+        cached = (key, dict(_load_manifest(path).get("workbooks") or {}))
+        _EARLIER[path] = cached
+    return cached[1]
 
 
 def worker_outputs(outdir: Path, config: RunConfig, workbooks: bool, report: bool = False) -> WorkbookWriter | None:

@@ -43,9 +43,10 @@ __all__ = [
 
 
 def _write_json_list(fh: IO[str], items: Iterable[Any]) -> None:
+    encode = json.JSONEncoder(ensure_ascii=False, default=_json_default).encode  # one for every row
     fh.write("[")
     for i, item in enumerate(items):
-        fh.write(("\n  " if i == 0 else ",\n  ") + json.dumps(item, ensure_ascii=False, default=_json_default))
+        fh.write(("\n  " if i == 0 else ",\n  ") + encode(item))
     fh.write("\n ]")
 
 

@@ -43,17 +43,23 @@ def context(tokens: list[str], position: int, *, window: int = 5, mark: str = MA
 def operation_rows(result: dict[str, Any], pair: AnnotationPair, *, window: int = 5) -> list[dict[str, Any]]:
     """Review rows for every operation of a compare result (see :data:`COLUMNS`)."""
     rows: list[dict[str, Any]] = []
+    own_a, own_b = pair.own_tokens_a, pair.own_tokens_b
     for op in result["operations"]:
         s = op["speaker"]
-        ta, tb = pair.own_tokens_a.get(s, []), pair.own_tokens_b.get(s, [])
+        ta, tb = own_a.get(s, []), own_b.get(s, [])
         pa, pb = op["position_a"], op["position_b"]
         if pa is not None:
             ctx = context(ta, pa, window=window)
         else:
             ctx = context(tb, pb, window=window) + " (B's tokens)"
         rows.append(
-            {
-                **{k: op[k] for k in ("speaker", "op", "position_a", "position_b", "type_a", "type_b")},
+            {  # one literal per row (a text has thousands): the keys in this order
+                "speaker": s,
+                "op": op["op"],
+                "position_a": pa,
+                "position_b": pb,
+                "type_a": op["type_a"],
+                "type_b": op["type_b"],
                 "position_b_in_a": op.get("position_b_in_a"),
                 "cost": round(float(op["cost"]), 12),
                 "token_a": ta[pa] if pa is not None and pa < len(ta) else "",

@@ -157,6 +157,8 @@ def split_done(
     """(light records of the tasks the log already holds, by (text, A, B); the tasks to score).
 
     A logged record is reused only if its key is the task's key and its names are the task's."""
+    if not done:  # a fresh run: no key to look up (each is the inputs' hash: every file read)
+        return {}, list(tasks)
     track: Track = track_for(config)
     settings = config.digest
     reused: dict[tuple[str, str, str], dict[str, Any]] = {}
