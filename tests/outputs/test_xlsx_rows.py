@@ -15,7 +15,7 @@ from xlsxwriter import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from segagree.outputs import review
-from segagree.outputs.xlsx_rows import BulkRowsWorksheet
+from segagree.outputs.xlsx_rows import BulkRowsWorksheet, CellByCellWorksheet, rows_worksheet_class
 
 from conftest import REPO
 
@@ -140,3 +140,27 @@ def test_review_workbook_is_the_one_written_cell_by_cell(tmp_path, monkeypatch) 
     sheet = openpyxl.load_workbook(tmp_path / "bulk.xlsx")[review.SINGLE_PAIR_SHEET]
     assert sheet.max_row == len(review.review_rows(res, matches=False)) + 1 > 2
     assert sheet.cell(2, 5).value == ("long " * 7000)[: review.XLSX_MAX_CHARS]
+
+
+def test_an_unchecked_xlsxwriter_release_writes_cell_by_cell() -> None:
+    """Bulk rows lean on XlsxWriter's internals: only the releases they were checked against use
+    them; any other writes through the library's own calls, and gives the same file."""
+    assert rows_worksheet_class("3.3.1") is BulkRowsWorksheet
+    assert rows_worksheet_class("3.9.12") is BulkRowsWorksheet
+    for other in ("3.2.0", "3.3.0", "4.0.0", "5.1"):
+        assert rows_worksheet_class(other) is CellByCellWorksheet
+    rows: list[list[Any]] = [["a", 1, None], [None, 2.5, "b"], ["c & <d>", None, 3]]
+    files = []
+    for cls in (BulkRowsWorksheet, CellByCellWorksheet):
+        buf = io.BytesIO()
+        wb = Workbook(buf, {"in_memory": True, "strings_to_numbers": False})
+        wb.set_properties({"created": CREATED})
+        ws = wb.add_worksheet("data", worksheet_class=cls)
+        ws.write_string(0, 0, "head")
+        assert ws.write_rows(1, [0, 2, 5], rows) == 3
+        wb.close()
+        with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as z:
+            files.append({name: z.read(name) for name in z.namelist()})
+    assert files[0] == files[1]
+    with pytest.raises(TypeError, match="neither text nor a number"):
+        CellByCellWorksheet.write_rows(Workbook(io.BytesIO()).add_worksheet(), 0, [0], [[True]])

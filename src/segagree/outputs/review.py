@@ -487,9 +487,9 @@ def _ops_cells(name: str, r: int, values: list[Any], long: LongCells) -> list[An
 
 def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[list[Any]], long: LongCells) -> None:
     """One operations sheet: ``rows`` are the values under :data:`OPS_WRITTEN` (:func:`review_values`)."""
-    from segagree.outputs.xlsx_rows import BulkRowsWorksheet
+    from segagree.outputs.xlsx_rows import rows_worksheet_class
 
-    ws = wb.add_worksheet(name, worksheet_class=BulkRowsWorksheet)
+    ws = wb.add_worksheet(name, worksheet_class=rows_worksheet_class())
     keys = [c[0] for c in OPS_COLUMNS]
     for col, (key, header, width, _) in enumerate(OPS_COLUMNS):
         technical = key in TECHNICAL

@@ -26,7 +26,12 @@ from typing import Any
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
-__all__ = ["BulkRowsWorksheet"]
+__all__ = ["BulkRowsWorksheet", "CellByCellWorksheet", "rows_worksheet_class"]
+
+# The XlsxWriter releases BulkRowsWorksheet is used with: from the one it was written against (its
+# test compares the files byte for byte with the installed release) up to the next major release;
+# with any other, rows are written cell by cell by the library.
+CHECKED_RELEASES = ((3, 3, 1), (4, 0, 0))
 
 
 def _utf16_len(text: str) -> int:
@@ -181,3 +186,48 @@ class BulkRowsWorksheet(Worksheet):
             else:
                 write(bulk[2] % styles)
             write("</row>")
+
+
+class CellByCellWorksheet(Worksheet):
+    """The library's own worksheet with :meth:`BulkRowsWorksheet.write_rows`' signature: each
+    value through ``write_string`` / ``write_number`` (the reference the bulk rows are checked
+    against, and what an XlsxWriter release outside :data:`CHECKED_RELEASES` gets)."""
+
+    def write_rows(self, first_row: int, cols: Sequence[int], rows: Iterable[Sequence[Any]]) -> int:
+        r = first_row - 1
+        for r, values in enumerate(rows, start=first_row):
+            if len(values) != len(cols):
+                raise ValueError(f"row {r + 1} has {len(values)} values for {len(cols)} columns")
+            for col, value in zip(cols, values, strict=True):
+                if value is None:
+                    continue
+                if isinstance(value, str):
+                    self.write_string(r, col, value)
+                elif isinstance(value, int | float) and not isinstance(value, bool):
+                    if isnan(value) or isinf(value):
+                        raise TypeError(f"cell {xl_col_to_name(col)}{r + 1}: NAN/INF is not a number Excel holds")
+                    self.write_number(r, col, value)
+                else:
+                    raise TypeError(
+                        f"cell {xl_col_to_name(col)}{r + 1}: {value.__class__.__name__} is neither text nor a number"
+                    )
+        return r - first_row + 1
+
+
+def _release(version: str) -> tuple[int, ...]:
+    parts = []
+    for part in version.split(".")[:3]:
+        digits = "".join(ch for ch in part if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+def rows_worksheet_class(version: str | None = None) -> type[Worksheet]:
+    """:class:`BulkRowsWorksheet` for an XlsxWriter release in :data:`CHECKED_RELEASES` (from
+    3.3.1 up to, not including, 4.0.0), else :class:`CellByCellWorksheet` (the same file, slower)."""
+    if version is None:
+        import xlsxwriter
+
+        version = str(getattr(xlsxwriter, "__version__", "0"))
+    low, high = CHECKED_RELEASES
+    return BulkRowsWorksheet if low <= _release(version) < high else CellByCellWorksheet
