@@ -52,15 +52,29 @@ def sacrebleu_shifts(hyp: list[str], ref: list[str]) -> tuple[int, int, list[str
     return edits, len(calls) - 1, words, checked
 
 
+# sacrebleu's result for each distinct pair, computed once per worker: the real systems share many
+# sentence pairs (one reference; masked, many sentences have the same shape). The reference is the
+# slow side.
+_REFERENCE: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, int, list[str], int]] = {}
+
+
+def reference(hyp: list[str], ref: list[str]) -> tuple[int, int, list[str], int]:
+    """:func:`sacrebleu_shifts` of the pair, once per distinct pair."""
+    key = (tuple(hyp), tuple(ref))
+    if key not in _REFERENCE:
+        _REFERENCE[key] = sacrebleu_shifts(hyp, ref)
+    return _REFERENCE[key]
+
+
 def check_equal(
     pairs: list[tuple[list[str], list[str]]], expected: list[tuple[int, int, list[str], int]] | None = None
 ) -> int:
     """The kernel against :func:`sacrebleu_shifts` on every pair (``expected``: its results, if a
-    test computed them already; the reference is the slow side)."""
+    test computed them already)."""
     shifted: list[list[str]] = []
     edits, shifts = ter_edits(pairs, shifted=shifted)
     for k, (h, r) in enumerate(pairs):
-        e, s, w, _ = expected[k] if expected is not None else sacrebleu_shifts(h, r)
+        e, s, w, _ = expected[k] if expected is not None else reference(h, r)
         assert (int(edits[k]), int(shifts[k])) == (e, s), (k, h, r)
         assert shifted[k] == w, (k, h, r)
     return len(pairs)
@@ -70,11 +84,11 @@ def masked(tokens: list[str]) -> list[str]:
     return [t if t in ("<eob>", "<eol>") else "#" for t in tokens]
 
 
+@pytest.mark.xdist_group("ter-real-systems")  # one worker: the systems share reference pairs
 @pytest.mark.parametrize("tokens", ["words", "masked"])
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_sentence_pair_of_the_real_systems(system: str, tokens: str) -> None:
-    """Words with their break tags, or words masked (TER-br), of every sentence against amara.fr
-    (one test per system and kind, so that the workers share the work)."""
+    """Words with their break tags, or words masked (TER-br), of every sentence against amara.fr."""
     folder = shared_path("corpora/subtitles_tagged")
     ref = (folder / "amara.fr").read_text(encoding="utf-8").splitlines()
     hyp = (folder / system).read_text(encoding="utf-8").splitlines()
