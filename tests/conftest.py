@@ -37,3 +37,42 @@ def segsimflex_oracle() -> dict:
 def metrics_oracle() -> dict:
     """shared/oracle/metrics.json (segeval / NLTK / A-paper values)."""
     return json.loads(shared_path("oracle", "metrics.json").read_text(encoding="utf-8"))
+
+
+# Scheduling only (every test runs either way): the tests that take the most CPU, seconds each on
+# this project's 2-core machine, start first, longest first, so that pytest-xdist's workers finish
+# together instead of one running a long test alone at the end. A test not listed keeps its place.
+LONG_FIRST = (
+    "metrics/test_ter_kernel.py::test_every_sentence_pair_of_the_real_systems",  # ~60 s, one worker
+    "adapters/test_damage_new_formats.py::test_damaged_files_give_clean_errors_or_faithful_reads",
+    "pipeline/test_run_tracks.py::test_time_run_interrupted_then_run_again_gives_the_uninterrupted_summary",
+    "pipeline/test_subtitles_pipeline.py::test_compare_cli_never_refuses_the_invented_hypotheses",
+    "pipeline/test_scheduler.py::test_ctrl_c_stops_cleanly_and_running_again_resumes",
+    "cli/test_cli_friendly.py::test_interrupted_run_leaves_no_partial_outputs",
+    "metrics/test_ter_kernel.py::test_random_pairs",
+    "cli/test_subtitle_tools_cli.py::test_study_writes_csv_plots_and_page",
+    "cli/test_cli_friendly.py::test_every_help_example_runs",
+    "pipeline/test_scheduler.py::test_dask_with_a_separate_scheduler_gives_identical_numbers",
+    "pipeline/test_study.py::test_csv_has_the_named_columns_operations_and_metrics",
+    "cli/test_cli_friendly.py::test_interrupt_prints_one_line_and_exits_130",
+    "pipeline/test_subtitles_pipeline.py::test_srt_renderings_equal_suber_command_line",
+    "metrics/test_subtitle_measures.py::test_statistics_add_to_the_pooled_value",
+    "adapters/test_damage_xml_formats.py::test_damaged_files_give_clean_errors_or_faithful_reads",
+    "adapters/test_damage_text_formats.py::test_damaged_files_give_a_clean_error_or_a_faithful_read",
+    "pipeline/test_pipeline_run.py::test_dask_backend_matches_loky",
+    "pipeline/test_subtitles_pipeline.py::test_machine_translation_is_scored_without_alignment",
+    "metrics/test_subtitle_measures.py::test_public_oracle_through_the_contract",
+    "metrics/test_metrics_reference_pkgs.py",
+    "metrics/test_sacrebleu_stats.py::test_every_real_pair_plain_and_realigned_with_one_cache",
+    "pipeline/test_subtitles_pipeline.py::test_real_systems_equal_suber_command_line_plain",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the tests of :data:`LONG_FIRST` first, in its order (a stable sort: the rest keep theirs)."""
+
+    def rank(item: pytest.Item) -> int:
+        name = item.nodeid.removeprefix("tests/")
+        return next((k for k, prefix in enumerate(LONG_FIRST) if name.startswith(prefix)), len(LONG_FIRST))
+
+    items.sort(key=rank)

@@ -79,7 +79,7 @@ def test_workbook_with_a_50_mb_string_is_refused(tmp_path: Path) -> None:
 
 def test_a_long_string_packed_loosely_is_refused_by_its_length(tmp_path: Path) -> None:
     # Stored (no compression): no packing ratio to notice, only the string's own length.
-    text = "".join(random.Random(1).choice("abcdefgh ") for _ in range(xlsx_guard.MAX_CELL_BYTES + 10))
+    text = "".join(random.Random(1).choices("abcdefgh ", k=xlsx_guard.MAX_CELL_BYTES + 10))
     path = write_workbook(
         tmp_path / "long.xlsx", sheet_xml(HEADER_ROWS), strings_xml([*STRINGS[:3], text]), stored=True
     )

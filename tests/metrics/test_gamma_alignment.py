@@ -14,15 +14,28 @@ from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track
 
 
 def brute_force(tracks: list[Track], dis: Dissimilarity) -> float:
-    """The minimum disorder over every partition of the units into groups of at most one unit per annotator."""
+    """The minimum disorder over every partition of the units into groups of at most one unit per annotator.
+
+    Every partition is walked; a group's disorder comes from the definition (``group_disorders``)
+    once per distinct group (partitions share most of their groups), and the best partition's
+    disorder is checked against ``alignment_disorder`` of its groups."""
     n = len(tracks)
     units = [(a, i) for a, t in enumerate(tracks) for i in range(len(t))]
-    best = np.inf
+    mean_units = len(units) / n
+    group_cost: dict[tuple[int, ...], float] = {}
+    best, best_groups = np.inf, [[-1] * n]
 
-    def walk(remaining: list[tuple[int, int]], groups: list[list[int]]) -> None:
-        nonlocal best
+    def cost(row: list[int]) -> float:
+        key = tuple(row)
+        if key not in group_cost:
+            group_cost[key] = float(group_disorders(np.array([row], dtype=np.int64), tracks, dis)[0])
+        return group_cost[key]
+
+    def walk(remaining: list[tuple[int, int]], groups: list[list[int]], total: float) -> None:
+        nonlocal best, best_groups
         if not remaining:
-            best = min(best, alignment_disorder(np.array(groups, dtype=np.int64).reshape(-1, n), tracks, dis))
+            if total / mean_units < best:
+                best, best_groups = total / mean_units, groups
             return
         (a0, i0), rest = remaining[0], remaining[1:]
         options = [[None, *(u for u in rest if u[0] == b)] for b in range(a0 + 1, n)]
@@ -32,9 +45,10 @@ def brute_force(tracks: list[Track], dis: Dissimilarity) -> float:
             used = {u for u in combo if u is not None}
             for b, i in used:
                 row[b] = i
-            walk([u for u in rest if u not in used], [*groups, row])
+            walk([u for u in rest if u not in used], [*groups, row], total + cost(row))
 
-    walk(units, [])
+    walk(units, [], 0.0)
+    assert best == pytest.approx(alignment_disorder(np.array(best_groups, dtype=np.int64), tracks, dis), abs=1e-9)
     return best
 
 

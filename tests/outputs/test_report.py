@@ -35,6 +35,10 @@ from segagree.pipeline.tasks import run_task
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_corpora"
+
+# The module fixtures (two corpus runs) are computed once: every test of this module runs on one worker.
+pytestmark = pytest.mark.xdist_group("report")
+
 KAPPA = importlib.util.find_spec("segagree.metrics.agreement") is not None
 SECTIONS = [
     "Corpus scores",

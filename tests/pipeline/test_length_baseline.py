@@ -19,6 +19,9 @@ PUBLISHED = {"pk_eox": 0.353, "windowdiff_eox": 0.387, "bleu_br": 63.81, "ter_br
 # TER_br lands 0.74 below the published value (see README, "segment"); the margin says so.
 MARGIN = {"pk_eox": 0.01, "windowdiff_eox": 0.01, "bleu_br": 0.5, "ter_br": 1.0}
 
+# The module fixture is computed once: every test of this module runs on one worker.
+pytestmark = pytest.mark.xdist_group("length-baseline")
+
 
 @pytest.fixture(scope="module")
 def amara_scores() -> dict:

@@ -14,6 +14,9 @@ from segagree.pipeline.study import GRID_OPERATIONS, better_direction, run_study
 
 SAMPLES = Path(__file__).parents[2] / "sample_corpora"
 
+# The module fixture is computed once: every test of this module runs on one worker.
+pytestmark = pytest.mark.xdist_group("study")
+
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory) -> tuple[Path, dict]:

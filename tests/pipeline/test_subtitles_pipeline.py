@@ -178,11 +178,13 @@ def cascade() -> dict:
     return compare_documents(a, b, metrics=names, metric_options={"jobs": 2})
 
 
+@pytest.mark.xdist_group("cascade")  # the module fixture once, on one worker
 def test_machine_translation_is_scored_without_alignment(cascade):
     assert cascade["sf"] is None and "too different to align" in cascade["sf_not_applicable"]
     assert cascade["metrics"]["suber_metrics_info"]["segments"] == {"hypothesis": 544, "reference": 544}
 
 
+@pytest.mark.xdist_group("cascade")
 def test_cascade_equals_evalsubtitle_and_suber_published_numbers(cascade, oracle):
     m = cascade["metrics"]
     for name, value in oracle["evalsubtitle_end2end"]["cascade.fr"].items():

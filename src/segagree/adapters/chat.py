@@ -535,6 +535,10 @@ def _header_lines(chat_meta: dict[str, Any], decl: list[dict[str, str]], losses:
     return header
 
 
+# The token columns a write reads per unit (CHAT's own lines as read, and the terminator).
+_WRITE_COLUMNS = ("chat_before", "chat_raw", "chat_deps", "chat_code", "terminator")
+
+
 @dataclass
 class _Writing:
     """The state of one write: the document's columns, the reading rules, and the counts of
@@ -553,11 +557,14 @@ class _Writing:
         self.text = cols["text"].to_numpy()
         self.starts = cols["start"].to_numpy(dtype=float)
         self.ends = cols["end"].to_numpy(dtype=float)
+        # The CHAT columns as arrays once: a pandas lookup per unit and column cost most of a write.
+        self.columns = {name: cols[name].to_numpy() for name in _WRITE_COLUMNS if name in cols.columns}
 
     def col(self, name: str, row: int) -> str:
-        if name not in self.doc.tokens.columns:
+        values = self.columns.get(name)
+        if values is None:
             return ""
-        v = self.doc.tokens[name].iat[row]
+        v = values[row]
         return v if isinstance(v, str) else ""
 
     def count(self, what: str, n: int | bool = 1) -> None:

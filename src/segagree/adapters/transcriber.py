@@ -456,11 +456,16 @@ class _TrsWriter:
         self.next_kept = 0  # the next kept turn index not yet written
         self.keep_empty = "trs_turn" in self.tok.columns and len(self.turn_sections) == len(self.turns_meta)
         self.lost_marks = self.changed = self.respeakered = 0
+        self.columns: dict[str, Any] = {}
 
     def col(self, name: str, row: int) -> Any:
-        if name not in self.tok.columns:
-            return None
-        v = self.tok[name].iat[row]
+        values = self.columns.get(name)
+        if values is None:
+            if name not in self.tok.columns:
+                return None
+            # Each column as an array once: a pandas lookup per call cost a fifth of a write.
+            values = self.columns[name] = self.tok[name].to_numpy()
+        v = values[row]
         return None if isinstance(v, float) and math.isnan(v) else v
 
     def speaker_table(self) -> None:
