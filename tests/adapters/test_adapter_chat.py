@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +34,7 @@ CHAT = builtin_scheme("chat")
 
 def segagree(*args: str) -> subprocess.CompletedProcess:
     """The command line, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+    return run_cli(args)
 
 
 # file -> speakers (from @Participants, read by hand) and the main-tier count.

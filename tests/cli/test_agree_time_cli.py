@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpora" / "time"
 
 
 def segagree(*args: str, cwd: Path = SAMPLE) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300, cwd=cwd
-    )
+    return run_cli(args, cwd=cwd)
 
 
 def test_table_and_json_agree() -> None:

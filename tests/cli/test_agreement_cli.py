@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from conftest import REPO
 
@@ -16,7 +16,7 @@ A1, A2 = SAMPLE / "garden.ann1.txt", SAMPLE / "tables" / "garden.ann2.csv"
 
 
 def segagree(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+    return run_cli(args)
 
 
 def one_line_error(proc: subprocess.CompletedProcess, code: int, needle: str) -> None:

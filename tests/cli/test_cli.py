@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from conftest import REPO, shared_path
 
@@ -15,9 +15,7 @@ SAMPLE = REPO / "sample_corpora"
 
 
 def segagree(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+    return run_cli(args, cwd=cwd)
 
 
 def assert_clean_error(proc: subprocess.CompletedProcess, code: int, *needles: str) -> None:

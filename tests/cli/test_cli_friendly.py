@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from conftest import REPO
 
@@ -23,10 +24,7 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO / "src") + os.pathsep + os.environ.g
 
 
 def segagree(*args: str, cwd: Path | None = None, columns: int = 80, timeout: int = 300) -> subprocess.CompletedProcess:
-    env = {**ENV, "COLUMNS": str(columns)}
-    return subprocess.run(
-        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
-    )
+    return run_cli(args, cwd=cwd, env={**ENV, "COLUMNS": str(columns)}, timeout=timeout)
 
 
 def one_line_error(proc: subprocess.CompletedProcess, code: int, *needles: str) -> str:

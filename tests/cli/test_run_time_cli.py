@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_process import run_cli
+
 import segagree.api as api
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,9 +19,7 @@ FAST = ("--measure", "alpha_u", "--measure", "boundary_f1")
 
 
 def segagree(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "segagree", *map(str, args)], capture_output=True, text=True, timeout=300
-    )
+    return run_cli(args)
 
 
 def _corpus(tmp_path: Path) -> Path:

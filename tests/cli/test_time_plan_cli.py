@@ -14,13 +14,12 @@ import pytest
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpora" / "time"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
+from cli_process import run_cli  # noqa: E402
 from time_files import write_table  # noqa: E402
 
 
 def segagree(*args: str, cwd: Path = SAMPLE) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300, cwd=cwd
-    )
+    return run_cli(args, cwd=cwd)
 
 
 def test_plan_alone_and_above_the_table() -> None:

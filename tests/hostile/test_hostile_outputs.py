@@ -12,11 +12,11 @@ import io
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import openpyxl
 import pytest
+from cli_process import run_cli
 
 from segagree.adapters import read_document, write_document
 from segagree.adapters.cells import FORMULA_START, RAW_ENV, XLSX_MAX_CHARS, safe_rows, would_run
@@ -42,9 +42,7 @@ NUMBERS = ["-0.12", "+3", "-1e-05", "12", ".5"]
 
 
 def segagree(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, cwd=cwd, timeout=300, env=env
-    )
+    return run_cli(args, cwd=cwd, env=env)
 
 
 def _words(rng: random.Random, n: int) -> list[str]:

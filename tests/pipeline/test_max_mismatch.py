@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 import segagree.api as api
 from segagree.errors import MismatchError, UsageError
@@ -22,7 +22,7 @@ from conftest import shared_path
 
 
 def segagree(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+    return run_cli(args)
 
 
 def _kbk() -> tuple[Path, Path]:

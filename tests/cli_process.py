@@ -1,0 +1,202 @@
+"""Run the ``segagree`` command line in a child process forked from the test process.
+
+A command started as ``python -m segagree`` pays the interpreter's start-up and every import
+(numpy, the readers, numba and its compiled kernels: up to a second of CPU) again; the tests
+start hundreds of them. :func:`run_cli` forks the test process instead, where all of that is
+loaded already, and runs :func:`segagree.cli.main` in the child exactly as the console script
+does: fresh standard streams on pipes (UTF-8, like a new interpreter here), its own working
+folder and environment, default signal handlers, no atexit functions of the parent, and the
+exit status of ``sys.exit``. It returns what :func:`subprocess.run` with ``capture_output=True,
+text=True`` returns, so a test reads it the same way.
+
+What only a new interpreter shows goes to a real process (:func:`subprocess.run`): an
+environment that Python reads at start-up (``PYTHON*`` variables, the locale), worker pools
+(``--jobs`` above 1, ``--sample-jobs``, ``--backend``: the test process may own a pool of
+its own), and platforms without ``fork``.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+# Read by the interpreter when it starts, not later: an environment that changes them needs a new one.
+_START_UP_VARIABLES = ("LANG", "LC_ALL", "LC_CTYPE")
+_POOL_OPTIONS = ("--sample-jobs", "--backend")
+
+
+def _needs_new_interpreter(args: Sequence[str], env: Mapping[str, str] | None) -> bool:
+    if not hasattr(os, "fork"):
+        return True
+    if env is not None:
+        for key in set(env) | set(os.environ):
+            if (key.startswith("PYTHON") or key in _START_UP_VARIABLES) and key != "PYTHONPATH":
+                if env.get(key) != os.environ.get(key):
+                    return True
+    for i, arg in enumerate(args):
+        if arg in _POOL_OPTIONS or arg.startswith(tuple(o + "=" for o in _POOL_OPTIONS)):
+            return True
+        value = args[i + 1] if arg in ("--jobs", "-j") and i + 1 < len(args) else None
+        if arg.startswith("--jobs="):
+            value = arg.split("=", 1)[1]
+        if value is not None and value != "1":
+            return True
+    return False
+
+
+def _child(args: Sequence[str], cwd: str | Path | None, env: Mapping[str, str] | None, out: int, err: int) -> None:
+    """In the forked child: run the command line and leave with its exit status (never returns)."""
+    code = 1
+    try:
+        import atexit
+        import io
+
+        atexit._clear()  # the parent's exit functions are not the command's
+        # The handlers a new interpreter starts with (Ctrl-C raises KeyboardInterrupt; a closed
+        # pipe is an error to handle, not a signal).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        if cwd is not None:
+            os.chdir(cwd)
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", write_through=False)
+        sys.stderr = io.TextIOWrapper(
+            io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
+        )
+        sys.argv = ["segagree", *args]
+        try:
+            from joblib.externals.loky import reusable_executor
+
+            reusable_executor._executor = None  # the parent's pool is not the child's
+        except ImportError:  # pragma: no cover
+            pass
+        import segagree.cli as cli
+
+        cli._State.debug = False
+        try:
+            cli.main(list(args))
+            code = 0
+        except SystemExit as exit_:
+            if exit_.code is None:
+                code = 0
+            elif isinstance(exit_.code, int):
+                code = exit_.code
+            else:
+                print(exit_.code, file=sys.stderr)
+                code = 1
+        except BaseException:  # as the interpreter reports an uncaught exception
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001 - a closed pipe: nothing more to say
+                pass
+    finally:
+        os._exit(code)
+
+
+_LOADED = False
+
+
+def _load_once() -> None:
+    """Import the command line, its commands and the readers, and load the compiled kernels, in
+    this process once, so every forked child has them (what a new interpreter pays each time)."""
+    global _LOADED
+    if _LOADED:
+        return
+    import importlib
+
+    import segagree.api  # noqa: F401
+    from segagree.cli.group import COMMANDS
+    from segagree.metrics.agreement import sf_kappa
+
+    for module, *_ in COMMANDS.values():
+        importlib.import_module(f"segagree.cli.{module}")
+    sf_kappa({"s": [0, 1, 0, 2]}, {"s": [1, 0, 0, 2]}, sims=2)  # numba's first call, once
+    _LOADED = True
+
+
+def _text(data: bytes) -> str:
+    # What text=True gives: UTF-8 (the locale here), universal newlines.
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def run_cli(
+    args: Sequence[str | Path],
+    *,
+    cwd: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
+    """``segagree ARGS`` as :func:`subprocess.run` would give it (``capture_output=True``,
+    ``text=True``), in a child forked from this process (see the module docstring)."""
+    argv = [str(a) for a in args]
+    if _needs_new_interpreter(argv, env):
+        full = {**(env if env is not None else os.environ)}
+        src = str(Path(__file__).resolve().parents[1] / "src")
+        full["PYTHONPATH"] = src + os.pathsep + full.get("PYTHONPATH", "")
+        return subprocess.run(
+            [sys.executable, "-m", "segagree", *argv],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=full,
+            timeout=timeout,
+        )
+    _load_once()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(out_r)
+        os.close(err_r)
+        _child(argv, cwd, env, out_w, err_w)
+    os.close(out_w)
+    os.close(err_w)
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        sel.register(out_r, selectors.EVENT_READ)
+        sel.register(err_r, selectors.EVENT_READ)
+        open_fds = 2
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                for fd in chunks:
+                    os.close(fd)
+                raise subprocess.TimeoutExpired(["segagree", *argv], timeout)
+            for key, _ in sel.select(timeout=left):
+                data = os.read(key.fd, 65536)
+                if data:
+                    chunks[key.fd].append(data)
+                else:
+                    sel.unregister(key.fd)
+                    open_fds -= 1
+    os.close(out_r)
+    os.close(err_r)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    stdout, stderr = (_text(b"".join(chunks[fd])) for fd in (out_r, err_r))
+    return subprocess.CompletedProcess(["segagree", *argv], code, stdout, stderr)

@@ -1,0 +1,47 @@
+"""The tests' forked command line (tests/cli_process.py) gives what a new interpreter gives."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_process import _needs_new_interpreter, run_cli
+
+from conftest import REPO
+
+SAMPLE = REPO / "sample_corpora"
+ENV = {**os.environ, "PYTHONPATH": str(REPO / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _new_interpreter(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "segagree", *args], capture_output=True, text=True, cwd=cwd, env=ENV, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "garden.ann1.txt", "garden.ann2.txt", "--json"],
+        ["agree", "garden.ann1.txt", "garden.ann2.txt", "--sims", "20", "-q"],
+        ["compare", "garden.ann1.txt", "no-such-file.txt"],
+        ["compare", "garden.ann1.txt", "garden.ann2.txt", "--no-such-option"],
+        ["--version"],
+    ],
+    ids=["compare", "agree", "missing-file", "bad-option", "version"],
+)
+def test_forked_command_gives_what_a_new_interpreter_gives(args: list[str]) -> None:
+    forked = run_cli(args, cwd=SAMPLE)
+    new = _new_interpreter(args, SAMPLE)
+    assert (forked.returncode, forked.stdout, forked.stderr) == (new.returncode, new.stdout, new.stderr)
+
+
+def test_what_only_a_new_interpreter_shows_gets_one() -> None:
+    assert _needs_new_interpreter(["run", "c", "--jobs", "2"], None)
+    assert _needs_new_interpreter(["run", "c", "--jobs=3"], None)
+    assert _needs_new_interpreter(["run", "c", "--backend", "dask"], None)
+    assert _needs_new_interpreter(["compare", "a", "b"], {**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert not _needs_new_interpreter(["run", "c", "--jobs", "1"], {**os.environ, "COLUMNS": "40"})
