@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 SAMPLES = Path(__file__).parents[2] / "sample_corpora"
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "segagree", *args], cwd=cwd, capture_output=True, text=True)
+    return run_cli(args, cwd=cwd)
 
 
 @pytest.fixture()
