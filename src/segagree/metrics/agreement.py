@@ -810,10 +810,11 @@ class _TaskRunner:
         own stream. With ``drawer`` (an executor of one thread), the next chunk is drawn while
         the current one is scored (both release the GIL): one stream, drawn in the same order."""
         s, j, sims = task
-        n = self.spec.lengths[s]
+        spec = self.spec
+        n = spec.lengths[s]
         if n == 0:  # an empty stream: nothing to draw, no cost, no edits
             return s, j, np.zeros(sims), np.zeros(sims, dtype=np.int64)
-        rng = _stream(self.spec.seed, s, j)
+        rng = _stream(spec.seed, s, j)
         step = max(1, _BATCH_TOKENS // n)
         sizes = [min(step, sims - done) for done in range(0, sims, step)]
         costs, edits = [], []
@@ -825,7 +826,6 @@ class _TaskRunner:
                 u = pending.result()
                 if i + 1 < len(sizes):  # drawn after this chunk's draws: the stream's order
                     pending = drawer.submit(_draw_u32, rng, sizes[i + 1] * n)
-            spec = self.spec
             c, e = _score_block(rng, self.cells[s], rows, n, self.tab, spec.mode, spec.transpositions, self.cache, u)
             costs.append(c)
             edits.append(e)
