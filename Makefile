@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the suite keeps its share (measured with two busy processes beside it: 432 s against 479 s).
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 
-.PHONY: demo test fuzz venv bytecode lint bench clean
+.PHONY: demo test fuzz venv bytecode testcache lint bench clean
 
 # pip would byte-compile every module of every package in one process (8,000 files, 27 s of CPU):
 # install without ($(PACKAGES)), then compile on every CPU all but the packages' own test suites,
@@ -35,6 +35,14 @@ bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q src >/dev/null
 	$(BIN)/python bench/warm_kernels.py >/dev/null
 
+# pytest rewrites each test module's asserts when it imports it, and with PYTHONDONTWRITEBYTECODE
+# set it keeps nothing: every test worker rewrote all of them again (4 s of CPU each, half of a
+# worker's collection). Rewrite them once here, into pytest's own cache (tests/rewrite_asserts.py,
+# 2 s); the tests' helper modules get ordinary bytecode.
+testcache: $(PACKAGES)
+	$(BIN)/python -m compileall -q -x '/test_[^/]*\.py$$' tests >/dev/null
+	$(BIN)/python tests/rewrite_asserts.py >/dev/null
+
 venv: $(STAMP) bytecode
 
 demo: $(STAMP) bytecode
@@ -50,7 +58,7 @@ demo: $(STAMP) bytecode
 # tests; its output is shown if it fails.
 test: $(PACKAGES)
 	@gate=$$(mktemp); $(MAKE) --no-print-directory lint >$$gate 2>&1 & pid=$$!; \
-	$(MAKE) --no-print-directory bytecode && $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup; status=$$?; \
+	$(MAKE) --no-print-directory -j 2 bytecode testcache && $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup; status=$$?; \
 	wait $$pid; lint=$$?; \
 	if [ $$lint -ne 0 ]; then cat $$gate; rm -f $$gate; echo "make test: make lint failed" >&2; exit 1; fi; \
 	rm -f $$gate; exit $$status
