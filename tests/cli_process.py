@@ -200,3 +200,27 @@ def run_cli(
     code = os.waitstatus_to_exitcode(status)
     stdout, stderr = (_text(b"".join(chunks[fd])) for fd in (out_r, err_r))
     return subprocess.CompletedProcess(["segagree", *argv], code, stdout, stderr)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) process ``pid`` has used so far, from ``/proc`` (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
+
+
+def wait_until_working(proc: subprocess.Popen, cpu: float, fallback_sleep: float, timeout: float = 300) -> None:
+    """Return once ``proc`` has used ``cpu`` seconds of CPU: past its start-up and into its work, on a
+    busy machine as on a quiet one (a fixed sleep either burns CPU the test does not need, or, under
+    load, interrupts a process still importing). Without ``/proc``: sleep ``fallback_sleep``."""
+    if cpu_seconds(proc.pid) is None:
+        time.sleep(fallback_sleep)
+        return
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        used = cpu_seconds(proc.pid)
+        if used is None or used >= cpu:
+            return
+        time.sleep(0.02)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_process import run_cli
+from cli_process import run_cli, wait_until_working
 
 from conftest import REPO
 
@@ -347,7 +347,7 @@ def test_interrupt_prints_one_line_and_exits_130(tmp_path):
         text=True,
         env=ENV,
     )
-    time.sleep(4)
+    wait_until_working(proc, cpu=1.5, fallback_sleep=4)  # simulating (start-up and reading: 0.8 s)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -550,7 +550,7 @@ def test_interrupted_run_leaves_no_partial_outputs(tmp_path):
         text=True,
         env=ENV,
     )
-    time.sleep(6)
+    wait_until_working(proc, cpu=2.0, fallback_sleep=6)  # scoring (start-up and reading: 1 s)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

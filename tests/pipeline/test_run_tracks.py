@@ -76,13 +76,26 @@ def _interrupt(cmd: list[str], log: Path, sig: int) -> tuple[int, str]:
     return proc.returncode, err.decode()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
-def test_time_run_interrupted_then_run_again_gives_the_uninterrupted_summary(tmp_path: Path, sig: int) -> None:
-    corpus = time_corpus(tmp_path / "corpus", 10)
-    out, fresh = tmp_path / "out", tmp_path / "fresh"
-    args = ["--time", "--measure", "gamma", "--measure", "alpha_u", "--samples", "60", "--jobs", "2", "-q"]
-    first = segagree("run", corpus, "-o", fresh, *args)
+INTERRUPTED_ARGS = ["--time", "--measure", "gamma", "--measure", "alpha_u", "--samples", "60", "--jobs", "2", "-q"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted_time_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A 10-text time corpus and its complete run (read only: each test copies the outputs)."""
+    root = tmp_path_factory.mktemp("uninterrupted")
+    corpus, fresh = time_corpus(root / "corpus", 10), root / "fresh"
+    first = segagree("run", corpus, "-o", fresh, *INTERRUPTED_ARGS)
     assert first.returncode == 0, first.stderr
+    return corpus, fresh
+
+
+@pytest.mark.xdist_group("uninterrupted-time-run")  # one worker: both share the complete run
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
+def test_time_run_interrupted_then_run_again_gives_the_uninterrupted_summary(
+    tmp_path: Path, sig: int, uninterrupted_time_run: tuple[Path, Path]
+) -> None:
+    corpus, fresh = uninterrupted_time_run
+    out, args = tmp_path / "out", INTERRUPTED_ARGS
     complete = (fresh / "summary.csv").read_bytes()
     shutil.copytree(fresh, out)
     (out / RESULTS_LOG).unlink()  # (--fresh empties it anyway) its first new line: the run is scoring
