@@ -69,10 +69,17 @@ LONG_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the tests of :data:`LONG_FIRST` first, in its order (a stable sort: the rest keep theirs)."""
+    """Put the tests of :data:`LONG_FIRST` first, in its order (a stable sort: the rest keep theirs).
+
+    A module's tests stay together (the module ranks as its longest test; within it, the listed
+    tests come first): pytest tears a module-scoped fixture down when the next test is another
+    module's, so a module split in two would compute its shared fixture twice."""
 
     def rank(item: pytest.Item) -> int:
         name = item.nodeid.removeprefix("tests/")
         return next((k for k, prefix in enumerate(LONG_FIRST) if name.startswith(prefix)), len(LONG_FIRST))
 
-    items.sort(key=rank)
+    module_rank: dict[object, int] = {}
+    for item in items:
+        module_rank[item.path] = min(module_rank.get(item.path, len(LONG_FIRST)), rank(item))
+    items.sort(key=lambda item: (module_rank[item.path], rank(item)))
