@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 import segagree
 
@@ -49,13 +50,7 @@ def test_compare_paths_or_documents_same_numbers(sample):
     by_doc = segagree.compare(a, segagree.read("tables/garden.ann2.csv"), metrics="b,pk,ghd")
     assert isinstance(by_path, segagree.CompareResult)
     assert by_path.sf == by_doc.sf and by_path.value("ghd") == by_doc.value("ghd")
-    cli = subprocess.run(
-        [sys.executable, "-m", "segagree", "compare", "garden.ann1.txt", "tables/garden.ann2.csv", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=ENV,
-    )
+    cli = run_cli(["compare", "garden.ann1.txt", "tables/garden.ann2.csv", "--json"], env=ENV)
     assert json.loads(cli.stdout)["sf"] == by_path.sf  # the CLI is a face over the same function
     assert by_path.value("sf_b") == by_path.sf_b
     assert set(by_path.per_speaker) == {"ROSA", "BEN", "MAYA"}

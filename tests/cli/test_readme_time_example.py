@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_process import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SECTION = (REPO / "README.md").read_text(encoding="utf-8").split("## Agreement in time", 1)[1].split("\n## ", 1)[0]
@@ -19,13 +19,7 @@ def test_commands_run_and_numbers_match() -> None:
     commands = [ln.split("#")[0].split() for ln in block.group(1).splitlines() if ln.startswith("segagree agree")]
     outputs = []
     for args in commands:
-        proc = subprocess.run(
-            [sys.executable, "-m", "segagree", *args[1:], *([] if "--json" in args else ["--json"])],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=REPO / "sample_corpora" / "time",
-        )
+        proc = run_cli([*args[1:], *([] if "--json" in args else ["--json"])], cwd=REPO / "sample_corpora" / "time")
         assert proc.returncode == 0, proc.stderr
         outputs.append(json.loads(proc.stdout))
     assert len(outputs) == 3

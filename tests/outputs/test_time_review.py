@@ -11,6 +11,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from cli_process import run_cli
 
 import segagree
 from segagree.errors import InputError
@@ -107,26 +108,13 @@ def test_bad_decision_names_the_row(tmp_path: Path, stand_in: str) -> None:
 
 def test_cli_review_time_and_adjudicate(tmp_path: Path) -> None:
     """With the registered measures: a workbook when one gives an alignment, else a usage error."""
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "segagree", "review", "--time", str(CSV), "-o", str(tmp_path / "r.xlsx")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run_cli(["review", "--time", str(CSV), "-o", str(tmp_path / "r.xlsx")], timeout=600)
     if proc.returncode == 2:
         assert "gives no best alignment" in proc.stderr
         return
     assert proc.returncode == 0, proc.stderr
     assert "aligned groups" in proc.stderr and segagree.is_time_review(tmp_path / "r.xlsx")
-    adj = subprocess.run(
-        [sys.executable, "-m", "segagree", "adjudicate", str(tmp_path / "r.xlsx"), "-o", str(tmp_path / "g.eaf")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    adj = run_cli(["adjudicate", str(tmp_path / "r.xlsx"), "-o", str(tmp_path / "g.eaf")], timeout=600)
     assert adj.returncode == 1 and "no gold unit" in adj.stderr  # nothing decided yet
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -101,7 +101,7 @@ def test_property_order_invariance_and_shared_set(ua, ub) -> None:
 
 
 def _segagree(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+    return run_cli(args)
 
 
 def _files(tmp_path: Path) -> tuple[Path, Path]:

@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from cli_process import run_cli
 
 from segagree.outputs.run import MIN_PARALLEL_TASKS, RESULTS_LOG, run_corpus
 from segagree.pipeline.config import RunConfig, load_config
@@ -105,12 +106,7 @@ def test_unreadable_file_does_not_stop_the_others(tmp_path):
     shutil.copy(SAMPLE / "garden.ann2.txt", corpus / "broken.ann2.txt")
     (corpus / "lonely.ann1.txt").write_text("A:\thi .\n", encoding="utf-8")
     out = tmp_path / "out"
-    proc = subprocess.run(
-        [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), "--no-kappa", "-q"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_cli(["run", str(corpus), "-o", str(out), "--no-kappa", "-q"])
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert "failed: broken" in proc.stderr and "'!'" in proc.stderr
