@@ -12,10 +12,11 @@ WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 .PHONY: demo test fuzz venv bytecode testcache lint bench clean
 
 # pip would byte-compile every module of every package in one process (8,000 files, 27 s of CPU):
-# install without ($(PACKAGES)), then compile on every CPU all but the packages' own test suites,
-# which nothing imports (with PYTHONDONTWRITEBYTECODE set, an uncompiled module would be compiled
-# again by every process that imports it). compileall's status is not checked: like pip, it
-# leaves alone the odd third-party file that does not compile.
+# install without ($(PACKAGES)), then compile on every CPU (with PYTHONDONTWRITEBYTECODE set, an
+# uncompiled module would be compiled again by every process that imports it) all but what no
+# later process imports from source: the packages' own test suites, the installers, and mypy
+# (compiled with mypyc). compileall's status is not checked: like pip, it leaves alone the odd
+# third-party file that does not compile.
 $(PACKAGES): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -23,7 +24,7 @@ $(PACKAGES): pyproject.toml
 	touch $(PACKAGES)
 
 $(STAMP): $(PACKAGES)
-	-$(BIN)/python -m compileall -q -j 0 -x '/tests?/' $(VENV)/lib >/dev/null 2>&1
+	-$(BIN)/python -m compileall -q -j 0 -x '/tests?/|/site-packages/(pip|setuptools|pkg_resources|_distutils_hack|mypyc?)/' $(VENV)/lib >/dev/null 2>&1
 	touch $(STAMP)
 
 # An editable install leaves the sources uncompiled, and with PYTHONDONTWRITEBYTECODE set (as
