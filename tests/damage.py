@@ -14,6 +14,7 @@ cases: the case id names the seed, so a failure reruns with ``mutate(raw, Random
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import random
@@ -112,9 +113,15 @@ def duplicate_span(raw: bytes, rng: random.Random) -> bytes:
     return raw[:j] + raw[i:j] + raw[j:]
 
 
+@functools.lru_cache(maxsize=8)
+def _numbers(raw: bytes) -> tuple[re.Match[bytes], ...]:
+    """The numbers of ``raw`` (the cases of one source file search it once, not once each)."""
+    return tuple(_NUMBER.finditer(raw))
+
+
 def extreme_numbers(raw: bytes, rng: random.Random) -> bytes:
     """One to three numbers in the file replaced by impossible or odd ones (inf, 1e308, -1 ...)."""
-    found = list(_NUMBER.finditer(raw))
+    found = _numbers(raw)
     if not found:
         return flip_bits(raw, rng)
     out = raw
@@ -125,7 +132,7 @@ def extreme_numbers(raw: bytes, rng: random.Random) -> bytes:
 
 def swap_numbers(raw: bytes, rng: random.Random) -> bytes:
     """Two numbers of the file exchanged (times out of order, counts that do not match)."""
-    found = list(_NUMBER.finditer(raw))
+    found = _numbers(raw)
     if len(found) < 2:
         return flip_bits(raw, rng)
     a, b = sorted(rng.sample(found, 2), key=lambda m: m.start())

@@ -9,11 +9,11 @@ import math
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -485,7 +485,7 @@ def test_writer_reports_what_does_not_read_back(tmp_path: Path) -> None:
 
 
 def _segagree(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+    return run_cli(args)  # the command line in a fork of this process (tests/cli_process.py)
 
 
 @pytest.mark.parametrize("name", ["sintel_en.srt", "pysrt_bom-utf-8.srt", "pysrt_capability_tester.srt"])

@@ -9,10 +9,10 @@ import csv
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from segagree import api
 from segagree.adapters import read_document, write_document
@@ -81,8 +81,8 @@ def test_sf_against_the_gold_with_common_speakers(name: str) -> None:
 
 
 def _segagree(*args: str) -> subprocess.CompletedProcess:
-    """The command line, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True, timeout=300)
+    """The command line, as the console script runs it (in a fork of this process: tests/cli_process.py)."""
+    return run_cli(args)
 
 
 def test_cli_command_of_the_issue() -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 
 from segagree.adapters import adapters, read_document, write_document
 from segagree.schemas import builtin_scheme, from_units
@@ -91,12 +90,7 @@ def test_batch_conversion_keeps_going_after_a_bad_file(tmp_path):
         (src / name).write_bytes((SAMPLE / name).read_bytes())
     (src / "broken.txt").write_text("A:\tok ,\n\tnot ok !\n", encoding="utf-8")
     out = tmp_path / "out"
-    proc = subprocess.run(
-        [sys.executable, "-m", "segagree", "convert", str(src), "-o", str(out), "--to", "json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_cli(["convert", str(src), "-o", str(out), "--to", "json"])
     assert proc.returncode == 1
     assert "converted 2 of 3 files" in proc.stderr
     assert "broken.txt" in proc.stderr and "Traceback" not in proc.stderr
@@ -131,23 +125,8 @@ def test_rez_to_rezonator_import_layout(tmp_path):
 
 def test_convert_picks_speakers_and_tiers(tmp_path):
     out = tmp_path / "two.txt"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "segagree",
-            "convert",
-            str(SAMPLE / "garden.ann1.txt"),
-            "-o",
-            str(out),
-            "--speaker",
-            "MAYA",
-            "--speaker",
-            "BEN",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+    proc = run_cli(
+        ["convert", str(SAMPLE / "garden.ann1.txt"), "-o", str(out), "--speaker", "MAYA", "--speaker", "BEN"]
     )
     assert proc.returncode == 0, proc.stderr
     doc = read_document(out)
@@ -156,23 +135,6 @@ def test_convert_picks_speakers_and_tiers(tmp_path):
     assert doc.token_texts()["MAYA"] == full.token_texts()["MAYA"]
     marion = shared_path("corpora", "textgrid", "teicorpo_Marion2_ANON_131015.TextGrid")
     out = tmp_path / "marion.segagree.json"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "segagree",
-            "convert",
-            str(marion),
-            "-o",
-            str(out),
-            "--tier",
-            "Marion",
-            "--tier",
-            "Alexis",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_cli(["convert", str(marion), "-o", str(out), "--tier", "Marion", "--tier", "Alexis"])
     assert proc.returncode == 0, proc.stderr
     assert read_document(out).speakers == ["Marion", "Alexis"]

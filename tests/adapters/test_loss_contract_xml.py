@@ -11,6 +11,8 @@ Files this module writes must themselves round-trip with an empty report.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -51,14 +53,38 @@ DOC_KINDS = {
     "labels-dropped",
 }
 
-pytestmark = pytest.mark.skipif(not FILES, reason=f"{CORPORA} is absent: the real files live in ../shared")
+pytestmark = [
+    pytest.mark.skipif(not FILES, reason=f"{CORPORA} is absent: the real files live in ../shared"),
+    pytest.mark.xdist_group("loss-contract-xml"),  # one worker: the module's round trips are shared
+]
 
 
-def _round_trip(src: Path, tmp_path: Path) -> tuple[Document, Document, LossReport, Path]:
-    doc = read_document(src)
+RoundTrip = tuple[Document, Document, LossReport, Path]
+
+
+def _round_trip(src: Path, tmp_path: Path) -> RoundTrip:
+    return _write_and_read(read_document(src), src, tmp_path)
+
+
+def _write_and_read(doc: Document, src: Path, tmp_path: Path) -> RoundTrip:
+    """``doc`` (read from ``src``) written to its format in ``tmp_path`` and read back."""
     out = tmp_path / (src.name.split(".")[0] + ".out" + OUT_EXT[doc.source_format])
     losses = write_document(doc, out)
     return doc, read_document(out), losses, out
+
+
+@pytest.fixture(scope="module")
+def first_round_trip(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], RoundTrip]:
+    """Each real file's round trip, made once for the two tests that start from it (they only read it)."""
+    folder = tmp_path_factory.mktemp("round-trips")
+
+    @cache
+    def made(name: str) -> RoundTrip:
+        where = folder / str(FILES.index(name))
+        where.mkdir()
+        return _round_trip(CORPORA / name, where)
+
+    return made
 
 
 def _all_losses(doc: Document, losses: LossReport) -> list[str]:
@@ -95,9 +121,9 @@ def structure(path: Path, fmt: str) -> dict[str, tuple] | None:
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_every_difference_is_reported(name: str, tmp_path: Path) -> None:
+def test_every_difference_is_reported(name: str, first_round_trip: Callable[[str], RoundTrip]) -> None:
     src = CORPORA / name
-    doc, back, losses, out = _round_trip(src, tmp_path)
+    doc, back, losses, out = first_round_trip(name)
     reported = _all_losses(doc, losses)
     kinds = doc.losses.kinds() | losses.kinds()
     diffs = doc.differences(back, time_tol=0.0005 if doc.source_format == "eaf" else 1e-9)
@@ -118,11 +144,12 @@ def test_every_difference_is_reported(name: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_written_files_round_trip_without_losses(name: str, tmp_path: Path) -> None:
+def test_written_files_round_trip_without_losses(
+    name: str, first_round_trip: Callable[[str], RoundTrip], tmp_path: Path
+) -> None:
     """What segagree writes, it reads back and writes again identically, reporting nothing."""
-    _doc, back, _losses, out = _round_trip(CORPORA / name, tmp_path)
-    (tmp_path / "2").mkdir()
-    again, back2, losses2, out2 = _round_trip(out, tmp_path / "2")
+    _doc, back, _losses, out = first_round_trip(name)  # back: ``out`` read back
+    again, back2, losses2, out2 = _write_and_read(back, out, tmp_path)
     assert again.losses.lines() == [] and losses2.lines() == []
     assert again.differences(back2) == []
     assert structure(out, back.source_format) == structure(out2, back.source_format)

@@ -6,17 +6,17 @@ Each fixture is a small self-written file reproducing the layout found in a publ
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from segagree.adapters import read_document, write_document
 from segagree.errors import InputError
 
 
 def _segagree(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "segagree", *args], capture_output=True, text=True)
+    return run_cli(args)  # the command line in a fork of this process (tests/cli_process.py)
 
 
 # --- ELAN ---------------------------------------------------------------------------------

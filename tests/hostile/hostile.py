@@ -49,9 +49,62 @@ class Outcome:
     stderr: str
 
 
+def _free_heap_bytes() -> int:
+    """Bytes malloc holds free in this process's arenas (glibc's mallinfo2; 0 where unknown):
+    mapped already, so a forked child would reuse them without its address space growing."""
+    import ctypes
+
+    class _MallInfo2(ctypes.Structure):
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks")
+        ]
+
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return 0
+    mallinfo2.restype = _MallInfo2
+    return int(mallinfo2().fordblks)
+
+
+def _address_space() -> int:
+    """This process's mapped address space (VmSize, bytes)."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmSize:"))
+
+
 def run_bounded(args: list[str], *, memory_mb: int = 1024, cpu_s: int = 10) -> Outcome:
-    """``python -m segagree ARGS`` with at most ``memory_mb`` of address space on top of what the
-    interpreter starts with and ``cpu_s`` seconds of CPU (the kernel kills it beyond)."""
+    """``segagree ARGS`` with at most ``memory_mb`` of address space on top of what the process
+    starts with and ``cpu_s`` seconds of CPU (the kernel kills it beyond).
+
+    The command runs in a child forked from the test process (:func:`cli_process.run_cli`: no
+    interpreter start-up and imports to pay again; the command line as the console script runs it).
+    The child's CPU time starts at zero; its address space starts as the test process's, so the
+    budget comes on top of that, less the heap malloc holds free (the child could fill it unseen).
+    """
+    import cli_process
+
+    if not hasattr(os, "fork") or not Path("/proc/self/status").is_file():  # pragma: no cover
+        return _run_bounded_interpreter(args, memory_mb=memory_mb, cpu_s=cpu_s)
+    run_command = cli_process._child
+
+    def bounded(*child_args: object) -> None:  # in the forked child, before the command runs
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
+        limit = _address_space() - _free_heap_bytes() + memory_mb * MB
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        run_command(*child_args)  # type: ignore[arg-type]
+
+    cli_process._child = bounded  # what run_cli's child runs, for this call only
+    try:
+        done = cli_process.run_cli(args)
+    finally:
+        cli_process._child = run_command
+    return Outcome(done.returncode, done.stdout, done.stderr)
+
+
+def _run_bounded_interpreter(args: list[str], *, memory_mb: int, cpu_s: int) -> Outcome:  # pragma: no cover
+    """:func:`run_bounded` in a new interpreter, where there is no ``fork`` or ``/proc``."""
 
     def limits() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,11 +119,8 @@ def test_compare_metric_ghd_matches_nltk_per_speaker():
     a = read_document(REPO / "sample_corpora" / "garden.ann1.txt")
     b = read_document(REPO / "sample_corpora" / "garden.ann2.txt")
     pair = pair_annotations(a, b)
-    proc = subprocess.run(
+    proc = run_cli(  # in a fork of this process (tests/cli_process.py)
         [
-            sys.executable,
-            "-m",
-            "segagree",
             "compare",
             str(REPO / "sample_corpora" / "garden.ann1.txt"),
             str(REPO / "sample_corpora" / "garden.ann2.txt"),
@@ -132,8 +128,6 @@ def test_compare_metric_ghd_matches_nltk_per_speaker():
             "ghd",
             "--json",
         ],
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import cache
 
 import pytest
 
@@ -10,7 +12,9 @@ from segagree.adapters import read_document
 from segagree.metrics.contract import Card
 from segagree.metrics.registry import MEASURES, get_measure
 from segagree.metrics.subtitle_measures import READING_SPEED, SubtitleResult
+from segagree.metrics.subtitle_views import PairData
 from segagree.pipeline.subtitles import SUBTITLE_METRICS, evaluate_corpus, pair_data, subtitle_side
+from segagree.schemas import Document
 
 from conftest import shared_path
 
@@ -43,29 +47,60 @@ def _pairs(folder_name: str, files: tuple[tuple[str, str], ...], fmt: str | None
     return [(read_document(folder / r, fmt), read_document(folder / h, fmt)) for r, h in files]
 
 
-@pytest.mark.parametrize(
-    "name", ["sigma", "bleu_br", "ter_br", "cpl_conformity", "f1_eob", "pk_eol", "b_eox", "windowdiff_eob"]
-)
-def test_statistics_add_to_the_pooled_value(name: str) -> None:
-    """Two texts: add(statistics) then score = the pipeline's pooled value (summed statistics)."""
+# ([(reference, hypothesis) Documents], [their PairData])
+TwoTexts = tuple[list[tuple[Document, Document]], list[PairData]]
+POOLED = ["sigma", "bleu_br", "ter_br", "cpl_conformity", "f1_eob", "pk_eol", "b_eox", "windowdiff_eob"]
+
+
+@pytest.fixture(scope="module")
+def two_texts() -> TwoTexts:
+    """Two real pairs read and projected once for the module: ([(ref, hyp) Documents], [PairData])."""
     docs = _pairs("subtitles_tagged", (("amara.fr", "cascade.fr"), ("amara.fr", "nmt.fr")), "tagged")
-    items = [pair_data(subtitle_side(r), subtitle_side(h)) for r, h in docs]
+    return docs, [pair_data(subtitle_side(r), subtitle_side(h)) for r, h in docs]
+
+
+@pytest.fixture(scope="module")
+def pipeline_pooled(two_texts: TwoTexts) -> dict:
+    """The pipeline's pooled values of :data:`POOLED` on the two pairs: one evaluate_corpus, which
+    reads the Documents into its own PairData (the test's statistics do not reach it)."""
+    return evaluate_corpus(two_texts[0], POOLED)["pooled"]["metrics"]
+
+
+@pytest.fixture(scope="module")
+def first_pair_score(two_texts: TwoTexts) -> Callable[[str], SubtitleResult]:
+    """A measure's score of the first pair alone (amara.fr, cascade.fr), computed once for the
+    module: the pooling test and the oracle test both ask for it."""
+
+    @cache
+    def score(name: str) -> SubtitleResult:
+        return get_measure(name).compute(two_texts[1][:1], {})
+
+    return score
+
+
+# The module's fixtures once, on one worker.
+@pytest.mark.xdist_group("subtitle-measures")
+@pytest.mark.parametrize("name", POOLED)
+def test_statistics_add_to_the_pooled_value(
+    name: str, two_texts: TwoTexts, pipeline_pooled: dict, first_pair_score: Callable[[str], SubtitleResult]
+) -> None:
+    """Two texts: add(statistics) then score = the pipeline's pooled value (summed statistics)."""
+    items = two_texts[1]
     m = get_measure(name)
     res = m.score(m.add([m.statistics(i, {}) for i in items]), {})
     assert isinstance(res, SubtitleResult)
-    pooled = evaluate_corpus(docs, [name])["pooled"]["metrics"][name]
+    pooled = pipeline_pooled[name]
     assert res.value == pytest.approx(pooled["value"], abs=0)
-    single = m.compute(items[:1], {}).value
+    single = first_pair_score(name).value
     assert single is not None and single != res.value  # pooling changes the number: it is not the first text's
 
 
-def test_public_oracle_through_the_contract() -> None:
+@pytest.mark.xdist_group("subtitle-measures")
+def test_public_oracle_through_the_contract(first_pair_score: Callable[[str], SubtitleResult]) -> None:
     """cascade.fr against amara.fr through the registry equals EvalSubtitle's and SubER's own numbers."""
     oracle = json.loads(shared_path("oracle", "subtitles_public.json").read_text(encoding="utf-8"))
-    (r, h) = _pairs("subtitles_tagged", (("amara.fr", "cascade.fr"),), "tagged")[0]
-    item = pair_data(subtitle_side(r), subtitle_side(h))
     for name, expected in oracle["evalsubtitle_end2end"]["cascade.fr"].items():
-        assert get_measure(name).compute([item], {}).value == pytest.approx(expected, rel=1e-9), name
-    suber = get_measure("suber_metrics").compute([item], {}).to_dict()
+        assert first_pair_score(name).value == pytest.approx(expected, rel=1e-9), name
+    suber = first_pair_score("suber_metrics").to_dict()
     for name, expected in oracle["suber_plain"]["cascade.fr"].items():
         assert suber[name] == expected, name
