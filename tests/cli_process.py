@@ -24,7 +24,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 # Read by the interpreter when it starts, not later: an environment that changes them needs a new one.
@@ -165,9 +165,11 @@ def run_cli(
     cwd: str | Path | None = None,
     env: Mapping[str, str] | None = None,
     timeout: float = 300,
+    preexec: Callable[[], None] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``segagree ARGS`` as :func:`subprocess.run` would give it (``capture_output=True``,
-    ``text=True``), in a child forked from this process (see the module docstring)."""
+    ``text=True``), in a child forked from this process (see the module docstring). ``preexec``
+    runs in the child before the command (``subprocess``'s ``preexec_fn``: resource limits)."""
     argv = [str(a) for a in args]
     if _needs_new_interpreter(argv, env):
         full = {**(env if env is not None else os.environ)}
@@ -180,6 +182,7 @@ def run_cli(
             cwd=cwd,
             env=full,
             timeout=timeout,
+            preexec_fn=preexec,  # noqa: PLW1509 - resource limits only, set before the program starts
         )
     _load_once()
     out_r, out_w = os.pipe()
@@ -195,6 +198,11 @@ def run_cli(
     if pid == 0:  # pragma: no cover - the child
         os.close(out_r)
         os.close(err_r)
+        if preexec is not None:  # e.g. resource limits, as subprocess's preexec_fn
+            try:
+                preexec()
+            except BaseException:  # noqa: BLE001 - as a failed preexec_fn: the command does not run
+                os._exit(255)
         _child(argv, cwd, env, out_w, err_w)
     os.close(out_w)
     os.close(err_w)

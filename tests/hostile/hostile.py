@@ -87,19 +87,13 @@ def run_bounded(args: list[str], *, memory_mb: int = 1024, cpu_s: int = 10) -> O
 
     if not hasattr(os, "fork") or not Path("/proc/self/status").is_file():  # pragma: no cover
         return _run_bounded_interpreter(args, memory_mb=memory_mb, cpu_s=cpu_s)
-    run_command = cli_process._child
 
-    def bounded(*child_args: object) -> None:  # in the forked child, before the command runs
+    def bounded() -> None:  # in the forked child, before the command runs
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
         limit = _address_space() - _free_heap_bytes() + memory_mb * MB
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        run_command(*child_args)  # type: ignore[arg-type]
 
-    cli_process._child = bounded  # what run_cli's child runs, for this call only
-    try:
-        done = cli_process.run_cli(args)
-    finally:
-        cli_process._child = run_command
+    done = cli_process.run_cli(args, preexec=bounded)
     return Outcome(done.returncode, done.stdout, done.stderr)
 
 

@@ -369,3 +369,22 @@ def test_torn_log_lines_are_skipped_and_whole_ones_kept(tmp_path: Path) -> None:
             fh.write(whole[: rng.randrange(1, len(whole))])  # a run killed mid-line
         index = load_index(log)
         assert sorted(index) == sorted(keys), case
+
+
+# --- the bounds themselves ------------------------------------------------------------------------
+
+
+def test_the_bounds_stop_a_command_beyond_them(tmp_path: Path) -> None:
+    """run_bounded's limits apply to the command: beyond its CPU seconds the kernel stops it, and
+    beyond its memory budget the read fails as out of memory (else every bounded test above would
+    pass whatever the reader cost)."""
+    sample = Path(__file__).resolve().parents[2] / "sample_corpora"
+    pair = [str(sample / "garden.ann1.txt"), str(sample / "garden.ann2.txt")]
+    busy = run_bounded(["agree", *pair, "--sims", "5000000", "--threads", "1", "-q"], memory_mb=8192, cpu_s=1)
+    assert busy.code < 0  # killed by a signal (SIGXCPU, then SIGKILL at the hard limit)
+    big = tmp_path / "big.txt"
+    big.write_text("A:\t" + "word , " * 400_000 + ".\n", encoding="utf-8")  # 2.8 MB, one unit
+    starved = run_bounded(["convert", str(big), "-o", str(tmp_path / "big.segagree.json")], memory_mb=16)
+    assert starved.code == 1 and "out of memory" in starved.stderr, starved.stderr[-500:]
+    fed = run_bounded(["convert", str(big), "-o", str(tmp_path / "big.segagree.json")], memory_mb=4096, cpu_s=60)
+    assert fed.code == 0, fed.stderr[-500:]  # the same command within a budget it fits
