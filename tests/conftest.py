@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -83,3 +84,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module_rank[item.path] = min(module_rank.get(item.path, len(LONG_FIRST)), rank(item))
     items.sort(key=lambda item: (module_rank[item.path], rank(item)))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything imported and collected lives to the end: frozen, the garbage collector stops
+    walking it again in every collection during the tests (1.5 to 4 % of tests/adapters' CPU)."""
+    gc.freeze()
