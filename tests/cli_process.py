@@ -148,7 +148,7 @@ def _load_once() -> None:
             for name in names:
                 try:
                     importlib.import_module(name)
-                except ImportError:  # an optional library not installed
+                except (ImportError, OSError):  # an optional library not installed (or its C library)
                     pass
     sf_kappa({"s": [0, 1, 0, 2]}, {"s": [1, 0, 0, 2]}, sims=2)  # numba's first call, once
     _LOADED = True
