@@ -31,11 +31,15 @@ def main(argv: list[str]) -> int:
     # What pytest rewrites here: the modules its python_files pattern collects, and conftest.py.
     for source in sorted([*root.rglob("test_*.py"), *root.rglob("conftest.py")]):
         pyc = get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)
-        if _read_pyc(source, pyc, state.trace) is not None:
-            continue  # already current
-        pyc.parent.mkdir(exist_ok=True)
-        source_hash, code = _rewrite_test(source, None)  # no config: pytest's defaults
-        written += bool(_write_pyc(state, code, source_hash, pyc))
+        try:
+            if _read_pyc(source, pyc, state.trace) is not None:
+                continue  # already current
+            pyc.parent.mkdir(exist_ok=True)
+            source_hash, code = _rewrite_test(source, None)  # no config: pytest's defaults
+            written += bool(_write_pyc(state, code, source_hash, pyc))
+        except (TypeError, AttributeError, OSError) as err:  # internals changed, or a read-only tree
+            print(f"rewrite_asserts: stopped at {source} ({err}); pytest rewrites the rest itself")
+            break
     print(f"rewrite_asserts: {written} test modules rewritten into pytest's cache")
     return 0
 
