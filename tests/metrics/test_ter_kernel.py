@@ -5,13 +5,23 @@ in ``translation_edit_rate``'s loop, to count the shifts and keep the shifted hy
 checks that its edits equal ``translation_edit_rate``'s. Compared: edits, number of shifts, the
 hypothesis after its shifts (so that tie-breaking between equal shifts is the same), and the
 corpus score of sacrebleu's ``TER`` to the last digit.
+
+The real systems' masked (TER-br) pairs are where sacrebleu's shift search is slowest (56 s of
+CPU for their 1,618 distinct pairs): its results on them are stored in
+tests/data/ter/ter_br_reference.json (made by make_ter_br_reference.py beside it, with sacrebleu
+itself), checked against sacrebleu on a fixed sample every run, and computed live whenever the
+installed sacrebleu is not the version that made the file.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
+from pathlib import Path
 
 import pytest
+import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import TER
@@ -22,9 +32,11 @@ from segagree.metrics._ter import ter_edits, ter_pairs
 from conftest import shared_path
 
 SYSTEMS = ("cascade.fr", "e2e_base.fr", "e2e_pt.fr", "nmt.fr")
+TER_BR_REFERENCE = Path(__file__).resolve().parents[1] / "data" / "ter" / "ter_br_reference.json"
+Result = tuple[int, int, list[str], int]  # edits, shifts, shifted hypothesis, candidates checked
 
 
-def sacrebleu_shifts(hyp: list[str], ref: list[str]) -> tuple[int, int, list[str], int]:
+def sacrebleu_shifts(hyp: list[str], ref: list[str]) -> Result:
     """(edits, shifts, shifted hypothesis, candidates checked) by one run of sacrebleu's own
     ``translation_edit_rate``, its shift search observed: every ``_shift`` call is recorded with
     the hypothesis it was given and what it returned. The loop applies each search's shift but
@@ -55,10 +67,10 @@ def sacrebleu_shifts(hyp: list[str], ref: list[str]) -> tuple[int, int, list[str
 # sacrebleu's result for each distinct pair, computed once per worker: the real systems share many
 # sentence pairs (one reference; masked, many sentences have the same shape). The reference is the
 # slow side.
-_REFERENCE: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[int, int, list[str], int]] = {}
+_REFERENCE: dict[tuple[tuple[str, ...], tuple[str, ...]], Result] = {}
 
 
-def reference(hyp: list[str], ref: list[str]) -> tuple[int, int, list[str], int]:
+def reference(hyp: list[str], ref: list[str]) -> Result:
     """:func:`sacrebleu_shifts` of the pair, once per distinct pair."""
     key = (tuple(hyp), tuple(ref))
     if key not in _REFERENCE:
@@ -66,9 +78,7 @@ def reference(hyp: list[str], ref: list[str]) -> tuple[int, int, list[str], int]
     return _REFERENCE[key]
 
 
-def check_equal(
-    pairs: list[tuple[list[str], list[str]]], expected: list[tuple[int, int, list[str], int]] | None = None
-) -> int:
+def check_equal(pairs: list[tuple[list[str], list[str]]], expected: list[Result] | None = None) -> int:
     """The kernel against :func:`sacrebleu_shifts` on every pair (``expected``: its results, if a
     test computed them already)."""
     shifted: list[list[str]] = []
@@ -84,6 +94,29 @@ def masked(tokens: list[str]) -> list[str]:
     return [t if t in ("<eob>", "<eol>") else "#" for t in tokens]
 
 
+_SHAPE = {"#": "#", "<eob>": "B", "<eol>": "L"}
+_UNSHAPE = {v: k for k, v in _SHAPE.items()}
+
+
+def shape(tokens: list[str]) -> str:
+    """A masked sequence in one character a token (``#``, ``B`` for ``<eob>``, ``L`` for ``<eol>``)."""
+    return "".join(_SHAPE[t] for t in tokens)
+
+
+def shape_key(hyp: list[str], ref: list[str]) -> str:
+    return f"{shape(hyp)}|{shape(ref)}"
+
+
+@functools.cache
+def stored_ter_br() -> dict[str, Result]:
+    """sacrebleu's results on the real systems' masked pairs, as stored (see the module docstring);
+    empty when the installed sacrebleu is another version than the one that made them."""
+    data = json.loads(TER_BR_REFERENCE.read_text(encoding="utf-8"))
+    if data["meta"]["sacrebleu"] != sacrebleu.__version__:
+        return {}
+    return {k: (e, s, [_UNSHAPE[c] for c in w], n) for k, (e, s, w, n) in data["pairs"].items()}
+
+
 @pytest.mark.xdist_group("ter-real-systems")  # one worker: the systems share reference pairs
 @pytest.mark.parametrize("tokens", ["words", "masked"])
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -95,7 +128,33 @@ def test_every_sentence_pair_of_the_real_systems(system: str, tokens: str) -> No
     assert len(ref) == len(hyp) == 544
     form = masked if tokens == "masked" else list
     pairs = [(form(h.split()), form(r.split())) for h, r in zip(hyp, ref, strict=True)]
-    assert check_equal(pairs) == 544
+    stored = stored_ter_br() if tokens == "masked" else {}
+    expected = [(stored.get(shape_key(h, r)) if stored else None) or reference(h, r) for h, r in pairs]
+    assert check_equal(pairs, expected) == 544
+
+
+def test_the_stored_ter_br_results_are_sacrebleus() -> None:
+    """The stored masked results against sacrebleu itself on a fixed sample: 30 pairs spread over
+    the file and 6 that reach the candidate cap; and they cover every masked pair of the systems."""
+    stored = stored_ter_br()
+    if not stored:
+        version = sacrebleu.__version__
+        pytest.skip(f"sacrebleu {version} did not make {TER_BR_REFERENCE.name}: every pair is computed live")
+    keys = sorted(stored)
+    capped = [k for k in keys if stored[k][3] >= 1000]
+    uncapped = [k for k in keys if stored[k][3] < 1000]
+    sample = capped[:: len(capped) // 6][:6] + uncapped[:: len(uncapped) // 30][:30]
+    assert len(sample) == 36
+    for key in sample:
+        h, r = ([_UNSHAPE[c] for c in side] for side in key.split("|"))
+        assert sacrebleu_shifts(h, r) == stored[key], key
+    folder = shared_path("corpora/subtitles_tagged")
+    ref = (folder / "amara.fr").read_text(encoding="utf-8").splitlines()
+    for system in SYSTEMS:
+        hyp = (folder / system).read_text(encoding="utf-8").splitlines()
+        keys_here = {shape_key(masked(h.split()), masked(r.split())) for h, r in zip(hyp, ref, strict=True)}
+        missing = keys_here - stored.keys()
+        assert not missing, f"{system}: {len(missing)} masked pairs not stored (run make_ter_br_reference.py)"
 
 
 def test_corpus_score_to_the_last_digit() -> None:
