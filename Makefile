@@ -30,7 +30,7 @@ $(STAMP): $(PACKAGES)
 # An editable install leaves the sources uncompiled, and with PYTHONDONTWRITEBYTECODE set (as
 # in many containers) every command would compile every module it imports, a fifth of a
 # second each time: compile them once (only what changed; it writes regardless of the variable).
-# The numba kernels compile into their on-disk cache once here (about 15 s of CPU, then 1.5 s
+# The numba kernels compile into their on-disk cache once here (about 8 s of CPU, then 1.5 s
 # to check), not in every test worker or run worker at once.
 bytecode: $(STAMP)
 	$(BIN)/python -m compileall -q src >/dev/null

@@ -2,7 +2,7 @@
 
 The kappa simulation's kernels (:mod:`segagree.metrics._kernels`) and the TER kernel
 (:mod:`segagree.metrics._ter`) are compiled on first use and cached beside their sources
-(``cache=True``). Compiling them costs about 15 s of CPU; on a fresh clone, every process
+(``cache=True``). Compiling them costs about 8 s of CPU; on a fresh clone, every process
 that first needs them (each pytest-xdist worker, each ``run --jobs`` worker) would pay it at
 once. This calls them once on the sample corpus with the types real use gives, so later
 processes only load the cache (about 1 s).

@@ -173,6 +173,14 @@ def _alignment(op, n_h, n_r, align, hyp_err, ref_err):
 
 
 @njit(cache=True, nogil=True)
+def _copy(src, dst):
+    """``dst[:] = src`` for two arrays of one length, as a loop: numba's slice assignment compiles
+    its shape-mismatch message (string formatting), seconds of compile time for no use here."""
+    for x in range(src.shape[0]):
+        dst[x] = src[x]
+
+
+@njit(cache=True, nogil=True)
 def _perform_shift(w, start, length, target, out):
     """sacrebleu's ``_perform_shift`` (Python slice semantics) into ``out``."""
     n = w.shape[0]
@@ -236,7 +244,7 @@ def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf
                     if better:
                         found = True
                         b_gain, b_len, b_start, b_idx = gain, length, sh, idx
-                        best_words[:] = buf
+                        _copy(buf, best_words)
                 if checked >= _MAX_SHIFT_CANDIDATES:
                     return (b_gain if found else 0), checked
                 if consumed:
@@ -249,7 +257,7 @@ def _ter_one(h0, ref, final):
     """(edits, shifts) of one pair, or (-1, -1) where sacrebleu's trace would fail; the
     hypothesis after its shifts goes to ``final``."""
     n_h, n_r = h0.shape[0], ref.shape[0]
-    final[:] = h0
+    _copy(h0, final)
     if n_r == 0:
         return n_h, 0
     ratio, beam = _beam(n_h, n_r)
@@ -264,7 +272,7 @@ def _ter_one(h0, ref, final):
     buf = np.empty(n_h, h0.dtype)
     best = np.empty(n_h, h0.dtype)
     shifts = 0
-    checked = 0
+    checked = np.int64(0)  # (not the literal 0: numba would compile _best_shift twice)
     while True:
         _fill(h, ref, cost, op, ratio, beam)
         if not _alignment(op, n_h, n_r, align, hyp_err, ref_err):
@@ -273,8 +281,8 @@ def _ter_one(h0, ref, final):
         if checked >= _MAX_SHIFT_CANDIDATES or gain <= 0:
             break
         shifts += 1
-        h[:] = best
-    final[:] = h
+        _copy(best, h)
+    _copy(h, final)
     return shifts + cost[n_h, n_r], shifts
 
 
