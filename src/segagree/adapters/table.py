@@ -384,7 +384,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     lay = unit_layer_to_write(doc, losses, "a table", layer)
     note_speaker_order(doc, losses, "a table")
     meta_cols = [c for c in doc.meta_columns() if c not in ("Speaker", "Utterance", "Start", "End")]
-    starts, ends = doc.tokens["start"].to_numpy(), doc.tokens["end"].to_numpy()
+    starts, ends = doc.column("start"), doc.column("end")
+    # (Each column as an array once: pandas' scalar access per cell was most of a write's time.)
+    meta_values = {c: doc.column(c) for c in meta_cols}
     records: list[dict[str, Any]] = []
     varying: dict[str, int] = {}
     inner_times = split = empty = 0
@@ -404,9 +406,10 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
         for c in meta_cols:
             # A row holds one value per column: a token-level value that varies within the
             # unit (a Rezonator token's transcript or kind) is left out, not copied over.
-            values = {repr(_cell(doc.tokens.at[r, c])) for r in unit.rows}
+            column = meta_values[c]
+            values = {repr(_cell(column[r])) for r in unit.rows}
             if len(values) == 1:
-                rec[c] = _cell(doc.tokens.at[unit.rows[0], c])
+                rec[c] = _cell(column[unit.rows[0]])
             else:
                 rec[c] = ""
                 varying[c] = varying.get(c, 0) + 1
