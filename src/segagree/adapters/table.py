@@ -387,6 +387,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     starts, ends = doc.column("start"), doc.column("end")
     # (Each column as an array once: pandas' scalar access per cell was most of a write's time.)
     meta_values = {c: doc.column(c) for c in meta_cols}
+    has_times = doc.has_times  # (a scan of both time columns: once, not per unit)
     records: list[dict[str, Any]] = []
     varying: dict[str, int] = {}
     inner_times = split = empty = 0
@@ -415,7 +416,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
                 varying[c] = varying.get(c, 0) + 1
         rec["Speaker"] = unit.speaker
         rec["Utterance"] = " ".join([*words, note] if note else words)
-        if doc.has_times:
+        if has_times:
             rec["Start"] = _cell(starts[unit.rows[0]])
             rec["End"] = _cell(ends[unit.rows[-1]])
         records.append(rec)
