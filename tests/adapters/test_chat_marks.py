@@ -156,3 +156,30 @@ def test_property_marks_between_words_change_no_word(items: list[tuple[str, list
 @given(WORD, WORD, st.sampled_from(["⌈", "⌉", "⌊", "⌋", "⌈2", "⌋3", "\x02\x01", "\x02\x02"]))
 def test_property_a_mark_inside_a_word_joins_it(left: str, right: str, mark: str) -> None:
     assert clear_marks(left + mark + right).split() == [left + right]
+
+
+def _every_pattern(text: str) -> str:
+    """clear_marks as the plain chain of every pattern, each applied whatever the text holds: the
+    reference for its shortcuts (a pattern skipped when its first character is absent)."""
+    import segagree.adapters.chat_marks as m
+
+    text = m._CONTROL.sub("", m.BULLET.sub(" ", text))
+    text = m._PAUSE.sub(" ", m._COMMENT.sub(" ", m._CODES.sub(" ", text)))
+    text = m._OVERLAP_BEFORE_AMP.sub(r"\1 ", text)
+    text = m._FRAGMENT.sub(r"\1-", m._FILLER.sub("", m._EVENT.sub(" ", text)))
+    return m._OVERLAP.sub(" ", m._OVERLAP_INNER.sub("", text))
+
+
+PIECE = st.one_of(
+    WORD,
+    MARK,
+    st.sampled_from(["\x15123_456\x15", "\x15", "\x07", "\t", "&-uh", "&~gaga", "&+fr", "&*MOT:yeah", "[", "((", "("]),
+    st.text(alphabet="ab (.)[]&=+-~*⌈⌉⌊⌋0123:'\x15\x02\x01", max_size=6),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(PIECE, max_size=10), st.sampled_from(["", " "]))
+def test_property_shortcuts_change_nothing(pieces: list[str], sep: str) -> None:
+    text = sep.join(pieces)
+    assert clear_marks(text) == _every_pattern(text)

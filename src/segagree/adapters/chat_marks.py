@@ -56,6 +56,7 @@ _FRAGMENT = re.compile(r"(?<![^\s<])&\+(\S+)")
 _LETTER = r"(?:[^\W\d_]|[':])"  # (`:` lengthens the sound before it: `Tha:⌈t's` is `That's`)
 _OVERLAP_INNER = re.compile(rf"(?<={_LETTER})[⌈⌉⌊⌋]\d*(?={_LETTER})")
 _OVERLAP = re.compile(r"[⌈⌉⌊⌋]\d*")
+_HAS_OVERLAP = re.compile("[⌈⌉⌊⌋]")
 # An overlap mark written straight before an event, filler or fragment (`⌊&=in`, `⌈&-uh`):
 # the mark is cut off so the `&` mark starts its own word, as after a space.
 _OVERLAP_BEFORE_AMP = re.compile(r"([⌈⌉⌊⌋]\d*)(?=&)")
@@ -79,18 +80,26 @@ _BREATH = re.compile(r"^(?:[ptk]?h{2,}r?h*|tch)$")
 def clear_marks(text: str) -> str:
     """The main tier's text without the marks that are never part of a word (see the module
     docstring): bullets, control bytes, codes, comments, pauses, events and overlap marks."""
-    text = BULLET.sub(" ", text)
-    text = _CONTROL.sub("", text)
-    text = _CODES.sub(" ", text)
-    text = _COMMENT.sub(" ", text)
-    text = _PAUSE.sub(" ", text)
+    # (Each pattern needs its mark's first character: most lines have few kinds of marks, and a
+    # test for a character is far cheaper than a scan by the pattern.)
+    if "\x15" in text:
+        text = BULLET.sub(" ", text)
+    if not text.isprintable():  # (True for a text without C0 controls, the usual line)
+        text = _CONTROL.sub("", text)
+    if "[" in text:
+        text = _CODES.sub(" ", text)
+    if "(" in text:
+        text = _COMMENT.sub(" ", text)
+        text = _PAUSE.sub(" ", text)
     if "&" in text:
         text = _OVERLAP_BEFORE_AMP.sub(r"\1 ", text)
-    text = _EVENT.sub(" ", text)
-    text = _FILLER.sub("", text)
-    text = _FRAGMENT.sub(r"\1-", text)
-    text = _OVERLAP_INNER.sub("", text)
-    return _OVERLAP.sub(" ", text)
+        text = _EVENT.sub(" ", text)
+        text = _FILLER.sub("", text)
+        text = _FRAGMENT.sub(r"\1-", text)
+    if _HAS_OVERLAP.search(text):
+        text = _OVERLAP_INNER.sub("", text)
+        text = _OVERLAP.sub(" ", text)
+    return text
 
 
 def _plain_word(token: str) -> str:
