@@ -7,7 +7,8 @@ Fixed inputs: the synthetic pair of ``bench_commands.write_pair`` (two annotator
 ``--tokens`` tokens each, seeded), written as CSV and converted with
 ``segagree.adapters.write_document`` to Du Bois text (``.txt``), ELAN (``.eaf``), Praat
 (``.TextGrid``) and native JSON (``.segagree.json``). For each format: the best of
-``--repeat`` in-process ``read_document`` calls on the first file (seconds, tokens per second)
+``--repeat`` in-process ``read_document`` calls on the first file (seconds, tokens per second),
+the best of ``--repeat`` ``write_document`` calls writing that Document back in its format,
 and the best of ``--compare-repeat`` wall times of a whole ``python -m segagree compare A B``
 subprocess on the pair. With ``--dir`` the files are kept there and reused when present (to
 time two versions of the code on the same bytes); by default they go to a temporary folder.
@@ -60,10 +61,15 @@ def inputs(folder: Path, n_tokens: int) -> dict[str, tuple[Path, Path]]:
 def run(folder: Path, args: argparse.Namespace) -> None:
     files = inputs(folder, args.tokens)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
-    print(f"{'format':15s} {'MB':>6s} {'tokens':>8s} {'read s':>7s} {'tokens/s':>11s} {'compare s':>9s}")
+    header = ("MB", 6), ("tokens", 8), ("read s", 7), ("tokens/s", 11), ("write s", 7), ("compare s", 9)
+    print(f"{'format':15s} " + " ".join(f"{name:>{width}s}" for name, width in header))
     for ext, (a, b) in files.items():
-        n = read_document(a).n_tokens
+        doc = read_document(a)
+        n = doc.n_tokens
         read_s = best(lambda p=a: read_document(p), args.repeat)
+        scratch = folder / f"written{ext}"
+        write_s = best(lambda d=doc, p=scratch: write_document(d, p), args.repeat)
+        scratch.unlink()
         cmp_times = []
         for _ in range(args.compare_repeat):
             t0 = time.perf_counter()
@@ -74,7 +80,7 @@ def run(folder: Path, args: argparse.Namespace) -> None:
             if proc.returncode:
                 print(f"  compare failed ({proc.returncode}): {proc.stderr.strip()[-300:]}")
         size = a.stat().st_size / 1e6
-        print(f"{ext:15s} {size:6.1f} {n:8d} {read_s:7.3f} {n / read_s:11,.0f} {min(cmp_times):9.2f}")
+        print(f"{ext:15s} {size:6.1f} {n:8d} {read_s:7.3f} {n / read_s:11,.0f} {write_s:7.3f} {min(cmp_times):9.2f}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

@@ -10,7 +10,7 @@ from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.errors import InputError, SegagreeError
 from segagree.schemas import BoundaryScheme, Document
-from segagree.schemas.native import document_from_json, document_to_json
+from segagree.schemas.native import document_from_json, document_to_json, json_text
 
 
 def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Document:
@@ -50,7 +50,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
             count=len(changed),
         )
     try:
-        text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False)
+        text = json_text(data)
     except (ValueError, TypeError, RecursionError) as err:  # cannot happen after document_to_json
         raise SegagreeError(f"cannot write the document as JSON ({type(err).__name__})", path=path) from err
     path.write_text(text + "\n", encoding="utf-8")

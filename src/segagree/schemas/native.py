@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -52,6 +52,47 @@ def _clean(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
     return value
+
+
+def _number_column(values: np.ndarray) -> list[Any] | None:
+    """``_clean`` of each item of a column of integers, booleans or numbers without an infinity,
+    at numpy's speed (NaN, unknown, as null); None for any other column."""
+    if values.dtype.kind in "iub":
+        return values.tolist()
+    if values.dtype.kind != "f" or np.isinf(values).any():
+        return None
+    known = ~np.isnan(values)
+    if known.all():
+        return values.tolist()
+    return [x if ok else None for x, ok in zip(values.tolist(), known.tolist(), strict=True)]
+
+
+def _json_column(values: np.ndarray, changed: list[str], where: str) -> list[Any]:
+    """A metadata column as JSON values: ``jsonable(_clean(x))`` of each item."""
+    numbers = _number_column(values)
+    return numbers if numbers is not None else [jsonable(_clean(x), changed, where) for x in values.tolist()]
+
+
+def json_text(data: dict[str, Any]) -> str:
+    """The native form's text: a line for each top-level key, each token column and each layer
+    (so that a diff shows which column changed), written by json's C encoder (an indented dump
+    goes through its pure-Python encoder, 4x slower on a large document)."""
+    dump = partial(json.dumps, ensure_ascii=False, allow_nan=False)
+
+    def obj(pairs: list[tuple[str, str]], pad: str) -> str:
+        return "{\n" + ",\n".join(f"{pad} {dump(k)}: {v}" for k, v in pairs) + f"\n{pad}}}"
+
+    def value(key: str, item: Any) -> str:
+        if key == "tokens" and isinstance(item, dict):
+            cols = [(k, dump(v)) for k, v in item.items() if k != "extra"]
+            if isinstance(item.get("extra"), dict):
+                cols.append(("extra", obj([(c, dump(v)) for c, v in item["extra"].items()], "  ")))
+            return obj(cols, " ")
+        if key == "layers" and isinstance(item, list):
+            return "[\n" + ",\n".join(f"  {dump(layer)}" for layer in item) + "\n ]"
+        return dump(item)
+
+    return obj([(k, value(k, v)) for k, v in data.items()], "")
 
 
 def jsonable(value: Any, changed: list[str], where: str = "meta") -> Any:
@@ -117,18 +158,17 @@ def document_to_json(doc: Document, changed: list[str] | None = None) -> dict[st
     """
     check_meta_depth(doc.meta, doc.source_path or None)
     changed = [] if changed is None else changed
-    index = {s: i for i, s in enumerate(doc.speakers)}
-    t = doc.tokens
-    tokens: dict[str, Any] = {
-        "speaker": [index[s] for s in t["speaker"]],
-        "text": t["text"].tolist(),
-    }
+    codes = doc.speaker_codes()
+    if (codes < 0).any():  # a token of a speaker not listed: the KeyError it always was
+        index = {s: i for i, s in enumerate(doc.speakers)}
+        codes = np.asarray([index[s] for s in doc.column("speaker")], dtype=np.int64)
+    tokens: dict[str, Any] = {"speaker": codes.tolist(), "text": doc.column("text").tolist()}
     if doc.has_times:
-        tokens["start"] = [_clean(x) for x in t["start"].tolist()]
-        tokens["end"] = [_clean(x) for x in t["end"].tolist()]
-    extra = {
-        str(c): [jsonable(_clean(x), changed, f"tokens/extra/{c}") for x in t[c].tolist()] for c in doc.meta_columns()
-    }
+        for name in ("start", "end"):
+            times = doc.column(name)
+            numbers = _number_column(times)
+            tokens[name] = numbers if numbers is not None else [_clean(x) for x in times.tolist()]
+    extra = {str(c): _json_column(doc.column(c), changed, f"tokens/extra/{c}") for c in doc.meta_columns()}
     if extra:
         tokens["extra"] = extra
     layers = []
