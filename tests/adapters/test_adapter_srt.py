@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 
 from segagree.adapters import srt as srt_adapter
 from segagree.adapters.base import LossReport
@@ -479,22 +480,13 @@ def test_srt_without_words(content: bytes, tmp_path: Path) -> None:
 
 
 def test_compare_with_an_empty_subtitle_file_is_no_traceback(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
     from conftest import REPO
 
     empty = tmp_path / "empty.srt"
     empty.write_bytes(b"1\n00:00:01,000 --> 00:00:02,000\n\n")
     ref = REPO / "sample_corpora" / "film.ref.srt"
     for args in ([ref, empty], [ref, empty, "--metric", "subtitles"], [empty, empty], [empty, empty, "--json"]):
-        proc = subprocess.run(
-            [sys.executable, "-m", "segagree", "compare", *map(str, args)],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(REPO / "src")},
-        )
+        proc = run_cli(["compare", *args])
         assert "Traceback" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
         if args[0] == empty:
             assert proc.returncode == 0, proc.stderr

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from cli_process import run_cli
 
 from segagree.adapters import read_document, write_document
 from segagree.adapters.base import decode_text, read_bytes
@@ -239,19 +240,10 @@ def test_internal_entity_in_an_annotation_reads_right(tmp_path: Path) -> None:
 
 
 def test_convert_never_says_lossless_for_a_lossy_conversion(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
     from conftest import REPO
 
     def convert(src: Path, out: Path) -> str:
-        proc = subprocess.run(
-            [sys.executable, "-m", "segagree", "convert", str(src), "-o", str(out)],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"},
-        )
+        proc = run_cli(["convert", src, "-o", out], cwd=REPO)
         assert proc.returncode == 0, proc.stderr
         return proc.stderr
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 
 from segagree.adapters import read_document
 from segagree.metrics import boundary_similarity, pk
@@ -71,24 +70,7 @@ def test_two_layers_use_segeval_sets():
 
 def test_cli_layer_list():
     rez = shared_path("corpora", "rez", "sbc018.rez")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "segagree",
-            "compare",
-            str(rez),
-            str(rez),
-            "--layer",
-            "iu,turn",
-            "--metric",
-            "b,s",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = run_cli(["compare", rez, rez, "--layer", "iu,turn", "--metric", "b,s", "--json"])
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["metrics"]["b"]["value"] == 1.0 and out["sf"] == 1.0

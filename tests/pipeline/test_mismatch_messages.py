@@ -6,12 +6,11 @@ what was compared), and --speaker-tier's error names the options; tokenisation d
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,21 +103,6 @@ def test_speaker_tier_message_names_the_options(tmp_path: Path) -> None:
         f"size = 3\nitem []:\n{tiers}",
         encoding="utf-8",
     )
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "segagree",
-            "convert",
-            str(grid),
-            "-o",
-            str(tmp_path / "o.json"),
-            "--speaker-tier",
-            "spk",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run_cli(["convert", grid, "-o", tmp_path / "o.json", "--speaker-tier", "spk"], timeout=120)
     assert proc.returncode == 1
     assert "--speaker-tier 'spk'" in proc.stderr and "--tier NAME" in proc.stderr and "Traceback" not in proc.stderr
