@@ -93,6 +93,7 @@ from lxml import etree
 from segagree.adapters.base import Adapter, LossReport, read_bytes
 from segagree.adapters.checks import check_times
 from segagree.adapters.eaf_parse import EafFile, read_structure
+from segagree.adapters.eaf_xml import eaf_bytes
 from segagree.adapters.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.adapters.kept_meta import note_dropped_columns
 from segagree.adapters.xml import parse_xml
@@ -728,9 +729,13 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     word_tier_of = tiers.add_to(eaf, doc)
     _add_annotations(eaf, doc, units, spans, tiers.tier_of_unit, word_tier_of, layer.scheme, losses)
     try:
-        with _quiet_pympi():
-            root = to_adocument(eaf, pretty=True)
-        ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+        data = eaf_bytes(eaf)  # (pympi's to_adocument and ElementTree's write, byte for byte)
+        if data is None:
+            with _quiet_pympi():
+                root = to_adocument(eaf, pretty=True)
+            ET.ElementTree(root).write(str(path), xml_declaration=True, encoding="UTF-8")
+        else:
+            path.write_bytes(data)
     except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
         log.debug("pympi could not write %s", path, exc_info=True)
         raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
