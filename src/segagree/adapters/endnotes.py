@@ -9,6 +9,7 @@ tokens (``..``, ``...``, ``(..)``, ``(0.4)``) are words, never endnotes, even at
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from segagree.adapters.base import LossReport
 from segagree.schemas import BoundaryScheme, Document, Layer
@@ -67,7 +68,12 @@ def split_endnote(
 def is_endnote_scheme(scheme: BoundaryScheme) -> bool:
     """True when every type is written as a punctuation endnote (``,`` ``--``), so a unit's text
     can carry it; False for schemes such as subtitles' ``<eob>``/``<eol>`` or ``<turn>``."""
-    return all(looks_like_endnote(t.symbol) for t in scheme.types)
+    return _all_endnotes(tuple(t.symbol for t in scheme.types))
+
+
+@lru_cache(maxsize=256)  # (the writers ask once a unit; a scheme's own hash digests its matrix)
+def _all_endnotes(symbols: tuple[str, ...]) -> bool:
+    return all(looks_like_endnote(s) for s in symbols)
 
 
 def endnote_text(code: int, scheme: BoundaryScheme) -> str:
