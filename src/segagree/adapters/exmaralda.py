@@ -352,8 +352,9 @@ def _own_timeline(doc: Document, units: list[Any]) -> bool:
     tok = doc.tokens
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
+    start_ids, end_ids = tok["exb_start"].to_numpy(), tok["exb_end"].to_numpy()  # (once, not per unit)
     for u in units:
-        s_id, e_id = tok["exb_start"].iat[u.rows[0]], tok["exb_end"].iat[u.rows[0]]
+        s_id, e_id = start_ids[u.rows[0]], end_ids[u.rows[0]]
         if s_id not in time_of or e_id not in time_of:
             return False
         if not (_same(time_of[s_id], starts[u.rows[0]]) and _same(time_of[e_id], ends[u.rows[-1]])):
@@ -435,13 +436,15 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     tiers_out: list[dict[str, str]] = []
     if own:
         timeline = exb["timeline"]
-        points = [(str(tok["exb_start"].iat[u.rows[0]]), str(tok["exb_end"].iat[u.rows[0]])) for u in units]
+        start_ids, end_ids = tok["exb_start"].to_numpy(), tok["exb_end"].to_numpy()
+        points = [(str(start_ids[u.rows[0]]), str(end_ids[u.rows[0]])) for u in units]
         head.append(etree.fromstring(exb["meta_information"]) if exb.get("meta_information") else _meta_info(doc))
         head.append(etree.fromstring(exb["speakertable"]) if exb.get("speakertable") else etree.Element("speakertable"))
         known = {a.get("id"): a for a in exb.get("tiers") or []}
         tier_speakers = exb.get("tier_speakers") or {}
+        tier_ids = tok["exb_tier"].to_numpy()
         for u in units:
-            tid = str(tok["exb_tier"].iat[u.rows[0]])
+            tid = str(tier_ids[u.rows[0]])
             if tid not in known or tier_speakers.get(tid) != u.speaker:
                 own = False
                 break
