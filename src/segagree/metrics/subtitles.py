@@ -599,6 +599,7 @@ def suber_scores(
     language: str | None = None,
     cache: TerCache | None = None,
     extra_masked: Sequence[PairKey] = (),
+    bleus: Any = None,
 ) -> tuple[dict[str, float], dict[str, str]]:
     """SubER metrics of suber segments, as the suber command line computes them.
 
@@ -606,6 +607,9 @@ def suber_scores(
     rounded number (in the command line's order), ``not_applicable`` the others to the reason.
     The masked-TER pairs of every ``*TER-br`` metric (and ``extra_masked``, e.g. EvalSubtitle's
     TER_br) go to ``cache`` first, so that its workers compute them while the other metrics run.
+    ``bleus`` (a :class:`~segagree.metrics.sacrebleu_stats.SacrebleuStats`) keeps the BLEU and chrF
+    statistics of each segment pair; pass the same one to several calls (a file and the pooled
+    files) to compute each pair once.
     """
     from suber.data_types import Subtitle
     from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
@@ -613,7 +617,8 @@ def suber_scores(
 
     from segagree.metrics.sacrebleu_stats import SacrebleuStats
 
-    bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
+    if bleus is None:
+        bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
 
     timed = bool(hypothesis) and bool(reference)
     timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))
