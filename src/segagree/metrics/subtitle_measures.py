@@ -221,7 +221,7 @@ def _suber_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str,
 # --------------------------------------------------------------------------------------------
 def _bleu_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str, Any]]:
     refs, hyps = _sentences(data)
-    sigma, bleu_br, bleu_nb = sigma_scores(refs, hyps)
+    sigma, bleu_br, bleu_nb = sigma_scores(refs, hyps, ctx.bleus)
     return {SIGMA.name: sigma, BLEU_BR.name: bleu_br, BLEU_NB.name: bleu_nb}
 
 

@@ -220,19 +220,28 @@ def _check_counts(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> NotApplic
 
 
 def sigma_scores(
-    ref: Sequence[Sentence], hyp: Sequence[Sentence]
+    ref: Sequence[Sentence], hyp: Sequence[Sentence], stats: Any = None
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """EvalSubtitle's Sigma, BLEU_br and BLEU_nb, in that order (see the module docstring)."""
+    """EvalSubtitle's Sigma, BLEU_br and BLEU_nb, in that order (see the module docstring).
+
+    The two corpus BLEUs are sacrebleu's ``BLEU().corpus_score`` run step by step by ``stats`` (a
+    :class:`~segagree.metrics.sacrebleu_stats.SacrebleuStats`, fresh when None): given the one
+    SubER's BLEU used, a sentence pair both score (BLEU_nb's strings are SubER's plain ``BLEU``
+    strings on tagged text) is computed once."""
     bad = _check_counts(ref, hyp)
     if bad:
         return bad.to_dict(), bad.to_dict(), bad.to_dict()
     from sacrebleu.metrics import BLEU
 
-    bleu = BLEU()
-    nb = bleu.corpus_score([_joined(s, False) for s in hyp], [[_joined(s, False) for s in ref]])
-    br = bleu.corpus_score([_joined(s, True) for s in hyp], [[_joined(s, True) for s in ref]])
+    from segagree.metrics.sacrebleu_stats import SacrebleuStats
+
+    stats = stats if stats is not None else SacrebleuStats()
+    nb = stats.corpus_score("BLEU", [_joined(s, False) for s in hyp], [_joined(s, False) for s in ref])
+    br = stats.corpus_score("BLEU", [_joined(s, True) for s in hyp], [_joined(s, True) for s in ref])
     n_words = sum(len(s) for s in hyp)
     n_breaks = sum(len(t) for s in hyp for _, t in s)
+    bleu = BLEU()
+    bleu.num_refs = 1  # what corpus_score finds with one reference per sentence (the signature's nrefs)
     sig = str(bleu.get_signature())
     nb_res = {"value": float(nb.score), "precisions": list(nb.precisions), "bp": nb.bp, "signature": sig}
     br_res = {"value": float(br.score), "precisions": list(br.precisions), "bp": br.bp, "signature": sig}
