@@ -63,7 +63,9 @@ class SacrebleuStats:
     ) -> float:
         """suber's ``calculate_sacrebleu_metric(hypothesis, reference, metric, final, language)``
         for ``BLEU``, ``BLEU-seg`` and ``chrF`` (without ``AS-``/``t-``: those pass their segments)."""
-        from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+        from suber.utilities import get_segment_to_string_opts_from_metric
+
+        from segagree.metrics.suber_strings import segment_string
 
         if len(hypothesis) != len(reference):
             raise ValueError("Number of hypothesis segments does not match reference, alignment step missing?")
@@ -72,7 +74,7 @@ class SacrebleuStats:
             raise ValueError(f"not a BLEU or chrF metric: {metric!r}")
         keep = [i for i, seg in enumerate(reference) if seg.word_list]  # sacrebleu refuses empty references
         to_string = partial(
-            segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+            segment_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
         )
         hyps = [to_string(hypothesis[i]) for i in keep]
         refs = [to_string(reference[i]) for i in keep]

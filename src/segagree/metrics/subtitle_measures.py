@@ -26,6 +26,7 @@ from segagree.metrics.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.contract import Card, Measure
 from segagree.metrics.sacrebleu_stats import SacrebleuStats
 from segagree.metrics.stats import pooled
+from segagree.metrics.suber_strings import shared as shared_strings
 from segagree.metrics.subtitle_views import PairData, SubtitleOptions
 from segagree.metrics.subtitles import (
     TYPES,
@@ -455,9 +456,10 @@ def score_texts(
     done: dict[Any, dict[str, dict[str, Any]]] = {}
     # SubER first: it sends every TER pair to the cache in one batch.
     order = sorted([*measures, *(extra or {}).values()], key=lambda m: not m.companions)
-    for m in order:
-        if m.family not in done:
-            done[m.family] = m.family(data, ctx)
+    with shared_strings():  # suber's segment strings made once for every family of this scoring
+        for m in order:
+            if m.family not in done:
+                done[m.family] = m.family(data, ctx)
     cards = {m.name: m.card for m in measures}
     for name in asked:
         owner = cards.get(name) or (extra or {})[name].card

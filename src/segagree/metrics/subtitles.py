@@ -525,11 +525,13 @@ def _suber_ter_pairs(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final:
     from functools import partial
 
     from sacrebleu.metrics import TER
-    from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+    from suber.utilities import get_segment_to_string_opts_from_metric
+
+    from segagree.metrics.suber_strings import segment_string, tokens
 
     include_breaks, mask, _ = get_segment_to_string_opts_from_metric(metric)
     to_string = partial(
-        segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+        segment_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
     )
     tokenize = TER()._preprocess_segment  # what corpus_score applies to each hypothesis and reference
     keep = [i for i, s in enumerate(ref) if s.word_list]  # suber skips empty reference segments
@@ -540,7 +542,7 @@ def _suber_ter_pairs(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final:
             text = to_string(seg)
             if include_breaks:
                 text = text.replace("<eol>", "eol").replace("<eob>", "eob")
-            toks = tokenize(text).split()
+            toks = tokens("sacrebleu TER()", tokenize, text).split()
             if mask:  # TER only compares tokens: EvalSubtitle's mask and break symbols share the cache
                 toks = [_CANON[t] for t in toks]
             pair.append(tuple(toks))
