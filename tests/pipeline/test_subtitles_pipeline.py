@@ -130,20 +130,29 @@ def test_corpus_pooling_equals_suber_multi_file_mode():
 
 def test_corpus_computes_each_ter_pair_once_with_the_numbers_of_separate_scorings(monkeypatch):
     """evaluate_corpus shares its TER cache (and sacrebleu statistics) between the files and the
-    pooled score: the kernel never sees a pair twice, and every number equals a scoring alone."""
+    pooled score: the kernel never sees a pair twice, and every number equals a scoring alone
+    (each from emptied statistics)."""
     import segagree.metrics.subtitles as subs
 
     pairs = [(read_document(srt("ref")), read_document(srt(h))) for h in ("shifted", "resegmented")]
     pairs.append((read_document(srt("ref2")), read_document(srt("hyp2"))))
     metrics = ["suber_metrics", "ter_br", "sigma", "s_bleu", "t_bleu", "tbhr"]
-    alone = [evaluate_pair(r, h, metrics)["metrics"] for r, h in pairs]
-    pooled_alone = evaluate_corpus(pairs, metrics, per_file=False)
-    assert pooled_alone["files"] == []
     seen: list = []
     kernel = subs._ter_pairs
     monkeypatch.setattr(subs, "_ter_pairs", lambda keys: seen.extend(keys) or kernel(keys))
+    subs.forget_statistics()
     res = evaluate_corpus(pairs, metrics)
     assert seen and len(seen) == len(set(seen))  # each distinct TER pair computed once
+    computed = len(seen)
+    res_again = evaluate_corpus(pairs, metrics)  # the process keeps them: nothing computed again
+    assert len(seen) == computed and res_again == res
+    alone = []
+    for r, h in pairs:
+        subs.forget_statistics()
+        alone.append(evaluate_pair(r, h, metrics)["metrics"])
+    subs.forget_statistics()
+    pooled_alone = evaluate_corpus(pairs, metrics, per_file=False)
+    assert pooled_alone["files"] == []
     assert [f["metrics"] for f in res["files"]] == alone
     assert res["pooled"] == pooled_alone["pooled"]
     segments = [m["suber_metrics_info"]["segments"]["reference"] for m in alone]

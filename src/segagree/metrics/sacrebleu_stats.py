@@ -27,12 +27,28 @@ KINDS = ("BLEU", "chrF")
 
 
 class SacrebleuStats:
-    """Per-segment sacrebleu statistics of SubER's BLEU and chrF metrics, kept between metrics."""
+    """Per-segment sacrebleu statistics of SubER's BLEU and chrF metrics, kept between metrics and
+    for the process: every instance shares them (they depend on the strings and settings alone),
+    until :meth:`forget`, or past :data:`LIMIT` segment pairs."""
+
+    #: kept segment pairs beyond which the statistics are emptied (memory stays bounded)
+    LIMIT = 200_000
+    _METRICS: dict[tuple[str, str | None], Any] = {}
+    _REFS: dict[tuple[str, str | None, str], Any] = {}
+    _PAIRS: dict[tuple[str, str | None, str, str], list[Any]] = {}
 
     def __init__(self) -> None:
-        self._metrics: dict[tuple[str, str | None], Any] = {}
-        self._refs: dict[tuple[str, str | None, str], Any] = {}
-        self._pairs: dict[tuple[str, str | None, str, str], list[Any]] = {}
+        if len(self._PAIRS) > self.LIMIT:
+            self.forget()
+        self._metrics = SacrebleuStats._METRICS
+        self._refs = SacrebleuStats._REFS
+        self._pairs = SacrebleuStats._PAIRS
+
+    @staticmethod
+    def forget() -> None:
+        """Empty the statistics every instance shares."""
+        SacrebleuStats._REFS.clear()
+        SacrebleuStats._PAIRS.clear()
 
     def _metric(self, kind: str, language: str | None) -> Any:
         key = (kind, language)

@@ -114,15 +114,34 @@ def _ter_pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
     return ter_pairs(keys)
 
 
+# The TER statistics of every pair this process has computed. They are a function of the pair
+# alone, so every scoring reuses them: the texts of a run and then their pooled score, a text's
+# measures scored one by one. Emptied when it grows past _KNOWN_LIMIT pairs (memory stays bounded).
+_KNOWN: dict[PairKey, tuple[int, int]] = {}
+_KNOWN_LIMIT = 200_000
+
+
+def forget_statistics() -> None:
+    """Empty the process's kept TER statistics and sacrebleu statistics (:class:`TerCache`,
+    :class:`~segagree.metrics.sacrebleu_stats.SacrebleuStats`): the next scoring computes afresh."""
+    from segagree.metrics.sacrebleu_stats import SacrebleuStats
+
+    _KNOWN.clear()
+    SacrebleuStats.forget()
+
+
 class TerCache:
-    """Masked-TER statistics per distinct (hypothesis, reference) token pair, shared by metrics.
+    """Masked-TER statistics per distinct (hypothesis, reference) token pair, shared by metrics
+    and kept for the process (:func:`forget_statistics` empties them).
 
     With ``jobs > 1``, :meth:`prefetch` hands pairs to worker processes at once and :meth:`get`
     waits only for the pair it needs, so the other metrics run meanwhile. Use as a context manager.
     """
 
     def __init__(self, jobs: int = 1) -> None:
-        self.done: dict[PairKey, tuple[int, int]] = {}
+        if len(_KNOWN) > _KNOWN_LIMIT:
+            _KNOWN.clear()
+        self.done: dict[PairKey, tuple[int, int]] = _KNOWN
         self._pending: dict[PairKey, Any] = {}
         self._pool: Any = None
         if jobs > 1:
