@@ -67,8 +67,8 @@ def spread(xs: list[float]) -> str:
 
 
 EVALUATE = (
-    "from segagree.pipeline.subtitles import evaluate_paths; import sys; "
-    "evaluate_paths([sys.argv[1]], [sys.argv[2]], fmt='tagged')"
+    "from segagree.pipeline.subtitles import evaluate_paths; import json, sys; "
+    "print(json.dumps(evaluate_paths([sys.argv[1]], [sys.argv[2]], fmt='tagged'), sort_keys=True, default=str))"
 )
 
 
@@ -90,11 +90,15 @@ def corpus_rounds(hyp: Path, repeats: int, baseline: Path | None) -> None:
         for env in trees.values():
             timed(cmds["evaluate_paths"], **env)  # warm caches (numba's included)
         runs: dict[tuple[str, str], list[float]] = {}
+        outputs: dict[str, set[str]] = {}
         for k in range(repeats):
             order = list(trees.items())
             for what, cmd in cmds.items():
                 for tree, env in order if k % 2 == 0 else order[::-1]:
-                    runs.setdefault((what, tree), []).append(timed(cmd, **env)[1])
+                    _, cpu, stdout = timed(cmd, **env)
+                    runs.setdefault((what, tree), []).append(cpu)
+                    if what == "evaluate_paths":
+                        outputs.setdefault(tree, set()).add(stdout)
     print(f"corpus evaluation, amara.fr against {hyp.name}, {repeats} rounds, CPU seconds (user + system)")
     for (what, tree), cpus in runs.items():
         print(f"  {what:15s} {tree:8s} {spread(cpus)}")
@@ -103,6 +107,8 @@ def corpus_rounds(hyp: Path, repeats: int, baseline: Path | None) -> None:
             gain = [b / o for o, b in zip(runs[(what, "segagree")], runs[(what, "baseline")], strict=True)]
             med = statistics.median(gain)
             print(f"  {what}: CPU ratio baseline / segagree median {med:.2f}x (min {min(gain):.2f})")
+    same = len({o for outs in outputs.values() for o in outs}) == 1
+    print(f"  evaluate_paths' output (every number, per file and pooled) the same in every run: {same}")
     print(f"  load {os.getloadavg()[0]:.1f}")
 
 
