@@ -16,6 +16,12 @@ order alternates between rounds), as separate processes:
 3. with ``--baseline SRC``, the same segagree command on another source tree (``PYTHONPATH=SRC``,
    e.g. an older commit's ``src`` from ``git archive``), for a before/after ratio in the same run.
 
+With ``--corpus``, instead: the corpus evaluation (per-file and pooled scores), this tree against
+``--baseline`` in each round: ``evaluate_paths([amara.fr], [SYSTEM], fmt="tagged")`` in a child
+Python (every subtitle metric of the 544-sentence pair, per file and pooled), and the whole command
+``segagree run`` on a folder of two texts (the halves of amara.fr as ``ref``, of SYSTEM as the
+system), which scores each text in its task and the texts pooled.
+
 Before the rounds, one segagree run with an empty numba cache (``NUMBA_CACHE_DIR``) shows the
 one-time cost of compiling the TER kernel after installation; one more run warms the caches.
 Printed: per command the median wall-clock and CPU (user + system of the child) seconds with their
@@ -60,17 +66,67 @@ def spread(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.2f} s (min {min(xs):.2f}, max {max(xs):.2f})"
 
 
+EVALUATE = (
+    "from segagree.pipeline.subtitles import evaluate_paths; import json, sys; "
+    "print(json.dumps(evaluate_paths([sys.argv[1]], [sys.argv[2]], fmt='tagged'), sort_keys=True, default=str))"
+)
+
+
+def corpus_rounds(hyp: Path, repeats: int, baseline: Path | None) -> None:
+    """``--corpus``: evaluate_paths on the pair and ``segagree run`` on two texts, side by side."""
+    trees = {"segagree": {}} | ({"baseline": {"PYTHONPATH": str(baseline.resolve())}} if baseline else {})
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp) / "corpus"
+        corpus.mkdir()
+        for src, name in ((DATA / "amara.fr", "ref"), (hyp, "mt")):
+            lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+            half = len(lines) // 2
+            (corpus / f"talk1.{name}.tagged").write_text("".join(lines[:half]), encoding="utf-8")
+            (corpus / f"talk2.{name}.tagged").write_text("".join(lines[half:]), encoding="utf-8")
+        cmds = {
+            "evaluate_paths": [sys.executable, "-c", EVALUATE, str(DATA / "amara.fr"), str(hyp)],
+            "run": [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(Path(tmp) / "out"), "--fresh"],
+        }
+        for env in trees.values():
+            timed(cmds["evaluate_paths"], **env)  # warm caches (numba's included)
+        runs: dict[tuple[str, str], list[float]] = {}
+        outputs: dict[str, set[str]] = {}
+        for k in range(repeats):
+            order = list(trees.items())
+            for what, cmd in cmds.items():
+                for tree, env in order if k % 2 == 0 else order[::-1]:
+                    _, cpu, stdout = timed(cmd, **env)
+                    runs.setdefault((what, tree), []).append(cpu)
+                    if what == "evaluate_paths":
+                        outputs.setdefault(tree, set()).add(stdout)
+    print(f"corpus evaluation, amara.fr against {hyp.name}, {repeats} rounds, CPU seconds (user + system)")
+    for (what, tree), cpus in runs.items():
+        print(f"  {what:15s} {tree:8s} {spread(cpus)}")
+    if baseline:
+        for what in cmds:
+            gain = [b / o for o, b in zip(runs[(what, "segagree")], runs[(what, "baseline")], strict=True)]
+            med = statistics.median(gain)
+            print(f"  {what}: CPU ratio baseline / segagree median {med:.2f}x (min {min(gain):.2f})")
+    same = len({o for outs in outputs.values() for o in outs}) == 1
+    print(f"  evaluate_paths' output (every number, per file and pooled) the same in every run: {same}")
+    print(f"  load {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--system", default="nmt.fr")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--all-plain", action="store_true", help="suber computes 22 plain metrics, not 16")
     ap.add_argument("--baseline", type=Path, help="a src folder of another segagree, run side by side")
+    ap.add_argument("--corpus", action="store_true", help="time the corpus evaluation (per file and pooled)")
     args = ap.parse_args()
     plain = PLAIN + MORE_AS if args.all_plain else PLAIN
     if not DATA.is_dir():
         sys.exit(f"{DATA} is absent: the benchmark reads the shared MuST-Cinema files")
     ref, hyp = DATA / "amara.fr", DATA / args.system
+    if args.corpus:
+        corpus_rounds(hyp, args.repeats, args.baseline)
+        return
     bindir = Path(sys.executable).parent
     ours = [str(bindir / "segagree"), "compare", str(ref), str(hyp), "--from", "tagged", "--metric", "subtitles"]
     ours.append("--json")

@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 # Read by the interpreter when it starts, not later: an environment that changes them needs a new one.
 _START_UP_VARIABLES = ("LANG", "LC_ALL", "LC_CTYPE")
@@ -51,8 +52,16 @@ def _needs_new_interpreter(args: Sequence[str], env: Mapping[str, str] | None) -
     return False
 
 
-def _child(args: Sequence[str], cwd: str | Path | None, env: Mapping[str, str] | None, out: int, err: int) -> None:
-    """In the forked child: run the command line and leave with its exit status (never returns)."""
+def _child(
+    args: Sequence[str],
+    cwd: str | Path | None,
+    env: Mapping[str, str] | None,
+    out: int,
+    err: int,
+    script: tuple[str, Callable[[], Any]] | None = None,
+) -> None:
+    """In the forked child: run the command line (``script``: another console script's name and
+    entry point, run as its launcher does) and leave with its exit status (never returns)."""
     code = 1
     try:
         import atexit
@@ -78,17 +87,19 @@ def _child(args: Sequence[str], cwd: str | Path | None, env: Mapping[str, str] |
         sys.stderr = io.TextIOWrapper(
             io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
         )
-        sys.argv = ["segagree", *args]
+        sys.argv = [script[0] if script else "segagree", *args]
         try:
             from joblib.externals.loky import reusable_executor
 
             reusable_executor._executor = None  # the parent's pool is not the child's
         except ImportError:  # pragma: no cover
             pass
-        import segagree.cli as cli
-
-        cli._State.debug = False
         try:
+            if script is not None:
+                sys.exit(script[1]())  # what the console script's launcher does
+            import segagree.cli as cli
+
+            cli._State.debug = False
             cli.main(list(args))
             code = 0
         except SystemExit as exit_:
@@ -159,6 +170,14 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _entry_point(name: str) -> Callable[[], Any]:
+    """The function the console script ``name`` of an installed package runs."""
+    from importlib.metadata import entry_points
+
+    (ep,) = entry_points(group="console_scripts", name=name)
+    return ep.load()
+
+
 def run_cli(
     args: Sequence[str | Path],
     *,
@@ -166,11 +185,19 @@ def run_cli(
     env: Mapping[str, str] | None = None,
     timeout: float = 300,
     preexec: Callable[[], None] | None = None,
+    script: str = "segagree",
 ) -> subprocess.CompletedProcess[str]:
     """``segagree ARGS`` as :func:`subprocess.run` would give it (``capture_output=True``,
     ``text=True``), in a child forked from this process (see the module docstring). ``preexec``
-    runs in the child before the command (``subprocess``'s ``preexec_fn``: resource limits)."""
+    runs in the child before the command (``subprocess``'s ``preexec_fn``: resource limits).
+    ``script`` names another console script installed beside this Python (e.g. ``suber``, a
+    reference tool), run by its entry point in the forked child the same way."""
     argv = [str(a) for a in args]
+    if script != "segagree":
+        if env is not None or not hasattr(os, "fork"):
+            launcher = [str(Path(sys.executable).parent / script), *argv]
+            return subprocess.run(launcher, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+        return _forked(argv, cwd, env, timeout, preexec, (script, _entry_point(script)))
     if _needs_new_interpreter(argv, env):
         full = {**(env if env is not None else os.environ)}
         src = str(Path(__file__).resolve().parents[1] / "src")
@@ -185,6 +212,19 @@ def run_cli(
             preexec_fn=preexec,  # noqa: PLW1509 - resource limits only, set before the program starts
         )
     _load_once()
+    return _forked(argv, cwd, env, timeout, preexec, None)
+
+
+def _forked(
+    argv: list[str],
+    cwd: str | Path | None,
+    env: Mapping[str, str] | None,
+    timeout: float,
+    preexec: Callable[[], None] | None,
+    script: tuple[str, Callable[[], Any]] | None,
+) -> subprocess.CompletedProcess[str]:
+    """Fork, run the command in the child (:func:`_child`), collect its streams and exit status."""
+    prog = script[0] if script else "segagree"
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     sys.stdout.flush()
@@ -205,7 +245,7 @@ def run_cli(
                 preexec()
             except BaseException:  # noqa: BLE001 - as a failed preexec_fn: the command does not run
                 os._exit(255)
-        _child(argv, cwd, env, out_w, err_w)
+        _child(argv, cwd, env, out_w, err_w, script)
     os.close(out_w)
     os.close(err_w)
     chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
@@ -221,7 +261,7 @@ def run_cli(
                 os.waitpid(pid, 0)
                 for fd in chunks:
                     os.close(fd)
-                raise subprocess.TimeoutExpired(["segagree", *argv], timeout)
+                raise subprocess.TimeoutExpired([prog, *argv], timeout)
             for key, _ in sel.select(timeout=left):
                 data = os.read(key.fd, 65536)
                 if data:
@@ -234,7 +274,7 @@ def run_cli(
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
     stdout, stderr = (_text(b"".join(chunks[fd])) for fd in (out_r, err_r))
-    return subprocess.CompletedProcess(["segagree", *argv], code, stdout, stderr)
+    return subprocess.CompletedProcess([prog, *argv], code, stdout, stderr)
 
 
 def cpu_seconds(pid: int) -> float | None:

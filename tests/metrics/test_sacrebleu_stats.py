@@ -88,3 +88,33 @@ def test_empty_reference_segments_are_left_out_as_suber_does() -> None:
     ref = [seg("the cat sat"), seg(""), seg("on the mat", LineBreak.END_OF_LINE)]
     hyp = [seg("the cat sat down"), seg("nothing here"), seg("on a mat")]
     check(SacrebleuStats(), [(hyp, False), (hyp, True)], ref)
+
+
+def test_evalsubtitle_bleus_from_the_statistics_subers_bleu_filled_equal_sacrebleu() -> None:
+    """EvalSubtitle's BLEU_nb and BLEU_br (sigma_scores) through the SacrebleuStats that SubER's BLEU
+    filled first, as a scoring shares it, equal sacrebleu's ``BLEU().corpus_score`` on their strings
+    (value, precisions, brevity penalty, signature); BLEU_nb's sentence pairs are SubER's on tagged
+    text, so only BLEU_br's are computed again."""
+    from segagree.adapters import read_document
+    from segagree.metrics.subtitles import _joined, sigma_scores, suber_scores
+    from segagree.pipeline.subtitles import subtitle_side
+
+    folder = shared_path("corpora/subtitles_tagged")
+    ref, hyp = (subtitle_side(read_document(folder / name, "tagged")) for name in ("amara.fr", "nmt.fr"))
+    SacrebleuStats.forget()  # what earlier tests of this process computed is not counted
+    stats = SacrebleuStats()
+    suber_scores(hyp.segments or [], ref.segments or [], ["BLEU"], bleus=stats)
+    filled = set(stats._pairs)
+    sigma, br, nb = sigma_scores(ref.sentences, hyp.sentences, stats)
+    sentences = list(zip(hyp.sentences, ref.sentences, strict=True))
+    keys = {b: {("BLEU", None, _joined(h, b), _joined(r, b)) for h, r in sentences} for b in (False, True)}
+    assert set(stats._pairs) - filled == keys[True] | (keys[False] - filled)  # each pair computed once
+    assert len(keys[False] & filled) > 0.99 * len(keys[False])  # BLEU_nb's pairs: SubER's, nearly all
+    for res, breaks in ((nb, False), (br, True)):
+        bleu = BLEU()
+        want = bleu.corpus_score(
+            [_joined(s, breaks) for s in hyp.sentences], [[_joined(s, breaks) for s in ref.sentences]]
+        )
+        assert (res["value"], res["precisions"], res["bp"]) == (want.score, list(want.precisions), want.bp)
+        assert res["signature"] == str(bleu.get_signature())
+    assert sigma["bleu_with_breaks"] == br["value"]

@@ -17,6 +17,7 @@ from suber.metrics.cer import calculate_character_error_rate
 from suber.metrics.jiwer_interface import calculate_word_error_rate
 
 from segagree.metrics import suber_counts
+from segagree.metrics.suber_strings import segment_string, shared
 
 from conftest import shared_path
 
@@ -41,8 +42,9 @@ def test_every_real_pair_plain_and_realigned(system: str) -> None:
     ref = read_input_file(str(folder / "amara.fr"), file_format="plain")
     hyp = read_input_file(str(folder / system), file_format="plain")
     assert len(hyp) == len(ref) == 544
-    check(hyp, ref, final=False)
-    check(levenshtein_align_hypothesis_to_reference(hypothesis=hyp, reference=ref), ref, final=True)
+    with shared():  # as a scoring counts them: each segment's strings and words made once for every metric
+        check(hyp, ref, final=False)
+        check(levenshtein_align_hypothesis_to_reference(hypothesis=hyp, reference=ref), ref, final=True)
 
 
 def test_srt_time_aligned_and_realigned() -> None:
@@ -77,3 +79,27 @@ def test_the_ellipsis_jiwer_removes_separately_is_punctuation() -> None:
     """suber's RemoveSpecificWords(['…']) comes after RemovePunctuation, which already drops it."""
     assert unicodedata.category("…").startswith("P")
     assert suber_counts.handles("WER-seg", "fr") and not suber_counts.handles("WER", "ja")
+
+
+def test_shared_strings_are_subers_and_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside ``shared``, each (segment, options) string is suber's ``segment_to_string`` and is made
+    once; outside, every call makes it again."""
+    import suber.utilities
+
+    segments = [_seg("Hello, World! <eol> «Ça va?» <eob>"), _seg("a b <eob>"), _seg("")]
+    options = [
+        (b, last, mask) for b in (False, True) for last in (False, True) for mask in (False, True) if b or not mask
+    ]
+    want = {(i, o): suber.utilities.segment_to_string(s, *o) for i, s in enumerate(segments) for o in options}
+    calls: list[object] = []
+    real = suber.utilities.segment_to_string
+    monkeypatch.setattr(suber.utilities, "segment_to_string", lambda *a: calls.append(a[0]) or real(*a))
+    with shared():
+        for _ in range(2):
+            assert {(i, o): segment_string(s, *o) for i, s in enumerate(segments) for o in options} == want
+    # without breaks, the last-break option changes nothing: one string per segment
+    assert len(calls) == len(segments) * (len(options) - 1)
+    calls.clear()
+    assert segment_string(segments[0], True, False, True) == want[(0, (True, False, True))]
+    assert segment_string(segments[0], True, False, True) == want[(0, (True, False, True))]
+    assert len(calls) == 2

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -46,8 +45,10 @@ PLAIN = ("WER", "CER", "BLEU", "TER", "chrF", "WER-cased", "CER-cased", "WER-seg
 def suber_cli(hyps: list[Path], refs: list[Path], metrics: list[str], *extra: str) -> dict:
     if not SUBER.exists():
         pytest.skip("the suber command line is not installed beside this Python")
-    cmd = [str(SUBER), "-H", *map(str, hyps), "-R", *map(str, refs), "-m", *metrics, *extra]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
+    # The suber command line's own entry point, in a child forked from this process (its imports
+    # are loaded here already: a new interpreter would pay them again for every call).
+    out = run_cli(["-H", *map(str, hyps), "-R", *map(str, refs), "-m", *metrics, *extra], script="suber", timeout=600)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 
@@ -125,6 +126,37 @@ def test_corpus_pooling_equals_suber_multi_file_mode():
     f1 = [f["metrics"]["f1_eox"] for f in files]
     tp, nh = sum(x["tp"] for x in f1), sum(x["n_hypothesis"] for x in f1)
     assert res["pooled"]["metrics"]["f1_eox"]["precision"] == pytest.approx(tp / nh)
+
+
+def test_corpus_computes_each_ter_pair_once_with_the_numbers_of_separate_scorings(monkeypatch):
+    """evaluate_corpus shares its TER cache (and sacrebleu statistics) between the files and the
+    pooled score: the kernel never sees a pair twice, and every number equals a scoring alone
+    (each from emptied statistics)."""
+    import segagree.metrics.subtitles as subs
+
+    pairs = [(read_document(srt("ref")), read_document(srt(h))) for h in ("shifted", "resegmented")]
+    pairs.append((read_document(srt("ref2")), read_document(srt("hyp2"))))
+    metrics = ["suber_metrics", "ter_br", "sigma", "s_bleu", "t_bleu", "tbhr"]
+    seen: list = []
+    kernel = subs._ter_pairs
+    monkeypatch.setattr(subs, "_ter_pairs", lambda keys: seen.extend(keys) or kernel(keys))
+    subs.forget_statistics()
+    res = evaluate_corpus(pairs, metrics)
+    assert seen and len(seen) == len(set(seen))  # each distinct TER pair computed once
+    computed = len(seen)
+    res_again = evaluate_corpus(pairs, metrics)  # the process keeps them: nothing computed again
+    assert len(seen) == computed and res_again == res
+    alone = []
+    for r, h in pairs:
+        subs.forget_statistics()
+        alone.append(evaluate_pair(r, h, metrics)["metrics"])
+    subs.forget_statistics()
+    pooled_alone = evaluate_corpus(pairs, metrics, per_file=False)
+    assert pooled_alone["files"] == []
+    assert [f["metrics"] for f in res["files"]] == alone
+    assert res["pooled"] == pooled_alone["pooled"]
+    segments = [m["suber_metrics_info"]["segments"]["reference"] for m in alone]
+    assert res["pooled"]["metrics"]["suber_metrics_info"]["segments"]["reference"] == sum(segments)
 
 
 def test_options_are_checked():

@@ -27,12 +27,28 @@ KINDS = ("BLEU", "chrF")
 
 
 class SacrebleuStats:
-    """Per-segment sacrebleu statistics of SubER's BLEU and chrF metrics, kept between metrics."""
+    """Per-segment sacrebleu statistics of SubER's BLEU and chrF metrics, kept between metrics and
+    for the process: every instance shares them (they depend on the strings and settings alone),
+    until :meth:`forget`, or past :data:`LIMIT` segment pairs."""
+
+    #: kept segment pairs beyond which the statistics are emptied (memory stays bounded)
+    LIMIT = 200_000
+    _METRICS: dict[tuple[str, str | None], Any] = {}
+    _REFS: dict[tuple[str, str | None, str], Any] = {}
+    _PAIRS: dict[tuple[str, str | None, str, str], list[Any]] = {}
 
     def __init__(self) -> None:
-        self._metrics: dict[tuple[str, str | None], Any] = {}
-        self._refs: dict[tuple[str, str | None, str], Any] = {}
-        self._pairs: dict[tuple[str, str | None, str, str], list[Any]] = {}
+        if len(self._PAIRS) > self.LIMIT:
+            self.forget()
+        self._metrics = SacrebleuStats._METRICS
+        self._refs = SacrebleuStats._REFS
+        self._pairs = SacrebleuStats._PAIRS
+
+    @staticmethod
+    def forget() -> None:
+        """Empty the statistics every instance shares."""
+        SacrebleuStats._REFS.clear()
+        SacrebleuStats._PAIRS.clear()
 
     def _metric(self, kind: str, language: str | None) -> Any:
         key = (kind, language)
@@ -63,7 +79,9 @@ class SacrebleuStats:
     ) -> float:
         """suber's ``calculate_sacrebleu_metric(hypothesis, reference, metric, final, language)``
         for ``BLEU``, ``BLEU-seg`` and ``chrF`` (without ``AS-``/``t-``: those pass their segments)."""
-        from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+        from suber.utilities import get_segment_to_string_opts_from_metric
+
+        from segagree.metrics.suber_strings import segment_string
 
         if len(hypothesis) != len(reference):
             raise ValueError("Number of hypothesis segments does not match reference, alignment step missing?")
@@ -72,7 +90,7 @@ class SacrebleuStats:
             raise ValueError(f"not a BLEU or chrF metric: {metric!r}")
         keep = [i for i, seg in enumerate(reference) if seg.word_list]  # sacrebleu refuses empty references
         to_string = partial(
-            segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+            segment_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
         )
         hyps = [to_string(hypothesis[i]) for i in keep]
         refs = [to_string(reference[i]) for i in keep]

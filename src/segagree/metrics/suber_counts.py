@@ -61,11 +61,13 @@ def _words_plain(s: str) -> list[str]:
 
 
 def _strings(segments: Sequence[Any], metric: str, final: bool) -> list[str]:
-    from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+    from suber.utilities import get_segment_to_string_opts_from_metric
+
+    from segagree.metrics.suber_strings import segment_string
 
     include_breaks, mask, _ = get_segment_to_string_opts_from_metric(metric)
     to_string = partial(
-        segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+        segment_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
     )
     return [to_string(s) for s in segments]
 
@@ -80,6 +82,8 @@ def word_error_rate(
     """suber's ``calculate_word_error_rate(hypothesis, reference, metric, final, language)``."""
     from rapidfuzz.distance import Levenshtein
 
+    from segagree.metrics.suber_strings import tokens
+
     if len(hypothesis) != len(reference):
         raise ValueError("Number of hypothesis segments does not match reference, alignment step missing?")
     if metric == "WER-cased":
@@ -87,12 +91,16 @@ def word_error_rate(
 
         tok = Tokenize(language)
 
-        def words(s: str) -> list[str]:
+        def cased(s: str) -> list[str]:
             return [w for w in tok.process_string(s).split(" ") if len(w) >= 1]
 
-        metric = "WER"
+        kind, split, metric = f"suber WER-cased words ({language})", cased, "WER"
     else:
-        words = _words_plain
+        kind, split = "suber WER words", _words_plain
+
+    def words(s: str) -> list[str]:
+        return tokens(kind, split, s)  # the same word lists for the plain and AS- forms (not changed below)
+
     hyp = _strings(hypothesis, metric, final)
     ref = _strings(reference, metric, final)
     edits = 0

@@ -121,7 +121,7 @@ def _s_bleu_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str
                 reason, {"n_hypothesis_blocks": len(hyp), "n_reference_blocks": len(ref)}
             ).to_dict()
         }
-    values, skipped = suber_scores(hyp, ref, ["BLEU"], language=ctx.opts.language)
+    values, skipped = suber_scores(hyp, ref, ["BLEU"], language=ctx.opts.language, bleus=ctx.bleus)
     if "BLEU" not in values:
         return {S_BLEU.name: NotApplicable(skipped.get("BLEU", "not computable")).to_dict()}
     return {S_BLEU.name: {"value": values["BLEU"], "n_blocks": len(ref)}}
@@ -137,14 +137,14 @@ def _time_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str, 
         return {T_BLEU.name: na, TBHR.name: dict(na)}
     hyp, ref = shifted_segments(data)
     lang = ctx.opts.language
-    t_vals, t_skip = suber_scores(hyp, ref, ["t-BLEU"], language=lang)
+    t_vals, t_skip = suber_scores(hyp, ref, ["t-BLEU"], language=lang, bleus=ctx.bleus)
     if "t-BLEU" not in t_vals:
         na = NotApplicable(t_skip.get("t-BLEU", "not computable")).to_dict()
         return {T_BLEU.name: na, TBHR.name: dict(na)}
     t_bleu = t_vals["t-BLEU"]
     out: dict[str, dict[str, Any]] = {T_BLEU.name: {"value": t_bleu, "n_reference_subtitles": len(ref)}}
     if TBHR.name in ctx.names:
-        as_vals, as_skip = suber_scores(hyp, ref, ["AS-BLEU"], language=lang)
+        as_vals, as_skip = suber_scores(hyp, ref, ["AS-BLEU"], language=lang, bleus=ctx.bleus)
         if "AS-BLEU" not in as_vals:
             out[TBHR.name] = NotApplicable(as_skip.get("AS-BLEU", "not computable")).to_dict()
         else:

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from segagree.errors import SegagreeError
 from segagree.metrics.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.contract import Card, Measure
+from segagree.metrics.sacrebleu_stats import SacrebleuStats
 from segagree.metrics.stats import pooled
+from segagree.metrics.suber_strings import shared as shared_strings
 from segagree.metrics.subtitle_views import PairData, SubtitleOptions
 from segagree.metrics.subtitles import (
     TYPES,
@@ -99,11 +101,14 @@ class SubtitleResult:
 
 @dataclass
 class Context:
-    """What one scoring of several measures shares: the options, the TER cache and the names asked."""
+    """What one scoring of several measures shares: the options, the TER cache, the names asked
+    and the sacrebleu statistics of SubER's BLEU and chrF (both caches may outlive the scoring:
+    a corpus evaluation passes the same ones to every file and to the pooled score)."""
 
     opts: SubtitleOptions
     cache: TerCache
     names: Sequence[str]
+    bleus: SacrebleuStats = field(default_factory=SacrebleuStats)
 
 
 Family = Callable[[Sequence[PairData], Context], dict[str, dict[str, Any]]]
@@ -200,7 +205,7 @@ def _suber_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str,
         refs, hyps = _sentences(data)
         extra = ter_br_pairs(refs, hyps) if len(refs) == len(hyps) else []
     values, skipped = suber_scores(
-        hyp_all, ref_all, opts.suber, language=opts.language, cache=ctx.cache, extra_masked=extra
+        hyp_all, ref_all, opts.suber, language=opts.language, cache=ctx.cache, extra_masked=extra, bleus=ctx.bleus
     )
     info = {
         "not_applicable": skipped,
@@ -217,7 +222,7 @@ def _suber_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str,
 # --------------------------------------------------------------------------------------------
 def _bleu_family(data: Sequence[PairData], ctx: Context) -> dict[str, dict[str, Any]]:
     refs, hyps = _sentences(data)
-    sigma, bleu_br, bleu_nb = sigma_scores(refs, hyps)
+    sigma, bleu_br, bleu_nb = sigma_scores(refs, hyps, ctx.bleus)
     return {SIGMA.name: sigma, BLEU_BR.name: bleu_br, BLEU_NB.name: bleu_nb}
 
 
@@ -427,14 +432,16 @@ def score_texts(
     opts: SubtitleOptions,
     cache: TerCache,
     extra: Mapping[str, SubtitleMeasure] | None = None,
+    bleus: SacrebleuStats | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Results (as dicts) of ``measures`` over the pooled texts, each family computed once.
 
     ``extra`` maps further result names a family writes (the segeval ``s``/``b`` over both types
-    of the standard family) to the measure whose family writes them.
+    of the standard family) to the measure whose family writes them. ``cache`` and ``bleus``
+    (a fresh one when None) keep TER, BLEU and chrF statistics per segment pair across calls.
     """
     asked = [*(m.name for m in measures), *(extra or {})]
-    ctx = Context(opts, cache, asked)
+    ctx = Context(opts, cache, asked, bleus if bleus is not None else SacrebleuStats())
     out: dict[str, dict[str, Any]] = {}
     if not any(s for d in data for s in (*d.reference.stream, *d.hypothesis.stream)):
         # Two files without words (valid subtitle files): nothing to score, and sacrebleu fails on zero segments.
@@ -449,9 +456,10 @@ def score_texts(
     done: dict[Any, dict[str, dict[str, Any]]] = {}
     # SubER first: it sends every TER pair to the cache in one batch.
     order = sorted([*measures, *(extra or {}).values()], key=lambda m: not m.companions)
-    for m in order:
-        if m.family not in done:
-            done[m.family] = m.family(data, ctx)
+    with shared_strings():  # suber's segment strings made once for every family of this scoring
+        for m in order:
+            if m.family not in done:
+                done[m.family] = m.family(data, ctx)
     cards = {m.name: m.card for m in measures}
     for name in asked:
         owner = cards.get(name) or (extra or {})[name].card

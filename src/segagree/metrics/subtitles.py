@@ -114,15 +114,34 @@ def _ter_pairs(keys: Sequence[PairKey]) -> list[tuple[int, int]]:
     return ter_pairs(keys)
 
 
+# The TER statistics of every pair this process has computed. They are a function of the pair
+# alone, so every scoring reuses them: the texts of a run and then their pooled score, a text's
+# measures scored one by one. Emptied when it grows past _KNOWN_LIMIT pairs (memory stays bounded).
+_KNOWN: dict[PairKey, tuple[int, int]] = {}
+_KNOWN_LIMIT = 200_000
+
+
+def forget_statistics() -> None:
+    """Empty the process's kept TER statistics and sacrebleu statistics (:class:`TerCache`,
+    :class:`~segagree.metrics.sacrebleu_stats.SacrebleuStats`): the next scoring computes afresh."""
+    from segagree.metrics.sacrebleu_stats import SacrebleuStats
+
+    _KNOWN.clear()
+    SacrebleuStats.forget()
+
+
 class TerCache:
-    """Masked-TER statistics per distinct (hypothesis, reference) token pair, shared by metrics.
+    """Masked-TER statistics per distinct (hypothesis, reference) token pair, shared by metrics
+    and kept for the process (:func:`forget_statistics` empties them).
 
     With ``jobs > 1``, :meth:`prefetch` hands pairs to worker processes at once and :meth:`get`
     waits only for the pair it needs, so the other metrics run meanwhile. Use as a context manager.
     """
 
     def __init__(self, jobs: int = 1) -> None:
-        self.done: dict[PairKey, tuple[int, int]] = {}
+        if len(_KNOWN) > _KNOWN_LIMIT:
+            _KNOWN.clear()
+        self.done: dict[PairKey, tuple[int, int]] = _KNOWN
         self._pending: dict[PairKey, Any] = {}
         self._pool: Any = None
         if jobs > 1:
@@ -220,19 +239,28 @@ def _check_counts(ref: Sequence[Sentence], hyp: Sequence[Sentence]) -> NotApplic
 
 
 def sigma_scores(
-    ref: Sequence[Sentence], hyp: Sequence[Sentence]
+    ref: Sequence[Sentence], hyp: Sequence[Sentence], stats: Any = None
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """EvalSubtitle's Sigma, BLEU_br and BLEU_nb, in that order (see the module docstring)."""
+    """EvalSubtitle's Sigma, BLEU_br and BLEU_nb, in that order (see the module docstring).
+
+    The two corpus BLEUs are sacrebleu's ``BLEU().corpus_score`` run step by step by ``stats`` (a
+    :class:`~segagree.metrics.sacrebleu_stats.SacrebleuStats`, fresh when None): given the one
+    SubER's BLEU used, a sentence pair both score (BLEU_nb's strings are SubER's plain ``BLEU``
+    strings on tagged text) is computed once."""
     bad = _check_counts(ref, hyp)
     if bad:
         return bad.to_dict(), bad.to_dict(), bad.to_dict()
     from sacrebleu.metrics import BLEU
 
-    bleu = BLEU()
-    nb = bleu.corpus_score([_joined(s, False) for s in hyp], [[_joined(s, False) for s in ref]])
-    br = bleu.corpus_score([_joined(s, True) for s in hyp], [[_joined(s, True) for s in ref]])
+    from segagree.metrics.sacrebleu_stats import SacrebleuStats
+
+    stats = stats if stats is not None else SacrebleuStats()
+    nb = stats.corpus_score("BLEU", [_joined(s, False) for s in hyp], [_joined(s, False) for s in ref])
+    br = stats.corpus_score("BLEU", [_joined(s, True) for s in hyp], [_joined(s, True) for s in ref])
     n_words = sum(len(s) for s in hyp)
     n_breaks = sum(len(t) for s in hyp for _, t in s)
+    bleu = BLEU()
+    bleu.num_refs = 1  # what corpus_score finds with one reference per sentence (the signature's nrefs)
     sig = str(bleu.get_signature())
     nb_res = {"value": float(nb.score), "precisions": list(nb.precisions), "bp": nb.bp, "signature": sig}
     br_res = {"value": float(br.score), "precisions": list(br.precisions), "bp": br.bp, "signature": sig}
@@ -516,11 +544,13 @@ def _suber_ter_pairs(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final:
     from functools import partial
 
     from sacrebleu.metrics import TER
-    from suber.utilities import get_segment_to_string_opts_from_metric, segment_to_string
+    from suber.utilities import get_segment_to_string_opts_from_metric
+
+    from segagree.metrics.suber_strings import segment_string, tokens
 
     include_breaks, mask, _ = get_segment_to_string_opts_from_metric(metric)
     to_string = partial(
-        segment_to_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
+        segment_string, include_line_breaks=include_breaks, mask_all_words=mask, include_last_break=final
     )
     tokenize = TER()._preprocess_segment  # what corpus_score applies to each hypothesis and reference
     keep = [i for i, s in enumerate(ref) if s.word_list]  # suber skips empty reference segments
@@ -531,7 +561,7 @@ def _suber_ter_pairs(hyp: Sequence[Any], ref: Sequence[Any], metric: str, final:
             text = to_string(seg)
             if include_breaks:
                 text = text.replace("<eol>", "eol").replace("<eob>", "eob")
-            toks = tokenize(text).split()
+            toks = tokens("sacrebleu TER()", tokenize, text).split()
             if mask:  # TER only compares tokens: EvalSubtitle's mask and break symbols share the cache
                 toks = [_CANON[t] for t in toks]
             pair.append(tuple(toks))
@@ -599,6 +629,7 @@ def suber_scores(
     language: str | None = None,
     cache: TerCache | None = None,
     extra_masked: Sequence[PairKey] = (),
+    bleus: Any = None,
 ) -> tuple[dict[str, float], dict[str, str]]:
     """SubER metrics of suber segments, as the suber command line computes them.
 
@@ -606,6 +637,9 @@ def suber_scores(
     rounded number (in the command line's order), ``not_applicable`` the others to the reason.
     The masked-TER pairs of every ``*TER-br`` metric (and ``extra_masked``, e.g. EvalSubtitle's
     TER_br) go to ``cache`` first, so that its workers compute them while the other metrics run.
+    ``bleus`` (a :class:`~segagree.metrics.sacrebleu_stats.SacrebleuStats`) keeps the BLEU and chrF
+    statistics of each segment pair; pass the same one to several calls (a file and the pooled
+    files) to compute each pair once.
     """
     from suber.data_types import Subtitle
     from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
@@ -613,7 +647,8 @@ def suber_scores(
 
     from segagree.metrics.sacrebleu_stats import SacrebleuStats
 
-    bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
+    if bleus is None:
+        bleus = SacrebleuStats()  # BLEU and chrF statistics shared by the plain, AS- and t- forms
 
     timed = bool(hypothesis) and bool(reference)
     timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import SegagreeError, UsageError
+from segagree.metrics.sacrebleu_stats import SacrebleuStats
 from segagree.metrics.subtitle_measures import SUBER, SubtitleMeasure, score_texts
 from segagree.metrics.subtitle_views import PairData, SubtitleOptions, SubtitleSide
 from segagree.metrics.subtitles import (
@@ -378,15 +379,26 @@ def _resolve(metrics: Sequence[str] | str) -> list[str]:
 
 
 def score(
-    data: Sequence[PairData], metrics: Sequence[str] | str = SUBTITLE_METRICS, options: Any = None
+    data: Sequence[PairData],
+    metrics: Sequence[str] | str = SUBTITLE_METRICS,
+    options: Any = None,
+    *,
+    cache: TerCache | None = None,
+    bleus: SacrebleuStats | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Scores of the requested metrics over one or several pairs (pooled from summed statistics)."""
+    """Scores of the requested metrics over one or several pairs (pooled from summed statistics).
+
+    ``cache`` (TER) and ``bleus`` (SubER's BLEU and chrF) keep each segment pair's statistics: given
+    the same ones, several scorings compute each pair once (fresh ones when None)."""
     opts = SubtitleOptions.from_mapping(options)
     names = _resolve(metrics)
     measures = [MEASURES[n] for n in names if n in MEASURES]
     extra = {n: BOTH_TYPES[n] for n in names if n in BOTH_TYPES}
-    with TerCache(opts.jobs) as cache:
-        out = score_texts(data, measures, opts, cache, extra)
+    if cache is None:
+        with TerCache(opts.jobs) as own:
+            out = score_texts(data, measures, opts, own, extra, bleus)
+    else:
+        out = score_texts(data, measures, opts, cache, extra, bleus)
     order = [k for n in names for k in ((n, SUBER_INFO) if n == SUBER.name else (n,))]
     return {k: out[k] for k in order if k in out}
 
@@ -426,26 +438,35 @@ def evaluate_pair(
 
 
 def evaluate_corpus(
-    pairs: Sequence[tuple[Document, Document]], metrics: Sequence[str] | str = SUBTITLE_METRICS, options: Any = None
+    pairs: Sequence[tuple[Document, Document]],
+    metrics: Sequence[str] | str = SUBTITLE_METRICS,
+    options: Any = None,
+    *,
+    per_file: bool = True,
 ) -> dict[str, Any]:
-    """Per-file and pooled scores: ``{"files": [...], "pooled": {"n_files", "text", "metrics"}}``."""
+    """Per-file and pooled scores: ``{"files": [...], "pooled": {"n_files", "text", "metrics"}}``
+    (``files`` empty with ``per_file=False``).
+
+    The files and the pooled score share one TER cache and one set of sacrebleu statistics: a
+    segment pair the pooled score shares with a file (every pair but those a re-segmentation
+    changed) is computed once, with the same numbers."""
     if not pairs:
         raise UsageError("no file pairs to evaluate")
     opts = SubtitleOptions.from_mapping(options)
     data = [pair_data(subtitle_side(r, opts), subtitle_side(h, opts)) for r, h in pairs]
-    files = [
-        {
-            "reference": d.reference.name,
-            "hypothesis": d.hypothesis.name,
-            "text": _text([d]),
-            "metrics": score([d], metrics, opts),
-        }
-        for d in data
-    ]
-    return {
-        "files": files,
-        "pooled": {"n_files": len(data), "text": _text(data), "metrics": score(data, metrics, opts)},
-    }
+    bleus = SacrebleuStats()
+    with TerCache(opts.jobs) as cache:
+        files = [
+            {
+                "reference": d.reference.name,
+                "hypothesis": d.hypothesis.name,
+                "text": _text([d]),
+                "metrics": score([d], metrics, opts, cache=cache, bleus=bleus),
+            }
+            for d in (data if per_file else [])
+        ]
+        pooled = score(data, metrics, opts, cache=cache, bleus=bleus)
+    return {"files": files, "pooled": {"n_files": len(data), "text": _text(data), "metrics": pooled}}
 
 
 def evaluate_paths(
@@ -456,6 +477,7 @@ def evaluate_paths(
     *,
     fmt: str | None = None,
     read_options: Mapping[str, Any] | None = None,
+    per_file: bool = True,
 ) -> dict[str, Any]:
     """:func:`evaluate_corpus` on files read with :func:`segagree.adapters.read_document` (``fmt`` and
     ``read_options`` as every reader of a run takes them)."""
@@ -467,7 +489,7 @@ def evaluate_paths(
     pairs = [
         (read_document(r, fmt, **kw), read_document(h, fmt, **kw)) for r, h in zip(references, hypotheses, strict=True)
     ]
-    return evaluate_corpus(pairs, metrics, options)
+    return evaluate_corpus(pairs, metrics, options, per_file=per_file)
 
 
 # --------------------------------------------------------------------------------------------
@@ -573,7 +595,10 @@ def pooled_over_texts(
         if len(rs) < 2:
             continue
         files_a, files_b = [r["file_a"] for r in rs], [r["file_b"] for r in rs]
-        res = evaluate_paths(files_a, files_b, SUBTITLE_METRICS, options, fmt=fmt, read_options=read_options)
+        # The workers scored each file already: only the pooled score is computed here.
+        res = evaluate_paths(
+            files_a, files_b, SUBTITLE_METRICS, options, fmt=fmt, read_options=read_options, per_file=False
+        )
         out.append(
             {
                 "annotator_a": ann_a,
