@@ -43,5 +43,15 @@ def test_what_only_a_new_interpreter_shows_gets_one() -> None:
     assert _needs_new_interpreter(["run", "c", "--jobs", "2"], None)
     assert _needs_new_interpreter(["run", "c", "--jobs=3"], None)
     assert _needs_new_interpreter(["run", "c", "--backend", "dask"], None)
-    assert _needs_new_interpreter(["compare", "a", "b"], {**os.environ, "PYTHONIOENCODING": "latin-1"})
-    assert not _needs_new_interpreter(["run", "c", "--jobs", "1"], {**os.environ, "COLUMNS": "40"})
+    assert _needs_new_interpreter(["compare", "a", "b"], {**ENV, "PYTHONIOENCODING": "latin-1"})
+    assert not _needs_new_interpreter(["run", "c", "--jobs", "1"], {**ENV, "COLUMNS": "40"})
+
+
+def test_a_variable_set_after_start_up_is_not_what_the_child_was_started_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forked child's interpreter is the one this process started as: what counts is the
+    environment it started with, not ``os.environ`` now (a Dask cluster's nanny sets
+    ``PYTHONHASHSEED`` in it for good; every later command then paid a new interpreter)."""
+    seed = str(int(os.environ.get("PYTHONHASHSEED", "0") or 0) + 1)
+    monkeypatch.setenv("PYTHONHASHSEED", seed)
+    assert not _needs_new_interpreter(["compare", "a", "b"], ENV)  # as this interpreter started
+    assert _needs_new_interpreter(["compare", "a", "b"], {**ENV, "PYTHONHASHSEED": seed})  # as it did not

@@ -148,8 +148,10 @@ def test_time_run_on_dask_gives_the_same_numbers(tmp_path: Path) -> None:
     corpus = time_corpus(tmp_path / "corpus", 4)
     kw = {"time": True, "measures": ["gamma", "alpha_u", "boundary_f1"], "params": {"samples": 5}, "report": False}
     local = api.run(corpus, tmp_path / "loky", jobs=1, **kw)
+    environ = dict(os.environ)
     dask = api.run(corpus, tmp_path / "dask", jobs=2, backend="dask", **kw)
     assert dask.computed == 4 and dask.rows == local.rows
+    assert dict(os.environ) == environ  # the local cluster's settings for its workers are not left behind
     assert (tmp_path / "dask" / "summary.csv").read_bytes() == (tmp_path / "loky" / "summary.csv").read_bytes()
 
 

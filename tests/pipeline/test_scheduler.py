@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -46,7 +47,11 @@ def test_dask_with_a_separate_scheduler_gives_identical_numbers(
     distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
     corpus = _corpus(tmp_path / "corpus", 6)
     local = run_corpus(corpus, tmp_path / "loky", _config(), jobs=2, workbooks=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    # (patch.dict: the cluster's nannies leave PYTHONHASHSEED and thread counts in os.environ)
+    with (
+        mock.patch.dict(os.environ),
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+    ):
         monkeypatch.setenv(DASK_SCHEDULER_ENV, cluster.scheduler_address)
         remote = run_corpus(corpus, tmp_path / "dask", _config(), jobs=2, backend="dask", workbooks=False)
         workers = len(cluster.scheduler_info["workers"])
