@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_process import _needs_new_interpreter, run_cli
+from cli_process import _imported_names, _needs_new_interpreter, run_cli
 
 from conftest import REPO
 
@@ -55,3 +55,12 @@ def test_a_variable_set_after_start_up_is_not_what_the_child_was_started_with(mo
     monkeypatch.setenv("PYTHONHASHSEED", seed)
     assert not _needs_new_interpreter(["compare", "a", "b"], ENV)  # as this interpreter started
     assert _needs_new_interpreter(["compare", "a", "b"], {**ENV, "PYTHONHASHSEED": seed})  # as it did not
+
+
+def test_the_preload_finds_every_imported_module() -> None:
+    source = (
+        "import a.b as c, d\nfrom e.f import (g,\n    h)\ndef run():\n    from i import j  # on first use\n"
+        "from . import k\nfrom .l import m\nimport distributed\nfrom dask.distributed import Client\n"
+    )
+    # Relative imports are the package's own modules (preloaded anyway); Dask runs in a new interpreter.
+    assert _imported_names(source) == ["a.b", "d", "e.f", "i"]
