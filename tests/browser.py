@@ -3,7 +3,8 @@ dependency beyond the standard library: load a page, evaluate script (awaiting p
 keys, and collect console errors, exceptions and every request the page made.
 
 Used by the review page's tests (tests/outputs/test_review_page.py) and its benchmark
-(bench/bench_review_page.py). The browser flags are the report tests' (tests/outputs/test_report.py).
+(bench/bench_review_page.py), and by the report's tests (tests/outputs/test_report.py, which add
+``--hide-scrollbars`` through ``extra_flags``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def find_browser() -> str | None:
 class Browser:
     """One headless Chromium with one page; ``with Browser(path) as b: b.open(url); b.eval('1+1')``."""
 
-    def __init__(self, executable: str, profile: Path | None = None) -> None:
+    def __init__(self, executable: str, profile: Path | None = None, extra_flags: tuple[str, ...] = ()) -> None:
         self._tmp = None if profile else tempfile.TemporaryDirectory()
         self.profile = profile or Path(self._tmp.name)  # type: ignore[union-attr]
         to_browser_r, self._to_browser = os.pipe()
@@ -55,7 +56,14 @@ class Browser:
             os.dup2(write_end, 4)
 
         self.proc = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-pipe", "about:blank"],
+            [
+                executable,
+                *FLAGS,
+                *extra_flags,
+                f"--user-data-dir={self.profile}",
+                "--remote-debugging-pipe",
+                "about:blank",
+            ],
             pass_fds=(3, 4),  # kept open after preexec_fn (which runs before the other fds are closed)
             preexec_fn=child_fds,
             stdout=subprocess.DEVNULL,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -33,13 +34,29 @@ _START_UP_VARIABLES = ("LANG", "LC_ALL", "LC_CTYPE")
 _POOL_OPTIONS = ("--sample-jobs", "--backend")
 
 
+def _start_up_environment() -> dict[str, str]:
+    """The environment this interpreter started with, which a forked child's interpreter was set
+    up from. Not ``os.environ`` now: a Dask cluster's nanny writes ``PYTHONHASHSEED`` (and thread
+    counts) into it for good, and every later command of that test process compared unequal and
+    paid a new interpreter (0.3 to 1 s of CPU each). Linux keeps the start-up one in /proc."""
+    try:
+        raw = Path("/proc/self/environ").read_bytes()
+    except OSError:
+        return dict(os.environ)  # imported while the tests are collected: before any test runs
+    pairs = (os.fsdecode(item).partition("=") for item in raw.split(b"\0") if item)
+    return {key: value for key, _, value in pairs}
+
+
+_STARTED_WITH = _start_up_environment()
+
+
 def _needs_new_interpreter(args: Sequence[str], env: Mapping[str, str] | None) -> bool:
     if not hasattr(os, "fork"):
         return True
     if env is not None:
-        for key in set(env) | set(os.environ):
+        for key in set(env) | set(_STARTED_WITH):
             if (key.startswith("PYTHON") or key in _START_UP_VARIABLES) and key != "PYTHONPATH":
-                if env.get(key) != os.environ.get(key):
+                if env.get(key) != _STARTED_WITH.get(key):
                     return True
     for i, arg in enumerate(args):
         if arg in _POOL_OPTIONS or arg.startswith(tuple(o + "=" for o in _POOL_OPTIONS)):
@@ -128,13 +145,33 @@ def _child(
 _LOADED = False
 
 
+# An import statement's module names (``from M import``, ``import M as N, O``), anywhere in a source,
+# also inside a function. (Walking each module's syntax tree found the same names at 0.5 s of CPU.)
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\w[\w.]*)[ \t]+import\b"
+    r"|import[ \t]+(\w[\w.]*(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*\w[\w.]*(?:[ \t]+as[ \t]+\w+)?)*))",
+    re.M,
+)
+# Imported only by the Dask backend, whose commands (--backend) always get a new interpreter.
+_NEVER_IN_A_CHILD = ("dask", "distributed")
+
+
+def _imported_names(source: str) -> list[str]:
+    names = []
+    for match in _IMPORT.finditer(source):
+        if match.group(1):
+            names.append(match.group(1))
+        else:
+            names += [part.split()[0] for part in match.group(2).split(",")]
+    return [name for name in names if name.split(".")[0] not in _NEVER_IN_A_CHILD]
+
+
 def _load_once() -> None:
     """Import the command line, its commands and the readers, and load the compiled kernels, in
     this process once, so every forked child has them (what a new interpreter pays each time)."""
     global _LOADED
     if _LOADED:
         return
-    import ast
     import importlib
     import pkgutil
 
@@ -148,19 +185,11 @@ def _load_once() -> None:
         if info.name.endswith(".__main__"):
             continue
         module = importlib.import_module(info.name)
-        tree = ast.parse(Path(module.__file__ or "").read_bytes())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            else:
-                continue
-            for name in names:
-                try:
-                    importlib.import_module(name)
-                except (ImportError, OSError):  # an optional library not installed (or its C library)
-                    pass
+        for name in _imported_names(Path(module.__file__ or "").read_text(encoding="utf-8")):
+            try:
+                importlib.import_module(name)
+            except (ImportError, OSError):  # an optional library not installed (or its C library)
+                pass
     sf_kappa({"s": [0, 1, 0, 2]}, {"s": [1, 0, 0, 2]}, sims=2)  # numba's first call, once
     _LOADED = True
 

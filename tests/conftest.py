@@ -69,12 +69,14 @@ LONG_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook (see _join_xdist_groups)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Put the tests of :data:`LONG_FIRST` first, in its order (a stable sort: the rest keep theirs).
 
     A module's tests stay together (the module ranks as its longest test; within it, the listed
     tests come first): pytest tears a module-scoped fixture down when the next test is another
     module's, so a module split in two would compute its shared fixture twice."""
+    _join_xdist_groups(config, items)
 
     def rank(item: pytest.Item) -> int:
         name = item.nodeid.removeprefix("tests/")
@@ -84,6 +86,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module_rank[item.path] = min(module_rank.get(item.path, len(LONG_FIRST)), rank(item))
     items.sort(key=lambda item: (module_rank[item.path], rank(item)))
+
+
+def _join_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--dist loadgroup`` runs the tests of one ``xdist_group`` on one worker: pytest-xdist's
+    workers append ``@GROUP`` to their node ids, by which the scheduler groups them. From pytest
+    9.2 a node id is derived from a structured id, and pytest-xdist 3.8's assignment no longer
+    takes (pytest-dev/pytest-xdist#1386): every group was spread over the workers, and each worker
+    that ran one of its tests computed the module's shared fixtures again. Append it here when
+    xdist's did not take (a no-op where it does)."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    try:
+        from _pytest.nodeid import NodeId  # pytest >= 9.2
+    except ImportError:  # an older pytest: xdist's suffix takes
+        return
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+        suffix = "@" + "_".join(sorted(names))
+        if names and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)  # type: ignore[attr-defined]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

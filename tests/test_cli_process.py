@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_process import _needs_new_interpreter, run_cli
+from cli_process import _imported_names, _needs_new_interpreter, run_cli
 
 from conftest import REPO
 
@@ -43,5 +43,24 @@ def test_what_only_a_new_interpreter_shows_gets_one() -> None:
     assert _needs_new_interpreter(["run", "c", "--jobs", "2"], None)
     assert _needs_new_interpreter(["run", "c", "--jobs=3"], None)
     assert _needs_new_interpreter(["run", "c", "--backend", "dask"], None)
-    assert _needs_new_interpreter(["compare", "a", "b"], {**os.environ, "PYTHONIOENCODING": "latin-1"})
-    assert not _needs_new_interpreter(["run", "c", "--jobs", "1"], {**os.environ, "COLUMNS": "40"})
+    assert _needs_new_interpreter(["compare", "a", "b"], {**ENV, "PYTHONIOENCODING": "latin-1"})
+    assert not _needs_new_interpreter(["run", "c", "--jobs", "1"], {**ENV, "COLUMNS": "40"})
+
+
+def test_a_variable_set_after_start_up_is_not_what_the_child_was_started_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forked child's interpreter is the one this process started as: what counts is the
+    environment it started with, not ``os.environ`` now (a Dask cluster's nanny sets
+    ``PYTHONHASHSEED`` in it for good; every later command then paid a new interpreter)."""
+    seed = str(int(os.environ.get("PYTHONHASHSEED", "0") or 0) + 1)
+    monkeypatch.setenv("PYTHONHASHSEED", seed)
+    assert not _needs_new_interpreter(["compare", "a", "b"], ENV)  # as this interpreter started
+    assert _needs_new_interpreter(["compare", "a", "b"], {**ENV, "PYTHONHASHSEED": seed})  # as it did not
+
+
+def test_the_preload_finds_every_imported_module() -> None:
+    source = (
+        "import a.b as c, d\nfrom e.f import (g,\n    h)\ndef run():\n    from i import j  # on first use\n"
+        "from . import k\nfrom .l import m\nimport distributed\nfrom dask.distributed import Client\n"
+    )
+    # Relative imports are the package's own modules (preloaded anyway); Dask runs in a new interpreter.
+    assert _imported_names(source) == ["a.b", "d", "e.f", "i"]

@@ -347,7 +347,9 @@ def test_interrupt_prints_one_line_and_exits_130(tmp_path):
         text=True,
         env=ENV,
     )
-    wait_until_working(proc, cpu=1.5, fallback_sleep=4)  # simulating (start-up and reading: 0.8 s)
+    # Simulating: the first block of simulations starts at 0.3 s of CPU, and the whole command
+    # with --sims 20 (start-up, reading, the kernels loaded, 20 simulations) ends by 0.8 s.
+    wait_until_working(proc, cpu=1.1, fallback_sleep=4)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -550,7 +552,9 @@ def test_interrupted_run_leaves_no_partial_outputs(tmp_path):
         text=True,
         env=ENV,
     )
-    wait_until_working(proc, cpu=2.0, fallback_sleep=6)  # scoring (start-up and reading: 1 s)
+    # Scoring: the first pair's simulations start at 0.95 s of CPU, and the whole run with --sims 20
+    # (start-up, reading, scoring, every output written) ends by 1.15 s.
+    wait_until_working(proc, cpu=1.4, fallback_sleep=6)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

@@ -8,6 +8,7 @@ pair and a skipped file). The last test renders the report in headless Chromium 
 
 from __future__ import annotations
 
+import base64
 import copy
 import csv
 import dataclasses
@@ -17,7 +18,7 @@ import io
 import json
 import re
 import shutil
-import subprocess
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from xml.etree import ElementTree
 
 import numpy as np
 import pytest
+from browser import Browser, find_browser
 from matplotlib.image import imread
 
 from segagree.outputs import plots
@@ -58,17 +60,6 @@ TEXT_SECTIONS = [
     "Transcript mismatches",
     "Signatures",
     "Review",  # the review part appended to every text page (issue 30)
-]
-BROWSER_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
 ]
 
 
@@ -398,40 +389,34 @@ def test_agreement_windows_and_confusion() -> None:
 # ---------------------------------------------------------------------------------------------- browser
 
 
-def _browser() -> str:
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("no chromium or chromium-browser executable on PATH (apt-get install chromium)")
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the module's pages (each page a fresh launch cost 0.6 s of CPU)."""
+    path = find_browser()
+    if path is None:
+        pytest.skip("no chromium or chromium-browser executable on PATH (apt-get install chromium)")
+    with Browser(path, extra_flags=("--hide-scrollbars",)) as b:
+        yield b
 
 
-def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, str], tmp_path: Path) -> None:
-    browser = _browser()
+def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, str], browser: Browser) -> None:
     report, _, page = rich_run
-    shot = tmp_path / "report.png"
-    base = [browser, *BROWSER_FLAGS]
-    done = subprocess.run(
-        [
-            *base,
-            f"--user-data-dir={tmp_path / 'profile1'}",
-            "--window-size=1280,2400",
-            f"--screenshot={shot}",
-            report.resolve().as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    # A 1280 x 2400 window, as --window-size=1280,2400 --screenshot gave.
+    browser.call(
+        "Emulation.setDeviceMetricsOverride", session=True, width=1280, height=2400, deviceScaleFactor=1, mobile=False
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    pixels = imread(shot)
+    try:
+        browser.open(report.resolve().as_uri())
+        shot = browser.call("Page.captureScreenshot", session=True, format="png")["data"]
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride", session=True)
+    pixels = imread(io.BytesIO(base64.b64decode(shot)), format="png")
     assert pixels.shape[:2] == (2400, 1280)
     assert float(np.std(pixels[..., :3])) > 0.1  # not blank
     assert np.allclose(pixels[5, 5, :3], np.array([0x00, 0x33, 0x6F]) / 255, atol=0.03)  # the header's CSS applied
 
     # A test-only copy of a text page with a probe script (the text pages have none) reports how
-    # every image (the PNGs under plots/, loaded eagerly here) decoded; --dump-dom prints the DOM
-    # after the load event.
+    # every image (the PNGs under plots/, loaded eagerly here) decoded, once the page has loaded.
     probe = (
         "<script>window.__errors = [];window.addEventListener('error', e => window.__errors.push(String(e.message)));"
         "window.addEventListener('load', () => {const p = document.createElement('pre'); p.id = 'probe';"
@@ -443,25 +428,25 @@ def test_report_renders_in_headless_chromium(rich_run: tuple[Path, RunOutcome, s
     wrapper = report.parent / "texts" / "probe.html"  # next to the page: the images are relative to it
     eager = text_page.replace('loading="lazy"', 'loading="eager"')
     wrapper.write_text(eager.replace("</body>", probe + "</body>", 1), encoding="utf-8")
-    state = _probe(base, tmp_path / "profile2", wrapper)
+    state = _probe(browser, wrapper)
     wrapper.unlink()
     assert state["errors"] == []
     assert len(state["images"]) == n_images >= 3
     assert all(complete and width > 0 and height > 0 for complete, width, height in state["images"]), state
 
 
-def _probe(base: list[str], profile: Path, page: Path) -> dict[str, Any]:
-    """Load ``page`` in headless Chromium and return what its probe script put in ``<pre id="probe">``."""
-    done = subprocess.run(
-        [*base, f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
-    assert found, "the probe did not run: " + done.stdout[-500:]
-    state: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+# What the probe script put in <pre id="probe"> (it runs on the load event), waited for.
+PROBE_TEXT = """new Promise((resolve, reject) => { const until = Date.now() + 30000;
+  const look = () => { const p = document.getElementById('probe');
+    if (p) resolve(p.textContent); else if (Date.now() > until) reject(new Error('the probe did not run'));
+    else setTimeout(look, 20); };
+  look(); })"""
+
+
+def _probe(browser: Browser, page: Path) -> dict[str, Any]:
+    """Load ``page`` in the browser and return what its probe script put in ``<pre id="probe">``."""
+    browser.open(page.as_uri())
+    state: dict[str, Any] = json.loads(browser.eval(PROBE_TEXT))
     return state
 
 
@@ -489,18 +474,16 @@ window.addEventListener('load', () => {
 
 
 def test_report_table_sorts_filters_and_links_in_headless_chromium(
-    rich_run: tuple[Path, RunOutcome, str], tmp_path: Path
+    rich_run: tuple[Path, RunOutcome, str], browser: Browser
 ) -> None:
-    browser = _browser()
     report, outcome, page = rich_run
-    base = [browser, *BROWSER_FLAGS]
     sf = {r["text"]: r["compare"]["sf"] for r in outcome.results if r.get("ok")}
     assert len(sf) == 2 and sf["garden"] != sf["market"]
     lowest = min(sf, key=sf.__getitem__)
     wrapper = report.parent / "probe.html"
     probe = TABLE_PROBE.replace("__LIMIT__", f"{sf[lowest]:.3f}")
     wrapper.write_text(page.replace("</body>", probe + "</body>", 1), encoding="utf-8")
-    state = _probe(base, tmp_path / "profile", wrapper)
+    state = _probe(browser, wrapper)
     wrapper.unlink()
     assert state["errors"] == []
     assert state["first"] == ["broken", "garden", "market"]  # task order
@@ -514,11 +497,6 @@ def test_report_table_sorts_filters_and_links_in_headless_chromium(
     # The link leads to the text's page, which renders and links back.
     target = Path(state["link"].removeprefix("file://"))
     assert target.is_file() and target.parent.name == "texts"
-    done = subprocess.run(
-        [*base, f"--user-data-dir={tmp_path / 'profile3'}", "--dump-dom", target.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert f"<h1>{target.stem}</h1>" in done.stdout and 'href="../report.html"' in done.stdout
+    browser.open(target.as_uri())
+    dom = browser.eval("document.documentElement.outerHTML")
+    assert f"<h1>{target.stem}</h1>" in dom and 'href="../report.html"' in dom

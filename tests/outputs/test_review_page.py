@@ -30,6 +30,10 @@ from segagree.outputs.review_page import page_data
 from segagree.pipeline.media import find_media, waveform_peaks
 from segagree.schemas import builtin_scheme, from_units
 
+# One worker: the module's browser and built pages are module fixtures, started and built once
+# (spread over the workers, each worker that ran one of its tests started a Chromium of its own).
+pytestmark = pytest.mark.xdist_group("review-page")
+
 RATE = 8000
 SECONDS = 14.0
 SCHEME = builtin_scheme("dubois")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 
 import segagree.api as api
 from segagree.adapters import read_document
@@ -76,7 +77,14 @@ def _interrupt(cmd: list[str], log: Path, sig: int) -> tuple[int, str]:
     return proc.returncode, err.decode()
 
 
-INTERRUPTED_ARGS = ["--time", "--measure", "gamma", "--measure", "alpha_u", "--samples", "60", "--jobs", "2", "-q"]
+SETTINGS = ["--time", "--measure", "gamma", "--measure", "alpha_u", "--samples", "60", "-q"]
+# The run interrupted: two workers (Ctrl-C and SIGKILL reach the whole process group, workers
+# mid-text included). The complete run and the rerun that resumes need no workers (a task's
+# numbers and its log key do not depend on them): one process, forked from this one, saves two
+# fresh interpreters and four pool workers a test (5 s of CPU), and the resumed summary must then
+# equal the complete one across worker counts too.
+INTERRUPTED_ARGS = [*SETTINGS, "--jobs", "2"]
+ONE_PROCESS_ARGS = [*SETTINGS, "--jobs", "1"]
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +92,7 @@ def uninterrupted_time_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     """A 10-text time corpus and its complete run (read only: each test copies the outputs)."""
     root = tmp_path_factory.mktemp("uninterrupted")
     corpus, fresh = time_corpus(root / "corpus", 10), root / "fresh"
-    first = segagree("run", corpus, "-o", fresh, *INTERRUPTED_ARGS)
+    first = run_cli(["run", corpus, "-o", fresh, *ONE_PROCESS_ARGS])
     assert first.returncode == 0, first.stderr
     return corpus, fresh
 
@@ -95,11 +103,11 @@ def test_time_run_interrupted_then_run_again_gives_the_uninterrupted_summary(
     tmp_path: Path, sig: int, uninterrupted_time_run: tuple[Path, Path]
 ) -> None:
     corpus, fresh = uninterrupted_time_run
-    out, args = tmp_path / "out", INTERRUPTED_ARGS
+    out = tmp_path / "out"
     complete = (fresh / "summary.csv").read_bytes()
     shutil.copytree(fresh, out)
     (out / RESULTS_LOG).unlink()  # (--fresh empties it anyway) its first new line: the run is scoring
-    cmd = [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), *args, "--fresh"]
+    cmd = [sys.executable, "-m", "segagree", "run", str(corpus), "-o", str(out), *INTERRUPTED_ARGS, "--fresh"]
     code, err = _interrupt(cmd, out / RESULTS_LOG, sig)
     if sig == signal.SIGINT:
         assert code == 130 and "segagree: interrupted" in err and "Traceback" not in err
@@ -110,7 +118,7 @@ def test_time_run_interrupted_then_run_again_gives_the_uninterrupted_summary(
     assert 1 <= len(lines) < 10
     # The interrupted rerun left the previous complete outputs in place.
     assert (out / "summary.csv").read_bytes() == complete and (out / "report.html").is_file()
-    again = segagree("run", corpus, "-o", out, *args, "--json")
+    again = run_cli(["run", corpus, "-o", out, *ONE_PROCESS_ARGS, "--json"])
     assert again.returncode == 0, again.stderr
     whole = []
     for line in (out / RESULTS_LOG).read_bytes().splitlines():
@@ -148,8 +156,10 @@ def test_time_run_on_dask_gives_the_same_numbers(tmp_path: Path) -> None:
     corpus = time_corpus(tmp_path / "corpus", 4)
     kw = {"time": True, "measures": ["gamma", "alpha_u", "boundary_f1"], "params": {"samples": 5}, "report": False}
     local = api.run(corpus, tmp_path / "loky", jobs=1, **kw)
+    environ = dict(os.environ)
     dask = api.run(corpus, tmp_path / "dask", jobs=2, backend="dask", **kw)
     assert dask.computed == 4 and dask.rows == local.rows
+    assert dict(os.environ) == environ  # the local cluster's settings for its workers are not left behind
     assert (tmp_path / "dask" / "summary.csv").read_bytes() == (tmp_path / "loky" / "summary.csv").read_bytes()
 
 

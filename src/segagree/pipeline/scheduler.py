@@ -123,6 +123,7 @@ def _execute_dask(todo: list[Task], config: Any, jobs: int) -> Iterator[dict[str
     from dask.distributed import Client, LocalCluster, as_completed
 
     address = os.environ.get(DASK_SCHEDULER_ENV)
+    before = dict(os.environ)
     cluster = None if address else LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True)
     try:
         with Client(address or cluster) as client:
@@ -133,6 +134,18 @@ def _execute_dask(todo: list[Task], config: Any, jobs: int) -> Iterator[dict[str
     finally:
         if cluster is not None:
             cluster.close()
+            _restore_environ(before)
+
+
+def _restore_environ(before: dict[str, str]) -> None:
+    """Undo what a local Dask cluster wrote into this process's environment: its nannies set
+    ``PYTHONHASHSEED``, ``OMP_NUM_THREADS=1`` and the like in ``os.environ`` for their workers
+    and leave them there, for every program the caller starts afterwards."""
+    for key in set(os.environ) - set(before):
+        del os.environ[key]
+    for key, value in before.items():
+        if os.environ.get(key) != value:
+            os.environ[key] = value
 
 
 def plan_corpus(corpus_dir: Path, config: Any) -> tuple[Corpus, list[Task]]:
