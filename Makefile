@@ -30,14 +30,13 @@ $(PACKAGES): pyproject.toml
 bytecode: $(PACKAGES)
 	$(BIN)/python bench/warm_kernels.py >/dev/null
 
-# pytest rewrites each test module's asserts when it imports it, and the test workers would all
-# do it at once (4 s of CPU each, half of a worker's collection): rewrite them once here, into
-# pytest's own cache (tests/rewrite_asserts.py, 2 s). Then, after the kernels, load what the
-# forked command-line tests load (tests/cli_process.py), so that its bytecode is written once,
-# not by every worker at once.
-testcache: bytecode
-	$(BIN)/python tests/rewrite_asserts.py >/dev/null
-	$(BIN)/python -c 'import sys; sys.path[:0] = ["tests"]; import cli_process; cli_process._load_once()'
+# Before the test workers start, one process does what each would otherwise do at once
+# (tests/prepare_workers.py): the numba kernels into their cache (make bytecode's job); the test
+# modules' asserts rewritten into pytest's own cache (tests/rewrite_asserts.py; 4 s of CPU a
+# worker, half of its collection); and what the forked command-line tests load (tests/cli_process.py)
+# imported, so that its bytecode is written once.
+testcache: $(PACKAGES)
+	$(BIN)/python tests/prepare_workers.py >/dev/null
 
 venv: bytecode
 
