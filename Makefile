@@ -18,10 +18,15 @@ WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 # once, into .venv, src and tests.
 unexport PYTHONDONTWRITEBYTECODE
 
+# The packages are installed by uv (one wheel from PyPI, installed by the venv's pip), which
+# fetches and unpacks them several at a time: beside two busy processes on 2 cores, 10 s instead
+# of pip's 22 s (9 s of CPU against 14), the same versions. Where uv cannot be had or fails
+# (no PyPI, only a local index), pip installs them as before, and says so.
 $(PACKAGES): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet --no-compile -e '.[test,dask,suber]'
+	if $(BIN)/pip install --quiet 'uv>=0.4' && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test,dask,suber]'; then :; \
+	else echo "make: uv could not install the packages; pip installs them" >&2; \
+		$(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet --no-compile -e '.[test,dask,suber]'; fi
 	touch $(PACKAGES)
 
 # The numba kernels compile into their on-disk cache once here (about 8 s of CPU, then 1.5 s
