@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_chat_read.py [--repeat 5]
 
 For each real CHAT file in ../shared/corpora/chat: the best wall time of ``--repeat`` reads by
-``segagree.adapters.chat.read`` (lines to a Document, tokens, times, metadata) and by
+``segagree.formats.chat.cha.read`` (lines to a Document, tokens, times, metadata) and by
 ``pylangacq.read_chat(strict=False)`` (pylangacq 0.2x parses in Rust through rustling; strict
 mode refuses most of these files), with utterance counts and lines per second.
 """
@@ -15,7 +15,7 @@ import time
 import warnings
 from pathlib import Path
 
-from segagree.adapters import chat
+from segagree.formats.chat import cha as chat
 
 CHAT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "chat"
 

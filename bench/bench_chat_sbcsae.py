@@ -20,10 +20,10 @@ from pathlib import Path
 
 from bench_chat_read import best  # (the best of --repeat wall times; run from bench/ or as a script)
 
-from segagree.adapters import read_document
-from segagree.pipeline.align import align_streams
-from segagree.pipeline.pairing import speaker_arrays, speaker_rule
-from segagree.schemas import builtin_scheme
+from segagree.formats import read_document
+from segagree.model import builtin_scheme
+from segagree.scoring.tokens.pairing import speaker_arrays, speaker_rule
+from segagree.scoring.tokens.stream_alignment import align_streams
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 TEXTS = {"sbcsae_02.cha": "sbc002.csv", "sbcsae_03.cha": "sbc003.csv", "sbcsae_07.cha": "sbc007.csv"}

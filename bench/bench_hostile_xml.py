@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from segagree.adapters import read_document
 from segagree.errors import SegagreeError
+from segagree.formats import read_document
 
 HEAD = (
     b'<?xml version="1.0" encoding="UTF-8"?>\n<ANNOTATION_DOCUMENT AUTHOR="" DATE="2020-01-01T00:00:00+00:00" '

@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from segagree.adapters import read_document
 from segagree.errors import MismatchError
-from segagree.metrics.agreement import sf_kappa
-from segagree.pipeline.pairing import pair_annotations
-from segagree.schemas.scheme import builtin_scheme
+from segagree.formats import read_document
+from segagree.metrics.chance.sf_kappa import sf_kappa
+from segagree.model.scheme import builtin_scheme
+from segagree.scoring.tokens.pairing import pair_annotations
 
 NCCU = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "nccu"
 

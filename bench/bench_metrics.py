@@ -16,10 +16,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from segagree.metrics.alignment import alignment_similarity
-from segagree.metrics.boundary_edit import boundary_similarity, segmentation_similarity
-from segagree.metrics.masses import boundary_string, masses_from_positions
-from segagree.metrics.windows import pk, windowdiff, winpr
+from segagree.metrics.boundary.a_similarity import alignment_similarity
+from segagree.metrics.boundary.boundary_edit import boundary_similarity, segmentation_similarity
+from segagree.metrics.boundary.masses import boundary_string, masses_from_positions
+from segagree.metrics.boundary.windows import pk, windowdiff, winpr
 
 try:
     import segeval

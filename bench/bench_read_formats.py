@@ -5,7 +5,7 @@
 
 Fixed inputs: the synthetic pair of ``bench_commands.write_pair`` (two annotators, about
 ``--tokens`` tokens each, seeded), written as CSV and converted with
-``segagree.adapters.write_document`` to Du Bois text (``.txt``), ELAN (``.eaf``), Praat
+``segagree.formats.write_document`` to Du Bois text (``.txt``), ELAN (``.eaf``), Praat
 (``.TextGrid``) and native JSON (``.segagree.json``). For each format: the best of
 ``--repeat`` in-process ``read_document`` calls on the first file (seconds, tokens per second),
 the best of ``--repeat`` ``write_document`` calls writing that Document back in its format,
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_commands import write_pair  # noqa: E402
 
-from segagree.adapters import read_document, write_document  # noqa: E402
+from segagree.formats import read_document, write_document  # noqa: E402
 
 FORMATS = (".csv", ".txt", ".eaf", ".TextGrid", ".segagree.json")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_commands import write_pair  # noqa: E402
 
-from segagree.adapters import read_document, write_document  # noqa: E402
+from segagree.formats import read_document, write_document  # noqa: E402
 
 FORMATS = (
     ".txt",
@@ -46,7 +46,7 @@ FORMATS = (
 _CHILD = """
 import sys, time
 import numpy, pandas, lxml.etree, openpyxl
-from segagree.adapters import read_document
+from segagree.formats import read_document
 def hwm():
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):

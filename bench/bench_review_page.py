@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 def _perturbed(a_path: Path, b_path: Path) -> int:
     """Write annotator B (see the module docstring); return A's units."""
-    from segagree.adapters import read_document, write_document
-    from segagree.schemas import Layer
+    from segagree.formats import read_document, write_document
+    from segagree.model import Layer
 
     doc = read_document(a_path)
     lay = doc.layer("iu")
@@ -137,7 +137,7 @@ def main() -> None:
         a, b = tmp / "sbcsae_03.a.cha", tmp / "sbcsae_03.b.cha"
         a.write_bytes(SOURCE.read_bytes())
         units = _perturbed(a, b)
-        from segagree.adapters import read_document
+        from segagree.formats import read_document
 
         seconds = float(np.nanmax(read_document(a).column("end"))) + 2
         _tone(tmp / "sbcsae_03.wav", seconds)

@@ -8,7 +8,7 @@ this process, the best of --repeat):
   sheet's, full SHA-1 of both sources);
 * ``adjudicate``: every row decided ``B``, the gold written (path, digest and row-id checks, the
   comparison recomputed from B's file);
-* ``safe_rows`` (only where :mod:`segagree.adapters.cells` exists): 200,000 summary-like rows,
+* ``safe_rows`` (only where :mod:`segagree.files.cells` exists): 200,000 summary-like rows,
   a fifth of them with a cell starting with ``=``, neutralised, against writing them raw.
 
 Run it with this tree and with an older one side by side (the same script; PYTHONPATH picks the tree):
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import openpyxl
 
-from segagree.outputs.adjudicate import adjudicate
-from segagree.outputs.review import write_review_workbook
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import run_task
+from segagree.adjudication.tokens import adjudicate
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import run_task
+from segagree.outputs.review_workbook import write_review_workbook
 
 
 def _pair(folder: Path, n_tokens: int) -> tuple[Path, Path]:
@@ -89,7 +89,7 @@ def main() -> None:
         adj = _cpu(lambda: adjudicate(wb_path, folder / "gold.txt"), args.repeat)
         print(f"operations rows {rows}; CPU s: review {review:.2f}, adjudicate {adj:.2f}")
     try:
-        from segagree.adapters.cells import safe_rows
+        from segagree.files.cells import safe_rows
     except ImportError:
         return
     rng = random.Random(29)

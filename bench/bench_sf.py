@@ -1,4 +1,4 @@
-"""Benchmark of S_f / S_f^B (segagree.metrics.sf): NCCU texts and a synthetic 250k-token pair.
+"""Benchmark of S_f / S_f^B (segagree.metrics.boundary.sf): NCCU texts and a synthetic 250k-token pair.
 
 Run: ``.venv/bin/python bench/bench_sf.py`` (fixed seeds; about a minute).
 
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics import sf
-from segagree.schemas.scheme import builtin_scheme
+from segagree.model.scheme import builtin_scheme
 
 ROOT = Path(__file__).resolve().parents[1]
 ORACLE = ROOT.parent / "shared" / "oracle" / "segsimflex.json"

@@ -67,7 +67,7 @@ def spread(xs: list[float]) -> str:
 
 
 EVALUATE = (
-    "from segagree.pipeline.subtitles import evaluate_paths; import json, sys; "
+    "from segagree.scoring.subtitles.evaluation import evaluate_paths; import json, sys; "
     "print(json.dumps(evaluate_paths([sys.argv[1]], [sys.argv[2]], fmt='tagged'), sort_keys=True, default=str))"
 )
 

@@ -19,7 +19,7 @@ The distributions are written here from the definitions, not taken from segagree
   1..num-1, code k when ``cum[k] <= prob < cum[k+1]``, ``cum = c(1, cumsum(counts))``, R's
   symbol order typed, unclassified, none), from the last speaker's counts, for every speaker.
 
-Each random pair is scored by the plain S_f metric :func:`segagree.metrics.sf.sf_speaker`
+Each random pair is scored by the plain S_f metric :func:`segagree.metrics.boundary.sf.sf_speaker`
 (verified on its own against segsimflex and brute force); pooled over speakers as summed cost
 over summed tokens (S_f) or summed edits (S_f^B, 1 when there are no edits).
 
@@ -51,9 +51,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segagree.metrics.agreement import sf_kappa
-from segagree.metrics.sf import sf_speaker
-from segagree.schemas.scheme import BoundaryScheme, builtin_scheme
+from segagree.metrics.boundary.sf import sf_speaker
+from segagree.metrics.chance.sf_kappa import sf_kappa
+from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
 Ann = dict[str, np.ndarray]
 

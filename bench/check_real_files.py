@@ -5,7 +5,7 @@
 For every file below DIR whose extension segagree reads (``.eaf``, ``.TextGrid``, ``.cha``,
 ``.trs``, ``.exb``, ``.srt``, ``.vtt``, ``.rez`` ...):
 
-* **read**: read with :func:`segagree.adapters.read_document`; a :class:`segagree.errors.SegagreeError`
+* **read**: read with :func:`segagree.formats.read_document`; a :class:`segagree.errors.SegagreeError`
   is a clean refusal (its one-line message is printed), any other exception a crash (a bug);
 * **round trips**: written to every target format and read back. A write that reports no loss
   ("lossless") must read back with no difference (times within the target's precision); a
@@ -28,9 +28,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters import EXTENSIONS, read_document, write_document
 from segagree.api import compare
 from segagree.errors import SegagreeError
+from segagree.formats import EXTENSIONS, read_document, write_document
 
 TARGETS = {
     "eaf": ".eaf",

@@ -176,7 +176,7 @@ def _load_once() -> None:
     import pkgutil
 
     import segagree
-    from segagree.metrics.agreement import sf_kappa
+    from segagree.metrics.chance.sf_kappa import sf_kappa
 
     # Every module of the package, and every module it imports anywhere, also inside a function
     # (segagree imports pandas, rich, the writers' libraries on first use, to start fast): else

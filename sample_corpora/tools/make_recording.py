@@ -74,8 +74,8 @@ def _lee(kim: list[dict[str, Any]], scheme: Any) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    from segagree.adapters import write_document
-    from segagree.schemas import builtin_scheme, from_units
+    from segagree.formats import write_document
+    from segagree.model import builtin_scheme, from_units
 
     for tool in ("espeak-ng", "sox"):
         if shutil.which(tool) is None:

@@ -1,9 +1,9 @@
 """segagree: segmentation similarity and agreement for corpus linguists.
 
 Reads Rezonator, ELAN, Praat, SRT, plain transcripts and spreadsheets into one canonical model
-(:mod:`segagree.schemas`), scores pairs of segmentations (:mod:`segagree.metrics`), turns
+(:mod:`segagree.model`), scores pairs of segmentations (:mod:`segagree.metrics`), turns
 similarity into chance-corrected agreement and writes review spreadsheets and reports
-(:mod:`segagree.pipeline`, :mod:`segagree.outputs`).
+(:mod:`segagree.scoring`, :mod:`segagree.outputs`).
 
 The Python API is at the package top (see :mod:`segagree.api`)::
 

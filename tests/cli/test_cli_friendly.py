@@ -54,7 +54,7 @@ def test_help_and_version_import_no_heavy_module(args):
         "import sys\nfrom segagree.cli import main\n"
         f"try:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'pandas','numpy','matplotlib','rich','typer',"
-        "'lxml','openpyxl','click','logging'} or m in {'segagree.api','segagree.adapters'})\n"
+        "'lxml','openpyxl','click','logging'} or m in {'segagree.api','segagree.formats'})\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=60)
@@ -246,7 +246,7 @@ def test_format_aliases(alias, path, tmp_path):
 
 
 def test_format_alias_registry():
-    from segagree.adapters import format_for
+    from segagree.formats import format_for
 
     assert format_for("x", "xlsx").name == "table"
     assert format_for("x", "tsv").name == "table"
@@ -254,7 +254,7 @@ def test_format_alias_registry():
     assert format_for("x", "ELAN").name == "eaf"
     assert format_for("x", "WebVTT").name == "vtt"
     assert format_for("x", "cha").name == "chat"
-    from segagree.adapters import ALIASES, adapters
+    from segagree.formats import ALIASES, adapters
 
     assert set(ALIASES.values()) <= set(adapters())  # every alias names a format that exists
 
@@ -474,9 +474,9 @@ def test_table_writer_does_not_copy_token_values_over_the_unit():
     import numpy as np
     import pandas as pd
 
-    from segagree.adapters import read_document
-    from segagree.adapters.base import LossReport
-    from segagree.adapters.table import write
+    from segagree.formats import read_document
+    from segagree.formats.table import write
+    from segagree.model.losses import LossReport
 
     doc = read_document(SAMPLE / "garden.ann1.txt")
     doc.tokens["kind"] = np.where(np.arange(doc.n_tokens) % 2 == 0, "word", "pause")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpora" / "time"
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipeline"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scoring"))
 from cli_process import run_cli  # noqa: E402
 from time_files import write_table  # noqa: E402
 
@@ -125,7 +125,7 @@ def test_memory_estimates_are_exact_counts() -> None:
     """The estimate bounds the pairs candidate_pairs scores and the rows _extend creates, before either."""
     import numpy as np
 
-    from segagree.metrics.unitizing import alignment as al
+    from segagree.metrics.unitizing import gamma_alignment as al
     from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track, candidate_pairs
 
     rng = np.random.default_rng(3)

@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 # The generators of the damage tests are reused, not copied.
 sys.path.insert(0, str(REPO / "tests"))
-sys.path.insert(0, str(REPO / "tests" / "adapters"))
+sys.path.insert(0, str(REPO / "tests" / "formats"))
 
 MB = 1024 * 1024
 
@@ -124,7 +124,7 @@ def peak_of_read(path: Path) -> float:
     code = (
         "import sys\n"
         "import numpy, pandas\n"
-        "from segagree.adapters import read_document\n"
+        "from segagree.formats import read_document\n"
         "def hwm():\n"
         "    return next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM:'))\n"
         "base = hwm()\n"

@@ -26,10 +26,10 @@ from hostile import (
     write_workbook,
 )
 
-from segagree.adapters import base as adapters_base
-from segagree.adapters import read_document, write_document, xlsx_guard
 from segagree.errors import InputError, SegagreeError
-from segagree.schemas.native import MAX_META_DEPTH
+from segagree.files import memory, xlsx_guard
+from segagree.formats import read_document, write_document
+from segagree.model.native import MAX_META_DEPTH
 
 # --- XLSX size bombs --------------------------------------------------------------------------
 
@@ -202,13 +202,13 @@ def test_a_file_larger_than_memory_allows_is_refused_before_reading(
 ) -> None:
     path = tmp_path / "t.txt"
     path.write_text("A: hello there .\n" * 1000, encoding="utf-8")
-    monkeypatch.setattr(adapters_base, "free_memory", lambda: path.stat().st_size)  # far below 25x
+    monkeypatch.setattr(memory, "free_memory", lambda: path.stat().st_size)  # far below 25x
     with pytest.raises(InputError, match=r"out of memory reading .*t\.txt"):
         read_document(path)
 
 
 def test_a_memory_error_while_reading_is_reported_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from segagree.adapters import text
+    from segagree.formats import text
 
     path = tmp_path / "t.txt"
     path.write_text("A: hello there .\n", encoding="utf-8")
@@ -240,7 +240,7 @@ def test_a_workbook_read_running_out_of_memory_is_not_called_damaged(
 
 
 def test_free_memory_is_known_here() -> None:
-    free = adapters_base.free_memory()
+    free = memory.free_memory()
     assert free is None or free > 0
 
 
@@ -357,7 +357,7 @@ def test_seeded_damage_of_every_reader_gives_clean_errors(tmp_path: Path) -> Non
 
 
 def test_torn_log_lines_are_skipped_and_whole_ones_kept(tmp_path: Path) -> None:
-    from segagree.pipeline.results_log import append, load_index
+    from segagree.corpus.results_log import append, load_index
 
     log = tmp_path / "results.jsonl"
     for case, rng in seeded(50):

@@ -18,14 +18,14 @@ import openpyxl
 import pytest
 from cli_process import run_cli
 
-from segagree.adapters import read_document, write_document
-from segagree.adapters.cells import FORMULA_START, RAW_ENV, XLSX_MAX_CHARS, safe_rows, would_run
+from segagree.adjudication.tokens import adjudicate
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import run_task
 from segagree.errors import SegagreeError
-from segagree.outputs import review as review_mod
-from segagree.outputs.adjudicate import adjudicate
-from segagree.outputs.review import OPS_HEADERS, write_review_workbook
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import run_task
+from segagree.files.cells import FORMULA_START, RAW_ENV, XLSX_MAX_CHARS, safe_rows, would_run
+from segagree.formats import read_document, write_document
+from segagree.outputs import review_workbook as review_mod
+from segagree.outputs.review_workbook import OPS_HEADERS, write_review_workbook
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_corpora"
@@ -323,8 +323,8 @@ def test_report_csv_switch_by_environment(monkeypatch):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_every_writer_keeps_speaker_names_or_reports_them(tmp_path, seed):
-    from segagree.adapters import adapters
-    from segagree.schemas import builtin_scheme, from_units
+    from segagree.formats import adapters
+    from segagree.model import builtin_scheme, from_units
 
     rng = random.Random(seed)
     pieces = ["Jo", "\n", '"', "<", ">", "&", ":", "*", "%", "  ", "\u202e", "é", "-"]
@@ -404,7 +404,7 @@ def test_forged_last_cell_is_refused_before_adjudication(garden):
 
 
 def test_xlsx_convert_refuses_rows_beyond_a_sheet(tmp_path, monkeypatch):
-    import segagree.adapters.table as table
+    import segagree.formats.table as table
 
     monkeypatch.setattr(table, "XLSX_MAX_ROWS", 3)  # a sheet of 3 rows: header and 2 units
     src = tmp_path / "t.csv"

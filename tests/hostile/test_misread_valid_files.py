@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from hostile import seeded
 
-from segagree.adapters import read_document
-from segagree.adapters.chat_marks import tokenise
-from segagree.pipeline.degrade import degrade_document
-from segagree.pipeline.rebreak import subtitle_breaks
+from segagree.formats import read_document
+from segagree.formats.chat.marks import tokenise
+from segagree.scoring.subtitles.breaks import subtitle_breaks
+from segagree.subtitle_tools.degrade import degrade_document
 
 from conftest import SHARED
 

@@ -20,9 +20,9 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from segagree.metrics.agreement import sf_kappa
-from segagree.metrics.sf import sf_speaker
-from segagree.schemas.scheme import builtin_scheme
+from segagree.metrics.boundary.sf import sf_speaker
+from segagree.metrics.chance.sf_kappa import sf_kappa
+from segagree.model.scheme import builtin_scheme
 
 K = 1_000_000
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from segagree.errors import InputError, MismatchError, UsageError
-from segagree.metrics.fleiss import (
+from segagree.metrics.chance.fleiss import (
     artstein_poesio_bias,
     bootstrap_ci,
     fleiss,
@@ -21,8 +21,8 @@ from segagree.metrics.fleiss import (
     fleiss_pi,
     pairwise_table,
 )
-from segagree.pipeline.agreement import agree_dataset, load_segeval_json
-from segagree.schemas.scheme import builtin_scheme
+from segagree.model.scheme import builtin_scheme
+from segagree.scoring.tokens.agreement import agree_dataset, load_segeval_json
 
 SAMPLES = [
     "KAZANTSEVA2012_G5",

@@ -1,4 +1,4 @@
-"""Simulated and exact kappa of S_f / S_f^B (segagree.metrics.agreement)."""
+"""Simulated and exact kappa of S_f / S_f^B (segagree.metrics.chance.sf_kappa)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.agreement import chance_distributions, score_pairs, sf_kappa
-from segagree.metrics.sf import sf_speaker
-from segagree.schemas.scheme import builtin_scheme
+from segagree.metrics.boundary.sf import sf_speaker
+from segagree.metrics.chance.sf_kappa import chance_distributions, score_pairs, sf_kappa
+from segagree.model.scheme import builtin_scheme
 
 SCHEMES = ["dubois", "lai2023", "segsimflex-vignette"]
 
@@ -250,8 +250,8 @@ NCCU = ["nccu_t001", "nccu_t009", "nccu_t016", "nccu_t025", "nccu_t049"]
 def test_segsimflex_kappa_matches_the_reference(
     segsimflex_oracle: dict, case: str, config: str, scheme_name: str
 ) -> None:
-    from segagree.adapters import read_document
-    from segagree.pipeline.pairing import pair_annotations
+    from segagree.formats import read_document
+    from segagree.scoring.tokens.pairing import pair_annotations
 
     from conftest import shared_path
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import segagree.metrics.agreement as agr
-from segagree.metrics.agreement import score_pairs, sf_kappa
-from segagree.schemas.scheme import builtin_scheme
+import segagree.metrics.chance.sf_kappa as agr
+from segagree.metrics.chance.sf_kappa import score_pairs, sf_kappa
+from segagree.model.scheme import builtin_scheme
 
 SCHEMES = ["dubois", "lai2023", "subtitle"]
 
@@ -148,7 +148,7 @@ def test_long_blocks_without_a_transposition_limit_equal_score_pairs(monkeypatch
     than the compiled kernel's reused scratch (its own-scratch branch) give score_pairs' numbers."""
     import dataclasses
 
-    from segagree.metrics import _kernels
+    from segagree.metrics.chance import kernels as _kernels
 
     base = builtin_scheme("dubois")
     scheme = dataclasses.replace(base, transposition=np.zeros(base.n_codes))

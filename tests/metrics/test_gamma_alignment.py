@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from segagree.metrics.unitizing.alignment import alignment_disorder, best_alignment, group_disorders
 from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track
+from segagree.metrics.unitizing.gamma_alignment import alignment_disorder, best_alignment, group_disorders
 
 
 def brute_force(tracks: list[Track], dis: Dissimilarity) -> float:
@@ -105,7 +105,7 @@ def test_duplicate_and_identical_units() -> None:
 
 def test_larger_two_annotator_case_equals_the_program() -> None:
     """Two annotators: the matching and the general set-partitioning program give the same optimum."""
-    from segagree.metrics.unitizing.alignment import _solve_program
+    from segagree.metrics.unitizing.gamma_alignment import _solve_program
 
     rng = np.random.default_rng(5)
     tracks = random_tracks(rng, 2, 40)
@@ -120,7 +120,7 @@ def test_program_equals_scipy_milp(seed: int, capfd: pytest.CaptureFixture[str])
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import csc_matrix
 
-    from segagree.metrics.unitizing.alignment import _solve_program, candidate_groups
+    from segagree.metrics.unitizing.gamma_alignment import _solve_program, candidate_groups
 
     rng = np.random.default_rng(100 + seed)
     tracks = random_tracks(rng, 3 + seed % 3, 12)

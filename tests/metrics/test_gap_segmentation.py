@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from segagree.metrics.masses import Segmentation, as_segmentation
-from segagree.metrics.subtitles import _gap_segmentation, _gap_sets, _two_type_segmentation
+from segagree.metrics.boundary.masses import Segmentation, as_segmentation
+from segagree.metrics.subtitles.scores import _gap_segmentation, _gap_sets, _two_type_segmentation
 
 
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=40).filter(lambda m: sum(m) >= 1))

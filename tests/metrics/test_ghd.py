@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segagree.errors import UsageError
-from segagree.metrics.ghd import ghd, ghd_cost
-from segagree.metrics.masses import boundary_string
-from segagree.metrics.stats import pooled
+from segagree.metrics.boundary.ghd import ghd, ghd_cost
+from segagree.metrics.boundary.masses import boundary_string
+from segagree.metrics.boundary.stats import pooled
 
 from conftest import REPO
 
@@ -113,8 +113,8 @@ def test_bad_parameters_are_refused():
 
 
 def test_compare_metric_ghd_matches_nltk_per_speaker():
-    from segagree.adapters import read_document
-    from segagree.pipeline.pairing import pair_annotations
+    from segagree.formats import read_document
+    from segagree.scoring.tokens.pairing import pair_annotations
 
     a = read_document(REPO / "sample_corpora" / "garden.ann1.txt")
     b = read_document(REPO / "sample_corpora" / "garden.ann2.txt")

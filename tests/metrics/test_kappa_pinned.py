@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import segagree.metrics.agreement as agr
-from segagree.metrics.agreement import sf_kappa
-from segagree.schemas.scheme import builtin_scheme
+import segagree.metrics.chance.sf_kappa as agr
+from segagree.metrics.chance.sf_kappa import sf_kappa
+from segagree.model.scheme import builtin_scheme
 
 
 def _codes(n: int, salt: int, k: int) -> np.ndarray:

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 
-from segagree.adapters import read_document
+from segagree.formats import read_document
 
 from conftest import REPO
 

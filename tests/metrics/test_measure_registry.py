@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from segagree.metrics import registry
-from segagree.metrics.boundary_edit import boundary_similarity
+from segagree.metrics.boundary.boundary_edit import boundary_similarity
+from segagree.metrics.boundary.stats import pooled
+from segagree.metrics.boundary.windows import pk, windowdiff, winpr
+from segagree.metrics.chance.fleiss import fleiss
 from segagree.metrics.contract import INPUT_KINDS, Measure, TokenPair, TokenSet
-from segagree.metrics.fleiss import fleiss
-from segagree.metrics.stats import pooled
-from segagree.metrics.windows import pk, windowdiff, winpr
-from segagree.schemas.scheme import builtin_scheme
+from segagree.model.scheme import builtin_scheme
 
 from conftest import REPO
 
@@ -91,7 +91,7 @@ def test_fleiss_measures_equal_fleiss():
     item = TokenSet(codes, scheme, ("x", "y", "z"))
     for similarity in ("b", "sf"):
         if similarity == "b":
-            from segagree.metrics.masses import sets_from_codes
+            from segagree.metrics.boundary.masses import sets_from_codes
 
             data = {s: {c: sets_from_codes(m[s]) for c, m in zip("xyz", codes, strict=True)} for s in codes[0]}
         else:
@@ -104,7 +104,7 @@ def test_fleiss_measures_equal_fleiss():
 
 
 def test_kappa_measure_equals_sf_kappa_for_one_text():
-    from segagree.metrics.agreement import sf_kappa
+    from segagree.metrics.chance.sf_kappa import sf_kappa
 
     scheme = builtin_scheme("dubois")
     pairs = _speakers(seed=7, n=3)
@@ -119,7 +119,7 @@ def test_kappa_measure_equals_sf_kappa_for_one_text():
 
 
 def test_kappa_pooled_over_texts_comes_from_summed_chance_costs():
-    from segagree.metrics.agreement import sf_kappa
+    from segagree.metrics.chance.sf_kappa import sf_kappa
 
     scheme = builtin_scheme("dubois")
     texts = [_speakers(seed=s, n=2) for s in (11, 12)]
@@ -143,7 +143,7 @@ def test_compare_with_sf_alone_imports_no_other_measure_module():
         "import sys\nfrom segagree.cli import main\n"
         f"try:\n    main(['compare', *{files!r}, '--json'])\n"
         "except SystemExit:\n    pass\n"
-        "prefixes = ('segagree.metrics', 'segagree.pipeline.metric')\n"
+        "prefixes = ('segagree.metrics', 'segagree.scoring.metric')\n"
         "print('LOADED', sorted(m for m in sys.modules if m.startswith(prefixes)), file=sys.stderr)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -152,4 +152,4 @@ def test_compare_with_sf_alone_imports_no_other_measure_module():
     others = {m for m in set(registry.MEASURES.values()) if m != registry.MEASURES["sf"]}
     assert registry.MEASURES["sf"] in loaded
     assert not others & set(loaded), loaded
-    assert "segagree.pipeline.metric_runner" not in loaded
+    assert "segagree.scoring.metric_runner" not in loaded

@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 
 from segagree.errors import SegagreeError, UsageError
-from segagree.metrics.alignment import alignment_similarity
-from segagree.metrics.boundary_edit import (
+from segagree.metrics.boundary.a_similarity import alignment_similarity
+from segagree.metrics.boundary.boundary_edit import (
     boundary_edit_distance,
     boundary_similarity,
     segmentation_similarity,
 )
-from segagree.metrics.masses import as_segmentation, masses_from_codes, masses_from_positions
-from segagree.metrics.stats import pooled
-from segagree.metrics.windows import pk, window_size, windowdiff, winpr
-from segagree.schemas.scheme import builtin_scheme
+from segagree.metrics.boundary.masses import as_segmentation, masses_from_codes, masses_from_positions
+from segagree.metrics.boundary.stats import pooled
+from segagree.metrics.boundary.windows import pk, window_size, windowdiff, winpr
+from segagree.model.scheme import builtin_scheme
 
 PAIR_METRICS = [
     boundary_edit_distance,

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from segagree.errors import UsageError
-from segagree.metrics.alignment import alignment_similarity
-from segagree.metrics.boundary_edit import (
+from segagree.metrics.boundary.a_similarity import alignment_similarity
+from segagree.metrics.boundary.boundary_edit import (
     boundary_edit_distance,
     boundary_similarity,
     segmentation_similarity,
 )
-from segagree.metrics.windows import pk, window_size, windowdiff, winpr
+from segagree.metrics.boundary.windows import pk, window_size, windowdiff, winpr
 
 ORACLE = Path(__file__).resolve().parents[3] / "shared" / "oracle" / "metrics.json"
 TOL = 1e-12

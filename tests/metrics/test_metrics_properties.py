@@ -10,14 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segagree.metrics import registry
-from segagree.metrics.alignment import alignment_similarity
-from segagree.metrics.boundary_edit import (
+from segagree.metrics.boundary.a_similarity import alignment_similarity
+from segagree.metrics.boundary.boundary_edit import (
     boundary_edit_distance,
     boundary_similarity,
     segmentation_similarity,
 )
-from segagree.metrics.contract import Card
-from segagree.metrics.masses import (
+from segagree.metrics.boundary.masses import (
     as_segmentation,
     codes_from_masses,
     masses_from_codes,
@@ -26,9 +25,10 @@ from segagree.metrics.masses import (
     sets_from_codes,
     sets_from_masses,
 )
-from segagree.metrics.stats import pooled
-from segagree.metrics.windows import pk, window_size, windowdiff, winpr
-from segagree.schemas.scheme import builtin_scheme
+from segagree.metrics.boundary.stats import pooled
+from segagree.metrics.boundary.windows import pk, window_size, windowdiff, winpr
+from segagree.metrics.contract import Card
+from segagree.model.scheme import builtin_scheme
 
 SETTINGS = settings(max_examples=200, deadline=None)
 

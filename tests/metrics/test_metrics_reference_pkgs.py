@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from segagree.metrics.boundary_edit import (
+from segagree.metrics.boundary.boundary_edit import (
     boundary_edit_distance,
     boundary_similarity,
     segmentation_similarity,
 )
-from segagree.metrics.masses import boundary_string
-from segagree.metrics.windows import pk, window_size, windowdiff
+from segagree.metrics.boundary.masses import boundary_string
+from segagree.metrics.boundary.windows import pk, window_size, windowdiff
 
 segeval = pytest.importorskip(
     "segeval", reason="segeval 2.0.11 is the test-only reference for S, B, BED, Pk and WindowDiff"

@@ -1,4 +1,4 @@
-"""segagree's kernels load numba without its BLAS probe (metrics/_numba.py): scipy.linalg is not
+"""segagree's kernels load numba without its BLAS probe (metrics/numba_import.py): scipy.linalg is not
 imported by them, the probe's module can still be imported afterwards, and the kernels' numbers
 are the references' (TER against sacrebleu here; the kappa kernel: tests/metrics/test_kappa_pinned.py)."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 CODE = """
 import sys
-from segagree.metrics._ter import ter_pairs
-from segagree.metrics._kernels import score_draws
+from segagree.metrics.subtitles.ter_kernel import ter_pairs
+from segagree.metrics.chance.kernels import score_draws
 assert score_draws is not None
 pairs = [(("a", "b", "c", "d"), ("b", "a", "c", "e")), (("x",), ("x", "y", "z"))]
 got = ter_pairs(pairs)

@@ -1,4 +1,4 @@
-"""SubER's BLEU, BLEU-seg and chrF from shared sacrebleu statistics (metrics/sacrebleu_stats.py)
+"""SubER's BLEU, BLEU-seg and chrF from shared sacrebleu statistics (metrics/subtitles/sacrebleu_stats.py)
 against suber's ``calculate_sacrebleu_metric`` (the reference): one cache across every metric and
 every form (plain, ``AS-``, ``t-``), as segagree uses it, on every real pair of the shared files."""
 
@@ -18,7 +18,7 @@ from suber.file_readers import read_input_file
 from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
 from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
 
-from segagree.metrics.sacrebleu_stats import SacrebleuStats
+from segagree.metrics.subtitles.sacrebleu_stats import SacrebleuStats
 
 from conftest import shared_path
 
@@ -95,9 +95,9 @@ def test_evalsubtitle_bleus_from_the_statistics_subers_bleu_filled_equal_sacrebl
     filled first, as a scoring shares it, equal sacrebleu's ``BLEU().corpus_score`` on their strings
     (value, precisions, brevity penalty, signature); BLEU_nb's sentence pairs are SubER's on tagged
     text, so only BLEU_br's are computed again."""
-    from segagree.adapters import read_document
-    from segagree.metrics.subtitles import _joined, sigma_scores, suber_scores
-    from segagree.pipeline.subtitles import subtitle_side
+    from segagree.formats import read_document
+    from segagree.metrics.subtitles.scores import _joined, sigma_scores, suber_scores
+    from segagree.scoring.subtitles.evaluation import subtitle_side
 
     folder = shared_path("corpora/subtitles_tagged")
     ref, hyp = (subtitle_side(read_document(folder / name, "tagged")) for name in ("amara.fr", "nmt.fr"))

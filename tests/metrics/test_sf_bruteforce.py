@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from segagree.metrics import sf_speaker
-from segagree.schemas.scheme import BoundaryScheme, BoundaryType, builtin_scheme
+from segagree.model.scheme import BoundaryScheme, BoundaryType, builtin_scheme
 
 TOL = 1e-9
 N_BRUTE = 1200

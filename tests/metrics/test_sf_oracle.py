@@ -24,7 +24,7 @@ import pytest
 
 from segagree.errors import MismatchError
 from segagree.metrics import sf
-from segagree.schemas.scheme import builtin_scheme
+from segagree.model.scheme import builtin_scheme
 
 # Oracle character -> dubois scheme code (one character per token, U+0100 stands for '--').
 CHAR_CODES = {" ": 0, ",": 1, ".": 2, "?": 3, "\u0100": 4, ";": 5}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from segagree.errors import MismatchError, UsageError
 from segagree.metrics import SfStats, sf, sf_speaker
-from segagree.schemas.scheme import BoundaryScheme, BoundaryType, builtin_scheme
+from segagree.model.scheme import BoundaryScheme, BoundaryType, builtin_scheme
 
 SCHEMES = [builtin_scheme(n) for n in ("dubois", "lai2023", "segsimflex-vignette")]
 ASYMMETRIC = BoundaryScheme(

@@ -1,4 +1,4 @@
-"""SubER's WER and CER families counted by segagree (metrics/suber_counts.py) against suber's own
+"""SubER's WER and CER families counted by segagree (metrics/subtitles/suber_counts.py) against suber's own
 functions (the reference): every metric, plain, ``AS-`` and (SRT) ``t-`` hypotheses, on every real
 pair of the shared files, and on hand-made strings with punctuation, case, tabs and empty segments."""
 
@@ -16,8 +16,8 @@ from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference
 from suber.metrics.cer import calculate_character_error_rate
 from suber.metrics.jiwer_interface import calculate_word_error_rate
 
-from segagree.metrics import suber_counts
-from segagree.metrics.suber_strings import segment_string, shared
+from segagree.metrics.subtitles import suber_counts
+from segagree.metrics.subtitles.suber_strings import segment_string, shared
 
 from conftest import shared_path
 

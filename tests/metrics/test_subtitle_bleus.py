@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
-from segagree.adapters import read_document
+from segagree.formats import read_document
 from segagree.metrics.registry import get_measure
-from segagree.metrics.subtitle_bleus import S_BLEU, T_BLEU, TBHR
-from segagree.pipeline.subtitles import evaluate_corpus, evaluate_pair, pair_data, subtitle_side
+from segagree.metrics.subtitles.bleus import S_BLEU, T_BLEU, TBHR
+from segagree.scoring.subtitles.evaluation import evaluate_corpus, evaluate_pair, pair_data, subtitle_side
 
 from conftest import shared_path
 

@@ -8,17 +8,17 @@ from functools import cache
 
 import pytest
 
-from segagree.adapters import read_document
+from segagree.formats import read_document
 from segagree.metrics.contract import Card
 from segagree.metrics.registry import MEASURES, get_measure
-from segagree.metrics.subtitle_measures import READING_SPEED, SubtitleResult
-from segagree.metrics.subtitle_views import PairData
-from segagree.pipeline.subtitles import SUBTITLE_METRICS, evaluate_corpus, pair_data, subtitle_side
-from segagree.schemas import Document
+from segagree.metrics.subtitles.measures import READING_SPEED, SubtitleResult
+from segagree.metrics.subtitles.views import PairData
+from segagree.model import Document
+from segagree.scoring.subtitles.evaluation import SUBTITLE_METRICS, evaluate_corpus, pair_data, subtitle_side
 
 from conftest import shared_path
 
-SUBTITLE_MODULES = ("segagree.metrics.subtitle_measures", "segagree.metrics.subtitle_bleus")
+SUBTITLE_MODULES = ("segagree.metrics.subtitles.measures", "segagree.metrics.subtitles.bleus")
 NAMES = [n for n, mod in MEASURES.items() if mod in SUBTITLE_MODULES]
 
 

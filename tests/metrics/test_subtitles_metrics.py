@@ -20,7 +20,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 
-from segagree.metrics.subtitles import (
+from segagree.metrics.subtitles.scores import (
     EOB,
     EOL,
     SUBER_METRICS,

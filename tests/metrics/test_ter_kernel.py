@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 from sacrebleu.metrics import lib_ter as ref_ter
 
-from segagree.metrics._ter import ter_edits, ter_pairs
+from segagree.metrics.subtitles.ter_kernel import ter_edits, ter_pairs
 
 from conftest import shared_path
 

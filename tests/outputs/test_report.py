@@ -29,11 +29,11 @@ import pytest
 from browser import Browser, find_browser
 from matplotlib.image import imread
 
+from segagree.api.run_corpus import RunOutcome, run_corpus
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import run_task
 from segagree.outputs import plots
 from segagree.outputs.report import write_report
-from segagree.outputs.run import RunOutcome, run_corpus
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import run_task
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_corpora"
@@ -41,7 +41,7 @@ SAMPLE = REPO / "sample_corpora"
 # The module fixtures (two corpus runs) are computed once: every test of this module runs on one worker.
 pytestmark = pytest.mark.xdist_group("report")
 
-KAPPA = importlib.util.find_spec("segagree.metrics.agreement") is not None
+KAPPA = importlib.util.find_spec("segagree.metrics.chance.sf_kappa") is not None
 SECTIONS = [
     "Corpus scores",
     "Distribution over texts",

@@ -22,13 +22,13 @@ import soundfile
 from browser import Browser, find_browser
 from click.testing import CliRunner
 
-from segagree.adapters import read_document, write_document
+from segagree.adjudication.tokens import adjudicate
 from segagree.cli import app
 from segagree.errors import SegagreeError
-from segagree.outputs.adjudicate import adjudicate
+from segagree.files.media import find_media, waveform_peaks
+from segagree.formats import read_document, write_document
+from segagree.model import builtin_scheme, from_units
 from segagree.outputs.review_page import page_data
-from segagree.pipeline.media import find_media, waveform_peaks
-from segagree.schemas import builtin_scheme, from_units
 
 # One worker: the module's browser and built pages are module fixtures, started and built once
 # (spread over the workers, each worker that ran one of its tests started a Chromium of its own).
@@ -434,8 +434,8 @@ def _fill_workbook(source: Path, target: Path, decided: dict[int, tuple[str, Any
 
 
 def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) -> None:
-    from segagree.outputs.run import run_corpus
-    from segagree.pipeline.config import RunConfig
+    from segagree.api.run_corpus import run_corpus
+    from segagree.corpus.config import RunConfig
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
@@ -472,9 +472,9 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
 def test_a_single_pair_texts_review_part_is_built_by_its_worker(tmp_path: Path) -> None:
     # The worker that scored the pair builds the part with the operation rows at hand; the page
     # reuses it, and it is the part the page would build by scoring the pair again.
+    from segagree.api.run_corpus import run_corpus
+    from segagree.corpus.config import RunConfig
     from segagree.outputs.review_page import PARTS_DIR, text_review_section
-    from segagree.outputs.run import run_corpus
-    from segagree.pipeline.config import RunConfig
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -10,7 +10,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from segagree.outputs.review import (
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import run_task
+from segagree.outputs.review_workbook import (
     DECISIONS,
     MATRIX_CORNER,
     OPS_COLUMNS,
@@ -20,8 +22,6 @@ from segagree.outputs.review import (
     sheet_names,
     write_review_workbook,
 )
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import run_task
 
 from conftest import REPO
 
@@ -215,7 +215,7 @@ def test_a_spans_cover_tokens_only_a_has():
 
 
 def test_review_rows_and_values_are_the_operation_rows_with_id_and_span():
-    from segagree.outputs.review import OPS_WRITTEN, review_rows, review_values
+    from segagree.outputs.review_workbook import OPS_WRITTEN, review_rows, review_values
 
     result = garden()
     ops = result["operation_rows"]

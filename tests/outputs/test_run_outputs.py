@@ -11,12 +11,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-import segagree.pipeline.tasks as tasks_module
-from segagree.outputs import run as run_module
-from segagree.outputs.run import MANIFEST, NOT_LOGGED, RESULTS_LOG, run_corpus, usable_cpus
-from segagree.pipeline import scheduler
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.tasks import run_task
+import segagree.corpus.tasks as tasks_module
+from segagree.api import run_corpus as run_module
+from segagree.api.run_corpus import MANIFEST, NOT_LOGGED, RESULTS_LOG, run_corpus, usable_cpus
+from segagree.corpus import scheduler
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import run_task
 
 from conftest import REPO
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from xlsxwriter import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from segagree.outputs import review
+from segagree.outputs import review_workbook as review
 from segagree.outputs.xlsx_rows import BulkRowsWorksheet, CellByCellWorksheet, rows_worksheet_class
 
 from conftest import REPO
@@ -117,8 +117,8 @@ def _workbook_members(path) -> dict[str, bytes]:
 
 
 def test_review_workbook_is_the_one_written_cell_by_cell(tmp_path, monkeypatch) -> None:
-    from segagree.pipeline.config import RunConfig
-    from segagree.pipeline.tasks import run_task
+    from segagree.corpus.config import RunConfig
+    from segagree.corpus.tasks import run_task
 
     sample = REPO / "sample_corpora"
     cfg = RunConfig()

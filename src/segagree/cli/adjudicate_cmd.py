@@ -78,7 +78,7 @@ def adjudicate(
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.
     """
     import segagree.api as api
-    from segagree.outputs.adjudicate import adjudicate as adjudicate_workbook
+    from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
 
     check_writable(output)
     if api.is_time_review(review):  # from review --time: gold units from the aligned groups

@@ -1,5 +1,5 @@
 """``segagree agree FILE FILE [FILE...]`` and ``segagree agree --dataset segeval.json``:
-chance-corrected agreement (see :mod:`segagree.pipeline.agreement`)."""
+chance-corrected agreement (see :mod:`segagree.scoring.tokens.agreement`)."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def agree(
         run_time(paths, opts, reading, scheme, layer, json_out)
         return
     if dataset is not None:
-        from segagree.pipeline.agreement import agree_dataset, load_segeval_json
+        from segagree.scoring.tokens.agreement import agree_dataset, load_segeval_json
 
         if paths:
             raise UsageError("give either annotation files or --dataset, not both")

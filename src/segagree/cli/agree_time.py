@@ -318,7 +318,7 @@ def _note(pooled: dict[str, Any]) -> str:
 
 def print_plan(plan: dict[str, Any]) -> None:
     """The annotation plan, line by line, printed as written."""
-    from segagree.pipeline.time_plan import plan_lines
+    from segagree.scoring.time.plan import plan_lines
 
     out = stdout()
     for line in plan_lines(plan):

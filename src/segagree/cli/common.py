@@ -164,13 +164,13 @@ def json_option(what: str = "print one JSON object instead of tables") -> Callab
 
 def csv_raw_option(f: F) -> F:
     """--csv-raw: report CSVs keep cells starting with = + - @ as they are (the default puts a ``'``
-    in front, OWASP's rule against CSV injection; :mod:`segagree.adapters.cells`). It sets
+    in front, OWASP's rule against CSV injection; :mod:`segagree.files.cells`). It sets
     ``SEGAGREE_CSV_RAW=1`` for the command, which every report CSV writer reads."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
         if kwargs.pop("csv_raw"):
-            from segagree.adapters.cells import RAW_ENV
+            from segagree.files.cells import RAW_ENV
 
             os.environ[RAW_ENV] = "1"
         return f(*args, **kwargs)
@@ -452,9 +452,9 @@ def check_applicable(
     command: str, track: str, measures: Callable[[], Any] | None = None, *, choose: str = "--measure"
 ) -> None:
     """Refuse (exit 2, naming each) a given option that does not apply to ``track`` or to the chosen
-    ``measures`` (see :mod:`segagree.pipeline.options`; a callable, called only when needed)."""
+    ``measures`` (see :mod:`segagree.scoring.options`; a callable, called only when needed)."""
     from segagree.errors import UsageError
-    from segagree.pipeline.options import check_options
+    from segagree.scoring.options import check_options
 
     given, values = given_options()
     try:
@@ -477,7 +477,7 @@ def chosen_time_measures(names: tuple[str, ...], default_count: int | None = Non
     first ``default_count`` of the ``time`` group (review: the first, whose alignment it shows), else all."""
 
     def chosen() -> list[str]:
-        from segagree.pipeline.time_agreement import time_measures
+        from segagree.scoring.time.agreement import time_measures
 
         found = [m.name for m in time_measures(list(names) or None)]
         return found if names or default_count is None else found[:default_count]

@@ -97,7 +97,7 @@ def compare(
     then reported as not applicable when the words are too different to align).
     """
     import segagree.api as api
-    from segagree.pipeline.operations import write_operations_csv
+    from segagree.scoring.tokens.operations import write_operations_csv
 
     check_applicable("compare", "token", lambda: _chosen(metric), choose="--metric")
     opts = reading.options
@@ -135,7 +135,7 @@ def compare(
 def _chosen(metric: str | None) -> list[str]:
     """The measures compare scores: S_f, S_f^B and ``--metric``'s."""
     import segagree.api as api
-    from segagree.pipeline.metric_runner import resolve_metric_names
+    from segagree.scoring.metric_runner import resolve_metric_names
 
     return [*api.SF_NAMES, *(resolve_metric_names(metric) if metric else [])]
 
@@ -183,7 +183,7 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     from rich.table import Table
 
-    from segagree.pipeline.subtitles import split_suber
+    from segagree.scoring.subtitles.evaluation import split_suber
 
     suber, info, metrics = split_suber(result["metrics"])
     out = stdout()

@@ -18,7 +18,7 @@ def formats(json_out: bool) -> None:
     Every format is read; the names and aliases may be given to --from and --to, in any
     case (csv, TextGrid, praat, elan...).
     """
-    from segagree.adapters import ALIASES, adapters
+    from segagree.formats import ALIASES, adapters
 
     table = adapters()
     aliases: dict[str, list[str]] = {}

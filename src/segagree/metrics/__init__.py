@@ -1,39 +1,32 @@
-"""Segmentation similarity and agreement metrics: pure functions on boundary arrays and masses.
+"""Segmentation similarity and agreement measures: pure functions on boundary arrays, masses,
+cues and units in time (no files, no Documents).
 
-* S_f and S_f^B (Lai, Li & Zhang 2023): :func:`sf`, :func:`sf_speaker` (:mod:`.sf`); the R
-  reference's restricted search in :mod:`.sf_segsimflex`.
-* Fournier's boundary edit distance, S and B (:mod:`.boundary_edit`), Pk, WindowDiff and WinPR
-  (:mod:`.windows`), the alignment-based A (:mod:`.alignment`), on masses, gap sets or
-  per-token codes (:mod:`.masses`); additive statistics and pooling in :mod:`.stats`.
-* Chance-corrected agreement: :mod:`.agreement` (simulated kappa), :mod:`.fleiss`.
+* :mod:`.boundary`: S_f and S_f^B (Lai, Li & Zhang 2023; :func:`sf`, :func:`sf_speaker`, and the
+  R reference's restricted search), Fournier's boundary edit distance, S and B, Pk, WindowDiff
+  and WinPR, the alignment-based A, GHD, on masses, gap sets or per-token codes; additive
+  statistics and pooling.
+* :mod:`.chance`: chance-corrected agreement (S_f's simulated kappa, Fleiss' multi-pi and
+  multi-kappa, bootstrap intervals).
+* :mod:`.subtitles`: SubER's and EvalSubtitle's families, break-aware BLEU/TER and the rest.
+* :mod:`.unitizing`: time-based unitizing agreement (gamma, alpha-U, uα, ELAN's kappa, boundary F1).
 * The measure contract (:mod:`.contract`: card, statistics, add, score) and the one registry of
   measures (:mod:`.registry`), whose cards ``segagree metrics`` prints.
 """
 
-# `sf` is both a submodule and a function: importing the submodule (as `compare` always does)
-# binds the package attribute `sf` to the module, so the S_f names are bound here, eagerly.
 from importlib import import_module
-
-from segagree.metrics.sf import MODES as MODES
-from segagree.metrics.sf import Operation as Operation
-from segagree.metrics.sf import SfResult as SfResult
-from segagree.metrics.sf import SfStats as SfStats
-from segagree.metrics.sf import sf as sf
-from segagree.metrics.sf import sf_speaker as sf_speaker
-
-_EAGER = [x.__name__ for x in (Operation, SfResult, SfStats, sf, sf_speaker)] + ["MODES"]
 
 # module -> its public names (space-separated), imported on first use, so that importing one
 # metric module (S_f for `compare`) does not load every other one (module __getattr__ below).
 _MODULES = {
-    "alignment": "AlignedPair AlignmentResult alignment_similarity",
-    "boundary_edit": "Addition BoundaryEditResult Match SimilarityResult Substitution Transposition "
+    "boundary.sf": "MODES Operation SfResult SfStats sf sf_speaker",
+    "boundary.a_similarity": "AlignedPair AlignmentResult alignment_similarity",
+    "boundary.boundary_edit": "Addition BoundaryEditResult Match SimilarityResult Substitution Transposition "
     "boundary_edit_distance boundary_similarity segmentation_similarity",
     "contract": "MetricCard",
-    "masses": "Segmentation as_segmentation boundary_string codes_from_masses masses_from_codes "
+    "boundary.masses": "Segmentation as_segmentation boundary_string codes_from_masses masses_from_codes "
     "masses_from_positions positions_from_masses sets_from_codes sets_from_masses validate_masses",
-    "stats": "AlignmentStats EditCounts SimilarityStats WinPRStats WindowStats pooled",
-    "windows": "K_RULES WinPRResult WindowResult pk window_size windowdiff winpr",
+    "boundary.stats": "AlignmentStats EditCounts SimilarityStats WinPRStats WindowStats pooled",
+    "boundary.windows": "K_RULES WinPRResult WindowResult pk window_size windowdiff winpr",
 }
 _LAZY = {name: f"{__name__}.{module}" for module, names in _MODULES.items() for name in names.split()}
 
@@ -50,4 +43,4 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
-__all__ = sorted([*_EAGER, *_LAZY])
+__all__ = sorted(_LAZY)

@@ -23,7 +23,7 @@ never reads files or Documents (layering: ``metrics`` imports ``schemas`` at mos
 * ``"annotations"``: a :class:`TokenSet`, one speaker's code arrays of two or more annotators over
   one shared token stream (agreement coefficients);
 * ``"subtitles"``: the reference's and hypothesis's subtitle views (sentences, blocks, segments),
-  built by :mod:`segagree.pipeline.subtitles`;
+  built by :mod:`segagree.scoring.subtitles.evaluation`;
 * ``"times"``: a :class:`UnitSet`, time intervals per annotator (start, end, category, text), for
   time-based unitizing agreement (no shared transcript needed).
 """
@@ -202,7 +202,7 @@ class TokenPair:
 
     Attributes:
         a, b: boundary code arrays (int, one per token: 0 none, k the k-th type of ``scheme``).
-        scheme: the layer's :class:`segagree.schemas.BoundaryScheme`.
+        scheme: the layer's :class:`segagree.model.BoundaryScheme`.
         sets_a, sets_b: with several layers compared at once, segeval's per-gap sets of types
             (else None).
     """

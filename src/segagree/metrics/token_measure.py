@@ -1,8 +1,8 @@
 """The measure contract for boundary measures on one shared token stream (input kind ``tokens``).
 
-A boundary measure wraps one of the pure metric functions (:func:`~segagree.metrics.windows.pk`,
-:func:`~segagree.metrics.boundary_edit.boundary_similarity`, ...), which return a result with
-additive ``.stats`` (:mod:`segagree.metrics.stats`) and a ``.signature``. Its statistics are a
+A boundary measure wraps one of the pure metric functions (:func:`~segagree.metrics.boundary.windows.pk`,
+:func:`~segagree.metrics.boundary.boundary_edit.boundary_similarity`, ...), which return a result with
+additive ``.stats`` (:mod:`segagree.metrics.boundary.stats`) and a ``.signature``. Its statistics are a
 :class:`Tally` (those stats plus the parameters the measure chose for the item, such as Pk's
 window k), tallies add across speakers and texts, and the score of a tally is a
 :class:`BoundaryScore` whose value comes from the summed statistics only.
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from segagree.metrics.boundary.masses import Format
 from segagree.metrics.contract import Measure, TokenPair
-from segagree.metrics.masses import Format
 
 __all__ = ["BoundaryMeasure", "BoundaryScore", "Tally"]
 

@@ -1,6 +1,6 @@
-"""Outputs, above the scoring pipeline: summary tables, review workbooks, the HTML report and
-its plots, adjudication, and the corpus run that scores every pair and writes them all.
+"""Outputs, writers only: summary tables, review workbooks and pages, the HTML report and its plots.
 
-Imports run one way: ``outputs`` uses ``pipeline`` (scoring) and its result records in
-:mod:`segagree.pipeline.results`; nothing in ``pipeline`` imports ``outputs``.
+They read result records (:mod:`segagree.scoring`, :mod:`segagree.corpus`) and never score or
+adjudicate; adjudication (:mod:`segagree.adjudication`) and the corpus run that writes them
+all (:mod:`segagree.api.run_corpus`) sit above them.
 """

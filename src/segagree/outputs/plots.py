@@ -13,7 +13,7 @@ Colours: the sequential colour map is ``cividis`` (readable with every common co
 deficiency and in greyscale); categories use the Okabe-Ito palette.
 
 Also here: the seeded percentile bootstrap over texts of pooled S_f / S_f^B (by
-:func:`segagree.metrics.fleiss.bootstrap_ci`), :func:`bootstrap_over_texts`, from each text's summed
+:func:`segagree.metrics.chance.fleiss.bootstrap_ci`), :func:`bootstrap_over_texts`, from each text's summed
 statistics.
 """
 
@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from segagree.metrics.kappa import KAPPA_NAMES
-from segagree.metrics.sf import SF_NAMES
+from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs.plot_text import plain, plain_all
-from segagree.pipeline.figures import (
+from segagree.scoring.tokens.report_numbers import (
     agreement_windows,
     confusion_counts,
     figure_data,
@@ -316,10 +316,10 @@ def bootstrap_over_texts(
 
     ``stats`` maps each text to its summed (cost, n) -- (cost, n_tokens) for S_f, (cost, edits)
     for S_f^B. Texts are resampled with replacement by
-    :func:`segagree.metrics.fleiss.bootstrap_ci`; each resample's score is pooled from summed
+    :func:`segagree.metrics.chance.fleiss.bootstrap_ci`; each resample's score is pooled from summed
     statistics, like the point estimate. With fewer than two texts there is no interval.
     """
-    from segagree.metrics.fleiss import bootstrap_ci
+    from segagree.metrics.chance.fleiss import bootstrap_ci
 
     texts = sorted(stats)
     cost = np.array([float(stats[t][0]) for t in texts])

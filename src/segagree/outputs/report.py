@@ -20,7 +20,7 @@ texts the entry page is about 0.6 MB. Sections:
 * **Subtitle metrics** pooled over texts, only when a result carries subtitle metrics;
 * **Failures and skipped files**; **Settings and signature**.
 
-The page is built from the light records of the run (:mod:`segagree.pipeline.results_log`) and
+The page is built from the light records of the run (:mod:`segagree.corpus.results_log`) and
 one pass over the results read back from the resume log, so its memory does not grow with the
 corpus beyond the table's rows.
 """
@@ -36,9 +36,12 @@ from typing import Any
 import numpy as np
 from markupsafe import Markup
 
-from segagree.adapters.base import atomic_path, write_text_atomic
-from segagree.metrics.kappa import KAPPA_NAMES
-from segagree.metrics.sf import SF_NAMES
+from segagree.corpus.config import RunConfig
+from segagree.corpus.outcome import RunOutcome, texts_of
+from segagree.corpus.rows import POOLED
+from segagree.files.atomic import atomic_path, write_text_atomic
+from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
     _confusion,
@@ -61,9 +64,6 @@ from segagree.outputs.text_pages import (
     subtitle_cells,
     write_text_pages,
 )
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.outcome import RunOutcome, texts_of
-from segagree.pipeline.rows import POOLED
 from segagree.version import version
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
@@ -319,7 +319,7 @@ class _Entry:
     def subtitles(self) -> list[dict[str, Any]]:
         """Subtitle metrics: each pair's (for at most :data:`MAX_DOTS` such pairs; else on the
         text pages only), then pooled over texts (text ALL)."""
-        from segagree.pipeline.rows import subtitle_pooled_rows
+        from segagree.corpus.rows import subtitle_pooled_rows
 
         results = self.outcome.subtitle_results()
         cells = [cell for r in results for cell in subtitle_cells(r)] if len(results) <= MAX_DOTS else []

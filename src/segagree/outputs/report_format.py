@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from segagree.metrics.kappa import KAPPA_NAMES
-from segagree.metrics.sf import SF_NAMES
+from segagree.corpus.rows import POOLED, kappa_values
+from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs import plots
-from segagree.pipeline.rows import POOLED, kappa_values
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
 KAPPA_SF, KAPPA_SF_B = KAPPA_NAMES  # the kappas' names (their cards')

@@ -2,7 +2,7 @@
 
 One self-contained offline HTML page (``segagree review A B -o TEXT.html``, ``review --time ...
 -o TEXT.html``) or one section of a run report's text page (:func:`review_section`). Its rows are
-the review workbook's rows, built by the same functions (:func:`segagree.outputs.review.review_rows`
+the review workbook's rows, built by the same functions (:func:`segagree.outputs.review_workbook.review_rows`
 for S_f's operations, :func:`segagree.outputs.time_review.group_rows` for gamma's groups), so row
 ids and order are the workbook's.
 
@@ -14,9 +14,9 @@ linked relatively (never copied) from an ``<audio>`` element.
 Token rows carry both annotators' IU lines (the unit with the boundary point, one before and one
 after, with their endnotes) and the time span of the units on both sides of the boundary point in
 either annotation; time rows carry each annotator's unit. The waveform strip's peaks are computed
-here (:func:`segagree.pipeline.media.waveform_peaks`). The page keeps decisions in the browser's
+here (:func:`segagree.files.media.waveform_peaks`). The page keeps decisions in the browser's
 localStorage under its digest and exports them as a decisions file
-(:mod:`segagree.outputs.decisions`), which ``segagree adjudicate`` reads like a workbook.
+(:mod:`segagree.adjudication.decisions`), which ``segagree adjudicate`` reads like a workbook.
 """
 
 from __future__ import annotations
@@ -32,11 +32,14 @@ from urllib.parse import quote
 
 import numpy as np
 
-from segagree.adapters import read_document
-from segagree.adapters.base import write_text_atomic
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import file_sha1, with_operation_rows
 from segagree.errors import SegagreeError
-from segagree.outputs.adjudicate import _streams
-from segagree.outputs.review import (
+from segagree.files.atomic import write_text_atomic
+from segagree.files.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
+from segagree.formats import read_document
+from segagree.model import NONE_SYMBOL, Document
+from segagree.outputs.review_workbook import (
     DECISIONS,
     SOURCE_HEADERS,
     review_rows,
@@ -44,10 +47,7 @@ from segagree.outputs.review import (
     source_values,
     workbook_settings,
 )
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
-from segagree.pipeline.tasks import file_sha1, with_operation_rows
-from segagree.schemas import NONE_SYMBOL, Document
+from segagree.scoring.tokens.pairing import speaker_streams
 from segagree.version import version
 
 __all__ = [
@@ -123,7 +123,7 @@ class _Side:
 
     def __init__(self, doc: Document, layer: str, settings: dict[str, Any]) -> None:
         lay = doc.layer(layer if layer in doc.layers else None)
-        self.streams = _streams(doc, settings)
+        self.streams = speaker_streams(doc, settings)
         texts = doc.column("text")
         starts, ends = doc.column("start"), doc.column("end")
         rename = {int(r): s for s, rows in self.streams.items() for r in rows}

@@ -2,7 +2,7 @@
 
 * ``study.csv``: one row per (operation, n, p, seed, metric) with ``value`` (the metric's own
   scale), ``better`` and ``normalised`` (1 = the reference against itself, 0 = the worst value on
-  the grid, higher is better; :mod:`segagree.pipeline.study`), then one row per system hypothesis
+  the grid, higher is better; :mod:`segagree.subtitle_tools.study`), then one row per system hypothesis
   and metric (``operation`` = ``system``, ``system`` = its name, p and seed empty).
 * ``plots/op_OPERATION.png``: the normalised response curves of every metric for one operation
   (mean over seeds), the key metrics drawn heavier; ``plots/metric_METRIC.png``: one key metric
@@ -20,13 +20,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import atomic_path, write_text_atomic
-from segagree.adapters.cells import safe_rows
-from segagree.metrics.boundary_edit import B_CARD, S_CARD
-from segagree.metrics.subtitle_measures import SIGMA, TER_BR
-from segagree.metrics.windows import PK_CARD, WINDOWDIFF_CARD
+from segagree.files.atomic import atomic_path, write_text_atomic
+from segagree.files.cells import safe_rows
+from segagree.metrics.boundary.boundary_edit import B_CARD, S_CARD
+from segagree.metrics.boundary.windows import PK_CARD, WINDOWDIFF_CARD
+from segagree.metrics.subtitles.measures import SIGMA, TER_BR
 from segagree.outputs.plot_text import plain
-from segagree.pipeline.study import BLEU_BR, StudyResult
+from segagree.subtitle_tools.study import BLEU_BR, StudyResult
 
 __all__ = ["KEY_METRICS", "write_study"]
 

@@ -1,11 +1,11 @@
 """``summary.csv`` and ``summary.json`` of a corpus run, one schema for every track, written as streams.
 
-The rows are :mod:`segagree.pipeline.rows`' (long format: ``text, speaker, annotators, measure,
+The rows are :mod:`segagree.corpus.rows`' (long format: ``text, speaker, annotators, measure,
 value, note`` and the token track's columns, the same names in both files; rows pooled over a
 text's speakers have speaker ``ALL``, rows pooled over texts text ``ALL``). Both files are written
 one task result at a time, read back from the resume log, so their size never sits in memory;
 the values pooled over texts come last, computed once per run
-(:attr:`segagree.pipeline.outcome.RunOutcome.pooled_rows`).
+(:attr:`segagree.corpus.outcome.RunOutcome.pooled_rows`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from segagree.adapters.base import atomic_path
-from segagree.adapters.cells import safe_rows
-from segagree.pipeline.rows import (
+from segagree.corpus.rows import (
     COLUMNS,
     COUNT_KEYS,
     POOLED,
@@ -26,10 +24,12 @@ from segagree.pipeline.rows import (
     rows_for,
     subtitle_pooled_rows,
 )
+from segagree.files.atomic import atomic_path
+from segagree.files.cells import safe_rows
 from segagree.version import version
 
 if TYPE_CHECKING:
-    from segagree.pipeline.outcome import RunOutcome
+    from segagree.corpus.outcome import RunOutcome
 
 __all__ = [
     "COLUMNS",

@@ -22,8 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import atomic_path, write_text_atomic
-from segagree.metrics.sf import SF_NAMES
+from segagree.corpus.config import RunConfig
+from segagree.corpus.outcome import RunOutcome, texts_of
+from segagree.corpus.rows import POOLED, rows_for
+from segagree.files.atomic import atomic_path, write_text_atomic
+from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
     _cell,
@@ -42,9 +45,6 @@ from segagree.outputs.report_format import (
     _score,
     _slug,
 )
-from segagree.pipeline.config import RunConfig
-from segagree.pipeline.outcome import RunOutcome, texts_of
-from segagree.pipeline.rows import POOLED, rows_for
 from segagree.version import version
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results

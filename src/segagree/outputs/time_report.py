@@ -2,7 +2,7 @@
 
 The entry page (template ``time_report.html.j2``, autoescaped, the token report's CSS, macros and
 table script shared) holds, per measure, the value pooled over every text by summed statistics with
-a seeded percentile bootstrap interval over texts (:func:`segagree.pipeline.pooling.bootstrap_pooled`),
+a seeded percentile bootstrap interval over texts (:func:`segagree.scoring.pooling.bootstrap_pooled`),
 the distribution of the texts' values, the lowest texts, and one sortable, filterable table of texts
 by measures, each text linked to its page. A text's page (``texts/NAME.html``, template
 ``time_text.html.j2``) is a list of sections (:data:`TEXT_SECTIONS`, each a function of the text's
@@ -23,14 +23,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree.adapters.base import write_text_atomic
+from segagree.corpus.outcome import RunOutcome, texts_of
+from segagree.corpus.rows import POOLED
+from segagree.corpus.time_track import measure_values
+from segagree.files.atomic import write_text_atomic
 from segagree.metrics.registry import get_measure
 from segagree.outputs.report_format import _digest, _environment, _exact, _flatten, _interval, _score, _setting
 from segagree.outputs.text_pages import PAGES_DIR, PagesWritten, page_link, pages_to_write
-from segagree.pipeline.outcome import RunOutcome, texts_of
-from segagree.pipeline.pooling import bootstrap_pooled
-from segagree.pipeline.rows import POOLED
-from segagree.pipeline.time_corpus import measure_values
+from segagree.scoring.pooling import bootstrap_pooled
 from segagree.version import version
 
 __all__ = ["REPORT_NAME", "TEXT_SECTIONS", "write_report", "write_text_pages"]
@@ -222,8 +222,8 @@ def _pairs_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict
 def _timeline_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict[str, Any] | None:
     """A timeline per speaker (inline SVG, the ``review --time --plot`` picture's geometry): every
     annotator's units and, where a measure gives one (gamma's, Mathet et al. 2015), its best alignment."""
+    from segagree.corpus.time_track import read_task_units
     from segagree.outputs.time_plot import timeline_geometry, timeline_svg_layout
-    from segagree.pipeline.time_corpus import read_task_units
 
     timed = read_task_units(record["files"], config.how, record.get("annotator_b") or "")
     aligning = next((r for r in record["result"]["measures"].values() if _has_alignment(r)), None)

@@ -18,8 +18,8 @@ import numpy as np
 
 from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import UnitSet
-from segagree.metrics.unitizing.alignment import Alignment, best_alignment, check_pair_memory
 from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track
+from segagree.metrics.unitizing.gamma_alignment import Alignment, best_alignment, check_pair_memory
 from segagree.metrics.unitizing.gamma_cat import VARIANTS
 from segagree.metrics.unitizing.resources import budget_from_params
 from segagree.metrics.unitizing.samplers import SAMPLERS

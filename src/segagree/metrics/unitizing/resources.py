@@ -1,6 +1,6 @@
 """The memory gamma's best alignment will need, estimated before it is allocated, and a budget.
 
-The alignment (:mod:`segagree.metrics.unitizing.alignment`) scores the unit pairs inside a time
+The alignment (:mod:`segagree.metrics.unitizing.gamma_alignment`) scores the unit pairs inside a time
 window, then builds the candidate groups annotator by annotator. Both can grow far beyond what a
 machine holds (7 annotators × 22,000 units grew to 21 GB before the kernel killed it). So:
 

@@ -1,0 +1,86 @@
+"""Finding the annotations of a corpus: which files annotate which text, by which annotator.
+
+Two layouts, any formats mixed:
+
+* **file names** ``TEXT.ANNOTATOR.EXT`` in the corpus folder (``nccu_t001.a1.csv``,
+  ``garden.ann2.txt``, ``talk.rosa.eaf``);
+* **one folder per annotator**, each holding ``TEXT.EXT`` files (``ann1/garden.txt``).
+
+The first layout wins when the corpus folder itself holds annotation files; folders are then
+not annotators (they may hold other material). A text needs at least two annotators; texts
+with fewer are listed as skipped. Two files of one annotator for one text is an error for
+that text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from segagree.errors import SegagreeError
+from segagree.formats import EXTENSIONS
+
+
+@dataclass
+class Corpus:
+    """The texts of a corpus: text -> annotator -> file, plus what was left out and why."""
+
+    root: Path
+    texts: dict[str, dict[str, Path]] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    layout: str = "names"
+
+
+def _extensions() -> list[str]:
+    return sorted(EXTENSIONS, key=len, reverse=True)
+
+
+def split_name(name: str) -> tuple[str, str] | None:
+    """``TEXT.ANNOTATOR.EXT`` -> (TEXT, ANNOTATOR); None if the name has no known extension."""
+    lower = name.lower()
+    for ext in _extensions():
+        if lower.endswith(ext) and len(name) > len(ext):
+            stem = name[: -len(ext)]
+            if "." not in stem:
+                return stem, ""
+            text, annotator = stem.rsplit(".", 1)
+            return text, annotator
+    return None
+
+
+def find_annotations(root: Path) -> Corpus:
+    """Discover texts and annotators under ``root`` (see the module docstring)."""
+    if not root.is_dir():
+        raise SegagreeError("not a folder", path=root)
+    corpus = Corpus(root=root)
+    top = [p for p in sorted(root.iterdir()) if p.is_file() and split_name(p.name)]
+    if top:
+        for path in top:
+            text, annotator = split_name(path.name)  # type: ignore[misc]
+            if not annotator:
+                corpus.skipped.append(f"{path.name}: no annotator in the name (expected TEXT.ANNOTATOR.EXT)")
+                continue
+            _add(corpus, text, annotator, path)
+    else:
+        corpus.layout = "folders"
+        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            for path in sorted(folder.iterdir()):
+                parts = split_name(path.name) if path.is_file() else None
+                if parts:
+                    _add(corpus, parts[0] if not parts[1] else f"{parts[0]}.{parts[1]}", folder.name, path)
+    for text in list(corpus.texts):
+        if len(corpus.texts[text]) < 2:
+            only = ", ".join(str(p.name) for p in corpus.texts[text].values())
+            corpus.skipped.append(f"{text}: only one annotator ({only})")
+            del corpus.texts[text]
+    return corpus
+
+
+def _add(corpus: Corpus, text: str, annotator: str, path: Path) -> None:
+    files = corpus.texts.setdefault(text, {})
+    if annotator in files:
+        corpus.skipped.append(
+            f"{text}: annotator {annotator!r} has two files ({files[annotator].name}, {path.name}); using the first"
+        )
+        return
+    files[annotator] = path

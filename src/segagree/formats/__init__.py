@@ -1,0 +1,206 @@
+"""Format adapters: one module per format, a registry by name and extension.
+
+``read_document(path)`` picks the adapter from the extension (or ``fmt=``) and returns a
+validated :class:`~segagree.model.Document`; ``write_document(doc, path)`` writes atomically
+and returns the :class:`LossReport` of what the target format could not hold.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import InputError, SegagreeError, UsageError
+from segagree.files.atomic import atomic_path
+from segagree.files.encoding import collect_decode_notes, paused_gc
+from segagree.files.memory import memory_errors
+from segagree.formats.base import Adapter
+from segagree.formats.checks import check_times
+from segagree.formats.kept_meta import note_foreign_meta
+from segagree.model import BoundaryScheme, Document, load_scheme
+from segagree.model.losses import Loss, LossReport
+
+# Format name -> module under segagree.formats, in the order `segagree formats` lists them.
+FORMAT_MODULES = {
+    "text": "text",
+    "table": "table",
+    "json": "native",
+    "rez": "rez",
+    "eaf": "elan.eaf",
+    "textgrid": "praat.textgrid",
+    "srt": "srt",
+    "vtt": "vtt",
+    "chat": "chat.cha",
+    "transcriber": "transcriber",
+    "exmaralda": "exmaralda",
+    "tagged": "tagged",
+}
+
+# File-name ending -> format name, so that reading a file imports its adapter only (importing
+# all twelve costs about 0.08 s). A test checks this table against each adapter's `extensions`.
+EXTENSIONS = {
+    ".txt": "text",
+    ".trn": "text",
+    ".csv": "table",
+    ".tsv": "table",
+    ".xlsx": "table",
+    ".segagree.json": "json",
+    ".json": "json",
+    ".rez": "rez",
+    ".eaf": "eaf",
+    ".textgrid": "textgrid",
+    ".srt": "srt",
+    ".vtt": "vtt",
+    ".cha": "chat",
+    ".trs": "transcriber",
+    ".exb": "exmaralda",
+    ".tagged": "tagged",
+    ".eob": "tagged",
+}
+
+
+# Names users type for a format (matched case-insensitively, like the format names).
+ALIASES = {
+    "txt": "text",
+    "trn": "text",
+    "csv": "table",
+    "tsv": "table",
+    "xlsx": "table",
+    "excel": "table",
+    "praat": "textgrid",
+    "elan": "eaf",
+    "rezonator": "rez",
+    "native": "json",
+    "segagree": "json",
+    "subtitles": "srt",
+    "webvtt": "vtt",
+    "cha": "chat",
+    "clan": "chat",
+    "childes": "chat",
+    "trs": "transcriber",
+    "exb": "exmaralda",
+    "must-cinema": "tagged",
+    "mustcinema": "tagged",
+    "eob": "tagged",
+}
+
+
+@cache
+def adapter(name: str) -> Adapter:
+    """The adapter of one format name (its module is imported on first use)."""
+    adapter: Adapter = importlib.import_module(f"segagree.formats.{FORMAT_MODULES[name]}").ADAPTER
+    return adapter
+
+
+def adapters() -> dict[str, Adapter]:
+    """Every adapter by format name."""
+    return {name: adapter(name) for name in FORMAT_MODULES}
+
+
+def format_for(path: str | Path, fmt: str | None = None) -> Adapter:
+    """The adapter named ``fmt``, or the one whose extension ends ``path``'s name."""
+    if fmt:
+        key = fmt.strip().lower().lstrip(".")
+        key = ALIASES.get(key, key)
+        if key not in FORMAT_MODULES:
+            raise UsageError(
+                f"unknown format {fmt!r}; known: {', '.join(sorted(FORMAT_MODULES))} (see segagree formats)"
+            )
+        return adapter(key)
+    name = Path(path).name.lower()
+    matches = [ext for ext in EXTENSIONS if name.endswith(ext)]
+    if not matches:
+        raise UsageError(
+            f"cannot tell the format from the extension; use --from/--to (extensions: {sorted(EXTENSIONS)})",
+            path=path,
+        )
+    return adapter(EXTENSIONS[max(matches, key=len)])
+
+
+def read_document(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    scheme: BoundaryScheme | str | None = None,
+    **options: Any,
+) -> Document:
+    """Read any supported file into a validated Document.
+
+    Args:
+        path: the file.
+        fmt: format name (``text``, ``table``, ``json``, ``rez``, ``eaf``, ``textgrid``, ``srt``, ``vtt``);
+            by default from the extension.
+        scheme: the endnote scheme for unit layers (name, file or object; default DuBois).
+        options: format-specific reader options (tier selection and the like); ``encoding``
+            forces the text encoding of the readers that decode text.
+    """
+    adapter = format_for(path, fmt)
+    if options.get("encoding") is None:
+        options.pop("encoding", None)  # readers of binary/XML/JSON formats take no encoding
+    # Notes of a decoding the reader did not report itself (a detected encoding) go into doc.losses.
+    with collect_decode_notes() as notes, paused_gc(), memory_errors(path):
+        doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
+    doc.losses.extend(notes)
+    doc.source_path = doc.source_path or str(path)
+    doc.source_format = doc.source_format or adapter.name
+    check_times(doc, path)
+    return doc.validate()
+
+
+def write_document(
+    doc: Document,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    strict: bool = False,
+    **options: Any,
+) -> LossReport:
+    """Write a Document atomically; return what the format could not hold.
+
+    With ``strict=True`` any loss is an error and nothing is written.
+    """
+    adapter = format_for(path, fmt)
+    if adapter.write is None:
+        writable = sorted(a.name for a in adapters().values() if a.can_write)
+        raise UsageError(f"format {adapter.name!r} cannot be written; writable: {writable}")
+    if doc.source_path and Path(doc.source_path).exists() and Path(path).exists():
+        if Path(path).resolve() == Path(doc.source_path).resolve():
+            raise SegagreeError("refusing to overwrite the input file", path=path)
+    losses = LossReport()
+    kept = doc.meta.get("vtt")
+    if adapter.name not in ("vtt", "json") and isinstance(kept, dict) and any(kept.values()):
+        # The WebVTT reader keeps these in meta for its writer (and the native JSON keeps meta).
+        names = {"cues": "cue identifiers, settings and notes", "metadata": "header lines"}
+        what = [names.get(k, k.replace("_", " ")) for k, v in kept.items() if v]
+        losses.add("meta-dropped", f"WebVTT {', '.join(what)} have no place in {adapter.name}")
+    note_foreign_meta(doc, adapter.name, losses)
+    if strict:
+        # Dry run into a throwaway file to learn the losses before touching the target.
+        with tempfile.TemporaryDirectory() as scratch:
+            adapter.write(doc, Path(scratch) / Path(path).name, losses=losses, **options)
+        if losses:
+            raise SegagreeError("--strict: the conversion would lose " + "; ".join(losses.lines()), path=path)
+    try:
+        with atomic_path(path) as tmp:
+            adapter.write(doc, tmp, losses=losses, **options)
+    except SegagreeError as err:
+        # Writers see a temporary path; the user should see the target's.
+        err.path = str(path)
+        raise
+    return losses
+
+
+__all__ = [
+    "ALIASES",
+    "Adapter",
+    "InputError",
+    "Loss",
+    "LossReport",
+    "adapters",
+    "format_for",
+    "read_document",
+    "write_document",
+]

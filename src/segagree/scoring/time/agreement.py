@@ -1,0 +1,126 @@
+"""Scoring units in time: every chosen measure of the registry's ``time`` group, per speaker and
+pooled (the speakers' statistics added, as the measure contract says), as one JSON-ready dict.
+
+The result::
+
+    {"annotators": [...], "speakers": [...], "continuum": [start, end], "category": "label",
+     "units": {annotator: n}, "notes": [...], "parameters": {...},
+     "measures": {name: {"pooled": result.to_dict(), "speakers": {speaker: result.to_dict()}}},
+     name: pooled value, ...}
+
+Every measure's pooled value is also a top-level key under its own name, and the other keys of its
+pooled ``to_dict()`` (a per-category dict, a disorder...) are top-level keys too, the first measure in
+registry order winning a key two measures share, so ``result[name]`` and those keys read directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from segagree.errors import UsageError
+from segagree.metrics.contract import Measure
+from segagree.metrics.registry import get_measure, group_names
+from segagree.scoring.pooling import pool
+from segagree.scoring.time.units import POOLED, TimedUnits
+
+__all__ = [
+    "TIME_GROUP",
+    "best_alignments",
+    "score_time",
+    "score_time_statistics",
+    "time_measures",
+]
+
+TIME_GROUP = "time"
+# Keys of a result's to_dict that belong to the measure only (never lifted to the top level).
+_OWN_KEYS = {"value", "reason", "not_applicable", "resolution", "parameters", "D_o", "D_e"}
+
+
+def time_measures(names: Sequence[str] | None = None) -> list[Measure[Any, Any, Any]]:
+    """The chosen measures (default: every measure of the ``time`` group); each must read times."""
+    chosen = list(names) if names else group_names(TIME_GROUP)
+    measures = [get_measure(n) for n in chosen]
+    wrong = [m.name for m in measures if m.card.needs != "times"]
+    if wrong:
+        raise UsageError(f"{wrong} do not read units in time; time measures: {', '.join(group_names(TIME_GROUP))}")
+    return measures
+
+
+def _score(
+    measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Any]]:
+    """Per speaker and pooled results of one measure, and each speaker's statistics; a parameter the
+    measure refuses is a usage error."""
+    try:
+        return _score_items(measure, items, params)
+    except ValueError as err:
+        raise UsageError(f"{measure.name}: {err}") from None
+
+
+def _score_items(
+    measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[Any]]:
+    per: dict[str, Any] = {}
+    stats = []
+    for speaker, unit_set in items:
+        st = measure.statistics(unit_set, params)
+        stats.append(st)
+        per[speaker] = measure.score(st, params).to_dict()
+    out: dict[str, Any] = {"pooled": pool(measure, stats, params)}
+    if len(per) > 1:
+        out["speakers"] = per
+    return out, stats
+
+
+def best_alignments(
+    timed: TimedUnits, name: str | None = None, params: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The best alignment of each speaker's units (``{"groups": [{"units": [row or None per annotator],
+    "disorder": d}]}``) from ``name``, or from the first measure of the time group whose result holds an
+    alignment. Only the observed disorder is needed: one sampled continuum unless ``samples`` is given."""
+    given = {"samples": 1, **{k: v for k, v in (params or {}).items() if v is not None}}
+    candidates = [get_measure(name)] if name else time_measures()
+    for measure in candidates:
+        found: dict[str, dict[str, Any]] = {}
+        for speaker, unit_set in timed.speakers.items():
+            try:
+                out = measure.score(measure.statistics(unit_set, given), given).to_dict()
+            except ValueError as err:
+                raise UsageError(f"{measure.name}: {err}") from None
+            if "alignment" in out:  # a speaker the measure does not apply to (no units) has none
+                found[speaker] = out["alignment"]
+        if found:
+            return measure.name, found
+    raise UsageError(
+        f"{name or 'no measure of the time group'} gives no best alignment for every speaker (see segagree metrics)"
+    )
+
+
+def score_time(
+    timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Score the units with the chosen measures (see the module docstring)."""
+    return score_time_statistics(timed, names, params)[0]
+
+
+def score_time_statistics(
+    timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """:func:`score_time`'s result and, per measure, each speaker's statistics (to pool them with other
+    texts' by :func:`segagree.scoring.pooling.pool`)."""
+    measures = time_measures(names)
+    given = {k: v for k, v in (params or {}).items() if v is not None}
+    items = list(timed.speakers.items())
+    result: dict[str, Any] = timed.to_dict()
+    result["speakers"] = [s for s, _ in items if s] or [POOLED]
+    result["parameters"] = given
+    scored = {m.name: _score(m, items, given) for m in measures}
+    result["measures"] = {name: res for name, (res, _) in scored.items()}
+    for name, res in result["measures"].items():
+        result[name] = res["pooled"].get("value")
+    for res in result["measures"].values():  # in registry order: the first measure's key wins
+        for key, value in res["pooled"].items():
+            if key not in _OWN_KEYS and key not in result["measures"]:
+                result.setdefault(key, value)
+    return result, {name: stats for name, (_, stats) in scored.items()}

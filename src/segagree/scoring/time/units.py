@@ -1,0 +1,409 @@
+"""Units in time: the input of time-based unitizing agreement (gamma, alpha-U, uα, ELAN's kappa).
+
+Annotators who draw their own time spans share no token stream, so their annotations are read as
+**units**: per annotator (and speaker) the start, end, category and text of each unit
+(:class:`segagree.metrics.contract.UnitSet`). Sources:
+
+* **one file per annotator** of any timed format segagree reads (ELAN, Praat, SRT, WebVTT, CHAT with
+  bullets, Transcriber, EXMARaLDA, time tables); the annotator is the file stem, a unit is a unit of
+  the Document's layer (``iu`` by default) with its time span, and the file's speakers (tiers) are
+  scored each on their own and pooled;
+* **one file with one tier per annotator** (``annotator_tiers=[...]``, or every unit tier of a file
+  given alone): the tiers are read as the annotators (ELAN tiers by tier id, not participant);
+* **a units table** (CSV/TSV) with the header ``annotator,start,end,category`` (optional
+  ``speaker`` and ``text``; names case-insensitive, any order), or pygamma-agreement's headerless
+  ``annotator,category,start,end``.
+
+The category of a unit (``category=``): ``"label"`` its text as written, with its endnote; ``"endnote"``
+its boundary type (the IU endnote ``,`` ``.`` ``?`` ``--`` or the unclassified ``;``); ``"none"`` no
+category. The continuum is ``continuum=(start, end)``, by default ``[min(0, first start), last end]``
+over every unit of every speaker. A unit without a time, with a reversed, NaN or infinite time, is an
+error naming the file and the place. Units of one annotator may overlap; :func:`overlap_notes` says
+where, for the measures that need a partition.
+
+Readers skip blank annotations (ELAN) and units holding only an endnote; what a reader dropped is in
+each Document's ``losses`` and is repeated in :attr:`TimedUnits.notes`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from segagree.errors import InputError, UsageError
+from segagree.formats.endnotes import endnote_text
+from segagree.metrics.contract import UnitSet
+from segagree.model import BoundaryScheme, Document
+from segagree.model.document import Unit
+from segagree.scoring.time.plan import TimePlan
+
+__all__ = [
+    "CATEGORY_MODES",
+    "POOLED",
+    "RawUnit",
+    "TimedUnits",
+    "check_unit",
+    "UnitReading",
+    "overlap_notes",
+    "reader_notes",
+    "units_from_documents",
+]
+
+CATEGORY_MODES = ("label", "endnote", "none")
+POOLED = "ALL"  # the name of the pooled row (every speaker's statistics added)
+SINGLE = ""  # the speaker name of a source with no speakers of its own (a table, one tier each)
+
+
+@dataclass(frozen=True)
+class RawUnit:
+    """One unit as read: who drew it, which speaker, when, its category and its text; ``where``
+    names the file and place for messages."""
+
+    annotator: str
+    speaker: str
+    start: float
+    end: float
+    category: str | None
+    text: str
+    where: str
+    recording: str = ""
+
+
+@dataclass
+class TimedUnits:
+    """Every speaker's :class:`UnitSet` (in speaker order), the annotators, the continuum and
+    notes (what readers dropped, overlapping units)."""
+
+    annotators: list[str]
+    speakers: dict[str, UnitSet]
+    continuum: tuple[float, float]
+    category: str
+    notes: list[str] = field(default_factory=list)
+    plan: TimePlan | None = None
+    recordings: dict[str, tuple[str, str]] = field(default_factory=dict)  # item -> (recording, speaker)
+
+    def by_recording(self) -> dict[str, TimedUnits]:
+        """One TimedUnits per recording (each a text of its own), or ``{"": self}`` without recordings."""
+        if not any(rec for rec, _ in self.recordings.values()):
+            return {"": self}
+        out: dict[str, TimedUnits] = {}
+        for key, us in self.speakers.items():
+            rec, spk = self.recordings[key]
+            part = out.setdefault(rec, TimedUnits(self.annotators, {}, us.continuum, self.category, [], self.plan))
+            part.speakers[spk] = us
+            part.recordings[spk] = ("", spk)
+        for part in out.values():
+            part.notes = [n for n in self.notes if not n.startswith("speaker ")] + overlap_notes(part)
+        return out
+
+    @property
+    def unit_counts(self) -> dict[str, int]:
+        """Units per annotator over every speaker."""
+        counts = dict.fromkeys(self.annotators, 0)
+        for us in self.speakers.values():
+            for i, n in enumerate(np.bincount(us.annotator, minlength=len(us.annotators)).tolist()):
+                counts[us.annotators[i]] += n
+        return counts
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "annotators": list(self.annotators),
+            "speakers": list(self.speakers),
+            "continuum": list(self.continuum),
+            "category": self.category,
+            "units": self.unit_counts,
+            "notes": list(self.notes),
+        }
+        continua = {k: list(us.continuum) for k, us in self.speakers.items()}
+        if any(tuple(c) != tuple(self.continuum) for c in continua.values()):
+            out["continua"] = continua  # one per recording
+        if self.plan is not None:
+            out["plan"] = self.plan.to_dict()
+        return out
+
+
+# --- checking times ---------------------------------------------------------------------------
+def check_unit(unit: RawUnit) -> None:
+    """Refuse a unit whose times cannot be a span of a recording."""
+    for name, t in (("start", unit.start), ("end", unit.end)):
+        if not math.isfinite(t):
+            what = "no" if math.isnan(t) else "an infinite"
+            raise InputError(
+                f"the unit {unit.text[:40]!r} has {what} {name} time; time-based agreement needs every unit's "
+                "start and end (finite seconds)",
+                place=unit.where,
+            )
+    if unit.end < unit.start:
+        raise InputError(
+            f"the unit {unit.text[:40]!r} ends ({unit.end}) before it starts ({unit.start}); expected start <= end",
+            place=unit.where,
+        )
+
+
+# --- from Documents ---------------------------------------------------------------------------
+def _category(mode: str, label: str, code: int, scheme: BoundaryScheme) -> str | None:
+    if mode == "none":
+        return None
+    if mode == "endnote":
+        return scheme.symbol(code) if code else "none"
+    return label
+
+
+def _timed_runs(doc: Document, layer: str | None) -> list[list[Unit]]:
+    """The layer's units grouped into units in time: a unit without an end time (a subtitle line
+    inside a block) runs on into the next units of its speaker until one has an end time."""
+    ends = doc.column("end")
+    runs: list[list[Unit]] = []
+    open_run: dict[str, list[Unit]] = {}
+    for unit in doc.units(layer):
+        run = open_run.setdefault(unit.speaker, [])
+        run.append(unit)
+        if not math.isnan(float(ends[unit.rows[-1]])):
+            runs.append(open_run.pop(unit.speaker))
+    runs.extend(r for r in open_run.values() if r)  # a speaker's last units without an end time
+    runs.sort(key=lambda r: r[0].rows[0])
+    return runs
+
+
+def document_units(doc: Document, annotator: str | None, mode: str, layer: str | None = None) -> list[RawUnit]:
+    """The units of a Document's layer as :class:`RawUnit` s.
+
+    ``annotator`` None: every speaker (tier) of the document is an annotator (one tier per
+    annotator); else every unit is that annotator's and keeps its speaker. The label is the unit's
+    tokens joined by spaces, plus its endnote as a separate token (as the unit reads in ELAN or Praat);
+    a unit without an end time joins the next ones up to one with an end (see :func:`_timed_runs`),
+    and its category is then the last one's endnote.
+    """
+    scheme = doc.layer(layer).scheme
+    text, starts, ends = doc.column("text"), doc.column("start"), doc.column("end")
+    out: list[RawUnit] = []
+    for i, run in enumerate(_timed_runs(doc, layer)):
+        labels = []
+        for unit in run:
+            words = " ".join(str(text[r]) for r in unit.rows)
+            note = endnote_text(unit.boundary, scheme) if unit.boundary else ""
+            labels.append(f"{words} {note}" if note else words)
+        label = " ".join(labels)
+        first, last = run[0], run[-1]
+        raw = RawUnit(
+            annotator=first.speaker if annotator is None else annotator,
+            speaker=SINGLE if annotator is None else first.speaker,
+            start=float(starts[first.rows[0]]),
+            end=float(ends[last.rows[-1]]),
+            category=_category(mode, label, last.boundary, scheme),
+            text=label,
+            where=f"{doc.source_path or doc.name}: speaker {first.speaker!r}, unit {i + 1}",
+        )
+        check_unit(raw)
+        out.append(raw)
+    return out
+
+
+def reader_notes(doc: Document) -> list[str]:
+    """What the reader dropped that could have been a unit."""
+    name = Path(doc.source_path).name if doc.source_path else doc.name
+    notes = []
+    blank = doc.meta.get("empty_annotations")
+    if blank:
+        notes.append(f"{name}: {blank} blank annotations are not read as units")
+    dropped = doc.meta.get("dropped_units")
+    if dropped:
+        notes.append(f"{name}: {len(dropped)} annotations holding only an endnote are not read as units")
+    return notes
+
+
+def units_from_documents(
+    docs: Sequence[Document],
+    *,
+    one_tier_per_annotator: bool = False,
+    category: str = "label",
+    layer: str | None = None,
+) -> tuple[list[RawUnit], list[str], list[str]]:
+    """Units of Documents, their annotators in order, and notes.
+
+    One Document per annotator (annotator = ``doc.annotator`` or its name, i.e. the file stem), or
+    with ``one_tier_per_annotator`` Documents whose speakers are the annotators.
+    """
+    units: list[RawUnit] = []
+    names: list[str] = []
+    notes: list[str] = []
+    for doc in docs:
+        notes.extend(reader_notes(doc))
+        if one_tier_per_annotator:
+            units.extend(document_units(doc, None, category, layer))
+            names.extend(doc.speakers)
+            continue
+        name = doc.annotator or doc.name
+        if name in names:
+            raise UsageError(
+                f"two files give the annotator {name!r} (the annotator is the file stem); rename one of the files"
+            )
+        names.append(name)
+        units.extend(document_units(doc, name, category, layer))
+    # Files with one speaker each (one tier per file, named differently) hold one stream each.
+    if not one_tier_per_annotator and all(len(d.speakers) <= 1 for d in docs):
+        units = [RawUnit(u.annotator, SINGLE, u.start, u.end, u.category, u.text, u.where) for u in units]
+    return units, list(dict.fromkeys(names)), notes
+
+
+# --- building the UnitSets --------------------------------------------------------------------
+def _order_annotators(found: Sequence[str], declared: Sequence[str] | None) -> list[str]:
+    if not declared:
+        return list(found)
+    order = list(dict.fromkeys(a.strip() for a in declared if a.strip()))
+    unknown = [a for a in found if a not in order]
+    if unknown:
+        raise UsageError(f"annotators {unknown} are in the data but not in --annotators {order}")
+    return order
+
+
+def default_continuum(units: Sequence[RawUnit]) -> tuple[float, float]:
+    """``[min(0, first start), last end]`` (pygamma-agreement's default bounds)."""
+    if not units:
+        return (0.0, 0.0)
+    return (min(0.0, min(u.start for u in units)), max(u.end for u in units))
+
+
+def unit_set(units: Sequence[RawUnit], annotators: Sequence[str], continuum: tuple[float, float]) -> UnitSet:
+    """One speaker's UnitSet: units sorted by annotator, start, end; categories in order of first
+    appearance in that order."""
+    index = {a: i for i, a in enumerate(annotators)}
+    ordered = sorted(units, key=lambda u: (index[u.annotator], u.start, u.end))
+    cats = list(dict.fromkeys(u.category for u in ordered if u.category is not None))
+    cat_index = {c: i for i, c in enumerate(cats)}
+    return UnitSet(
+        annotators=tuple(annotators),
+        categories=tuple(cats),
+        annotator=np.asarray([index[u.annotator] for u in ordered], dtype=np.int64),
+        start=np.asarray([u.start for u in ordered], dtype=float),
+        end=np.asarray([u.end for u in ordered], dtype=float),
+        category=np.asarray([-1 if u.category is None else cat_index[u.category] for u in ordered], dtype=np.int64),
+        text=tuple(u.text for u in ordered),
+        continuum=continuum,
+    )
+
+
+def item_name(recording: str, speaker: str) -> str:
+    """The name of one scored item: the speaker, or the recording (``REC/SPEAKER`` with both)."""
+    if recording and speaker:
+        return f"{recording}/{speaker}"
+    return recording or speaker
+
+
+def _recording_spans(
+    units: Sequence[RawUnit], span: tuple[float, float], *, given: bool
+) -> dict[str, tuple[float, float]]:
+    """Each recording's continuum: its own default one (a recording is a text of its own), or the
+    given continuum for all."""
+    recordings: dict[str, list[RawUnit]] = {}
+    for u in units:
+        recordings.setdefault(u.recording, []).append(u)
+    if given or set(recordings) <= {""}:
+        return dict.fromkeys(recordings, span)
+    return {rec: default_continuum(us) for rec, us in recordings.items()}
+
+
+def build_timed_units(
+    units: Sequence[RawUnit],
+    found: Sequence[str],
+    *,
+    annotators: Sequence[str] | None = None,
+    continuum: tuple[float, float] | None = None,
+    category: str = "label",
+    notes: Sequence[str] = (),
+) -> TimedUnits:
+    """Group units by speaker into UnitSets over one continuum."""
+    order = _order_annotators(found, annotators)
+    if len(order) < 2:
+        raise UsageError(f"time-based agreement needs two or more annotators, got {order}")
+    span = default_continuum(units) if continuum is None else (float(continuum[0]), float(continuum[1]))
+    if not (math.isfinite(span[0]) and math.isfinite(span[1]) and span[0] < span[1]):
+        raise UsageError(f"the continuum must be START,END with START < END (seconds), got {span}")
+    outside = [u for u in units if u.start < span[0] or u.end > span[1]]
+    if outside:
+        u = outside[0]
+        raise InputError(
+            f"the unit [{u.start}, {u.end}] lies outside the continuum [{span[0]}, {span[1]}] "
+            f"({len(outside)} such units)",
+            place=u.where,
+        )
+    by_speaker: dict[str, list[RawUnit]] = {}
+    for u in units:
+        by_speaker.setdefault(item_name(u.recording, u.speaker), []).append(u)
+    spans = _recording_spans(units, span, given=continuum is not None)
+    sets = {key: unit_set(us, order, spans[us[0].recording]) for key, us in by_speaker.items()}
+    result = TimedUnits(order, sets, span, category, list(notes))
+    result.recordings = {key: (us[0].recording, us[0].speaker) for key, us in by_speaker.items()}
+    result.notes.extend(overlap_notes(result))
+    return result
+
+
+def _overlapping(starts: np.ndarray, ends: np.ndarray) -> int:
+    """How many units overlap one before them (sorted by start)."""
+    if starts.size < 2:
+        return 0
+    order = np.argsort(starts, kind="stable")
+    reach = np.maximum.accumulate(ends[order])[:-1]
+    return int(np.count_nonzero(starts[order][1:] < reach))
+
+
+def overlaps_within_annotators(us: UnitSet, *, same_category: bool = False) -> dict[str, int]:
+    """annotator -> how many of their units overlap another of theirs (of the same category)."""
+    out: dict[str, int] = {}
+    cats = np.unique(us.category) if same_category else np.zeros(1, dtype=np.int64)
+    for i, name in enumerate(us.annotators):
+        n = 0
+        for c in cats.tolist():
+            mine = (us.annotator == i) & ((us.category == c) if same_category else True)
+            n += _overlapping(us.start[mine], us.end[mine])
+        if n:
+            out[name] = n
+    return out
+
+
+def overlap_notes(timed: TimedUnits) -> list[str]:
+    """One note per speaker whose annotators' own units overlap (alpha-U, uα, ELAN's kappa,
+    purity and coverage read each annotator as a partition of the continuum)."""
+    notes = []
+    for spk, us in timed.speakers.items():
+        found = overlaps_within_annotators(us)
+        if found:
+            who = ", ".join(f"{a}: {n}" for a, n in found.items())
+            same = overlaps_within_annotators(us, same_category=True)
+            within = ", ".join(f"{a}: {n}" for a, n in same.items()) or "none"
+            where = f"speaker {spk!r}: " if spk else ""
+            notes.append(
+                f"{where}units of one annotator overlap ({who}; within one category: {within}); gamma aligns them "
+                "as they are; alpha-U needs no overlap within a category, the uα family, ELAN's kappa, purity and "
+                "coverage read each annotator's units as a partition (see their cards)"
+            )
+    return notes
+
+
+@dataclass(frozen=True)
+class UnitReading:
+    """How to read units (see :func:`segagree.api.read_time_units` for each field).
+
+    ``gap_labels`` None: :data:`segagree.scoring.time.plan.DEFAULT_GAP_LABELS`; ``()``: none.
+    ``speaker_map`` renames tiers (speakers) before they are matched across files;
+    ``missing_as_empty`` scores a tier only some annotators have; ``time_unit`` and ``text_column``
+    read units tables (:mod:`segagree.scoring.time.units_table`)."""
+
+    annotators: Sequence[str] | None = None
+    annotator_tiers: Sequence[str] | None = None
+    continuum: tuple[float, float] | None = None
+    category: str = "label"
+    fmt: str | None = None
+    scheme: BoundaryScheme | str | None = None
+    layer: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    gap_labels: Sequence[str] | None = None
+    speaker_map: Mapping[str, str] | None = None
+    missing_as_empty: bool = False
+    time_unit: str = "s"
+    text_column: str | None = None

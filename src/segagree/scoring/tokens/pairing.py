@@ -1,0 +1,226 @@
+"""Pairing two annotations of one text: speakers by name, layers recoded to one scheme,
+token streams checked (or aligned, see :mod:`segagree.scoring.tokens.stream_alignment`).
+
+The result, :class:`AnnotationPair`, holds per-speaker boundary arrays of both annotators on
+a common token index, which is what every metric takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from segagree.errors import MismatchError
+from segagree.model import BoundaryScheme, Document, Layer
+from segagree.scoring.tokens.annotation_pair import AnnotationPair
+from segagree.scoring.tokens.stream_alignment import project_pair
+
+
+def recode(layer: Layer, scheme: BoundaryScheme, *, path: str = "") -> np.ndarray:
+    """The layer's codes expressed in ``scheme`` (matched by symbol, aliases allowed)."""
+    if layer.scheme.symbols == scheme.symbols:
+        return layer.boundaries
+    table = np.zeros(layer.scheme.n_codes, dtype=np.int16)
+    for code, sym in enumerate(layer.scheme.symbols):
+        target = scheme.find_code(sym)
+        if target is None and code in set(layer.boundaries.tolist()):
+            raise MismatchError(
+                f"boundary type {sym!r} of layer {layer.name!r} is not in scheme {scheme.name!r} "
+                f"({scheme.symbols[1:]})",
+                path=path or None,
+            )
+        table[code] = target or 0
+    return table[layer.boundaries]
+
+
+SUBTITLE_STREAM = "SUBTITLE"
+
+
+def resolve_layer(
+    a: Document, b: Document, layer: str | None, scheme: BoundaryScheme | None
+) -> tuple[str, BoundaryScheme | None, dict[str, str] | None]:
+    """The layer to compare, the scheme to score it in and a speaker merge, if any.
+
+    The configured scheme is the endnote scheme of ``iu`` layers; other layers (``subtitle``,
+    ``turn``) keep their own. A ``subtitle`` layer is one running text whatever the dialogue
+    dashes say, so its speakers are merged into one stream.
+    """
+    name = a.layer(layer if layer is None or layer in a.layers else layer).name
+    if name == "iu":
+        return name, scheme, None
+    if name == "subtitle":
+        merge = {s: SUBTITLE_STREAM for s in (*a.speakers, *b.speakers)}
+        return name, None, merge
+    return name, None, None
+
+
+def normalise_speaker(name: str) -> str:
+    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` /
+    ``F2``; also Du Bois' speaker prefixes ``>`` (a voice not in the room: ``>ENV``, ``>MAC``
+    on the phone) and ``#`` (a name given by the transcriber: ``#FOSTER``), which SBCSAE's CHAT
+    edition drops."""
+    bare = name.strip().rstrip(":;").strip()
+    return bare.lstrip(">#").strip() or bare or name
+
+
+def speaker_rule(speaker_map: Mapping[str, str] | None, normalise: bool, *docs: Document) -> dict[str, str] | None:
+    """The renames pairing applies: ``speaker_map``, then :func:`normalise_speaker` if asked."""
+    if not normalise:
+        return dict(speaker_map) if speaker_map else None
+    rename = dict(speaker_map or {})
+    out = {}
+    for doc in docs:
+        for s in doc.speakers:
+            out[s] = normalise_speaker(rename.get(s, s))
+    return out
+
+
+def speaker_arrays(
+    doc: Document,
+    layer: str | None,
+    scheme: BoundaryScheme,
+    speaker_map: Mapping[str, str] | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, list[str]], list[str]]:
+    """Per-speaker codes and token texts of one document, speakers renamed by ``speaker_map``.
+
+    Speakers that map to one name are merged in discourse order (``F2`` and ``F2:``)."""
+    lay = doc.layer(layer)
+    codes = recode(lay, scheme, path=doc.source_path)
+    rename = dict(speaker_map or {})
+    if not doc.n_tokens:
+        # A document with no words (an SRT whose cues are all empty) still has its speakers.
+        empty = list(dict.fromkeys(rename.get(s, s) for s in doc.speakers))
+        return {s: codes[:0] for s in empty}, {s: [] for s in empty}, empty
+    # Each speaker's rows (one stable sort), in order of first appearance, then renamed: names
+    # that map to one are merged in discourse order, at the place of the earliest token.
+    by_speaker = doc.speaker_rows()
+    present = sorted((int(rows[0]), s) for s, rows in by_speaker.items() if rows.size)
+    groups: dict[str, list[np.ndarray]] = {}
+    for _, s in present:
+        groups.setdefault(rename.get(s, s), []).append(by_speaker[s])
+    order = list(groups)
+    text = doc.column("text")
+    arrays: dict[str, np.ndarray] = {}
+    tokens: dict[str, list[str]] = {}
+    for name, parts in groups.items():
+        rows = parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
+        arrays[name] = codes[rows]
+        tokens[name] = text[rows].tolist()
+    return arrays, tokens, order
+
+
+def pair_annotations(
+    a: Document,
+    b: Document,
+    *,
+    layer: str | None = None,
+    scheme: BoundaryScheme | None = None,
+    speaker_map: Mapping[str, str] | None = None,
+    align: bool = False,
+    max_mismatch: float = 0.2,
+    normalise_speakers: bool = True,
+    common_speakers: bool = False,
+) -> AnnotationPair:
+    """Pair two annotations speaker by speaker (by name, never by position).
+
+    One speaker-label rule for every command: after ``speaker_map``, labels are normalised
+    (:func:`normalise_speaker`: ``F2:`` and ``F2`` are one speaker) unless
+    ``normalise_speakers`` is False.
+
+    Args:
+        layer: layer to compare (default ``iu``, else the first).
+        scheme: scheme to express both layers in (default: A's layer's scheme).
+        speaker_map: renames applied to both documents before pairing.
+        normalise_speakers: strip transcription punctuation from speaker labels.
+        align: when the token streams differ, align them (edit distance over tokens) instead of
+            failing; see :func:`segagree.scoring.tokens.stream_alignment.align_streams`.
+        max_mismatch: with ``align``, the largest share of mismatched tokens tolerated.
+        common_speakers: score only the speakers both annotations have (with words); the others
+            are listed in the pair's ``unpaired_a`` / ``unpaired_b``.
+
+    A speaker without tokens (a declared participant who never speaks, CHAT's ``ENV`` whose
+    lines hold only events) is no speaker to pair: it is neither scored nor listed.
+
+    Raises:
+        MismatchError: different speaker sets (without ``common_speakers``), no speaker in
+            common, or different token streams without ``align`` (naming the speaker and the
+            first differing token).
+    """
+    for empty, other in ((a, b), (b, a)):
+        if not empty.n_tokens and other.n_tokens:
+            raise MismatchError(
+                f"{empty.source_path or 'one annotation'} has no words (an empty file); "
+                f"there is nothing to pair with the {other.n_tokens} tokens of {other.source_path or 'the other'}"
+            )
+    lay_a = a.layer(layer)
+    scheme = scheme or lay_a.scheme
+    speaker_map = speaker_rule(speaker_map, normalise_speakers, a, b)
+    arr_a, tok_a, order_a = speaker_arrays(a, lay_a.name, scheme, speaker_map)
+    arr_b, tok_b, _ = speaker_arrays(b, lay_a.name if layer is None else layer, scheme, speaker_map)
+    only_a = [s for s in arr_a if s not in arr_b]
+    only_b = [s for s in arr_b if s not in arr_a]
+    if (only_a or only_b) and not common_speakers:
+        raise MismatchError(
+            f"the annotations have different speakers ({_unpaired_text(a, only_a, b, only_b)}); score the "
+            "shared ones with --common-speakers, or pair them with --rename OLD=NEW (for run: "
+            "common_speakers = true or a [speakers] table in segagree.toml)"
+        )
+    order_a = [s for s in order_a if s in arr_b]
+    if not order_a:
+        raise MismatchError(
+            f"the annotations have no speaker in common ({_unpaired_text(a, only_a, b, only_b)}); "
+            "pair them with --rename OLD=NEW"
+        )
+    pair = AnnotationPair(a, b, lay_a.name, scheme, order_a, {}, {}, {}, own_tokens_a=tok_a, own_tokens_b=tok_b)
+    pair.unpaired_a, pair.unpaired_b = only_a, only_b
+    for s in order_a:
+        if tok_a[s] == tok_b[s]:
+            pair.arrays_a[s], pair.arrays_b[s], pair.tokens[s] = arr_a[s], arr_b[s], tok_a[s]
+            idx = np.arange(len(tok_a[s]))
+            pair.positions_a[s], pair.positions_b[s] = idx, idx
+            continue
+        if not align:
+            raise MismatchError(_first_difference(s, tok_a[s], tok_b[s], a, b))
+        project_pair(pair, s, tok_a[s], tok_b[s], arr_a[s], arr_b[s], max_mismatch=max_mismatch)
+    return pair
+
+
+def _unpaired_text(a: Document, only_a: list[str], b: Document, only_b: list[str]) -> str:
+    parts = []
+    if only_a:
+        parts.append(f"only in {a.source_path or 'A'}: {only_a}")
+    if only_b:
+        parts.append(f"only in {b.source_path or 'B'}: {only_b}")
+    return "; ".join(parts)
+
+
+def _first_difference(speaker: str, ta: list[str], tb: list[str], a: Document, b: Document) -> str:
+    n = min(len(ta), len(tb))
+    i = next((k for k in range(n) if ta[k] != tb[k]), n)
+    got_a = repr(ta[i]) if i < len(ta) else "end of stream"
+    got_b = repr(tb[i]) if i < len(tb) else "end of stream"
+    context = " ".join(ta[max(0, i - 3) : i])
+    return (
+        f"speaker {speaker!r}: the transcripts differ at token {i} (after '{context}'): "
+        f"{a.source_path or 'A'} has {got_a}, {b.source_path or 'B'} has {got_b} "
+        f"({len(ta)} vs {len(tb)} tokens); align them with --align (align = true in segagree.toml for run)"
+    )
+
+
+def speaker_streams(doc: Document, settings: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Token-table rows of every speaker's stream as the comparison saw it (renamed, merged).
+
+    ``settings`` are a review's pairing settings: ``speakers`` (a renaming) and
+    ``normalise_speakers``, as :func:`normalise_speaker` applies them."""
+    renames = settings.get("speakers") or {}
+    normalise = bool(settings.get("normalise_speakers", True))
+    rename: dict[str, str] = {}
+    for s in doc.speakers:
+        name = renames.get(s, s)
+        rename[s] = normalise_speaker(name) if normalise else name
+    streams: dict[str, list[int]] = {}
+    for i, s in enumerate(doc.tokens["speaker"]):
+        streams.setdefault(rename.get(s, s), []).append(i)
+    return {s: np.asarray(rows, dtype=np.int64) for s, rows in streams.items()}
