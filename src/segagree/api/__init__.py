@@ -57,6 +57,9 @@ _LAZY_TYPES = {
     "KAPPA_NAMES": "segagree.metrics.chance.kappa",
     "MULTI_NAMES": "segagree.metrics.chance.fleiss",
     "POOLED": "segagree.corpus.rows",  # the text and speaker of a pooled summary row
+    # is the segmenter as good as a person?
+    "panel": "segagree.api.machine_panel",
+    "PanelResult": "segagree.api.machine_panel",
 }
 
 
@@ -100,6 +103,8 @@ __all__ = [
     "is_time_review",
     "load_scheme",
     "metric_cards",
+    "panel",
+    "PanelResult",
     "read",
     "read_time_units",
     "reader_options",
