@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -616,18 +617,33 @@ class _Layout:
     def replaced_row(self, k: int, h: int) -> int:
         return self.with_row(k) + 1 + h
 
+    @property
+    def has_human_changes(self) -> bool:
+        """Removing one of two humans leaves no panel: human changes need three."""
+        return self.n_humans >= 3
+
+    def added_column(self, k: int) -> int:
+        return 2 * k
+
+    def replaced_column(self, k: int) -> int:
+        return 2 * k + 1
+
+    def human_column(self, h: int) -> int:
+        return 2 * self.n_machines + h
+
 
 def _changes(coefs: np.ndarray, lay: _Layout) -> np.ndarray:
-    """``(B, n_machines * 2 + n_humans)``: per machine its added and replaced changes, then
-    each human's change ``coef(H) - coef(H - h)``."""
+    """``(B, n_changes)``: per machine its added and replaced changes, then (three humans or
+    more) each human's change ``coef(H) - coef(H - h)``; columns as :class:`_Layout` numbers them."""
     base = coefs[:, lay.humans_row()]
     cols = []
     for k in range(lay.n_machines):
         cols.append(coefs[:, lay.with_row(k)] - base)
         replaced = coefs[:, [lay.replaced_row(k, h) for h in range(lay.n_humans)]]
         cols.append(replaced.mean(axis=1) - base)
-    for h in range(lay.n_humans):
-        cols.append(base - coefs[:, lay.without_row(h)])
+    if lay.has_human_changes:
+        for h in range(lay.n_humans):
+            cols.append(base - coefs[:, lay.without_row(h)])
     return np.stack(cols, axis=1)
 
 
@@ -652,7 +668,7 @@ def _verdict(
     interval: Mapping[str, Any],
     human_changes: Sequence[float],
     rank: int | None,
-    of: int,
+    of: int | None,
     consistency: Mapping[str, Any],
 ) -> tuple[str, str]:
     """Below, within or above the humans' range: of the changes they cause when added (with at
@@ -720,16 +736,7 @@ def panel_statistics(
             human; fewer than two humans; bad ``n_boot``, ``n_perm``, ``level`` or ``n_t``.
         MismatchError: items a coder lacks (listed); segmentations of an item of different lengths.
     """
-    if similarity not in PANEL_SIMILARITIES:
-        raise UsageError(f"unknown similarity {similarity!r}; expected one of {list(PANEL_SIMILARITIES)}")
-    if coefficient not in COEFFICIENTS:
-        raise UsageError(f"unknown coefficient {coefficient!r}; expected one of {list(COEFFICIENTS)}")
-    n_t = _check_n_t(n_t)
-    for name, v in (("n_boot", n_boot), ("n_perm", n_perm)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise UsageError(f"{name} = {v!r} must be an int >= 1")
-    if not 0 < level < 1:
-        raise UsageError(f"level = {level!r} must be in (0, 1)")
+    n_t = _check_options(similarity, coefficient, n_t, n_boot, n_perm, level)
     human_list, machine_list = _check_panel(dataset, machines, humans)
     items = list(dataset)
     segs = {(i, c): _segmentation(dataset, i, c) for i in items for c in (*human_list, *machine_list)}
@@ -741,115 +748,191 @@ def panel_statistics(
     grid = [[segs[i, c] for i in item_order] for c in coders]
     parts = pair_parts(grid, similarity, n_t)
     members = lay.members()
-    names = [str(c) for c in coders]
-
-    point = _coefficients(_weighted_sums(parts, np.ones((1, len(item_order)))), parts.pairs, members, coefficient)[0]
-    per_item_coefs = _coefficients(_weighted_sums(parts, np.eye(len(item_order))), parts.pairs, members, coefficient)
+    ones = np.ones((1, len(item_order)))
+    point = _coefficients(_weighted_sums(parts, ones), parts.pairs, members, coefficient)[0]
 
     def statistic(w: np.ndarray) -> np.ndarray:
         return _changes(_coefficients(_weighted_sums(parts, w), parts.pairs, members, coefficient), lay)
 
-    ci = bootstrap_ci(len(item_order), statistic, n_boot=n_boot, seed=seed, level=level, unit="item")
-    changes = _changes(point[None, :], lay)[0]
+    with warnings.catch_warnings():
+        # a coefficient undefined in every resample (A_e = 1) has no interval: None
+        warnings.filterwarnings("ignore", "All-NaN slice", RuntimeWarning)
+        ci = bootstrap_ci(len(item_order), statistic, n_boot=n_boot, seed=seed, level=level, unit="item")
+    streams = _streams(segs, item_order, machine_order, lay, seed)
+    chance_num, chance_den = _chance_parts(grid, streams, parts.pairs, similarity, n_t, n_perm)
+    panel = _Panel(
+        lay,
+        [str(c) for c in coders],
+        point,
+        _changes(point[None, :], lay)[0],
+        ci,
+        _chance_coefficients(parts, chance_num, chance_den, members, lay, coefficient),
+        _pair_similarity(parts.num.sum(axis=0), parts.den.sum(axis=0)),
+        parts.pairs,
+    )
+    human_changes = _human_changes(panel)
+    results = {
+        panel.names[lay.n_humans + k]: _machine_result(panel, k, human_changes, level, n_perm, seed)
+        for k in range(lay.n_machines)
+    }
+    per_item_coefs = _coefficients(_weighted_sums(parts, np.eye(len(item_order))), parts.pairs, members, coefficient)
+    return PanelResult(
+        similarity,
+        coefficient,
+        n_t,
+        sorted(panel.names[: lay.n_humans]),
+        sorted(panel.names[lay.n_humans :]),
+        sorted(str(i) for i in item_order),
+        _per_item(parts, per_item_coefs, lay, item_order, panel.names),
+        dict(sorted(results.items())),
+    )
 
-    rngs: list[tuple[np.random.Generator, list[int]]] = [(np.random.default_rng([seed, 0]), list(range(lay.n_humans)))]
+
+def _check_options(similarity: str, coefficient: str, n_t: int, n_boot: int, n_perm: int, level: float) -> int:
+    if similarity not in PANEL_SIMILARITIES:
+        raise UsageError(f"unknown similarity {similarity!r}; expected one of {list(PANEL_SIMILARITIES)}")
+    if coefficient not in COEFFICIENTS:
+        raise UsageError(f"unknown coefficient {coefficient!r}; expected one of {list(COEFFICIENTS)}")
+    for name, v in (("n_boot", n_boot), ("n_perm", n_perm)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise UsageError(f"{name} = {v!r} must be an int >= 1")
+    if not 0 < level < 1:
+        raise UsageError(f"level = {level!r} must be in (0, 1)")
+    return _check_n_t(n_t)
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """What every machine's result is read from: point values of every sub-panel (rows of
+    :meth:`_Layout.members`), changes (:func:`_changes`) with their bootstrap intervals, each
+    machine's chance panels and the pooled similarity of every pair."""
+
+    lay: _Layout
+    names: list[str]
+    point: np.ndarray  # (Q,)
+    changes: np.ndarray  # (n_changes,)
+    ci: dict[str, Any]
+    chance: np.ndarray  # (n_perm, n_machines)
+    sim: np.ndarray  # (n_pairs,)
+    pairs: np.ndarray
+
+
+def _streams(
+    segs: Mapping[tuple[Any, Any], Segmentation],
+    item_order: Sequence[Any],
+    machine_order: Sequence[Any],
+    lay: _Layout,
+    seed: int,
+) -> list[tuple[np.random.Generator, list[int]]]:
+    """One generator for the humans, one per machine keyed by its segmentations (not its name
+    nor the other machines)."""
+    streams = [(np.random.default_rng([seed, 0]), list(range(lay.n_humans)))]
     for k, m in enumerate(machine_order):
         key = _machine_stream_key(segs, item_order, m)
-        rngs.append((np.random.default_rng([seed, 1, key]), [lay.n_humans + k]))
-    chance_num, chance_den = _chance_parts(grid, rngs, parts.pairs, similarity, n_t, n_perm)
-    totals = _weighted_sums(parts, np.ones((1, len(item_order))))
-    chance_sums = _Sums(
-        chance_num,
-        chance_den,
+        streams.append((np.random.default_rng([seed, 1, key]), [lay.n_humans + k]))
+    return streams
+
+
+def _chance_coefficients(
+    parts: PairParts, num: np.ndarray, den: np.ndarray, members: np.ndarray, lay: _Layout, coefficient: str
+) -> np.ndarray:
+    """``(n_perm, n_machines)`` coefficient of each random humans + machine panel. Permuting
+    positions keeps every boundary count, so only actual agreement changes; A_e is observed."""
+    totals = _weighted_sums(parts, np.ones((1, parts.num.shape[0])))
+    n_perm = num.shape[0]
+    sums = _Sums(
+        num,
+        den,
         np.repeat(totals.pbs, n_perm, axis=0),
         np.repeat(totals.prop, n_perm, axis=0),
         np.repeat(totals.bnd, n_perm, axis=0),
         np.repeat(totals.weight, n_perm),
     )
-    with_rows = [lay.with_row(k) for k in range(lay.n_machines)]
-    chance = _coefficients(chance_sums, parts.pairs, members[with_rows], coefficient)  # (n_perm, n_machines)
+    rows = [lay.with_row(k) for k in range(lay.n_machines)]
+    return _coefficients(sums, parts.pairs, members[rows], coefficient)
 
-    sim = _pair_similarity(parts.num.sum(axis=0), parts.den.sum(axis=0))
-    human_cols = 2 * lay.n_machines
-    has_human_changes = lay.n_humans >= 3
-    human_changes: dict[str, dict[str, Any]] = {
-        names[h]: {
-            "change": _num(changes[human_cols + h]) if has_human_changes else None,
-            "interval": _interval(ci, human_cols + h) if has_human_changes else _interval(_empty_interval(ci), 0),
-        }
-        for h in range(lay.n_humans)
+
+def _human_changes(panel: _Panel) -> dict[str, dict[str, Any]]:
+    """Per human ``coef(H) - coef(H - h)`` and its interval (None with two humans: one human
+    is no panel)."""
+    lay = panel.lay
+    out = {}
+    for h in range(lay.n_humans):
+        if lay.has_human_changes:
+            col = lay.human_column(h)
+            out[panel.names[h]] = {"change": _num(panel.changes[col]), "interval": _interval(panel.ci, col)}
+        else:
+            out[panel.names[h]] = {"change": None, "interval": _interval(_empty_interval(panel.ci), 0)}
+    return dict(sorted(out.items()))
+
+
+def _change_rank(change: float | None, human_values: Sequence[float]) -> dict[str, Any]:
+    """The machine's added change among the humans' changes: rank (1 = largest; after ties),
+    ``of`` and the percentage of humans whose change is smaller."""
+    if not human_values or change is None:
+        return {"rank": None, "of": None, "percentile": None}
+    below = sum(1 for v in human_values if v < change - _TIE)
+    return {
+        "rank": _rank_after_ties(change, human_values),
+        "of": len(human_values) + 1,
+        "percentile": 100.0 * below / len(human_values),
     }
-    human_change_values: list[float] = [v["change"] for v in human_changes.values() if v["change"] is not None]
 
-    results: dict[str, Any] = {}
+
+def _chance_summary(panel: _Panel, k: int, level: float, n_perm: int, seed: int) -> dict[str, Any]:
+    """Mean and central ``level`` range of the random panels; ``corrected`` =
+    ``(observed - mean) / (1 - mean)``."""
+    values = panel.chance[:, k]
+    finite = values[np.isfinite(values)]
     alpha = (1 - level) / 2
-    for k, m in enumerate(machine_order):
-        name = str(m)
-        added_change = _num(changes[2 * k])
-        added: dict[str, Any] = {
-            "humans": _num(point[lay.humans_row()]),
-            "with_machine": _num(point[lay.with_row(k)]),
-            "change": added_change,
-            "interval": _interval(ci, 2 * k),
-        }
-        per_human = {names[h]: _num(point[lay.replaced_row(k, h)]) for h in range(lay.n_humans)}
-        replaced = {
-            "mean": _num(np.mean([point[lay.replaced_row(k, h)] for h in range(lay.n_humans)])),
-            "change": _num(changes[2 * k + 1]),
-            "per_human": dict(sorted(per_human.items())),
-            "interval": _interval(ci, 2 * k + 1),
-        }
-        consistency = _consistency(sim, parts.pairs, lay, k, names)
-        rank = of = percentile = None
-        if human_change_values and added_change is not None:
-            rank = _rank_after_ties(added_change, human_change_values)
-            of = len(human_change_values) + 1
-            below = sum(1 for v in human_change_values if v < added_change - _TIE)
-            percentile = 100.0 * below / len(human_change_values)
-        values = chance[:, k]
-        finite = values[np.isfinite(values)]
-        mean = float(finite.mean()) if finite.size else None
-        observed = _num(point[lay.with_row(k)])
-        chance_out = {
-            "mean": mean,
-            "low": float(np.percentile(finite, 100 * alpha)) if finite.size else None,
-            "high": float(np.percentile(finite, 100 * (1 - alpha))) if finite.size else None,
-            "n_perm": n_perm,
-            "seed": seed,
-            "corrected": (
-                _num((observed - mean) / (1 - mean)) if observed is not None and mean is not None and mean < 1 else None
-            ),
-        }
-        verdict, code = _verdict(
-            added_change, added["interval"], human_change_values, rank, of or lay.n_humans + 1, consistency
-        )
-        results[name] = {
-            "added": added,
-            "replaced": replaced,
-            "consistency": consistency,
-            "human_changes": {
-                "per_human": dict(sorted(human_changes.items())),
-                "machine": added_change,
-                "rank": rank,
-                "of": of,
-                "percentile": percentile,
-            },
-            "chance": chance_out,
-            "verdict": verdict,
-            "verdict_code": code,
-        }
+    mean = float(finite.mean()) if finite.size else None
+    observed = _num(panel.point[panel.lay.with_row(k)])
+    corrected = None
+    if observed is not None and mean is not None and mean < 1:
+        corrected = _num((observed - mean) / (1 - mean))
+    return {
+        "mean": mean,
+        "low": float(np.percentile(finite, 100 * alpha)) if finite.size else None,
+        "high": float(np.percentile(finite, 100 * (1 - alpha))) if finite.size else None,
+        "n_perm": n_perm,
+        "seed": seed,
+        "corrected": corrected,
+    }
 
-    per_item = _per_item(parts, per_item_coefs, lay, item_order, names)
-    return PanelResult(
-        similarity,
-        coefficient,
-        n_t,
-        sorted(names[: lay.n_humans]),
-        sorted(names[lay.n_humans :]),
-        sorted(str(i) for i in item_order),
-        per_item,
-        dict(sorted(results.items())),
-    )
+
+def _machine_result(
+    panel: _Panel, k: int, human_changes: dict[str, dict[str, Any]], level: float, n_perm: int, seed: int
+) -> dict[str, Any]:
+    """One machine's ``added``, ``replaced``, ``consistency``, ``human_changes``, ``chance`` and
+    verdict."""
+    lay, point = panel.lay, panel.point
+    added_change = _num(panel.changes[lay.added_column(k)])
+    added: dict[str, Any] = {
+        "humans": _num(point[lay.humans_row()]),
+        "with_machine": _num(point[lay.with_row(k)]),
+        "change": added_change,
+        "interval": _interval(panel.ci, lay.added_column(k)),
+    }
+    replaced_values = [point[lay.replaced_row(k, h)] for h in range(lay.n_humans)]
+    replaced = {
+        "mean": _num(np.mean(replaced_values)),
+        "change": _num(panel.changes[lay.replaced_column(k)]),
+        "per_human": dict(sorted((panel.names[h], _num(v)) for h, v in enumerate(replaced_values))),
+        "interval": _interval(panel.ci, lay.replaced_column(k)),
+    }
+    consistency = _consistency(panel.sim, panel.pairs, lay, k, panel.names)
+    human_values = [v["change"] for v in human_changes.values() if v["change"] is not None]
+    ranking = _change_rank(added_change, human_values)
+    verdict, code = _verdict(added_change, added["interval"], human_values, ranking["rank"], ranking["of"], consistency)
+    return {
+        "added": added,
+        "replaced": replaced,
+        "consistency": consistency,
+        "human_changes": {"per_human": human_changes, "machine": added_change, **ranking},
+        "chance": _chance_summary(panel, k, level, n_perm, seed),
+        "verdict": verdict,
+        "verdict_code": code,
+    }
 
 
 def _per_item(
