@@ -108,7 +108,7 @@ def pair_parts(segs: Sequence[Sequence[Segmentation]], similarity: str, n_t: int
 
     Args:
         segs: ``segs[coder][item]``, every coder's segmentation of every item.
-        similarity: ``"s"`` (Fournier & Inkpen 2012, eq. 3) or ``"b"`` (Fournier 2013).
+        similarity: ``"s"`` (Fournier & Inkpen 2012) or ``"b"`` (Fournier 2013).
         n_t: 1 + the largest transposition span.
     """
     n_coders, n_items = len(segs), len(segs[0])
@@ -168,12 +168,12 @@ def panel_coefficients(
 ) -> np.ndarray:
     """Multi-pi or multi-kappa of several sub-panels from summed pair parts, vectorised.
 
-    Fournier & Inkpen (2012): ``coef = (A_a - A_e) / (1 - A_e)`` (eq. 12, 14) with
-    ``A_a = sum num / sum den`` over the panel's pairs (eq. 9, pooled). pi (eq. 11):
-    ``A_e = (sum prop / (2 |pairs| sum weight))^2``, the squared mean of every contribution's
-    boundary proportion. kappa (eq. 13): coder ``c``'s proportion is
-    ``(panel size - 1) sum bnd_c / sum pbs`` over the panel's pairs holding ``c``, and ``A_e``
-    the mean over the panel's pairs of the product of the two proportions.
+    Fournier & Inkpen (2012, eqs. 5-16, as segeval 2.0.11 computes them):
+    ``coef = (A_a - A_e) / (1 - A_e)`` with ``A_a = sum num / sum den`` over the panel's pairs
+    (pooled, not a mean of pairs). pi: ``A_e = (sum prop / (2 |pairs| sum weight))^2``, the
+    squared mean of every contribution's boundary proportion. kappa: coder ``c``'s proportion
+    is ``(panel size - 1) sum bnd_c / sum pbs`` over the panel's pairs holding ``c``, and
+    ``A_e`` the mean over the panel's pairs of the product of the two proportions.
 
     Args:
         num, den, pbs, prop: ``(B, n_pairs)`` summed parts (see :class:`PairParts`).
@@ -277,7 +277,7 @@ def packed_similarity_parts(
     candidates at ``i``, ``i + s``, ``i + 2s`` ... share a boundary in turn, so the greedy scan
     takes every other one from the start of each such chain. Additions are the remaining
     differing positions; matches the common boundaries. Weights as segeval 2.0: an addition 1,
-    a transposition ``s / n_t``. S: ``P = (N - 1) |T|^2`` (eq. 3); B: ``D = A + T + M``.
+    a transposition ``s / n_t``. S: ``P = (N - 1) |T|^2``; B: ``D = A + T + M``.
 
     Args:
         a, b: ``(..., words)`` packed boundary presence of the two sides.
@@ -709,7 +709,7 @@ def panel_statistics(
     """Is each machine as good as a person? Its effect on a human panel's agreement.
 
     Fournier & Inkpen (2012, section 3.4) add an automatic segmenter to the human coders and
-    compare multi-pi or multi-kappa (their eqs. 11-14, with S or B as pairwise agreement, equal
+    compare multi-pi or multi-kappa (their eqs. 5-16, with S or B as pairwise agreement, equal
     to segeval 2.0.11's ``fleiss_pi_linear`` / ``fleiss_kappa_linear``); Medelyan & Witten
     (2006) replace each human by the machine in turn and compare inter-indexer consistency.
     See the module docstring for every reported number.
