@@ -6,7 +6,7 @@ Synthesises an SBC-sized dataset with a seeded generator: ``--texts`` texts of a
 tokens, a shared "true" segmentation per text (a boundary every ~15 tokens), five humans that
 miss, move by one gap or add a few boundaries (each human more often than the last), and two
 machines. Times
-:func:`segagree.metrics.panel_stats.panel_statistics` with B and with S, and its three costly
+:func:`segagree.metrics.chance.panel.panel_statistics` with B and with S, and its three costly
 steps separately: the per-pair parts (exact S or B, once per pair and text), the paired bootstrap
 and the random panels (packed bit kernel).
 
@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from segagree.metrics import panel_stats as ps
-from segagree.metrics.fleiss import bootstrap_ci
-from segagree.metrics.masses import as_segmentation
+from segagree.metrics.boundary.masses import as_segmentation
+from segagree.metrics.chance import panel as ps
+from segagree.metrics.chance.fleiss import bootstrap_ci
 
 HUMANS = [f"human{k}" for k in range(1, 6)]
 MACHINES = ["machine_a", "machine_b"]

@@ -38,12 +38,12 @@ class PanelResult(dict):  # type: ignore[type-arg]
     @property
     def machines(self) -> dict[str, dict[str, Any]]:
         """machine -> its results."""
-        return dict(self["machines"])
+        return dict(self["results"])
 
     @property
     def verdicts(self) -> dict[str, str]:
         """machine -> its verdict in words."""
-        return {m: r["verdict"] for m, r in self["machines"].items()}
+        return {m: r["verdict"] for m, r in self["results"].items()}
 
 
 def panel(

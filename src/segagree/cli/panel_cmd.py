@@ -18,8 +18,8 @@ from segagree.cli.common import (
     reading_options,
     say,
     seed_option,
-    stdout,
 )
+from segagree.cli.safe_text import printable
 
 _EPILOG = """Reading the numbers: a machine's change is read against the changes that each held-out
 human causes (the human range), never only against 0; its consistency rank among the humans
@@ -46,7 +46,9 @@ def _interval(ci: dict[str, Any] | None) -> str:
     )
 )
 @click.argument("sources", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--machine", "machines", multiple=True, metavar="NAME", help="An annotator judged as a segmenter (repeat).")
+@click.option(
+    "--machine", "machines", multiple=True, metavar="NAME", help="An annotator judged as a segmenter (repeat)."
+)
 @click.option("--humans", metavar="NAMES", help="The human annotators, a comma list (default: everyone not a machine).")
 @click.option(
     "--dataset",
@@ -71,7 +73,9 @@ def _interval(ci: dict[str, Any] | None) -> str:
 @click.option("--n-perm", type=click.IntRange(1), default=200, show_default=True, help="Random panels for chance.")
 @seed_option("Seed of the bootstrap and of the random panels.")
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu).")
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write panel.csv/json/html here.")
+@click.option(
+    "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write panel.csv/json/html here."
+)
 @reading_options
 @json_option()
 def panel(
@@ -140,11 +144,10 @@ def panel(
 
 def _print(result: dict[str, Any]) -> None:
     coef = f"{result['coefficient']} ({result['measure'].upper()})"
-    out = stdout()
     head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
     rows = []
-    for name, r in result["machines"].items():
-        changes = [h["change"] for h in r["human_changes"].values()]
+    for name, r in result["results"].items():
+        changes = [h["change"] for h in r["human_changes"]["per_human"].values()]
         rng = f"{min(changes):+.3f} to {max(changes):+.3f}" if changes else ""
         rows.append(
             [
@@ -158,8 +161,8 @@ def _print(result: dict[str, Any]) -> None:
                 fmt_score(r["chance"].get("mean")),
             ]
         )
-    out.print(plain_table(f"panel: {', '.join(result['humans'])} and each machine", head, rows), highlight=False)
-    for name, r in result["machines"].items():
-        out.print(f"{name}: {r['verdict']}")
+    click.echo(plain_table(f"panel: {', '.join(result['humans'])} and each machine", head, rows))
+    for name, r in result["results"].items():
+        click.echo(printable(f"{name}: {r['verdict']}"))
     for note in result.get("notes") or []:
         say(f"note: {note}")

@@ -41,27 +41,35 @@ def panel_rows(result: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
             "high": ci.get("high", ""),
         }
 
-    for machine, r in result["machines"].items():
+    for machine, r in result["results"].items():
         added, replaced, cons = r["added"], r["replaced"], r["consistency"]
         yield row(humans, f"panel:{coef}:humans", added["humans"])
         yield row(f"{humans}+{machine}", f"panel:{coef}:with_machine", added["with_machine"])
-        yield row(machine, f"panel:{coef}:added_change", added["change"], r.get("verdict_code", ""), added.get("interval"))
+        yield row(
+            machine, f"panel:{coef}:added_change", added["change"], r.get("verdict_code", ""), added.get("interval")
+        )
         yield row(machine, f"panel:{coef}:replaced_mean", replaced["mean"])
         yield row(machine, f"panel:{coef}:replaced_change", replaced["change"], "", replaced.get("interval"))
-        yield row(machine, f"panel:{result['measure']}:consistency", cons["machine"], f"rank {cons['rank']} of {cons['of']}")
+        yield row(
+            machine, f"panel:{result['measure']}:consistency", cons["machine"], f"rank {cons['rank']} of {cons['of']}"
+        )
         for human, value in cons["humans"].items():
             yield row(human, f"panel:{result['measure']}:consistency", value)
-        for human, h in r["human_changes"].items():
+        for human, h in r["human_changes"]["per_human"].items():
             yield row(human, f"panel:{coef}:held_out_change", h["change"], "", h.get("interval"))
         chance = r.get("chance") or {}
         yield row(f"{humans}+{machine}", f"panel:{coef}:chance", chance.get("mean"), "", chance)
         yield row(f"{humans}+{machine}", f"panel:{coef}:chance_corrected", chance.get("corrected"))
         yield row(machine, "panel:verdict", "", r["verdict"])
-    for text, per in (result.get("per_text") or {}).items():
-        for machine, values in (per.get("machines") or {}).items():
-            for key in ("humans", "with_machine", "change"):
-                if key in values:
-                    yield {**row(machine, f"panel:{coef}:{key}", values[key]), "text": text}
+    item_text = result.get("item_text") or {}
+    for item, per in (result.get("per_item") or {}).items():
+        text, _, speaker = item.partition(" [")
+        for machine, values in per.items():
+            added = values["added"]
+            place = {"text": item_text.get(item, text), "speaker": speaker.rstrip("]") or ALL}
+            yield {**row(humans, f"panel:{coef}:humans", added["humans"]), **place}
+            yield {**row(f"{humans}+{machine}", f"panel:{coef}:with_machine", added["with_machine"]), **place}
+            yield {**row(machine, f"panel:{coef}:added_change", added["change"]), **place}
 
 
 def panel_csv(result: Mapping[str, Any]) -> str:
@@ -76,7 +84,11 @@ def panel_csv(result: Mapping[str, Any]) -> str:
 def write_panel(outdir: Path, result: Mapping[str, Any]) -> dict[str, str]:
     """Write ``panel.csv``, ``panel.json`` and ``panel.html`` into ``outdir``, each atomically."""
     outdir.mkdir(parents=True, exist_ok=True)
-    paths = {"panel_csv": outdir / "panel.csv", "panel_json": outdir / "panel.json", "panel_html": outdir / "panel.html"}
+    paths = {
+        "panel_csv": outdir / "panel.csv",
+        "panel_json": outdir / "panel.json",
+        "panel_html": outdir / "panel.html",
+    }
     write_text_atomic(paths["panel_csv"], panel_csv(result))
     write_text_atomic(paths["panel_json"], json.dumps(result, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     write_text_atomic(paths["panel_html"], panel_page(result))
@@ -100,11 +112,11 @@ def changes_plot(result: Mapping[str, Any], width: int = 640) -> str:
     """An SVG dot plot: each held-out human's change and each machine's, with their intervals,
     on one axis with 0 marked; machines in orange, humans in grey."""
     entries: list[tuple[str, float, Any, Any, bool]] = []
-    first = next(iter(result["machines"].values()))
-    for human, h in first["human_changes"].items():
+    first = next(iter(result["results"].values()))
+    for human, h in first["human_changes"]["per_human"].items():
         ci = h.get("interval") or {}
         entries.append((f"{human} (held out)", h["change"], ci.get("low"), ci.get("high"), False))
-    for machine, r in result["machines"].items():
+    for machine, r in result["results"].items():
         ci = r["added"].get("interval") or {}
         entries.append((machine, r["added"]["change"], ci.get("low"), ci.get("high"), True))
     values = [v for _, c, lo, hi, _ in entries for v in (c, lo, hi) if isinstance(v, int | float)] + [0.0]
@@ -130,9 +142,7 @@ def changes_plot(result: Mapping[str, Any], width: int = 640) -> str:
             parts.append(f'<line x1="{x(low):.1f}" y1="{y}" x2="{x(high):.1f}" y2="{y}" stroke="{colour}"/>')
         parts.append(f'<circle cx="{x(change):.1f}" cy="{y}" r="4" fill="{colour}"/>')
     for v in (lo_v, 0.0, hi_v):
-        parts.append(
-            f'<text x="{x(v):.1f}" y="{height - 8}" text-anchor="middle" font-size="11">{v:+.3f}</text>'
-        )
+        parts.append(f'<text x="{x(v):.1f}" y="{height - 8}" text-anchor="middle" font-size="11">{v:+.3f}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -141,7 +151,7 @@ def panel_page(result: Mapping[str, Any]) -> str:
     """``panel.html``: the verdicts, the plot, the table of every machine, and the view per text."""
     coef = f"{_e(result['coefficient'])} with {_e(result['measure'].upper())}"
     rows = []
-    for machine, r in result["machines"].items():
+    for machine, r in result["results"].items():
         ci = r["added"].get("interval") or {}
         rows.append(
             "<tr>"
@@ -163,12 +173,12 @@ def panel_page(result: Mapping[str, Any]) -> str:
             + "</tr>"
         )
     texts = []
-    for text, per in (result.get("per_text") or {}).items():
-        cells = " ".join(
-            f"{_e(m)}: {_num(v.get('change'), True)}" for m, v in (per.get("machines") or {}).items()
-        )
-        texts.append(f"<tr><td>{_e(text)}</td><td>{_num(per.get('humans'))}</td><td>{cells}</td></tr>")
+    for item, per in (result.get("per_item") or {}).items():
+        humans_value = next(iter(per.values()))["added"]["humans"] if per else None
+        cells = "; ".join(f"{_e(m)}: {_num(v['added']['change'], True)}" for m, v in per.items())
+        texts.append(f"<tr><td>{_e(item)}</td><td>{_num(humans_value)}</td><td>{cells}</td></tr>")
     notes = "".join(f"<li>{_e(n)}</li>" for n in result.get("notes") or [])
+    verdicts = "".join(f"<li><b>{_e(m)}</b>: {_e(r['verdict'])}</li>" for m, r in result["results"].items())
     defs = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in (result.get("definitions") or {}).items())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -180,14 +190,14 @@ td:last-child{{text-align:left}}</style></head><body>
 <h1>Is the segmenter as good as a person?</h1>
 <p>Humans: {_e(", ".join(result["humans"]))}. Coefficient: {coef}. Bootstrap over items; chance from random
 panels keeping each annotator's boundary counts.</p>
-<h2>Verdicts</h2><ul>{"".join(f"<li><b>{_e(m)}</b>: {_e(r['verdict'])}</li>" for m, r in result["machines"].items())}</ul>
+<h2>Verdicts</h2><ul>{verdicts}</ul>
 <h2>Change when each annotator joins the humans</h2>
 {changes_plot(result)}
 <h2>Every number</h2>
 <table><tr><th>machine</th><th>humans</th><th>with machine</th><th>change</th><th>interval</th>
 <th>replaced mean</th><th>replaced change</th><th>consistency rank</th><th>chance</th><th>verdict</th></tr>
 {"".join(rows)}</table>
-<h2>Per text</h2>
+<h2>Per text (harder texts have lower human agreement)</h2>
 <table><tr><th>text</th><th>humans</th><th>change with each machine</th></tr>{"".join(texts)}</table>
 {f"<h2>Notes</h2><ul>{notes}</ul>" if notes else ""}
 <h2>What the numbers mean</h2><dl>{defs}</dl>

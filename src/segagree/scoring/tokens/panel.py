@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from segagree.errors import SegagreeError, UsageError

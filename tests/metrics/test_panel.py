@@ -17,14 +17,14 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.fleiss import fleiss
-from segagree.metrics.panel_stats import (
+from segagree.metrics.chance.fleiss import fleiss
+from segagree.metrics.chance.panel import (
     _random_subsets,
     pack_presence,
     packed_similarity_parts,
     panel_statistics,
 )
-from segagree.pipeline.agreement import load_segeval_json
+from segagree.scoring.tokens.agreement import load_segeval_json
 
 segeval = pytest.importorskip("segeval", reason="segeval 2.0.11 is the reference for S/B agreement")
 

@@ -22,7 +22,7 @@ For one machine ``m`` and the humans ``H`` this module reports:
 * ``verdict``: whether the machine's change lies below, within or above the humans' changes.
 
 Every coefficient is a ratio of sums over coder pairs and items (see
-:mod:`segagree.metrics.fleiss`): per coder pair and item, the similarity's numerator and
+:mod:`segagree.metrics.chance.fleiss`): per coder pair and item, the similarity's numerator and
 denominator (S: ``(P - E, P)``; B: ``(D - E, D)``), the pair's potential boundaries
 ``pbs = (N - 1) |types in the pair|`` and the two coders' boundary proportions; per coder and
 item, its number of boundaries. These parts are computed once (with segagree's segeval-exact S and
@@ -48,9 +48,9 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.boundary_edit import _check_n_t, boundary_similarity, segmentation_similarity
-from segagree.metrics.fleiss import bootstrap_ci
-from segagree.metrics.masses import Segmentation, as_segmentation
+from segagree.metrics.boundary.boundary_edit import boundary_similarity, check_n_t, segmentation_similarity
+from segagree.metrics.boundary.masses import Segmentation, as_segmentation
+from segagree.metrics.chance.fleiss import bootstrap_ci
 
 __all__ = [
     "COEFFICIENTS",
@@ -798,7 +798,7 @@ def _check_options(similarity: str, coefficient: str, n_t: int, n_boot: int, n_p
             raise UsageError(f"{name} = {v!r} must be an int >= 1")
     if not 0 < level < 1:
         raise UsageError(f"level = {level!r} must be in (0, 1)")
-    return _check_n_t(n_t)
+    return check_n_t(n_t)
 
 
 @dataclass(frozen=True)
