@@ -59,6 +59,7 @@ def panel(
     seed: int = 12345,
     level: float = 0.95,
     layer: str | None = None,
+    scheme: Any = None,
     normalise_speakers: bool = True,
     speaker_map: Mapping[str, str] | None = None,
     format: str | None = None,
@@ -79,7 +80,7 @@ def panel(
         coefficient: ``pi`` (Fleiss' multi-pi, the default) or ``kappa`` (multi-kappa).
         n_boot: bootstrap resamples of the items; n_perm: random panels for the chance level.
         seed: seed of the bootstrap and of the random panels.
-        layer, normalise_speakers, speaker_map: how annotations are paired (as ``agree``).
+        layer, scheme, normalise_speakers, speaker_map: how annotations are read and paired (as ``agree``).
         format, read_options: how files are read (as ``compare``).
 
     Raises:
@@ -106,12 +107,15 @@ def panel(
         reading = dict(read_options or {})
         if format:
             reading["fmt"] = format
+        if scheme is not None:
+            reading["scheme"] = scheme
         panel_input, chosen, names = read_panel(
             paths,
             names,
             humans,
             reader_options=reading,
             layer=layer,
+            scheme=scheme if not isinstance(scheme, str) else None,
             normalise_speakers=normalise_speakers,
             speaker_map=speaker_map,
         )
