@@ -27,7 +27,8 @@ def test_json_has_every_documented_key_for_each_machine() -> None:
 
 
 def test_the_same_seed_gives_the_same_numbers_and_another_seed_other_intervals() -> None:
-    runs = [json.loads(run_cli(["panel", PANEL, "--machine", "seg", "--json", *FAST, "--seed", s]).stdout) for s in "117"]
+    args = ["panel", PANEL, "--machine", "seg", "--json", *FAST, "--seed"]
+    runs = [json.loads(run_cli([*args, seed]).stdout) for seed in "117"]
     assert runs[0]["results"] == runs[1]["results"]
     assert runs[0]["results"]["seg"]["added"]["interval"] != runs[2]["results"]["seg"]["added"]["interval"]
 

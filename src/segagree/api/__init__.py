@@ -812,7 +812,8 @@ def run(
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
     if time:
-        token_only = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        token_only: dict[str, Any] = {"kappa": kappa, "sims": sims, "reference": reference}
+        token_only["common_speakers"] = common_speakers
         token_only["review_pages"] = review_pages
         token_only["machines"] = machines or None
         given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * bool(workbooks)

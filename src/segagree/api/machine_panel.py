@@ -30,7 +30,7 @@ DEFINITIONS: dict[str, str] = {
 }
 
 
-class PanelResult(dict):  # type: ignore[type-arg]
+class PanelResult(dict[str, Any]):
     """A panel's numbers as the ``panel --json`` keys: ``measure``, ``coefficient``, ``humans``,
     ``machines`` (name -> ``added``, ``replaced``, ``consistency``, ``human_changes``, ``chance``,
     ``verdict``), ``per_text``, ``notes`` and ``definitions``."""
@@ -98,7 +98,7 @@ def panel(
         if not isinstance(dataset, Mapping):
             from segagree.scoring.tokens.agreement import load_segeval_json
 
-            dataset = load_segeval_json(dataset)
+            dataset = load_segeval_json(Path(dataset))
         panel_input, chosen, names = read_panel(dataset, names, humans)
     else:
         paths: Path | list[Path] = (
@@ -130,7 +130,7 @@ def panel(
         seed=seed,
         level=level,
     )
-    out = stats.to_dict() if hasattr(stats, "to_dict") else dict(stats)
+    out = stats.to_dict()
     out = json.loads(json.dumps(out))  # plain JSON types (tuples to lists, numpy numbers to floats)
     out["texts"] = panel_input.texts
     out["item_text"] = panel_input.item_text
