@@ -57,6 +57,9 @@ _LAZY_TYPES = {
     "KAPPA_NAMES": "segagree.metrics.chance.kappa",
     "MULTI_NAMES": "segagree.metrics.chance.fleiss",
     "POOLED": "segagree.corpus.rows",  # the text and speaker of a pooled summary row
+    # is the segmenter as good as a person?
+    "panel": "segagree.api.machine_panel",
+    "PanelResult": "segagree.api.machine_panel",
 }
 
 
@@ -100,6 +103,8 @@ __all__ = [
     "is_time_review",
     "load_scheme",
     "metric_cards",
+    "panel",
+    "PanelResult",
     "read",
     "read_time_units",
     "reader_options",
@@ -748,6 +753,7 @@ def run(
     layer: str | None = None,
     reading: Mapping[str, Any] | None = None,
     review_pages: bool | None = None,
+    machines: Sequence[str] | None = None,
 ) -> RunOutcome:
     """Score every text of a corpus folder and write the outputs: every pair of annotators on their
     shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
@@ -779,6 +785,8 @@ def run(
 
         review_pages: a review part on every text page (the review page's rows, recording and
             decisions; ``review_pages`` in segagree.toml, default off; None keeps the config's).
+        machines: token track: judge these annotators against the others as a panel (as
+            :func:`panel`): ``panel.csv``/``.json``/``.html`` in ``out``, its rows in the summary.
 
     Example::
 
@@ -804,8 +812,10 @@ def run(
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
     if time:
-        token_only = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        token_only: dict[str, Any] = {"kappa": kappa, "sims": sims, "reference": reference}
+        token_only["common_speakers"] = common_speakers
         token_only["review_pages"] = review_pages
+        token_only["machines"] = machines or None
         given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * bool(workbooks)
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
@@ -823,7 +833,7 @@ def run(
                 settings.encoding = settings.read.pop("encoding")
     return run_corpus(
         corpus, out, settings, workbooks=not time and workbooks is not False, report=report, jobs=jobs,
-        backend=backend, resume=resume, progress=progress,
+        backend=backend, resume=resume, progress=progress, machines=tuple(machines or ()),
     )  # fmt: skip
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,13 +81,16 @@ def run_corpus(
     *,
     workbooks: bool = True,
     report: bool = True,
+    machines: Sequence[str] = (),
     **scoring: Any,
 ) -> RunOutcome:
     """Score a corpus with the track of ``config`` (:class:`~segagree.corpus.config.RunConfig`:
     tokens; :class:`~segagree.corpus.time_track.TimeConfig`: units in time) and write its
     outputs, holding the output folder's lock throughout.
     :func:`segagree.corpus.scheduler.score_corpus` takes ``scoring``: ``jobs``, ``backend``,
-    ``resume``, ``progress``. ``outcome.outputs["rebuilt"]`` lists the outputs written this time."""
+    ``resume``, ``progress``. ``outcome.outputs["rebuilt"]`` lists the outputs written this time.
+    ``machines`` (token track): judge these annotators against the others as a panel
+    (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report."""
     from segagree.corpus.lock import output_lock
     from segagree.corpus.scheduler import plan_corpus
 
@@ -98,10 +101,38 @@ def run_corpus(
         token = getattr(config, "track", "token") == "token"
         hook = worker_outputs(outdir, config, workbooks, report) if token else None
         outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
+        if machines:
+            add_panel(corpus_dir, outdir, outcome, config, machines)
         jobs = int(scoring.get("jobs", 1))
         if scoring.get("backend", "loky") != "dask":
             jobs = min(max(jobs, 1), usable_cpus())
         return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+
+
+def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, machines: Sequence[str]) -> None:
+    """``run --machine``: the panel of the corpus's texts read as the run reads them, written as
+    ``panel.csv``, ``panel.json`` and ``panel.html`` beside the summary, its rows added to it.
+
+    The panel is computed again on every run, resumed or not (it takes seconds and reads every text
+    at once: its bootstrap resamples texts)."""
+    from segagree.api.machine_panel import panel
+    from segagree.outputs.panel import panel_rows, write_panel
+
+    result = panel(
+        corpus_dir,
+        machines,
+        seed=config.kappa.seed,
+        layer=config.layer,
+        scheme=config.load_scheme(),
+        format=config.format or None,
+        read_options=config.reader_options(),
+        normalise_speakers=config.normalise_speakers,
+        speaker_map=config.speakers or None,
+    )
+    outcome.panel = dict(result)
+    columns = ("text", "speaker", "annotators", "measure", "value", "note")
+    outcome.panel_rows = [{k: row[k] for k in columns} for row in panel_rows(result)]
+    outcome.outputs.update(write_panel(outdir, result))
 
 
 def run_digest(outcome: RunOutcome, config: Any) -> str:
@@ -117,6 +148,7 @@ def run_digest(outcome: RunOutcome, config: Any) -> str:
             corpus.layout,
             corpus.skipped,
             [[r["text"], r["annotator_a"], r["annotator_b"], r["key"], r["ok"], r["error"]] for r in outcome.pairs],
+            outcome.panel,
         ]
     )
 

@@ -22,6 +22,7 @@ from segagree.version import version
 COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("compare_cmd", "Compare two segmentations of the same text: S_f, S_f^B and other metrics."),
     "agree": ("agree_cmd", "Chance-corrected agreement (kappa) of two or more annotations of a text."),
+    "panel": ("panel_cmd", "Judge a segmenter against a panel of human annotators."),
     "review": ("review_cmd", "Write a review workbook listing every disagreement of two annotations."),
     "adjudicate": ("adjudicate_cmd", "Apply a filled-in review workbook and write the gold annotation."),
     "run": ("run_cmd", "Score every pair of annotators of every text of a corpus folder."),

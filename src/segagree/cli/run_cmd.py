@@ -83,6 +83,14 @@ from segagree.cli.common import (
 )
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @click.option(
+    "--machine",
+    "machines",
+    multiple=True,
+    metavar="NAME",
+    help="Judge this annotator (a segmenter) against the others as a panel, as segagree panel does: "
+    "panel.csv/.json/.html in the output folder, its rows in the summary (repeat for several).",
+)
+@click.option(
     "--sample-jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -109,6 +117,7 @@ def run(
     report: bool,
     review_pages: bool | None,
     fresh: bool,
+    machines: tuple[str, ...],
     sample_jobs: int | None,
     reading: Reading,
     common_speakers: bool | None,
@@ -155,6 +164,7 @@ def run(
             "workbooks": workbooks is not False,  # on unless --no-workbooks
             "common_speakers": common_speakers,
             "review_pages": review_pages,
+            "machines": list(machines),
         }
     with _progress_bar(disabled=quiet, unit="texts" if time_mode else "pairs") as progress:
         outcome = api.run(
@@ -191,7 +201,12 @@ def run(
             f"wrote {output}/summary.csv, summary.json"
             + (", review/*.xlsx" if workbooks is not False and not time_mode else "")
             + (", report.html, texts/*.html" if report else "")
+            + (", panel.csv, panel.json, panel.html" if outcome.panel else "")
         )
+    for machine, result in ((outcome.panel or {}).get("results") or {}).items():
+        say(f"panel: {machine}: {result['verdict']}")
+    for note in (outcome.panel or {}).get("notes") or []:
+        say(f"panel note: {note}")
     for res in outcome.results:
         if res.get("ok"):
             where = f"{res['text']} ({res['annotator_a']} vs {res['annotator_b']}): "

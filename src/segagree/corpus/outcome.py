@@ -35,6 +35,9 @@ class RunOutcome:
     reused: int = 0
     outputs: dict[str, Any] = field(default_factory=dict)
     config: Any = None
+    #: ``run --machine``: the panel's results (``segagree panel --json``) and its summary rows.
+    panel: dict[str, Any] | None = None
+    panel_rows: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def track(self) -> str:
@@ -66,6 +69,7 @@ class RunOutcome:
         """:attr:`rows` as a stream (what the summary writes)."""
         yield from self.task_rows()
         yield from self.pooled_rows
+        yield from self.panel_rows
 
     @cached_property
     def rows(self) -> list[dict[str, Any]]:

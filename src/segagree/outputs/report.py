@@ -337,6 +337,11 @@ class _Entry:
             digest = f"unavailable ({err})"
         return {"settings": [(k, _setting(v)) for k, v in _flatten(self.config.to_dict())], "settings_digest": digest}
 
+    def panel(self) -> list[dict[str, Any]]:
+        """``run --machine``: each machine's verdict, shown with a link to ``panel.html``."""
+        results = (self.outcome.panel or {}).get("results") or {}
+        return [{"machine": m, "verdict": r["verdict"]} for m, r in results.items()]
+
     def context(self) -> dict[str, Any]:
         """The template's variables, step by step."""
         figures = _Figures(self.outcome, dots_wanted=0 < len(self.scored) <= MAX_DOTS)
@@ -373,6 +378,7 @@ class _Entry:
             "corpus_confusion": corpus_confusion,
             "subtitles": subtitles,
             "schemes": sorted(figures.schemes),
+            "panel": self.panel(),
             **self.settings(),
         }
 

@@ -384,7 +384,7 @@ def _ordinal(x: int, y: int) -> int:
     return abs(x - y)
 
 
-def _check_n_t(n_t: Any) -> int:
+def check_n_t(n_t: Any) -> int:
     if isinstance(n_t, bool) or not isinstance(n_t, (int, np.integer)) or n_t < 1:
         raise UsageError(f"n_t = {n_t!r} must be an int >= 1 (1 + the largest transposition span)")
     return int(n_t)
@@ -439,7 +439,7 @@ def _weighted_edits(ops: _Ops, n_t: int, w: ExactWeights) -> Fraction:
 
 
 def _bed(a: Any, b: Any, n_t: int, weights: Any, fmt: Format | None) -> tuple[BoundaryEditResult, Segmentation, _Ops]:
-    n_t = _check_n_t(n_t)
+    n_t = check_n_t(n_t)
     w = _check_weights(weights)
     sa, sb = as_pair(a, b, fmt)
     ops = _edit_operations(sa, sb, n_t, _ordinal)
@@ -592,7 +592,7 @@ def _scheme_boundary_similarity(
         raise UsageError("give either weights or scheme to boundary_similarity, not both")
     if not isinstance(scheme, BoundaryScheme):
         raise UsageError(f"scheme must be a BoundaryScheme, got {type(scheme).__name__}")
-    n_t = _check_n_t(n_t)
+    n_t = check_n_t(n_t)
     sa, sb = as_pair(a, b, fmt)
     k = scheme.n_codes
     for name, seg in (("a", sa), ("b", sb)):

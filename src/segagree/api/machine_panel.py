@@ -1,0 +1,139 @@
+"""``segagree.panel``: is the segmenter as good as a person? (Fournier & Inkpen 2012, section 3.4)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import UsageError
+
+PathLike = str | os.PathLike[str]
+
+#: What every number of a panel means (also in the JSON and ``segagree panel --help``).
+DEFINITIONS: dict[str, str] = {
+    "added": "the coefficient of the humans alone, of the humans with the machine, and the change "
+    "(Fournier & Inkpen 2012, section 3.4: a drop means the machine is less reliable than the group)",
+    "replaced": "the machine takes each human's place in turn (Medelyan & Witten 2006): the mean coefficient "
+    "of those panels, and its change from the humans' own",
+    "consistency": "the machine's mean similarity to each human, beside each human's mean similarity to the "
+    "other humans; rank 1 = most consistent",
+    "human_changes": "the 'added' change each human causes when held out and added back: the human range "
+    "the machine's change is read against",
+    "chance": "the coefficient on panels of random segmentations keeping each annotator's own number of "
+    "boundaries per item (permutation), and the observed value corrected for it",
+    "interval": "percentile bootstrap interval over items (texts, or speaker streams of texts), paired: the "
+    "same resampled items for both panels of a change",
+    "verdict": "the machine's change read against the held-out humans' changes, and its consistency rank",
+}
+
+
+class PanelResult(dict[str, Any]):
+    """A panel's numbers as the ``panel --json`` keys: ``measure``, ``coefficient``, ``humans``,
+    ``machines`` (name -> ``added``, ``replaced``, ``consistency``, ``human_changes``, ``chance``,
+    ``verdict``), ``per_text``, ``notes`` and ``definitions``."""
+
+    @property
+    def machines(self) -> dict[str, dict[str, Any]]:
+        """machine -> its results."""
+        return dict(self["results"])
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        """machine -> its verdict in words."""
+        return {m: r["verdict"] for m, r in self["results"].items()}
+
+
+def panel(
+    source: PathLike | Sequence[PathLike] | None,
+    machines: str | Sequence[str],
+    *,
+    humans: Sequence[str] | None = None,
+    dataset: PathLike | Mapping[str, Mapping[str, Sequence[int]]] | None = None,
+    measure: str = "b",
+    coefficient: str = "pi",
+    n_boot: int = 1000,
+    n_perm: int = 200,
+    seed: int = 12345,
+    level: float = 0.95,
+    layer: str | None = None,
+    scheme: Any = None,
+    normalise_speakers: bool = True,
+    speaker_map: Mapping[str, str] | None = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+) -> PanelResult:
+    """Judge one or more segmenters against a panel of human annotators.
+
+    For each machine: the coefficient of the humans with and without it (``added``), with it in each
+    human's place (``replaced``), its consistency rank among the humans, each held-out human's own
+    change, the chance level of the coefficient, bootstrap intervals over items, and a verdict.
+
+    Args:
+        source: a corpus folder in ``run``'s layout, or the files of one text (None with ``dataset``).
+        machines: the annotators judged as segmenters (annotator names, as ``run`` reads them).
+        humans: the human annotators (default: every annotator not a machine).
+        dataset: a segeval JSON dataset (path or ``{item: {coder: masses}}``) instead of files.
+        measure: ``b`` (Boundary Similarity, the default) or ``s`` (Segmentation Similarity).
+        coefficient: ``pi`` (Fleiss' multi-pi, the default) or ``kappa`` (multi-kappa).
+        n_boot: bootstrap resamples of the items; n_perm: random panels for the chance level.
+        seed: seed of the bootstrap and of the random panels.
+        layer, scheme, normalise_speakers, speaker_map: how annotations are read and paired (as ``agree``).
+        format, read_options: how files are read (as ``compare``).
+
+    Raises:
+        UsageError: an unknown machine or human, fewer than two humans, bad options.
+    """
+    from segagree.corpus.panel import read_panel
+    from segagree.metrics.chance.panel import panel_statistics
+
+    names = [machines] if isinstance(machines, str) else list(machines)
+    if (source is None) == (dataset is None):
+        raise UsageError("give either a corpus folder or files, or a segeval dataset (dataset=), not both")
+    if dataset is not None and (read_options or format or layer):
+        raise UsageError("reading options (format, read_options, layer) do not apply to a segeval dataset")
+    if dataset is not None:
+        if not isinstance(dataset, Mapping):
+            from segagree.scoring.tokens.agreement import load_segeval_json
+
+            dataset = load_segeval_json(Path(dataset))
+        panel_input, chosen, names = read_panel(dataset, names, humans)
+    else:
+        paths: Path | list[Path] = (
+            Path(source) if isinstance(source, str | os.PathLike) else [Path(p) for p in source]  # type: ignore[union-attr]
+        )
+        reading = dict(read_options or {})
+        if format:
+            reading["fmt"] = format
+        if scheme is not None:
+            reading["scheme"] = scheme
+        panel_input, chosen, names = read_panel(
+            paths,
+            names,
+            humans,
+            reader_options=reading,
+            layer=layer,
+            scheme=scheme if not isinstance(scheme, str) else None,
+            normalise_speakers=normalise_speakers,
+            speaker_map=speaker_map,
+        )
+    stats = panel_statistics(
+        panel_input.dataset,
+        names,
+        humans=chosen,
+        similarity=measure,
+        coefficient=coefficient,
+        n_boot=n_boot,
+        n_perm=n_perm,
+        seed=seed,
+        level=level,
+    )
+    out = stats.to_dict()
+    out = json.loads(json.dumps(out))  # plain JSON types (tuples to lists, numpy numbers to floats)
+    out["texts"] = panel_input.texts
+    out["item_text"] = panel_input.item_text
+    out["notes"] = panel_input.notes
+    out["definitions"] = dict(DEFINITIONS)
+    return PanelResult(out)

@@ -1,0 +1,168 @@
+"""``segagree panel CORPUS --machine NAME``: is the segmenter as good as a person?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from segagree.cli.common import (
+    Reading,
+    check_writable,
+    examples,
+    fmt_score,
+    json_option,
+    plain_table,
+    print_json,
+    reading_options,
+    say,
+    seed_option,
+)
+from segagree.cli.safe_text import printable
+
+_EPILOG = """Reading the numbers: a machine's change is read against the changes that each held-out
+human causes (the human range), never only against 0; its consistency rank among the humans
+says how close it is to them; the chance level says where a panel of random segmentations
+with each annotator's own boundary counts lies. B with multi-pi is the default: S's chance
+level is high (about 0.78 under permutation), so pi with S rises when a segmenter with no
+boundaries joins; see the docs' panel page."""
+
+
+def _interval(ci: dict[str, Any] | None) -> str:
+    if not ci or ci.get("low") is None:
+        return ""
+    return f"[{ci['low']:+.3f}, {ci['high']:+.3f}]"
+
+
+@click.command(
+    epilog=_EPILOG
+    + "\n\n"
+    + examples(
+        "segagree panel corpus/ --machine seg",
+        "segagree panel corpus/ --machine seg --machine baseline --measure s --json",
+        "segagree panel --dataset stargazer.json --machine 7 -o panel_out",
+        "segagree panel t1.ann1.txt t1.ann2.txt t1.ann3.txt t1.seg.txt --machine seg",
+    )
+)
+@click.argument("sources", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--machine", "machines", multiple=True, metavar="NAME", help="An annotator judged as a segmenter (repeat)."
+)
+@click.option("--humans", metavar="NAMES", help="The human annotators, a comma list (default: everyone not a machine).")
+@click.option(
+    "--dataset",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A segeval JSON dataset (items x coders, masses) instead of annotation files.",
+)
+@click.option(
+    "--measure",
+    type=click.Choice(["b", "s"], case_sensitive=False),
+    default="b",
+    show_default=True,
+    help="The similarity of two segmentations: B (Boundary Similarity) or S (Segmentation Similarity).",
+)
+@click.option(
+    "--coefficient",
+    type=click.Choice(["pi", "kappa"], case_sensitive=False),
+    default="pi",
+    show_default=True,
+    help="Fleiss' multi-pi (one pooled chance distribution) or multi-kappa (each annotator's own).",
+)
+@click.option("--n-boot", type=click.IntRange(1), default=1000, show_default=True, help="Bootstrap resamples.")
+@click.option("--n-perm", type=click.IntRange(1), default=200, show_default=True, help="Random panels for chance.")
+@seed_option("Seed of the bootstrap and of the random panels.")
+@click.option("--layer", metavar="NAME", help="Layer to compare (default iu).")
+@click.option(
+    "-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Write panel.csv/json/html here."
+)
+@reading_options
+@json_option()
+def panel(
+    sources: tuple[Path, ...],
+    machines: tuple[str, ...],
+    humans: str | None,
+    dataset: Path | None,
+    measure: str,
+    coefficient: str,
+    n_boot: int,
+    n_perm: int,
+    seed: int,
+    layer: str | None,
+    output: Path | None,
+    reading: Reading,
+    json_out: bool,
+) -> None:
+    """Judge a segmenter against a panel of human annotators.
+
+    SOURCES: a corpus folder in run's layout (TEXT.ANNOTATOR.EXT, or a folder per annotator),
+    or the files of one text. Every annotator not named by --machine is a human (or name them
+    with --humans). For each machine: agreement of the humans with and without it, with it in
+    each human's place, its consistency rank among the humans, the chance level, intervals,
+    and a verdict.
+    """
+    from segagree.api import panel as run_panel  # the API function (loaded on first use)
+
+    if not machines:
+        raise click.UsageError("name the segmenter(s) to judge with --machine NAME")
+    if dataset is not None and sources:
+        raise click.UsageError("give either annotation files (or a corpus folder) or --dataset, not both")
+    if dataset is None and not sources:
+        raise click.UsageError("give a corpus folder, the files of one text, or --dataset")
+    if dataset is not None and (reading.format or reading.options or layer):
+        raise click.UsageError("reading options (--from, --encoding, --tier, --layer ...) do not apply to --dataset")
+    if output is not None:
+        check_writable(output, folder=True)
+    source: Path | list[Path] | None = None
+    if sources:
+        source = sources[0] if len(sources) == 1 and sources[0].is_dir() else list(sources)
+    result = run_panel(
+        source,
+        list(machines),
+        humans=[h.strip() for h in humans.split(",") if h.strip()] if humans else None,
+        dataset=dataset,
+        measure=measure.lower(),
+        coefficient=coefficient.lower(),
+        n_boot=n_boot,
+        n_perm=n_perm,
+        seed=seed,
+        layer=layer,
+        format=reading.format,
+        read_options=reading.options,
+    )
+    if output is not None:
+        from segagree.outputs.panel import write_panel
+
+        written = write_panel(output, result)
+        for path in written.values():
+            say(f"wrote {path}")
+    if json_out:
+        print_json(result)
+        return
+    _print(result)
+
+
+def _print(result: dict[str, Any]) -> None:
+    coef = f"{result['coefficient']} ({result['measure'].upper()})"
+    head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
+    rows = []
+    for name, r in result["results"].items():
+        changes = [h["change"] for h in r["human_changes"]["per_human"].values()]
+        rng = f"{min(changes):+.3f} to {max(changes):+.3f}" if changes else ""
+        rows.append(
+            [
+                name,
+                fmt_score(r["added"]["humans"]),
+                fmt_score(r["added"]["with_machine"]),
+                f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "",
+                _interval(r["added"].get("interval")),
+                rng,
+                f"{r['consistency']['rank']} of {r['consistency']['of']}",
+                fmt_score(r["chance"].get("mean")),
+            ]
+        )
+    click.echo(plain_table(f"panel: {', '.join(result['humans'])} and each machine", head, rows))
+    for name, r in result["results"].items():
+        click.echo(printable(f"{name}: {r['verdict']}"))
+    for note in result.get("notes") or []:
+        say(f"note: {note}")

@@ -1,0 +1,97 @@
+"""Finding a panel's annotations: a corpus folder in ``run``'s layout, the files of one text, or a
+segeval dataset, read into a :class:`~segagree.scoring.tokens.panel.PanelInput`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from segagree.corpus.discovery import find_annotations, split_name
+from segagree.errors import UsageError
+from segagree.formats import read_document
+from segagree.model import Document
+from segagree.scoring.tokens.panel import PanelInput, panel_from_dataset, panel_from_texts
+
+
+def annotator_of(path: Path) -> str:
+    """The annotator a file of one text names: ``TEXT.ANNOTATOR.EXT``'s annotator, else its stem."""
+    parts = split_name(path.name)
+    if parts and parts[1]:
+        return parts[1]
+    return parts[0] if parts else path.stem
+
+
+def files_of_texts(source: Path | Sequence[Path]) -> tuple[dict[str, dict[str, Path]], list[str]]:
+    """text -> annotator -> file, and what discovery left out: a folder is read as ``run`` reads a
+    corpus (``TEXT.ANNOTATOR.EXT`` names or a folder per annotator); files are one text."""
+    if isinstance(source, Path) or len(source) == 1 and Path(source[0]).is_dir():
+        root = Path(source if isinstance(source, Path) else source[0])
+        corpus = find_annotations(root)
+        return {t: dict(files) for t, files in corpus.texts.items()}, list(corpus.skipped)
+    files = [Path(p) for p in source]
+    names = [annotator_of(p) for p in files]
+    if len(set(names)) != len(names):
+        names = [p.stem for p in files]
+    if len(set(names)) != len(names):
+        raise UsageError("two files give the same annotator name: " + ", ".join(str(p) for p in files))
+    text = split_name(files[0].name)[0] if split_name(files[0].name) else files[0].stem  # type: ignore[index]
+    return {text: dict(zip(names, files, strict=True))}, []
+
+
+def members(
+    annotators: Sequence[str], machines: Sequence[str], humans: Sequence[str] | None
+) -> tuple[list[str], list[str]]:
+    """The humans and machines of a panel, checked against the annotators found.
+
+    Raises:
+        UsageError: a machine or human no annotation names, a name both human and machine, or
+            fewer than two humans.
+    """
+    known = list(annotators)
+    if not machines:
+        raise UsageError("name the segmenter(s) to judge with --machine NAME")
+    unknown = [m for m in [*machines, *(humans or [])] if m not in known]
+    if unknown:
+        raise UsageError(f"no annotations by {', '.join(map(repr, unknown))}; the annotators are {', '.join(known)}")
+    both = sorted(set(machines) & set(humans or ()))
+    if both:
+        raise UsageError(f"{', '.join(both)} named both as human and as machine")
+    chosen = list(humans) if humans else [a for a in known if a not in machines]
+    if len(chosen) < 2:
+        raise UsageError(f"a panel needs two or more humans, found {len(chosen)} ({', '.join(chosen) or 'none'})")
+    return chosen, list(machines)
+
+
+def read_panel(
+    source: Path | Sequence[Path] | Mapping[str, Mapping[str, Sequence[int]]],
+    machines: Sequence[str],
+    humans: Sequence[str] | None = None,
+    *,
+    reader_options: Mapping[str, Any] | None = None,
+    **pairing: Any,
+) -> tuple[PanelInput, list[str], list[str]]:
+    """The panel's input, its humans and its machines.
+
+    Args:
+        source: a corpus folder, the files of one text, or a segeval dataset (a mapping).
+        machines: the annotators judged as segmenters.
+        humans: the human annotators (default: every annotator not a machine).
+        reader_options: passed to every reader (``scheme``, ``encoding``, ...).
+        pairing: ``layer``, ``scheme``, ``normalise_speakers``, ``speaker_map`` of the token pairing.
+    """
+    if isinstance(source, Mapping):
+        panel = panel_from_dataset(source)
+        chosen, machines = members(panel.annotators, machines, humans)
+        return panel, chosen, machines
+    texts, skipped = files_of_texts(source)
+    found = list(dict.fromkeys(a for files in texts.values() for a in files))
+    chosen, machines = members(found, machines, humans)
+    order = [*chosen, *machines]
+    docs: dict[str, dict[str, Document]] = {
+        text: {a: read_document(path, **dict(reader_options or {})) for a, path in files.items() if a in order}
+        for text, files in texts.items()
+    }
+    panel = panel_from_texts(docs, order, **pairing)
+    panel.notes[:0] = skipped
+    return panel, chosen, machines

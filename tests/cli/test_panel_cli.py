@@ -1,0 +1,64 @@
+"""``segagree panel``: the table, the JSON keys, the outputs, and clear errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+from cli_process import run_cli
+
+PANEL = Path(__file__).resolve().parents[2] / "sample_corpora" / "panel"
+FAST = ["--n-boot", "50", "--n-perm", "10"]
+
+
+def test_json_has_every_documented_key_for_each_machine() -> None:
+    proc = run_cli(["panel", PANEL, "--machine", "seg", "--json", *FAST])
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert {"measure", "coefficient", "humans", "machines", "results"} <= set(out)
+    seg = out["results"]["seg"]
+    assert {"added", "replaced", "consistency", "human_changes", "chance", "verdict"} <= set(seg)
+    assert {"humans", "with_machine", "change", "interval"} <= set(seg["added"])
+    assert {"mean", "change", "per_human"} <= set(seg["replaced"])
+    assert {"machine", "humans", "rank", "of"} <= set(seg["consistency"])
+    assert seg["added"]["change"] == seg["added"]["with_machine"] - seg["added"]["humans"]
+
+
+def test_the_same_seed_gives_the_same_numbers_and_another_seed_other_intervals() -> None:
+    args = ["panel", PANEL, "--machine", "seg", "--json", *FAST, "--seed"]
+    runs = [json.loads(run_cli([*args, seed]).stdout) for seed in "117"]
+    assert runs[0]["results"] == runs[1]["results"]
+    assert runs[0]["results"]["seg"]["added"]["interval"] != runs[2]["results"]["seg"]["added"]["interval"]
+
+
+def test_the_table_shows_the_verdict_in_words() -> None:
+    proc = run_cli(["panel", PANEL, "--machine", "seg", *FAST])
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"seg: (below|within|above) the human range: rank \d of 4", proc.stdout), proc.stdout
+
+
+def test_outputs_are_the_summary_schema_and_a_page_that_runs_nothing(tmp_path: Path) -> None:
+    proc = run_cli(["panel", PANEL, "--machine", "seg", "-o", tmp_path / "out", *FAST])
+    assert proc.returncode == 0, proc.stderr
+    with (tmp_path / "out" / "panel.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0])[:6] == ["text", "speaker", "annotators", "measure", "value", "note"]
+    texts = {r["text"] for r in rows}
+    assert {"ALL", "garden", "kitchen", "market", "train"} <= texts
+    page = (tmp_path / "out" / "panel.html").read_text(encoding="utf-8")
+    assert "Content-Security-Policy" in page and "<script" not in page.lower()
+    assert "<svg" in page and "seg" in page
+    assert json.loads((tmp_path / "out" / "panel.json").read_text(encoding="utf-8"))["machines"] == ["seg"]
+
+
+def test_bad_input_is_a_clear_error_without_traceback(tmp_path: Path) -> None:
+    unknown = run_cli(["panel", PANEL, "--machine", "robot", *FAST])
+    assert unknown.returncode == 2 and "robot" in unknown.stderr and "Traceback" not in unknown.stderr
+    one = run_cli(["panel", PANEL, "--machine", "seg", "--humans", "ann1", *FAST])
+    assert one.returncode == 2 and "two or more humans" in one.stderr
+    none = run_cli(["panel", PANEL, *FAST])
+    assert none.returncode == 2 and "--machine" in none.stderr
+    both = run_cli(["panel", PANEL, "--dataset", PANEL / "garden.ann1.txt", "--machine", "seg"])
+    assert both.returncode == 2 and "not both" in both.stderr
