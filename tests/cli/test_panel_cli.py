@@ -62,3 +62,27 @@ def test_bad_input_is_a_clear_error_without_traceback(tmp_path: Path) -> None:
     assert none.returncode == 2 and "--machine" in none.stderr
     both = run_cli(["panel", PANEL, "--dataset", PANEL / "garden.ann1.txt", "--machine", "seg"])
     assert both.returncode == 2 and "not both" in both.stderr
+
+
+TIME = Path(__file__).resolve().parents[2] / "sample_corpora" / "time_panel"
+
+
+def test_time_panels_use_gamma_and_refuse_token_options(tmp_path: Path) -> None:
+    proc = run_cli(["panel", TIME, "--machine", "vad", "--time", "--category", "none", "--n-boot", "50", "--json"])
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["measure"] == out["coefficient"] == "gamma" and out["results"]["vad"]["chance"]["mean"] == 0.0
+    for bad in (["--coefficient", "kappa"], ["--measure", "s"], ["--n-perm", "5"]):
+        refused = run_cli(["panel", TIME, "--machine", "vad", "--time", *bad])
+        assert refused.returncode == 2 and "--time" in refused.stderr, bad
+    no_time = run_cli(["panel", TIME, "--machine", "vad", "--category", "none"])
+    assert no_time.returncode == 2 and "add --time" in no_time.stderr
+
+
+def test_run_time_with_a_machine_writes_the_same_panel(tmp_path: Path) -> None:
+    proc = run_cli(["run", TIME, "-o", tmp_path / "out", "--time", "--machine", "vad", "--category", "none", "-q"])
+    assert proc.returncode == 0, proc.stderr
+    written = json.loads((tmp_path / "out" / "panel.json").read_text(encoding="utf-8"))
+    alone = json.loads(run_cli(["panel", TIME, "--machine", "vad", "--time", "--category", "none", "--json"]).stdout)
+    assert written["results"] == alone["results"]
+    assert 'href="panel.html"' in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")

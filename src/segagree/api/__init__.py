@@ -785,8 +785,8 @@ def run(
 
         review_pages: a review part on every text page (the review page's rows, recording and
             decisions; ``review_pages`` in segagree.toml, default off; None keeps the config's).
-        machines: token track: judge these annotators against the others as a panel (as
-            :func:`panel`): ``panel.csv``/``.json``/``.html`` in ``out``, its rows in the summary.
+        machines: judge these annotators against the others as a panel (as :func:`panel`; with
+            ``time``, by gamma): ``panel.csv``/``.json``/``.html`` in ``out``, its rows in the summary.
 
     Example::
 
@@ -815,7 +815,6 @@ def run(
         token_only: dict[str, Any] = {"kappa": kappa, "sims": sims, "reference": reference}
         token_only["common_speakers"] = common_speakers
         token_only["review_pages"] = review_pages
-        token_only["machines"] = machines or None
         given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * bool(workbooks)
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")

@@ -64,6 +64,9 @@ def panel(
     speaker_map: Mapping[str, str] | None = None,
     format: str | None = None,
     read_options: Mapping[str, Any] | None = None,
+    time: bool = False,
+    params: Mapping[str, Any] | None = None,
+    category: str = "label",
 ) -> PanelResult:
     """Judge one or more segmenters against a panel of human annotators.
 
@@ -82,6 +85,9 @@ def panel(
         seed: seed of the bootstrap and of the random panels.
         layer, scheme, normalise_speakers, speaker_map: how annotations are read and paired (as ``agree``).
         format, read_options: how files are read (as ``compare``).
+        time: annotators who drew their own units in time: the panel's coefficient is gamma
+            (``params``: gamma's parameters; ``category``: ``label``, ``endnote`` or ``none``, as
+            :func:`agree_time`); ``measure``, ``coefficient`` and ``dataset`` do not apply.
 
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
@@ -90,6 +96,20 @@ def panel(
     from segagree.metrics.chance.panel import panel_statistics
 
     names = [machines] if isinstance(machines, str) else list(machines)
+    if time:
+        if dataset is not None or measure not in ("b", "gamma") or coefficient not in ("pi", "gamma"):
+            # (b and pi are the defaults: not given)
+            raise UsageError(
+                "with time=True the panel's coefficient is gamma: measure, coefficient and dataset do not apply"
+            )
+        if source is None:
+            raise UsageError("give a corpus folder or the files of one text")
+        return time_panel(
+            source, names, humans, n_boot=n_boot, seed=seed, level=level, params=params, category=category,
+            layer=layer, scheme=scheme, format=format, read_options=read_options, speaker_map=speaker_map,
+        )  # fmt: skip
+    if params:
+        raise UsageError("params are gamma's parameters: they apply with time=True")
     if (source is None) == (dataset is None):
         raise UsageError("give either a corpus folder or files, or a segeval dataset (dataset=), not both")
     if dataset is not None and (read_options or format or layer):
@@ -135,5 +155,60 @@ def panel(
     out["texts"] = panel_input.texts
     out["item_text"] = panel_input.item_text
     out["notes"] = panel_input.notes
+    out["definitions"] = dict(DEFINITIONS)
+    return PanelResult(out)
+
+
+def time_panel(
+    source: PathLike | Sequence[PathLike],
+    machines: list[str],
+    humans: Sequence[str] | None,
+    *,
+    n_boot: int,
+    seed: int,
+    level: float,
+    params: Mapping[str, Any] | None,
+    category: str,
+    layer: str | None,
+    scheme: Any,
+    format: str | None,
+    read_options: Mapping[str, Any] | None,
+    speaker_map: Mapping[str, str] | None,
+    how: Any = None,
+) -> PanelResult:
+    """The panel with gamma: each text's files read as ``run --time`` reads them (one file per
+    annotator; ``how``, a :class:`~segagree.scoring.time.units.UnitReading`, overrides the reading
+    arguments), an item per speaker of each text."""
+    from segagree.corpus.panel import files_of_texts, members
+    from segagree.metrics.unitizing.gamma_panel import gamma_panel
+    from segagree.scoring.time.reading import read_annotator_files
+    from segagree.scoring.time.units import UnitReading
+
+    paths: Path | list[Path] = Path(source) if isinstance(source, str | os.PathLike) else [Path(p) for p in source]
+    texts, notes = files_of_texts(paths)
+    found = list(dict.fromkeys(a for files in texts.values() for a in files))
+    chosen, machines = members(found, machines, humans)
+    order = [*chosen, *machines]
+    how = how or UnitReading(
+        category=category, fmt=format, scheme=scheme, layer=layer, options=dict(read_options or {}),
+        speaker_map=speaker_map,
+    )  # fmt: skip
+    items = {}
+    item_text = {}
+    for text, files in texts.items():
+        lacking = [a for a in order if a not in files]
+        if lacking:
+            notes.append(f"{text}: left out (no annotation by {', '.join(lacking)})")
+            continue
+        timed = read_annotator_files({a: files[a] for a in order}, how)
+        notes.extend(f"{text}: {n}" for n in timed.notes)
+        for speaker, units in timed.speakers.items():
+            item = text if len(timed.speakers) == 1 else f"{text} [{speaker}]"
+            items[item], item_text[item] = units, text
+    out = gamma_panel(items, machines, humans=chosen, params=params, n_boot=n_boot, seed=seed, level=level)
+    out = json.loads(json.dumps(out))
+    out["texts"] = list(dict.fromkeys(item_text.values()))
+    out["item_text"] = item_text
+    out["notes"] = notes
     out["definitions"] = dict(DEFINITIONS)
     return PanelResult(out)

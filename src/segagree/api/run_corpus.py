@@ -115,20 +115,28 @@ def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, 
 
     The panel is computed again on every run, resumed or not (it takes seconds and reads every text
     at once: its bootstrap resamples texts)."""
-    from segagree.api.machine_panel import panel
+    from segagree.api.machine_panel import panel, time_panel
     from segagree.outputs.panel import panel_rows, write_panel
 
-    result = panel(
-        corpus_dir,
-        machines,
-        seed=config.kappa.seed,
-        layer=config.layer,
-        scheme=config.load_scheme(),
-        format=config.format or None,
-        read_options=config.reader_options(),
-        normalise_speakers=config.normalise_speakers,
-        speaker_map=config.speakers or None,
-    )
+    if getattr(config, "track", "token") == "time":
+        seed = config.params.get("seed")
+        result = time_panel(
+            corpus_dir, list(machines), None, n_boot=1000, seed=12345 if seed is None else int(seed), level=0.95,
+            params=config.params, category=config.how.category, layer=None, scheme=None, format=None,
+            read_options=None, speaker_map=None, how=config.how,
+        )  # fmt: skip
+    else:
+        result = panel(
+            corpus_dir,
+            machines,
+            seed=config.kappa.seed,
+            layer=config.layer,
+            scheme=config.load_scheme(),
+            format=config.format or None,
+            read_options=config.reader_options(),
+            normalise_speakers=config.normalise_speakers,
+            speaker_map=config.speakers or None,
+        )
     outcome.panel = dict(result)
     columns = ("text", "speaker", "annotators", "measure", "value", "note")
     outcome.panel_rows = [{k: row[k] for k in columns} for row in panel_rows(result)]

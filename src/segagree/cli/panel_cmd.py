@@ -57,17 +57,26 @@ def _interval(ci: dict[str, Any] | None) -> str:
 )
 @click.option(
     "--measure",
-    type=click.Choice(["b", "s"], case_sensitive=False),
-    default="b",
-    show_default=True,
-    help="The similarity of two segmentations: B (Boundary Similarity) or S (Segmentation Similarity).",
+    type=click.Choice(["b", "s", "gamma"], case_sensitive=False),
+    help="The agreement of two segmentations: B (Boundary Similarity, the default) or S (Segmentation "
+    "Similarity); with --time, gamma (the only one).",
 )
 @click.option(
     "--coefficient",
     type=click.Choice(["pi", "kappa"], case_sensitive=False),
-    default="pi",
-    show_default=True,
-    help="Fleiss' multi-pi (one pooled chance distribution) or multi-kappa (each annotator's own).",
+    help="Fleiss' multi-pi (one pooled chance distribution; the default) or multi-kappa (each annotator's own); "
+    "not with --time (gamma is its own multi-annotator coefficient).",
+)
+@click.option(
+    "--time",
+    "time_mode",
+    is_flag=True,
+    help="Annotators who drew their own units in time (ELAN, Praat, tables): the panel's coefficient is gamma.",
+)
+@click.option(
+    "--category",
+    type=click.Choice(["label", "endnote", "none"], case_sensitive=False),
+    help="With --time: what a unit's category is (default label), as agree --time.",
 )
 @click.option("--n-boot", type=click.IntRange(1), default=1000, show_default=True, help="Bootstrap resamples.")
 @click.option("--n-perm", type=click.IntRange(1), default=200, show_default=True, help="Random panels for chance.")
@@ -83,8 +92,10 @@ def panel(
     machines: tuple[str, ...],
     humans: str | None,
     dataset: Path | None,
-    measure: str,
-    coefficient: str,
+    measure: str | None,
+    coefficient: str | None,
+    time_mode: bool,
+    category: str | None,
     n_boot: int,
     n_perm: int,
     seed: int,
@@ -111,6 +122,15 @@ def panel(
         raise click.UsageError("give a corpus folder, the files of one text, or --dataset")
     if dataset is not None and (reading.format or reading.options or layer):
         raise click.UsageError("reading options (--from, --encoding, --tier, --layer ...) do not apply to --dataset")
+    if time_mode:
+        if measure not in (None, "gamma") or coefficient is not None or dataset is not None:
+            raise click.UsageError("with --time the panel's coefficient is gamma: --measure b/s, --coefficient and "
+                                   "--dataset do not apply")  # fmt: skip
+        n_perm_given = click.get_current_context().get_parameter_source("n_perm")
+        if n_perm_given is not None and n_perm_given.name == "COMMANDLINE":
+            raise click.UsageError("--n-perm does not apply with --time: gamma is chance-corrected by its own samples")
+    elif measure == "gamma" or category is not None:
+        raise click.UsageError("gamma and --category score units in time: add --time")
     if output is not None:
         check_writable(output, folder=True)
     source: Path | list[Path] | None = None
@@ -121,8 +141,10 @@ def panel(
         list(machines),
         humans=[h.strip() for h in humans.split(",") if h.strip()] if humans else None,
         dataset=dataset,
-        measure=measure.lower(),
-        coefficient=coefficient.lower(),
+        measure=(measure or "b").lower(),
+        coefficient=(coefficient or "pi").lower(),
+        time=time_mode,
+        category=(category or "label").lower(),
         n_boot=n_boot,
         n_perm=n_perm,
         seed=seed,
@@ -143,7 +165,9 @@ def panel(
 
 
 def _print(result: dict[str, Any]) -> None:
-    coef = f"{result['coefficient']} ({result['measure'].upper()})"
+    coef = result["coefficient"]
+    if result["measure"] != coef:
+        coef = f"{coef} ({result['measure'].upper()})"
     head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
     rows = []
     for name, r in result["results"].items():

@@ -166,6 +166,8 @@ def run(
             "review_pages": review_pages,
             "machines": list(machines),
         }
+    if time_mode:
+        keywords["machines"] = list(machines)
     with _progress_bar(disabled=quiet, unit="texts" if time_mode else "pairs") as progress:
         outcome = api.run(
             corpus,

@@ -23,9 +23,17 @@ ALL = "ALL"
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
+def panel_label(result: Mapping[str, Any], joiner: str) -> str:
+    """The panel's coefficient as named in rows and pages: ``pi_b`` / ``pi with B``, or ``gamma``."""
+    if result["coefficient"] == result["measure"]:
+        return str(result["coefficient"])
+    measure = result["measure"] if joiner == "_" else str(result["measure"]).upper()
+    return f"{result['coefficient']}{joiner}{measure}"
+
+
 def panel_rows(result: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
     """One long-format row per number of the panel (pooled over texts: text and speaker ``ALL``)."""
-    coef = f"{result['coefficient']}_{result['measure']}"
+    coef = panel_label(result, "_")
     humans = "+".join(result["humans"])
 
     def row(annotators: str, measure: str, value: Any, note: str = "", ci: Mapping[str, Any] | None = None) -> dict:
@@ -149,7 +157,7 @@ def changes_plot(result: Mapping[str, Any], width: int = 640) -> str:
 
 def panel_page(result: Mapping[str, Any]) -> str:
     """``panel.html``: the verdicts, the plot, the table of every machine, and the view per text."""
-    coef = f"{_e(result['coefficient'])} with {_e(result['measure'].upper())}"
+    coef = _e(panel_label(result, " with "))
     rows = []
     for machine, r in result["results"].items():
         ci = r["added"].get("interval") or {}

@@ -163,6 +163,9 @@ def _context(outcome: RunOutcome, jobs: int = 1) -> dict[str, Any]:
         "seed": BOOTSTRAP_SEED,
         "palette": [],  # the shared CSS's colour steps and operation colours: not used on this page
         "op_colours": [],
+        "panel": [
+            {"machine": m, "verdict": r["verdict"]} for m, r in ((outcome.panel or {}).get("results") or {}).items()
+        ],
     }
 
 

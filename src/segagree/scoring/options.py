@@ -201,7 +201,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--seed": Rule(BOTH, "seed", (({"--kappa": False, "--report": False}, "with --no-kappa and --no-report"),)),
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
         "--review-pages": Rule((TOKEN,), instead="for units in time use segagree review --time TEXT... -o TEXT.html"),
-        "--machine": Rule((TOKEN,), instead="the panel of units in time is not built yet: use the token track"),
+        "--machine": Rule(BOTH),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),
         **_reading(BOTH),

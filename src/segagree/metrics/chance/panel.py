@@ -228,7 +228,7 @@ def _mean_similarity(sim: np.ndarray, pairs: np.ndarray, coder: int, others: Seq
     return float(np.mean(values))
 
 
-def _rank_after_ties(value: float, others: Sequence[float]) -> int:
+def rank_after_ties(value: float, others: Sequence[float]) -> int:
     """Competition rank of ``value`` among ``others`` + itself, higher first, placed after ties:
     a machine is never ranked above a human it only equals."""
     return 1 + sum(1 for o in others if o >= value - _TIE)
@@ -658,12 +658,12 @@ def _consistency(
     return {
         "machine": machine,
         "humans": {human_names[h]: v for h, v in sorted(humans.items(), key=lambda x: human_names[x[0]])},
-        "rank": _rank_after_ties(machine, list(humans.values())),
+        "rank": rank_after_ties(machine, list(humans.values())),
         "of": nh + 1,
     }
 
 
-def _verdict(
+def verdict(
     change: float | None,
     interval: Mapping[str, Any],
     human_changes: Sequence[float],
@@ -866,14 +866,14 @@ def _human_changes(panel: _Panel) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items()))
 
 
-def _change_rank(change: float | None, human_values: Sequence[float]) -> dict[str, Any]:
+def change_rank(change: float | None, human_values: Sequence[float]) -> dict[str, Any]:
     """The machine's added change among the humans' changes: rank (1 = largest; after ties),
     ``of`` and the percentage of humans whose change is smaller."""
     if not human_values or change is None:
         return {"rank": None, "of": None, "percentile": None}
     below = sum(1 for v in human_values if v < change - _TIE)
     return {
-        "rank": _rank_after_ties(change, human_values),
+        "rank": rank_after_ties(change, human_values),
         "of": len(human_values) + 1,
         "percentile": 100.0 * below / len(human_values),
     }
@@ -922,15 +922,15 @@ def _machine_result(
     }
     consistency = _consistency(panel.sim, panel.pairs, lay, k, panel.names)
     human_values = [v["change"] for v in human_changes.values() if v["change"] is not None]
-    ranking = _change_rank(added_change, human_values)
-    verdict, code = _verdict(added_change, added["interval"], human_values, ranking["rank"], ranking["of"], consistency)
+    ranking = change_rank(added_change, human_values)
+    said, code = verdict(added_change, added["interval"], human_values, ranking["rank"], ranking["of"], consistency)
     return {
         "added": added,
         "replaced": replaced,
         "consistency": consistency,
         "human_changes": {"per_human": human_changes, "machine": added_change, **ranking},
         "chance": _chance_summary(panel, k, level, n_perm, seed),
-        "verdict": verdict,
+        "verdict": said,
         "verdict_code": code,
     }
 
