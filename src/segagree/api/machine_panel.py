@@ -97,7 +97,10 @@ def panel(
 
     names = [machines] if isinstance(machines, str) else list(machines)
     if time:
-        if dataset is not None or measure not in ("b", "gamma") or coefficient not in ("pi", "gamma"):
+        from segagree.metrics.unitizing.gamma import GammaMeasure
+
+        gamma = GammaMeasure.card.name
+        if dataset is not None or measure not in ("b", gamma) or coefficient not in ("pi", gamma):
             # (b and pi are the defaults: not given)
             raise UsageError(
                 "with time=True the panel's coefficient is gamma: measure, coefficient and dataset do not apply"

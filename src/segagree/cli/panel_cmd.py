@@ -57,9 +57,9 @@ def _interval(ci: dict[str, Any] | None) -> str:
 )
 @click.option(
     "--measure",
-    type=click.Choice(["b", "s", "gamma"], case_sensitive=False),
+    type=click.Choice(["b", "s"], case_sensitive=False),
     help="The agreement of two segmentations: B (Boundary Similarity, the default) or S (Segmentation "
-    "Similarity); with --time, gamma (the only one).",
+    "Similarity); not with --time (the panel's coefficient is then gamma).",
 )
 @click.option(
     "--coefficient",
@@ -123,14 +123,14 @@ def panel(
     if dataset is not None and (reading.format or reading.options or layer):
         raise click.UsageError("reading options (--from, --encoding, --tier, --layer ...) do not apply to --dataset")
     if time_mode:
-        if measure not in (None, "gamma") or coefficient is not None or dataset is not None:
+        if measure is not None or coefficient is not None or dataset is not None:
             raise click.UsageError("with --time the panel's coefficient is gamma: --measure b/s, --coefficient and "
                                    "--dataset do not apply")  # fmt: skip
         n_perm_given = click.get_current_context().get_parameter_source("n_perm")
         if n_perm_given is not None and n_perm_given.name == "COMMANDLINE":
             raise click.UsageError("--n-perm does not apply with --time: gamma is chance-corrected by its own samples")
-    elif measure == "gamma" or category is not None:
-        raise click.UsageError("gamma and --category score units in time: add --time")
+    elif category is not None:
+        raise click.UsageError("--category is about units in time: add --time")
     if output is not None:
         check_writable(output, folder=True)
     source: Path | list[Path] | None = None

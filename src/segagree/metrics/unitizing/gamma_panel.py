@@ -243,8 +243,8 @@ def gamma_panel(
             change = None if base_i is None or with_i is None else with_i - base_i
             per_item[name][m] = {"added": {"humans": base_i, "with_machine": with_i, "change": change}}
     return {
-        "measure": "gamma",
-        "coefficient": "gamma",
+        "measure": _GAMMA.card.name,
+        "coefficient": _GAMMA.card.name,
         "humans": human_list,
         "machines": machine_list,
         "per_item": per_item,
