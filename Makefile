@@ -50,6 +50,7 @@ demo: bytecode
 	$(BIN)/segagree compare sample_corpora/garden.ann1.txt sample_corpora/garden.ann2.txt --ops demo_output/garden.operations.csv
 	$(BIN)/segagree convert sample_corpora/garden.ann1.txt -o demo_output/garden.ann1.eaf
 	$(BIN)/segagree review sample_corpora/recording/talk.kim.eaf sample_corpora/recording/talk.lee.eaf -o demo_output/talk.review.html
+	$(BIN)/segagree panel sample_corpora/panel --machine seg -o demo_output/panel
 
 # The whole test suite on every CPU (WORKERS pytest-xdist workers; tests marked xdist_group share
 # a worker) and the code-health gate (ruff, ruff format, mypy: 0 findings); both must pass. The
