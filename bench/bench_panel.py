@@ -13,7 +13,9 @@ and the random panels (packed bit kernel).
 Measured on the 2-core machine, defaults: B 1.04-1.63 s wall, S 0.98-1.21 s, 2.0-2.8 s in all
 (goal: at most 10 s); per similarity the parts take 0.15-0.25 s, the 1000 paired resamples
 0.01 s and the 200 random panels about 1.05 s. ``--command``: the whole ``segagree panel``
-command reading the 420 files, 1.9 s (B) and 1.7 s (S).
+command reading the 420 files, 1.9 s (B) and 1.7 s (S). S_f (endnote types at random): 8.8-12 s
+(the 200 random panels' S_f with transpositions, scored sparsely, are most of it; B + S_f is at or
+just over the 10 s goal on a busy machine).
 """
 
 from __future__ import annotations
@@ -111,8 +113,32 @@ def main() -> None:
         steps = _steps(data, similarity, args.boot, args.perm)
         print("   steps: " + ", ".join(f"{k} {v:.2f} s" for k, v in steps.items()))
     print(f"total (b and s): {total_wall:.2f} s wall, {total_cpu:.2f} s CPU (goal: at most 10 s)")
+    _time_sf(data, args.boot, args.perm)
     if args.command:
         _time_command(data, args.boot, args.perm)
+
+
+def _time_sf(data: dict[str, dict[str, list[int]]], n_boot: int, n_perm: int) -> None:
+    """The same panel with S_f: each unit's end typed at random among the Du Bois endnotes."""
+    from segagree.metrics.chance.sf_panel import sf_panel_statistics
+    from segagree.model import builtin_scheme
+
+    scheme = builtin_scheme("dubois")
+    rng = np.random.default_rng(7)
+    codes: dict[str, dict[str, np.ndarray]] = {}
+    for text, coders in data.items():
+        codes[text] = {}
+        for coder, masses in coders.items():
+            arr = np.zeros(sum(masses), dtype=np.int64)
+            ends = np.cumsum(masses) - 1
+            arr[ends] = rng.integers(1, scheme.n_codes, ends.size)
+            codes[text][coder] = arr
+    w0, c0 = time.perf_counter(), time.process_time()
+    res = sf_panel_statistics(codes, MACHINES, scheme, n_boot=n_boot, n_perm=n_perm)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    print(f"sf: sf_panel_statistics {wall:.2f} s wall, {cpu:.2f} s CPU")
+    for m in MACHINES:
+        print(f"   {m}: {res['results'][m]['verdict']}")
 
 
 def _write_texts(data: dict[str, dict[str, list[int]]], folder: Path) -> None:

@@ -80,3 +80,15 @@ def test_bad_panels_are_refused_with_the_reason() -> None:
         segagree.panel(PANEL, "seg", humans=["ann1"])
     with pytest.raises(UsageError, match="both as human and as machine"):
         segagree.panel(PANEL, "seg", humans=["ann1", "seg"])
+
+
+def test_s_f_panels_read_typed_boundaries_from_the_files() -> None:
+    from segagree.metrics.chance.fleiss import fleiss
+
+    result = segagree.panel(PANEL, "seg", measure="sf", n_boot=20, n_perm=5)
+    docs = {t: {n: segagree.read(PANEL / f"{t}.{n}.txt") for n in ("ann1", "ann2", "ann3")} for t in result["texts"]}
+    data = {t: {n: d.layers["iu"].boundaries for n, d in per.items()} for t, per in docs.items()}
+    want = fleiss(data, "sf", scheme=next(iter(docs["train"].values())).layers["iu"].scheme)
+    assert result["results"]["seg"]["added"]["humans"] == pytest.approx(want.pi, abs=1e-9)
+    with pytest.raises(UsageError, match="unknown measure"):
+        segagree.panel(PANEL, "seg", measure="windowdiff")

@@ -79,7 +79,8 @@ def panel(
         machines: the annotators judged as segmenters (annotator names, as ``run`` reads them).
         humans: the human annotators (default: every annotator not a machine).
         dataset: a segeval JSON dataset (path or ``{item: {coder: masses}}``) instead of files.
-        measure: ``b`` (Boundary Similarity, the default) or ``s`` (Segmentation Similarity).
+        measure: ``b`` (Boundary Similarity, the default), ``s`` (Segmentation Similarity), or S_f
+            and S_f^B (``sf``, ``sf_b``: typed boundaries in the scheme, Lai, Li & Zhang 2023).
         coefficient: ``pi`` (Fleiss' multi-pi, the default) or ``kappa`` (multi-kappa).
         n_boot: bootstrap resamples of the items; n_perm: random panels for the chance level.
         seed: seed of the bootstrap and of the random panels.
@@ -113,6 +114,10 @@ def panel(
         )  # fmt: skip
     if params:
         raise UsageError("params are gamma's parameters: they apply with time=True")
+    from segagree.metrics.chance.sf_panel import SF_SIMILARITIES
+
+    if measure not in ("b", "s", *SF_SIMILARITIES):
+        raise UsageError(f"unknown measure {measure!r}; expected one of {', '.join(('b', 's', *SF_SIMILARITIES))}")
     if (source is None) == (dataset is None):
         raise UsageError("give either a corpus folder or files, or a segeval dataset (dataset=), not both")
     if dataset is not None and (read_options or format or layer):
@@ -142,6 +147,16 @@ def panel(
             normalise_speakers=normalise_speakers,
             speaker_map=speaker_map,
         )
+    from segagree.metrics.chance.sf_panel import sf_panel_statistics
+
+    if measure in SF_SIMILARITIES:
+        if panel_input.scheme is None:
+            raise UsageError("S_f and S_f^B need annotation files (typed boundaries), not a segeval dataset")
+        out = sf_panel_statistics(
+            panel_input.codes, names, panel_input.scheme, humans=chosen, similarity=measure,
+            coefficient=coefficient, n_boot=n_boot, n_perm=n_perm, seed=seed, level=level,
+        )  # fmt: skip
+        return _finish(out, panel_input.texts, panel_input.item_text, panel_input.notes)
     stats = panel_statistics(
         panel_input.dataset,
         names,
@@ -153,13 +168,15 @@ def panel(
         seed=seed,
         level=level,
     )
-    out = stats.to_dict()
-    out = json.loads(json.dumps(out))  # plain JSON types (tuples to lists, numpy numbers to floats)
-    out["texts"] = panel_input.texts
-    out["item_text"] = panel_input.item_text
-    out["notes"] = panel_input.notes
-    out["definitions"] = dict(DEFINITIONS)
-    return PanelResult(out)
+    return _finish(stats.to_dict(), panel_input.texts, panel_input.item_text, panel_input.notes)
+
+
+def _finish(out: Mapping[str, Any], texts: list[str], item_text: Mapping[str, str], notes: list[str]) -> PanelResult:
+    """The statistics as plain JSON types (tuples to lists, numpy numbers to floats), with the texts,
+    the notes and the definitions."""
+    result = json.loads(json.dumps(out))
+    result.update(texts=texts, item_text=dict(item_text), notes=list(notes), definitions=dict(DEFINITIONS))
+    return PanelResult(result)
 
 
 def time_panel(
@@ -182,7 +199,8 @@ def time_panel(
     """The panel with gamma: each text's files read as ``run --time`` reads them (one file per
     annotator; ``how``, a :class:`~segagree.scoring.time.units.UnitReading`, overrides the reading
     arguments), an item per speaker of each text."""
-    from segagree.corpus.panel import files_of_texts, members
+    from segagree.corpus.panel import files_of_texts
+    from segagree.metrics.chance.panel_frame import choose_members
     from segagree.metrics.unitizing.gamma_panel import gamma_panel
     from segagree.scoring.time.reading import read_annotator_files
     from segagree.scoring.time.units import UnitReading
@@ -190,7 +208,7 @@ def time_panel(
     paths: Path | list[Path] = Path(source) if isinstance(source, str | os.PathLike) else [Path(p) for p in source]
     texts, notes = files_of_texts(paths)
     found = list(dict.fromkeys(a for files in texts.values() for a in files))
-    chosen, machines = members(found, machines, humans)
+    chosen, machines = choose_members(found, machines, humans)
     order = [*chosen, *machines]
     how = how or UnitReading(
         category=category, fmt=format, scheme=scheme, layer=layer, options=dict(read_options or {}),
@@ -209,9 +227,4 @@ def time_panel(
             item = text if len(timed.speakers) == 1 else f"{text} [{speaker}]"
             items[item], item_text[item] = units, text
     out = gamma_panel(items, machines, humans=chosen, params=params, n_boot=n_boot, seed=seed, level=level)
-    out = json.loads(json.dumps(out))
-    out["texts"] = list(dict.fromkeys(item_text.values()))
-    out["item_text"] = item_text
-    out["notes"] = notes
-    out["definitions"] = dict(DEFINITIONS)
-    return PanelResult(out)
+    return _finish(out, list(dict.fromkeys(item_text.values())), item_text, notes)

@@ -57,9 +57,10 @@ def _interval(ci: dict[str, Any] | None) -> str:
 )
 @click.option(
     "--measure",
-    type=click.Choice(["b", "s"], case_sensitive=False),
-    help="The agreement of two segmentations: B (Boundary Similarity, the default) or S (Segmentation "
-    "Similarity); not with --time (the panel's coefficient is then gamma).",
+    metavar="NAME",
+    help="The agreement of two segmentations: b (Boundary Similarity, the default), s (Segmentation "
+    "Similarity), sf or sf_b (S_f, S_f^B: boundary types count, as the scheme says); not with --time "
+    "(the panel's coefficient is then gamma).",
 )
 @click.option(
     "--coefficient",

@@ -10,6 +10,7 @@ from typing import Any
 from segagree.corpus.discovery import find_annotations, split_name
 from segagree.errors import UsageError
 from segagree.formats import read_document
+from segagree.metrics.chance.panel_frame import choose_members
 from segagree.model import Document
 from segagree.scoring.tokens.panel import PanelInput, panel_from_dataset, panel_from_texts
 
@@ -39,30 +40,6 @@ def files_of_texts(source: Path | Sequence[Path]) -> tuple[dict[str, dict[str, P
     return {text: dict(zip(names, files, strict=True))}, []
 
 
-def members(
-    annotators: Sequence[str], machines: Sequence[str], humans: Sequence[str] | None
-) -> tuple[list[str], list[str]]:
-    """The humans and machines of a panel, checked against the annotators found.
-
-    Raises:
-        UsageError: a machine or human no annotation names, a name both human and machine, or
-            fewer than two humans.
-    """
-    known = list(annotators)
-    if not machines:
-        raise UsageError("name the segmenter(s) to judge with --machine NAME")
-    unknown = [m for m in [*machines, *(humans or [])] if m not in known]
-    if unknown:
-        raise UsageError(f"no annotations by {', '.join(map(repr, unknown))}; the annotators are {', '.join(known)}")
-    both = sorted(set(machines) & set(humans or ()))
-    if both:
-        raise UsageError(f"{', '.join(both)} named both as human and as machine")
-    chosen = list(humans) if humans else [a for a in known if a not in machines]
-    if len(chosen) < 2:
-        raise UsageError(f"a panel needs two or more humans, found {len(chosen)} ({', '.join(chosen) or 'none'})")
-    return chosen, list(machines)
-
-
 def read_panel(
     source: Path | Sequence[Path] | Mapping[str, Mapping[str, Sequence[int]]],
     machines: Sequence[str],
@@ -82,11 +59,11 @@ def read_panel(
     """
     if isinstance(source, Mapping):
         panel = panel_from_dataset(source)
-        chosen, machines = members(panel.annotators, machines, humans)
+        chosen, machines = choose_members(panel.annotators, machines, humans)
         return panel, chosen, machines
     texts, skipped = files_of_texts(source)
     found = list(dict.fromkeys(a for files in texts.values() for a in files))
-    chosen, machines = members(found, machines, humans)
+    chosen, machines = choose_members(found, machines, humans)
     order = [*chosen, *machines]
     docs: dict[str, dict[str, Document]] = {
         text: {a: read_document(path, **dict(reader_options or {})) for a, path in files.items() if a in order}

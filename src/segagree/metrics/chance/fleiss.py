@@ -250,8 +250,9 @@ def _speaker_map(x: Any) -> Mapping[str, Any]:
     return x if isinstance(x, Mapping) else {"": x}
 
 
-def _expected(p: np.ndarray, q: np.ndarray, sim: np.ndarray, similarity: str) -> np.ndarray:
-    """E_sf or E_sf_b for distributions p, q of shape (..., k)."""
+def expected_agreement(p: np.ndarray, q: np.ndarray, sim: np.ndarray, similarity: str) -> np.ndarray:
+    """E_sf or E_sf_b: the expected agreement of two independent coders with code distributions p, q
+    (shape (..., k)) under the similarity matrix ``sim`` (see the module docstring)."""
     e = np.einsum("...x,xy,...y->...", p, sim, q)
     if similarity == SF_CARD.name:
         return e
@@ -297,8 +298,8 @@ def _sf_result(
             tot = counts.sum(axis=2, keepdims=True)
             p = np.where(tot > 0, counts / np.where(tot > 0, tot, 1), 0.0)
             pbar = counts.sum(axis=1) / np.maximum(counts.sum(axis=(1, 2))[:, None], 1)
-            ae_pi = _expected(pbar, pbar, sim, similarity)
-            ae_k = np.mean([_expected(p[:, m], p[:, n], sim, similarity) for m, n in pairs], axis=0)
+            ae_pi = expected_agreement(pbar, pbar, sim, similarity)
+            ae_k = np.mean([expected_agreement(p[:, m], p[:, n], sim, similarity) for m, n in pairs], axis=0)
             pi = np.where(ae_pi < 1, (a_a - ae_pi) / (1 - ae_pi), np.nan)
             kappa = np.where(ae_k < 1, (a_a - ae_k) / (1 - ae_k), np.nan)
         return np.stack([pi, kappa, ae_pi - ae_k, a_a, ae_pi, ae_k], axis=1)

@@ -18,7 +18,6 @@ of an item is scored once, with the same seed.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,8 +25,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import UsageError
-from segagree.metrics.chance.fleiss import bootstrap_ci
-from segagree.metrics.chance.panel import change_rank, rank_after_ties, verdict
+from segagree.metrics.chance.panel_frame import assemble_panel, choose_members
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.unitizing.gamma import GammaMeasure, GammaStats
 
@@ -91,22 +89,6 @@ def panel_sums(items: Sequence[UnitSet], names: Sequence[str], params: Mapping[s
     )
 
 
-def _num(x: Any) -> float | None:
-    value = float(x)
-    return value if np.isfinite(value) else None
-
-
-def _interval(ci: Mapping[str, Any], column: int) -> dict[str, Any]:
-    low, high = ci.get("low"), ci.get("high")
-    return {
-        "low": None if low is None else _num(low[column]),
-        "high": None if high is None else _num(high[column]),
-        "level": ci["level"],
-        "n_boot": ci["n_boot"],
-        "seed": ci["seed"],
-    }
-
-
 def gamma_panel(
     items: Mapping[str, UnitSet],
     machines: Sequence[str],
@@ -136,18 +118,7 @@ def gamma_panel(
     if not items:
         raise UsageError("a gamma panel needs at least one text with units")
     names = list(dict.fromkeys(a for u in items.values() for a in u.annotators))
-    unknown = [m for m in [*machines, *(humans or ())] if m not in names]
-    if unknown:
-        raise UsageError(f"no annotations by {', '.join(map(repr, unknown))}; the annotators are {', '.join(names)}")
-    if not machines:
-        raise UsageError("name the segmenter(s) to judge")
-    both = sorted(set(machines) & set(humans or ()))
-    if both:
-        raise UsageError(f"{', '.join(both)} named both as human and as machine")
-    human_list = sorted(humans) if humans else sorted(a for a in names if a not in machines)
-    machine_list = sorted(machines)
-    if len(human_list) < 2:
-        raise UsageError(f"a panel needs two or more humans, found {len(human_list)}")
+    human_list, machine_list = choose_members(names, machines, humans)
     item_names = sorted(items)
     units = [items[i] for i in item_names]
     missing = [f"{i} ({a})" for i in item_names for a in [*human_list, *machine_list] if a not in items[i].annotators]
@@ -157,91 +128,27 @@ def gamma_panel(
 
     panels: dict[tuple[str, ...], PanelSums] = {}
 
-    def sums(members: Sequence[str]) -> PanelSums:
+    def coefficient(members: Sequence[str], weights: np.ndarray) -> np.ndarray:
         key = tuple(sorted(members))
         if key not in panels:
             panels[key] = panel_sums(units, key, gamma_params)
-        return panels[key]
+        return panels[key].gamma(weights)
 
-    with_changes = len(human_list) >= 3
-    everyone = [*human_list, *machine_list]
-    pairs = list(itertools.combinations(sorted(everyone), 2))
     ones = np.ones((1, len(units)))
-    pair_gamma = {p: float(sums(p).gamma(ones)[0]) for p in pairs}
 
-    def changes(w: np.ndarray) -> np.ndarray:
-        base = sums(human_list).gamma(w)
-        cols = []
-        for m in machine_list:
-            cols.append(sums([*human_list, m]).gamma(w) - base)
-            replaced = [sums([*(x for x in human_list if x != h), m]).gamma(w) for h in human_list]
-            cols.append(np.mean(replaced, axis=0) - base)
-        if with_changes:
-            cols.extend(base - sums([x for x in human_list if x != h]).gamma(w) for h in human_list)
-        return np.stack(cols, axis=1)
+    def pair_value(a: str, b: str) -> float:
+        return float(coefficient([a, b], ones)[0])
 
-    point = changes(ones)[0]
-    ci = bootstrap_ci(len(units), changes, n_boot=n_boot, seed=seed, level=level, unit="item")
-    n_m = len(machine_list)
-
-    def mean_gamma(who: str, others: Sequence[str]) -> float:
-        return float(np.mean([pair_gamma[tuple(sorted((who, o)))] for o in others]))  # type: ignore[index]
-
-    human_consistency = {h: mean_gamma(h, [o for o in human_list if o != h]) for h in human_list}
-    human_changes: dict[str, dict[str, Any]] = {}
-    for j, h in enumerate(human_list):
-        col = 2 * n_m + j
-        human_changes[h] = (
-            {"change": _num(point[col]), "interval": _interval(ci, col)}
-            if with_changes
-            else {"change": None, "interval": None}
-        )
-    human_values = [v["change"] for v in human_changes.values() if v["change"] is not None]
-    results: dict[str, Any] = {}
-    base_value = _num(sums(human_list).gamma(ones)[0])
-    for k, m in enumerate(machine_list):
-        with_m = _num(sums([*human_list, m]).gamma(ones)[0])
-        per_human = {h: _num(sums([*(x for x in human_list if x != h), m]).gamma(ones)[0]) for h in human_list}
-        change, interval = _num(point[2 * k]), _interval(ci, 2 * k)
-        added = {"humans": base_value, "with_machine": with_m, "change": change, "interval": interval}
-        consistency = {
-            "machine": mean_gamma(m, human_list),
-            "humans": human_consistency,
-            "rank": rank_after_ties(mean_gamma(m, human_list), list(human_consistency.values())),
-            "of": len(human_list) + 1,
+    results, per_item = assemble_panel(
+        coefficient, pair_value, human_list, machine_list, item_names, n_boot=n_boot, seed=seed, level=level
+    )
+    for result in results.values():
+        result["chance"] = {
+            "mean": 0.0,
+            "corrected": result["added"]["with_machine"],
+            "note": "gamma is chance-corrected by construction: its expected disorder comes from "
+            f"{gamma_params.get('samples', 30)} random continua per panel, so its chance level is 0",
         }
-        ranking = change_rank(change, human_values)
-        said, code = verdict(change, interval, human_values, ranking["rank"], ranking["of"], consistency)
-        values = [v for v in per_human.values() if v is not None]
-        results[m] = {
-            "added": added,
-            "replaced": {
-                "mean": _num(np.mean(values)) if values else None,
-                "change": _num(point[2 * k + 1]),
-                "per_human": per_human,
-                "interval": _interval(ci, 2 * k + 1),
-            },
-            "consistency": consistency,
-            "human_changes": {"per_human": human_changes, "machine": change, **ranking},
-            "chance": {
-                "mean": 0.0,
-                "corrected": with_m,
-                "note": "gamma is chance-corrected by construction: its expected disorder comes from "
-                f"{gamma_params.get('samples', 30)} random continua per panel, so its chance level is 0",
-            },
-            "verdict": said,
-            "verdict_code": code,
-        }
-    per_item: dict[str, Any] = {}
-    for i, name in enumerate(item_names):
-        w = np.zeros((1, len(units)))
-        w[0, i] = 1
-        base_i = _num(sums(human_list).gamma(w)[0])
-        per_item[name] = {}
-        for m in machine_list:
-            with_i = _num(sums([*human_list, m]).gamma(w)[0])
-            change = None if base_i is None or with_i is None else with_i - base_i
-            per_item[name][m] = {"added": {"humans": base_i, "with_machine": with_i, "change": change}}
     return {
         "measure": _GAMMA.card.name,
         "coefficient": _GAMMA.card.name,

@@ -30,12 +30,16 @@ class PanelInput:
 
     Attributes:
         dataset: ``{item: {annotator: masses}}`` (segeval's linear dataset).
+        codes: ``{item: {annotator: per-token boundary codes}}`` in ``scheme`` (for S_f and S_f^B).
+        scheme: the boundary scheme the codes are in (None for a segeval dataset).
         item_text: item -> the text it belongs to (items of one text are one speaker's stream each).
         annotators: the annotators in the order first met.
         notes: texts or annotators left out, and why.
     """
 
     dataset: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    codes: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    scheme: BoundaryScheme | None = None
     item_text: dict[str, str] = field(default_factory=dict)
     annotators: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -84,6 +88,8 @@ def add_text(
             return
         arrays.setdefault(first, pair.arrays_a)
         arrays[name] = pair.arrays_b
+        if panel.scheme is None:
+            panel.scheme = pair.scheme
         speakers = [s for s in pair.speakers if s in pair.arrays_b]
         shared = speakers if shared is None else [s for s in shared if s in speakers]
     if not shared:
@@ -92,6 +98,7 @@ def add_text(
     for speaker in shared:
         item = _item_name(text, speaker, len(shared))
         panel.dataset[item] = {name: masses_from_codes(arrays[name][speaker]) for name in names}
+        panel.codes[item] = {name: arrays[name][speaker] for name in names}
         panel.item_text[item] = text
 
 
