@@ -84,3 +84,18 @@ def test_random_panels_keep_the_codes_and_the_seed_fixes_everything() -> None:
     chance = first["results"]["m"]["chance"]
     assert chance["low"] <= chance["mean"] <= chance["high"]
     assert chance["mean"] < first["results"]["m"]["added"]["with_machine"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), density=st.floats(0.01, 0.9), n=st.integers(1, 80))
+def test_sparse_scoring_equals_dense_scoring(seed: int, density: float, n: int) -> None:
+    from segagree.metrics.chance.sf_kappa import score_pairs, score_sparse_pairs
+
+    rng = np.random.default_rng(seed)
+    a = np.where(rng.random((25, n)) < density, rng.integers(1, SCHEME.n_codes, (25, n)), 0)
+    b = np.where(rng.random((25, n)) < density, rng.integers(1, SCHEME.n_codes, (25, n)), 0)
+    cost, edits = score_pairs(list(a), list(b), SCHEME)
+    rows, pos = np.nonzero((a != 0) | (b != 0))
+    sparse_cost, sparse_edits = score_sparse_pairs(rows, pos, a[rows, pos], b[rows, pos], 25, SCHEME)
+    np.testing.assert_allclose(sparse_cost, cost, atol=1e-12)
+    np.testing.assert_array_equal(sparse_edits, edits)
