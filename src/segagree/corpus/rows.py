@@ -88,7 +88,27 @@ def rows_for(result: dict[str, Any], config: RunConfig) -> list[dict[str, Any]]:
         for speaker, values in kappa_values(kappa).items():
             for metric, value in values.items():
                 add(speaker, metric, value)
+        # each kappa's chance baseline beside it: the mean similarity of the simulated chance pairs
+        for speaker, values in kappa_chance_values(kappa).items():
+            for metric, value in values.items():
+                add(speaker, metric, value)
     return rows
+
+
+def kappa_chance_values(kappa: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """speaker (or ALL) -> {kappa_sf_chance, kappa_sf_b_chance}: the chance similarity E[S] each
+    kappa corrects for (the mean of the simulated chance pairs, or the exact expectation)."""
+    out: dict[str, dict[str, float]] = {}
+    entries = [*((s, v) for s, v in (kappa.get("per_speaker") or {}).items()), (POOLED, kappa.get("pooled"))]
+    for speaker, entry in entries:
+        vals = {
+            f"kappa_{target}_chance": (entry.get(target) or {})["chance_mean"]
+            for target in (SF, SF_B)
+            if entry and (entry.get(target) or {}).get("chance_mean") is not None
+        }
+        if vals:
+            out[speaker] = vals
+    return out
 
 
 def kappa_values(kappa: dict[str, Any]) -> dict[str, dict[str, float]]:
