@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, stdout
+from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, split_names, stdout
 
 F = Callable[..., Any]
 
@@ -94,7 +94,9 @@ def _scoring_options() -> list[Callable[[F], F]]:
             "measures",
             multiple=True,
             metavar="NAME",
-            help="With --time: a measure of the time group (repeat; default all, see segagree metrics).",
+            callback=split_names,
+            help="With --time: a measure of the time group (repeat or give a comma list; default all, see "
+            "segagree metrics).",
         ),
         click.option("--alpha", type=float, metavar="X", help="gamma: weight of the positional dissimilarity."),
         click.option("--beta", type=float, metavar="X", help="gamma: weight of the categorical dissimilarity."),

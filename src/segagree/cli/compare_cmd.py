@@ -21,6 +21,7 @@ from segagree.cli.common import (
     max_mismatch_option,
     mode_option,
     pair_arguments,
+    split_names,
     plain_table,
     print_json,
     reading_options,
@@ -48,10 +49,11 @@ from segagree.cli.common import (
 @mode_option
 @click.option(
     "--metric",
-    default=None,
+    multiple=True,
     metavar="NAMES",
-    help="Metrics besides S_f (default: S_f only): a comma list, 'all' (boundary metrics), 'agreement', "
-    "'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
+    callback=lambda ctx, param, values: ",".join(split_names(ctx, param, values)) or None,
+    help="Metrics besides S_f (default: S_f only): repeat or give a comma list; 'all' (boundary metrics), "
+    "'agreement', 'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
 )
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -75,7 +77,7 @@ def compare(
     file_b: Path,
     scheme: str | None,
     mode: str,
-    metric: str,
+    metric: str | None,
     layer: str | None,
     transpositions: bool,
     align: bool,

@@ -1,0 +1,98 @@
+"""What a new user's real files broke: repeated options, subtitle pairs in agree, colliding stems, odd names."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from cli_process import run_cli
+
+import segagree.api as api
+
+
+def segagree(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return run_cli(args, cwd=cwd) if cwd is not None else run_cli(args)
+
+
+def textgrid(intervals: list[tuple[float, float, str]], end: float = 10.0, tier: str = "units") -> str:
+    """A one-tier Praat TextGrid of labelled intervals (gaps filled with empty ones)."""
+    cells: list[tuple[float, float, str]] = []
+    at = 0.0
+    for start, stop, label in intervals:
+        if start > at:
+            cells.append((at, start, ""))
+        cells.append((start, stop, label))
+        at = stop
+    if at < end:
+        cells.append((at, end, ""))
+    body = "".join(
+        f'        intervals [{i}]:\n            xmin = {a}\n            xmax = {b}\n            text = "{t}"\n'
+        for i, (a, b, t) in enumerate(cells, 1)
+    )
+    return (
+        'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\n'
+        f"xmax = {end}\ntiers? <exists>\nsize = 1\nitem []:\n    item [1]:\n"
+        f'        class = "IntervalTier"\n        name = "{tier}"\n        xmin = 0\n        xmax = {end}\n'
+        f"        intervals: size = {len(cells)}\n{body}"
+    )
+
+
+A_UNITS = [(0.5, 1.5, "x"), (2.0, 3.0, "y"), (4.0, 5.5, "x"), (6.0, 7.0, "y")]
+B_UNITS = [(0.6, 1.4, "x"), (2.2, 3.1, "y"), (4.0, 5.0, "x"), (7.5, 8.0, "y")]
+
+TOKENS_A = "ANN:\tso I went out to the garden ,\n\tand the tomatoes were gone .\n\tall of them ,\n\tgone .\n"
+TOKENS_B = "ANN:\tso I went out ,\n\tto the garden and the tomatoes were gone .\n\tall of them gone .\n"
+
+
+def _pair(tmp_path: Path) -> tuple[Path, Path]:
+    a, b = tmp_path / "talk.ann1.txt", tmp_path / "talk.ann2.txt"
+    a.write_text(TOKENS_A, encoding="utf-8")
+    b.write_text(TOKENS_B, encoding="utf-8")
+    return a, b
+
+
+# --- repeated and comma-separated measure options ------------------------------------------------
+
+
+def test_compare_repeated_metric_scores_all(tmp_path: Path) -> None:
+    a, b = _pair(tmp_path)
+    repeated = segagree("compare", a, b, "--metric", "pk", "--metric", "windowdiff", "--json")
+    comma = segagree("compare", a, b, "--metric", "pk,windowdiff", "--json")
+    mixed = segagree("compare", a, b, "--metric", "pk", "--metric", "windowdiff,pk", "--json")
+    outs = []
+    for proc in (repeated, comma, mixed):
+        assert proc.returncode == 0, proc.stderr
+        outs.append(json.loads(proc.stdout)["metrics"])
+    assert all(list(out) == ["pk", "windowdiff"] for out in outs)
+    assert outs[0] == outs[1] == outs[2]
+    alone = {name: api.compare(api.read(a), api.read(b), metrics=name)["metrics"][name] for name in ("pk", "windowdiff")}
+    assert outs[0] == alone
+
+
+def _two_textgrids(tmp_path: Path) -> tuple[Path, Path]:
+    kim, lee = tmp_path / "kim.TextGrid", tmp_path / "lee.TextGrid"
+    kim.write_text(textgrid(A_UNITS), encoding="utf-8")
+    lee.write_text(textgrid(B_UNITS), encoding="utf-8")
+    return kim, lee
+
+
+def test_agree_time_comma_measures(tmp_path: Path) -> None:
+    kim, lee = _two_textgrids(tmp_path)
+    comma = segagree("agree", "--time", kim, lee, "--measure", "alpha_u,boundary_f1", "--json")
+    assert comma.returncode == 0, comma.stderr
+    assert list(json.loads(comma.stdout)["measures"]) == ["alpha_u", "boundary_f1"]
+    repeated = segagree("agree", "--time", kim, lee, "--measure", "alpha_u", "--measure", "boundary_f1", "--json")
+    assert json.loads(repeated.stdout)["measures"] == json.loads(comma.stdout)["measures"]
+
+
+def test_run_time_comma_measures(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    for text in ("t1", "t2"):
+        (root / f"{text}.kim.TextGrid").write_text(textgrid(A_UNITS), encoding="utf-8")
+        (root / f"{text}.lee.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    proc = segagree("run", root, "-o", tmp_path / "out", "--time", "--measure", "alpha_u,boundary_f1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    measures = {r["measure"] for r in json.loads(proc.stdout)["rows"]}
+    assert measures == {"alpha_u", "boundary_f1"}
