@@ -96,3 +96,28 @@ def test_run_time_comma_measures(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     measures = {r["measure"] for r in json.loads(proc.stdout)["rows"]}
     assert measures == {"alpha_u", "boundary_f1"}
+
+
+# --- agree on two subtitle files ---------------------------------------------------------------------
+
+SRT_A = (
+    "1\n00:00:01,000 --> 00:00:03,000\nSo I went out\nto the garden.\n\n"
+    "2\n00:00:03,500 --> 00:00:05,000\nThe tomatoes were gone.\n"
+)
+SRT_B = (
+    "1\n00:00:01,000 --> 00:00:02,000\nSo I went out\n\n"
+    "2\n00:00:02,000 --> 00:00:05,000\nto the garden. The tomatoes\nwere gone.\n"
+)
+
+
+def test_agree_on_two_subtitle_files_uses_the_subtitle_scheme(tmp_path: Path) -> None:
+    a, b = tmp_path / "film.ref.srt", tmp_path / "film.mt.srt"
+    a.write_text(SRT_A, encoding="utf-8")
+    b.write_text(SRT_B, encoding="utf-8")
+    proc = segagree("agree", a, b, "--sims", "50", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["scheme"] == "subtitle"
+    compared = json.loads(segagree("compare", a, b, "--json").stdout)
+    pair = out["pairs"][0]["pooled"]
+    assert pair["sf"] == compared["sf"] and pair["sf_b"] == compared["sf_b"]
