@@ -66,7 +66,9 @@ def test_compare_repeated_metric_scores_all(tmp_path: Path) -> None:
         outs.append(json.loads(proc.stdout)["metrics"])
     assert all(list(out) == ["pk", "windowdiff"] for out in outs)
     assert outs[0] == outs[1] == outs[2]
-    alone = {name: api.compare(api.read(a), api.read(b), metrics=name)["metrics"][name] for name in ("pk", "windowdiff")}
+    alone = {
+        name: api.compare(api.read(a), api.read(b), metrics=name)["metrics"][name] for name in ("pk", "windowdiff")
+    }
     assert outs[0] == alone
 
 
@@ -121,3 +123,49 @@ def test_agree_on_two_subtitle_files_uses_the_subtitle_scheme(tmp_path: Path) ->
     compared = json.loads(segagree("compare", a, b, "--json").stdout)
     pair = out["pairs"][0]["pooled"]
     assert pair["sf"] == compared["sf"] and pair["sf_b"] == compared["sf_b"]
+
+
+# --- annotators named after folders, or by --annotator NAME=FILE --------------------------------------
+
+
+def _audited_and_aligned(tmp_path: Path) -> tuple[Path, Path]:
+    hand, mfa = tmp_path / "audited" / "X.TextGrid", tmp_path / "mfa" / "X.TextGrid"
+    for path, units in ((hand, A_UNITS), (mfa, B_UNITS)):
+        path.parent.mkdir()
+        path.write_text(textgrid(units), encoding="utf-8")
+    return hand, mfa
+
+
+def test_colliding_stems_are_named_after_folders(tmp_path: Path) -> None:
+    hand, mfa = _audited_and_aligned(tmp_path)
+    kim, lee = tmp_path / "kim.TextGrid", tmp_path / "lee.TextGrid"
+    kim.write_text(hand.read_text(encoding="utf-8"), encoding="utf-8")
+    lee.write_text(mfa.read_text(encoding="utf-8"), encoding="utf-8")
+    distinct = json.loads(segagree("agree", "--time", kim, lee, "--measure", "alpha_u", "--json").stdout)
+    proc = segagree("agree", "--time", "audited/X.TextGrid", "mfa/X.TextGrid", "--measure", "alpha_u", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{distinct['alpha_u']:.4f}" in proc.stdout and "units per annotator: audited 4, mfa 4" in proc.stdout
+    plan = segagree("agree", "--time", "audited/X.TextGrid", "mfa/X.TextGrid", "--plan", cwd=tmp_path)
+    assert "named after their folders" in " ".join(plan.stdout.split())
+    named = segagree(
+        "agree", "--time", "--annotator", "hand=audited/X.TextGrid", "--annotator", "mfa=mfa/X.TextGrid",
+        "--measure", "alpha_u", "--json", cwd=tmp_path,
+    )  # fmt: skip
+    out = json.loads(named.stdout)
+    assert out["annotators"] == ["hand", "mfa"] and out["alpha_u"] == distinct["alpha_u"]
+    api_out = api.agree_time([], annotators={"hand": hand, "mfa": mfa}, measures=["alpha_u"])
+    assert api_out["annotators"] == ["hand", "mfa"] and api_out["alpha_u"] == distinct["alpha_u"]
+
+
+def test_annotator_option_errors(tmp_path: Path) -> None:
+    hand, mfa = _audited_and_aligned(tmp_path)
+    for args, needle in (
+        (("--annotator", "hand"), "--annotator takes NAME=FILE"),
+        (("--annotator", "a=nowhere.TextGrid"), "no such file"),
+        (("--annotator", f"a={hand}", "--annotators", "a,b"), "not both"),
+    ):
+        proc = segagree("agree", "--time", mfa, *args)
+        lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+        assert proc.returncode == 2 and len(lines) == 1 and needle in lines[0], proc.stderr
+    proc = segagree("agree", hand, mfa, "--annotator", f"a={hand}")
+    assert proc.returncode == 2 and "--annotator" in proc.stderr and "Traceback" not in proc.stderr

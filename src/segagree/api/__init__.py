@@ -1007,7 +1007,7 @@ def metric_cards() -> dict[str, MetricCard]:
 def read_time_units(
     sources: Sequence[DocumentLike] | DocumentLike,
     *,
-    annotators: Sequence[str] | None = None,
+    annotators: Sequence[str] | Mapping[str, PathLike] | None = None,
     annotator_tiers: Sequence[str] | None = None,
     continuum: tuple[float, float] | None = None,
     category: str = "label",
@@ -1030,7 +1030,8 @@ def read_time_units(
             ``annotator,start,end,category`` and optional ``speaker``, ``text``; or pygamma-agreement's
             headerless ``annotator,category,start,end``).
         annotators: the annotators' order; names listed with no units count as annotators who marked
-            nothing.
+            nothing. A mapping ``{name: file}`` names each file's annotator instead of its stem (files
+            not in ``sources`` are added). Files whose stems collide are named after their folders.
         annotator_tiers: the tiers of one file that are the annotators.
         continuum: (start, end) seconds; default ``[min(0, first start), last end]``.
         category: ``label`` (the unit's text with its endnote), ``endnote`` (its boundary type) or
@@ -1046,8 +1047,9 @@ def read_time_units(
     from segagree.scoring.time.units import UnitReading
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    named = dict(annotators) if isinstance(annotators, Mapping) else None
     how = UnitReading(
-        annotators,
+        None if named is not None else annotators,
         annotator_tiers,
         continuum,
         category,
@@ -1061,7 +1063,7 @@ def read_time_units(
         time_unit,
         text_column,
     )
-    return read_timed_units(items, how)  # type: ignore[arg-type]
+    return read_timed_units(items, how, named)  # type: ignore[arg-type]
 
 
 def time_plan(sources: Sequence[DocumentLike] | DocumentLike, **reading: Any) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from segagree.cli.common import (
     max_mismatch_option,
     mode_option,
     pair_arguments,
-    split_names,
     plain_table,
     print_json,
     reading_options,
@@ -29,6 +28,7 @@ from segagree.cli.common import (
     say_unpaired,
     scheme_option,
     speaker_labels_option,
+    split_names,
     stdout,
 )
 

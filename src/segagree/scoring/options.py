@@ -85,7 +85,8 @@ def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
 
 def _time_input() -> dict[str, Rule]:
     """How agree/review --time find the annotators and the continuum (cli.agree_time._input_options)."""
-    return {"--annotator-tier": Rule((TIME,)), "--annotators": Rule((TIME,)), "--continuum": Rule((TIME,))}
+    names = ("--annotator-tier", "--annotator", "--annotators", "--continuum")
+    return {flag: Rule((TIME,)) for flag in names}
 
 
 def _plan(run: bool = False) -> dict[str, Rule]:
