@@ -169,3 +169,49 @@ def test_annotator_option_errors(tmp_path: Path) -> None:
         assert proc.returncode == 2 and len(lines) == 1 and needle in lines[0], proc.stderr
     proc = segagree("agree", hand, mfa, "--annotator", f"a={hand}")
     assert proc.returncode == 2 and "--annotator" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --- run --time: declared annotators without a file; odd file names ---------------------------------
+
+
+def test_run_time_declared_annotator_without_a_file(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "t1.ann1.TextGrid").write_text(textgrid(A_UNITS), encoding="utf-8")
+    (root / "t1.ann2.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    (root / "t2.ann1.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    base = ("run", root, "--time", "--measure", "alpha_u,boundary_f1", "--annotators", "ann1,ann2")
+    listed = segagree(*base, "-o", tmp_path / "listed")
+    assert listed.returncode == 0, listed.stderr
+    assert "t2: no file of 'ann2' (declared by --annotators); --missing-as-empty" in " ".join(listed.stderr.split())
+    proc = segagree(*base, "--missing-as-empty", "-o", tmp_path / "empty", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = {(r["text"], r["measure"]): r["value"] for r in json.loads(proc.stdout)["rows"]}
+    # the same text with an ann2 file holding no units: the reference for "no units"
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "ann1.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    (alone / "ann2.TextGrid").write_text(textgrid([]), encoding="utf-8")
+    ref = api.agree_time(sorted(alone.glob("*.TextGrid")), measures=["alpha_u", "boundary_f1"])
+    assert rows[("t2", "alpha_u")] == ref["alpha_u"] and rows[("t2", "boundary_f1")] == ref["boundary_f1"]
+    summary = json.loads((tmp_path / "empty" / "summary.json").read_text(encoding="utf-8"))
+    assert "annotator 'ann2' (--annotators) has no file for this text: no units" in summary["texts"]["t2"]["notes"]
+
+
+def test_run_time_odd_file_names(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "@SUM(2).-3+4.TextGrid").write_text(textgrid(A_UNITS), encoding="utf-8")
+    (root / "@SUM(2).+x.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    (root / "@SUM(2).=cmd|x.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = segagree("run", root, "-o", out, "--time", "--measure", "alpha_u", "--json")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "the annotator name '=cmd|x' holds '|'" in " ".join(proc.stderr.split())
+    rows = {r["text"]: r for r in json.loads(proc.stdout)["rows"]}
+    pair = tmp_path / "pair"
+    pair.mkdir()
+    (pair / "a.TextGrid").write_text(textgrid(A_UNITS), encoding="utf-8")
+    (pair / "b.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    assert rows["@SUM(2)"]["value"] == api.agree_time(sorted(pair.glob("*")), measures=["alpha_u"])["alpha_u"]
+    assert (out / "summary.csv").exists()

@@ -259,7 +259,9 @@ def read_by_plan(
     tiers = list(how.annotator_tiers or [])
     if tiers and len(sources) != 1:
         raise UsageError("--annotator-tier reads one file whose tiers are the annotators; give one file")
-    by_tier = bool(tiers) or len(sources) == 1
+    # one file is one whose tiers are the annotators, unless the caller names its annotator (a corpus text
+    # whose other declared annotators have no file)
+    by_tier = bool(tiers) or (len(sources) == 1 and not any(names or ()))
     docs = [s if isinstance(s, Document) else _read(Path(s), how, by_tier) for s in sources]
     if by_tier:
         return _read_tiers(docs[0], how)
