@@ -215,3 +215,38 @@ def test_run_time_odd_file_names(tmp_path: Path) -> None:
     (pair / "b.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
     assert rows["@SUM(2)"]["value"] == api.agree_time(sorted(pair.glob("*")), measures=["alpha_u"])["alpha_u"]
     assert (out / "summary.csv").exists()
+
+
+# --- integer positions ------------------------------------------------------------------------------
+
+# Krippendorff (1995, p. 57) as DKPro Statistics' unit test writes it: (offset, length, rater, category)
+K1995 = [
+    (2, 8, 0, "A"), (14, 6, 0, "A"), (4, 4, 1, "A"), (15, 2, 1, "A"),
+    (0, 18, 0, "B"), (0, 2, 1, "B"), (2, 1, 1, "B"), (3, 1, 1, "B"), (4, 1, 1, "B"), (5, 1, 1, "B"),
+    (6, 3, 1, "B"), (9, 1, 1, "B"),
+    (2, 6, 0, "C"), (10, 2, 0, "C"), (14, 4, 0, "C"), (20, 2, 0, "C"), (0, 2, 1, "C"), (4, 4, 1, "C"),
+    (10, 4, 1, "C"), (16, 2, 1, "C"), (20, 2, 1, "C"),
+    (0, 2, 0, "D"), (2, 8, 0, "D"), (10, 4, 0, "D"), (14, 6, 0, "D"), (20, 4, 0, "D"), (0, 4, 1, "D"),
+    (4, 4, 1, "D"), (8, 7, 1, "D"), (15, 2, 1, "D"), (17, 7, 1, "D"),
+]  # fmt: skip
+
+
+def test_integer_positions_with_time_unit_index(tmp_path: Path) -> None:
+    stretch = 50000  # DKPro's continuum of 24 x 50,000 = 1,200,000 positions
+    rows = "".join(f"r{r},{o * stretch},{(o + n) * stretch},{c}\n" for o, n, r, c in K1995)
+    table = tmp_path / "k1995.csv"
+    table.write_text("annotator,start,end,category\n" + rows, encoding="utf-8")
+    args = ("agree", "--time", table, "--measure", "alpha_u", "--continuum", f"0,{24 * stretch}")
+    refused = segagree(*args)
+    assert refused.returncode == 1 and "beyond ten days" in refused.stderr and "Traceback" not in refused.stderr
+    proc = segagree(*args, "--time-unit", "index", "--json")
+    assert proc.returncode == 0, proc.stderr
+    cats = json.loads(proc.stdout)["alpha_u_categories"]
+    # DKPro's expected D_e and alpha at stretch 50,000 (its tolerances)
+    for c, (d_e, alpha) in {"A": (0.06990, 0.553), "B": (1.17731, -0.926), "C": (0.08642, 0.679)}.items():
+        assert abs(cats[c]["D_e"] - d_e) <= 0.005 and abs(cats[c]["alpha"] - alpha) <= 0.02
+    fraction = tmp_path / "f.csv"
+    fraction.write_text("annotator,start,end,category\na,0,1.5,x\nb,0,2,x\n", encoding="utf-8")
+    proc = segagree("agree", "--time", fraction, "--time-unit", "index")
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert proc.returncode == 1 and len(lines) == 1 and "not an integer position" in lines[0] and "line 2" in lines[0]

@@ -1041,7 +1041,8 @@ def read_time_units(
         gap_labels: labels read as gaps, not units (default ``_ sil <sil> sp <p:> #``; ``()``: none).
         speaker_map: tier (speaker) renames ``{OLD: NEW}`` applied before tiers are matched across files.
         missing_as_empty: score a tier only some annotators' files have (default: left out, listed).
-        time_unit, text_column: a units table's time unit (``s``/``ms``) and recording column.
+        time_unit, text_column: a units table's time unit (``s``/``ms``, or ``index``: integer positions with
+            no unit and no limit) and recording column.
     """
     from segagree.scoring.time.reading import read_timed_units
     from segagree.scoring.time.units import UnitReading

@@ -39,10 +39,11 @@ def _plan_options() -> list[Callable[[F], F]]:
         ),
         click.option(
             "--time-unit",
-            type=click.Choice(("s", "ms")),
+            type=click.Choice(("s", "ms", "index")),
             default="s",
             show_default=True,
-            help="With --time: the unit of a units table's start and end.",
+            help="With --time: the unit of a units table's start and end (index: integer positions such as "
+            "character offsets, no unit and no limit).",
         ),
         click.option(
             "--text-column",
