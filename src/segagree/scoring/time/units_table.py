@@ -8,10 +8,11 @@ The header names the columns (case-insensitive, any order; a name given twice is
 
 pygamma-agreement's headerless ``annotator,category,start,end`` is read too. Times are seconds, or
 milliseconds with ``time_unit="ms"``, or integer positions without a unit and without a limit with
-``time_unit="index"`` (character offsets, DKPro's integer continua; a fraction is refused there); a number is written with ASCII digits only (``1_0``, ``١٠``,
-``inf`` and ``nan`` are refused, though Python's ``float`` takes them), and a time beyond ten days
-(:data:`segagree.formats.timing.MAX_SECONDS`) is refused, as in every reader. A table with a header and
-no rows declares one annotator with no units (the name the caller gives, else the file stem).
+``time_unit="index"`` (character offsets, DKPro's integer continua; a fraction is refused there). A
+number is written with ASCII digits only (``1_0``, ``١٠``, ``inf`` and ``nan`` are refused, though
+Python's ``float`` takes them), and a time beyond ten days (:data:`segagree.formats.timing.MAX_SECONDS`)
+is refused, as in every reader. A table with a header and no rows declares one annotator with no units
+(the name the caller gives, else the file stem).
 """
 
 from __future__ import annotations
