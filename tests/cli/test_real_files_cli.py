@@ -250,3 +250,87 @@ def test_integer_positions_with_time_unit_index(tmp_path: Path) -> None:
     proc = segagree("agree", "--time", fraction, "--time-unit", "index")
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert proc.returncode == 1 and len(lines) == 1 and "not an integer position" in lines[0] and "line 2" in lines[0]
+
+
+# --- smaller frictions ------------------------------------------------------------------------------
+
+
+def _two_text_corpus(tmp_path: Path, texts: tuple[str, ...] = ("t1",)) -> Path:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    for text in texts:
+        (root / f"{text}.kim.TextGrid").write_text(textgrid(A_UNITS), encoding="utf-8")
+        (root / f"{text}.lee.TextGrid").write_text(textgrid(B_UNITS), encoding="utf-8")
+    return root
+
+
+def test_quiet_run_prints_no_table_and_counts_read_well(tmp_path: Path) -> None:
+    root = _two_text_corpus(tmp_path)
+    loud = segagree("run", root, "-o", tmp_path / "loud", "--time", "--measure", "alpha_u")
+    assert loud.returncode == 0, loud.stderr
+    assert "alpha_u" in loud.stdout and "1 text scored," in loud.stderr
+    quiet = segagree("run", root, "-o", tmp_path / "quiet", "--time", "--measure", "alpha_u", "-q")
+    assert quiet.returncode == 0 and quiet.stdout.strip() == "", quiet.stdout
+    assert (tmp_path / "quiet" / "summary.csv").exists()
+    tokens = tmp_path / "tokens"
+    tokens.mkdir()
+    a, b = _pair(tokens)
+    proc = segagree("run", tokens, "-o", tmp_path / "tok", "--no-kappa", "--no-workbooks")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 pair scored," in proc.stderr
+
+
+def test_recording_overlap_note_says_recording(tmp_path: Path) -> None:
+    table = tmp_path / "units.csv"
+    table.write_text(
+        "annotator,start,end,category,recording\na,0,2,x,r1\na,1,3,x,r1\nb,0,3,x,r1\na,0,2,x,r2\nb,0,2,x,r2\n",
+        encoding="utf-8",
+    )
+    out = json.loads(segagree("agree", "--time", table, "--measure", "alpha_u", "--json").stdout)
+    overlap = [n for n in out["notes"] if "overlap" in n]
+    assert overlap and overlap[0].startswith("recording 'r1': ") and "speaker 'r1'" not in " ".join(out["notes"])
+
+
+def test_compare_time_parameters_and_gamma_cat_without_categories(tmp_path: Path) -> None:
+    kim, lee = _two_textgrids(tmp_path)
+    proc = segagree("compare", kim, lee, "--metric", "boundary_f1", "--tolerance", "0.02", "--common-speakers")
+    assert proc.returncode == 0, proc.stderr
+    row = next(ln for ln in proc.stdout.splitlines() if "boundary_f1" in ln)
+    assert "tolerance:0.02" in row
+    args = ("compare", kim, lee, "--metric", "gamma_cat", "--category", "none", "--samples", "5", "--seed", "1")
+    table = segagree(*args)
+    assert table.returncode == 0, table.stderr
+    assert "gamma_cat: not applicable: no categories" in " ".join(table.stdout.split())
+    out = json.loads(segagree(*args, "--json").stdout)["metrics"]["gamma_cat"]
+    assert out["value"] is None and "no categories" in out["not_applicable"]
+    labelled = json.loads(
+        segagree("agree", "--time", kim, lee, "--measure", "gamma_cat", "--samples", "5", "--json").stdout
+    )
+    assert labelled["gamma_cat"] is not None  # with categories it is a number
+
+
+def test_review_time_tolerance_is_refused_with_the_right_reason(tmp_path: Path) -> None:
+    kim, lee = _two_textgrids(tmp_path)
+    proc = segagree("review", "--time", kim, lee, "-o", tmp_path / "r.xlsx", "--tolerance", "0.1")
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert "boundary F1 does not" in lines[0] and "chosen measures" not in lines[0]
+    assert not (tmp_path / "r.xlsx").exists()
+
+
+def test_review_page_shows_milliseconds() -> None:
+    import re
+    import shutil
+
+    node = shutil.which("node")
+    if node is None:
+        import pytest
+
+        pytest.skip("node runs the review page's time format")
+    script = (Path(api.__file__).parents[1] / "outputs" / "templates" / "review_page.js").read_text(encoding="utf-8")
+    fmt = re.search(r"const fmt = .*;", script)
+    assert fmt is not None
+    code = fmt.group(0) + "\nconsole.log([fmt(1.0), fmt(1.005), fmt(0.0123)].join('|'));"
+    out = subprocess.run([node, "-e", code], capture_output=True, text=True, check=True).stdout.strip()
+    first, second, small = out.split("|")
+    assert first != second and small.startswith("0.012")

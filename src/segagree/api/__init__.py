@@ -1049,8 +1049,9 @@ def read_time_units(
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
     named = dict(annotators) if isinstance(annotators, Mapping) else None
+    order = None if isinstance(annotators, Mapping) else annotators
     how = UnitReading(
-        None if named is not None else annotators,
+        order,
         annotator_tiers,
         continuum,
         category,

@@ -206,12 +206,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     notes = []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
-        pooled_value = _value_text(res["value"]) if res.get("applicable", True) else "n/a"
+        applicable = res.get("applicable", True) and not res.get("not_applicable")
+        pooled_value = _value_text(res["value"]) if applicable else "n/a"
         if "precision" in res and res["value"] is not None:
             pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
         other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
-        if res.get("reason"):
-            notes.append(f"{name}: not applicable: {res['reason']}")
+        if res.get("reason") or res.get("not_applicable"):
+            notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
     out.print(other)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):

@@ -98,7 +98,13 @@ from segagree.cli.common import (
 )
 @reading_options
 @common_speakers_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress bar, no results table and no closing message (the outputs are written; notes of skipped "
+    "texts and failures are still said; --json still prints).",
+)
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 @corpus_time_options
 @csv_raw_option
@@ -192,14 +198,16 @@ def run(
                 "skipped": outcome.corpus.skipped,
             }
         )
+    elif quiet:
+        pass  # quiet: the outputs hold the results
     elif time_mode:
         _print_time_summary(outcome.pairs, outcome.pooled_rows)
     else:
         _print_summary(outcome)
     if not quiet:
-        what = "texts" if time_mode else "pairs"
+        what = "text" if time_mode else "pair"
         say(
-            f"{outcome.computed} {what} scored, {outcome.reused} reused from an earlier run; "
+            f"{_count(outcome.computed, what)} scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
             + (", review/*.xlsx" if workbooks is not False and not time_mode else "")
             + (", report.html, texts/*.html" if report else "")
@@ -220,6 +228,11 @@ def run(
         say(f"failed: {failure['text']}{who}: {failure['error']}")
     if outcome.failures:
         raise SystemExit(1)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 pair``, ``2 pairs``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @contextmanager
