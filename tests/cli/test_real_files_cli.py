@@ -245,6 +245,33 @@ def test_integer_positions_with_time_unit_index(tmp_path: Path) -> None:
     # DKPro's expected D_e and alpha at stretch 50,000 (its tolerances)
     for c, (d_e, alpha) in {"A": (0.06990, 0.553), "B": (1.17731, -0.926), "C": (0.08642, 0.679)}.items():
         assert abs(cats[c]["D_e"] - d_e) <= 0.005 and abs(cats[c]["alpha"] - alpha) <= 0.02
+    assert "--time-unit index" in refused.stderr
+
+
+def test_run_time_reads_positions_from_the_option_or_the_settings(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "t1.a.csv").write_text("annotator,start,end,category\na,0,1500000,x\na,2000000,3000000,y\n", "utf-8")
+    (root / "t1.b.csv").write_text("annotator,start,end,category\nb,0,1400000,x\nb,2100000,3000000,y\n", "utf-8")
+    base = ("run", root, "--time", "--measure", "alpha_u", "--json")
+    refused = segagree(*base, "-o", tmp_path / "s")
+    assert refused.returncode == 1 and "beyond ten days" in refused.stderr
+    by_option = segagree(*base, "-o", tmp_path / "o", "--time-unit", "index")
+    (root / "segagree.toml").write_text('[time]\ntime_unit = "index"\n', encoding="utf-8")
+    by_settings = segagree(*base, "-o", tmp_path / "c")
+    values = []
+    for proc in (by_option, by_settings):
+        assert proc.returncode == 0, proc.stderr
+        values.append({r["text"]: r["value"] for r in json.loads(proc.stdout)["rows"]}["t1"])
+    # the same units as seconds (positions / 10**6 fit the ten-day limit): alpha-U is scale-free
+    # at a resolution that keeps every position
+    ref = tmp_path / "ref.csv"
+    ref.write_text("annotator,start,end,category\na,0,1.5,x\na,2,3,y\nb,0,1.4,x\nb,2.1,3,y\n", encoding="utf-8")
+    alone = api.agree_time(ref, measures=["alpha_u"], params={"resolution": 1e-6})
+    assert values[0] == values[1] and abs(values[0] - alone["alpha_u"]) < 1e-9
+
+
+def test_fractional_positions_are_refused(tmp_path: Path) -> None:
     fraction = tmp_path / "f.csv"
     fraction.write_text("annotator,start,end,category\na,0,1.5,x\nb,0,2,x\n", encoding="utf-8")
     proc = segagree("agree", "--time", fraction, "--time-unit", "index")

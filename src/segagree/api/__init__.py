@@ -897,7 +897,8 @@ def _time_settings(
 
     base = config if isinstance(config, RunConfig) else load_config(Path(config) if config else None, corpus)
     table = dict(base.time)
-    given = {**{k: v for k, v in table.items() if k not in ("measures", "category")}, **(params or {})}
+    reading_keys = ("measures", "category", "time_unit")  # not measure parameters
+    given = {**{k: v for k, v in table.items() if k not in reading_keys}, **(params or {})}
     if seed is not None:
         given["seed"] = seed
     options = {**base.reader_options(), **(read_options or {})}
@@ -906,6 +907,7 @@ def _time_settings(
         fmt=format or base.format or None,
         scheme=scheme,
         options=options,
+        time_unit=str(table.get("time_unit", "s")),
     )
     return TimeConfig(list(measures or table.get("measures") or []), given, how)
 

@@ -20,6 +20,7 @@ from segagree.cli.common import (
     csv_raw_option,
     examples,
     fmt_score,
+    given_only,
     new_table,
     output_option,
     print_json,
@@ -162,6 +163,8 @@ def run(
             "category": time_opts["category"].lower(),
             "reading": plan_reading(time_opts),
         }
+        if not given_only(time_unit=time_opts.get("time_unit")):  # segagree.toml's [time] time_unit, else s
+            keywords["reading"].pop("time_unit", None)
     else:
         keywords = {
             "kappa": kappa,

@@ -58,6 +58,9 @@ PK_CARD = Card.from_text(
     definition: share of the N-k windows where exactly one segmentation has a boundary
     citation: Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine
         Learning 34
+    notes: default k is segeval's rule (round half even of mean reference mass / 2, at least 2), so the
+        value equals segeval's with its default window; k_rule 'nltk' is NLTK pk's default, 'half_mean' the
+        floor (Fournier & Inkpen 2012, Fig. 7); a rule's k above N - 1 is lowered to N - 1 (segeval has no window)
     better: lower
     """,
     **_WINDOW,
@@ -71,6 +74,9 @@ WINDOWDIFF_CARD = Card.from_text(
         Segmentation, Computational Linguistics 28
     parameters:
         lamprier = False
+    notes: default k is segeval's rule (round half even of mean reference mass / 2, at least 2), so the
+        value equals segeval's with its default window; k_rule 'nltk' is NLTK pk's default, 'half_mean' the
+        floor (Fournier & Inkpen 2012, Fig. 7); a rule's k above N - 1 is lowered to N - 1 (segeval has no window)
     better: lower
     """,
     **_WINDOW,

@@ -181,7 +181,8 @@ def _time(cell: str, what: str, where: str, scale: float | None) -> float:
     if abs(seconds) > MAX_SECONDS:
         raise InputError(
             f"the {what} {cell!r} is {seconds:.0f} s, beyond ten days ({MAX_SECONDS:.0f} s); "
-            "if the table is in milliseconds, give --time-unit ms",
+            "if the table is in milliseconds, give --time-unit ms; positions without a unit (character "
+            "offsets): --time-unit index",
             place=where,
         )
     return seconds
