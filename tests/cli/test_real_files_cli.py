@@ -167,6 +167,10 @@ def test_annotator_option_errors(tmp_path: Path) -> None:
         proc = segagree("agree", "--time", mfa, *args)
         lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
         assert proc.returncode == 2 and len(lines) == 1 and needle in lines[0], proc.stderr
+    table = tmp_path / "units.csv"
+    table.write_text("annotator,start,end,category\na,0,1,x\nb,0,1,x\n", encoding="utf-8")
+    proc = segagree("agree", "--time", "--annotator", f"a={table}")
+    assert proc.returncode == 2 and "annotator column" in proc.stderr and "Traceback" not in proc.stderr
     proc = segagree("agree", hand, mfa, "--annotator", f"a={hand}")
     assert proc.returncode == 2 and "--annotator" in proc.stderr and "Traceback" not in proc.stderr
 

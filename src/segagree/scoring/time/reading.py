@@ -348,6 +348,11 @@ def read_timed_units(
     if not sources and not named:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
     items, names, notes = annotator_names(sources, named)
+    if named and any(not isinstance(s, Document) and is_units_table(s) for s in items):
+        raise UsageError(
+            "--annotator names the annotator of a file with one annotator's units; a units table names its "
+            "annotators in its annotator column"
+        )
     timed = read_by_plan(items, _plan_reading(how), names if any(names) else None)
     if timed.plan is not None:
         timed.plan.notes.extend(notes)
