@@ -133,9 +133,13 @@ def test_default_k_rules():
     assert window_size([6, 8], "segeval") == 4
     # segeval rounds half to even: mean 5 -> 2, mean 9 -> 4 (4.5), mean 7 -> 4 (3.5)
     assert [window_size([m, m], "segeval") for m in (5, 7, 9)] == [2, 4, 4]
-    res = pk([6, 8], [7, 7])
+    res = pk([6, 8], [7, 7], k_rule="half_mean")
     assert (res.k, res.k_rule, res.clamped) == (3, "half_mean", False)
     assert res.signature.startswith("pk|k:3|rule:half_mean|v:")
+    # the default follows segeval (k = 4 for mean mass 7)
+    default = pk([6, 8], [7, 7])
+    assert (default.k, default.k_rule) == (4, "segeval")
+    assert default.signature.startswith("pk|k:4|rule:segeval|v:")
     # a rule's k beyond N - 1 is lowered and flagged; a one-unit text has no window
     tiny = pk([2], [1, 1], k_rule="segeval")
     assert (tiny.k, tiny.clamped, tiny.windows) == (1, True, 1)

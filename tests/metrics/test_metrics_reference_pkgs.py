@@ -141,9 +141,34 @@ def test_pk_windowdiff_match_segeval(pair, k):
     seg_k = window_size(ref, "segeval")
     if seg_k <= n - 1:
         auto = pk(ref, hyp, k_rule="segeval")
-        assert auto.k == seg_k
+        assert auto.k == seg_k == segeval.window.compute_window_size(ref)
         assert _close(auto.value, segeval.pk(hyp, ref))
         assert _close(windowdiff(ref, hyp, k_rule="segeval").value, segeval.window_diff(hyp, ref))
+
+
+@SETTINGS
+@given(mass_pairs())
+def test_default_window_is_segevals(pair):
+    """With no k and no k_rule, Pk and WindowDiff are segeval's pk / window_diff with its default window."""
+    ref, hyp = pair
+    seg_k = segeval.window.compute_window_size(ref)
+    assume(seg_k <= sum(ref) - 1)  # segeval has no window to take beyond N - 1; segagree clamps
+    p, w = pk(ref, hyp), windowdiff(ref, hyp)
+    assert p.k == w.k == seg_k and p.k_rule == w.k_rule == "segeval"
+    assert _close(p.value, segeval.pk(hyp, ref))
+    assert _close(w.value, segeval.window_diff(hyp, ref))
+
+
+def test_default_window_worked_case():
+    """Mean mass 7: the floor rule takes k = 3 (WD 6/11), segeval rounds 3.5 to k = 4 (WD 7/10)."""
+    ref, hyp = [7, 7], [3, 11]
+    seg = float(segeval.window_diff(hyp, ref))
+    assert seg == pytest.approx(0.7)
+    default = windowdiff(ref, hyp)
+    assert default.k == 4 and default.value == pytest.approx(seg, abs=1e-12)
+    floor = windowdiff(ref, hyp, k_rule="half_mean")
+    assert floor.k == 3 and floor.value == pytest.approx(float(segeval.window_diff(hyp, ref, window_size=3)))
+    assert floor.value == pytest.approx(6 / 11)
 
 
 @SETTINGS

@@ -130,8 +130,13 @@ def test_units_without_times_and_duplicate_stems(tmp_path: Path) -> None:
     (tmp_path / "x").mkdir()
     copy = tmp_path / "x" / "kim.TextGrid"
     copy.write_bytes(TEXTGRIDS[0].read_bytes())
-    with pytest.raises(UsageError, match="two files give the annotator 'kim'"):
-        segagree.read_time_units([TEXTGRIDS[0], copy])
+    # colliding stems: the annotators are named after their folders, and a note says so
+    timed = segagree.read_time_units([TEXTGRIDS[0], copy])
+    assert list(timed.annotators) == [TEXTGRIDS[0].parent.name, "x"]
+    assert any("named after their folders" in note for note in timed.plan.notes)
+    # the same file twice is still refused
+    with pytest.raises(UsageError, match="two files give the same annotator name"):
+        segagree.read_time_units([TEXTGRIDS[0], TEXTGRIDS[0]])
 
 
 def test_overlapping_units_are_noted(tmp_path: Path) -> None:

@@ -897,7 +897,8 @@ def _time_settings(
 
     base = config if isinstance(config, RunConfig) else load_config(Path(config) if config else None, corpus)
     table = dict(base.time)
-    given = {**{k: v for k, v in table.items() if k not in ("measures", "category")}, **(params or {})}
+    reading_keys = ("measures", "category", "time_unit")  # not measure parameters
+    given = {**{k: v for k, v in table.items() if k not in reading_keys}, **(params or {})}
     if seed is not None:
         given["seed"] = seed
     options = {**base.reader_options(), **(read_options or {})}
@@ -906,6 +907,7 @@ def _time_settings(
         fmt=format or base.format or None,
         scheme=scheme,
         options=options,
+        time_unit=str(table.get("time_unit", "s")),
     )
     return TimeConfig(list(measures or table.get("measures") or []), given, how)
 
@@ -1007,7 +1009,7 @@ def metric_cards() -> dict[str, MetricCard]:
 def read_time_units(
     sources: Sequence[DocumentLike] | DocumentLike,
     *,
-    annotators: Sequence[str] | None = None,
+    annotators: Sequence[str] | Mapping[str, PathLike] | None = None,
     annotator_tiers: Sequence[str] | None = None,
     continuum: tuple[float, float] | None = None,
     category: str = "label",
@@ -1030,7 +1032,8 @@ def read_time_units(
             ``annotator,start,end,category`` and optional ``speaker``, ``text``; or pygamma-agreement's
             headerless ``annotator,category,start,end``).
         annotators: the annotators' order; names listed with no units count as annotators who marked
-            nothing.
+            nothing. A mapping ``{name: file}`` names each file's annotator instead of its stem (files
+            not in ``sources`` are added). Files whose stems collide are named after their folders.
         annotator_tiers: the tiers of one file that are the annotators.
         continuum: (start, end) seconds; default ``[min(0, first start), last end]``.
         category: ``label`` (the unit's text with its endnote), ``endnote`` (its boundary type) or
@@ -1040,14 +1043,17 @@ def read_time_units(
         gap_labels: labels read as gaps, not units (default ``_ sil <sil> sp <p:> #``; ``()``: none).
         speaker_map: tier (speaker) renames ``{OLD: NEW}`` applied before tiers are matched across files.
         missing_as_empty: score a tier only some annotators' files have (default: left out, listed).
-        time_unit, text_column: a units table's time unit (``s``/``ms``) and recording column.
+        time_unit, text_column: a units table's time unit (``s``/``ms``, or ``index``: integer positions with
+            no unit and no limit) and recording column.
     """
     from segagree.scoring.time.reading import read_timed_units
     from segagree.scoring.time.units import UnitReading
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    named = dict(annotators) if isinstance(annotators, Mapping) else None
+    order = None if isinstance(annotators, Mapping) else annotators
     how = UnitReading(
-        annotators,
+        order,
         annotator_tiers,
         continuum,
         category,
@@ -1061,7 +1067,7 @@ def read_time_units(
         time_unit,
         text_column,
     )
-    return read_timed_units(items, how)  # type: ignore[arg-type]
+    return read_timed_units(items, how, named)  # type: ignore[arg-type]
 
 
 def time_plan(sources: Sequence[DocumentLike] | DocumentLike, **reading: Any) -> dict[str, Any]:

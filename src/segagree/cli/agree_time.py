@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, stdout
+from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, split_names, stdout
 
 F = Callable[..., Any]
 
@@ -39,10 +39,11 @@ def _plan_options() -> list[Callable[[F], F]]:
         ),
         click.option(
             "--time-unit",
-            type=click.Choice(("s", "ms")),
+            type=click.Choice(("s", "ms", "index")),
             default="s",
             show_default=True,
-            help="With --time: the unit of a units table's start and end.",
+            help="With --time: the unit of a units table's start and end (index: integer positions such as "
+            "character offsets, no unit and no limit).",
         ),
         click.option(
             "--text-column",
@@ -71,6 +72,14 @@ def _input_options() -> list[Callable[[F], F]]:
             help="With --time: a tier of the one file that is an annotator (repeat for each).",
         ),
         click.option(
+            "--annotator",
+            "annotator_files",
+            multiple=True,
+            metavar="NAME=FILE",
+            help="With --time: FILE is annotator NAME (repeat; default: the file stem, or its folder when "
+            "stems collide); FILE need not be repeated among FILES.",
+        ),
+        click.option(
             "--continuum",
             metavar="START,END",
             help="With --time: the stretch in seconds (default [min(0, first), last]).",
@@ -94,7 +103,9 @@ def _scoring_options() -> list[Callable[[F], F]]:
             "measures",
             multiple=True,
             metavar="NAME",
-            help="With --time: a measure of the time group (repeat; default all, see segagree metrics).",
+            callback=split_names,
+            help="With --time: a measure of the time group (repeat or give a comma list; default all, see "
+            "segagree metrics).",
         ),
         click.option("--alpha", type=float, metavar="X", help="gamma: weight of the positional dissimilarity."),
         click.option("--beta", type=float, metavar="X", help="gamma: weight of the categorical dissimilarity."),
@@ -197,10 +208,34 @@ def plan_reading(opts: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _named_files(opts: dict[str, Any]) -> dict[str, str] | None:
+    """``--annotator NAME=FILE`` as ``{NAME: FILE}`` (None when not given)."""
+    from segagree.errors import UsageError
+
+    given = opts.get("annotator_files") or ()
+    if not given:
+        return None
+    if opts.get("annotators"):
+        raise UsageError("give either --annotators (the order) or --annotator NAME=FILE (each file's name), not both")
+    named: dict[str, str] = {}
+    for item in given:
+        name, sep, file = item.partition("=")
+        if not sep or not name.strip() or not file.strip():
+            raise UsageError(f"--annotator takes NAME=FILE, not {item!r}")
+        if name.strip() in named:
+            raise UsageError(f"--annotator gives the name {name.strip()!r} twice")
+        if not Path(file.strip()).is_file():
+            raise UsageError(f"--annotator {item!r}: no such file {file.strip()!r}")
+        named[name.strip()] = file.strip()
+    return named
+
+
 def _reading(opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None) -> dict[str, Any]:
     """read_time_units's keywords from the options."""
+    named = _named_files(opts)
     return {
         **plan_reading(opts),
+        **({"annotators": named} if named else {}),
         "annotator_tiers": list(opts["annotator_tiers"]) or None,
         "continuum": _pair(opts["continuum"], "--continuum"),
         "category": opts["category"].lower(),

@@ -202,6 +202,16 @@ def seed_option(help: str, *, default: int | None = 12345) -> Callable[[F], F]:
     return click.option("--seed", default=default, show_default=default is not None, type=int, metavar="N", help=help)
 
 
+def split_names(_ctx: click.Context | None, _param: click.Parameter | None, values: Any) -> tuple[str, ...]:
+    """A repeatable name option's values (``--metric pk --metric windowdiff`` or ``--metric pk,windowdiff``,
+    or both) as one tuple of names in order, each once: every name given is used, none in silence."""
+    if values is None:
+        return ()
+    items = (values,) if isinstance(values, str) else tuple(values)
+    names = (part.strip() for item in items for part in str(item).split(","))
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
 def pair_arguments(f: F) -> F:
     """FILE_A FILE_B: the two annotations of a pair (A is the reference where it matters)."""
     return click.argument("file_a", type=EXISTING_FILE)(click.argument("file_b", type=EXISTING_FILE)(f))

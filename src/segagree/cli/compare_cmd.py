@@ -28,6 +28,7 @@ from segagree.cli.common import (
     say_unpaired,
     scheme_option,
     speaker_labels_option,
+    split_names,
     stdout,
 )
 
@@ -48,10 +49,11 @@ from segagree.cli.common import (
 @mode_option
 @click.option(
     "--metric",
-    default=None,
+    multiple=True,
     metavar="NAMES",
-    help="Metrics besides S_f (default: S_f only): a comma list, 'all' (boundary metrics), 'agreement', "
-    "'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
+    callback=lambda ctx, param, values: ",".join(split_names(ctx, param, values)) or None,
+    help="Metrics besides S_f (default: S_f only): repeat or give a comma list; 'all' (boundary metrics), "
+    "'agreement', 'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
 )
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -75,7 +77,7 @@ def compare(
     file_b: Path,
     scheme: str | None,
     mode: str,
-    metric: str,
+    metric: str | None,
     layer: str | None,
     transpositions: bool,
     align: bool,
@@ -204,12 +206,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     notes = []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
-        pooled_value = _value_text(res["value"]) if res.get("applicable", True) else "n/a"
+        applicable = res.get("applicable", True) and not res.get("not_applicable")
+        pooled_value = _value_text(res["value"]) if applicable else "n/a"
         if "precision" in res and res["value"] is not None:
             pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
         other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
-        if res.get("reason"):
-            notes.append(f"{name}: not applicable: {res['reason']}")
+        if res.get("reason") or res.get("not_applicable"):
+            notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
     out.print(other)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):

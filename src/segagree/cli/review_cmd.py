@@ -99,6 +99,15 @@ def review(
     import segagree.api as api
     from segagree.errors import UsageError
 
+    if time_opts["time_mode"] and time_opts.get("tolerance") is not None:
+        # before the general check, whose reason ("choose one with --measure") would send the user to
+        # boundary_f1, which gives no alignment to review
+        raise click.UsageError(
+            "--tolerance does not apply to review --time: it is boundary F1's tolerance, and the review shows the "
+            "best alignment of a measure that gives one (gamma by default), which boundary F1 does not; boundary "
+            "F1 with a tolerance: segagree agree --time --measure boundary_f1 --tolerance S",
+            click.get_current_context(),
+        )
     check_track("review", time_opts, first=1)
     check_writable(output)
     page = output.suffix.lower() in (".html", ".htm")

@@ -20,6 +20,7 @@ from segagree.cli.common import (
     csv_raw_option,
     examples,
     fmt_score,
+    given_only,
     new_table,
     output_option,
     print_json,
@@ -98,7 +99,13 @@ from segagree.cli.common import (
 )
 @reading_options
 @common_speakers_option
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing message.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress bar, no results table and no closing message (the outputs are written; notes of skipped "
+    "texts and failures are still said; --json still prints).",
+)
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 @corpus_time_options
 @csv_raw_option
@@ -156,6 +163,8 @@ def run(
             "category": time_opts["category"].lower(),
             "reading": plan_reading(time_opts),
         }
+        if not given_only(time_unit=time_opts.get("time_unit")):  # segagree.toml's [time] time_unit, else s
+            keywords["reading"].pop("time_unit", None)
     else:
         keywords = {
             "kappa": kappa,
@@ -192,14 +201,16 @@ def run(
                 "skipped": outcome.corpus.skipped,
             }
         )
+    elif quiet:
+        pass  # quiet: the outputs hold the results
     elif time_mode:
         _print_time_summary(outcome.pairs, outcome.pooled_rows)
     else:
         _print_summary(outcome)
     if not quiet:
-        what = "texts" if time_mode else "pairs"
+        what = "text" if time_mode else "pair"
         say(
-            f"{outcome.computed} {what} scored, {outcome.reused} reused from an earlier run; "
+            f"{_count(outcome.computed, what)} scored, {outcome.reused} reused from an earlier run; "
             f"wrote {output}/summary.csv, summary.json"
             + (", review/*.xlsx" if workbooks is not False and not time_mode else "")
             + (", report.html, texts/*.html" if report else "")
@@ -220,6 +231,11 @@ def run(
         say(f"failed: {failure['text']}{who}: {failure['error']}")
     if outcome.failures:
         raise SystemExit(1)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 pair``, ``2 pairs``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @contextmanager

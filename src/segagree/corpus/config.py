@@ -45,6 +45,7 @@ Example (every key optional; these are the defaults)::
     # category = "label"         # label, endnote or none
     # samples = 30               # gamma: sampled continua; tolerance, seed, alpha, beta ... too
     # jobs = 2                   # gamma's own sample workers (--sample-jobs)
+    # time_unit = "index"        # units tables: s (default), ms or index (integer positions)
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "review_pages", "
 TIME_SETTINGS = frozenset(
     {"measures", "category", "alpha", "beta", "delta_empty", "samples", "seed", "sampler", "jobs"}
     | {"tolerance", "min_overlap", "resolution", "gamma_cat_variant"}
+    | {"time_unit"}  # how units tables are read (s, ms or index), not a measure parameter
 )
 REPORT_PLOTS = ("corpus", "all")
 

@@ -29,6 +29,18 @@ class Corpus:
     texts: dict[str, dict[str, Path]] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
     layout: str = "names"
+    #: texts with one annotator's file (listed in ``skipped``): text -> annotator -> file
+    single: dict[str, dict[str, Path]] = field(default_factory=dict)
+
+    def unskip(self, text: str) -> dict[str, Path]:
+        """Take a one-annotator text back from ``skipped`` (a run that declares its other annotators)."""
+        files = self.single.pop(text)
+        self.skipped = [s for s in self.skipped if not s.startswith(f"{text}: only one annotator")]
+        return files
+
+
+#: Joins a text's annotators in a run's tasks and summaries ("A|B"): not allowed inside a name.
+ANNOTATOR_SEPARATOR = "|"
 
 
 def _extensions() -> list[str]:
@@ -72,11 +84,21 @@ def find_annotations(root: Path) -> Corpus:
         if len(corpus.texts[text]) < 2:
             only = ", ".join(str(p.name) for p in corpus.texts[text].values())
             corpus.skipped.append(f"{text}: only one annotator ({only})")
-            del corpus.texts[text]
+            corpus.single[text] = corpus.texts.pop(text)
     return corpus
 
 
 def _add(corpus: Corpus, text: str, annotator: str, path: Path) -> None:
+    if not text.strip():
+        corpus.skipped.append(f"{path.name}: no text in the name (expected TEXT.ANNOTATOR.EXT)")
+        return
+    if ANNOTATOR_SEPARATOR in annotator:
+        # a run joins a text's annotators with '|' (its summary's annotators column, ELAN's pairs "A|B")
+        corpus.skipped.append(
+            f"{path.name}: the annotator name {annotator!r} holds {ANNOTATOR_SEPARATOR!r}, which separates "
+            "annotators; rename the file (or its folder)"
+        )
+        return
     files = corpus.texts.setdefault(text, {})
     if annotator in files:
         corpus.skipped.append(

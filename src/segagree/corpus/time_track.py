@@ -129,6 +129,9 @@ def score_time_task(task: tuple[str, ...], config: TimeConfig) -> dict[str, Any]
     try:
         record["key"] = time_key(task, config)
         timed = read_task_units(files, config.how, recording)
+        for name in config.how.annotators or ():
+            if name not in files:
+                timed.notes.append(f"annotator {name!r} (--annotators) has no file for this text: no units")
         result, stats = score_time_statistics(timed, config.measures, config.params)
     except UsageError:
         raise

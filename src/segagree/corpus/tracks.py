@@ -127,6 +127,19 @@ def _time_plan(corpus: Corpus, config: Any) -> list[Task]:
     from segagree.scoring.time.units_table import table_recordings
 
     how = config.how
+    declared = list(how.annotators or [])
+    for text in sorted(corpus.single):
+        missing = [a for a in declared if a not in corpus.single[text]]
+        if not declared or not missing or set(corpus.single[text]) - set(declared):
+            continue
+        if how.missing_as_empty:  # the declared annotators without a file have no units (noted in the text's result)
+            corpus.texts[text] = corpus.unskip(text)
+        else:
+            corpus.unskip(text)  # listed again, saying why and what would score it
+            corpus.skipped.append(
+                f"{text}: no file of {', '.join(map(repr, missing))} (declared by --annotators); "
+                "--missing-as-empty scores it as an annotator with no units"
+            )
     tasks = []
     for text in sorted(corpus.texts):
         files = corpus.texts[text]

@@ -235,6 +235,10 @@ def run_on_documents(
             if kind not in built:
                 built[kind] = INPUTS[kind](pair, given)
             out[name] = run_items(measure, built[kind], given)
+            # the parameters given that this measure takes, shown with its result (compare's table)
+            taken = {k: v for k, v in given.items() if k in measure.card.parameters}
+            if taken and isinstance(out[name], dict) and not out[name].get("signature"):
+                out[name]["params"] = {**taken, **(out[name].get("params") or {})}
     except ValueError as err:
         raise UsageError(str(err)) from None
     return out

@@ -85,7 +85,8 @@ def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
 
 def _time_input() -> dict[str, Rule]:
     """How agree/review --time find the annotators and the continuum (cli.agree_time._input_options)."""
-    return {"--annotator-tier": Rule((TIME,)), "--annotators": Rule((TIME,)), "--continuum": Rule((TIME,))}
+    names = ("--annotator-tier", "--annotator", "--annotators", "--continuum")
+    return {flag: Rule((TIME,)) for flag in names}
 
 
 def _plan(run: bool = False) -> dict[str, Rule]:
@@ -240,7 +241,8 @@ def _not_taken(key: str, chosen: Sequence[str], cards: Mapping[str, Any], choose
     who = [n for n in who if cards[n].needs in needs] or who  # the measures of the kind chosen
     what = f"the {GROUP_PARAMETERS[key]} measures" if key in GROUP_PARAMETERS else ", ".join(who) or "no measure"
     shown = ", ".join(dict.fromkeys(chosen)) or "none"
-    return f"is a parameter of {what}, not of the chosen measures ({shown}); choose one with {choose}"
+    # "in use": the measures chosen, or the command's default ones when none was chosen
+    return f"is a parameter of {what}, not of the measures in use ({shown}); choose one with {choose}"
 
 
 def check_measure_parameters(

@@ -8,12 +8,18 @@ reduced to boundary presence).
 The window size k, when not given, comes from the **reference** (first argument) by a named
 rule, recorded in the result and its signature:
 
-* ``"half_mean"`` (default): ``floor(mean reference mass / 2)``, at least 1. This rule
-  reproduces Fournier & Inkpen (2012)'s 1 - WD values (k = 1 and 3 in Figure 7).
-* ``"segeval"``: segeval's ``round(mean reference mass / 2)`` with half-even rounding; a result
-  of 1 or less becomes 2.
-* ``"nltk"``: NLTK ``pk``'s ``round((N - 1) / (2 * max(boundaries, 1)))`` (half-even), raised
-  to 1 when it is 0 (NLTK would use k = 0 when every gap is a boundary).
+* ``"segeval"`` (default): segeval 2.0.11's ``compute_window_size``: ``int(round(mean
+  reference mass / 2))`` where the mean is a ``Decimal`` and Python's ``round`` of a ``Decimal``
+  rounds half to even (mean 5 -> 2.5 -> 2, mean 7 -> 3.5 -> 4); a result of 1 or less becomes 2.
+  With it the default Pk and WindowDiff equal segeval's ``pk(hyp, ref)`` and
+  ``window_diff(hyp, ref)`` (tests/metrics/test_metrics_reference_pkgs.py).
+* ``"nltk"``: NLTK 3.10.4 ``pk``'s ``int(round(len(ref) / (max(ref.count("1"), 1) * 2.0)))``
+  on the gap string, i.e. ``round((N - 1) / (2 * max(boundaries, 1)))`` with float ``round``,
+  which also rounds half to even (the halves are exact in binary); raised to 1 when it is 0
+  (NLTK would use k = 0 when every gap is a boundary). NLTK's ``windowdiff`` has no default k.
+* ``"half_mean"``: ``floor(mean reference mass / 2)``, at least 1 (segagree's default before it
+  followed segeval). This rule reproduces Fournier & Inkpen (2012)'s 1 - WD values (k = 1 and 3
+  in Figure 7), which segeval's own rule (k = 2 and 4) does not.
 
 A default k larger than N - 1 is lowered to N - 1 (``clamped`` in the result); a one-unit text
 has no window and scores 0.0 (as segeval's Pk does). An explicit k must lie in 1 .. N - 1.
@@ -34,12 +40,14 @@ from segagree.metrics.boundary.stats import WindowStats, WinPRStats, signature
 from segagree.metrics.contract import Card, TokenPair
 from segagree.metrics.token_measure import BoundaryMeasure
 
-K_RULES: tuple[str, ...] = ("half_mean", "segeval", "nltk")
+K_RULES: tuple[str, ...] = ("segeval", "nltk", "half_mean")
+#: The rule used when neither k nor k_rule is given: the reference implementation's.
+DEFAULT_K_RULE = "segeval"
 
 
 # What the window measures share.
 _WINDOW: dict[str, Any] = {
-    "parameters": {"k": "floor(mean reference mass / 2)", "k_rule": "half_mean"},
+    "parameters": {"k": "round-half-even(mean reference mass / 2), at least 2 (segeval)", "k_rule": "segeval"},
     "group": "boundary",
     "reference": "NLTK 3.10.4, segeval 2.0.11",
 }
@@ -50,6 +58,9 @@ PK_CARD = Card.from_text(
     definition: share of the N-k windows where exactly one segmentation has a boundary
     citation: Beeferman, Berger & Lafferty (1999), Statistical Models for Text Segmentation, Machine
         Learning 34
+    notes: default k is segeval's rule (round half even of mean reference mass / 2, at least 2), so the
+        value equals segeval's with its default window; k_rule 'nltk' is NLTK pk's default, 'half_mean' the
+        floor (Fournier & Inkpen 2012, Fig. 7); a rule's k above N - 1 is lowered to N - 1 (segeval has no window)
     better: lower
     """,
     **_WINDOW,
@@ -63,6 +74,9 @@ WINDOWDIFF_CARD = Card.from_text(
         Segmentation, Computational Linguistics 28
     parameters:
         lamprier = False
+    notes: default k is segeval's rule (round half even of mean reference mass / 2, at least 2), so the
+        value equals segeval's with its default window; k_rule 'nltk' is NLTK pk's default, 'half_mean' the
+        floor (Fournier & Inkpen 2012, Fig. 7); a rule's k above N - 1 is lowered to N - 1 (segeval has no window)
     better: lower
     """,
     **_WINDOW,
@@ -83,7 +97,7 @@ WINPR_CARD = Card.from_text(
 )
 
 
-def window_size(ref: Any, k_rule: str = "half_mean", *, fmt: Format | None = None) -> int:
+def window_size(ref: Any, k_rule: str = DEFAULT_K_RULE, *, fmt: Format | None = None) -> int:
     """The default window size of a reference segmentation under a named rule.
 
     See the module docstring for the rules. The result is not clamped to the text length.
@@ -143,7 +157,7 @@ class WindowResult:
         errors: windows where the segmentations disagree.
         windows: the denominator (N - k; N + k + 1 for the Lamprier et al. fix).
         stats: additive counts for pooling.
-        signature: e.g. ``pk|k:3|rule:half_mean|v:0.1.0``.
+        signature: e.g. ``pk|k:3|rule:segeval|v:0.1.0``.
     """
 
     value: float
@@ -161,7 +175,7 @@ def pk(
     hyp: Any,
     k: int | None = None,
     *,
-    k_rule: str = "half_mean",
+    k_rule: str = DEFAULT_K_RULE,
     fmt: Format | None = None,
 ) -> WindowResult:
     """Pk (Beeferman, Berger & Lafferty 1999): the share of windows where exactly one side
@@ -176,7 +190,8 @@ def pk(
         ref: the reference (sets the default k).
         hyp: the hypothesis.
         k: window size; None chooses it from ``ref`` by ``k_rule``.
-        k_rule: ``"half_mean"`` (default, floor(mean mass / 2)), ``"segeval"`` or ``"nltk"``.
+        k_rule: ``"segeval"`` (default, segeval's rounded mean mass / 2), ``"nltk"`` or
+            ``"half_mean"`` (floor(mean mass / 2)).
         fmt: ``"masses"``, ``"sets"`` or ``"codes"``; None guesses masses or sets.
     """
     sr, sh = as_pair(ref, hyp, fmt, ("ref", "hyp"))
@@ -207,7 +222,7 @@ def windowdiff(
     k: int | None = None,
     lamprier: bool = False,
     *,
-    k_rule: str = "half_mean",
+    k_rule: str = DEFAULT_K_RULE,
     fmt: Format | None = None,
 ) -> WindowResult:
     """WindowDiff (Pevzner & Hearst 2002): the share of windows whose boundary counts differ.
@@ -281,7 +296,7 @@ def winpr(
     hyp: Any,
     k: int | None = None,
     *,
-    k_rule: str = "half_mean",
+    k_rule: str = DEFAULT_K_RULE,
     fmt: Format | None = None,
 ) -> WinPRResult:
     """WinPR (Scaiano & Inkpen 2012, "Getting more from segmentation evaluation", NAACL).

@@ -342,7 +342,11 @@ class GammaCatMeasure(_CategoryMeasure):
         "1 - D_o/D_e with the category disorder Σ w·d_cat / Σ w over the aligned unit pairs of the best alignment",
     )
 
-    def _result(self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str) -> GammaCatResult:
+    def _result(
+        self, stats: CatStats, observed: np.ndarray, draws: np.ndarray, variant: str
+    ) -> GammaCatResult | NotApplicableResult:
+        if not stats.categories:  # without categories there is no category disorder: 1.0 would say nothing
+            return NotApplicableResult(self.card.name, "no categories (the units are read without categories)")
         value, expected, reason = _cat_value(float(observed[0]), draws[:, 0], variant)
         return GammaCatResult(value, _nan_none(float(observed[0])), expected, variant, len(stats.sampled), reason)
 

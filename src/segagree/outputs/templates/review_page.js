@@ -149,7 +149,8 @@
   };
 
   // --- rendering --------------------------------------------------------------------------------
-  const fmt = (t) => (t === null || t === undefined ? '–' : Number(t).toFixed(2) + ' s');
+  // milliseconds: phones and forced-aligned boundaries differ by less than 10 ms
+  const fmt = (t) => (t === null || t === undefined ? '–' : Number(t).toFixed(3) + ' s');
   const currentRow = () => (current >= 0 ? pair().rows[current] : null);
   function unitLine(side, u, point, has) {
     const units = pair().units[side];

@@ -8,6 +8,7 @@ labelled interval (its own gap list emptied) so that the gap labels are applied 
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -258,7 +259,9 @@ def read_by_plan(
     tiers = list(how.annotator_tiers or [])
     if tiers and len(sources) != 1:
         raise UsageError("--annotator-tier reads one file whose tiers are the annotators; give one file")
-    by_tier = bool(tiers) or len(sources) == 1
+    # one file is one whose tiers are the annotators, unless the caller names its annotator (a corpus text
+    # whose other declared annotators have no file)
+    by_tier = bool(tiers) or (len(sources) == 1 and not any(names or ()))
     docs = [s if isinstance(s, Document) else _read(Path(s), how, by_tier) for s in sources]
     if by_tier:
         return _read_tiers(docs[0], how)
@@ -284,15 +287,77 @@ def _plan_reading(how: UnitReading) -> UnitReading:
     return replace(how, options=options, gap_labels=how.gap_labels if how.gap_labels is not None else given)
 
 
-def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = _DEFAULT) -> TimedUnits:
+def annotator_names(
+    sources: Sequence[str | Path | Document], named: Mapping[str, str | Path] | None = None
+) -> tuple[list[str | Path | Document], list[str | None], list[str]]:
+    """The sources, the annotator each file is (None: its stem, as usual) and notes saying why.
+
+    ``named`` maps annotator -> file (``--annotator NAME=FILE``); a named file not among ``sources`` is
+    added. Files whose stems collide (``audited/X.TextGrid`` and ``mfa/X.TextGrid``: a hand-corrected and
+    a forced-aligned set) are named after their folders, or after their paths below the folder the
+    colliding files share when the folders are named alike too.
+    """
+    items: list[str | Path | Document] = list(sources)
+    key = {Path(s).resolve(): i for i, s in enumerate(items) if not isinstance(s, Document)}
+    names: list[str | None] = [None] * len(items)
+    for name, file in (named or {}).items():
+        if not str(name).strip() or "=" in str(name):
+            raise UsageError(f"--annotator takes NAME=FILE with a non-empty NAME, not {name!r}={file}")
+        where = Path(file).resolve()
+        if where not in key:
+            key[where] = len(items)
+            items.append(Path(file))
+            names.append(None)
+        if names[key[where]] is not None:
+            raise UsageError(f"--annotator names {file} twice ({names[key[where]]!r} and {name!r})")
+        names[key[where]] = str(name).strip()
+    unnamed = [i for i, s in enumerate(items) if names[i] is None and not isinstance(s, Document)]
+    stems = Counter(Path(items[i]).stem for i in unnamed)  # type: ignore[arg-type]
+    taken = {n for n in names if n}
+    notes: list[str] = []
+    for stem in sorted(st for st in stems if stems[st] > 1 or st in taken):
+        clash = [i for i in unnamed if Path(items[i]).stem == stem]  # type: ignore[arg-type]
+        paths = [Path(items[i]).resolve() for i in clash]  # type: ignore[arg-type]
+        by_folder = [p.parent.name for p in paths]
+        if len(set(by_folder)) < len(paths) or not all(by_folder) or taken & set(by_folder):
+            common = Path(os.path.commonpath([str(p.parent) for p in paths]))
+            by_folder = [p.relative_to(common).with_suffix("").as_posix() for p in paths]
+        for i, name in zip(clash, by_folder, strict=True):
+            names[i] = name
+        taken |= set(by_folder)
+        shown = ", ".join(f"{n} = {Path(items[i])}" for i, n in zip(clash, by_folder, strict=True))  # type: ignore[arg-type]
+        notes.append(
+            f"files share the stem {stem!r}: their annotators are named after their folders ({shown}); "
+            "--annotator NAME=FILE names them yourself"
+        )
+    if len({n for n in names if n}) < len([n for n in names if n]):
+        raise UsageError(f"two files give the same annotator name ({', '.join(n for n in names if n)})")
+    return items, names, notes
+
+
+def read_timed_units(
+    sources: Sequence[str | Path | Document],
+    how: UnitReading = _DEFAULT,
+    named: Mapping[str, str | Path] | None = None,
+) -> TimedUnits:
     """Read units from files (one per annotator, one with a tier per annotator, or units tables)
     or Documents, by the annotation plan (:mod:`segagree.scoring.time.plan`); the result's ``plan``
-    says how each file and tier was read."""
+    says how each file and tier was read. ``named`` maps annotator -> file (see :func:`annotator_names`)."""
     if how.category not in CATEGORY_MODES:
         raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
-    if not sources:
+    if not sources and not named:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
-    return read_by_plan(sources, _plan_reading(how))
+    items, names, notes = annotator_names(sources, named)
+    if named and any(not isinstance(s, Document) and is_units_table(s) for s in items):
+        raise UsageError(
+            "--annotator names the annotator of a file with one annotator's units; a units table names its "
+            "annotators in its annotator column"
+        )
+    timed = read_by_plan(items, _plan_reading(how), names if any(names) else None)
+    if timed.plan is not None:
+        timed.plan.notes.extend(notes)
+    timed.notes.extend(notes)
+    return timed
 
 
 def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = _DEFAULT) -> TimedUnits:

@@ -98,7 +98,8 @@ class TimedUnits:
             part.speakers[spk] = us
             part.recordings[spk] = ("", spk)
         for part in out.values():
-            part.notes = [n for n in self.notes if not n.startswith("speaker ")] + overlap_notes(part)
+            kept = [n for n in self.notes if not n.startswith(("speaker ", "recording "))]  # redone per part
+            part.notes = kept + overlap_notes(part)
         return out
 
     @property
@@ -376,7 +377,10 @@ def overlap_notes(timed: TimedUnits) -> list[str]:
             who = ", ".join(f"{a}: {n}" for a, n in found.items())
             same = overlaps_within_annotators(us, same_category=True)
             within = ", ".join(f"{a}: {n}" for a, n in same.items()) or "none"
-            where = f"speaker {spk!r}: " if spk else ""
+            rec, speaker = timed.recordings.get(spk, ("", spk))
+            # a units table's recording is a text of its own, not a speaker
+            parts = ([f"recording {rec!r}"] if rec else []) + ([f"speaker {speaker!r}"] if speaker else [])
+            where = ", ".join(parts) + ": " if parts else ""
             notes.append(
                 f"{where}units of one annotator overlap ({who}; within one category: {within}); gamma aligns them "
                 "as they are; alpha-U needs no overlap within a category, the uα family, ELAN's kappa, purity and "

@@ -7,10 +7,12 @@ The header names the columns (case-insensitive, any order; a name given twice is
   ``text_column``): each recording is its own text, on its own continuum.
 
 pygamma-agreement's headerless ``annotator,category,start,end`` is read too. Times are seconds, or
-milliseconds with ``time_unit="ms"``; a number is written with ASCII digits only (``1_0``, ``١٠``,
-``inf`` and ``nan`` are refused, though Python's ``float`` takes them), and a time beyond ten days
-(:data:`segagree.formats.timing.MAX_SECONDS`) is refused, as in every reader. A table with a header and
-no rows declares one annotator with no units (the name the caller gives, else the file stem).
+milliseconds with ``time_unit="ms"``, or integer positions without a unit and without a limit with
+``time_unit="index"`` (character offsets, DKPro's integer continua; a fraction is refused there). A
+number is written with ASCII digits only (``1_0``, ``١٠``, ``inf`` and ``nan`` are refused, though
+Python's ``float`` takes them), and a time beyond ten days (:data:`segagree.formats.timing.MAX_SECONDS`)
+is refused, as in every reader. A table with a header and no rows declares one annotator with no units
+(the name the caller gives, else the file stem).
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ __all__ = [
 
 TABLE_COLUMNS = ("annotator", "start", "end", "category", "speaker", "text")
 RECORDING_COLUMNS = ("media_file", "file", "recording")
-TIME_UNITS = {"s": 1.0, "ms": 0.001}
+TIME_UNITS = {"s": 1.0, "ms": 0.001, "index": 1.0}
+#: Positions without a unit (character offsets, DKPro's integer continua): integers, no ten-day limit.
+INDEX = "index"
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
 # A decimal number in ASCII digits (no '_' separators, no 'inf'/'nan', no other scripts' digits).
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
@@ -149,7 +154,23 @@ def _columns(header: list[str], path: Path, text_column: str | None) -> tuple[di
 _NOT_FINITE = {"nan": float("nan"), "inf": float("inf"), "+inf": float("inf"), "-inf": float("-inf")}
 
 
-def _time(cell: str, what: str, where: str, scale: float) -> float:
+def _position(cell: str, what: str, where: str) -> float:
+    """An integer position (``time_unit="index"``): any size, no unit; a fraction is refused."""
+    if not _INTEGER.fullmatch(cell.strip()):
+        raise InputError(
+            f"the {what} {cell!r} is not an integer position (--time-unit index reads whole numbers such as "
+            "character offsets; times in seconds need --time-unit s)",
+            place=where,
+        )
+    value = int(cell.strip())
+    if abs(value) > 2**53:  # beyond this a float no longer holds every integer
+        raise InputError(f"the {what} {cell!r} is beyond 2**53, the largest exact position", place=where)
+    return float(value)
+
+
+def _time(cell: str, what: str, where: str, scale: float | None) -> float:
+    if scale is None:
+        return _position(cell, what, where)
     if cell.strip().lower() in _NOT_FINITE:  # refused by the unit check, with its own words
         return _NOT_FINITE[cell.strip().lower()]
     value = strict_number(cell)
@@ -160,7 +181,8 @@ def _time(cell: str, what: str, where: str, scale: float) -> float:
     if abs(seconds) > MAX_SECONDS:
         raise InputError(
             f"the {what} {cell!r} is {seconds:.0f} s, beyond ten days ({MAX_SECONDS:.0f} s); "
-            "if the table is in milliseconds, give --time-unit ms",
+            "if the table is in milliseconds, give --time-unit ms; positions without a unit (character "
+            "offsets): --time-unit index",
             place=where,
         )
     return seconds
@@ -171,7 +193,7 @@ def read_units_table(path: str | Path, *, time_unit: str = "s", text_column: str
     path = Path(path)
     if time_unit not in TIME_UNITS:
         raise UsageError(f"--time-unit takes one of {', '.join(TIME_UNITS)}, not {time_unit!r}")
-    scale = TIME_UNITS[time_unit]
+    scale = None if time_unit == INDEX else TIME_UNITS[time_unit]
     text = _text(path)
     first = next(iter(text.splitlines()), "")
     rows = list(csv.reader(io.StringIO(text), delimiter=_delimiter(path, first)))

@@ -23,7 +23,7 @@ from segagree.metrics.chance.fleiss import BIAS_CARD, bootstrap_ci, fleiss, pair
 from segagree.metrics.chance.kappa import KAPPA_SF_B_CARD, KAPPA_SF_CARD
 from segagree.metrics.chance.sf_kappa import SfKappaResult, sf_kappa
 from segagree.model import BoundaryScheme, Document
-from segagree.scoring.tokens.pairing import pair_annotations
+from segagree.scoring.tokens.pairing import pair_annotations, resolve_layer
 
 # The measures' names, as keys of the results (each written once, on its card).
 SF, SF_B, S, B = SF_CARD.name, SF_B_CARD.name, S_CARD.name, B_CARD.name
@@ -278,13 +278,16 @@ def agree_documents(
     pairs_out = []
     first_pairs = {}
     for i, j in itertools.combinations(range(len(docs)), 2):
+        # The layer and its scheme are chosen as compare chooses them (subtitles keep their own
+        # scheme and are one running text, aligned), so agree and compare read the same pair alike.
+        pair_layer, pair_scheme, merge = resolve_layer(docs[i], docs[j], layer, scheme)
         pair = pair_annotations(
             docs[i],
             docs[j],
-            layer=layer,
-            scheme=scheme,
-            speaker_map=speaker_map,
-            align=align,
+            layer=pair_layer,
+            scheme=pair_scheme,
+            speaker_map=merge if merge is not None else speaker_map,
+            align=align or merge is not None,
             max_mismatch=max_mismatch,
             normalise_speakers=normalise_speakers,
             common_speakers=common_speakers,
