@@ -23,12 +23,12 @@ Kind: captions
 Language: en
 
 00:00:00.000 --> 00:00:02.350 align:start position:0%
- 
+_
 hello<00:00:00.320><c> everyone</c><00:00:00.640><c> and</c><00:00:00.960><c> welcome</c>
 
 00:00:02.350 --> 00:00:02.360 align:start position:0%
 hello everyone and welcome
- 
+_
 
 00:00:02.360 --> 00:00:05.120 align:start position:0%
 hello everyone and welcome
@@ -36,12 +36,12 @@ to<00:00:02.720><c> the</c><00:00:03.040><c> show</c>
 
 00:00:05.120 --> 00:00:05.130 align:start position:0%
 to the show
- 
+_
 
 00:00:05.130 --> 00:00:07.000 align:start position:0%
 to the show
 bye<00:00:05.500><c> now</c>
-"""
+""".replace("\n_\n", "\n \n")  # lines of one space, as YouTube writes
 # What a viewer reads, with each word's time: the <c> tags' times, the cue start for a line's
 # first word.
 WORDS = ["hello", "everyone", "and", "welcome", "to", "the", "show", "bye", "now"]
@@ -116,8 +116,14 @@ def test_occasional_repeat_is_read_as_written(tmp_path: Path) -> None:
 
 def test_rolling_repeats_rule_by_hand() -> None:
     cues = [["", "a b"], ["a b", ""], ["a b", "c d"], ["c d", "e"], ["x"]]
-    assert rolling_repeats(cues) == [0, 1, 1, 1, 0]
-    assert rolling_repeats([["a"], ["a", "b"], ["c"], ["d"], ["e"]]) is None
+    contiguous = [(0, 10), (10, 20), (20, 30), (30, 40), (40, 50)]
+    assert rolling_repeats(cues, contiguous) == [0, 1, 1, 1, 0]
+    # gaps between cues: a repeat is not a roll
+    assert rolling_repeats(cues, [(0, 5), (10, 15), (20, 25), (30, 35), (40, 45)]) is None
+    # one repeat among five cues is not a rolling track
+    assert rolling_repeats([["a"], ["a", "b"], ["c"], ["d"], ["e"]], contiguous) is None
+    # the same line again and again, never rolling up under a new line
+    assert rolling_repeats([["so"], ["so"], ["so"]], contiguous[:3]) is None
 
 
 def test_convert_is_not_lossless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

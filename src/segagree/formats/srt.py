@@ -340,8 +340,6 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise InputError("a NUL character; expected SubRip text", path=path, place=f"line {line}")
-    if text.lstrip("\ufeff").split("\n", 1)[0].rstrip() == "WEBVTT" or text.startswith("WEBVTT "):
-        return _read_as_webvtt(text, path, labels_opt, line_endings, raw, encoding, losses)
     scan = _scan_timings(text, path, bool(options.get("allow_missing_ms")))
     for kind, (count, first) in scan.repairs.items():
         losses.add("repaired", f"{kind}: read as standard SubRip", where=f"first at {first}", count=count)
@@ -389,25 +387,6 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     )
     if any(cues.styles):
         doc.set_column("style", cues.styles)
-    return doc
-
-
-def _read_as_webvtt(
-    text: str, path: Path, labels_opt: Any, line_endings: str, raw: bytes, encoding: Any, losses: LossReport
-) -> Document:
-    """A file named ``.srt`` that starts with ``WEBVTT`` (a WebVTT/SRT hybrid, as saved by
-    some caption downloaders): read by the WebVTT reader, which also takes SubRip's comma
-    timings and cue numbers, with a note that it was read as WebVTT."""
-    from segagree.formats import vtt  # vtt builds on this module: imported when needed
-
-    doc = vtt.parse_text(text, path, speaker_labels=labels_opt)
-    doc.losses.extend(losses)
-    doc.losses.note(
-        "read-as-webvtt",
-        "the file starts with WEBVTT: it was read as WebVTT (cue settings, tags and header kept in WebVTT form)",
-    )
-    doc.meta["encoding"] = detect_encoding(raw, encoding)
-    doc.meta["line_endings"] = line_endings
     return doc
 
 

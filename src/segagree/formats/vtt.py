@@ -481,29 +481,34 @@ def _plain_lines(lines: list[str]) -> list[str]:
     return [" ".join(html.unescape(_TAG.sub("", line)).split()) for line in lines]
 
 
-def rolling_repeats(cue_lines: list[list[str]]) -> list[int] | None:
+def rolling_repeats(cue_lines: list[list[str]], cue_times: list[tuple[int, int]]) -> list[int] | None:
     """How many leading lines of each cue repeat the previous cue's last lines, when the file
     is a rolling caption track (YouTube automatic captions as yt-dlp saves them); else None.
 
-    In a rolling track each cue shows the previous cue's last line again above a new line, and
-    10 ms "flash" cues hold only that line, so a viewer sees every word once. For cue *i* the
-    count is the largest *k* >= 1 with the first *k* non-blank lines of cue *i* equal to the last
-    *k* non-blank lines of cue *i - 1* (tags removed), blank lines before them included. The
-    track counts as rolling when at least two cues, and at least half of the cues after the
-    first, start with such a repeat; a file with an occasional repeated line (a chorus) is
-    read as written.
+    In a rolling track each cue starts where the previous one ends and shows the previous cue's
+    last line again above a new line, and 10 ms "flash" cues hold only that line, so a viewer
+    sees every word once. For cue *i* (times in ms) the count is the largest *k* >= 1 with the
+    first *k* non-blank lines of cue *i* equal to the last *k* non-blank lines of cue *i - 1*
+    (tags removed, blank lines before them included), counted only when cue *i* starts at or
+    before cue *i - 1*'s end. The track counts as rolling when at least two cues, and at least
+    half of the cues after the first, start with such a repeat, and at least one of them adds
+    a new line below it (a roll); subtitles that merely say the same thing twice are read as
+    written.
     """
     skips: list[int] = [0] * len(cue_lines)
     previous: list[str] = []
+    rolled = False
     for i, lines in enumerate(cue_lines):
         plain = _plain_lines(lines)
         shown = [line for line in plain if line]
         best = 0
-        for k in range(min(len(shown), len(previous)), 0, -1):
-            if shown[:k] == previous[-k:]:
-                best = k
-                break
+        if i and cue_times[i][0] <= cue_times[i - 1][1]:
+            for k in range(min(len(shown), len(previous)), 0, -1):
+                if shown[:k] == previous[-k:]:
+                    best = k
+                    break
         if best:
+            rolled = rolled or best < len(shown)
             # Count raw lines up to the best-th non-blank one (blank lines before it go too).
             seen = 0
             for j, line in enumerate(plain):
@@ -514,7 +519,7 @@ def rolling_repeats(cue_lines: list[list[str]]) -> list[int] | None:
         if shown:
             previous = shown
     repeated = sum(1 for k in skips if k)
-    if repeated >= 2 and repeated * 2 >= len(cue_lines) - 1:
+    if rolled and repeated >= 2 and repeated * 2 >= len(cue_lines) - 1:
         return skips
     return None
 
@@ -529,7 +534,9 @@ def _cue_unit_list(
     cue_meta: dict[str, dict[str, Any]] = {}
     empty: list[dict[str, Any]] = []
     n_written = 0
-    skips = rolling_repeats([list(cue.caption.lines) for cue in cues]) or [0] * len(cues)
+    skips = rolling_repeats(
+        [list(cue.caption.lines) for cue in cues], [(_ms(c.caption.start_time), _ms(c.caption.end_time)) for c in cues]
+    ) or [0] * len(cues)
     for cue, skip in zip(cues, skips, strict=True):
         try:
             _cue_units(cue, state, label_res, skip)
@@ -602,12 +609,6 @@ def _dot_timings(text: str) -> tuple[str, list[int], list[int]]:
             numbers.append(i)
     parts[0::2] = lines
     return "".join(parts), commas, numbers
-
-
-def parse_text(text: str, path: Path, *, speaker_labels: Any = "caps", allow_unordered: bool = False) -> Document:
-    """Parse decoded WebVTT text into a Document, as :func:`read` does for a file; for readers
-    of other formats handed a WebVTT file (an ``.srt`` that starts with ``WEBVTT``)."""
-    return _parse(text, path, labels_opt=speaker_labels, allow_unordered=allow_unordered)
 
 
 def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
