@@ -137,10 +137,14 @@ def test_symbolic_dependent_tier_named_is_a_clear_error(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8").replace(
         'LINGUISTIC_TYPE_ID="tsub" TIME_ALIGNABLE="true"', 'LINGUISTIC_TYPE_ID="tsub" TIME_ALIGNABLE="false"'
     )
-    text = text.replace('CONSTRAINTS="Time_Subdivision" GRAPHIC', 'CONSTRAINTS="Symbolic_Association" GRAPHIC')
+    text = text.replace(
+        'CONSTRAINTS="Time_Subdivision" LINGUISTIC_TYPE_ID="tsub"',
+        'CONSTRAINTS="Symbolic_Association" LINGUISTIC_TYPE_ID="tsub"',
+    )
     path.write_text(text, encoding="utf-8")
     result = run_cli(["convert", str(path), "-o", str(tmp_path / "g.csv"), "--tier", "arms"])
     assert result.returncode in (1, 2) and "Traceback" not in result.stderr
+    assert "no times of its own" in result.stderr
 
 
 def test_annotations_without_ids_read_and_reported(tmp_path: Path) -> None:
