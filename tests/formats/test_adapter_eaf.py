@@ -161,7 +161,7 @@ def test_tier_selection_and_speaker_from(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="speaker_from"):
         _read(path, speaker_from="name")
     sample = shared_path("corpora", "eaf", "pympi_sample_3.0.eaf")
-    with pytest.raises(UsageError, match="not a top-level"):
+    with pytest.raises(UsageError, match="no times of its own"):
         _read(sample, tiers=["words-symsub"])
 
 
@@ -438,9 +438,13 @@ def test_bad_files(tmp_path: Path, content: bytes, expected: str) -> None:
 
 
 def test_file_without_unit_tiers(tmp_path: Path) -> None:
+    # An empty time-aligned tier is a tier with no units (as a blank TextGrid tier is)...
     body = '<TIME_ORDER/>\n<TIER LINGUISTIC_TYPE_REF="utt" TIER_ID="default"></TIER>\n'
+    doc = _read(_eaf_file(tmp_path / "empty.eaf", body))
+    assert len(doc.tokens) == 0 and doc.speakers == ["default"]
+    # ... a file with no tier at all has nothing to read.
     with pytest.raises(InputError, match="no top-level time-aligned tier"):
-        _read(_eaf_file(tmp_path / "none.eaf", body))
+        _read(_eaf_file(tmp_path / "none.eaf", "<TIME_ORDER/>\n"))
 
 
 def test_writer_writes_exactly_the_given_path(tmp_path: Path) -> None:

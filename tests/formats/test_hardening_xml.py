@@ -233,10 +233,13 @@ def test_eaf_sample_reads(tmp_path: Path) -> None:
         (_slot("t1", "0") + _slot("t1", "10"), _ann("a1", "t1", "t1", "x ."), "", "time slot id 't1' is used twice"),
         ('<TIME_SLOT TIME_VALUE="1"/>', "", "", "TIME_SLOT has no TIME_SLOT_ID"),
         (
-            _slot("t1", "0"),
-            '<ANNOTATION><ALIGNABLE_ANNOTATION TIME_SLOT_REF1="t1" TIME_SLOT_REF2="t1"/></ANNOTATION>',
-            "",
-            "no ANNOTATION_ID",
+            # An ALIGNABLE_ANNOTATION without an id is read (an id given, reported); a
+            # REF_ANNOTATION without one is refused: its chain cannot be followed safely.
+            _slot("t1", "0") + _slot("t2", "10"),
+            _ann("a1", "t1", "t2", "x ."),
+            '<ANNOTATION><REF_ANNOTATION ANNOTATION_REF="a1"><ANNOTATION_VALUE>x</ANNOTATION_VALUE>'
+            "</REF_ANNOTATION></ANNOTATION>",
+            "REF_ANNOTATION has no ANNOTATION_ID",
         ),
     ],
 )

@@ -138,5 +138,6 @@ def read_time_decisions(path: Path, unit_fields: tuple[str, ...]) -> tuple[list[
         out["gold start"], out["gold end"] = gold.get("start"), gold.get("end")
         out["gold category"] = gold.get("category")
         out["comment"] = row.get("comment")
+        out["_settings"] = data.get("settings") or {}  # the review's settings, as a workbook's About sheet holds
         rows.append(out)
     return annotators, [r for r in rows if r.get("group") is not None]

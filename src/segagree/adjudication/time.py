@@ -98,7 +98,10 @@ def _read_rows(workbook: Path) -> tuple[list[str], list[dict[str, Any]], list[st
         dict(zip(header, values, strict=False)) | {"_row": n} for n, values in enumerate(table[1:], start=2) if values
     ]
     wb.close()
-    return annotators, [r for r in rows if r.get("group") is not None], header
+    rows = [r for r in rows if r.get("group") is not None]
+    for r in rows:
+        r["_settings"] = settings
+    return annotators, rows, header
 
 
 def _number(value: Any, what: str, where: str) -> float:
@@ -130,7 +133,30 @@ def _gold_unit(row: dict[str, Any], decision: str, annotators: list[str], where:
         raise InputError(f"unknown decision {decision!r}; expected one of {choices}", place=where)
     if end < start:
         raise InputError(f"the gold unit ends ({end}) before it starts ({start})", place=where)
-    return {"speaker": str(row.get("speaker") or "") or GOLD_SPEAKER, "start": start, "end": end, "text": text}
+    speaker = str(row.get("speaker") or "")
+    return {
+        "speaker": _tier_name(row.get("_settings") or {}, speaker, decision, annotators) or speaker or GOLD_SPEAKER,
+        "start": start,
+        "end": end,
+        "text": text,
+        "where": where,
+    }
+
+
+def _tier_name(settings: Mapping[str, Any], speaker: str, decision: str, annotators: list[str]) -> str:
+    """The tier the gold unit goes to: the source tier (from the review's plan) of the chosen
+    annotator's unit, or, for an edit, the tier every annotator's units of the speaker came
+    from; empty when the plan does not say (a decisions file, an older workbook)."""
+    rows = (settings.get("plan") or {}).get("rows") or []
+    tiers = {
+        str(r.get("annotator")): str(r.get("tier") or "")
+        for r in rows
+        if str(r.get("speaker") or "") == speaker and r.get("scored", True)
+    }
+    if decision in tiers:
+        return tiers[decision]
+    names = {tiers.get(a, "") for a in annotators}
+    return names.pop() if len(names) == 1 else ""
 
 
 def adjudicate_time(
@@ -162,13 +188,43 @@ def adjudicate_time(
         raise SegagreeError(f"undecided groups: {report.undecided[:20]}", path=workbook)
     if not gold:
         raise SegagreeError("no gold unit: every decision is none or empty", path=workbook)
+    overlaps = _overlaps(gold)
     report.units = len(gold)
-    report.losses = write_document(_gold_document(gold, workbook), Path(output), fmt)
+    settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
+    report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
+    if overlaps:
+        report.losses.add(
+            "gold-overlap",
+            "gold units chosen on one tier overlap; the written tier cannot hold both as decided "
+            "(choose one, or edit one's times): " + "; ".join(overlaps[:5]),
+            count=len(overlaps),
+        )
     return report
 
 
-def _gold_document(gold: list[dict[str, Any]], workbook: Path) -> Any:
-    """The gold units as a Document: one speaker per tier, the label as the unit's words and endnote."""
+def _overlaps(gold: list[dict[str, Any]]) -> list[str]:
+    """Each pair of gold units of one tier that overlap, said with their times and rows: a tier
+    of a timed format cannot hold both as decided, so the adjudicator is told."""
+    by_tier: dict[str, list[dict[str, Any]]] = {}
+    for u in gold:
+        by_tier.setdefault(u["speaker"], []).append(u)
+    found: list[str] = []
+    for tier, units in by_tier.items():
+        units.sort(key=lambda u: (u["start"], u["end"]))
+        for before, after in zip(units, units[1:], strict=False):
+            if after["start"] < before["end"]:
+                found.append(
+                    f"tier {tier!r}: {before['start']:g}-{before['end']:g} s ({before['where'].rsplit(', ', 1)[-1]}) "
+                    f"and {after['start']:g}-{after['end']:g} s ({after['where'].rsplit(', ', 1)[-1]})"
+                )
+    return found
+
+
+def _gold_document(gold: list[dict[str, Any]], workbook: Path, continuum: Any = None) -> Any:
+    """The gold units as a Document: one speaker per tier (named as the source tier when the
+    review's plan says), the label as the unit's words and endnote, and the reviewed time span
+    (``continuum``) as the document's extent (``xmin``/``xmax``), so a grid does not shrink to
+    its last gold unit."""
     scheme = builtin_scheme("dubois")
     units: list[Mapping[str, Any]] = []
     for u in sorted(gold, key=lambda u: (u["start"], u["end"])):
@@ -183,4 +239,7 @@ def _gold_document(gold: list[dict[str, Any]], workbook: Path) -> Any:
             }
         )
     speakers = list(dict.fromkeys(u["speaker"] for u in units))
-    return from_units(workbook.stem, units, layer="iu", scheme=scheme, speakers=speakers, annotator="gold")
+    meta: dict[str, Any] = {}
+    if isinstance(continuum, list | tuple) and len(continuum) == 2:
+        meta = {"xmin": float(continuum[0]), "xmax": float(continuum[1])}
+    return from_units(workbook.stem, units, layer="iu", scheme=scheme, speakers=speakers, annotator="gold", meta=meta)

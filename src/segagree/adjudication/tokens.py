@@ -261,6 +261,9 @@ def adjudicate(
         layers={**doc.layers, lay.name: Layer(lay.name, lay.scheme, codes)},
         meta=dict(doc.meta),
     )
+    timed_from_b = _unit_times_from_b(gold, codes, streams, workbook, src, scheme, settings, file_b, roots)
+    if timed_from_b:
+        gold = gold.replace(tokens=timed_from_b[1])
     options: dict[str, Any] = {"layer": lay.name} if lay.name != "iu" else {}
     losses = write_document(gold, output, fmt, **options)
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
@@ -268,6 +271,11 @@ def adjudicate(
     unnamed = n_missing - len(missing_rows)
     report.unnamed_missing = unnamed
     report.warnings.extend(warnings)
+    if timed_from_b:
+        report.warnings.append(
+            f"{timed_from_b[0]} unit start/end times at boundaries taken from B come from B's file "
+            "(same tokens in both files)"
+        )
     report.changed = int(np.count_nonzero(codes != lay.boundaries))
     for r in rows:
         if r.decision is None:
@@ -277,6 +285,66 @@ def adjudicate(
             if r.decision == "other":
                 report.attention.append(r.ref + (f" ({r.comment})" if r.comment else ""))
     return report
+
+
+def _unit_times_from_b(
+    gold: Document,
+    codes: np.ndarray,
+    streams: dict[str, np.ndarray],
+    workbook: Path,
+    src: _Source,
+    scheme: BoundaryScheme,
+    settings: dict[str, Any],
+    file_b: str | Path | None,
+    roots: list[Path],
+) -> tuple[int, Any] | None:
+    """Give the gold's units the times their edges came from: where a gold unit starts or ends
+    at a place A has no time for (a boundary taken from B), B's time of the same token, when B's
+    file is at hand (unchanged) and its stream of the speaker has the same tokens as A's (a
+    subtitle review of one transcript: both files timed their cues). Returns the number of
+    times filled and the token table with them, or None when none was."""
+    starts = gold.tokens["start"].to_numpy(dtype=float, copy=True)
+    ends = gold.tokens["end"].to_numpy(dtype=float, copy=True)
+    needed = []
+    for rows in streams.values():
+        edges = np.flatnonzero(codes[rows] != 0)
+        last = [rows[e] for e in edges]
+        first = [rows[0]] + [rows[e + 1] for e in edges if e + 1 < len(rows)]
+        needed += [("end", i) for i in last if np.isnan(ends[i])] + [("start", i) for i in first if np.isnan(starts[i])]
+    if not needed:
+        return None
+    b_path, _why = locate_source(workbook, src.values, "b", Path(file_b) if file_b else None, roots)
+    if b_path is None or digest_problem(b_path, src.values.get("sha1_b", "")):
+        return None  # _check_rows has said why B's file cannot be used
+    try:
+        doc_b = read_document(b_path, src.values.get("format_b") or None, scheme=scheme, **reading_settings(settings))
+    except SegagreeError:
+        return None
+    b_streams = speaker_streams(doc_b, settings)
+    texts_a = gold.tokens["text"].to_numpy()
+    texts_b = doc_b.tokens["text"].to_numpy()
+    b_starts = doc_b.tokens["start"].to_numpy(dtype=float)
+    b_ends = doc_b.tokens["end"].to_numpy(dtype=float)
+    to_b: dict[int, int] = {}
+    for speaker, rows in streams.items():
+        b_rows = b_streams.get(speaker)
+        if b_rows is not None and len(b_rows) == len(rows) and (texts_a[rows] == texts_b[b_rows]).all():
+            to_b.update(zip(rows.tolist(), b_rows.tolist(), strict=True))
+    filled = 0
+    for side, i in needed:
+        j = to_b.get(int(i))
+        if j is None:
+            continue
+        value = b_ends[j] if side == "end" else b_starts[j]
+        if not np.isnan(value):
+            (ends if side == "end" else starts)[i] = value
+            filled += 1
+    if not filled:
+        return None
+    table = gold.tokens.copy()
+    table["start"] = starts
+    table["end"] = ends
+    return filled, table
 
 
 # --- reading the workbook ----------------------------------------------------------------

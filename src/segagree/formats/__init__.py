@@ -18,7 +18,7 @@ from segagree.files.atomic import atomic_path
 from segagree.files.encoding import collect_decode_notes, paused_gc
 from segagree.files.memory import memory_errors
 from segagree.formats.base import Adapter
-from segagree.formats.checks import check_times
+from segagree.formats.checks import check_times, has_webvtt_signature
 from segagree.formats.kept_meta import note_foreign_meta
 from segagree.model import BoundaryScheme, Document, load_scheme
 from segagree.model.losses import Loss, LossReport
@@ -138,12 +138,18 @@ def read_document(
             forces the text encoding of the readers that decode text.
     """
     adapter = format_for(path, fmt)
+    # A WebVTT/SRT hybrid named .srt (WEBVTT header, SubRip numbers): the WebVTT reader takes it.
+    hybrid = adapter.name == "srt" and not fmt and has_webvtt_signature(Path(path))
+    if hybrid:
+        adapter = format_for(path, "vtt")
     if options.get("encoding") is None:
         options.pop("encoding", None)  # readers of binary/XML/JSON formats take no encoding
     # Notes of a decoding the reader did not report itself (a detected encoding) go into doc.losses.
     with collect_decode_notes() as notes, paused_gc(), memory_errors(path):
         doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
     doc.losses.extend(notes)
+    if hybrid:
+        doc.losses.note("read-as-webvtt", "the .srt file starts with WEBVTT: it was read as WebVTT")
     doc.source_path = doc.source_path or str(path)
     doc.source_format = doc.source_format or adapter.name
     check_times(doc, path)

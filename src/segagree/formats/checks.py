@@ -59,3 +59,15 @@ def _refuse_first(doc: Document, path: str | Path, bad: np.ndarray, message: Cal
 
 def _token(doc: Document, row: int) -> str:
     return f"{str(doc.column('text')[row])!r} (row {row + 1}, speaker {doc.column('speaker')[row]!r})"
+
+
+def has_webvtt_signature(path: Path) -> bool:
+    """Whether the file starts with the WebVTT signature (after an optional UTF-8 BOM): for an
+    ``.srt`` that is really a WebVTT/SRT hybrid (as some caption downloaders save them)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(10)
+    except OSError:
+        return False  # the reader named by the extension reports the problem
+    head = head.removeprefix(b"\xef\xbb\xbf")
+    return head.startswith(b"WEBVTT") and (len(head) == 6 or head[6:7] in (b" ", b"\t", b"\r", b"\n"))

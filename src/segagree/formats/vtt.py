@@ -209,6 +209,10 @@ _LOSS_TEXT = {
     "markup-inside-word": "tags opening or closing inside a word (or a voice change inside a word): "
     "the word takes the markup of its first letter",
     "voice-classes": "classes on voice tags (<v.class Name>) are not kept",
+    "rolling-repeats": "rolling captions (YouTube automatic captions): lines repeating the previous cue's last "
+    "line(s) were collapsed, so each word is read once, as a viewer sees it (count: repeated lines dropped)",
+    "rolling-flash-cues": "rolling captions: short cues holding only the repeated line were dropped (their times "
+    "are lost)",
 }
 
 
@@ -266,16 +270,21 @@ def _scan_line(line: str, stack: list[tuple[str, str]], voice: list[str | None],
     return "".join(chars), styles, voices, stamps
 
 
-def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]]) -> None:
-    """Fill ``cue.units``: one unit per line (per voice within a line), tokens, styles, times."""
+def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]], skip_lines: int = 0) -> None:
+    """Fill ``cue.units``: one unit per line (per voice within a line), tokens, styles, times.
+
+    The first ``skip_lines`` lines are scanned (their tags carry over) but give no words: they
+    repeat the previous cue's last lines in rolling captions (:func:`rolling_repeats`)."""
     cap = cue.caption
     place = f"cue {cue.number}, line {cue.line}"
     stack: list[tuple[str, str]] = []
     voice: list[str | None] = [None]
     pending: list[float] = []  # timestamps waiting for the next word
     units: list[dict[str, Any]] = []
-    for raw in cap.lines:
+    for line_no, raw in enumerate(cap.lines):
         plain, styles, voices, stamps = _scan_line(raw, stack, voice, state, place)
+        if line_no < skip_lines:
+            continue
         stamp_iter = iter(sorted(stamps))
         next_stamp = next(stamp_iter, None)
         pos = len(plain) - len(plain.lstrip())
@@ -467,6 +476,54 @@ def _scan_blocks(
     return cues, ignored, repaired
 
 
+def _plain_lines(lines: list[str]) -> list[str]:
+    """A cue's lines as a viewer reads them: tags removed, references decoded, spaces collapsed."""
+    return [" ".join(html.unescape(_TAG.sub("", line)).split()) for line in lines]
+
+
+def rolling_repeats(cue_lines: list[list[str]], cue_times: list[tuple[int, int]]) -> list[int] | None:
+    """How many leading lines of each cue repeat the previous cue's last lines, when the file
+    is a rolling caption track (YouTube automatic captions as yt-dlp saves them); else None.
+
+    In a rolling track each cue starts where the previous one ends and shows the previous cue's
+    last line again above a new line, and 10 ms "flash" cues hold only that line, so a viewer
+    sees every word once. For cue *i* (times in ms) the count is the largest *k* >= 1 with the
+    first *k* non-blank lines of cue *i* equal to the last *k* non-blank lines of cue *i - 1*
+    (tags removed, blank lines before them included), counted only when cue *i* starts at or
+    before cue *i - 1*'s end. The track counts as rolling when at least two cues, and at least
+    half of the cues after the first, start with such a repeat, and at least one of them adds
+    a new line below it (a roll); subtitles that merely say the same thing twice are read as
+    written.
+    """
+    skips: list[int] = [0] * len(cue_lines)
+    previous: list[str] = []
+    rolled = False
+    for i, lines in enumerate(cue_lines):
+        plain = _plain_lines(lines)
+        shown = [line for line in plain if line]
+        best = 0
+        if i and cue_times[i][0] <= cue_times[i - 1][1]:
+            for k in range(min(len(shown), len(previous)), 0, -1):
+                if shown[:k] == previous[-k:]:
+                    best = k
+                    break
+        if best:
+            rolled = rolled or best < len(shown)
+            # Count raw lines up to the best-th non-blank one (blank lines before it go too).
+            seen = 0
+            for j, line in enumerate(plain):
+                seen += 1 if line else 0
+                if seen == best:
+                    skips[i] = j + 1
+                    break
+        if shown:
+            previous = shown
+    repeated = sum(1 for k in skips if k)
+    if rolled and repeated >= 2 and repeated * 2 >= len(cue_lines) - 1:
+        return skips
+    return None
+
+
 def _cue_unit_list(
     cues: list[_Cue], state: _ReadState, label_res: list[re.Pattern[str]], offset: float, path: Path
 ) -> tuple[list[dict[str, Any]], list[str], dict[str, dict[str, Any]], list[dict[str, Any]], int]:
@@ -477,13 +534,26 @@ def _cue_unit_list(
     cue_meta: dict[str, dict[str, Any]] = {}
     empty: list[dict[str, Any]] = []
     n_written = 0
-    for cue in cues:
+    skips = rolling_repeats(
+        [list(cue.caption.lines) for cue in cues], [(_ms(c.caption.start_time), _ms(c.caption.end_time)) for c in cues]
+    ) or [0] * len(cues)
+    for cue, skip in zip(cues, skips, strict=True):
         try:
-            _cue_units(cue, state, label_res)
+            _cue_units(cue, state, label_res, skip)
         except InputError as err:
             err.path = str(path)
             raise
         cap = cue.caption
+        if skip:
+            state.note(
+                "rolling-repeats",
+                f"cue {cue.number}, line {cue.line}",
+                sum(1 for line in _plain_lines(cap.lines[:skip]) if line),
+            )
+            if not cue.units:
+                # A flash cue: only the repeated line(s), shown for a moment; nothing new to keep.
+                state.note("rolling-flash-cues", f"cue {cue.number}, line {cue.line}")
+                continue
         extra = {
             k: v
             for k, v in (
@@ -509,9 +579,42 @@ def _cue_unit_list(
     return units, styles, cue_meta, empty, n_written
 
 
+_COMMA_TIMING = re.compile(r"^(\s*(?:\d+:)?\d{1,2}:\d{2}),(\d{3}\s+-->\s+(?:\d+:)?\d{1,2}:\d{2}),(\d{3})(?=\s|$)")
+
+
+def _dot_timings(text: str) -> tuple[str, list[int], list[int]]:
+    """Repair the two marks of WebVTT/SRT hybrids: SubRip-style timing lines (``00:00:01,234
+    --> 00:00:02,345``) get WebVTT's dot, and a SubRip cue number standing right after the
+    previous cue's text (no blank line between cues) is blanked, since WebVTT would read it as
+    that cue's last line of text. A number counts only when it is the cue's number in the file
+    (one more than the timing lines before it). Returns the text and the 1-based numbers of the
+    lines changed by each repair; line numbers stay those of the file."""
+    if "-->" not in text:
+        return text, [], []
+    commas: list[int] = []
+    numbers: list[int] = []
+    parts = re.split(r"(\r\n|\r|\n)", text)
+    lines = parts[0::2]
+    n_timings = 0
+    for i, line in enumerate(lines):
+        if "-->" not in line:
+            continue
+        fixed = _COMMA_TIMING.sub(r"\1.\2.\3", line)
+        if fixed != line:
+            lines[i] = fixed
+            commas.append(i + 1)
+        n_timings += 1
+        if i >= 2 and lines[i - 1].strip() == str(n_timings) and lines[i - 2] != "" and n_timings > 1:
+            lines[i - 1] = ""
+            numbers.append(i)
+    parts[0::2] = lines
+    return "".join(parts), commas, numbers
+
+
 def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
     """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
     label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
+    text, commas, numbers = _dot_timings(text)
     lines = _split_lines(text)
     if not lines or not _SIGNATURE.match(lines[0]):
         got = lines[0][:40] if lines else ""
@@ -538,6 +641,22 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             "as WebVTT parsers do: a text block without a timing line is not read",
             where=f"line {ignored[0]}",
             count=len(ignored),
+        )
+    if commas:
+        losses.add(
+            "repaired",
+            "cue timings with a comma before the milliseconds (SubRip's HH:MM:SS,mmm) were read as WebVTT's "
+            "HH:MM:SS.mmm",
+            where=f"line {commas[0]}",
+            count=len(commas),
+        )
+    if numbers:
+        losses.add(
+            "repaired",
+            "SubRip cue numbers right after the previous cue's text (no blank line between cues) were read as cue "
+            "numbers, not as text",
+            where=f"line {numbers[0]}",
+            count=len(numbers),
         )
     if repaired:
         losses.add(

@@ -83,6 +83,8 @@ MEASURES: dict[str, str] = {
     "elan_kappa": "segagree.metrics.unitizing.elan_kappa",
     "boundary_f1": "segagree.metrics.unitizing.boundaries",
     "purity_coverage": "segagree.metrics.unitizing.boundaries",
+    "boundary_displacement": "segagree.metrics.unitizing.boundary_displacement",
+    "overlap_extent": "segagree.metrics.unitizing.overlap_extent",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}

@@ -44,6 +44,7 @@ from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.model import NONE_SYMBOL
 from segagree.outputs.summary import POOLED, kappa_values
+from segagree.outputs.xlsx_rows import BulkRowsWorksheet
 from segagree.version import version
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
@@ -353,9 +354,35 @@ class LongCells:
         ws.write_string(row, col, self.cut(sheet, row, col, text), fmt)
 
     def write_sheet(self, wb: Any, fmts: dict[str, Any]) -> None:
-        """The continuation sheet, when a cell was split."""
+        """The continuation sheet, when a cell was split, and a note on each split cell saying
+        so (a cell comment: the cell's text stays the exact first part, which adjudication
+        joins with the rest), so that a reader of the cell sees it is not all there."""
         if not self.rest:
             return
+        cut: dict[tuple[str, int], list[tuple[int, int]]] = {}
+        for sheet, row, col, rest in self.rest:
+            cut.setdefault((sheet, col), []).append((row, len(rest)))
+        for (sheet, col), rows in cut.items():
+            split = wb.get_worksheet_by_name(sheet)
+            if split is None:
+                continue
+            if isinstance(split, BulkRowsWorksheet):
+                # Rows written in bulk take no comments: the column's header says which rows.
+                listed = ", ".join(str(row) for row, _ in rows[:20]) + (" ..." if len(rows) > 20 else "")
+                split.write_comment(
+                    0,
+                    col - 1,
+                    f"{len(rows)} cell(s) of this column hold more than an Excel cell's {XLSX_MAX_CHARS:,} characters: "
+                    f"rows {listed} show their first {XLSX_MAX_CHARS:,}, the rest is on the sheet '{CONTINUED_SHEET}'.",
+                )
+                continue
+            for row, rest_len in rows:
+                split.write_comment(
+                    row - 1,
+                    col - 1,
+                    f"Cut at {XLSX_MAX_CHARS:,} characters (an Excel cell's limit): the other {rest_len:,} "
+                    f"characters are on the sheet '{CONTINUED_SHEET}' (row {row}, column {col}).",
+                )
         ws = wb.add_worksheet(CONTINUED_SHEET)
         for c, h in enumerate(CONTINUED_HEADERS):
             ws.write_string(0, c, h, fmts["header"])

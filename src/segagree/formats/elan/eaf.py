@@ -113,6 +113,8 @@ PROP_TIMES_VALUE = "invented"
 UNIT_TYPE = "IU"
 WORD_TYPE = "words"
 SUBDIVISIONS = ("Symbolic_Subdivision", "Time_Subdivision")
+# Dependent tiers whose annotations have times of their own (ELAN's time-alignable stereotypes).
+TIMED_DEPENDENT = ("Included_In", "Time_Subdivision")
 KNOWN_VERSIONS = ("2.7", "2.8", "3.0")
 UNNAMED = "(unnamed)"  # the tier id of a speaker whose name is blank
 # Header properties that the writer computes itself (never copied from a source file).
@@ -225,6 +227,16 @@ class _EafView:
             and any(v.strip() for _, _, _, v in self.alignable(tier))
         )
 
+    def is_timed_dependent(self, tier: str) -> bool:
+        """A dependent tier with annotations of its own times (``Included_In``: inside a parent
+        annotation; ``Time_Subdivision``: tiling it), holding text: a segmentation of its own,
+        such as ``upper_body`` and ``arms`` under a movement tier."""
+        return (
+            bool(self.attrs(tier).get("PARENT_REF"))
+            and self.stereotype(tier) in TIMED_DEPENDENT
+            and any(v.strip() for _, _, _, v in self.alignable(tier))
+        )
+
     def word_tier(self, tier: str) -> tuple[str, list[str]] | None:
         """The unit tier's word tier and the association tiers on the way to it."""
         level: list[tuple[str, list[str]]] = [(tier, [])]
@@ -294,6 +306,8 @@ def read(
     scheme: BoundaryScheme | None = None,
     tiers: list[str] | tuple[str, ...] | None = None,
     speaker_from: str = "participant",
+    dependent_tiers: bool = False,
+    empty_tiers: bool = False,
     **_: Any,
 ) -> Document:
     """Read an ELAN file into a Document (see the module docstring).
@@ -303,6 +317,13 @@ def read(
         scheme: the endnote scheme of the ``iu`` layer (default DuBois).
         tiers: the unit tiers to use (default: every top-level time-aligned tier with text).
         speaker_from: ``"participant"`` (the tier's PARTICIPANT, else its id) or ``"tier"``.
+        dependent_tiers: also read, as unit tiers of their own, the dependent time-aligned tiers
+            (``Included_In``, ``Time_Subdivision``) that hold text (a tier named in ``tiers``
+            may be one of them whatever this says); reported ``dependent-tiers-read``.
+        empty_tiers: keep the time-aligned tiers without annotations (those that would be unit
+            tiers if they had any) as speakers with no units, as a blank TextGrid tier or a
+            header-only units table is an annotator with no units. A file whose time-aligned
+            tiers are all empty is read so whatever this says: a Document with no tokens.
     """
     scheme = scheme or builtin_scheme("dubois")
     path = Path(path)
@@ -317,7 +338,7 @@ def read(
     props = dict(eaf.properties)
     own_words = props.get(PROP_WORDS) == PROP_WORDS_VALUE
     times_invented = props.get(PROP_TIMES) == PROP_TIMES_VALUE
-    chosen, symbolic = _chosen_tiers(view, tiers, path)
+    chosen, symbolic = _chosen_tiers(view, tiers, path, dependent_tiers)
     found = _RawUnits()
     for tier_index, tier in enumerate(chosen):
         _collect_tier_units(view, tier, tier_index, speaker_from, found)
@@ -325,11 +346,15 @@ def read(
     if found.duplicates:
         log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, found.duplicates)
     built = _unit_columns(found, scheme, own_words, times_invented, path)
-    if not built.tiers:
+    empty = _empty_tiers(view, dependent_tiers) if (empty_tiers or not chosen) else []
+    if not built.tiers and not empty:
         raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
     # Speakers in tier order (the order a writer emits them), not first-utterance order.
     tier_speaker = dict(zip(built.tiers, built.cols.speakers, strict=True))
-    speakers = list(dict.fromkeys(tier_speaker[t] for t in chosen if t in tier_speaker))
+    for t in empty:
+        participant = (view.attrs(t).get("PARTICIPANT") or "").strip()
+        tier_speaker.setdefault(t, participant if speaker_from == "participant" and participant else t)
+    speakers = list(dict.fromkeys(tier_speaker[t] for t in [*chosen, *empty] if t in tier_speaker))
     ignored = [t for t in view.order if t not in found.used]
     meta = _read_meta(eaf, chosen, tier_speaker, found, built, ignored, props)
     if times_invented:
@@ -350,6 +375,14 @@ def read(
     _note_unit_losses(doc.losses, view, built)
     # A file segagree wrote holds the speakers of a Document: its merge was reported on first reading.
     _note_speaker_sources(doc.losses, view, chosen, tier_speaker, "tier" if own_words else speaker_from, symbolic)
+    dependents = [t for t in chosen if view.attrs(t).get("PARENT_REF")]
+    if dependents:
+        doc.losses.note(
+            "dependent-tiers-read",
+            "dependent time-aligned tiers (Included_In, Time_Subdivision) read as unit tiers of their own: "
+            + ", ".join(dependents),
+            count=len(dependents),
+        )
     return doc
 
 
@@ -380,8 +413,27 @@ class _Built:
     blank_words: int = 0
 
 
-def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, path: Path) -> tuple[list[str], list[str]]:
-    """The unit tiers: those asked for, else every top-level time-aligned tier with text.
+def _empty_tiers(view: _EafView, dependent_tiers: bool) -> list[str]:
+    """The time-aligned tiers with no text that would be unit tiers if they had some: top-level
+    (and, with ``dependent_tiers``, Included_In and Time_Subdivision) tiers, in file order."""
+    out = []
+    for t in view.order:
+        if any(v.strip() for _, _, _, v in view.alignable(t)) or view.eaf.tiers[t].refs:
+            continue
+        dependent = bool(view.attrs(t).get("PARENT_REF"))
+        if dependent and not (dependent_tiers and view.stereotype(t) in TIMED_DEPENDENT):
+            continue
+        if not dependent and not view.alignable_type(t):
+            continue
+        out.append(t)
+    return out
+
+
+def _chosen_tiers(
+    view: _EafView, tiers: list[str] | tuple[str, ...] | None, path: Path, dependent_tiers: bool = False
+) -> tuple[list[str], list[str]]:
+    """The unit tiers: those asked for, else every top-level time-aligned tier with text (and,
+    with ``dependent_tiers``, every dependent time-aligned tier with text, in file order).
 
     A tier asked for by name whose linguistic type says it is not time-aligned (a symbolic
     type) is read all the same when it is top-level and its annotations are time-aligned (ELAN
@@ -391,7 +443,7 @@ def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, pat
     """
     eaf = view.eaf
     if tiers is None:
-        chosen = [t for t in view.order if view.is_unit_tier(t)]
+        chosen = [t for t in view.order if view.is_unit_tier(t) or (dependent_tiers and view.is_timed_dependent(t))]
         if not chosen:
             # No tier is declared time-aligned: top-level tiers whose annotations are time-aligned
             # all the same (a symbolic type given to the one transcription tier) are read as
@@ -403,6 +455,8 @@ def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, pat
             ]
             if timed:
                 return timed, timed
+            if _empty_tiers(view, dependent_tiers):
+                return [], []  # time-aligned tiers without annotations: read as speakers with no units
             raise InputError(
                 f"no top-level time-aligned tier with annotations; tiers: {view.order or 'none'}",
                 path=path,
@@ -413,9 +467,17 @@ def _chosen_tiers(view: _EafView, tiers: list[str] | tuple[str, ...] | None, pat
     for t in chosen:
         if t not in eaf.tiers:
             raise UsageError(f"no tier {t!r}; tiers: {view.order}", path=path)
-        if view.attrs(t).get("PARENT_REF") or not (view.alignable_type(t) or view.alignable(t)):
+        if view.attrs(t).get("PARENT_REF"):
+            if view.stereotype(t) not in TIMED_DEPENDENT:
+                raise UsageError(
+                    f"tier {t!r} is a dependent tier of type {view.stereotype(t)} (no times of its own), so it cannot "
+                    "hold units; expected a top-level, Included_In or Time_Subdivision tier",
+                    path=path,
+                )
+            continue
+        if not (view.alignable_type(t) or view.alignable(t)):
             raise UsageError(
-                f"tier {t!r} is not a top-level time-aligned tier, so it cannot hold units",
+                f"tier {t!r} is not a time-aligned tier, so it cannot hold units",
                 path=path,
             )
         if not view.alignable_type(t):

@@ -178,6 +178,11 @@ def _read_header(el: Any, out: EafFile, text_of: Callable[[Any], str | None]) ->
     return True
 
 
+# Ids given to ALIGNABLE_ANNOTATIONs that have none (by line), and how their count is reported.
+MISSING_ID_PREFIX = "segagree_noid_line"
+MISSING_ID_KEY = "annotations without ANNOTATION_ID (read with ids given: segagree_noid_line<N>)"
+
+
 def _walk_structure(tree: etree._ElementTree, path: Path) -> EafFile:
     """Walk the document element by element, collect its parts and check every reference
     (refusing the first fault with its line)."""
@@ -208,7 +213,13 @@ def _walk_structure(tree: etree._ElementTree, path: Path) -> EafFile:
                 if any(a in ann.attrib for a in _ANNOTATION_EXTRAS):
                     out.uncarried["annotation attributes (CVE_REF, EXT_REF, LANG_REF, SVG_REF)"] += 1
                 if ann.tag == "ALIGNABLE_ANNOTATION":
-                    aid = _need(ann, "ANNOTATION_ID", "an ALIGNABLE_ANNOTATION", path)
+                    aid = ann.get("ANNOTATION_ID") or ""
+                    if not aid:
+                        # Scripts insert annotations without ids and ELAN opens them; nothing can
+                        # refer to such an annotation, so an id of our own loses nothing but the
+                        # absence, which is reported.
+                        aid = f"{MISSING_ID_PREFIX}{line}"
+                        out.uncarried[MISSING_ID_KEY] += 1
                     ts1 = _need(ann, "TIME_SLOT_REF1", f"annotation {aid!r}", path)
                     ts2 = _need(ann, "TIME_SLOT_REF2", f"annotation {aid!r}", path)
                     tier.aligned.append((aid, ts1, ts2, _text(ann.find("ANNOTATION_VALUE"), path)))

@@ -137,6 +137,13 @@ def _read(path: Path, how: UnitReading, by_tier: bool) -> Document:
     if name == "eaf":
         # The tiers are the speakers (or the annotators), whatever their participant, unless asked.
         options.setdefault("speaker_from", "tier")
+        # Dependent time-aligned tiers (Included_In, Time_Subdivision: upper_body, arms under a
+        # movement tier) are segmentations of their own: read, listed in the plan, scored by the
+        # same rule as top-level tiers, and chosen with --tier like them.
+        options.setdefault("dependent_tiers", True)
+        # A time-aligned tier without annotations is an annotator (or tier) with no units, as a
+        # blank TextGrid tier or a header-only units table is.
+        options.setdefault("empty_tiers", True)
     if name == "textgrid":
         options["gap_labels"] = ()  # every labelled interval is read; the gap labels apply below
     if by_tier and how.annotator_tiers:

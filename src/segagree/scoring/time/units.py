@@ -215,6 +215,9 @@ def reader_notes(doc: Document) -> list[str]:
     dropped = doc.meta.get("dropped_units")
     if dropped:
         notes.append(f"{name}: {len(dropped)} annotations holding only an endnote are not read as units")
+    for item in doc.losses.notes:
+        if item.kind == "dependent-tiers-read":
+            notes.append(f"{name}: {item.message}; scored as tiers of their own (choose with --tier)")
     return notes
 
 

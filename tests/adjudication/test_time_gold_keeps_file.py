@@ -1,0 +1,94 @@
+"""Adjudicating a time review: the gold keeps the source tier's name and the reviewed extent,
+and a gold whose chosen units overlap on one tier is flagged as a loss naming both rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+from cli_process import run_cli
+
+from segagree.formats import read_document
+
+GRID = """File type = "ooTextFile"
+Object class = "TextGrid"
+
+xmin = 0
+xmax = 12
+tiers? <exists>
+size = 1
+item []:
+    item [1]:
+        class = "IntervalTier"
+        name = "arms"
+        xmin = 0
+        xmax = 12
+        intervals: size = {n}
+{intervals}
+"""
+
+
+def _grid(path: Path, spans: list[tuple[float, float, str]]) -> Path:
+    """A TextGrid whose tier 'arms' holds ``spans`` (gaps between them as empty intervals)."""
+    cells: list[tuple[float, float, str]] = []
+    t = 0.0
+    for a, b, label in [*spans, (12.0, 12.0, "")]:
+        if a > t:
+            cells.append((t, a, ""))
+        if b > a:
+            cells.append((a, b, label))
+        t = b
+    body = "\n".join(
+        f'        intervals [{i}]:\n            xmin = {a}\n            xmax = {b}\n            text = "{x}"'
+        for i, (a, b, x) in enumerate(cells, 1)
+    )
+    path.write_text(GRID.format(n=len(cells), intervals=body), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def review(tmp_path: Path) -> Path:
+    r1 = _grid(tmp_path / "r1.TextGrid", [(0, 2, "up"), (2, 4, "down"), (5, 9, "up")])
+    r2 = _grid(tmp_path / "r2.TextGrid", [(0, 1, "up"), (1, 4, "down"), (5, 7, "up"), (7, 9, "down")])
+    book = tmp_path / "review.xlsx"
+    result = run_cli(["review", "--time", str(r1), str(r2), "-o", str(book)])
+    assert result.returncode == 0, result.stderr
+    return book
+
+
+def _decide(book: Path, choose) -> Path:
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Alignment"]
+    header = [c.value for c in ws[1]]
+    col = header.index("decision") + 1
+    for r in range(2, ws.max_row + 1):
+        row = dict(zip(header, [c.value for c in ws[r]], strict=False))
+        ws.cell(r, col).value = choose(row)
+    out = book.with_name("decided.xlsx")
+    wb.save(out)
+    return out
+
+
+def test_gold_keeps_tier_name_and_extent(review: Path, tmp_path: Path) -> None:
+    # r1's unit wherever r1 has one; nothing where only r2 has one.
+    book = _decide(review, lambda row: "r1" if row["r1 start"] is not None else "none")
+    result = run_cli(["adjudicate", str(book), "-o", str(tmp_path / "gold.TextGrid")])
+    assert result.returncode == 0, result.stderr
+    gold = read_document(tmp_path / "gold.TextGrid")
+    assert gold.speakers == ["arms"]  # the source tier, not 'gold'
+    # The reviewed span (the continuum scored, 0-9 s here), not cut to the last gold unit (4-9 s
+    # would be the same here, so the first unit starts the grid at 0 as the sources did).
+    assert (gold.meta["xmin"], gold.meta["xmax"]) == (0.0, 9.0)
+    spans = list(zip(gold.tokens["start"].dropna(), gold.tokens["end"].dropna(), strict=True))
+    assert spans == [(0.0, 2.0), (2.0, 4.0), (5.0, 9.0)]
+
+
+def test_overlapping_gold_flagged(review: Path, tmp_path: Path) -> None:
+    # r1's 5-9 s and r2's 7-9 s both chosen: one tier cannot hold both.
+    book = _decide(review, lambda row: "r1" if row["r1 start"] is not None else "r2")
+    result = run_cli(["adjudicate", str(book), "-o", str(tmp_path / "gold.TextGrid")])
+    assert result.returncode == 0, result.stderr
+    out = result.stdout + result.stderr
+    assert "gold-overlap" in out and "5-9 s (row 4) and 7-9 s (row 5)" in out
+    assert "lossless" not in out
