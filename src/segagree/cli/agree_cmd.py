@@ -169,12 +169,9 @@ def agree(
         run_time(paths, opts, reading, scheme, layer, json_out)
         return
     if dataset is not None:
-        from segagree.scoring.tokens.agreement import agree_dataset, load_segeval_json
-
         if paths:
             raise UsageError("give either annotation files or --dataset, not both")
-        result = agree_dataset(load_segeval_json(dataset), n_boot=n_boot, seed=seed)
-        result["dataset"] = str(dataset)
+        result = api.agree_dataset(dataset, n_boot=n_boot, seed=seed)
         if json_out:
             print_json(result)
         else:
