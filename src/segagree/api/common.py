@@ -19,11 +19,15 @@ MODES = ("optimal", "segsimflex")
 
 
 def as_document(
-    item: DocumentLike, fmt: str | None, scheme: BoundaryScheme | None, options: Mapping[str, Any]
+    item: DocumentLike,
+    fmt: str | None = None,
+    scheme: BoundaryScheme | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Document:
+    """A Document as given, or read from a path (format ``fmt`` or by extension, the scheme, reader options)."""
     if isinstance(item, Document):
         return item
-    return read_document(Path(item), fmt, scheme=scheme, **dict(options))
+    return read_document(Path(item), fmt, scheme=scheme, **dict(options or {}))
 
 
 def annotator_label(item: DocumentLike, i: int) -> str:

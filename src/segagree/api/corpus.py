@@ -98,6 +98,7 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     from segagree.api.run_corpus import run_corpus
+    from segagree.corpus.run_settings import time_settings, token_settings
 
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
@@ -109,11 +110,11 @@ def run(
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
         check_time_parameters(params, measures)
-        settings: Any = _time_settings(corpus, config, seed, scheme, format, read_options, measures, params, category)
+        settings: Any = time_settings(corpus, config, seed, scheme, format, read_options, measures, params, category)
         if layer is not None or reading:
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
     else:
-        settings = _token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
+        settings = token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
         if format is not None:
             settings.format = format
         if read_options:
@@ -124,77 +125,3 @@ def run(
         corpus, out, settings, workbooks=not time and workbooks is not False, report=report, jobs=jobs,
         backend=backend, resume=resume, progress=progress, machines=tuple(machines or ()),
     )  # fmt: skip
-
-
-def _token_settings(
-    corpus: Path,
-    config: PathLike | RunConfig | None,
-    sims: int | None,
-    seed: int | None,
-    kappa: bool | None,
-    reference: str | None,
-    common_speakers: bool | None,
-    scheme: str | None,
-    review_pages: bool | None = None,
-) -> RunConfig:
-    """The token track's settings: ``config`` (or CORPUS/segagree.toml) with the keywords applied."""
-    from segagree.corpus.config import RunConfig, load_config
-
-    if isinstance(config, RunConfig):
-        settings = config
-    else:
-        settings = load_config(Path(config) if config is not None else None, corpus)
-    if sims is not None:
-        if sims < 1:
-            raise UsageError("sims must be at least 1")
-        settings.kappa.sims = sims
-    if seed is not None:
-        settings.kappa.seed = seed
-    if kappa is not None:
-        settings.kappa.enabled = kappa
-    if not settings.kappa.enabled and sims is not None:  # (the seed also seeds the report's bootstrap)
-        raise UsageError("sims sets the simulated kappa, which is off (kappa=False or segagree.toml's [kappa])")
-    if reference is not None:
-        settings.reference = reference
-    if common_speakers is not None:
-        settings.common_speakers = common_speakers
-    if review_pages is not None:
-        settings.review_pages = review_pages
-    if scheme is not None:
-        # A scheme file given here is relative to the working folder, not the config's.
-        settings.scheme = str(Path(scheme).resolve()) if Path(scheme).is_file() else scheme
-        settings.load_scheme()  # fail early on a bad scheme
-    return settings
-
-
-def _time_settings(
-    corpus: Path,
-    config: PathLike | RunConfig | None,
-    seed: int | None,
-    scheme: str | None,
-    format: str | None,
-    read_options: Mapping[str, Any] | None,
-    measures: Sequence[str] | None,
-    params: Mapping[str, Any] | None,
-    category: str,
-) -> Any:
-    """The time track's settings: ``[time]`` of ``config`` (or CORPUS/segagree.toml: ``measures``,
-    ``category`` and the measures' parameters), its ``format``, ``encoding`` and ``[read]``, with the
-    keywords applied."""
-    from segagree.corpus.config import RunConfig, load_config
-    from segagree.corpus.time_track import TimeConfig
-    from segagree.scoring.time.units import UnitReading
-
-    base = config if isinstance(config, RunConfig) else load_config(Path(config) if config else None, corpus)
-    table = dict(base.time)
-    given = {**{k: v for k, v in table.items() if k not in ("measures", "category")}, **(params or {})}
-    if seed is not None:
-        given["seed"] = seed
-    options = {**base.reader_options(), **(read_options or {})}
-    how = UnitReading(
-        category=category if category != "label" else str(table.get("category", category)),
-        fmt=format or base.format or None,
-        scheme=scheme,
-        options=options,
-    )
-    return TimeConfig(list(measures or table.get("measures") or []), given, how)

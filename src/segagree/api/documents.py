@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,21 +236,22 @@ def convert_folder(
         UsageError: an unknown or read-only target format.
         SegagreeError: the folder holds no annotation file.
     """
-    from segagree.formats import adapters
+    from segagree.formats.batch import annotation_files, plan_outputs
 
     source, target = Path(source), Path(target)
     fmt = format_for("x", to_format)
     if not fmt.can_write:
         raise UsageError(f"format {fmt.name!r} cannot be written")
-    known = {e for a in adapters().values() for e in a.extensions}
-    files = sorted(p for p in source.rglob("*") if p.is_file() and any(p.name.lower().endswith(e) for e in known))
+    files = annotation_files(source)
     if not files:
         raise SegagreeError("no annotation files found", path=source)
     sch = load_scheme(scheme)
     batch = BatchConversion(files)
-    plan = _batch_outputs(source, target, files, known, fmt.extensions[0], batch)
+    plan = plan_outputs(source, target, files, fmt.extensions[0])
+    batch.renamed.extend(plan.renamed)
+    batch.failed.extend(plan.refused)
     for path in files:
-        out = plan.get(path)
+        out = plan.outputs.get(path)
         if out is None:
             continue  # refused in the plan (listed in failed)
         report: ConversionReport | None = None
@@ -273,39 +273,6 @@ def convert_folder(
         if progress is not None:
             progress(path, report)
     return batch
-
-
-def _batch_outputs(
-    source: Path, target: Path, files: list[Path], known: set[str], ext_out: str, batch: BatchConversion
-) -> dict[Path, Path]:
-    """The output of each input of a batch: ``NAME.EXT`` -> ``NAME`` + the target extension. Two
-    inputs that would share an output (``a.csv``, ``a.txt``; names compared case-insensitively, as
-    some file systems do) keep their own extension instead (``a.csv.segagree.json``), listed in
-    ``batch.renamed``; an output that would still be shared, or would overwrite an input, is refused."""
-
-    def key(p: Path) -> str:
-        return str(p).casefold()
-
-    def named(path: Path, keep_ext: bool) -> Path:
-        rel = path.relative_to(source)
-        ext = max((e for e in known if rel.name.lower().endswith(e)), key=len)
-        return target / rel.parent / ((rel.name if keep_ext else rel.name[: -len(ext)]) + ext_out)
-
-    first = {p: named(p, False) for p in files}
-    counts = Counter(key(o) for o in first.values())
-    plan = {p: named(p, True) if counts[key(o)] > 1 else o for p, o in first.items()}
-    batch.renamed.extend((p, o) for p, o in plan.items() if o != first[p])
-    inputs = {key(p.resolve()) for p in files}
-    owners: dict[str, Path] = {}
-    for p, o in list(plan.items()):
-        other = owners.setdefault(key(o), p)
-        if other != p:
-            batch.failed.append(f"{p}: not converted: its output {o} would also be {other}'s")
-            del plan[p]
-        elif key(o.resolve()) in inputs and o.resolve() != p.resolve():
-            batch.failed.append(f"{p}: not converted: its output {o} is another input of the batch")
-            del plan[p]
-    return plan
 
 
 class FormatInfo(TypedDict):

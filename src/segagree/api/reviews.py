@@ -77,7 +77,7 @@ def review(
         UsageError: the output is not an .xlsx file, or a bad option.
         SegagreeError: a file cannot be read, or the pair cannot be scored.
     """
-    from segagree.corpus.config import READ_OPTIONS, RunConfig
+    from segagree.corpus.run_settings import review_settings
     from segagree.corpus.tasks import run_task
     from segagree.outputs.review_workbook import write_review_workbook
 
@@ -87,20 +87,20 @@ def review(
         raise UsageError("the review must be an .xlsx workbook or an .html page")
     check_margin(margin)
     check_mode(mode)
-    opts = dict(read_options or {})
-    config = RunConfig(
-        scheme=scheme or "dubois",
+    config = review_settings(
+        scheme=scheme,
         mode=mode,
-        review_matches=matches,
+        matches=matches,
+        kappa=kappa,
+        sims=sims,
+        seed=seed,
         max_mismatch=max_mismatch,
         normalise_speakers=normalise_speakers,
+        speaker_map=speaker_map,
+        format=format,
+        read_options=read_options,
         common_speakers=common_speakers,
-        speakers=dict(speaker_map or {}),
-        format=format or "",
-        encoding=opts.pop("encoding", ""),
-        read={k: v for k, v in opts.items() if k in READ_OPTIONS},
     )
-    config.kappa.enabled, config.kappa.sims, config.kappa.seed = kappa, sims, seed
     text = Path(a).name.split(".")[0]
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:
@@ -144,6 +144,7 @@ def review_time(
     """
 
     from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.outputs.timeline_files import write_timeline_plots
     from segagree.scoring.time.agreement import best_alignments
 
     check_time_parameters(params, [measure] if measure else None, first=1)
@@ -165,25 +166,9 @@ def review_time(
         path = write_review_page(output, data)
     else:
         path = write_time_review(output, rows, list(timed.annotators), settings)
-    plots = _timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
+    plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
     return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
-
-
-def _timeline_plots(plot: Path, units: Mapping[str, Any], alignments: Mapping[str, Any]) -> list[str]:
-    """One timeline PNG per speaker (written atomically)."""
-    from segagree.files.atomic import atomic_path
-    from segagree.outputs.time_plot import timeline_png
-
-    if plot.suffix.lower() != ".png":
-        raise UsageError("the plot must be a .png file", path=plot)
-    written = []
-    for speaker, alignment in alignments.items():
-        target = plot if len(alignments) == 1 else plot.with_name(f"{plot.stem}.{speaker or 'all'}.png")
-        with atomic_path(target) as tmp:
-            tmp.write_bytes(timeline_png(units[speaker], alignment, title=speaker))
-        written.append(str(target))
-    return written
 
 
 def review_page_media(page: PathLike) -> str:

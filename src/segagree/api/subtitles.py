@@ -8,15 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree.api.common import DocumentLike, PathLike
+from segagree.api.common import DocumentLike, PathLike, as_document
 from segagree.errors import SegagreeError, UsageError
-from segagree.formats import read_document, write_document
+from segagree.formats import write_document
 from segagree.model import Document
 from segagree.model.losses import LossReport
-
-
-def _subtitle_source(source: DocumentLike, fmt: str | None) -> Document:
-    return source if isinstance(source, Document) else read_document(Path(source), fmt)
 
 
 def _write_same_format(doc: Document, source: Document, output: PathLike, notes: LossReport) -> dict[str, Any]:
@@ -48,7 +44,7 @@ def degrade(
     """
     from segagree.subtitle_tools.degrade import degrade_document
 
-    doc = _subtitle_source(reference, format)
+    doc = as_document(reference, format)
     res = degrade_document(doc, operation, p, seed=seed, n=n)
     return {**res.to_dict(), **_write_same_format(res.document, doc, output, res.notes)}
 
@@ -68,7 +64,7 @@ def segment(
     ``output`` and ``losses``."""
     from segagree.subtitle_tools.baseline import segment_document
 
-    doc = _subtitle_source(source, format)
+    doc = as_document(source, format)
     res = segment_document(doc, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines)
     info = {
         "baseline": res.baseline,
@@ -95,7 +91,7 @@ def check_style(
     """
     from segagree.scoring.subtitles.style import check_document
 
-    doc = _subtitle_source(source, format)
+    doc = as_document(source, format)
     res = check_document(doc, profile if isinstance(profile, str) else Path(profile), frame_rate=frame_rate)
     res["read_losses"] = doc.losses.to_json() if doc.losses else []
     return res
@@ -123,8 +119,8 @@ def study(
 
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1 or n_seeds < 1:
         raise UsageError("steps and n_seeds must be positive integers")
-    ref = _subtitle_source(reference, format)
-    hyps = [_subtitle_source(h, format) for h in hypotheses]
+    ref = as_document(reference, format)
+    hyps = [as_document(h, format) for h in hypotheses]
     ps = [k / steps for k in range(steps + 1)]
     seeds = list(range(seed, seed + n_seeds))
     res = run_study(ref, hyps, ps=ps, seeds=seeds, metrics=metrics, jobs=jobs)
