@@ -17,12 +17,11 @@ Names are imported on first use (module ``__getattr__``), so ``import segagree``
 
 from __future__ import annotations
 
+import segagree.api as _api
 from segagree.api import PUBLIC as _PUBLIC
 
-# public name -> module that defines it: the API's one list (segagree.api.PUBLIC), and the version
-_LAZY = {"__version__": "segagree.version", **_PUBLIC}
-
-__all__ = [*_LAZY]
+# the API's one list of public names (segagree.api.PUBLIC), and the version
+__all__ = ["__version__", *_PUBLIC]
 
 # Not `from typing import TYPE_CHECKING`: importing typing alone costs more than this module.
 TYPE_CHECKING = False
@@ -84,15 +83,17 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'segagree' has no attribute {name!r}")
-    import importlib
+    if name == "__version__":
+        import segagree.version as installed
 
-    value = getattr(importlib.import_module(module), name)
+        value = installed.__version__
+    elif name in _PUBLIC:
+        value = getattr(_api, name)  # the API loads its names on first use
+    else:
+        raise AttributeError(f"module 'segagree' has no attribute {name!r}")
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *__all__})
