@@ -15,8 +15,6 @@ from segagree.model import BoundaryScheme, Document
 PathLike = str | os.PathLike[str]
 DocumentLike = Document | str | os.PathLike[str]
 
-MODES = ("optimal", "segsimflex")
-
 
 def as_document(
     item: DocumentLike,
@@ -65,8 +63,3 @@ def pairing(
 def check_margin(margin: float) -> None:
     if not (isinstance(margin, int | float) and 0 <= margin < float("inf")):
         raise UsageError(f"the margin must be a number of seconds >= 0, not {margin!r}")
-
-
-def check_mode(mode: str) -> None:
-    if mode not in MODES:
-        raise UsageError(f"mode must be optimal or segsimflex, not {mode!r}")

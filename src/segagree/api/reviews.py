@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from segagree.api.common import DocumentLike, PathLike, check_margin, check_mode
+from segagree.api.common import DocumentLike, PathLike, check_margin
 from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
+from segagree.metrics.boundary.sf import check_mode
 from segagree.model import Document
 
 if TYPE_CHECKING:

@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from segagree.api.common import DocumentLike, PathLike, annotator_label, as_document, check_mode, pairing
+from segagree.api.common import DocumentLike, PathLike, annotator_label, as_document, pairing
 from segagree.errors import UsageError
+from segagree.metrics.boundary.sf import check_mode
 from segagree.model import BoundaryScheme, Document, load_scheme
 
 if TYPE_CHECKING:

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.errors import SegagreeError
+from segagree.metrics.boundary.sf import check_mode
 from segagree.model import BoundaryScheme, load_scheme
 from segagree.version import version
 
@@ -178,8 +179,7 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
     if set(kappa_raw) - kappa_known:
         raise SegagreeError(f"unknown [kappa] settings {sorted(set(kappa_raw) - kappa_known)}", path=path)
     config = RunConfig(**data, kappa=KappaSettings(**kappa_raw), base_dir=str(path.parent))
-    if config.mode not in ("optimal", "segsimflex"):
-        raise SegagreeError(f"mode must be optimal or segsimflex, not {config.mode!r}", path=path)
+    check_mode(config.mode, path=path, error=SegagreeError)
     if config.report_plots not in REPORT_PLOTS:
         raise SegagreeError(f"report_plots must be corpus or all, not {config.report_plots!r}", path=path)
     if config.kappa.sims < 1:

@@ -44,16 +44,18 @@ import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from segagree.errors import MismatchError, UsageError
+from segagree.errors import MismatchError, SegagreeError, UsageError
 from segagree.metrics.contract import Card, Measure, TokenPair
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
 __all__ = [
     "MODES",
+    "check_mode",
     "OpName",
     "Operation",
     "SfResult",
@@ -325,9 +327,11 @@ def _as_codes(x: Any, scheme: BoundaryScheme, what: str) -> np.ndarray:
     return codes
 
 
-def _check_mode(mode: str) -> None:
+def check_mode(mode: str, *, path: str | Path | None = None, error: type[SegagreeError] = UsageError) -> None:
+    """Refuse an S_f search mode that is not one of :data:`MODES` (the one check of every layer: the
+    measure, the API, a corpus's settings), as ``error`` naming ``path`` when given."""
     if mode not in MODES:
-        raise UsageError(f"unknown S_f mode {mode!r}; expected one of {list(MODES)}")
+        raise error(f"mode must be {' or '.join(MODES)}, not {mode!r}", path=path)
 
 
 # --- the optimal alignment ----------------------------------------------------------------
@@ -632,7 +636,7 @@ def sf_speaker(
         MismatchError: the arrays have different lengths.
         UsageError: an unknown mode, or codes that are not in the scheme.
     """
-    _check_mode(mode)
+    check_mode(mode)
     scheme = builtin_scheme("dubois") if scheme is None else scheme
     who = f"speaker {speaker!r}" if speaker else "speaker"
     ca = _as_codes(a, scheme, f"{who}, annotation A")
@@ -707,7 +711,7 @@ def sf(
         MismatchError: the speaker sets differ, or a speaker's two arrays differ in length.
         UsageError: an unknown mode, or codes that are not in the scheme.
     """
-    _check_mode(mode)
+    check_mode(mode)
     scheme = builtin_scheme("dubois") if scheme is None else scheme
     names_a, names_b = set(a), set(b)
     if names_a != names_b:

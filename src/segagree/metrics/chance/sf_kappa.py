@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.boundary.sf import MODES, SF_NAMES, SfResult, SfStats, sf, sf_speaker
+from segagree.metrics.boundary.sf import SF_NAMES, SfResult, SfStats, check_mode, sf, sf_speaker
 from segagree.metrics.boundary.stats import signature
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
@@ -603,8 +603,7 @@ def score_pairs(
     Returns:
         ``cost`` (float, ``(R,)``) and ``edits`` (int, ``(R,)``).
     """
-    if mode not in MODES:
-        raise UsageError(f"unknown S_f mode {mode!r}; expected one of {list(MODES)}")
+    check_mode(mode)
     scheme = builtin_scheme("dubois") if scheme is None else scheme
     rows_a = [np.asarray(x) for x in a]
     rows_b = [np.asarray(x) for x in b]

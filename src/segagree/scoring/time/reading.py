@@ -284,12 +284,17 @@ def _plan_reading(how: UnitReading) -> UnitReading:
     return replace(how, options=options, gap_labels=how.gap_labels if how.gap_labels is not None else given)
 
 
+def check_category(category: str) -> None:
+    """Refuse a category other than :data:`CATEGORY_MODES` (what a unit's category is)."""
+    if category not in CATEGORY_MODES:
+        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {category!r}")
+
+
 def read_timed_units(sources: Sequence[str | Path | Document], how: UnitReading = _DEFAULT) -> TimedUnits:
     """Read units from files (one per annotator, one with a tier per annotator, or units tables)
     or Documents, by the annotation plan (:mod:`segagree.scoring.time.plan`); the result's ``plan``
     says how each file and tier was read."""
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
+    check_category(how.category)
     if not sources:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
     return read_by_plan(sources, _plan_reading(how))
@@ -299,6 +304,5 @@ def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = _DE
     """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
     not the file stem; units tables name their own annotators (a header-only table declares the
     given name with no units)."""
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
+    check_category(how.category)
     return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))
