@@ -49,8 +49,6 @@ Example (every key optional; these are the defaults)::
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -59,6 +57,7 @@ from typing import Any
 from segagree.errors import SegagreeError
 from segagree.metrics.boundary.sf import check_mode
 from segagree.model import BoundaryScheme, load_scheme
+from segagree.model.digest import json_digest
 from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
@@ -154,7 +153,7 @@ REPORT_PLOTS = ("corpus", "all")
 
 
 def _hash(payload: dict[str, Any]) -> str:
-    return hashlib.sha1(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
+    return json_digest(payload, 12)
 
 
 def load_config(path: Path | None, corpus: Path) -> RunConfig:

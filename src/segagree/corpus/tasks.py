@@ -22,6 +22,7 @@ from segagree.errors import MismatchError, SegagreeError
 from segagree.formats import read_document
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.model import BoundaryScheme, Document
+from segagree.model.digest import text_digest
 from segagree.scoring.metric_runner import GROUPS
 from segagree.scoring.stats_codec import encode
 from segagree.scoring.subtitles.evaluation import compare_subtitles, is_subtitle_document, subtitle_values
@@ -50,7 +51,7 @@ def task_key(
     """Resume key: the inputs' content and the settings' signature (``settings``: ``config.digest``
     computed once by the caller)."""
     payload = f"{text}|{ann_a}|{ann_b}|{file_digest(file_a)}|{file_digest(file_b)}|{settings or config.digest}"
-    return hashlib.sha1(payload.encode()).hexdigest()[:20]
+    return text_digest(payload, 20)
 
 
 def task_seed(base: int, text: str, ann_a: str, ann_b: str) -> int:

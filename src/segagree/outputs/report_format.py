@@ -5,8 +5,6 @@ geometry, and the Jinja2 environment (autoescaped) that renders the templates.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import re
 import struct
@@ -19,6 +17,7 @@ import numpy as np
 from segagree.corpus.rows import POOLED, kappa_values
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.chance.kappa import KAPPA_NAMES
+from segagree.model.digest import json_digest
 from segagree.outputs import plots
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
@@ -267,7 +266,7 @@ def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _digest(payload: Any) -> str:
-    return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return json_digest(payload, 16, default=str)
 
 
 def _flatten(d: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:

@@ -15,7 +15,6 @@ worker processes when there are many.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from segagree.corpus.outcome import RunOutcome, texts_of
 from segagree.corpus.rows import POOLED, rows_for
 from segagree.files.atomic import atomic_path, write_text_atomic
 from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.model.digest import text_digest
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
     _cell,
@@ -74,7 +74,7 @@ def page_name(text: str) -> str:
     slug = _slug(text)
     if slug == text:
         return f"{slug}.html"
-    return f"{slug}-{hashlib.sha1(text.encode()).hexdigest()[:6]}.html"
+    return f"{slug}-{text_digest(text, 6)}.html"
 
 
 def page_link(text: str) -> str:
