@@ -95,12 +95,16 @@ PUBLIC: dict[str, str] = {
     "UsageError": "segagree.errors",
 }
 
-# Names that key the results, for the command line (each written once, on its measure's card).
+# Names that key the results and option defaults, for the command line (each written once, on its measure's card).
 CONSTANTS: dict[str, str] = {
     "SF_NAMES": "segagree.metrics.boundary.sf",
     "KAPPA_NAMES": "segagree.metrics.chance.kappa",
     "MULTI_NAMES": "segagree.metrics.chance.fleiss",
     "POOLED": "segagree.corpus.rows",  # the text and speaker of a pooled summary row
+    # the chance models of S_f's kappa and the simulation's defaults (the options' defaults)
+    "CHANCE_MODELS": "segagree.metrics.chance.models",
+    "DEFAULT_CHANCE": "segagree.metrics.chance.models",
+    "DEFAULT_SIMS": "segagree.metrics.chance.models",
 }
 
 # Each command of the command line (`segagree --help`) and its track -> the API function it calls.
@@ -175,6 +179,7 @@ if TYPE_CHECKING:
     from segagree.metrics.boundary.sf import SF_NAMES, SfResult  # noqa: F401
     from segagree.metrics.chance.fleiss import MULTI_NAMES  # noqa: F401
     from segagree.metrics.chance.kappa import KAPPA_NAMES  # noqa: F401
+    from segagree.metrics.chance.models import CHANCE_MODELS, DEFAULT_CHANCE, DEFAULT_SIMS  # noqa: F401
     from segagree.metrics.chance.sf_kappa import KappaEstimate, SfKappaResult  # noqa: F401
     from segagree.metrics.contract import MetricCard  # noqa: F401
     from segagree.model import BoundaryScheme, Document, load_scheme  # noqa: F401

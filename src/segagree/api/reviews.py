@@ -15,6 +15,7 @@ from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.boundary.sf import check_mode
+from segagree.metrics.chance.models import DEFAULT_SIMS
 from segagree.model import Document
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def review(
     mode: str = "optimal",
     matches: bool = False,
     kappa: bool = True,
-    sims: int = 1000,
+    sims: int = DEFAULT_SIMS,
     seed: int = 12345,
     max_mismatch: float = 0.2,
     normalise_speakers: bool = True,

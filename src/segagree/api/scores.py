@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from segagree.api.common import DocumentLike, PathLike, annotator_label, as_document, pairing
 from segagree.errors import UsageError
 from segagree.metrics.boundary.sf import check_mode
+from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model import BoundaryScheme, Document, load_scheme
 
 if TYPE_CHECKING:
@@ -200,9 +201,9 @@ def agree(
     annotations: Sequence[DocumentLike],
     *,
     names: Sequence[str] | None = None,
-    sims: int = 1000,
+    sims: int = DEFAULT_SIMS,
     seed: int = 12345,
-    chance: str = "cohen",
+    chance: str = DEFAULT_CHANCE,
     exact: bool = False,
     scheme: BoundaryScheme | str | None = None,
     mode: str = "optimal",

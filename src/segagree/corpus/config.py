@@ -56,6 +56,7 @@ from typing import Any
 
 from segagree.errors import SegagreeError
 from segagree.metrics.boundary.sf import check_mode
+from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model import BoundaryScheme, load_scheme
 from segagree.model.digest import json_digest
 from segagree.version import version
@@ -79,8 +80,8 @@ class KappaSettings:
     """Simulated chance-corrected agreement (Lai, Li & Zhang 2023, section 5)."""
 
     enabled: bool = True
-    sims: int = 1000
-    chance: str = "cohen"
+    sims: int = DEFAULT_SIMS
+    chance: str = DEFAULT_CHANCE
     seed: int = 12345
 
 

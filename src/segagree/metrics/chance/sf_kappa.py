@@ -62,6 +62,7 @@ import numpy as np
 from segagree.errors import MismatchError, UsageError
 from segagree.metrics.boundary.sf import SF_NAMES, SfResult, SfStats, check_mode, sf, sf_speaker
 from segagree.metrics.boundary.stats import signature
+from segagree.metrics.chance.models import CHANCE_MODELS, DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
 __all__ = [
@@ -74,13 +75,6 @@ __all__ = [
     "sf_kappa",
 ]
 
-CHANCE_MODELS: dict[str, str] = {
-    "cohen": "each annotator's own code distribution (per speaker)",
-    "scott": "one code distribution pooled over both annotators (per speaker)",
-    "bennett": "uniform over all codes including none",
-    "bennett_modified": "P(none) pooled over both annotators, boundary codes uniform",
-    "segsimflex": "the R reference: last speaker's counts with its off-by-one, for every speaker",
-}
 SIM_BLOCK = 250
 """Simulations per random stream (fixed, so the numbers do not depend on ``jobs``)."""
 _BATCH_TOKENS = 2_500_000  # tokens scored at once by the batched scorer (speed vs memory)
@@ -949,8 +943,8 @@ def sf_kappa(
     a: Mapping[str, Sequence[int] | np.ndarray],
     b: Mapping[str, Sequence[int] | np.ndarray],
     scheme: BoundaryScheme | None = None,
-    chance: str = "cohen",
-    sims: int = 1000,
+    chance: str = DEFAULT_CHANCE,
+    sims: int = DEFAULT_SIMS,
     seed: int = 12345,
     per_speaker: bool = True,
     mode: str = "optimal",
