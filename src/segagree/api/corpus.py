@@ -103,10 +103,11 @@ def run(
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
     if time:
-        token_only: dict[str, Any] = {"kappa": kappa, "sims": sims, "reference": reference}
-        token_only["common_speakers"] = common_speakers
-        token_only["review_pages"] = review_pages
-        given = [k for k, v in token_only.items() if v is not None] + ["workbooks"] * bool(workbooks)
+        from segagree.scoring.options import TIME, keyword_applies
+
+        keywords = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        keywords |= {"review_pages": review_pages, "workbooks": workbooks or None}
+        given = [k for k, v in keywords.items() if v is not None and not keyword_applies("run", k, TIME)]
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
         check_time_parameters(params, measures)
