@@ -909,7 +909,7 @@ def _simulate(
 # --- kappa ----------------------------------------------------------------------------------
 
 
-def _estimate(
+def kappa_estimate(
     metric: str, observed: float, values: np.ndarray | None, K: int | None, exact: tuple[float, float] | None = None
 ) -> KappaEstimate:
     """Kappa from simulated chance values (or an exact mean and per-draw sd)."""
@@ -933,7 +933,7 @@ def _estimate(
     return KappaEstimate(metric, observed, mean, _clean(sd), kappa, se, reason)
 
 
-def _sim_values(cost: np.ndarray, edits: np.ndarray, n: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+def sim_values(cost: np.ndarray, edits: np.ndarray, n: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
     sf_v = 1.0 - cost / np.maximum(n, 1)
     sfb_v = np.where(edits > 0, 1.0 - cost / np.maximum(edits, 1), 1.0)
     return sf_v, sfb_v
@@ -1065,14 +1065,14 @@ def _exact_kappa(
             n = int(n_tok[i])
             ex = (1.0 - e_cost[i], math.sqrt(n * v_cost[i]) / n if n else 0.0)
             per[s] = {
-                _SF: _estimate(_SF, obs.per_speaker[s].sf, None, None, ex),
+                _SF: kappa_estimate(_SF, obs.per_speaker[s].sf, None, None, ex),
                 _SF_B: KappaEstimate(_SF_B, obs.per_speaker[s].sf_b, None, None, None, None, no_b),
             }
     total = float(n_tok.sum())
     mean = 1.0 - float(np.dot(n_tok, e_cost)) / total
     sd = math.sqrt(float(np.dot(n_tok, v_cost))) / total
     pooled = {
-        _SF: _estimate(_SF, obs.sf, None, None, (mean, sd)),
+        _SF: kappa_estimate(_SF, obs.sf, None, None, (mean, sd)),
         _SF_B: KappaEstimate(_SF_B, obs.sf_b, None, None, None, None, no_b),
     }
     empty = np.zeros((len(speakers), 0))
@@ -1120,22 +1120,22 @@ def _simulated_kappa(
     total_tokens = int(n_tok.sum())
 
     def precise_enough(c: np.ndarray, e: np.ndarray, k: int) -> bool:
-        v_sf, v_b = _sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
-        ses = (_estimate(_SF, obs.sf, v_sf, k).se, _estimate(_SF_B, obs.sf_b, v_b, k).se)
+        v_sf, v_b = sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
+        ses = (kappa_estimate(_SF, obs.sf, v_sf, k).se, kappa_estimate(_SF_B, obs.sf_b, v_b, k).se)
         return all(se is not None and mc_tolerance is not None and se <= mc_tolerance for se in ses)
 
     jobs, threads = workers
     done = None if mc_tolerance is None else precise_enough
     cost, edits = _simulate(spec, sims, jobs, progress, done, threads)
     K = cost.shape[1]
-    sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), total_tokens)
-    pooled = {_SF: _estimate(_SF, obs.sf, sf_v, K), _SF_B: _estimate(_SF_B, obs.sf_b, sfb_v, K)}
+    sf_v, sfb_v = sim_values(cost.sum(axis=0), edits.sum(axis=0), total_tokens)
+    pooled = {_SF: kappa_estimate(_SF, obs.sf, sf_v, K), _SF_B: kappa_estimate(_SF_B, obs.sf_b, sfb_v, K)}
     per: dict[str, dict[str, KappaEstimate]] = {}
     if setting.per_speaker:
         for i, s in enumerate(speakers):
-            v1, v2 = _sim_values(cost[i], edits[i], int(n_tok[i]))
+            v1, v2 = sim_values(cost[i], edits[i], int(n_tok[i]))
             st = obs.per_speaker[s]
-            per[s] = {_SF: _estimate(_SF, st.sf, v1, K), _SF_B: _estimate(_SF_B, st.sf_b, v2, K)}
+            per[s] = {_SF: kappa_estimate(_SF, st.sf, v1, K), _SF_B: kappa_estimate(_SF_B, st.sf_b, v2, K)}
     return SfKappaResult(
         pooled,
         per,
