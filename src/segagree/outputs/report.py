@@ -41,6 +41,7 @@ from segagree.corpus.outcome import RunOutcome, texts_of
 from segagree.corpus.rows import POOLED
 from segagree.files.atomic import atomic_path, write_text_atomic
 from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.chance.bootstrap import bootstrap_over_texts
 from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
@@ -106,7 +107,7 @@ def _bootstrap_group(
 ) -> dict[str, Any]:
     group: dict[str, Any] = {"name": name, "pooled": name == "all pairs"}
     for key, st in ((SF, sf_stats), (SF_B, sfb_stats)):
-        i = plots.bootstrap_over_texts(st, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
+        i = bootstrap_over_texts(st, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
         group["n_texts"] = i.n_texts
         group[key] = {
             "exact": fmt_exact(i.estimate),

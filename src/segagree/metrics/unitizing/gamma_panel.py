@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import UsageError
-from segagree.metrics.chance.fleiss import bootstrap_ci
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 from segagree.metrics.chance.panel import change_rank, rank_after_ties, verdict
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.unitizing.gamma import GammaMeasure, GammaStats

@@ -19,7 +19,8 @@ import numpy as np
 from segagree.errors import InputError, UsageError
 from segagree.metrics.boundary.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.boundary.sf import SF_B_CARD, SF_CARD, SfStats
-from segagree.metrics.chance.fleiss import BIAS_CARD, bootstrap_ci, fleiss, pairwise_table
+from segagree.metrics.chance.bootstrap import bootstrap_ci
+from segagree.metrics.chance.fleiss import BIAS_CARD, fleiss, pairwise_table
 from segagree.metrics.chance.kappa import KAPPA_SF_B_CARD, KAPPA_SF_CARD
 from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.metrics.chance.sf_kappa import SfKappaResult, sf_kappa
