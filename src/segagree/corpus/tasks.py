@@ -30,7 +30,7 @@ from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.compare import score_pair, unaligned_result
 from segagree.scoring.tokens.operations import operation_rows
 from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations, resolve_layer
-from segagree.scoring.tokens.report_numbers import figure_data
+from segagree.scoring.tokens.pair_figures import figure_data
 from segagree.version import version
 
 
@@ -110,7 +110,7 @@ def run_task(
     ``kappa=False`` leaves out the simulated kappa (``result["kappa"]`` is None): what an output
     rebuilt from a resumed run uses to recompute the operation rows that the resume log does not
     keep (everything else is deterministic and cheap). ``details=False`` returns the report's
-    figure data (``figures``, :func:`segagree.scoring.tokens.report_numbers.figure_data`) instead of the
+    figure data (``figures``, :func:`segagree.scoring.tokens.pair_figures.figure_data`) instead of the
     per-token ``tracks`` and the ``operation_rows`` (what a corpus run keeps; cheaper);
     ``rows=True`` adds the ``operation_rows`` to that (what a worker writing the text's review
     workbook needs).

@@ -28,7 +28,7 @@ import numpy as np
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs.plot_text import plain, plain_all
-from segagree.scoring.tokens.report_numbers import (
+from segagree.scoring.tokens.pair_figures import (
     agreement_windows,
     confusion_counts,
     figure_data,
