@@ -29,8 +29,8 @@ from segagree.scoring.subtitles.evaluation import compare_subtitles, is_subtitle
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.compare import score_pair, unaligned_result
 from segagree.scoring.tokens.operations import operation_rows
-from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.scoring.tokens.pair_figures import figure_data
+from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.version import version
 
 

@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
+from segagree.metrics.boundary.costs import EPS, CostTable
 from segagree.metrics.boundary.sf import SF_NAMES, SfResult, SfStats, check_mode, sf, sf_speaker
 from segagree.metrics.boundary.stats import signature
 from segagree.metrics.chance.models import CHANCE_MODELS, DEFAULT_CHANCE, DEFAULT_SIMS
@@ -78,7 +79,7 @@ __all__ = [
 SIM_BLOCK = 250
 """Simulations per random stream (fixed, so the numbers do not depend on ``jobs``)."""
 _BATCH_TOKENS = 2_500_000  # tokens scored at once by the batched scorer (speed vs memory)
-_EPS = 1e-12
+_EPS = EPS  # the aligners' tie rule (metrics.boundary.costs)
 _SF, _SF_B = SF_NAMES  # the similarities kappa corrects, as keys of the estimates
 
 
@@ -256,36 +257,14 @@ def chance_distributions(
 # --- the batched exact scorer --------------------------------------------------------------------
 
 
-class _Tables:
-    """Cost tables of a scheme and the longest distance a pair can span."""
+class _Tables(CostTable):
+    """Cost tables of a scheme (:class:`~segagree.metrics.boundary.costs.CostTable`), flattened for the
+    batched scorer; ``dmax``: the longest distance a pair can span (the table's ``reach``)."""
 
     def __init__(self, scheme: BoundaryScheme):
-        self.scheme = scheme
-        c = 1.0 - scheme.similarity
-        self.c = c
-        self.c_flat = c.ravel().copy()
-        self.dele = c[:, 0].copy()
-        self.ins = c[0, :].copy()
-        self.trans = np.asarray(scheme.transposition, dtype=float)
-        dmax = 0.0
-        k = scheme.n_codes
-        for x in range(1, k):
-            for y in range(1, k):
-                gain = self.dele[x] + self.ins[y] - c[x, y]
-                if gain <= _EPS:
-                    continue
-                for t in (self.trans[x], self.trans[y]):
-                    if t <= 0:
-                        dmax = float("inf")
-                        continue
-                    # the largest d with t * d < gain (pairs are made only when strictly cheaper)
-                    d = int(np.floor(gain / t))
-                    while d > 0 and not t * d < gain - _EPS:
-                        d -= 1
-                    while t * (d + 1) < gain - _EPS:
-                        d += 1
-                    dmax = max(dmax, float(d))
-        self.dmax = dmax
+        super().__init__(scheme)
+        self.c_flat = self.c.ravel().copy()
+        self.dmax = self.reach
 
 
 def _bucket(n: np.ndarray) -> np.ndarray:
