@@ -105,6 +105,7 @@ CONSTANTS: dict[str, str] = {
     "CHANCE_MODELS": "segagree.metrics.chance.models",
     "DEFAULT_CHANCE": "segagree.metrics.chance.models",
     "DEFAULT_SIMS": "segagree.metrics.chance.models",
+    "MODES": "segagree.metrics.boundary.modes",  # S_f's search modes
 }
 
 # Each command of the command line (`segagree --help`) and its track -> the API function it calls.
@@ -176,6 +177,7 @@ if TYPE_CHECKING:
     from segagree.corpus.outcome import RunOutcome  # noqa: F401
     from segagree.corpus.rows import POOLED  # noqa: F401
     from segagree.errors import InputError, MismatchError, SchemeError, SegagreeError, UsageError  # noqa: F401
+    from segagree.metrics.boundary.modes import MODES  # noqa: F401
     from segagree.metrics.boundary.sf import SF_NAMES, SfResult  # noqa: F401
     from segagree.metrics.chance.fleiss import MULTI_NAMES  # noqa: F401
     from segagree.metrics.chance.kappa import KAPPA_NAMES  # noqa: F401

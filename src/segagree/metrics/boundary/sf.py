@@ -51,6 +51,7 @@ import numpy as np
 
 from segagree.errors import MismatchError, SegagreeError, UsageError
 from segagree.metrics.boundary.costs import EPS, CostTable
+from segagree.metrics.boundary.modes import MODES
 from segagree.metrics.contract import Card, Measure, TokenPair
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
@@ -96,7 +97,6 @@ SF_B_CARD = Card.from_text(
 SF_NAMES: tuple[str, ...] = (SF_CARD.name, SF_B_CARD.name)
 
 OpName = Literal["match", "substitution", "transposition", "insertion", "deletion"]
-MODES: tuple[str, ...] = ("optimal", "segsimflex")
 
 # Cost ties closer than this are treated as equal (the tie goes to the alignment with more edits).
 _EPS = EPS  # the aligners' tie rule (metrics.boundary.costs)
