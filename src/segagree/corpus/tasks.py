@@ -35,8 +35,8 @@ from segagree.version import version
 
 
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes (part of the resume key)."""
-    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
+    """SHA-1 of a file's bytes, its first 16 hex digits (part of the resume key)."""
+    return file_sha1(path)[:16]
 
 
 def file_sha1(path: Path) -> str:
