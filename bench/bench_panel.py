@@ -28,7 +28,7 @@ import numpy as np
 
 from segagree.metrics.boundary.masses import as_segmentation
 from segagree.metrics.chance import panel as ps
-from segagree.metrics.chance.fleiss import bootstrap_ci
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 
 HUMANS = [f"human{k}" for k in range(1, 6)]
 MACHINES = ["machine_a", "machine_b"]

@@ -116,7 +116,7 @@ def _child(
                 sys.exit(script[1]())  # what the console script's launcher does
             import segagree.cli as cli
 
-            cli._State.debug = False
+            cli.State.debug = False
             cli.main(list(args))
             code = 0
         except SystemExit as exit_:

@@ -178,3 +178,15 @@ def test_lazy_package_names_are_never_their_submodules() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    """A ``_private`` name is its module's own: a name another module needs is public (or moves)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("segagree")):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+                found += [f"{path.relative_to(PACKAGE)}: {node.module}.{name}" for name in private]
+    assert not found, "private names imported across modules:\n" + "\n".join(found)

@@ -17,98 +17,83 @@ Names are imported on first use (module ``__getattr__``), so ``import segagree``
 
 from __future__ import annotations
 
+import segagree.api as _api
+from segagree.api import PUBLIC as _PUBLIC
+
+# the API's one list of public names (segagree.api.PUBLIC), and the version
+__all__ = ["__version__", *_PUBLIC]
+
 # Not `from typing import TYPE_CHECKING`: importing typing alone costs more than this module.
 TYPE_CHECKING = False
-
-
-# public name -> module that defines it
-_LAZY = {
-    "__version__": "segagree.version",
-    "read": "segagree.api",
-    "write": "segagree.api",
-    "convert": "segagree.api",
-    "compare": "segagree.api",
-    "agree": "segagree.api",
-    "agree_time": "segagree.api",
-    "read_time_units": "segagree.api",
-    "review_time": "segagree.api",
-    "adjudicate_time": "segagree.api",
-    "is_time_review": "segagree.api",
-    "run": "segagree.api",
-    "metric_cards": "segagree.api",
-    "degrade": "segagree.api",
-    "segment": "segagree.api",
-    "check_style": "segagree.api",
-    "study": "segagree.api",
-    "panel": "segagree.api",
-    "PanelResult": "segagree.api",
-    "CompareResult": "segagree.api",
-    "AgreementResult": "segagree.api",
-    "ConversionReport": "segagree.api",
-    "RunOutcome": "segagree.api",
-    "Document": "segagree.api",
-    "BoundaryScheme": "segagree.api",
-    "LossReport": "segagree.api",
-    "SfResult": "segagree.api",
-    "SfKappaResult": "segagree.api",
-    "KappaEstimate": "segagree.api",
-    "MetricCard": "segagree.api",
-    "load_scheme": "segagree.api",
-    "SegagreeError": "segagree.errors",
-    "InputError": "segagree.errors",
-    "MismatchError": "segagree.errors",
-    "SchemeError": "segagree.errors",
-    "UsageError": "segagree.errors",
-}
-
-__all__ = [*_LAZY]
-
-if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily (the same names as
+    # segagree.api.PUBLIC, which tests/api/test_public_names.py checks)
     from segagree.api import (  # noqa: F401
+        AdjudicationReport,
         AgreementResult,
+        BatchConversion,
         BoundaryScheme,
         CompareResult,
         ConversionReport,
         Document,
+        FormatInfo,
+        InputError,
         KappaEstimate,
         LossReport,
         MetricCard,
+        MismatchError,
         PanelResult,
+        ReviewOutcome,
         RunOutcome,
+        SchemeError,
+        SegagreeError,
         SfKappaResult,
         SfResult,
+        TimeAdjudication,
+        TimeReviewOutcome,
+        UsageError,
+        adjudicate,
         adjudicate_time,
         agree,
+        agree_dataset,
         agree_time,
         check_style,
         compare,
         convert,
+        convert_folder,
         degrade,
         is_time_review,
+        list_formats,
         load_scheme,
+        measure_names,
         metric_cards,
         panel,
         read,
         read_time_units,
+        reader_options,
+        review,
+        review_page_media,
         review_time,
         run,
         segment,
         study,
+        time_plan,
         write,
+        write_operations,
     )
-    from segagree.errors import InputError, MismatchError, SchemeError, SegagreeError, UsageError  # noqa: F401
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'segagree' has no attribute {name!r}")
-    import importlib
+    if name == "__version__":
+        import segagree.version as installed
 
-    value = getattr(importlib.import_module(module), name)
+        value = installed.__version__
+    elif name in _PUBLIC:
+        value = getattr(_api, name)  # the API loads its names on first use
+    else:
+        raise AttributeError(f"module 'segagree' has no attribute {name!r}")
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *__all__})

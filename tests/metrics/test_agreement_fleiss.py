@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from segagree.errors import InputError, MismatchError, UsageError
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 from segagree.metrics.chance.fleiss import (
     artstein_poesio_bias,
-    bootstrap_ci,
     fleiss,
     fleiss_kappa,
     fleiss_pi,

@@ -149,7 +149,7 @@ def test_errors() -> None:
         sf({"A": [1], "B": [1]}, {"A": [1]})
     with pytest.raises(UsageError, match=r"code 9 at token 1 is not in scheme 'dubois'"):
         sf({"A": [0, 9]}, {"A": [0, 1]})
-    with pytest.raises(UsageError, match=r"unknown S_f mode"):
+    with pytest.raises(UsageError, match=r"mode must be optimal or segsimflex"):
         sf({"A": [1]}, {"A": [1]}, mode="greedy")
     with pytest.raises(UsageError, match=r"integers"):
         sf_speaker([0.5, 1], [0, 1])

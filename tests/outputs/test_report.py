@@ -32,6 +32,7 @@ from matplotlib.image import imread
 from segagree.api.run_corpus import RunOutcome, run_corpus
 from segagree.corpus.config import RunConfig
 from segagree.corpus.tasks import run_task
+from segagree.metrics.chance.bootstrap import bootstrap_over_texts
 from segagree.outputs import plots
 from segagree.outputs.report import write_report
 
@@ -364,11 +365,11 @@ def test_subtitle_hook_and_escaping(sample_run: tuple[Path, RunOutcome, str], tm
 
 
 def test_bootstrap_helper() -> None:
-    one = plots.bootstrap_over_texts({"t": (3.0, 100.0)})
+    one = bootstrap_over_texts({"t": (3.0, 100.0)})
     assert (one.estimate, one.low, one.high, one.note) == (0.97, None, None, "no interval: a single text")
     stats = {"a": (1.0, 100.0), "b": (10.0, 100.0), "c": (5.0, 50.0)}
-    first = plots.bootstrap_over_texts(stats, seed=7)
-    assert first == plots.bootstrap_over_texts(stats, seed=7)  # seeded
+    first = bootstrap_over_texts(stats, seed=7)
+    assert first == bootstrap_over_texts(stats, seed=7)  # seeded
     assert first.estimate == pytest.approx(1 - 16 / 250)
     assert 0.90 <= first.low < first.estimate < first.high <= 0.99
 

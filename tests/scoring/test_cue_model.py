@@ -19,7 +19,7 @@ import srt
 from segagree.formats import read_document
 from segagree.metrics.subtitles.scores import EOB, lines_per_block, reading_speed
 from segagree.scoring.subtitles.evaluation import _codes_and_tags, subtitle_side
-from segagree.scoring.subtitles.style import check_document, cues_of
+from segagree.scoring.subtitles.style import check_document, checked_cues
 
 from conftest import SHARED
 
@@ -64,7 +64,7 @@ def test_metrics_and_style_checks_read_the_same_cues(path: Path) -> None:
     if doc.n_tokens == 0:
         pytest.skip(f"{path.name} has no words")
     side = subtitle_side(doc)
-    shown = cues_of(doc)
+    shown = checked_cues(doc)
     assert [(c.number, _key(c.lines, c.start, c.end)) for c in side.blocks] == [
         (c.number, _key(c.lines, c.start, c.end)) for c in shown
     ]

@@ -126,9 +126,9 @@ def test_dialogue_dashes_count_as_written(tmp_path):
     doc = read_document(src)
     res = check_document(doc, "ted")
     assert res["cues"] == 2
-    from segagree.scoring.subtitles.style import cues_of
+    from segagree.scoring.subtitles.style import checked_cues
 
-    assert [c.lines for c in cues_of(doc)] == [("-Hi there.", "-Hello."), ("- Yes.", "- No.")]
+    assert [c.lines for c in checked_cues(doc)] == [("-Hi there.", "-Hello."), ("- Yes.", "- No.")]
     assert res["violations"] == independent_counts(srt_cues(src))
 
 

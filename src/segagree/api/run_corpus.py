@@ -29,7 +29,6 @@ rerun with nothing changed neither reads the log's records nor pools again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections.abc import Iterator, Sequence
@@ -46,6 +45,7 @@ from segagree.corpus.scheduler import (
     usable_cpus,
 )
 from segagree.files.atomic import write_text_atomic
+from segagree.model.digest import json_digest
 from segagree.outputs.summary import write_summary
 from segagree.version import version
 
@@ -56,7 +56,7 @@ MIN_PARALLEL_WORKBOOKS = 8
 
 
 def _digest(payload: Any) -> str:
-    return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return json_digest(payload, 16, default=str)
 
 
 def _load_manifest(path: Path) -> dict[str, Any]:

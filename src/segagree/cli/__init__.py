@@ -42,13 +42,13 @@ class Interrupted(BaseException):
     """Ctrl-C, raised by our SIGINT handler (a BaseException so click does not turn it into Abort)."""
 
 
-class _State:
+class State:
     debug = os.environ.get("SEGAGREE_DEBUG", "") not in ("", "0")
 
 
 def debug_enabled() -> bool:
     """Whether ``--debug`` (or ``SEGAGREE_DEBUG=1``) was given."""
-    return _State.debug
+    return State.debug
 
 
 def version_text() -> str:
@@ -156,7 +156,7 @@ def _main(args: list[str]) -> None:
     # --debug is global and may come anywhere before a bare `--`.
     cut = args.index("--") if "--" in args else len(args)
     if "--debug" in args[:cut]:
-        _State.debug = True
+        State.debug = True
         args = [a for i, a in enumerate(args) if not (a == "--debug" and i < cut)]
     import signal
 
@@ -188,7 +188,7 @@ def _main(args: list[str]) -> None:
     except SystemExit:
         raise
     except BaseException as err:  # noqa: BLE001  (every error must end as one line)
-        if _State.debug:
+        if State.debug:
             raise
         _report(err)
 

@@ -78,7 +78,6 @@ def adjudicate(
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.
     """
     import segagree.api as api
-    from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
 
     check_writable(output)
     if api.is_time_review(review):  # from review --time: gold units from the aligned groups
@@ -92,12 +91,12 @@ def adjudicate(
         for line in decided.lines():
             say(line)
         return
-    report = adjudicate_workbook(
+    report = api.adjudicate(
         review,
         output,
-        undecided=_UNDECIDED[undecided],  # type: ignore[arg-type]
+        undecided=_UNDECIDED[undecided],
         sheet=sheet,
-        fmt=to,
+        format=to,
         allow_missing_rows=allow_undecided,
         file_a=file_a,
         file_b=file_b,

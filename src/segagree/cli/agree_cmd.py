@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+import segagree.api as api
 from segagree.cli.agree_time import given_seed, time_options
 from segagree.cli.common import (
     AT_LEAST_ONE,
@@ -35,7 +36,7 @@ from segagree.cli.common import (
     stdout,
 )
 
-CHANCE = ("cohen", "scott", "bennett", "bennett_modified", "segsimflex")
+CHANCE = tuple(api.CHANCE_MODELS)
 EXISTING = click.Path(dir_okay=False, path_type=Path)
 _DEFINITIONS = """Definitions: kappa = (S - E[S]) / (1 - E[S]), E[S] the expected similarity of chance
 annotations drawn from each annotator's boundary-type distribution (Cohen; Scott pools
@@ -80,11 +81,11 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     type=click.Path(dir_okay=False, path_type=Path),
     help="A segeval JSON dataset (items x coders, masses) instead of files.",
 )
-@count_option("--sims", "Simulated chance pairs per speaker (K).", default=1000, metavar="K")
+@count_option("--sims", "Simulated chance pairs per speaker (K).", default=api.DEFAULT_SIMS, metavar="K")
 @seed_option("Seed of the simulations and the bootstrap.")
 @click.option(
     "--chance",
-    default="cohen",
+    default=api.DEFAULT_CHANCE,
     show_default=True,
     type=click.Choice(CHANCE, case_sensitive=False),
     help="Chance model.",
@@ -169,12 +170,9 @@ def agree(
         run_time(paths, opts, reading, scheme, layer, json_out)
         return
     if dataset is not None:
-        from segagree.scoring.tokens.agreement import agree_dataset, load_segeval_json
-
         if paths:
             raise UsageError("give either annotation files or --dataset, not both")
-        result = agree_dataset(load_segeval_json(dataset), n_boot=n_boot, seed=seed)
-        result["dataset"] = str(dataset)
+        result = api.agree_dataset(dataset, n_boot=n_boot, seed=seed)
         if json_out:
             print_json(result)
         else:

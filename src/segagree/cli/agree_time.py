@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, split_names, stdout
+from segagree.scoring.time.categories import CATEGORY_MODES
 
 F = Callable[..., Any]
 
@@ -21,7 +22,6 @@ RUN_TIME_HELP = (
     "Time-based unitizing agreement per text and pooled over texts: each TEXT.ANNOTATOR.EXT is one annotator's "
     "timed file (ELAN, Praat, SRT, units table ...); --measure and the measures' parameters as in agree --time."
 )
-CATEGORY_MODES = ("label", "endnote", "none")
 SAMPLERS = ("statistical", "shuffle")
 
 

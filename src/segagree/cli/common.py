@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+import segagree.api as api
 from segagree.cli.safe_text import json_printable, printable
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ AT_LEAST_ONE = _AtLeastOne()
 
 SCHEME_HELP = "Boundary scheme: dubois (default), lai2023, segsimflex-vignette, or a TOML/JSON file."
 MODE_HELP = "S_f search: optimal (the exact minimum) or segsimflex (the R package's search)."
-MODE_CHOICE = click.Choice(["optimal", "segsimflex"], case_sensitive=False)
+MODE_CHOICE = click.Choice(list(api.MODES), case_sensitive=False)
 MAX_MISMATCH_DEFAULT = 0.2  # the aligner's default (pipeline.align.project_pair, RunConfig)
 
 
@@ -222,7 +223,7 @@ def scheme_option(f: F) -> F:
 
 
 def mode_option(f: F) -> F:
-    return click.option("--mode", type=MODE_CHOICE, default="optimal", show_default=True, help=MODE_HELP)(f)
+    return click.option("--mode", type=MODE_CHOICE, default=api.MODES[0], show_default=True, help=MODE_HELP)(f)
 
 
 def max_mismatch_option(f: F) -> F:

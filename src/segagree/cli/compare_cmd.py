@@ -99,7 +99,6 @@ def compare(
     then reported as not applicable when the words are too different to align).
     """
     import segagree.api as api
-    from segagree.scoring.tokens.operations import write_operations_csv
 
     check_applicable("compare", "token", lambda: _chosen(metric), choose="--metric")
     opts = reading.options
@@ -124,8 +123,8 @@ def compare(
         metric_options=_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
     )
     if ops is not None:
-        write_operations_csv(result, ops, a=a, b=b)
-        say(f"wrote {len(result['operations'])} operations to {ops}")
+        n = api.write_operations(result, ops, a=a, b=b)
+        say(f"wrote {n} operations to {ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
     if json_out:
@@ -137,9 +136,8 @@ def compare(
 def _chosen(metric: str | None) -> list[str]:
     """The measures compare scores: S_f, S_f^B and ``--metric``'s."""
     import segagree.api as api
-    from segagree.scoring.metric_runner import resolve_metric_names
 
-    return [*api.SF_NAMES, *(resolve_metric_names(metric) if metric else [])]
+    return api.measure_names(metric)
 
 
 def _metric_options(**values: Any) -> dict[str, Any]:
@@ -185,9 +183,9 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     from rich.table import Table
 
-    from segagree.scoring.subtitles.evaluation import split_suber
+    import segagree.api as api
 
-    suber, info, metrics = split_suber(result["metrics"])
+    suber, info, metrics = api.CompareResult(result).suber()
     out = stdout()
     if suber is not None:
         table = Table(title=f"SubER metrics ({info.get('signature', 'suber')})")

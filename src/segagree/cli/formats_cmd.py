@@ -18,34 +18,20 @@ def formats(json_out: bool) -> None:
     Every format is read; the names and aliases may be given to --from and --to, in any
     case (csv, TextGrid, praat, elan...).
     """
-    from segagree.formats import ALIASES, adapters
+    import segagree.api as api
 
-    table = adapters()
-    aliases: dict[str, list[str]] = {}
-    for alias, name in ALIASES.items():
-        aliases.setdefault(name, []).append(alias)
+    table = api.list_formats()
     if json_out:
-        print_json(
-            {
-                a.name: {
-                    "extensions": list(a.extensions),
-                    "aliases": aliases.get(a.name, []),
-                    "read": True,
-                    "write": a.can_write,
-                    "description": a.description,
-                }
-                for a in table.values()
-            }
-        )
+        print_json(table)
         return
     width = max(min(shutil.get_terminal_size((80, 24)).columns, 100), 40)
     blocks = []
-    for a in table.values():
-        head = f"{a.name}  {' '.join(a.extensions)}  " + ("read and write" if a.can_write else "read only")
-        if aliases.get(a.name):
-            head += f"  (also: {', '.join(aliases[a.name])})"
+    for name, info in table.items():
+        head = f"{name}  {' '.join(info['extensions'])}  " + ("read and write" if info["write"] else "read only")
+        if info["aliases"]:
+            head += f"  (also: {', '.join(info['aliases'])})"
         body = textwrap.fill(
-            a.description, width=width, initial_indent="    ", subsequent_indent="    ", break_long_words=False
+            info["description"], width=width, initial_indent="    ", subsequent_indent="    ", break_long_words=False
         )
         blocks.append(textwrap.fill(head, width=width, subsequent_indent="    ", break_long_words=False) + "\n" + body)
     click.echo("\n".join(blocks))

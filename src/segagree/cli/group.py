@@ -7,7 +7,7 @@ import importlib
 
 import click
 
-from segagree.cli import COMMANDS, CONTEXT, EPILOG, SUMMARY, _State, version_text
+from segagree.cli import COMMANDS, CONTEXT, EPILOG, SUMMARY, State, version_text
 
 
 class LazyGroup(click.Group):
@@ -36,7 +36,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 
 def _set_debug(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:
-        _State.debug = True
+        State.debug = True
 
 
 @click.group(
@@ -58,5 +58,5 @@ def app() -> None:
     import logging
 
     logging.basicConfig(
-        level=logging.DEBUG if _State.debug else logging.WARNING, format="segagree: %(levelname)s: %(message)s"
+        level=logging.DEBUG if State.debug else logging.WARNING, format="segagree: %(levelname)s: %(message)s"
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+import segagree.api as api
 from segagree.cli.agree_time import given_seed, time_options
 from segagree.cli.common import (
     EXISTING_FILE,
@@ -46,7 +47,7 @@ from segagree.cli.common import (
 @mode_option
 @click.option("--matches", is_flag=True, help="List match operations too.")
 @click.option("--kappa/--no-kappa", default=True, help="Simulated kappa on the Summary sheet (default) or not.")
-@count_option("--sims", "Kappa: simulated chance annotations per speaker.", default=1000, metavar="K")
+@count_option("--sims", "Kappa: simulated chance annotations per speaker.", default=api.DEFAULT_SIMS, metavar="K")
 @seed_option("Kappa: random seed.")
 @max_mismatch_option
 @speaker_labels_option

@@ -50,15 +50,16 @@ Example (every key optional; these are the defaults)::
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from segagree.errors import SegagreeError
+from segagree.metrics.boundary.sf import check_mode
+from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model import BoundaryScheme, load_scheme
+from segagree.model.digest import json_digest
 from segagree.version import version
 
 CONFIG_NAME = "segagree.toml"
@@ -80,8 +81,8 @@ class KappaSettings:
     """Simulated chance-corrected agreement (Lai, Li & Zhang 2023, section 5)."""
 
     enabled: bool = True
-    sims: int = 1000
-    chance: str = "cohen"
+    sims: int = DEFAULT_SIMS
+    chance: str = DEFAULT_CHANCE
     seed: int = 12345
 
 
@@ -155,7 +156,7 @@ REPORT_PLOTS = ("corpus", "all")
 
 
 def _hash(payload: dict[str, Any]) -> str:
-    return hashlib.sha1(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
+    return json_digest(payload, 12)
 
 
 def load_config(path: Path | None, corpus: Path) -> RunConfig:
@@ -180,8 +181,7 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
     if set(kappa_raw) - kappa_known:
         raise SegagreeError(f"unknown [kappa] settings {sorted(set(kappa_raw) - kappa_known)}", path=path)
     config = RunConfig(**data, kappa=KappaSettings(**kappa_raw), base_dir=str(path.parent))
-    if config.mode not in ("optimal", "segsimflex"):
-        raise SegagreeError(f"mode must be optimal or segsimflex, not {config.mode!r}", path=path)
+    check_mode(config.mode, path=path, error=SegagreeError)
     if config.report_plots not in REPORT_PLOTS:
         raise SegagreeError(f"report_plots must be corpus or all, not {config.report_plots!r}", path=path)
     if config.kappa.sims < 1:

@@ -10,7 +10,7 @@ about 1 kB) and reads a full result back from its offset when an output needs it
 **What a line keeps** (a token task). Per task: its key, files, formats, the ``compare`` result (scores,
 per-speaker statistics, operation counts, transcript mismatches, other metrics), the kappa
 result, and ``figures`` (the report's few numbers per pair,
-:func:`segagree.scoring.tokens.report_numbers.figure_data`). Not the per-token arrays and not the operation
+:func:`segagree.scoring.tokens.pair_figures.figure_data`). Not the per-token arrays and not the operation
 rows (95 % of the bytes): a review workbook scores its pairs again without kappa to list their
 operations (deterministic, milliseconds per pair); and ``statistics``, each other measure's summed
 sufficient statistics over the pair's speakers (:mod:`segagree.scoring.stats_codec`), which the

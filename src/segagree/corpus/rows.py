@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from segagree.corpus.config import RunConfig
-from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.boundary.sf import SF_NAMES, SfStats
 from segagree.scoring.time.units import POOLED  # the text and speaker of a pooled row, in every track
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names, the keys of compare results
@@ -164,9 +164,13 @@ def token_pooled_rows(lights: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
         base = {"text": POOLED, "speaker": POOLED, "annotators": label, "annotator_a": a, "annotator_b": b}
         base.update(note=f"pooled over {len(texts)} texts", layer="", scheme="", scheme_digest="", mode="")
         base["signature"] = ""
-        cost = sum(float(r["cost"]) for r in rs)
-        for name, total in ((SF, sum(float(r["n_tokens"]) for r in rs)), (SF_B, sum(float(r["edits"]) for r in rs))):
-            rows.append({**base, "measure": name, "value": 1.0 - cost / total if total > 0 else 1.0})
+        summed = SfStats(
+            cost=sum(float(r["cost"]) for r in rs),
+            n_tokens=sum(int(r["n_tokens"]) for r in rs),
+            edits=sum(int(r["edits"]) for r in rs),
+        )
+        rows.append({**base, "measure": SF, "value": summed.sf})
+        rows.append({**base, "measure": SF_B, "value": summed.sf_b})
         names = list(dict.fromkeys(n for r in rs for n in (r.get("statistics") or {})))
         for name in names:
             stats = [decode(r["statistics"][name]) for r in rs if name in (r.get("statistics") or {})]

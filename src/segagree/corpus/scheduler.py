@@ -12,7 +12,7 @@ A line of the log is reused only when its key is the key of a planned task and i
 annotators are that task's (a line of another run, track or setting is ignored).
 
 Memory stays bounded whatever the corpus size: a worker computes the report's figure data
-(:func:`segagree.scoring.tokens.report_numbers.figure_data`) and drops the per-token arrays and operation
+(:func:`segagree.scoring.tokens.pair_figures.figure_data`) and drops the per-token arrays and operation
 rows before returning a result; the main process writes the result to the log and keeps only
 its light record (about 1 kB). Outputs read the full results back from the log one at a time.
 

@@ -22,20 +22,21 @@ from segagree.errors import MismatchError, SegagreeError
 from segagree.formats import read_document
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.model import BoundaryScheme, Document
+from segagree.model.digest import text_digest
 from segagree.scoring.metric_runner import GROUPS
 from segagree.scoring.stats_codec import encode
 from segagree.scoring.subtitles.evaluation import compare_subtitles, is_subtitle_document, subtitle_values
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.compare import score_pair, unaligned_result
 from segagree.scoring.tokens.operations import operation_rows
+from segagree.scoring.tokens.pair_figures import figure_data
 from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations, resolve_layer
-from segagree.scoring.tokens.report_numbers import figure_data
 from segagree.version import version
 
 
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes (part of the resume key)."""
-    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
+    """SHA-1 of a file's bytes, its first 16 hex digits (part of the resume key)."""
+    return file_sha1(path)[:16]
 
 
 def file_sha1(path: Path) -> str:
@@ -50,7 +51,7 @@ def task_key(
     """Resume key: the inputs' content and the settings' signature (``settings``: ``config.digest``
     computed once by the caller)."""
     payload = f"{text}|{ann_a}|{ann_b}|{file_digest(file_a)}|{file_digest(file_b)}|{settings or config.digest}"
-    return hashlib.sha1(payload.encode()).hexdigest()[:20]
+    return text_digest(payload, 20)
 
 
 def task_seed(base: int, text: str, ann_a: str, ann_b: str) -> int:
@@ -109,7 +110,7 @@ def run_task(
     ``kappa=False`` leaves out the simulated kappa (``result["kappa"]`` is None): what an output
     rebuilt from a resumed run uses to recompute the operation rows that the resume log does not
     keep (everything else is deterministic and cheap). ``details=False`` returns the report's
-    figure data (``figures``, :func:`segagree.scoring.tokens.report_numbers.figure_data`) instead of the
+    figure data (``figures``, :func:`segagree.scoring.tokens.pair_figures.figure_data`) instead of the
     per-token ``tracks`` and the ``operation_rows`` (what a corpus run keeps; cheaper);
     ``rows=True`` adds the ``operation_rows`` to that (what a worker writing the text's review
     workbook needs).

@@ -20,14 +20,13 @@ has an empty value and the reason in ``note``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from segagree.errors import SegagreeError, UsageError
+from segagree.model.digest import json_digest, text_digest
 from segagree.scoring.stats_codec import encode
 from segagree.scoring.time.agreement import score_time_statistics, time_measures
 from segagree.scoring.time.reading import read_annotator_files
@@ -85,7 +84,7 @@ class TimeConfig:
         scheme_digest = getattr(scheme, "digest", None)
         payload = {**self.to_dict(), "scheme_digest": scheme_digest, "version": version()}
         payload["parameters"] = {k: v for k, v in self.params.items() if k not in SPEED_PARAMS}
-        return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        return json_digest(payload, 16, default=str)
 
 
 def time_key(task: tuple[str, ...], config: TimeConfig, settings: str | None = None) -> str:
@@ -94,7 +93,7 @@ def time_key(task: tuple[str, ...], config: TimeConfig, settings: str | None = N
 
     files = "|".join(file_digest(Path(p)) for p in task[3:])
     payload = f"time|{task[0]}|{task[1]}|{files}|{settings or config.digest}"
-    return hashlib.sha1(payload.encode()).hexdigest()[:20]
+    return text_digest(payload, 20)
 
 
 def read_task_units(files: Mapping[str, str], how: UnitReading, recording: str = "") -> Any:

@@ -7,8 +7,9 @@ A :class:`Track` declares
 * the resume key of a task (:attr:`Track.key`: the inputs' content and the settings' digest);
 * how a task is scored into its log record (:attr:`Track.score`, run in the workers; the record
   holds the sufficient statistics its measures pool by);
-* which options apply (:attr:`Track.options`, the command-line names; a command refuses the others);
 * which measures it offers (:attr:`Track.measures`).
+
+Which options apply to which track is the option table's (:mod:`segagree.scoring.options`).
 
 Everything else of a run (the scheduler, the results log, the lock, the summary, the report, the
 manifest) is one code path for every track (:mod:`segagree.corpus.scheduler`,
@@ -37,38 +38,12 @@ __all__ = ["REFERENCE_NAMES", "TIME", "TOKEN", "TRACKS", "Task", "Track", "plan_
 Task = tuple[str, ...]
 REFERENCE_NAMES = ("ref", "reference", "gold")
 
-#: Options every run takes, whatever the track.
-COMMON_OPTIONS = frozenset(
-    {"--output", "--jobs", "--backend", "--fresh", "--report", "--quiet", "--json", "--time", "--format", "--encoding"}
-    | {"--scheme", "--tiers", "--speaker-tier", "--word-tier", "--gap-label", "--chat-units", "--no-speaker"}
-    | {"--speaker-from", "--config"}
-)
-TOKEN_OPTIONS = COMMON_OPTIONS | {"--reference", "--kappa", "--sims", "--seed", "--workbooks", "--common-speakers"}
-TIME_OPTIONS = COMMON_OPTIONS | {
-    "--category",
-    "--measure",
-    "--alpha",
-    "--beta",
-    "--delta-empty",
-    "--samples",
-    "--sampler",
-    "--gamma-cat-variant",
-    "--tolerance",
-    "--min-overlap",
-    "--resolution",
-    "--seed",
-    "--sample-jobs",
-    "--annotators",
-    "--time-unit",
-}
-
 
 @dataclass(frozen=True)
 class Track:
     """One kind of corpus run (see the module docstring)."""
 
     name: str
-    options: frozenset[str]
     plan: Callable[[Corpus, Any], list[Task]]
     key: Callable[[Task, Any, str], str]
     score: Callable[[Task, Any, Any], dict[str, Any]]
@@ -162,8 +137,8 @@ def _time_score(task: Task, config: Any, hook: Any = None) -> dict[str, Any]:
     return score_time_task(task, config)
 
 
-TOKEN = Track("token", TOKEN_OPTIONS, _token_plan, _token_key, _token_score, ("boundary", "agreement", "subtitles"))
-TIME = Track("time", TIME_OPTIONS, _time_plan, _time_key, _time_score, ("time",))
+TOKEN = Track("token", _token_plan, _token_key, _token_score, ("boundary", "agreement", "subtitles"))
+TIME = Track("time", _time_plan, _time_key, _time_score, ("time",))
 TRACKS = {t.name: t for t in (TOKEN, TIME)}
 
 

@@ -115,9 +115,9 @@ _ARROW = re.compile(r"-[ -] *>")
 _INDEX = re.compile(r"^\s*-?\d+(\.\d*)?\s*$")
 # Styling: a known HTML-like tag, or an ASS override block {\...}.
 _TAG = re.compile(r"<\s*(/?)\s*(b|i|u|s|font)\b([^<>]*)>|(\{\\[^{}]*\})", re.IGNORECASE)
-_DASH = re.compile(r"^-(?!-)\s*(?=\S)")
-_LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){0,3}):(?:\s+|$)")
-_LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
+DASH = re.compile(r"^-(?!-)\s*(?=\S)")
+LABEL_CAPS = re.compile(r"^([A-Z][A-Z0-9.'’\-]*(?: [A-Z0-9][A-Z0-9.'’\-]*){0,3}):(?:\s+|$)")
+LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
 
 
 _MARKUP = re.compile(r"<[^>]*>|\{\\[^{}]*\}")
@@ -134,7 +134,7 @@ def uses_dialogue_dashes(cues: Iterable[Iterable[str]]) -> bool:
         plain = [_MARKUP.sub("", line).strip() for line in lines]
         if any(plain):
             with_text += 1
-            led = sum(1 for line in plain if _DASH.match(line))
+            led = sum(1 for line in plain if DASH.match(line))
             if led >= 2:
                 return True
             dashed += led > 0
@@ -328,7 +328,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     labels_opt = options.get("speaker_labels", "caps")
     if labels_opt not in ("caps", "any", False, None):
         raise UsageError(f"speaker_labels must be 'caps', 'any' or False, got {labels_opt!r}")
-    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
+    label_res = {"caps": [LABEL_CAPS], "any": [LABEL_CAPS, LABEL_ANY]}.get(labels_opt or "", [])
     path = Path(path)
     encoding = options.get("encoding")
     losses = read_losses()
@@ -467,7 +467,7 @@ class _CueUnits:
         plain, char_styles = _strip_styles(raw_line, stack, ass)
         lead = len(plain) - len(plain.lstrip())
         plain, char_styles = plain[lead:], char_styles[lead:]
-        m = _DASH.match(plain) if self.dashes else None
+        m = DASH.match(plain) if self.dashes else None
         if m:
             self.speaker = "B" if self.speaker == "A" else "A"
             self.marks.add("dash")
@@ -494,7 +494,7 @@ def _styles_inside_words(text: str, styles: list[str]) -> int:
 _TAG_NAME = re.compile(r"<\s*([a-zA-Z]+)")
 
 
-def _styled_line(tokens: list[str], styles: list[str]) -> str:
+def styled_line(tokens: list[str], styles: list[str]) -> str:
     """Tokens joined by spaces, each run of equal style wrapped in its tags (WebVTT's words
     come already escaped, with any timestamp tag in front)."""
     parts: list[str] = []
@@ -568,7 +568,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     if mode == "label":
         changes = speaker_changes(cues)
         unreadable = sorted(
-            {s for s in changes if not (_LABEL_CAPS.fullmatch(s + ": ") or _LABEL_ANY.fullmatch(s + ": "))}
+            {s for s in changes if not (LABEL_CAPS.fullmatch(s + ": ") or LABEL_ANY.fullmatch(s + ": "))}
         )
         if unreadable:
             losses.add(
@@ -698,7 +698,7 @@ def _subtitles(
             line_styles = [style_col[r] for r in rows]
             if k == 0 and line_styles:
                 ass, line_styles[0] = _split_ass(line_styles[0])
-            body = _styled_line(words, line_styles)
+            body = styled_line(words, line_styles)
             if spk != prev and mode == "dash":
                 body = "- " + body
             elif spk != prev and mode == "label":

@@ -102,15 +102,15 @@ from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter, check_options
 from segagree.formats.srt import (
-    _DASH,
-    _LABEL_ANY,
-    _LABEL_CAPS,
+    DASH,
     DEFAULT_SPEAKER,
-    _styled_line,
+    LABEL_ANY,
+    LABEL_CAPS,
     apply_style_tag,
     cue_groups,
     cue_times,
     speaker_marks_mode,
+    styled_line,
     subtitle_layer_to_write,
     uses_dialogue_dashes,
 )
@@ -289,7 +289,7 @@ def _cue_units(cue: _Cue, state: _ReadState, label_res: list[re.Pattern[str]], s
         next_stamp = next(stamp_iter, None)
         pos = len(plain) - len(plain.lstrip())
         rest = plain[pos:]
-        m = _DASH.match(rest) if state.dashes else None
+        m = DASH.match(rest) if state.dashes else None
         if m:
             state.speaker = "B" if state.speaker == "A" else "A"
             state.marks.add("dash")
@@ -613,7 +613,7 @@ def _dot_timings(text: str) -> tuple[str, list[int], list[int]]:
 
 def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
     """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
-    label_res = {"caps": [_LABEL_CAPS], "any": [_LABEL_CAPS, _LABEL_ANY]}.get(labels_opt or "", [])
+    label_res = {"caps": [LABEL_CAPS], "any": [LABEL_CAPS, LABEL_ANY]}.get(labels_opt or "", [])
     text, commas, numbers = _dot_timings(text)
     lines = _split_lines(text)
     if not lines or not _SIGNATURE.match(lines[0]):
@@ -869,7 +869,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                             dropped_starts += 1
                             unwritten_starts.append(r)
                     shown.append(word)
-                body = _styled_line(shown, [style_col[r] for r in rows])
+                body = styled_line(shown, [style_col[r] for r in rows])
                 if mode == "dash" and spk != prev:
                     body = "- " + body
                 elif mode == "voice" and spk != DEFAULT_SPEAKER:

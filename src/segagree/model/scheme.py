@@ -25,7 +25,6 @@ Scheme files are TOML or JSON with the same structure::
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import SchemeError
+from segagree.model.digest import json_digest
 
 NONE_SYMBOL = "none"
 
@@ -232,15 +232,12 @@ class BoundaryScheme:
     @property
     def digest(self) -> str:
         """Short hash of the cost model (symbols, matrix, transposition costs) for signatures."""
-        payload = json.dumps(
-            {
-                "symbols": self.symbols,
-                "m": np.round(self.similarity, 12).tolist(),
-                "t": np.round(self.transposition, 12).tolist(),
-            },
-            sort_keys=True,
-        )
-        return hashlib.sha1(payload.encode()).hexdigest()[:8]
+        payload = {
+            "symbols": self.symbols,
+            "m": np.round(self.similarity, 12).tolist(),
+            "t": np.round(self.transposition, 12).tolist(),
+        }
+        return json_digest(payload, 8)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BoundaryScheme):

@@ -12,9 +12,7 @@ pyplot's global state or the user's interactive backend, and work without a disp
 Colours: the sequential colour map is ``cividis`` (readable with every common colour-vision
 deficiency and in greyscale); categories use the Okabe-Ito palette.
 
-Also here: the seeded percentile bootstrap over texts of pooled S_f / S_f^B (by
-:func:`segagree.metrics.chance.fleiss.bootstrap_ci`), :func:`bootstrap_over_texts`, from each text's summed
-statistics.
+The intervals drawn come from :mod:`segagree.metrics.chance.bootstrap`.
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ import io
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,7 +28,7 @@ import numpy as np
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs.plot_text import plain, plain_all
-from segagree.scoring.tokens.report_numbers import (
+from segagree.scoring.tokens.pair_figures import (
     agreement_windows,
     confusion_counts,
     figure_data,
@@ -49,9 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OKABE_ITO",
     "OP_ORDER",
-    "Interval",
     "agreement_windows",
-    "bootstrap_over_texts",
     "boundary_agreement_png",
     "confusion_counts",
     "confusion_png",
@@ -291,52 +286,6 @@ def confusion_png(matrix: np.ndarray, symbols: Sequence[str], *, title: str) -> 
 
 
 # --------------------------------------------------------------------------- corpus scores
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A percentile bootstrap interval, or why there is none (``low``/``high`` None)."""
-
-    estimate: float
-    low: float | None
-    high: float | None
-    n_texts: int
-    resamples: int
-    note: str = ""
-
-
-def bootstrap_over_texts(
-    stats: Mapping[str, tuple[float, float]],
-    *,
-    resamples: int = 2000,
-    seed: int = 12345,
-    level: float = 0.95,
-) -> Interval:
-    """Seeded percentile bootstrap over texts of a pooled ratio score ``1 - sum(cost) / sum(n)``.
-
-    ``stats`` maps each text to its summed (cost, n) -- (cost, n_tokens) for S_f, (cost, edits)
-    for S_f^B. Texts are resampled with replacement by
-    :func:`segagree.metrics.chance.fleiss.bootstrap_ci`; each resample's score is pooled from summed
-    statistics, like the point estimate. With fewer than two texts there is no interval.
-    """
-    from segagree.metrics.chance.fleiss import bootstrap_ci
-
-    texts = sorted(stats)
-    cost = np.array([float(stats[t][0]) for t in texts])
-    n = np.array([float(stats[t][1]) for t in texts])
-    total = n.sum()
-    estimate = float(1.0 - cost.sum() / total) if total > 0 else 1.0
-    if len(texts) < 2:
-        note = "no interval: a single text" if texts else "no interval: no text"
-        return Interval(estimate, None, None, len(texts), 0, note)
-
-    def pooled(weights: np.ndarray) -> np.ndarray:
-        n_draw = weights @ n
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(n_draw > 0, 1.0 - (weights @ cost) / n_draw, 1.0)
-
-    ci = bootstrap_ci(len(texts), pooled, n_boot=resamples, seed=seed, level=level, unit="text")
-    return Interval(estimate, ci["low"], ci["high"], len(texts), resamples)
 
 
 def scores_png(entries: Sequence[Mapping[str, Any]], *, title: str) -> bytes:

@@ -41,21 +41,22 @@ from segagree.corpus.outcome import RunOutcome, texts_of
 from segagree.corpus.rows import POOLED
 from segagree.files.atomic import atomic_path, write_text_atomic
 from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.chance.bootstrap import bootstrap_over_texts
 from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
-    _confusion,
-    _count,
-    _dots,
-    _environment,
-    _exact,
-    _flatten,
-    _interval,
-    _kappa_interval,
-    _ops,
-    _palette,
-    _score,
-    _setting,
+    confusion_rows,
+    dot_plot,
+    flatten_settings,
+    fmt_count,
+    fmt_exact,
+    fmt_interval,
+    fmt_score,
+    fmt_setting,
+    kappa_interval,
+    operation_bars,
+    template_environment,
+    type_palette,
 )
 from segagree.outputs.text_pages import (
     MAX_MISMATCHES,
@@ -106,12 +107,12 @@ def _bootstrap_group(
 ) -> dict[str, Any]:
     group: dict[str, Any] = {"name": name, "pooled": name == "all pairs"}
     for key, st in ((SF, sf_stats), (SF_B, sfb_stats)):
-        i = plots.bootstrap_over_texts(st, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
+        i = bootstrap_over_texts(st, resamples=BOOTSTRAP_RESAMPLES, seed=seed)
         group["n_texts"] = i.n_texts
         group[key] = {
-            "exact": _exact(i.estimate),
-            "shown": _score(i.estimate),
-            "interval": _interval(i.low, i.high) or i.note,
+            "exact": fmt_exact(i.estimate),
+            "shown": fmt_score(i.estimate),
+            "interval": fmt_interval(i.low, i.high) or i.note,
         }
     return group
 
@@ -179,13 +180,13 @@ def _shown_row(r: Mapping[str, Any], link: str | None) -> dict[str, Any]:
         "link": link,
         "failed": not r.get("ok"),
         "error": r.get("error") or "",
-        "n_tokens": _count(r.get("n_tokens")),
-        SF: _score(r.get(SF)),
-        SF_B: _score(r.get(SF_B)),
-        KAPPA_SF: _score(r.get(KAPPA_SF)),
-        KAPPA_SF_B: _score(r.get(KAPPA_SF_B)),
-        "cost": _count(r.get("cost")),
-        "edits": _count(r.get("edits")),
+        "n_tokens": fmt_count(r.get("n_tokens")),
+        SF: fmt_score(r.get(SF)),
+        SF_B: fmt_score(r.get(SF_B)),
+        KAPPA_SF: fmt_score(r.get(KAPPA_SF)),
+        KAPPA_SF_B: fmt_score(r.get(KAPPA_SF_B)),
+        "cost": fmt_count(r.get("cost")),
+        "edits": fmt_count(r.get("edits")),
         "mismatches": r.get("mismatches", 0),
     }
 
@@ -228,7 +229,7 @@ class _Figures:
             else:
                 self.confusion_ok = False
         if dots_wanted:
-            low, high, _ = _kappa_interval(r, POOLED, SF)
+            low, high, _ = kappa_interval(r, POOLED, SF)
             self.kappa_intervals[(r["text"], r["annotator_a"], r["annotator_b"])] = (low, high)
 
 
@@ -289,7 +290,7 @@ class _Entry:
     def dots(self, figures: _Figures) -> dict[str, Any] | None:
         if not self.scored or len(self.scored) > MAX_DOTS:
             return None
-        return _dots(self.dot_entries(figures))
+        return dot_plot(self.dot_entries(figures))
 
     def dot_entries(self, figures: _Figures) -> list[dict[str, Any]]:
         entries = []
@@ -335,7 +336,10 @@ class _Entry:
             digest = self.config.digest
         except Exception as err:  # a scheme file gone since the run: still write the report
             digest = f"unavailable ({err})"
-        return {"settings": [(k, _setting(v)) for k, v in _flatten(self.config.to_dict())], "settings_digest": digest}
+        return {
+            "settings": [(k, fmt_setting(v)) for k, v in flatten_settings(self.config.to_dict())],
+            "settings_digest": digest,
+        }
 
     def panel(self) -> list[dict[str, Any]]:
         """``run --machine``: each machine's verdict, shown with a link to ``panel.html``."""
@@ -348,7 +352,7 @@ class _Entry:
         groups = self.groups() if self.scored else []
         subtitles = self.subtitles()
         corpus_confusion = (
-            _confusion(figures.confusion, figures.symbols)
+            confusion_rows(figures.confusion, figures.symbols)
             if figures.confusion_ok and figures.confusion is not None
             else None
         )
@@ -372,9 +376,9 @@ class _Entry:
             "scores_png": self.scores_png(figures),
             "worst": self.worst(),
             "table": [_shown_row(r, self.link(r)) for r in self.lights],
-            "palette": _palette(),
+            "palette": type_palette(),
             "op_colours": list(plots.OP_COLOURS.items()),
-            "corpus_ops": _ops([[*k, n] for k, n in figures.operations.items()], figures.symbols),
+            "corpus_ops": operation_bars([[*k, n] for k, n in figures.operations.items()], figures.symbols),
             "corpus_confusion": corpus_confusion,
             "subtitles": subtitles,
             "schemes": sorted(figures.schemes),
@@ -386,7 +390,7 @@ class _Entry:
 def render_report(outdir: Path, outcome: RunOutcome, config: RunConfig, *, jobs: int = 1) -> str:
     """The entry page's HTML (see the module docstring)."""
     context = _Entry(Path(outdir), outcome, config).context()
-    return _environment().get_template(TEMPLATE).render(context)
+    return template_environment().get_template(TEMPLATE).render(context)
 
 
 def write_report(outdir: Path, outcome: RunOutcome, config: RunConfig, *, jobs: int = 1) -> Path:

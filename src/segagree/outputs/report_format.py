@@ -5,8 +5,6 @@ geometry, and the Jinja2 environment (autoescaped) that renders the templates.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import re
 import struct
@@ -19,6 +17,7 @@ import numpy as np
 from segagree.corpus.rows import POOLED, kappa_values
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.chance.kappa import KAPPA_NAMES
+from segagree.model.digest import json_digest
 from segagree.outputs import plots
 
 SF, SF_B = SF_NAMES  # S_f's and S_f^B's names (their cards'), the keys of compare results
@@ -31,7 +30,7 @@ Z95 = 1.959963984540054
 
 
 @cache
-def _environment() -> jinja2.Environment:
+def template_environment() -> jinja2.Environment:
     import jinja2
 
     return jinja2.Environment(
@@ -43,26 +42,26 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def _slug(value: str) -> str:
+def slugify(value: str) -> str:
     """A file-name-safe version of a text or annotator name."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", value).strip("._") or "_"
 
 
-def _png_size(png: bytes) -> tuple[int, int]:
+def png_size(png: bytes) -> tuple[int, int]:
     """(width, height) in pixels from a PNG's IHDR chunk."""
     if png[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("not a PNG")
     return struct.unpack(">II", png[16:24])
 
 
-def _score(value: Any) -> str:
+def fmt_score(value: Any) -> str:
     """A score with three decimals ('—' when missing or not a number)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     return f"{float(value):.3f}"
 
 
-def _count(value: Any) -> str:
+def fmt_count(value: Any) -> str:
     """A count or a cost: integers plainly, fractions with up to three decimals."""
     if value is None:
         return "—"
@@ -72,7 +71,7 @@ def _count(value: Any) -> str:
     return f"{number:.3f}".rstrip("0").rstrip(".")
 
 
-def _exact(value: Any) -> str:
+def fmt_exact(value: Any) -> str:
     """A number as written into ``data-value`` attributes: exact (``repr`` of a float)."""
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
         return str(value)
@@ -81,24 +80,24 @@ def _exact(value: Any) -> str:
     return repr(float(value))
 
 
-def _interval(low: float | None, high: float | None) -> str:
+def fmt_interval(low: float | None, high: float | None) -> str:
     return "" if low is None or high is None else f"[{low:.3f}, {high:.3f}]"
 
 
-def _cell(values: Mapping[tuple[str, ...], Any], key: tuple[str, ...], fmt: str = "score") -> dict[str, Any]:
+def summary_cell(values: Mapping[tuple[str, ...], Any], key: tuple[str, ...], fmt: str = "score") -> dict[str, Any]:
     """A table cell holding a summary value, tagged with its summary key and exact value."""
     value = values.get(key)
-    shown = _score(value) if fmt == "score" else _count(value)
+    shown = fmt_score(value) if fmt == "score" else fmt_count(value)
     if value is None:
         return {"key": None, "exact": None, "shown": shown}
-    return {"key": "|".join(key), "exact": _exact(value), "shown": shown}
+    return {"key": "|".join(key), "exact": fmt_exact(value), "shown": shown}
 
 
-def _plain(shown: Any) -> dict[str, Any]:
+def plain_cell(shown: Any) -> dict[str, Any]:
     return {"key": None, "exact": None, "shown": str(shown)}
 
 
-def _kappa_interval(result: Mapping[str, Any], speaker: str, target: str) -> tuple[float | None, float | None, str]:
+def kappa_interval(result: Mapping[str, Any], speaker: str, target: str) -> tuple[float | None, float | None, str]:
     """(low, high, how) of kappa for one speaker (or ALL).
 
     ``how`` is ``"ci"`` for bounds the kappa computation gave, ``"se"`` for kappa ± 1.96 SE,
@@ -131,13 +130,13 @@ def _level(share: float) -> int:
     return min(10, max(0, int(round(float(share) * 10))))
 
 
-def _palette() -> list[dict[str, Any]]:
+def type_palette() -> list[dict[str, Any]]:
     return [
         {"bg": plots.share_colour(i / 10), "ink": plots.share_ink(i / 10), "share": f"{i / 10:.1f}"} for i in range(11)
     ]
 
 
-def _heat(fig: Mapping[str, Any]) -> dict[str, Any] | None:
+def heat_rows(fig: Mapping[str, Any]) -> dict[str, Any] | None:
     """Rows of the agreement heat map of one pair (None without tracks)."""
     entries = fig["agreement"]
     if not entries:
@@ -169,7 +168,7 @@ def _label(symbol: str) -> str:
     return "none" if symbol == "none" else f"‘{symbol}’"
 
 
-def _ops(operations: Iterable[Sequence[Any]], symbols: Sequence[str]) -> dict[str, Any]:
+def operation_bars(operations: Iterable[Sequence[Any]], symbols: Sequence[str]) -> dict[str, Any]:
     """Bar rows of operations by (A's type, B's type, operation), in the PNG's order."""
     order = {s: i for i, s in enumerate(symbols)}
     items = sorted(
@@ -190,7 +189,7 @@ def _ops(operations: Iterable[Sequence[Any]], symbols: Sequence[str]) -> dict[st
     return {"rows": rows, "total": total, "edits": edits}
 
 
-def _confusion(matrix: Sequence[Sequence[int]] | np.ndarray, symbols: Sequence[str]) -> dict[str, Any]:
+def confusion_rows(matrix: Sequence[Sequence[int]] | np.ndarray, symbols: Sequence[str]) -> dict[str, Any]:
     m = np.asarray(matrix, dtype=np.int64)
     top = max(int(m.max()) if m.size else 0, 1)
     labels = [_label(s) for s in symbols[1:]]
@@ -209,7 +208,7 @@ def _confusion(matrix: Sequence[Sequence[int]] | np.ndarray, symbols: Sequence[s
     return {"labels": labels, "rows": rows, "caption": caption}
 
 
-def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
+def dot_plot(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Geometry of the SVG dot plot: S_f, S_f^B and kappa (with its interval) per text and pair."""
     values = [v for e in entries for v in (e.get(SF), e.get(SF_B), e.get("kappa_sf_low")) if v is not None]
     finite = [float(v) for v in values if math.isfinite(float(v))]
@@ -240,7 +239,7 @@ def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
         item: dict[str, Any] = {"label": e["label"], "y": y, SF: None, SF_B: None, "kappa": None}
         for key in (SF, SF_B):
             if x(e.get(key)) is not None:
-                item[key] = {"x": x(e[key]), "shown": _score(e[key])}
+                item[key] = {"x": x(e[key]), "shown": fmt_score(e[key])}
         k = e.get(KAPPA_SF)
         if x(k) is not None:
             low = x(e.get("kappa_sf_low", k))
@@ -249,7 +248,7 @@ def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
                 "x": x(k),
                 "low": low if low is not None else x(k),
                 "high": high if high is not None else x(k),
-                "shown": _score(k),
+                "shown": fmt_score(k),
             }
         out.append(item)
     return {
@@ -266,20 +265,20 @@ def _dots(entries: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _digest(payload: Any) -> str:
-    return hashlib.sha1(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+def settings_digest(payload: Any) -> str:
+    return json_digest(payload, 16, default=str)
 
 
-def _flatten(d: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+def flatten_settings(d: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
     for key, value in d.items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping) and value:
-            yield from _flatten(value, f"{name}.")
+            yield from flatten_settings(value, f"{name}.")
         else:
             yield name, value
 
 
-def _setting(value: Any) -> str:
+def fmt_setting(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value) or "(none)"
     if isinstance(value, Mapping):
@@ -287,7 +286,7 @@ def _setting(value: Any) -> str:
     return str(value)
 
 
-def _pair_pngs(label: str, symbols: Sequence[str], fig: Mapping[str, Any]) -> dict[str, bytes]:
+def pair_pngs(label: str, symbols: Sequence[str], fig: Mapping[str, Any]) -> dict[str, bytes]:
     """The matplotlib PNGs of one pair (a module-level function so worker processes can run it)."""
     out: dict[str, bytes] = {}
     if fig["agreement"]:

@@ -22,7 +22,6 @@ localStorage under its digest and exports them as a decisions file
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -39,6 +38,7 @@ from segagree.files.atomic import write_text_atomic
 from segagree.files.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
 from segagree.formats import read_document
 from segagree.model import NONE_SYMBOL, Document
+from segagree.model.digest import json_digest
 from segagree.outputs.review_workbook import (
     DECISIONS,
     SOURCE_HEADERS,
@@ -358,7 +358,7 @@ def _script_json(data: Mapping[str, Any]) -> str:
 def with_digest(data: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` with ``digest``: SHA-1 (16 hex digits) of its JSON, the key of the page's stored decisions."""
     body = {k: v for k, v in data.items() if k != "digest"}
-    digest = hashlib.sha1(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+    digest = json_digest(body, 16, ensure_ascii=False)
     return {**body, "digest": digest}
 
 
@@ -425,7 +425,7 @@ PARTS_DIR = ".review-parts"
 
 def review_part_path(page_dir: Path, key: str, config: RunConfig) -> Path:
     """Where a pair's prebuilt review part is kept (see :data:`PARTS_DIR`)."""
-    shown = hashlib.sha1(json.dumps([version(), config.review_matches]).encode()).hexdigest()[:8]
+    shown = json_digest([version(), config.review_matches], 8)
     return page_dir / PARTS_DIR / f"{key}-{shown}.html"
 
 

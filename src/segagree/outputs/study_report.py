@@ -47,7 +47,7 @@ SYSTEM_METRICS: tuple[str, ...] = (BLEU_BR, TER_BR.name, SIGMA.name, B_CARD.name
 COLUMNS: tuple[str, ...] = ("operation", "n", "p", "seed", "metric", "value", "better", "normalised", "system")
 
 
-def _slug(text: str) -> str:
+def slugify(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
@@ -127,7 +127,7 @@ def _write_plots(result: StudyResult, folder: Path) -> list[str]:
             if op in by_op:
                 _plot(ax, by_op[op], metric if metric in KEY_METRICS else "_" + metric, metric in KEY_METRICS)
         ax.legend(fontsize=7, loc="lower left")
-        name = f"op_{_slug(op)}.png"
+        name = f"op_{slugify(op)}.png"
         _save(fig, folder / name)
         written.append(name)
     for metric in KEY_METRICS:
@@ -138,14 +138,14 @@ def _write_plots(result: StudyResult, folder: Path) -> list[str]:
             _plot(ax, curve, op, True)
             _systems_on(ax, result, metric, op, curve)
         ax.legend(fontsize=7, loc="lower left")
-        name = f"metric_{_slug(metric)}.png"
+        name = f"metric_{slugify(metric)}.png"
         _save(fig, folder / name)
         written.append(name)
     return written
 
 
 def _html(result: StudyResult, plots: list[str]) -> str:
-    from segagree.outputs.report import _environment
+    from segagree.outputs.report_format import template_environment
 
     curves = result.analysis["curves"]
     ops = sorted({op for c in curves.values() for op in c})
@@ -170,7 +170,7 @@ def _html(result: StudyResult, plots: list[str]) -> str:
         "system_metrics": SYSTEM_METRICS,
         "bold_metrics": (BLEU_BR, TER_BR.name),
     }
-    return _environment().get_template("study.html.j2").render(context)
+    return template_environment().get_template("study.html.j2").render(context)
 
 
 def write_study(result: StudyResult, out_dir: str | Path) -> dict[str, Any]:

@@ -15,7 +15,6 @@ worker processes when there are many.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,23 +26,24 @@ from segagree.corpus.outcome import RunOutcome, texts_of
 from segagree.corpus.rows import POOLED, rows_for
 from segagree.files.atomic import atomic_path, write_text_atomic
 from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.model.digest import text_digest
 from segagree.outputs import plots
 from segagree.outputs.report_format import (
-    _cell,
-    _confusion,
-    _count,
-    _digest,
-    _environment,
-    _heat,
-    _interval,
-    _kappa_interval,
-    _ops,
-    _pair_pngs,
-    _palette,
-    _plain,
-    _png_size,
-    _score,
-    _slug,
+    confusion_rows,
+    fmt_count,
+    fmt_interval,
+    fmt_score,
+    heat_rows,
+    kappa_interval,
+    operation_bars,
+    pair_pngs,
+    plain_cell,
+    png_size,
+    settings_digest,
+    slugify,
+    summary_cell,
+    template_environment,
+    type_palette,
 )
 from segagree.version import version
 
@@ -71,10 +71,10 @@ SECTIONS = (
 def page_name(text: str) -> str:
     """The file name of a text's page: the name itself where it is file-name safe, else a slug
     with a short hash of the name (two names that slug alike still get two pages)."""
-    slug = _slug(text)
+    slug = slugify(text)
     if slug == text:
         return f"{slug}.html"
-    return f"{slug}-{hashlib.sha1(text.encode()).hexdigest()[:6]}.html"
+    return f"{slug}-{text_digest(text, 6)}.html"
 
 
 def page_link(text: str) -> str:
@@ -85,7 +85,7 @@ def page_link(text: str) -> str:
 def page_digest(lights: Sequence[Mapping[str, Any]], settings: str) -> str:
     """What a text's page shows: its pairs' keys, names, files and outcomes, and ``settings``."""
     pairs = [[r["key"], r["annotator_a"], r["annotator_b"], r["file_a"], r["file_b"], r["ok"]] for r in lights]
-    return _digest([version(), settings, pairs])
+    return settings_digest([version(), settings, pairs])
 
 
 @dataclass
@@ -121,21 +121,21 @@ def _score_rows(
             ("cost", "count"),
             ("edits", "count"),
         ):
-            row[key] = _cell(values, (*k, key), fmt)
+            row[key] = summary_cell(values, (*k, key), fmt)
         if kappa_on:
             for target in (SF, SF_B):
-                low, high, how = _kappa_interval(r, speaker, target)
+                low, high, how = kappa_interval(r, speaker, target)
                 how_seen.add(how)
-                row[f"kappa_{target}"] = _cell(values, (*k, f"kappa_{target}"))
-                row[f"kappa_{target}_interval"] = _interval(low, high) or (
+                row[f"kappa_{target}"] = summary_cell(values, (*k, f"kappa_{target}"))
+                row[f"kappa_{target}_interval"] = fmt_interval(low, high) or (
                     f"undefined: {how}" if how not in ("", "ci", "se") else ""
                 )
         ops = []
         for key in OP_KEYS:
             if (*k, key) in values or not pooled:
-                ops.append(_cell(values, (*k, key), "count"))
+                ops.append(summary_cell(values, (*k, key), "count"))
             else:  # the summary has no pooled operation counts: sum the speakers'
-                ops.append(_plain(sum(int(st.get(key) or 0) for st in per_speaker.values())))
+                ops.append(plain_cell(sum(int(st.get(key) or 0) for st in per_speaker.values())))
         row["ops"] = ops
         rows.append(row)
     return rows
@@ -149,8 +149,8 @@ def _mismatches(r: Mapping[str, Any], anchor: str) -> dict[str, Any] | None:
         {
             "speaker": m.get("speaker", ""),
             "kind": m.get("kind", ""),
-            "position_a": _count(m.get("position_a")),
-            "position_b": _count(m.get("position_b")),
+            "position_a": fmt_count(m.get("position_a")),
+            "position_b": fmt_count(m.get("position_b")),
             "token_a": m.get("token_a", ""),
             "token_b": m.get("token_b", ""),
         }
@@ -167,7 +167,7 @@ def subtitle_cells(r: Mapping[str, Any]) -> list[dict[str, Any]]:
         return []
     out = []
     for metric, value in subs.items():
-        shown = _score(value) if isinstance(value, float) else str(value)
+        shown = fmt_score(value) if isinstance(value, float) else str(value)
         key = f"{r['text']}|{r['annotator_a']}|{r['annotator_b']}|{metric}"
         out.append(
             {
@@ -215,11 +215,11 @@ def _pair_entry(
         "file_a": r["file_a"],
         "file_b": r["file_b"],
         "score_rows": _score_rows(r, values, kappa_on, how_seen) if has_sf else [],
-        "other": [(n, _cell(values, (r["text"], r["annotator_a"], r["annotator_b"], POOLED, n))) for n in names],
+        "other": [(n, summary_cell(values, (r["text"], r["annotator_a"], r["annotator_b"], POOLED, n))) for n in names],
         "figures": fig,
-        "heat": _heat(fig) if fig else None,
-        "ops": _ops(fig["operations"], symbols) if fig else None,
-        "confusion": _confusion(fig["confusion"], symbols)
+        "heat": heat_rows(fig) if fig else None,
+        "ops": operation_bars(fig["operations"], symbols) if fig else None,
+        "confusion": confusion_rows(fig["confusion"], symbols)
         if fig and fig["confusion"] is not None and len(symbols) >= 2
         else None,
         "png": png,
@@ -264,7 +264,7 @@ def text_context(
             for r in results
             if isinstance(r.get("kappa"), Mapping) and r["kappa"].get("signature")
         ],
-        "palette": _palette(),
+        "palette": type_palette(),
         "op_colours": list(plots.OP_COLOURS.items()),
     }
 
@@ -281,7 +281,7 @@ def write_text_page(
     empty = {"agreement": None, "operations": None, "confusion": None}
     context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
     path = outdir / PAGES_DIR / page_name(text)
-    page = _environment().get_template(TEMPLATE).render(context)
+    page = template_environment().get_template(TEMPLATE).render(context)
     if config.review_pages:  # the review part of the text (issue 30), appended to the page
         from segagree.outputs.review_page import text_review_section
 
@@ -314,20 +314,20 @@ class _Pngs:
         if not fig or r["compare"].get(SF) is None:
             return empty
         symbols = r["compare"]["scheme"]["symbols"]
-        stem = f"{_slug(r['text'])}__{_slug(r['annotator_a'])}_vs_{_slug(r['annotator_b'])}"
+        stem = f"{slugify(r['text'])}__{slugify(r['annotator_a'])}_vs_{slugify(r['annotator_b'])}"
         while any(n.startswith(stem + "__") for n in self.used):  # two names that slug alike
             stem += "_"
-        digest = _digest([version(), _label(r), symbols, fig])
+        digest = settings_digest([version(), _label(r), symbols, fig])
         names = {kind: f"{stem}__{kind}.png" for kind in empty}
         self.used.update(names.values())
         if any(
             self.index.get(n, {}).get("digest") != digest or not (self.folder / n).is_file() for n in names.values()
         ):
-            drawn = _pair_pngs(_label(r), symbols, fig)
+            drawn = pair_pngs(_label(r), symbols, fig)
             for kind, png in drawn.items():
                 with atomic_path(self.folder / names[kind]) as tmp:
                     tmp.write_bytes(png)
-                width, height = _png_size(png)
+                width, height = png_size(png)
                 self.index[names[kind]] = {"digest": digest, "width": width, "height": height}
             for kind in set(names) - set(drawn):
                 self.index.pop(names[kind], None)
@@ -377,7 +377,7 @@ def write_text_pages(
     texts no longer in the run. ``old``: the manifest's page digests of the previous run."""
     outdir = Path(outdir)
     # scoring settings, the figures' kind, and the review part (issue 30)
-    settings = _digest([config.digest, config.report_plots, config.review_pages])
+    settings = settings_digest([config.digest, config.report_plots, config.review_pages])
     out, todo = pages_to_write(outdir, outcome, settings, old)
     corpus_root = str(outcome.corpus.root)
     if config.report_plots == "all":

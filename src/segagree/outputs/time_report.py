@@ -28,7 +28,15 @@ from segagree.corpus.rows import POOLED
 from segagree.corpus.time_track import measure_values
 from segagree.files.atomic import write_text_atomic
 from segagree.metrics.registry import get_measure
-from segagree.outputs.report_format import _digest, _environment, _exact, _flatten, _interval, _score, _setting
+from segagree.outputs.report_format import (
+    flatten_settings,
+    fmt_exact,
+    fmt_interval,
+    fmt_score,
+    fmt_setting,
+    settings_digest,
+    template_environment,
+)
 from segagree.outputs.text_pages import PAGES_DIR, PagesWritten, page_link, pages_to_write
 from segagree.scoring.pooling import bootstrap_pooled
 from segagree.version import version
@@ -91,9 +99,9 @@ def _corpus_rows(outcome: RunOutcome, jobs: int = 1) -> list[dict[str, Any]]:
                     "label": label,
                     "title": card.title,
                     "better": card.better,
-                    "shown": _score(value),
-                    "exact": _exact(value),
-                    "interval": _interval(low, high) or ("" if n_texts > 1 else "a single text"),
+                    "shown": fmt_score(value),
+                    "exact": fmt_exact(value),
+                    "interval": fmt_interval(low, high) or ("" if n_texts > 1 else "a single text"),
                     "note": note,
                     "strip": _strip(values),
                 }
@@ -117,7 +125,9 @@ def _table(outcome: RunOutcome, labels: list[str]) -> list[dict[str, Any]]:
     with_page = set(texts_of(outcome))
     for light in outcome.pairs:
         values = light.get("values") or {}
-        cells = [{"shown": _score(values.get(lab)), "exact": _exact(values.get(lab)), "key": None} for lab in labels]
+        cells = [
+            {"shown": fmt_score(values.get(lab)), "exact": fmt_exact(values.get(lab)), "key": None} for lab in labels
+        ]
         rows.append(
             {
                 "text": light["text"],
@@ -132,7 +142,7 @@ def _table(outcome: RunOutcome, labels: list[str]) -> list[dict[str, Any]]:
 
 def _lowest(outcome: RunOutcome, label: str) -> list[dict[str, Any]]:
     scored = [(v, r["text"]) for r in outcome.pairs if (v := _scalar((r.get("values") or {}).get(label))) is not None]
-    return [{"text": t, "link": page_link(t), "shown": _score(v)} for v, t in sorted(scored)[:MAX_LOWEST]]
+    return [{"text": t, "link": page_link(t), "shown": fmt_score(v)} for v, t in sorted(scored)[:MAX_LOWEST]]
 
 
 def _context(outcome: RunOutcome, jobs: int = 1) -> dict[str, Any]:
@@ -140,8 +150,8 @@ def _context(outcome: RunOutcome, jobs: int = 1) -> dict[str, Any]:
     labels = list(dict.fromkeys(lab for r in outcome.pairs for lab in (r.get("values") or {})))
     corpus_rows = _corpus_rows(outcome, jobs)
     first = next((r["label"] for r in corpus_rows if r["strip"] is not None), labels[0] if labels else "")
-    settings = [(f"parameters.{k}", _setting(v)) for k, v in _flatten(config.params) if v is not None]
-    settings += [(f"reading.{k}", _setting(v)) for k, v in _flatten(config.reading()) if v is not None]
+    settings = [(f"parameters.{k}", fmt_setting(v)) for k, v in flatten_settings(config.params) if v is not None]
+    settings += [(f"reading.{k}", fmt_setting(v)) for k, v in flatten_settings(config.reading()) if v is not None]
     failures = [
         {"text": r["text"], "files": {a: Path(p).name for a, p in (r.get("files") or {}).items()}, "error": r["error"]}
         for r in outcome.failures
@@ -172,7 +182,7 @@ def _context(outcome: RunOutcome, jobs: int = 1) -> dict[str, Any]:
 def write_report(outdir: Path, outcome: RunOutcome, config: Any, *, jobs: int = 1) -> Path:
     """Write ``report.html`` (see the module docstring); return its path."""
     path = Path(outdir) / REPORT_NAME
-    html = _environment().get_template(TEMPLATE).render(**_context(outcome, jobs))
+    html = template_environment().get_template(TEMPLATE).render(**_context(outcome, jobs))
     write_text_atomic(path, html)
     return path
 
@@ -194,7 +204,7 @@ def _speakers_section(record: Mapping[str, Any], outdir: Path, config: Any) -> d
         for col in columns:
             for label, value, note in measure_values(name, per.get(col, {})):
                 line = by_label.setdefault(label, {"label": label, "cells": {}, "note": ""})
-                line["cells"][col] = {"shown": _score(value), "exact": _exact(value)}
+                line["cells"][col] = {"shown": fmt_score(value), "exact": fmt_exact(value)}
                 line["note"] = line["note"] or note
         rows += by_label.values()
     categories = [r for r in rows if ":" in r["label"]]
@@ -216,7 +226,7 @@ def _pairs_section(record: Mapping[str, Any], outdir: Path, config: Any) -> dict
                     column = f"{name}.{field}"
                     if column not in columns:
                         columns.append(column)
-                    pairs.setdefault(pair, {})[column] = {"shown": _score(value), "exact": _exact(value)}
+                    pairs.setdefault(pair, {})[column] = {"shown": fmt_score(value), "exact": fmt_exact(value)}
     if not pairs:
         return None
     return {"columns": columns, "rows": [{"pair": p, "cells": c} for p, c in pairs.items()]}
@@ -270,7 +280,7 @@ def write_text_page(outdir: Path, record: Mapping[str, Any], config: Any, corpus
         if data is not None:
             sections.append({"id": key, "title": title, "data": data})
     html = (
-        _environment()
+        template_environment()
         .get_template(TEXT_TEMPLATE)
         .render(
             text=record["text"],
@@ -293,7 +303,7 @@ def write_text_pages(
     """Write the page of every text whose page is missing or out of date; remove the pages of texts
     no longer in the run. ``old``: the manifest's page digests of the previous run."""
     outdir = Path(outdir)
-    out, texts = pages_to_write(outdir, outcome, _digest([config.digest, "time"]), old)
+    out, texts = pages_to_write(outdir, outcome, settings_digest([config.digest, "time"]), old)
     todo = [indexes[0] for _, indexes in texts]  # a time text is one task
     (outdir / PAGES_DIR).mkdir(parents=True, exist_ok=True)
     root = str(outcome.corpus.root)

@@ -279,6 +279,12 @@ def _applies_on(rule: Rule, track: str) -> bool:
     return ANY in rule.tracks or track in rule.tracks
 
 
+def keyword_applies(command: str, keyword: str, track: str) -> bool:
+    """Whether the API keyword of an option of ``command`` (``common_speakers`` for ``--common-speakers``)
+    applies on ``track``: the Python API's reading of this table."""
+    return _applies_on(OPTIONS[command]["--" + keyword.replace("_", "-")], track)
+
+
 def _track_problem(flag: str, rule: Rule, track: str) -> str:
     where = ", ".join(TRACKS[t][1] for t in rule.tracks if t in TRACKS)
     text = f"{flag} does not apply {TRACKS[track][0]}: it applies to {where}"

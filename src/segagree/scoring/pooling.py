@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import UsageError
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 from segagree.metrics.contract import Measure, NotApplicableResult
 from segagree.scoring.stats_codec import decode
 
@@ -57,20 +58,26 @@ def bootstrap_pooled(
     pools their statistics. (None, None) with fewer than two texts or no number."""
     if len(per_text) < 2:
         return None, None
-    rng = np.random.default_rng(seed)
-    values = []
-    for _ in range(resamples):
-        drawn = rng.integers(0, len(per_text), len(per_text))
-        stats = [s for i in drawn for s in per_text[i]]
-        if stats:
-            try:
-                v = _value(measure.score(measure.add(stats), params).to_dict())
-            except ValueError:
-                v = None
-            if v is not None:
-                values.append(v)
-    if len(values) < 2:
+
+    values: list[float] = []
+
+    def pooled(draws: np.ndarray) -> np.ndarray:
+        # statistics added in drawn order, so each resample's sum is the same float every time
+        values.extend(_pooled_value(measure, [s for i in drawn for s in per_text[i]], params) for drawn in draws)
+        return np.array(values)
+
+    ci = bootstrap_ci(len(per_text), pooled, n_boot=resamples, seed=seed, level=level, draws=True)
+    if int(np.isfinite(values).sum()) < 2:  # fewer than two resamples gave a number
         return None, None
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(values, [tail, 100 - tail])
-    return float(low), float(high)
+    return float(ci["low"]), float(ci["high"])
+
+
+def _pooled_value(measure: Measure[Any, Any, Any], stats: list[Any], params: Mapping[str, Any]) -> float:
+    """One resample's pooled value (NaN: no statistics, or no number)."""
+    if not stats:
+        return float("nan")
+    try:
+        v = _value(measure.score(measure.add(stats), params).to_dict())
+    except ValueError:
+        v = None
+    return float("nan") if v is None else v

@@ -36,7 +36,7 @@ import numpy as np
 
 from segagree.errors import UsageError
 from segagree.metrics.boundary.masses import Format, as_pair
-from segagree.metrics.boundary.stats import _Additive, signature
+from segagree.metrics.boundary.stats import AdditiveStats, signature
 from segagree.metrics.contract import Card, TokenPair
 from segagree.metrics.token_measure import BoundaryMeasure
 
@@ -62,7 +62,7 @@ DEFAULTS = {"ins_cost": 2.0, "del_cost": 2.0, "shift_cost_coeff": 1.0}
 
 
 @dataclass(frozen=True)
-class GhdStats(_Additive):
+class GhdStats(AdditiveStats):
     """Additive statistics of GHD: the cost, and the boundaries and gaps it was computed over."""
 
     metric: str

@@ -44,16 +44,20 @@ import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from segagree.errors import MismatchError, UsageError
+from segagree.errors import MismatchError, SegagreeError, UsageError
+from segagree.metrics.boundary.costs import EPS, CostTable
+from segagree.metrics.boundary.modes import MODES
 from segagree.metrics.contract import Card, Measure, TokenPair
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
 __all__ = [
     "MODES",
+    "check_mode",
     "OpName",
     "Operation",
     "SfResult",
@@ -93,10 +97,9 @@ SF_B_CARD = Card.from_text(
 SF_NAMES: tuple[str, ...] = (SF_CARD.name, SF_B_CARD.name)
 
 OpName = Literal["match", "substitution", "transposition", "insertion", "deletion"]
-MODES: tuple[str, ...] = ("optimal", "segsimflex")
 
 # Cost ties closer than this are treated as equal (the tie goes to the alignment with more edits).
-_EPS = 1e-12
+_EPS = EPS  # the aligners' tie rule (metrics.boundary.costs)
 # Operation kinds by small int, for the vectorised assembly of operation lists.
 _OP_NAMES: tuple[OpName, ...] = ("match", "substitution", "transposition", "insertion", "deletion")
 _MATCH, _SUB, _TRANS, _INS, _DEL = range(5)
@@ -325,42 +328,31 @@ def _as_codes(x: Any, scheme: BoundaryScheme, what: str) -> np.ndarray:
     return codes
 
 
-def _check_mode(mode: str) -> None:
+def check_mode(mode: str, *, path: str | Path | None = None, error: type[SegagreeError] = UsageError) -> None:
+    """Refuse an S_f search mode that is not one of :data:`MODES` (the one check of every layer: the
+    measure, the API, a corpus's settings), as ``error`` naming ``path`` when given."""
     if mode not in MODES:
-        raise UsageError(f"unknown S_f mode {mode!r}; expected one of {list(MODES)}")
+        raise error(f"mode must be {' or '.join(MODES)}, not {mode!r}", path=path)
 
 
 # --- the optimal alignment ----------------------------------------------------------------
 
 
 class _CostModel:
-    """Plain-Python cost tables of a scheme, and the longest distance worth transposing over."""
+    """Plain-Python lists of a scheme's cost table (:class:`~segagree.metrics.boundary.costs.CostTable`)
+    and the band of the alignment."""
 
     def __init__(self, scheme: BoundaryScheme):
-        c = 1.0 - scheme.similarity
-        k = scheme.n_codes
+        table = CostTable(scheme)
         self.scheme = scheme
-        self.c_np = c
-        self.c = c.tolist()
-        self.dele = [float(c[x, 0]) for x in range(k)]
-        self.ins = [float(c[0, y]) for y in range(k)]
-        self.trans = [float(t) for t in scheme.transposition]
-        # Pairing x (A) with y (B) at distance d beats deleting x and inserting y only when
-        # trans[later] * d + c[x][y] < dele[x] + ins[y]; beyond dmax it never does, so the
-        # alignment can be banded. A zero transposition cost with a positive gain makes the
-        # band unbounded (dmax = inf): the full DP is used then.
-        dmax = 0.0
-        for x in range(1, k):
-            for y in range(1, k):
-                gain = self.dele[x] + self.ins[y] - self.c[x][y]
-                if gain <= _EPS:
-                    continue
-                for t in (self.trans[x], self.trans[y]):
-                    if t <= 0.0:
-                        dmax = float("inf")
-                    else:
-                        dmax = max(dmax, float(np.ceil(gain / t)))
-        self.dmax = dmax
+        self.c_np = table.c
+        self.c = table.c.tolist()
+        self.dele = table.dele.tolist()
+        self.ins = table.ins.tolist()
+        self.trans = table.trans.tolist()
+        # The band: a pair spans at most `reach` tokens, and _align_block keeps the states within
+        # distance < dmax; without a reach (a zero transposition cost) the full DP is used.
+        self.dmax = table.reach + 1
 
     def pair_cost(self, pa: int, x: int, pb: int, y: int) -> float | None:
         """Cost of pairing A's x at pa with B's y at pb, or None if not strictly cheaper than
@@ -632,7 +624,7 @@ def sf_speaker(
         MismatchError: the arrays have different lengths.
         UsageError: an unknown mode, or codes that are not in the scheme.
     """
-    _check_mode(mode)
+    check_mode(mode)
     scheme = builtin_scheme("dubois") if scheme is None else scheme
     who = f"speaker {speaker!r}" if speaker else "speaker"
     ca = _as_codes(a, scheme, f"{who}, annotation A")
@@ -707,7 +699,7 @@ def sf(
         MismatchError: the speaker sets differ, or a speaker's two arrays differ in length.
         UsageError: an unknown mode, or codes that are not in the scheme.
     """
-    _check_mode(mode)
+    check_mode(mode)
     scheme = builtin_scheme("dubois") if scheme is None else scheme
     names_a, names_b = set(a), set(b)
     if names_a != names_b:

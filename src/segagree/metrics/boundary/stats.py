@@ -40,7 +40,7 @@ def signature(metric: str, **params: Any) -> str:
     return "|".join(parts)
 
 
-class _Additive:
+class AdditiveStats:
     """Field-wise ``+`` for frozen dataclasses whose first field is the metric name."""
 
     metric: str
@@ -65,7 +65,7 @@ class _Additive:
 
 
 @dataclass(frozen=True)
-class SimilarityStats(_Additive):
+class SimilarityStats(AdditiveStats):
     """Edit-based similarity statistics (S, B, scheme-weighted B).
 
     ``value = (denominator - edits) / denominator``; 1.0 when the denominator is 0 (two
@@ -113,7 +113,7 @@ class SimilarityStats(_Additive):
 
 
 @dataclass(frozen=True)
-class EditCounts(_Additive):
+class EditCounts(AdditiveStats):
     """Boundary edit distance counts; ``value`` is the weighted edit count."""
 
     metric: str
@@ -130,7 +130,7 @@ class EditCounts(_Additive):
 
 
 @dataclass(frozen=True)
-class WindowStats(_Additive):
+class WindowStats(AdditiveStats):
     """Pk / WindowDiff statistics: ``value = errors / windows`` (0.0 without windows).
 
     ``windows`` is the denominator: N - k, or N + k + 1 with the Lamprier et al. fix.
@@ -156,7 +156,7 @@ def _ratio(num: int, den: int, empty: float) -> float:
 
 
 @dataclass(frozen=True)
-class WinPRStats(_Additive):
+class WinPRStats(AdditiveStats):
     """WinPR confusion counts; precision, recall and F1 are computed from them.
 
     When a denominator is 0: precision (no hypothesised boundary in any window) and recall (no
@@ -197,7 +197,7 @@ class WinPRStats(_Additive):
 
 
 @dataclass(frozen=True)
-class AlignmentStats(_Additive):
+class AlignmentStats(AdditiveStats):
     """A statistics: ``value = jaccard_sum / pairs`` (mean Jaccard of the aligned pairs)."""
 
     metric: str
@@ -222,7 +222,7 @@ def pooled(results: Iterable[Any]) -> Any:
     total = None
     for item in results:
         stats = getattr(item, "stats", item)
-        if not isinstance(stats, _Additive):
+        if not isinstance(stats, AdditiveStats):
             raise UsageError(f"cannot pool {type(item).__name__}: it has no additive statistics")
         if total is None:
             total = stats

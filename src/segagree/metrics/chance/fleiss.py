@@ -51,6 +51,7 @@ from segagree.errors import MismatchError, UsageError
 from segagree.metrics.boundary.boundary_edit import B_CARD, S_CARD, boundary_similarity, segmentation_similarity
 from segagree.metrics.boundary.masses import as_pair, sets_from_codes
 from segagree.metrics.boundary.sf import SF_B_CARD, SF_CARD, sf
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 from segagree.metrics.contract import Card, Measure, TokenSet
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
@@ -391,53 +392,6 @@ def pairwise_table(
             {"coder_a": m, "coder_b": n, "actual": r.actual, "scott_pi": r.pi, "cohen_kappa": r.kappa, "bias": r.bias}
         )
     return rows
-
-
-def bootstrap_ci(
-    n_units: int,
-    statistic: Callable[[np.ndarray], np.ndarray],
-    *,
-    n_boot: int = 1000,
-    seed: int = 12345,
-    level: float = 0.95,
-    unit: str = "text",
-) -> dict[str, Any]:
-    """Percentile bootstrap interval over units (texts, items or speakers), vectorised.
-
-    All ``n_boot`` resamples are drawn at once (``rng.integers(n, size=(n_boot, n))``, as
-    sacrebleu does) and passed to ``statistic`` as a ``(n_boot, n_units)`` matrix of counts
-    (how often each unit was drawn); ``statistic`` returns ``(n_boot,)`` or ``(n_boot, m)``
-    values from the resampled additive statistics. NaN values are ignored.
-
-    Returns:
-        ``{"low", "high", "level", "n_boot", "seed", "unit", "n_units", "reason"}``; with fewer
-        than two units ``low``/``high`` are None and ``reason`` says why.
-    """
-    out: dict[str, Any] = {
-        "low": None,
-        "high": None,
-        "level": level,
-        "n_boot": n_boot,
-        "seed": seed,
-        "unit": unit,
-        "n_units": n_units,
-        "reason": None,
-    }
-    if n_units < 2:
-        out["reason"] = f"only {n_units} {unit}: a bootstrap over {unit}s needs at least two"
-        return out
-    if n_boot < 1 or not 0 < level < 1:
-        raise UsageError("n_boot must be >= 1 and level in (0, 1)")
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n_units, size=(n_boot, n_units))
-    w = np.bincount((np.arange(n_boot)[:, None] * n_units + idx).ravel(), minlength=n_boot * n_units)
-    values = np.asarray(statistic(w.reshape(n_boot, n_units).astype(float)), dtype=float)
-    alpha = (1 - level) / 2
-    with np.errstate(all="ignore"):
-        lo, hi = np.nanpercentile(values, [100 * alpha, 100 * (1 - alpha)], axis=0)
-    out["low"] = lo.tolist() if np.ndim(lo) else float(lo)
-    out["high"] = hi.tolist() if np.ndim(hi) else float(hi)
-    return out
 
 
 # --- measures (the contract: segagree.metrics.contract) ----------------------------------------

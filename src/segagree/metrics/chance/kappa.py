@@ -18,7 +18,7 @@ import numpy as np
 
 from segagree.errors import UsageError
 from segagree.metrics.boundary.sf import SF_B_CARD, SF_CARD, SfStats
-from segagree.metrics.chance.sf_kappa import KappaEstimate, SfKappaResult, _estimate, _sim_values, sf_kappa
+from segagree.metrics.chance.sf_kappa import KappaEstimate, SfKappaResult, kappa_estimate, sf_kappa, sim_values
 from segagree.metrics.contract import Card, Measure, TokenSet
 
 # What the two kappas share.
@@ -165,13 +165,13 @@ class KappaMeasure(Measure[TokenSet, KappaStats, KappaScore]):
     def score(self, stats: KappaStats, params: Mapping[str, Any]) -> KappaScore:
         obs = stats.observed.sf if self.similarity == SF_CARD.name else stats.observed.sf_b
         if stats.sim_cost.size:
-            values = _sim_values(stats.sim_cost, stats.sim_edits, stats.observed.n_tokens)
+            values = sim_values(stats.sim_cost, stats.sim_edits, stats.observed.n_tokens)
             v = values[0] if self.similarity == SF_CARD.name else values[1]
-            est = _estimate(self.similarity, obs, v, int(v.size))
+            est = kappa_estimate(self.similarity, obs, v, int(v.size))
         elif self.similarity == SF_CARD.name:
             n = stats.observed.n_tokens
             exact = (1.0 - stats.exact_cost / n, math.sqrt(stats.exact_var) / n) if n else (1.0, 0.0)
-            est = _estimate(self.similarity, obs, None, None, exact)
+            est = kappa_estimate(self.similarity, obs, None, None, exact)
         else:
             est = KappaEstimate(self.similarity, obs, None, None, None, None, "S_f^B has no exact chance expectation")
         per = {s: d[self.similarity] for s, d in stats.per_speaker.items()}

@@ -50,7 +50,7 @@ import numpy as np
 from segagree.errors import MismatchError, UsageError
 from segagree.metrics.boundary.boundary_edit import boundary_similarity, check_n_t, segmentation_similarity
 from segagree.metrics.boundary.masses import Segmentation, as_segmentation
-from segagree.metrics.chance.fleiss import bootstrap_ci
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 
 __all__ = [
     "COEFFICIENTS",

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import UsageError
-from segagree.metrics.chance.fleiss import bootstrap_ci
+from segagree.metrics.chance.bootstrap import bootstrap_ci
 from segagree.metrics.chance.panel import change_rank, rank_after_ties, verdict
 
 Coefficient = Callable[[Sequence[str], np.ndarray], np.ndarray]

@@ -60,8 +60,10 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError, UsageError
-from segagree.metrics.boundary.sf import MODES, SF_NAMES, SfResult, SfStats, sf, sf_speaker
+from segagree.metrics.boundary.costs import EPS, CostTable
+from segagree.metrics.boundary.sf import SF_NAMES, SfResult, SfStats, check_mode, sf, sf_speaker
 from segagree.metrics.boundary.stats import signature
+from segagree.metrics.chance.models import CHANCE_MODELS, DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
 __all__ = [
@@ -74,17 +76,10 @@ __all__ = [
     "sf_kappa",
 ]
 
-CHANCE_MODELS: dict[str, str] = {
-    "cohen": "each annotator's own code distribution (per speaker)",
-    "scott": "one code distribution pooled over both annotators (per speaker)",
-    "bennett": "uniform over all codes including none",
-    "bennett_modified": "P(none) pooled over both annotators, boundary codes uniform",
-    "segsimflex": "the R reference: last speaker's counts with its off-by-one, for every speaker",
-}
 SIM_BLOCK = 250
 """Simulations per random stream (fixed, so the numbers do not depend on ``jobs``)."""
 _BATCH_TOKENS = 2_500_000  # tokens scored at once by the batched scorer (speed vs memory)
-_EPS = 1e-12
+_EPS = EPS  # the aligners' tie rule (metrics.boundary.costs)
 _SF, _SF_B = SF_NAMES  # the similarities kappa corrects, as keys of the estimates
 
 
@@ -262,36 +257,14 @@ def chance_distributions(
 # --- the batched exact scorer --------------------------------------------------------------------
 
 
-class _Tables:
-    """Cost tables of a scheme and the longest distance a pair can span."""
+class _Tables(CostTable):
+    """Cost tables of a scheme (:class:`~segagree.metrics.boundary.costs.CostTable`), flattened for the
+    batched scorer; ``dmax``: the longest distance a pair can span (the table's ``reach``)."""
 
     def __init__(self, scheme: BoundaryScheme):
-        self.scheme = scheme
-        c = 1.0 - scheme.similarity
-        self.c = c
-        self.c_flat = c.ravel().copy()
-        self.dele = c[:, 0].copy()
-        self.ins = c[0, :].copy()
-        self.trans = np.asarray(scheme.transposition, dtype=float)
-        dmax = 0.0
-        k = scheme.n_codes
-        for x in range(1, k):
-            for y in range(1, k):
-                gain = self.dele[x] + self.ins[y] - c[x, y]
-                if gain <= _EPS:
-                    continue
-                for t in (self.trans[x], self.trans[y]):
-                    if t <= 0:
-                        dmax = float("inf")
-                        continue
-                    # the largest d with t * d < gain (pairs are made only when strictly cheaper)
-                    d = int(np.floor(gain / t))
-                    while d > 0 and not t * d < gain - _EPS:
-                        d -= 1
-                    while t * (d + 1) < gain - _EPS:
-                        d += 1
-                    dmax = max(dmax, float(d))
-        self.dmax = dmax
+        super().__init__(scheme)
+        self.c_flat = self.c.ravel().copy()
+        self.dmax = self.reach
 
 
 def _bucket(n: np.ndarray) -> np.ndarray:
@@ -603,8 +576,7 @@ def score_pairs(
     Returns:
         ``cost`` (float, ``(R,)``) and ``edits`` (int, ``(R,)``).
     """
-    if mode not in MODES:
-        raise UsageError(f"unknown S_f mode {mode!r}; expected one of {list(MODES)}")
+    check_mode(mode)
     scheme = builtin_scheme("dubois") if scheme is None else scheme
     rows_a = [np.asarray(x) for x in a]
     rows_b = [np.asarray(x) for x in b]
@@ -951,7 +923,7 @@ def _simulate(
 # --- kappa ----------------------------------------------------------------------------------
 
 
-def _estimate(
+def kappa_estimate(
     metric: str, observed: float, values: np.ndarray | None, K: int | None, exact: tuple[float, float] | None = None
 ) -> KappaEstimate:
     """Kappa from simulated chance values (or an exact mean and per-draw sd)."""
@@ -975,7 +947,7 @@ def _estimate(
     return KappaEstimate(metric, observed, mean, _clean(sd), kappa, se, reason)
 
 
-def _sim_values(cost: np.ndarray, edits: np.ndarray, n: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+def sim_values(cost: np.ndarray, edits: np.ndarray, n: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
     sf_v = 1.0 - cost / np.maximum(n, 1)
     sfb_v = np.where(edits > 0, 1.0 - cost / np.maximum(edits, 1), 1.0)
     return sf_v, sfb_v
@@ -985,8 +957,8 @@ def sf_kappa(
     a: Mapping[str, Sequence[int] | np.ndarray],
     b: Mapping[str, Sequence[int] | np.ndarray],
     scheme: BoundaryScheme | None = None,
-    chance: str = "cohen",
-    sims: int = 1000,
+    chance: str = DEFAULT_CHANCE,
+    sims: int = DEFAULT_SIMS,
     seed: int = 12345,
     per_speaker: bool = True,
     mode: str = "optimal",
@@ -1107,14 +1079,14 @@ def _exact_kappa(
             n = int(n_tok[i])
             ex = (1.0 - e_cost[i], math.sqrt(n * v_cost[i]) / n if n else 0.0)
             per[s] = {
-                _SF: _estimate(_SF, obs.per_speaker[s].sf, None, None, ex),
+                _SF: kappa_estimate(_SF, obs.per_speaker[s].sf, None, None, ex),
                 _SF_B: KappaEstimate(_SF_B, obs.per_speaker[s].sf_b, None, None, None, None, no_b),
             }
     total = float(n_tok.sum())
     mean = 1.0 - float(np.dot(n_tok, e_cost)) / total
     sd = math.sqrt(float(np.dot(n_tok, v_cost))) / total
     pooled = {
-        _SF: _estimate(_SF, obs.sf, None, None, (mean, sd)),
+        _SF: kappa_estimate(_SF, obs.sf, None, None, (mean, sd)),
         _SF_B: KappaEstimate(_SF_B, obs.sf_b, None, None, None, None, no_b),
     }
     empty = np.zeros((len(speakers), 0))
@@ -1162,22 +1134,22 @@ def _simulated_kappa(
     total_tokens = int(n_tok.sum())
 
     def precise_enough(c: np.ndarray, e: np.ndarray, k: int) -> bool:
-        v_sf, v_b = _sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
-        ses = (_estimate(_SF, obs.sf, v_sf, k).se, _estimate(_SF_B, obs.sf_b, v_b, k).se)
+        v_sf, v_b = sim_values(c.sum(axis=0), e.sum(axis=0), total_tokens)
+        ses = (kappa_estimate(_SF, obs.sf, v_sf, k).se, kappa_estimate(_SF_B, obs.sf_b, v_b, k).se)
         return all(se is not None and mc_tolerance is not None and se <= mc_tolerance for se in ses)
 
     jobs, threads = workers
     done = None if mc_tolerance is None else precise_enough
     cost, edits = _simulate(spec, sims, jobs, progress, done, threads)
     K = cost.shape[1]
-    sf_v, sfb_v = _sim_values(cost.sum(axis=0), edits.sum(axis=0), total_tokens)
-    pooled = {_SF: _estimate(_SF, obs.sf, sf_v, K), _SF_B: _estimate(_SF_B, obs.sf_b, sfb_v, K)}
+    sf_v, sfb_v = sim_values(cost.sum(axis=0), edits.sum(axis=0), total_tokens)
+    pooled = {_SF: kappa_estimate(_SF, obs.sf, sf_v, K), _SF_B: kappa_estimate(_SF_B, obs.sf_b, sfb_v, K)}
     per: dict[str, dict[str, KappaEstimate]] = {}
     if setting.per_speaker:
         for i, s in enumerate(speakers):
-            v1, v2 = _sim_values(cost[i], edits[i], int(n_tok[i]))
+            v1, v2 = sim_values(cost[i], edits[i], int(n_tok[i]))
             st = obs.per_speaker[s]
-            per[s] = {_SF: _estimate(_SF, st.sf, v1, K), _SF_B: _estimate(_SF_B, st.sf_b, v2, K)}
+            per[s] = {_SF: kappa_estimate(_SF, st.sf, v1, K), _SF_B: kappa_estimate(_SF_B, st.sf_b, v2, K)}
     return SfKappaResult(
         pooled,
         per,

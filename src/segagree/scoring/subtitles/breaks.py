@@ -24,6 +24,7 @@ from segagree.errors import SegagreeError
 from segagree.model import Document
 from segagree.model.document import Layer
 from segagree.model.losses import LossReport
+from segagree.scoring.subtitles.cues import block_edges
 
 __all__ = ["SubtitleBreaks", "subtitle_breaks", "with_breaks", "word_spans"]
 
@@ -82,15 +83,6 @@ def subtitle_breaks(doc: Document, layer: str | None = None) -> SubtitleBreaks:
     return SubtitleBreaks(lay.name, codes, int(eob), int(eol), fixed, ends)
 
 
-def _cue_edges(codes: np.ndarray, eob: int) -> tuple[np.ndarray, np.ndarray]:
-    """First and last token index of each block (a block ends at ``<eob>`` or the last token)."""
-    ends = np.flatnonzero(codes == eob)
-    if ends.size == 0 or ends[-1] != codes.size - 1:
-        ends = np.append(ends, codes.size - 1)
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    return starts, ends
-
-
 def word_spans(doc: Document, breaks: SubtitleBreaks) -> tuple[np.ndarray, np.ndarray]:
     """Each word's estimated (start, end) from its cue's span by position (module docstring);
     NaN for words of cues without times."""
@@ -98,7 +90,7 @@ def word_spans(doc: Document, breaks: SubtitleBreaks) -> tuple[np.ndarray, np.nd
     ends = doc.column("end").astype(float)
     est_s = np.full(starts.size, np.nan)
     est_e = np.full(starts.size, np.nan)
-    for a, b in zip(*_cue_edges(breaks.codes, breaks.eob), strict=True):
+    for a, b in zip(*block_edges(breaks.codes == breaks.eob), strict=True):
         s, e, k = starts[a], ends[b], b - a + 1
         if np.isnan(s) or np.isnan(e):
             continue
@@ -130,10 +122,10 @@ def with_breaks(
     timed = bool(doc.has_times)
     if timed:
         est_s, est_e = word_spans(doc, breaks)
-        a, b = _cue_edges(codes, breaks.eob)
+        a, b = block_edges(codes == breaks.eob)
         new_s[a], new_e[b] = est_s[a], est_e[b]
         # Word-level times (WebVTT timestamp tags): times on tokens that were no cue edge.
-        a0, b0 = _cue_edges(breaks.codes, breaks.eob)
+        a0, b0 = block_edges(breaks.codes == breaks.eob)
         inner_s = ~np.isnan(starts)
         inner_s[a0] = False
         inner_s[a] = False

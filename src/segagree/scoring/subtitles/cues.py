@@ -12,12 +12,15 @@ not a cue. Characters are counted by :attr:`segagree.metrics.subtitles.scores.Cu
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
+
+import numpy as np
 
 from segagree.metrics.subtitles.scores import Cue
 from segagree.model import Document
 
-__all__ = ["cues_of"]
+__all__ = ["block_edges", "cues_of"]
 
 # Markup a player does not show: any <...> tag (the SRT reader keeps unknown ones as words) and ASS {\...}.
 _TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")
@@ -52,6 +55,17 @@ def _line_prefix(speaker: str, prev: str, marks: str, dashes: list[str]) -> str:
     return ""
 
 
+def block_edges(block_end: np.ndarray | Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last token index of each block (cue): a block ends after every token whose
+    ``block_end`` is true (an ``<eob>``) and after the last token. The one place cues are cut."""
+    flags = np.asarray(block_end, dtype=bool)
+    ends = np.flatnonzero(flags)
+    if ends.size == 0 or ends[-1] != flags.size - 1:
+        ends = np.append(ends, flags.size - 1)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    return starts, ends
+
+
 def cues_of(doc: Document, layer: str | None = None) -> list[Cue]:
     """The displayed cues of a subtitle Document (module docstring); ``layer`` holds the
     ``<eob>``/``<eol>`` breaks (default: ``subtitle`` if there is one)."""
@@ -65,22 +79,24 @@ def cues_of(doc: Document, layer: str | None = None) -> list[Cue]:
     ends = doc.column("end").astype(float)
     marks = str(doc.meta.get("speaker_marks") or "")
     dashes = _dash_forms(doc) if "dash" in marks else []
+    codes = lay.boundaries.tolist()
     cues: list[Cue] = []
     lines: list[str] = []
-    line: list[str] = []
     first, prev = 0, "SUBTITLE"
-    for i, code in enumerate(lay.boundaries.tolist()):
-        if not line:
-            line.append(_line_prefix(speakers[i], prev, marks, dashes) + words[i])
-        else:
-            line.append(words[i])
-        prev = speakers[i]
-        if code or i == len(words) - 1:
-            shown = " ".join(_TAG.sub("", " ".join(line)).split())
-            if shown:
-                lines.append(shown)
-            line = []
-        if (code == eob or i == len(words) - 1) and lines:
-            cues.append(Cue(tuple(lines), float(starts[first]), float(ends[i]), len(cues) + 1))
-            lines, first = [], i + 1
+    for begin, last in zip(*block_edges(lay.boundaries == eob), strict=True):
+        line: list[str] = []
+        for i in range(int(begin), int(last) + 1):
+            if not line:
+                line.append(_line_prefix(speakers[i], prev, marks, dashes) + words[i])
+            else:
+                line.append(words[i])
+            prev = speakers[i]
+            if codes[i] or i == last:  # a line ends at every break
+                shown = " ".join(_TAG.sub("", " ".join(line)).split())
+                if shown:
+                    lines.append(shown)
+                line = []
+        if lines:  # a block without text is no cue: its span goes to the next cue shown
+            cues.append(Cue(tuple(lines), float(starts[first]), float(ends[last]), len(cues) + 1))
+            lines, first = [], int(last) + 1
     return cues

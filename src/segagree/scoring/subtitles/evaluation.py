@@ -63,7 +63,7 @@ from segagree.metrics.subtitles.scores import (
 )
 from segagree.metrics.subtitles.views import PairData, SubtitleOptions, SubtitleSide
 from segagree.model import Document
-from segagree.scoring.subtitles.cues import cues_of
+from segagree.scoring.subtitles.cues import block_edges, cues_of
 from segagree.scoring.tokens.stream_alignment import align_streams
 
 
@@ -221,12 +221,12 @@ def subtitle_side(doc: Document, options: SubtitleOptions | None = None) -> Subt
     starts = doc.column("start").astype(float)
     ends = doc.column("end").astype(float)
     # Cues (blocks): cut after every <eob>.
-    cues: list[tuple[Sentence, float, float]] = []
-    begin = 0
-    for i, (_, t) in enumerate(flat):
-        if (t and t[-1] == EOB) or i == len(flat) - 1:
-            cues.append((flat[begin : i + 1], float(starts[begin]), float(ends[i])))
-            begin = i + 1
+    block_end = [bool(t) and t[-1] == EOB for _, t in flat]
+    cues: list[tuple[Sentence, float, float]] = (
+        [(flat[a : b + 1], float(starts[a]), float(ends[b])) for a, b in zip(*block_edges(block_end), strict=True)]
+        if flat
+        else []
+    )
     timed = bool(cues) and all(not (np.isnan(s) or np.isnan(e)) for _, s, e in cues)
     # Reading speed and lines per block read the cues as displayed: the style checks' cues.
     blocks = cues_of(doc, layer)

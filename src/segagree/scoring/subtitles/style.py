@@ -43,7 +43,7 @@ from segagree.model import Document
 from segagree.scoring.subtitles import cues
 from segagree.scoring.subtitles.breaks import subtitle_breaks
 
-__all__ = ["PROFILES", "RULES", "Cue", "StyleProfile", "check_document", "cues_of", "load_profile"]
+__all__ = ["PROFILES", "RULES", "Cue", "StyleProfile", "check_document", "checked_cues", "load_profile"]
 
 RULES: tuple[str, ...] = ("cpl", "lines", "cps", "min_duration", "max_duration", "min_gap", "balance")
 PROFILES: tuple[str, ...] = ("netflix-en", "netflix-en-children", "ted", "bbc")
@@ -120,7 +120,7 @@ def load_profile(profile: str | Path | StyleProfile, *, frame_rate: float | None
     return prof
 
 
-def cues_of(doc: Document) -> list[Cue]:
+def checked_cues(doc: Document) -> list[Cue]:
     """The displayed cues of a subtitle Document (:func:`segagree.scoring.subtitles.cues.cues_of`, the
     subtitle metrics' cues too); a Document without ``<eob>``/``<eol>`` types is a clear error."""
     if doc.n_tokens:
@@ -163,7 +163,7 @@ def check_document(doc: Document, profile: str | Path | StyleProfile, *, frame_r
     "per_cue": [{"cue", "start", "end", "lines", "rules", ...}]}`` (only cues that break a rule).
     """
     prof = load_profile(profile, frame_rate=frame_rate)
-    shown = cues_of(doc)
+    shown = checked_cues(doc)
     counts = dict.fromkeys(RULES, 0)
     per_cue = []
     for k, cue in enumerate(shown):

@@ -294,6 +294,12 @@ def _plan_reading(how: UnitReading) -> UnitReading:
     return replace(how, options=options, gap_labels=how.gap_labels if how.gap_labels is not None else given)
 
 
+def check_category(category: str) -> None:
+    """Refuse a category other than :data:`CATEGORY_MODES` (what a unit's category is)."""
+    if category not in CATEGORY_MODES:
+        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {category!r}")
+
+
 def annotator_names(
     sources: Sequence[str | Path | Document], named: Mapping[str, str | Path] | None = None
 ) -> tuple[list[str | Path | Document], list[str | None], list[str]]:
@@ -350,8 +356,7 @@ def read_timed_units(
     """Read units from files (one per annotator, one with a tier per annotator, or units tables)
     or Documents, by the annotation plan (:mod:`segagree.scoring.time.plan`); the result's ``plan``
     says how each file and tier was read. ``named`` maps annotator -> file (see :func:`annotator_names`)."""
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
+    check_category(how.category)
     if not sources and not named:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
     items, names, notes = annotator_names(sources, named)
@@ -371,6 +376,5 @@ def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = _DE
     """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
     not the file stem; units tables name their own annotators (a header-only table declares the
     given name with no units)."""
-    if how.category not in CATEGORY_MODES:
-        raise UsageError(f"category must be one of {CATEGORY_MODES}, not {how.category!r}")
+    check_category(how.category)
     return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))

@@ -40,6 +40,7 @@ from segagree.formats.endnotes import endnote_text
 from segagree.metrics.contract import UnitSet
 from segagree.model import BoundaryScheme, Document
 from segagree.model.document import Unit
+from segagree.scoring.time.categories import CATEGORY_MODES
 from segagree.scoring.time.plan import TimePlan
 
 __all__ = [
@@ -54,7 +55,6 @@ __all__ = [
     "units_from_documents",
 ]
 
-CATEGORY_MODES = ("label", "endnote", "none")
 POOLED = "ALL"  # the name of the pooled row (every speaker's statistics added)
 SINGLE = ""  # the speaker name of a source with no speakers of its own (a table, one tier each)
 

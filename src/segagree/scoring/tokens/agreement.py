@@ -19,8 +19,10 @@ import numpy as np
 from segagree.errors import InputError, UsageError
 from segagree.metrics.boundary.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.boundary.sf import SF_B_CARD, SF_CARD, SfStats
-from segagree.metrics.chance.fleiss import BIAS_CARD, bootstrap_ci, fleiss, pairwise_table
+from segagree.metrics.chance.bootstrap import bootstrap_ci
+from segagree.metrics.chance.fleiss import BIAS_CARD, fleiss, pairwise_table
 from segagree.metrics.chance.kappa import KAPPA_SF_B_CARD, KAPPA_SF_CARD
+from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.metrics.chance.sf_kappa import SfKappaResult, sf_kappa
 from segagree.model import BoundaryScheme, Document
 from segagree.scoring.tokens.pairing import pair_annotations, resolve_layer
@@ -225,9 +227,9 @@ def agree_documents(
     speaker_map: Mapping[str, str] | None = None,
     mode: str = "optimal",
     transpositions: bool = True,
-    chance: str = "cohen",
+    chance: str = DEFAULT_CHANCE,
     chance_method: str = "simulation",
-    sims: int = 1000,
+    sims: int = DEFAULT_SIMS,
     seed: int = 12345,
     jobs: int = 1,
     threads: int = 1,

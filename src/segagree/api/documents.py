@@ -1,0 +1,305 @@
+"""Reading, writing and converting annotations (``segagree convert``, :func:`read`, :func:`write`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypedDict
+
+from segagree.api.common import PathLike
+from segagree.errors import SegagreeError, UsageError
+from segagree.formats import format_for, read_document, write_document
+from segagree.model import BoundaryScheme, Document, load_scheme
+from segagree.model.losses import LossReport
+
+
+def reader_options(
+    *,
+    encoding: str | None = None,
+    tiers: Sequence[str] | None = None,
+    speaker_tier: str | None = None,
+    word_tier: str | None = None,
+    gap_labels: Sequence[str] | None = None,
+    chat_units: str | None = None,
+    no_speaker: str | None = None,
+    speaker_from: str | None = None,
+) -> dict[str, Any]:
+    """The reading options that were set (readers refuse options they do not know).
+
+    Args:
+        encoding: the text encoding (overrides detection); text-based formats.
+        tiers: ELAN/Praat tiers to read as units (one speaker each).
+        speaker_tier: Praat: a tier whose labels name the speaker of each unit.
+        word_tier: Praat: the word tier's name, or a pattern with ``{speaker}``.
+        gap_labels: Praat: labels (besides the empty one) that mark gaps, not units.
+        chat_units: CHAT: ``lines`` (a unit per bulleted line, SBCSAE's IU layout; the default
+            where continuation lines carry their own bullets) or ``main-tiers``.
+        no_speaker: Transcriber: the speaker of text in a turn without one (default ``unknown``).
+        speaker_from: ELAN: ``participant`` (default) or ``tier``, where a unit tier's speaker comes from.
+    """
+    raw = {
+        "encoding": encoding,
+        "tiers": list(tiers) if tiers else None,
+        "speaker_tier": speaker_tier,
+        "word_tier": word_tier,
+        "gap_labels": list(gap_labels) if gap_labels else None,
+        "chat_units": chat_units,
+        "no_speaker": no_speaker,
+        "speaker_from": speaker_from,
+    }
+    return {k: v for k, v in raw.items() if v is not None}
+
+
+def read(
+    path: PathLike,
+    format: str | None = None,
+    *,
+    scheme: BoundaryScheme | str | None = None,
+    encoding: str | None = None,
+    **options: Any,
+) -> Document:
+    """Read an annotation file of any supported format into a :class:`Document`.
+
+    Args:
+        path: the file (``.txt``, ``.csv``/``.tsv``/``.xlsx``, ``.rez``, ``.eaf``, ``.TextGrid``,
+            ``.srt``, ``.segagree.json``).
+        format: the format name or an alias (``csv``, ``praat``, ``elan``...); by default from
+            the extension.
+        scheme: the endnote scheme of unit layers: a built-in name (``dubois``, ``lai2023``,
+            ``segsimflex-vignette``), a TOML/JSON file or a :class:`BoundaryScheme`.
+        encoding: text encoding, overriding detection (given to the reader only when set).
+        options: reader options: ``tiers``, ``speaker_tier``, ``word_tier``, ``gap_labels``...
+
+    Returns:
+        The validated Document; what the file held that the model does not carry is in
+        ``doc.losses``.
+
+    Raises:
+        InputError: the file cannot be read as that format (naming the place).
+    """
+    if encoding is not None:
+        options["encoding"] = encoding
+    return read_document(Path(path), format, scheme=scheme, **options)
+
+
+def write(
+    doc: Document, path: PathLike, format: str | None = None, *, strict: bool = False, **options: Any
+) -> LossReport:
+    """Write a Document atomically; return what the target format could not hold.
+
+    Args:
+        doc: the Document.
+        path: the output file (format by extension unless ``format``).
+        format: the format name or an alias.
+        strict: treat any loss as an error and write nothing.
+        options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
+    """
+    return write_document(doc, Path(path), format, strict=strict, **options)
+
+
+@dataclass
+class ConversionReport:
+    """What a conversion kept and lost.
+
+    Attributes:
+        source, target: the two files.
+        read_losses: what the source held that the model does not carry.
+        write_losses: what the target format cannot hold.
+    """
+
+    source: str
+    target: str
+    format_from: str
+    format_to: str
+    read_losses: LossReport = field(default_factory=LossReport)
+    write_losses: LossReport = field(default_factory=LossReport)
+
+    @property
+    def lossless(self) -> bool:
+        """True when neither side lost anything."""
+        return not self.read_losses and not self.write_losses
+
+    def lines(self) -> list[str]:
+        """Every loss as one line, reading side first."""
+        return [*self.read_losses.lines(), *self.write_losses.lines()]
+
+    def note_lines(self) -> list[str]:
+        """Notes that lose nothing (cells a spreadsheet would run as formulas), one line each."""
+        return [*self.read_losses.note_lines(), *self.write_losses.note_lines()]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``convert --json``)."""
+        return {
+            "source": self.source,
+            "target": self.target,
+            "from": self.format_from,
+            "to": self.format_to,
+            "lossless": self.lossless,
+            "read_losses": self.read_losses.to_json(),
+            "write_losses": self.write_losses.to_json(),
+            "notes": [n.to_json() for n in [*self.read_losses.notes, *self.write_losses.notes]],
+        }
+
+
+def convert(
+    source: PathLike | Document,
+    target: PathLike,
+    *,
+    from_format: str | None = None,
+    to_format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    speakers: Sequence[str] | None = None,
+    strict: bool = False,
+    read_options: Mapping[str, Any] | None = None,
+    **write_options: Any,
+) -> ConversionReport:
+    """Convert an annotation file (or a Document) into another format.
+
+    Args:
+        source: the input file, or a Document already read.
+        target: the output file (format by extension unless ``to_format``).
+        from_format, to_format: format names or aliases.
+        scheme: the endnote scheme (see :func:`read`).
+        speakers: keep only these speakers.
+        strict: any loss (reading or writing) is an error, and nothing is written.
+        read_options: reader options (see :func:`reader_options`).
+        write_options: writer options (``layer``, ``layout``...).
+
+    Returns:
+        The :class:`ConversionReport`: both sides' losses; ``report.lossless``.
+    """
+    if isinstance(source, Document):
+        doc = source
+    else:
+        doc = read_document(Path(source), from_format, scheme=scheme, **dict(read_options or {}))
+    if speakers:
+        doc = doc.select_speakers(list(speakers))
+    if strict and doc.losses:
+        raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
+    target = Path(target)
+    losses = write_document(doc, target, to_format, strict=strict, **write_options)
+    return ConversionReport(
+        source=str(doc.source_path),
+        target=str(target),
+        format_from=doc.source_format,
+        format_to=format_for(Path(target), to_format).name,
+        read_losses=doc.losses,
+        write_losses=losses,
+    )
+
+
+@dataclass
+class BatchConversion:
+    """The result of :func:`convert_folder`: one report per converted file, and the failures.
+
+    Attributes:
+        files: the annotation files found.
+        converted: a :class:`ConversionReport` per file written.
+        failed: one message per file that could not be converted (file, place, what was expected).
+        renamed: (input, output) of inputs that would have shared an output with another
+            (``a.csv`` and ``a.txt``): their output keeps the input's extension (``a.csv.segagree.json``).
+    """
+
+    files: list[Path]
+    converted: list[ConversionReport] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    renamed: list[tuple[Path, Path]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "converted": [r.to_dict() for r in self.converted],
+            "failed": list(self.failed),
+            "renamed": [{"source": str(p), "target": str(o)} for p, o in self.renamed],
+        }
+
+
+def convert_folder(
+    source: PathLike,
+    target: PathLike,
+    to_format: str,
+    *,
+    from_format: str | None = None,
+    scheme: BoundaryScheme | str | None = None,
+    speakers: Sequence[str] | None = None,
+    strict: bool = False,
+    read_options: Mapping[str, Any] | None = None,
+    progress: Callable[[Path, ConversionReport | None], None] | None = None,
+    **write_options: Any,
+) -> BatchConversion:
+    """Convert every annotation file below a folder into ``to_format``, keeping the sub-folders.
+
+    A file that cannot be read or written is listed in ``failed`` (the others are still
+    converted); ``progress(path, report_or_None)`` is called after each file.
+
+    Raises:
+        UsageError: an unknown or read-only target format.
+        SegagreeError: the folder holds no annotation file.
+    """
+    from segagree.formats.batch import annotation_files, plan_outputs
+
+    source, target = Path(source), Path(target)
+    fmt = format_for("x", to_format)
+    if not fmt.can_write:
+        raise UsageError(f"format {fmt.name!r} cannot be written")
+    files = annotation_files(source)
+    if not files:
+        raise SegagreeError("no annotation files found", path=source)
+    sch = load_scheme(scheme)
+    batch = BatchConversion(files)
+    plan = plan_outputs(source, target, files, fmt.extensions[0])
+    batch.renamed.extend(plan.renamed)
+    batch.failed.extend(plan.refused)
+    for path in files:
+        out = plan.outputs.get(path)
+        if out is None:
+            continue  # refused in the plan (listed in failed)
+        report: ConversionReport | None = None
+        try:
+            report = convert(
+                path,
+                out,
+                from_format=from_format,
+                to_format=to_format,
+                scheme=sch,
+                speakers=speakers,
+                strict=strict,
+                read_options=read_options,
+                **write_options,
+            )
+            batch.converted.append(report)
+        except SegagreeError as err:
+            batch.failed.append(str(err))
+        if progress is not None:
+            progress(path, report)
+    return batch
+
+
+class FormatInfo(TypedDict):
+    """One format of :func:`list_formats` (the ``formats --json`` keys)."""
+
+    extensions: list[str]
+    aliases: list[str]
+    read: bool
+    write: bool
+    description: str
+
+
+def list_formats() -> dict[str, FormatInfo]:
+    """Every format segagree reads (all) and writes (``write``), by name, in the registry's order, with its
+    extensions, the aliases ``--from``/``--to`` accept and a description (``segagree formats``)."""
+    from segagree.formats import ALIASES, adapters
+
+    aliases: dict[str, list[str]] = {}
+    for alias, name in ALIASES.items():
+        aliases.setdefault(name, []).append(alias)
+    return {
+        a.name: {
+            "extensions": list(a.extensions),
+            "aliases": aliases.get(a.name, []),
+            "read": True,
+            "write": a.can_write,
+            "description": a.description,
+        }
+        for a in adapters().values()
+    }

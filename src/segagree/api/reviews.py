@@ -1,0 +1,245 @@
+"""Review workbooks and pages of a pair (``segagree review``, ``review --time``) and the gold they give
+(``segagree adjudicate``)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from segagree.api.common import DocumentLike, PathLike, check_margin
+from segagree.api.scores import CompareResult
+from segagree.api.time_units import check_time_parameters, read_time_units
+from segagree.errors import SegagreeError, UsageError
+from segagree.metrics.boundary.sf import check_mode
+from segagree.metrics.chance.models import DEFAULT_SIMS
+from segagree.model import Document
+
+if TYPE_CHECKING:
+    from segagree.adjudication.time import TimeAdjudication
+    from segagree.adjudication.tokens import AdjudicationReport
+
+
+class TimeReviewOutcome(TypedDict):
+    """What :func:`review_time` wrote: the workbook or page, the measure whose alignment it lists, the
+    number of aligned groups, the groups per kind and the timeline plots."""
+
+    path: str
+    measure: str
+    groups: int
+    kinds: dict[str, int]
+    plots: list[str]
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """What :func:`review` wrote: the workbook, the operations listed, and the pair's S_f."""
+
+    path: Path
+    operations: int
+    sf: float | None
+    unpaired_speakers: dict[str, list[str]] = field(default_factory=dict)
+
+
+def review(
+    a: PathLike,
+    b: PathLike,
+    output: PathLike,
+    *,
+    scheme: str | None = None,
+    mode: str = "optimal",
+    matches: bool = False,
+    kappa: bool = True,
+    sims: int = DEFAULT_SIMS,
+    seed: int = 12345,
+    max_mismatch: float = 0.2,
+    normalise_speakers: bool = True,
+    speaker_map: Mapping[str, str] | None = None,
+    format: str | None = None,
+    read_options: Mapping[str, Any] | None = None,
+    common_speakers: bool = False,
+    media: PathLike | None = None,
+    margin: float = 1.0,
+) -> ReviewOutcome:
+    """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
+    speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
+    An ``.html`` output is the review page instead (:mod:`segagree.outputs.review_page`: the same
+    rows, with the recording found from A's file or ``media``, each row played with ``margin``
+    seconds around its span).
+
+    ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
+    reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
+    put the simulated kappa on the Summary sheet. ``common_speakers`` scores the speakers both
+    annotations have; the others are in the outcome's ``unpaired_speakers``.
+
+    Raises:
+        UsageError: the output is not an .xlsx file, or a bad option.
+        SegagreeError: a file cannot be read, or the pair cannot be scored.
+    """
+    from segagree.corpus.run_settings import review_settings
+    from segagree.corpus.tasks import run_task
+    from segagree.outputs.review_workbook import write_review_workbook
+
+    output = Path(output)
+    page = output.suffix.lower() in (".html", ".htm")
+    if output.suffix.lower() != ".xlsx" and not page:
+        raise UsageError("the review must be an .xlsx workbook or an .html page")
+    check_margin(margin)
+    check_mode(mode)
+    config = review_settings(
+        scheme=scheme,
+        mode=mode,
+        matches=matches,
+        kappa=kappa,
+        sims=sims,
+        seed=seed,
+        max_mismatch=max_mismatch,
+        normalise_speakers=normalise_speakers,
+        speaker_map=speaker_map,
+        format=format,
+        read_options=read_options,
+        common_speakers=common_speakers,
+    )
+    text = Path(a).name.split(".")[0]
+    result = run_task(text, "A", "B", str(a), str(b), config)
+    if not result["ok"]:
+        raise SegagreeError(result["error"])
+    if page:
+        from segagree.outputs.review_page import token_page_data, write_review_page
+
+        data = token_page_data([result], config, output.resolve().parent, media=media, margin=margin)
+        path = write_review_page(output, data)
+    else:
+        path = write_review_workbook(output, [result], config)
+    rows = result["operation_rows"]
+    shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
+    unpaired = result["compare"].get("unpaired_speakers") or {}
+    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired)
+
+
+def review_time(
+    sources: Sequence[DocumentLike] | DocumentLike,
+    output: PathLike,
+    *,
+    measure: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    plot: PathLike | None = None,
+    media: PathLike | None = None,
+    margin: float = 1.0,
+    **reading: Any,
+) -> TimeReviewOutcome:
+    """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
+    with each annotator's unit, the group's share of the disorder, its kind (match, shifted, category
+    mismatch, unmatched) and a decision column for :func:`adjudicate_time`. An ``.html`` output is the
+    review page of the same rows (the recording from the first source naming one, or ``media``).
+
+    The alignment comes from ``measure`` or from the first measure of the time group that gives one
+    (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
+    ``plot`` (a .png) also draws each speaker's units and their alignment (``NAME.SPEAKER.png`` when
+    there are several speakers).
+
+    Returns:
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths]}``.
+    """
+
+    from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.outputs.timeline_files import write_timeline_plots
+    from segagree.scoring.time.agreement import best_alignments
+
+    check_time_parameters(params, [measure] if measure else None, first=1)
+    timed = read_time_units(sources, **reading)
+    name, alignments = best_alignments(timed, measure, params)
+    rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
+    settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
+    if Path(output).suffix.lower() in (".html", ".htm"):
+        from segagree.outputs.review_page import time_page_data, write_review_page
+
+        check_margin(margin)
+        items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+        paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
+        page_dir = Path(output).resolve().parent
+        text = Path(paths[0]).name.split(".")[0] if paths else ""
+        data = time_page_data(
+            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text
+        )
+        path = write_review_page(output, data)
+    else:
+        path = write_time_review(output, rows, list(timed.annotators), settings)
+    plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
+    kinds = dict(Counter(r["kind"] for r in rows))
+    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
+
+
+def review_page_media(page: PathLike) -> str:
+    """One line on a review page's recording: which file it plays and what named it, or why it plays none."""
+    from segagree.outputs.review_page import media_line
+
+    return media_line(page)
+
+
+def is_time_review(review: PathLike) -> bool:
+    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet)."""
+    from segagree.adjudication.time import is_time_review as has_alignment_sheet
+
+    return has_alignment_sheet(review)
+
+
+def adjudicate_time(
+    review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip"
+) -> TimeAdjudication:
+    """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
+    edit) in any timed format (by the output's extension, or ``format``); returns the report
+    (:class:`segagree.outputs.time_review.TimeAdjudication`)."""
+    from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
+
+    if undecided not in ("skip", "error"):
+        raise UsageError(f"undecided must be skip or error, not {undecided!r}")
+    return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
+
+
+def adjudicate(
+    review: PathLike,
+    output: PathLike,
+    *,
+    undecided: str = "a",
+    sheet: str | None = None,
+    format: str | None = None,
+    allow_missing_rows: bool = False,
+    file_a: PathLike | None = None,
+    file_b: PathLike | None = None,
+    sources: Sequence[PathLike] = (),
+    strict: bool = False,
+) -> AdjudicationReport:
+    """Apply the decisions of a filled-in review workbook (from :func:`review` or :func:`run`) to annotator
+    A's file and write the gold annotation (``segagree adjudicate``); a time review goes to
+    :func:`adjudicate_time`.
+
+    Args:
+        review: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
+        output: the gold file (format by extension unless ``format``).
+        undecided: rows without a decision: ``a`` (keep A's boundary and list them) or ``error``.
+        sheet: the operations sheet (default: the only one, or the one of a text).
+        allow_missing_rows: accept a workbook whose rows were deleted.
+        file_a, file_b, sources: where A's and B's files are (else the About sheet's paths, followed only
+            into the workbook's folder, the current folder or ``sources``; their SHA-1 must match).
+        strict: any loss writing the gold is an error.
+    """
+    from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
+
+    if undecided not in ("a", "error"):
+        raise UsageError(f"undecided must be a or error, not {undecided!r}")
+    return adjudicate_workbook(
+        Path(review),
+        Path(output),
+        undecided=undecided,  # type: ignore[arg-type]
+        sheet=sheet,
+        fmt=format,
+        allow_missing_rows=allow_missing_rows,
+        file_a=None if file_a is None else Path(file_a),
+        file_b=None if file_b is None else Path(file_b),
+        sources=[Path(s) for s in sources],
+        strict=strict,
+    )
