@@ -62,7 +62,7 @@ def test_the_command_table_names_only_commands() -> None:
 
 # Commands that call the API only (the layers below it are reached through it).
 THIN = ["adjudicate_cmd", "agree_cmd", "compare_cmd", "convert_cmd", "formats_cmd", "review_cmd", "metrics_cmd",
-        "degrade_cmd", "segment_cmd", "check_cmd", "study_cmd", "run_cmd"]  # fmt: skip
+        "degrade_cmd", "segment_cmd", "check_cmd", "study_cmd", "run_cmd", "panel_cmd"]  # fmt: skip
 BELOW_THE_API = ("segagree.scoring", "segagree.outputs", "segagree.adjudication", "segagree.formats",
                  "segagree.corpus", "segagree.metrics", "segagree.model", "segagree.files")  # fmt: skip
 

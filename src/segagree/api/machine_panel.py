@@ -46,7 +46,7 @@ class PanelResult(dict[str, Any]):
         return {m: r["verdict"] for m, r in self["results"].items()}
 
 
-def panel(
+def _panel_numbers(
     source: PathLike | Sequence[PathLike] | None,
     machines: str | Sequence[str],
     *,
@@ -68,7 +68,7 @@ def panel(
     params: Mapping[str, Any] | None = None,
     category: str = "label",
 ) -> PanelResult:
-    """Judge one or more segmenters against a panel of human annotators.
+    """The panel's numbers (see :func:`panel`).
 
     For each machine: the coefficient of the humans with and without it (``added``), with it in each
     human's place (``replaced``), its consistency rank among the humans, each held-out human's own
@@ -228,3 +228,39 @@ def time_panel(
             items[item], item_text[item] = units, text
     out = gamma_panel(items, machines, humans=chosen, params=params, n_boot=n_boot, seed=seed, level=level)
     return _finish(out, list(dict.fromkeys(item_text.values())), item_text, notes)
+
+
+def panel(
+    source: PathLike | Sequence[PathLike] | None,
+    machines: str | Sequence[str],
+    *,
+    out: PathLike | None = None,
+    **options: Any,
+) -> PanelResult:
+    """Judge one or more segmenters against a panel of human annotators (Fournier & Inkpen 2012,
+    section 3.4; Medelyan & Witten 2006).
+
+    For each machine: the coefficient of the humans with and without it (``added``), with it in each
+    human's place (``replaced``), its consistency rank among the humans, each held-out human's own
+    change, the chance level of the coefficient, bootstrap intervals over items, and a verdict.
+
+    Args:
+        source: a corpus folder in ``run``'s layout, or the files of one text (None with ``dataset``).
+        machines: the annotators judged as segmenters (annotator names, as ``run`` reads them).
+        out: a folder to write ``panel.csv`` (the summary schema), ``panel.json`` and ``panel.html``
+            into; their paths are the result's ``outputs``.
+        options: ``humans``, ``dataset`` (a segeval dataset instead of files), ``measure`` (``b``,
+            ``s``, ``sf``, ``sf_b``), ``coefficient`` (``pi``, ``kappa``), ``n_boot``, ``n_perm``,
+            ``seed``, ``level``, ``layer``, ``scheme``, ``normalise_speakers``, ``speaker_map``,
+            ``format``, ``read_options``, and for units in time ``time=True`` with ``params`` and
+            ``category`` (gamma).
+
+    Raises:
+        UsageError: an unknown machine or human, fewer than two humans, bad options.
+    """
+    result = _panel_numbers(source, machines, **options)
+    if out is not None:
+        from segagree.outputs.panel import write_panel
+
+        result["outputs"] = write_panel(Path(out), result)
+    return result

@@ -152,13 +152,10 @@ def panel(
         layer=layer,
         format=reading.format,
         read_options=reading.options,
+        out=output,
     )
-    if output is not None:
-        from segagree.outputs.panel import write_panel
-
-        written = write_panel(output, result)
-        for path in written.values():
-            say(f"wrote {path}")
+    for path in (result.get("outputs") or {}).values():
+        say(f"wrote {path}")
     if json_out:
         print_json(result)
         return
