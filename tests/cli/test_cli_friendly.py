@@ -177,8 +177,9 @@ def test_metrics_list_has_no_cut_cell(columns):
     assert proc.returncode == 0
     assert "…" not in proc.stdout and "..." not in proc.stdout
     assert max(len(line) for line in proc.stdout.splitlines()) <= columns
-    assert len(proc.stdout.splitlines()) < 60
     cards = json.loads(segagree("metrics", "--json").stdout)
+    # a line per measure, the header, and a few titles wrapped at 80 columns: a list that stays short
+    assert len(proc.stdout.splitlines()) <= len(cards) + 8
     for name, card in cards.items():
         assert re.search(rf"^{re.escape(name)}\s", proc.stdout, re.M), name
         # the title is there in full, possibly wrapped

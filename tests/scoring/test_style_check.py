@@ -74,6 +74,8 @@ def test_ted_counts_equal_an_independent_count(path):
         doc = read_document(path)
     except InputError:
         pytest.skip(f"{path.name} is an error case of the corpus (not readable)")
+    if any(loss.kind.startswith("rolling-") for loss in doc.losses):
+        pytest.skip(f"{path.name} holds rolling captions, read as a viewer sees them: its raw cues are not checked")
     ours = check_document(doc, "ted")["violations"]
     assert ours == independent_counts(srt_cues(path) if path.suffix == ".srt" else vtt_cues(path))
 

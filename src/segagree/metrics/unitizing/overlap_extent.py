@@ -88,7 +88,7 @@ class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
 
     card = Card(
         name="overlap_extent",
-        title="Overlap / total extent (ELAN's percentage of overlap/extent)",
+        title="ELAN's overlap / total extent",
         definition="per pair of overlapping annotations (one-to-one, largest overlap first): overlap / "
         "(later end - earlier start); each unmatched annotation 0; mean over these compare units, per pair A|B",
         citation="ELAN manual, Annotator agreement: 'calculate percentage of overlap/extent' (The Language Archive)",
