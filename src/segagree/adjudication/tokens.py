@@ -73,6 +73,7 @@ from segagree.outputs.review_workbook import (
     SCHEME_JSON_LABEL,
     SETTINGS_JSON_LABEL,
     SOURCE_HEADERS,
+    review_rows,
 )
 from segagree.scoring.tokens.pairing import speaker_streams
 
@@ -470,9 +471,75 @@ def _missing_row_ids(
     layer_pref = src.values.get("layer") or config.layer
     layer, layer_scheme, merge = resolve_layer(doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme)
     pair = pair_for_run(config, doc_a, doc_b, layer, layer_scheme, merge)
-    ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
-    expected = [n for n, op in enumerate(ops, start=1) if config.review_matches or op["op"] != "match"]
-    return compare_ids(rows, expected, workbook)
+    compared = score_pair(pair, mode=config.mode, transpositions=config.transpositions)
+    ops = operation_rows(compared, pair)
+    recomputed = review_rows({"compare": compared, "operation_rows": ops}, matches=config.review_matches)
+    missing = compare_ids(rows, [int(op["row_id"]) for op in recomputed], workbook)
+    check_technical_cells(rows, recomputed, workbook)
+    return missing
+
+
+#: The cells of an operations row that the comparison of A and B decides (what the adjudicator
+#: only reads); their column headers as the sheet shows them.
+_CHECKED = ("speaker", "op", "position_a", "type_a", "type_b", "position_b_in_a", "span_a_from", "span_a_to")
+
+
+def _row_facts(row: _Row) -> tuple[Any, ...]:
+    span = row.span or (None, None)
+    return (row.speaker, row.op, row.position_a, row.type_a, row.type_b, row.position_b_in_a, *span)
+
+
+def _op_facts(op: dict[str, Any]) -> tuple[Any, ...]:
+    values = []
+    for key in _CHECKED:
+        value = op.get(key)
+        if key in ("type_a", "type_b"):
+            value = str(value) if value not in (None, "") else NONE_SYMBOL
+        elif key in ("speaker", "op"):
+            value = "" if value is None else str(value).strip()
+        values.append(value)
+    return tuple(values)
+
+
+def check_technical_cells(rows: Sequence[_Row], recomputed: Sequence[dict[str, Any]], workbook: Path) -> None:
+    """Refuse rows whose comparison cells (speaker, operation, A's and B's boundaries and places)
+    differ from the comparison of A and B recomputed from their files.
+
+    Adjudication puts B's boundary where *B's point in A* says and of the type *B boundary* says:
+    an edited cell there would put a boundary neither annotator made into the gold file. A row
+    with a row id is checked against that operation; a row without one must equal some operation.
+    """
+    by_id = {int(op["row_id"]): _op_facts(op) for op in recomputed}
+    known = set(by_id.values())
+    problems: list[str] = []
+    for row in rows:
+        facts = _row_facts(row)
+        if row.row_id is None:
+            if facts not in known:
+                problems.append(f"{row.ref} (no row id) is not an operation of the comparison of A and B")
+            continue
+        want = by_id.get(row.row_id)
+        if want is None or want == facts:
+            continue
+        changed = [
+            f"{OPS_HEADERS[key]} is {_shown(got)}, the comparison gives {_shown(expected)}"
+            for key, got, expected in zip(_CHECKED, facts, want, strict=True)
+            if got != expected
+        ]
+        problems.append(f"{row.ref} (row id {row.row_id}): " + ", ".join(changed))
+    if problems:
+        shown = "; ".join(problems[:_LIST_LIMIT]) + (
+            f"; and {len(problems) - _LIST_LIMIT} more" if len(problems) > _LIST_LIMIT else ""
+        )
+        raise SegagreeError(
+            f"{len(problems)} rows' technical cells were edited: {shown}; only the decision and comment "
+            "columns may change: restore those cells (or write the review again)",
+            path=workbook,
+        )
+
+
+def _shown(value: Any) -> str:
+    return "empty" if value is None else repr(value)
 
 
 def _check_rows(
@@ -502,7 +569,7 @@ def _check_rows(
     try:
         missing = _missing_row_ids(rows, doc_a, b_path, src, workbook, scheme, settings)
     except SegagreeError as err:
-        if "row id the comparison" in str(err):
+        if "row id the comparison" in str(err) or "technical cells were edited" in str(err):
             raise
         warnings.append(f"the comparison of A and B cannot be recomputed ({err}); deleted rows cannot be named")
         return [], by_count

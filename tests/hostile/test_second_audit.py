@@ -1,0 +1,127 @@
+"""Hostile input, second audit: adjudication that checks the technical cells, readers and writers
+linear in what they repeat, the results log, the lock and the configuration checked before use.
+
+Every fixture is written by the test (a few lines); work is bounded by counts and by the CPU time
+and address space of a subprocess (:func:`hostile.run_bounded`), never by wall-clock time.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+from hostile import run_bounded
+
+from segagree.adjudication.tokens import adjudicate
+from segagree.corpus.config import RunConfig
+from segagree.corpus.tasks import run_task
+from segagree.errors import SegagreeError
+from segagree.formats import read_document
+from segagree.outputs.review_workbook import OPS_HEADERS, SCHEME_JSON_LABEL, SETTINGS_JSON_LABEL, write_review_workbook
+
+A_TEXT = "ROSA:\tone two three ,\n\tfour five six .\nBEN:\tseven eight ?\n\tnine ten .\n"
+B_TEXT = "ROSA:\tone two ,\n\tthree four five six .\nBEN:\tseven eight nine ten .\n"
+
+
+def _pair(folder: Path) -> tuple[Path, Path]:
+    a, b = folder / "t.a.txt", folder / "t.b.txt"
+    a.write_text(A_TEXT, encoding="utf-8")
+    b.write_text(B_TEXT, encoding="utf-8")
+    return a, b
+
+
+def _workbook(folder: Path) -> Path:
+    a, b = _pair(folder)
+    cfg = RunConfig()
+    cfg.kappa.enabled = False
+    result = run_task("t", "a", "b", str(a), str(b), cfg)
+    assert result["ok"], result.get("error")
+    return write_review_workbook(folder / "t.xlsx", [result], cfg)
+
+
+def _edit(path: Path, decision: str, cells: dict[str, object], row: int = 2) -> list[dict[str, object]]:
+    """Every row decided ``decision``, ``cells`` (column key: value) written into sheet row ``row``;
+    the rows as {column key: value}."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Operations"]
+    header = [c.value for c in ws[1]]
+    keys = {h: k for k, h in OPS_HEADERS.items()}
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, header.index(OPS_HEADERS["decision"]) + 1).value = decision
+    for key, value in cells.items():
+        ws.cell(row, header.index(OPS_HEADERS[key]) + 1).value = value
+    wb.save(path)
+    return [{keys[h]: ws.cell(r, i + 1).value for i, h in enumerate(header) if h in keys} for r in range(2, ws.max_row + 1)]
+
+
+# --- 1. adjudication checks the technical cells against the recomputed comparison -----------
+
+
+def test_all_b_reproduces_b_and_an_edited_b_boundary_is_refused(tmp_path: Path) -> None:
+    wb = _workbook(tmp_path)
+    _edit(wb, "B", {})
+    adjudicate(wb, tmp_path / "gold.txt")
+    gold = read_document(tmp_path / "gold.txt").layer("iu").boundaries
+    assert (gold == read_document(tmp_path / "t.b.txt").layer("iu").boundaries).all()
+
+    _edit(wb, "B", {"type_b": "?", "position_b_in_a": 3})
+    out = run_bounded(["adjudicate", str(wb), "-o", str(tmp_path / "gold2.txt")], memory_mb=1024, cpu_s=20)
+    assert out.code == 1, (out.code, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr and "t.xlsx" in out.stderr
+    assert "'Operations' row 2" in out.stderr and OPS_HEADERS["type_b"] in out.stderr
+    assert OPS_HEADERS["position_b_in_a"] in out.stderr
+    assert not (tmp_path / "gold2.txt").exists()
+
+
+@pytest.mark.parametrize("key", ["speaker", "op", "type_a", "span_a_to"])
+def test_any_edited_technical_cell_is_refused(tmp_path: Path, key: str) -> None:
+    wb = _workbook(tmp_path)
+    rows = _edit(wb, "A", {})
+    value: dict[str, object] = {"speaker": "BEN" if rows[0]["speaker"] != "BEN" else "ROSA", "op": "match", "type_a": "," if rows[0]["type_a"] != "," else "."}
+    value = value.get(key, int(rows[0]["position_a"] or 0) + 1)  # type: ignore[call-overload]
+    _edit(wb, "A", {key: value})
+    with pytest.raises(SegagreeError, match=rf"'Operations' row 2 \(row id 1\): {OPS_HEADERS[key]}"):
+        adjudicate(wb, tmp_path / "gold.txt")
+
+
+def test_a_row_without_id_must_be_an_operation(tmp_path: Path) -> None:
+    wb = _workbook(tmp_path)
+    _edit(wb, "B", {"row_id": None, "position_b_in_a": 3, "type_b": "?"})
+    with pytest.raises(SegagreeError, match=r"'Operations' row 2 \(no row id\) is not an operation"):
+        adjudicate(wb, tmp_path / "gold.txt")
+
+
+def _decisions(wb: Path, rows: list[dict[str, object]]) -> Path:
+    book = openpyxl.load_workbook(wb)
+    about_rows = [[c.value for c in row] for row in book["About"].iter_rows()]
+    about = {r[0]: r[1] for r in about_rows if r and r[0]}
+    head = next(i for i, r in enumerate(about_rows) if r[:2] == ["sheet", "annotator_a"])
+    source = {k: v for k, v in zip(about_rows[head], about_rows[head + 1], strict=False) if k}
+    data = {
+        "format": "segagree review decisions",
+        "format_version": 1,
+        "kind": "tokens",
+        "text": "t",
+        "sheet": "Operations",
+        "source": source,
+        "settings": json.loads(about[SETTINGS_JSON_LABEL]),
+        "scheme": json.loads(about[SCHEME_JSON_LABEL]),
+        "rows": rows,
+    }
+    path = wb.with_suffix(".decisions.json")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_decisions_file_with_an_edited_b_boundary_is_refused(tmp_path: Path) -> None:
+    wb = _workbook(tmp_path)
+    rows = _edit(wb, "B", {})
+    path = _decisions(wb, rows)
+    assert adjudicate(path, tmp_path / "gold.txt").applied["B"] == len(rows)
+    rows[0] = {**rows[0], "type_b": "?", "position_b_in_a": 3}
+    path = _decisions(wb, rows)
+    with pytest.raises(SegagreeError, match=r"row 2 \(row id 1\): B boundary is '\?'"):
+        adjudicate(path, tmp_path / "gold2.txt")
+    assert not (tmp_path / "gold2.txt").exists()
