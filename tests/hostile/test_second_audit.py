@@ -125,3 +125,74 @@ def test_decisions_file_with_an_edited_b_boundary_is_refused(tmp_path: Path) -> 
     with pytest.raises(SegagreeError, match=r"row 2 \(row id 1\): B boundary is '\?'"):
         adjudicate(path, tmp_path / "gold2.txt")
     assert not (tmp_path / "gold2.txt").exists()
+
+
+# --- 2. EXMARaLDA tiers of one speaker and category: linear, the names unchanged ---------------
+
+
+def _exb(path: Path, tiers: list[tuple[str | None, str]], table: list[str]) -> Path:
+    """A basic transcription with one event per tier; ``tiers``: (speaker id or None, category)."""
+    speakers = "".join(f'<speaker id="{s}"><abbreviation>{s.upper()}</abbreviation></speaker>' for s in table)
+    body = "".join(
+        f'<tier id="TIE{k}" {f"speaker={chr(34)}{s}{chr(34)} " if s else ""}category="{c}" type="t">'
+        f'<event start="T0" end="T1">w{k} .</event></tier>'
+        for k, (s, c) in enumerate(tiers)
+    )
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><basic-transcription><head><speakertable>'
+        f'{speakers}</speakertable></head><basic-body><common-timeline><tli id="T0" time="0"/>'
+        f'<tli id="T1" time="1"/></common-timeline>{body}</basic-body></basic-transcription>',
+        encoding="utf-8",
+    )
+    return path
+
+
+def _names_as_before(tiers: list[tuple[str | None, str]], table: list[str]) -> list[str]:
+    """The tier names as the reader gave them before (the quadratic search, kept as the reference)."""
+    name_of = {s: s.upper() for s in table}
+    taken: dict[str, str] = {}
+    for k, (spk, cat) in enumerate(tiers):
+        if spk:
+            name = name_of[spk]
+            if name in taken.values():
+                name = f"{name} [{cat or f'TIE{k}'}]"
+        else:
+            name = cat.strip() or f"TIE{k}"
+        while name in taken.values() or (name in name_of.values() and not spk):
+            name += "_"
+        taken[f"TIE{k}"] = name
+    return list(taken.values())
+
+
+def test_exmaralda_tier_names_match_the_former_naming(tmp_path: Path) -> None:
+    import random
+
+    for case in range(30):
+        rng = random.Random(case)
+        table = ["a", "b"]
+        tiers = [
+            (rng.choice(["a", "b", None]), rng.choice(["v", "A", "B", "A_", "v_", "A [v]"])) for _ in range(rng.randint(1, 12))
+        ]
+        doc = read_document(_exb(tmp_path / f"c{case}.exb", tiers, table))
+        assert list(doc.meta["exb"]["tier_speakers"].values()) == _names_as_before(tiers, table), tiers
+
+
+def test_exmaralda_3000_tiers_of_one_speaker_are_read_in_bounded_time(tmp_path: Path) -> None:
+    path = _exb(tmp_path / "many.exb", [("a", "v")] * 3000, ["a"])
+    out = run_bounded(["convert", str(path), "-o", str(tmp_path / "many.txt")], memory_mb=1024, cpu_s=20)
+    assert out.code == 0, out.stderr[-500:]
+
+
+# --- 9. a CSV header of many columns: linear --------------------------------------------------
+
+
+def test_csv_with_100000_columns_is_read_in_bounded_time(tmp_path: Path) -> None:
+    path = tmp_path / "wide.csv"
+    header = ["Speaker", "Utterance", *(f"c{k}" for k in range(100_000))]
+    path.write_text(",".join(header) + "\n" + ",".join(["A", "hello ."] + ["x"] * 100_000) + "\n", encoding="utf-8")
+    out = run_bounded(["convert", str(path), "-o", str(tmp_path / "wide.txt")], memory_mb=1024, cpu_s=20)
+    assert "Traceback" not in out.stderr and out.code in (0, 1), out.stderr[-500:]
+    dup = tmp_path / "dup.csv"
+    dup.write_text(",".join([*header, "c7"]) + "\n", encoding="utf-8")
+    out = run_bounded(["convert", str(dup), "-o", str(tmp_path / "dup.txt")], memory_mb=1024, cpu_s=20)
+    assert out.code == 1 and "duplicate column names ['c7']" in out.stderr, out.stderr[-500:]

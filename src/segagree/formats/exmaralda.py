@@ -47,6 +47,7 @@ the document's order are read back in timeline order (``reordered``).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,9 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     name_of = _speaker_table(root)
     speakers = list(name_of.values())
     found = _Events()
+    table_names = set(speakers)
     for t_pos, tier in enumerate(tiers):
-        _read_tier(tier, t_pos, name_of, speakers, line, scheme, path, found)
+        _read_tier(tier, t_pos, name_of, table_names, line, scheme, path, found)
     if not found.units:
         raise InputError("no transcription tier (type 't') has text; nothing to read", path=path)
     found.units.sort(key=lambda r: r[:3])
@@ -146,7 +148,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             "tierformat_table": _xml_string(root.find("tierformat-table")),
         }
     }
-    speakers += [s for s in found.tier_speaker.values() if s not in speakers]
+    speakers += [s for s in dict.fromkeys(found.tier_speaker.values()) if s not in table_names]
     doc = from_units(
         path.stem,
         [u for *_, u in found.units],
@@ -243,17 +245,36 @@ class _Events:
 
     units: list[tuple[int, int, int, dict[str, Any]]] = field(default_factory=list)
     tier_speaker: dict[str, str] = field(default_factory=dict)
+    # How many tiers hold each name of tier_speaker, and how many "_" were last added to a name:
+    # thousands of tiers of one speaker and category are named in linear time.
+    name_count: Counter[str] = field(default_factory=Counter)
+    underscores: dict[tuple[str, bool], int] = field(default_factory=dict)
     tier_attrs: list[dict[str, str]] = field(default_factory=list)
     other_tiers: list[dict[str, Any]] = field(default_factory=list)
     empty: int = 0
     ud_in_events: int = 0
 
 
+def _name_tier(found: _Events, tid: str, name: str) -> None:
+    """Record ``name`` as tier ``tid``'s speaker (a repeated tier id gives up its former name)."""
+    old = found.tier_speaker.get(tid)
+    if old is not None:
+        found.name_count[old] -= 1
+        if not found.name_count[old]:
+            del found.name_count[old]
+            found.underscores.clear()  # a freed name may be the first free one again
+    found.tier_speaker[tid] = name
+    found.name_count[name] += 1
+
+
 def _tier_speaker(
-    tier: etree._Element, tid: str, name_of: dict[str, str], speakers: list[str], taken: dict[str, str], path: Path
+    tier: etree._Element, tid: str, name_of: dict[str, str], speakers: set[str], found: _Events, path: Path
 ) -> str:
     """The speaker of a transcription tier: its speaker's name (with its category when another
-    tier has that speaker), else its category or id; made unique among the tiers."""
+    tier has that speaker), else its category or id; made unique among the tiers by adding ``_``
+    until it is free (the count added last time is where the search resumes: names are only
+    taken, so every shorter one is still taken)."""
+    taken = found.name_count
     spk_id = tier.get("speaker")
     if spk_id:
         if spk_id not in name_of:
@@ -263,12 +284,17 @@ def _tier_speaker(
                 place=f"line {tier.sourceline}",
             )
         name = name_of[spk_id]
-        if name in taken.values():
+        if name in taken:
             name = f"{name} [{tier.get('category') or tid}]"
     else:
         name = (tier.get("category") or "").strip() or tid
-    while name in taken.values() or (name in speakers and not spk_id):
+    key = (name, bool(spk_id))  # a tier without a speaker also avoids the speaker table's names
+    added = found.underscores.get(key, 0)
+    name += "_" * added
+    while name in taken or (name in speakers and not spk_id):
         name += "_"
+        added += 1
+    found.underscores[key] = added
     return name
 
 
@@ -276,7 +302,7 @@ def _read_tier(
     tier: etree._Element,
     t_pos: int,
     name_of: dict[str, str],
-    speakers: list[str],
+    speakers: set[str],
     line: _Timeline,
     scheme: BoundaryScheme,
     path: Path,
@@ -289,8 +315,8 @@ def _read_tier(
     if attrs.get("type") != "t":
         found.other_tiers.append({"attrs": attrs, "xml": _xml_string(tier)})
         return
-    name = _tier_speaker(tier, tid, name_of, speakers, found.tier_speaker, path)
-    found.tier_speaker[tid] = name
+    name = _tier_speaker(tier, tid, name_of, speakers, found, path)
+    _name_tier(found, tid, name)
     index = line.index
     for e_pos, ev in enumerate(tier.iterfind("event")):
         s_id, e_id = ev.get("start"), ev.get("end")
