@@ -196,3 +196,74 @@ def test_csv_with_100000_columns_is_read_in_bounded_time(tmp_path: Path) -> None
     dup.write_text(",".join([*header, "c7"]) + "\n", encoding="utf-8")
     out = run_bounded(["convert", str(dup), "-o", str(tmp_path / "dup.txt")], memory_mb=1024, cpu_s=20)
     assert out.code == 1 and "duplicate column names ['c7']" in out.stderr, out.stderr[-500:]
+
+
+# --- 3. the results log: values bounded before they are built, a bad line rescored -------------
+
+
+def _corpus(folder: Path, texts: int = 2) -> Path:
+    folder.mkdir()
+    for k in range(texts):
+        (folder / f"t{k}.a.txt").write_text(A_TEXT, encoding="utf-8")
+        (folder / f"t{k}.b.txt").write_text(B_TEXT, encoding="utf-8")
+    return folder
+
+
+def _damage(record: dict[str, object], kind: str) -> dict[str, object]:
+    bomb = {"§": "nd", "dtype": "|S1000000000", "shape": [3], "data": ["a", "b", "c"]}
+    if kind == "dtype":
+        return {**record, "statistics": {"b": bomb}}
+    if kind == "shape":
+        return {**record, "statistics": {"b": {"§": "nd", "dtype": "<f8", "shape": [10**9, 10**9], "data": [1.0]}}}
+    if kind == "figures":
+        return {**record, "figures": {"agreement": [{"agree": [1] * 15_000_000}]}}
+    if kind == "compare":
+        return {**record, "compare": 5}
+    if kind == "fraction":
+        return {**record, "statistics": {"b": {"§": "frac", "n": 1, "d": 0}}}
+    if kind == "class":
+        return {**record, "statistics": {"b": {"§": "dc", "cls": "segagree.metrics.boundary.stats:nothing", "fields": {}}}}
+    if kind == "deep":
+        return {**record, "statistics": {"b": "DEEP"}}  # written as 100,000 nested lists
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("kind", ["dtype", "shape", "figures", "compare", "fraction", "class", "deep"])
+def test_a_damaged_log_line_is_skipped_and_its_task_scored_again(tmp_path: Path, kind: str) -> None:
+    corpus, out = _corpus(tmp_path / "c"), tmp_path / "out"
+    first = run_bounded(["run", str(corpus), "-o", str(out), "--no-report", "--no-workbooks"], cpu_s=60)
+    assert first.code == 0, first.stderr[-500:]
+    log = out / "results.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[0])
+    lines[0] = json.dumps(_damage(record, kind)).replace('"DEEP"', "[" * 100_000 + "1" + "]" * 100_000)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    again = run_bounded(["run", str(corpus), "-o", str(out), "--no-report", "--no-workbooks"], memory_mb=1024, cpu_s=30)
+    assert again.code == 0, (again.code, again.stderr[-800:])
+    said = again.stdout + again.stderr
+    assert "Traceback" not in said and "unexpected failure" not in said
+    assert f"{log}: line 1 skipped" in said and "--fresh" in said, said[-800:]
+    assert "1 pairs scored, 1 reused" in said, said[-800:]
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert "NaN" not in json.dumps(summary) and summary
+
+
+def test_decode_refuses_what_encode_never_writes() -> None:
+    from segagree.scoring.stats_codec import decode, encode
+
+    import numpy as np
+
+    value = {"x": np.arange(6, dtype=float).reshape(2, 3), ("a", 1): (1, {2})}
+    back = decode(json.loads(json.dumps(encode(value))))
+    assert np.array_equal(back["x"], value["x"]) and back[("a", 1)] == (1, {2})
+    for bad in (
+        {"§": "nd", "dtype": "|S1000000000", "shape": [3], "data": [1, 2, 3]},
+        {"§": "nd", "dtype": "O", "shape": [1], "data": [1]},
+        {"§": "nd", "dtype": "<f8", "shape": [2, 2], "data": [1.0]},
+        {"§": "nd", "dtype": "<f8", "shape": [-1], "data": [1.0]},
+        {"§": "map", "items": [[{"a": 1}, 2]]},
+        {"§": "frac", "n": 1, "d": 0},
+        {"§": "what"},
+    ):
+        with pytest.raises(ValueError):
+            decode(bad)

@@ -222,7 +222,8 @@ def score_corpus(
     corpus, tasks = plan_corpus(corpus_dir, config)
     outdir.mkdir(parents=True, exist_ok=True)
     log_path = outdir / RESULTS_LOG
-    lights, todo = split_done(tasks, config, load_index(log_path) if resume else {})
+    log_notes: list[str] = []
+    lights, todo = split_done(tasks, config, load_index(log_path, log_notes) if resume else {})
     reused = len(lights)
     if progress:
         progress(reused, len(tasks), "")
@@ -235,7 +236,9 @@ def score_corpus(
             if progress:
                 progress(len(lights), len(tasks), result["text"])
     results = LoggedResults(log_path, [lights[(t[0], t[1], t[2])] for t in tasks])
-    return RunOutcome(corpus=corpus, results=results, computed=len(todo), reused=reused, config=config)
+    return RunOutcome(
+        corpus=corpus, results=results, computed=len(todo), reused=reused, config=config, log_notes=log_notes
+    )
 
 
 __all__ = [
