@@ -267,3 +267,77 @@ def test_decode_refuses_what_encode_never_writes() -> None:
     ):
         with pytest.raises(ValueError):
             decode(bad)
+
+
+# --- 5, 13. the lock: an atomic takeover of a stale lock, process ids checked ------------------
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def _starter(outdir: str, start: object, done: object, results: object) -> None:
+    from segagree.corpus.lock import RunLocked, acquire, release
+
+    start.wait()  # type: ignore[attr-defined]
+    try:
+        path = acquire(Path(outdir))
+    except RunLocked:
+        results.put("locked")  # type: ignore[attr-defined]
+        done.wait()  # type: ignore[attr-defined]
+        return
+    results.put("took")  # type: ignore[attr-defined]
+    done.wait()  # type: ignore[attr-defined]  # holds the lock until every starter has tried
+    release(path)
+
+
+def test_one_of_several_starters_takes_over_a_stale_lock(tmp_path: Path) -> None:
+    import multiprocessing
+    import socket
+
+    from segagree.corpus.lock import LOCK_NAME
+
+    ctx = multiprocessing.get_context("fork")
+    starters = 6
+    for round_ in range(15):
+        outdir = tmp_path / f"r{round_}"
+        outdir.mkdir()
+        (outdir / LOCK_NAME).write_text(json.dumps({"pid": _dead_pid(), "host": socket.gethostname()}), encoding="utf-8")
+        start, done, results = ctx.Barrier(starters), ctx.Barrier(starters), ctx.Queue()
+        procs = [ctx.Process(target=_starter, args=(str(outdir), start, done, results)) for _ in range(starters)]
+        for p in procs:
+            p.start()
+        outcomes = sorted(results.get(timeout=60) for _ in range(starters))
+        for p in procs:
+            p.join()
+        assert outcomes.count("took") == 1, (round_, outcomes)
+        assert not (outdir / LOCK_NAME).exists() and not (outdir / (LOCK_NAME + ".takeover")).exists()
+
+
+@pytest.mark.parametrize("pid", [0, -1, 2**66, "12", True, None])
+def test_a_lock_with_an_impossible_process_id_names_the_file(tmp_path: Path, pid: object) -> None:
+    import socket
+
+    from segagree.corpus.lock import LOCK_NAME, RunLocked, acquire
+
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": pid, "host": socket.gethostname()}), encoding="utf-8")
+    with pytest.raises(RunLocked, match=rf"remove {tmp_path / LOCK_NAME}"):
+        acquire(tmp_path)
+
+
+def test_a_lock_of_a_live_process_says_how_to_remove_it(tmp_path: Path) -> None:
+    import os
+    import socket
+
+    from segagree.corpus.lock import LOCK_NAME
+
+    (tmp_path / "out").mkdir()
+    lock = tmp_path / "out" / LOCK_NAME
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname()}), encoding="utf-8")
+    corpus = _corpus(tmp_path / "c", 1)
+    out = run_bounded(["run", str(corpus), "-o", str(tmp_path / "out"), "--no-report"], cpu_s=20)
+    assert out.code == 1 and f"remove {lock}" in out.stderr, out.stderr[-500:]
