@@ -341,3 +341,85 @@ def test_a_lock_of_a_live_process_says_how_to_remove_it(tmp_path: Path) -> None:
     corpus = _corpus(tmp_path / "c", 1)
     out = run_bounded(["run", str(corpus), "-o", str(tmp_path / "out"), "--no-report"], cpu_s=20)
     assert out.code == 1 and f"remove {lock}" in out.stderr, out.stderr[-500:]
+
+
+# --- 4, 16. decisions files: the scheme's types, size, nesting, numbers and encodings bounded --
+
+
+def _decisions_data(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    wb = _workbook(tmp_path)
+    rows = _edit(wb, "B", {})
+    path = _decisions(wb, rows)
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def _refused(path: Path, tmp_path: Path, *words: str, memory_mb: int = 1024) -> str:
+    out = run_bounded(["adjudicate", str(path), "-o", str(tmp_path / "gold.txt")], memory_mb=memory_mb, cpu_s=20)
+    assert out.code == 1, (out.code, out.stderr[-800:])
+    assert "Traceback" not in out.stderr and "unexpected failure" not in out.stderr
+    assert path.name in out.stderr, out.stderr[-800:]
+    for word in words:
+        assert word in out.stderr, out.stderr[-800:]
+    assert not (tmp_path / "gold.txt").exists()
+    return out.stderr
+
+
+def test_a_scheme_of_24000_types_is_refused_before_its_matrix(tmp_path: Path) -> None:
+    path, data = _decisions_data(tmp_path)
+    data["scheme"] = {**data["scheme"], "types": [{"symbol": f"t{k}"} for k in range(24_000)]}  # type: ignore[dict-item]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    said = _refused(path, tmp_path, "24,000 boundary types", memory_mb=512)
+    assert len(said) < 600 and "t23999" not in said
+
+
+def test_an_unknown_symbol_message_lists_a_few_symbols(tmp_path: Path) -> None:
+    from segagree.model import scheme_from_dict
+    from segagree.model.scheme import SchemeError
+
+    types = [{"symbol": f"t{k}"} for k in range(900)]
+    with pytest.raises(SchemeError) as err:
+        scheme_from_dict({"types": types, "similarity": {"zz": {"t1": 0.5}}})
+    assert len(str(err.value)) < 600 and "881 more" in str(err.value)  # 901 symbols with none, 20 shown
+
+
+@pytest.mark.parametrize("kind", ["deep", "row id", "utf-16", "utf-16 bom", "big"])
+def test_damaged_decisions_files_are_refused_or_read(tmp_path: Path, kind: str) -> None:
+    path, data = _decisions_data(tmp_path)
+    text = json.dumps(data)
+    if kind == "deep":
+        path.write_text(text[:-1] + ', "x": ' + "[" * 200_000 + "]" * 200_000 + "}", encoding="utf-8")
+        _refused(path, tmp_path, "nested deeper")
+    elif kind == "row id":
+        path.write_text(text.replace('"row_id": 1,', '"row_id": 1' + "0" * 5000 + ","), encoding="utf-8")
+        _refused(path, tmp_path, "cannot read the decisions file")
+        path.write_text(text.replace('"row_id": 1,', '"row_id": 1' + "0" * 400 + ","), encoding="utf-8")
+        _refused(path, tmp_path, "row id must be a token index")
+    elif kind.startswith("utf-16"):
+        path.write_bytes(text.encode("utf-16" if kind.endswith("bom") else "utf-16-le"))
+        out = run_bounded(["adjudicate", str(path), "-o", str(tmp_path / "gold.txt")], cpu_s=20)
+        assert out.code == 0, out.stderr[-500:]
+        assert read_document(tmp_path / "gold.txt").layer("iu").boundaries.tolist() == (
+            read_document(tmp_path / "t.b.txt").layer("iu").boundaries.tolist()
+        )
+    else:
+        from segagree.adjudication import decisions
+
+        with path.open("ab") as fh:
+            fh.truncate(decisions.MAX_DECISIONS_BYTES + 1)  # sparse: no disk taken
+        _refused(path, tmp_path, "MB")
+
+
+def test_no_space_left_names_the_gold_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from segagree.adjudication import tokens
+
+    path, _ = _decisions_data(tmp_path)
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tokens, "write_document", full)
+    with pytest.raises(SegagreeError, match="No space left on device") as err:
+        adjudicate(path, tmp_path / "gold.txt")
+    assert "gold.txt" in str(err.value)

@@ -42,9 +42,10 @@ writable format (by the output's extension or ``fmt``) with
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -62,6 +63,7 @@ from segagree.adjudication.checks import (
 )
 from segagree.adjudication.decisions import is_decisions_file, read_token_decisions
 from segagree.errors import SegagreeError, UsageError
+from segagree.files.memory import OutOfMemory
 from segagree.files.xlsx_guard import check_workbook
 from segagree.formats import LossReport, format_for, read_document, write_document
 from segagree.model import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
@@ -173,6 +175,21 @@ class _Source:
     values: dict[str, str]
 
 
+def _naming_the_workbook(func: Callable[..., AdjudicationReport]) -> Callable[..., AdjudicationReport]:
+    """Report running out of memory as :class:`~segagree.files.memory.OutOfMemory` naming the
+    workbook or decisions file (not as a bare "out of memory")."""
+
+    @functools.wraps(func)
+    def wrapper(workbook: str | Path, *args: Any, **kwargs: Any) -> AdjudicationReport:
+        try:
+            return func(workbook, *args, **kwargs)
+        except MemoryError:
+            raise OutOfMemory(workbook) from None
+
+    return wrapper
+
+
+@_naming_the_workbook
 def adjudicate(
     workbook: str | Path,
     output: str | Path,
@@ -228,7 +245,7 @@ def adjudicate(
     refuse_duplicate_ids(rows, workbook)
     try:
         settings = json.loads(about[SETTINGS_JSON_LABEL])
-        scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]))
+        scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]), source=f"{workbook} (its scheme)")
     except (KeyError, TypeError, json.JSONDecodeError) as err:
         raise SegagreeError(
             f"the About sheet's settings or scheme are missing or damaged ({err})", path=workbook
@@ -263,7 +280,12 @@ def adjudicate(
         meta=dict(doc.meta),
     )
     options: dict[str, Any] = {"layer": lay.name} if lay.name != "iu" else {}
-    losses = write_document(gold, output, fmt, **options)
+    try:
+        losses = write_document(gold, output, fmt, **options)
+    except OSError as err:  # no space left on the device, a read-only folder: name the file
+        raise SegagreeError(f"cannot write the gold annotation: {err.strerror or err}", path=output) from None
+    except MemoryError:
+        raise SegagreeError("out of memory writing the gold annotation", path=output) from None
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
     unnamed = n_missing - len(missing_rows)
@@ -385,12 +407,23 @@ def _int(value: Any, ref: str, what: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise SegagreeError(f"{ref}: {what} must be a token index, not {value!r}") from None
-    if not number.is_integer() or number < 0:
-        raise SegagreeError(f"{ref}: {what} must be a token index, not {value!r}")
-    return int(number)
+        number = value if isinstance(value, int) and not isinstance(value, bool) else float(value)
+        if isinstance(number, float) and number.is_integer():
+            number = int(number)
+    except (TypeError, ValueError, OverflowError):
+        raise SegagreeError(f"{ref}: {what} must be a token index, not {_short(value)}") from None
+    if not isinstance(number, int) or not 0 <= number <= _MAX_INDEX:
+        raise SegagreeError(f"{ref}: {what} must be a token index, not {_short(value)}")
+    return number
+
+
+_MAX_INDEX = 2**53  # beyond, a spreadsheet's number is no longer an integer (and no text has so many tokens)
+
+
+def _short(value: Any) -> str:
+    """``value`` for a message, cut to 40 characters (a cell may hold 32,767, a number 4,300 digits)."""
+    text = repr(value) if not isinstance(value, int) else str(value) if value.bit_length() < 200 else "a number too large"
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def _decision(value: Any, ref: str) -> str | None:
@@ -404,6 +437,16 @@ def _decision(value: Any, ref: str) -> str | None:
 
 
 def _read_ops(ws: Any, sheet: str, workbook: Path, long: Continued) -> list[_Row]:
+    """The operation rows of a sheet; an error in a row names the workbook (or decisions file)."""
+    try:
+        return _read_op_rows(ws, sheet, workbook, long)
+    except SegagreeError as err:
+        if err.path is None:
+            err.path = str(workbook)
+        raise
+
+
+def _read_op_rows(ws: Any, sheet: str, workbook: Path, long: Continued) -> list[_Row]:
     by_header = {header: key for key, header in OPS_HEADERS.items()}
     rows: list[_Row] = []
     columns: dict[str, int] = {}
