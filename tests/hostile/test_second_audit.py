@@ -423,3 +423,31 @@ def test_no_space_left_names_the_gold_file(tmp_path: Path, monkeypatch: pytest.M
     with pytest.raises(SegagreeError, match="No space left on device") as err:
         adjudicate(path, tmp_path / "gold.txt")
     assert "gold.txt" in str(err.value)
+
+
+# --- 6. time review: annotators named like a decision word are refused -------------------------
+
+
+@pytest.mark.parametrize("name", ["none", "edit", "None", " EDIT "])
+def test_time_review_refuses_an_annotator_named_like_a_decision(tmp_path: Path, name: str) -> None:
+    from segagree.adjudication.time import adjudicate_time
+    from segagree.errors import UsageError
+    from segagree.outputs.time_review import write_time_review
+
+    with pytest.raises(UsageError, match=rf"annotator '{name}' has the name of a decision word") as err:
+        write_time_review(tmp_path / "r.xlsx", [], [name, "b"], {})
+    assert "r.xlsx" in str(err.value) and not (tmp_path / "r.xlsx").exists()
+    row = {"group": 1, "speaker": "S", "kind": "match", "decision": "none", "gold": None, "comment": ""}
+    row["units"] = {name: {"start": 0.0, "end": 1.0, "category": "x", "text": "x"}, "b": None}
+    decisions = {
+        "format": "segagree review decisions",
+        "format_version": 1,
+        "kind": "time",
+        "annotators": [name, "b"],
+        "rows": [row],
+    }
+    path = tmp_path / "r.decisions.json"
+    path.write_text(json.dumps(decisions), encoding="utf-8")
+    with pytest.raises(UsageError, match="decision word") as err:
+        adjudicate_time(path, tmp_path / "gold.eaf")
+    assert "r.decisions.json" in str(err.value) and not (tmp_path / "gold.eaf").exists()
