@@ -451,3 +451,44 @@ def test_time_review_refuses_an_annotator_named_like_a_decision(tmp_path: Path, 
     with pytest.raises(UsageError, match="decision word") as err:
         adjudicate_time(path, tmp_path / "gold.eaf")
     assert "r.decisions.json" in str(err.value) and not (tmp_path / "gold.eaf").exists()
+
+
+# --- 7. segagree.toml: every value checked by type and range, naming the key ------------------
+
+
+@pytest.mark.parametrize(
+    ("toml", "key"),
+    [
+        ('[kappa]\nenabled = "false"\n', "[kappa] enabled"),
+        ('align = "no"\n', "align"),
+        ("max_mismatch = nan\n", "max_mismatch"),
+        ("max_mismatch = -5.0\n", "max_mismatch"),
+        ('[kappa]\nsims = "1000"\n', "[kappa] sims"),
+        ("[kappa]\nseed = 1e300\n", "[kappa] seed"),
+        ('speakers = ["A", "B"]\n', "speakers"),
+        ('encoding = "rot13"\n', "encoding"),
+        ('encoding = "no-such-codec"\n', "encoding"),
+        ("metrics = [1, 2]\n", "metrics"),
+        ("kappa = 3\n", "kappa"),
+    ],
+)
+def test_config_values_are_checked_by_type_and_range(tmp_path: Path, toml: str, key: str) -> None:
+    corpus = _corpus(tmp_path / "c", 1)
+    (corpus / "segagree.toml").write_text(toml, encoding="utf-8")
+    out = run_bounded(["run", str(corpus), "-o", str(tmp_path / "out"), "--no-report"], cpu_s=20)
+    assert out.code == 1, (out.code, out.stderr[-500:])
+    assert "Traceback" not in out.stderr and "unexpected failure" not in out.stderr
+    assert "segagree.toml" in out.stderr and f"{key} must be" in out.stderr, out.stderr[-500:]
+    assert not (tmp_path / "out" / "summary.json").exists()
+
+
+def test_a_utf16_config_is_read(tmp_path: Path) -> None:
+    from segagree.corpus.config import load_config
+
+    corpus = _corpus(tmp_path / "c", 1)
+    (corpus / "segagree.toml").write_text("[kappa]\nenabled = false\nsims = 7\n", encoding="utf-16")
+    config = load_config(None, corpus)
+    assert config.kappa.enabled is False and config.kappa.sims == 7
+    (corpus / "segagree.toml").write_bytes("align = false\n".encode("utf-16-le"))  # no byte order mark
+    with pytest.raises(SegagreeError, match="not UTF-8"):
+        load_config(None, corpus)
