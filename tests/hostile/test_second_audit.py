@@ -492,3 +492,61 @@ def test_a_utf16_config_is_read(tmp_path: Path) -> None:
     (corpus / "segagree.toml").write_bytes("align = false\n".encode("utf-16-le"))  # no byte order mark
     with pytest.raises(SegagreeError, match="not UTF-8"):
         load_config(None, corpus)
+
+
+# --- 8. no output written through a link; 12. a killed writer's temporary files removed ----------
+
+
+def test_a_results_log_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    corpus, out = _corpus(tmp_path / "c", 1), tmp_path / "out"
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("precious\n", encoding="utf-8")
+    out.mkdir()
+    (out / "results.jsonl").symlink_to(elsewhere)
+    done = run_bounded(["run", str(corpus), "-o", str(out), "--no-report", "--no-workbooks"], cpu_s=30)
+    assert done.code == 1 and "results.jsonl" in done.stderr and "symbolic link" in done.stderr, done.stderr[-500:]
+    assert elsewhere.read_text(encoding="utf-8") == "precious\n"
+    fresh = run_bounded(["run", str(corpus), "-o", str(out), "--no-report", "--no-workbooks", "--fresh"], cpu_s=30)
+    assert fresh.code == 0, fresh.stderr[-500:]
+    assert elsewhere.read_text(encoding="utf-8") == "precious\n"
+    assert not (out / "results.jsonl").is_symlink() and (out / "results.jsonl").stat().st_size
+
+
+def test_an_output_that_is_a_link_is_replaced_not_written_through(tmp_path: Path) -> None:
+    corpus, out = _corpus(tmp_path / "c", 1), tmp_path / "out"
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("precious\n", encoding="utf-8")
+    out.mkdir()
+    (out / "summary.csv").symlink_to(elsewhere)
+    done = run_bounded(["run", str(corpus), "-o", str(out), "--no-report", "--no-workbooks"], cpu_s=30)
+    assert done.code == 0, done.stderr[-500:]
+    assert elsewhere.read_text(encoding="utf-8") == "precious\n" and not (out / "summary.csv").is_symlink()
+
+
+def test_temporary_files_of_a_killed_run_are_removed_and_only_those(tmp_path: Path) -> None:
+    corpus, out = _corpus(tmp_path / "c", 1), tmp_path / "out"
+    (out / "review").mkdir(parents=True)
+    left = [out / ".summary.tmp-ab12cd_9.csv", out / "review" / ".t0.tmp-zz99yy00.xlsx"]
+    kept = [out / "notes.tmp-ab12cd_9.csv", out / ".summary.tmp-short.csv", out / "review" / "mine.xlsx"]
+    for path in left + kept:
+        path.write_text("x", encoding="utf-8")
+    link = out / ".link.tmp-abcdefgh.csv"
+    link.symlink_to(tmp_path / "c" / "t0.a.txt")
+    done = run_bounded(["run", str(corpus), "-o", str(out), "--no-report"], cpu_s=30)
+    assert done.code == 0, done.stderr[-500:]
+    assert not any(p.exists() for p in left) and all(p.exists() for p in kept) and link.is_symlink()
+    assert (tmp_path / "c" / "t0.a.txt").read_text(encoding="utf-8") == A_TEXT
+
+
+def test_convert_removes_its_own_stale_temporary_file(tmp_path: Path) -> None:
+    import os
+
+    a, _ = _pair(tmp_path)
+    stale, young, other = tmp_path / ".out.tmp-abcdefgh.txt", tmp_path / ".out.tmp-12345678.txt", tmp_path / ".x.tmp-abcdefgh.txt"
+    for path in (stale, young, other):
+        path.write_text("x", encoding="utf-8")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    os.utime(other, (1_000_000_000, 1_000_000_000))
+    done = run_bounded(["convert", str(a), "-o", str(tmp_path / "out.txt")], cpu_s=20)
+    assert done.code == 0, done.stderr[-500:]
+    assert not stale.exists() and young.exists() and other.exists()
