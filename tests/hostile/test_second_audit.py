@@ -550,3 +550,149 @@ def test_convert_removes_its_own_stale_temporary_file(tmp_path: Path) -> None:
     done = run_bounded(["convert", str(a), "-o", str(tmp_path / "out.txt")], cpu_s=20)
     assert done.code == 0, done.stderr[-500:]
     assert not stale.exists() and young.exists() and other.exists()
+
+
+# --- 15. a Content-Security-Policy on the report and the text pages -----------------------------
+
+
+def _policy(page: str) -> dict[str, list[str]]:
+    import re
+
+    found = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page)
+    assert len(found) == 1, found
+    head_end = page.index("</head>") if "</head>" in page else page.index("<body")
+    assert page.index("Content-Security-Policy") < head_end
+    return {d.split()[0]: d.split()[1:] for d in (p.strip() for p in found[0].split(";")) if d}
+
+
+@pytest.mark.parametrize("review_pages", [False, True])
+def test_report_and_text_pages_carry_a_policy_their_content_fits(tmp_path: Path, review_pages: bool) -> None:
+    import re
+
+    corpus, out = _corpus(tmp_path / "c", 1), tmp_path / "out"
+    args = ["run", str(corpus), "-o", str(out), "--no-workbooks", *(["--review-pages"] if review_pages else [])]
+    done = run_bounded(args, cpu_s=60)
+    assert done.code == 0, done.stderr[-500:]
+    pages = [out / "report.html", *sorted((out / "texts").glob("*.html"))]
+    assert len(pages) == 2
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        policy = _policy(page)
+        assert policy["default-src"] == ["'none'"] and "connect-src" not in policy
+        assert policy["script-src"] == ["'unsafe-inline'"]  # no script from anywhere
+        # what the page holds is what the policy lets it use: inline scripts and styles only,
+        # images from the page's folder or data, no stylesheet or script files, nothing remote
+        assert not re.search(r"<script[^>]*\ssrc=", page) and "<link" not in page
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+        for src in re.findall(r'<img[^>]*\ssrc="([^"]*)"', page):
+            assert src.startswith("data:") or ":" not in src, src
+        if review_pages and path.parent.name == "texts":
+            assert "segagree-review-data" in page and "media-src" in policy
+
+
+# --- 14. the recording path is confined to the annotation's folder -----------------------------
+
+
+def _wav(path: Path) -> Path:
+    import wave
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"\x00\x10" * 8000)
+    return path
+
+
+def _eaf_pair(folder: Path, descriptor: dict[str, str]) -> list[str]:
+    from segagree.formats import write_document
+    from segagree.model import builtin_scheme, from_units
+
+    scheme = builtin_scheme("dubois")
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, cut in (("a", 2), ("b", 3)):
+        words = "one two three four five".split()
+        rows = [
+            {"speaker": "S", "tokens": words[:cut], "boundary": scheme.find_code(","), "start": 0.0, "end": 0.4},
+            {"speaker": "S", "tokens": words[cut:], "boundary": scheme.find_code("."), "start": 0.5, "end": 0.9},
+        ]
+        doc = from_units("talk", rows, layer="iu", scheme=scheme, speakers=["S"], meta={"media_descriptors": [descriptor]})
+        write_document(doc, folder / f"talk.{name}.eaf")
+        out.append(str(folder / f"talk.{name}.eaf"))
+    return out
+
+
+@pytest.mark.parametrize("url", ["../secret/tone.wav", "../../../../{outside}", "file://{outside}"])
+def test_a_recording_outside_the_annotations_folder_is_not_followed(tmp_path: Path, url: str) -> None:
+    from segagree.outputs.review_page import page_data
+
+    outside = _wav(tmp_path / "secret" / "tone.wav")
+    descriptor = {"MEDIA_URL": "", "MIME_TYPE": "audio/x-wav", "RELATIVE_MEDIA_URL": url.format(outside=outside)}
+    if url.startswith("file:"):
+        descriptor = {"MEDIA_URL": url.format(outside=outside), "MIME_TYPE": "audio/x-wav"}
+    files = _eaf_pair(tmp_path / "ann", descriptor)
+    done = run_bounded(["review", *files, "-o", str(tmp_path / "ann" / "r.html")], cpu_s=30)
+    assert done.code == 0, done.stderr[-500:]
+    media = page_data(tmp_path / "ann" / "r.html")["media"]
+    assert media["src"] is None and media["peaks"] == "" and "outside the annotation's folder" in media["note"]
+    page = (tmp_path / "ann" / "r.html").read_text(encoding="utf-8")
+    assert str(tmp_path) not in page  # no absolute path of this machine
+    given = run_bounded(["review", *files, "-o", str(tmp_path / "ann" / "g.html"), "--media", str(outside)], cpu_s=30)
+    assert given.code == 0 and page_data(tmp_path / "ann" / "g.html")["media"]["src"] == "../secret/tone.wav"
+
+
+def test_a_recording_beside_the_annotation_is_still_found(tmp_path: Path) -> None:
+    from segagree.files.media import find_media
+    from segagree.formats import read_document as read
+
+    _wav(tmp_path / "ann" / "media" / "tone.wav")
+    files = _eaf_pair(tmp_path / "ann", {"MEDIA_URL": "file:///elsewhere/tone.wav", "RELATIVE_MEDIA_URL": "./media/tone.wav"})
+    info = find_media(read(files[0]))
+    assert info.path == (tmp_path / "ann" / "media" / "tone.wav").resolve() and info.tried == ["media/tone.wav"]
+
+
+def test_a_chat_media_name_with_a_path_is_confined(tmp_path: Path) -> None:
+    from segagree.files.media import find_media
+    from segagree.formats import read_document as read
+
+    outside = _wav(tmp_path / "secret" / "tone.wav")
+    (tmp_path / "ann").mkdir()
+    for name in (str(outside.with_suffix("")), "../secret/tone"):
+        chat = f"@UTF8\n@Begin\n@Languages:\teng\n@Participants:\tS Speaker\n@Media:\t{name}, audio\n*S:\tone two .\n@End\n"
+        (tmp_path / "ann" / "t.cha").write_text(chat, encoding="utf-8")
+        info = find_media(read(tmp_path / "ann" / "t.cha"))
+        assert info.path is None and "outside the annotation's folder" in info.note, (name, info)
+
+
+# --- 10. a TextGrid with a long label: read within its memory budget ---------------------------
+
+
+def _textgrid(path: Path, label: str) -> Path:
+    path.write_text(
+        'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\nxmax = 2\ntiers? <exists>\nsize = 1\n'
+        'item []:\n    item [1]:\n        class = "IntervalTier"\n        name = "A"\n        xmin = 0\n'
+        "        xmax = 2\n        intervals: size = 2\n        intervals [1]:\n            xmin = 0\n"
+        f'            xmax = 1\n            text = "{label}"\n        intervals [2]:\n            xmin = 1\n'
+        '            xmax = 2\n            text = "say ""this"" ."\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_10_mb_textgrid_label_is_read_within_its_budget(tmp_path: Path, fast: bool) -> None:
+    from segagree.files.memory import MEMORY_PER_BYTE_OF
+
+    # fast: the usual interval layout; else a comment in the interval sends it to the tokenizer
+    label = "w" * 10_000_000 + ' ""quoted"" .'
+    path = _textgrid(tmp_path / "long.TextGrid", label)
+    if not fast:
+        path.write_text(path.read_text(encoding="utf-8").replace("xmax = 1\n", "xmax = 1 ! a comment\n"), encoding="utf-8")
+    budget_mb = path.stat().st_size * MEMORY_PER_BYTE_OF[".textgrid"] / 1024**2
+    out = run_bounded(["convert", str(path), "-o", str(tmp_path / "long.txt")], memory_mb=int(2 * budget_mb), cpu_s=30)
+    assert out.code == 0, (out.code, out.stderr[-300:])  # (the reader's own check wants its budget free)
+    doc = read_document(path)
+    words = doc.tokens["text"].tolist()
+    assert words[0] == "w" * 10_000_000 and words[1] == '"quoted"' and words[-1] == '"this"'
