@@ -53,7 +53,9 @@ def _edit(path: Path, decision: str, cells: dict[str, object], row: int = 2) -> 
     for key, value in cells.items():
         ws.cell(row, header.index(OPS_HEADERS[key]) + 1).value = value
     wb.save(path)
-    return [{keys[h]: ws.cell(r, i + 1).value for i, h in enumerate(header) if h in keys} for r in range(2, ws.max_row + 1)]
+    return [
+        {keys[h]: ws.cell(r, i + 1).value for i, h in enumerate(header) if h in keys} for r in range(2, ws.max_row + 1)
+    ]
 
 
 # --- 1. adjudication checks the technical cells against the recomputed comparison -----------
@@ -79,7 +81,11 @@ def test_all_b_reproduces_b_and_an_edited_b_boundary_is_refused(tmp_path: Path) 
 def test_any_edited_technical_cell_is_refused(tmp_path: Path, key: str) -> None:
     wb = _workbook(tmp_path)
     rows = _edit(wb, "A", {})
-    value: dict[str, object] = {"speaker": "BEN" if rows[0]["speaker"] != "BEN" else "ROSA", "op": "match", "type_a": "," if rows[0]["type_a"] != "," else "."}
+    value: dict[str, object] = {
+        "speaker": "BEN" if rows[0]["speaker"] != "BEN" else "ROSA",
+        "op": "match",
+        "type_a": "," if rows[0]["type_a"] != "," else ".",
+    }
     value = value.get(key, int(rows[0]["position_a"] or 0) + 1)  # type: ignore[call-overload]
     _edit(wb, "A", {key: value})
     with pytest.raises(SegagreeError, match=rf"'Operations' row 2 \(row id 1\): {OPS_HEADERS[key]}"):
@@ -171,7 +177,8 @@ def test_exmaralda_tier_names_match_the_former_naming(tmp_path: Path) -> None:
         rng = random.Random(case)
         table = ["a", "b"]
         tiers = [
-            (rng.choice(["a", "b", None]), rng.choice(["v", "A", "B", "A_", "v_", "A [v]"])) for _ in range(rng.randint(1, 12))
+            (rng.choice(["a", "b", None]), rng.choice(["v", "A", "B", "A_", "v_", "A [v]"]))
+            for _ in range(rng.randint(1, 12))
         ]
         doc = read_document(_exb(tmp_path / f"c{case}.exb", tiers, table))
         assert list(doc.meta["exb"]["tier_speakers"].values()) == _names_as_before(tiers, table), tiers
@@ -222,7 +229,10 @@ def _damage(record: dict[str, object], kind: str) -> dict[str, object]:
     if kind == "fraction":
         return {**record, "statistics": {"b": {"§": "frac", "n": 1, "d": 0}}}
     if kind == "class":
-        return {**record, "statistics": {"b": {"§": "dc", "cls": "segagree.metrics.boundary.stats:nothing", "fields": {}}}}
+        return {
+            **record,
+            "statistics": {"b": {"§": "dc", "cls": "segagree.metrics.boundary.stats:nothing", "fields": {}}},
+        }
     if kind == "deep":
         return {**record, "statistics": {"b": "DEEP"}}  # written as 100,000 nested lists
     raise AssertionError(kind)
@@ -249,9 +259,9 @@ def test_a_damaged_log_line_is_skipped_and_its_task_scored_again(tmp_path: Path,
 
 
 def test_decode_refuses_what_encode_never_writes() -> None:
-    from segagree.scoring.stats_codec import decode, encode
-
     import numpy as np
+
+    from segagree.scoring.stats_codec import decode, encode
 
     value = {"x": np.arange(6, dtype=float).reshape(2, 3), ("a", 1): (1, {2})}
     back = decode(json.loads(json.dumps(encode(value))))
@@ -306,7 +316,9 @@ def test_one_of_several_starters_takes_over_a_stale_lock(tmp_path: Path) -> None
     for round_ in range(15):
         outdir = tmp_path / f"r{round_}"
         outdir.mkdir()
-        (outdir / LOCK_NAME).write_text(json.dumps({"pid": _dead_pid(), "host": socket.gethostname()}), encoding="utf-8")
+        (outdir / LOCK_NAME).write_text(
+            json.dumps({"pid": _dead_pid(), "host": socket.gethostname()}), encoding="utf-8"
+        )
         start, done, results = ctx.Barrier(starters), ctx.Barrier(starters), ctx.Queue()
         procs = [ctx.Process(target=_starter, args=(str(outdir), start, done, results)) for _ in range(starters)]
         for p in procs:
@@ -542,7 +554,11 @@ def test_convert_removes_its_own_stale_temporary_file(tmp_path: Path) -> None:
     import os
 
     a, _ = _pair(tmp_path)
-    stale, young, other = tmp_path / ".out.tmp-abcdefgh.txt", tmp_path / ".out.tmp-12345678.txt", tmp_path / ".x.tmp-abcdefgh.txt"
+    stale, young, other = (
+        tmp_path / ".out.tmp-abcdefgh.txt",
+        tmp_path / ".out.tmp-12345678.txt",
+        tmp_path / ".x.tmp-abcdefgh.txt",
+    )
     for path in (stale, young, other):
         path.write_text("x", encoding="utf-8")
     os.utime(stale, (1_000_000_000, 1_000_000_000))
@@ -618,7 +634,9 @@ def _eaf_pair(folder: Path, descriptor: dict[str, str]) -> list[str]:
             {"speaker": "S", "tokens": words[:cut], "boundary": scheme.find_code(","), "start": 0.0, "end": 0.4},
             {"speaker": "S", "tokens": words[cut:], "boundary": scheme.find_code("."), "start": 0.5, "end": 0.9},
         ]
-        doc = from_units("talk", rows, layer="iu", scheme=scheme, speakers=["S"], meta={"media_descriptors": [descriptor]})
+        doc = from_units(
+            "talk", rows, layer="iu", scheme=scheme, speakers=["S"], meta={"media_descriptors": [descriptor]}
+        )
         write_document(doc, folder / f"talk.{name}.eaf")
         out.append(str(folder / f"talk.{name}.eaf"))
     return out
@@ -648,7 +666,9 @@ def test_a_recording_beside_the_annotation_is_still_found(tmp_path: Path) -> Non
     from segagree.formats import read_document as read
 
     _wav(tmp_path / "ann" / "media" / "tone.wav")
-    files = _eaf_pair(tmp_path / "ann", {"MEDIA_URL": "file:///elsewhere/tone.wav", "RELATIVE_MEDIA_URL": "./media/tone.wav"})
+    files = _eaf_pair(
+        tmp_path / "ann", {"MEDIA_URL": "file:///elsewhere/tone.wav", "RELATIVE_MEDIA_URL": "./media/tone.wav"}
+    )
     info = find_media(read(files[0]))
     assert info.path == (tmp_path / "ann" / "media" / "tone.wav").resolve() and info.tried == ["media/tone.wav"]
 
@@ -660,7 +680,8 @@ def test_a_chat_media_name_with_a_path_is_confined(tmp_path: Path) -> None:
     outside = _wav(tmp_path / "secret" / "tone.wav")
     (tmp_path / "ann").mkdir()
     for name in (str(outside.with_suffix("")), "../secret/tone"):
-        chat = f"@UTF8\n@Begin\n@Languages:\teng\n@Participants:\tS Speaker\n@Media:\t{name}, audio\n*S:\tone two .\n@End\n"
+        head = "@UTF8\n@Begin\n@Languages:\teng\n@Participants:\tS Speaker\n"
+        chat = f"{head}@Media:\t{name}, audio\n*S:\tone two .\n@End\n"
         (tmp_path / "ann" / "t.cha").write_text(chat, encoding="utf-8")
         info = find_media(read(tmp_path / "ann" / "t.cha"))
         assert info.path is None and "outside the annotation's folder" in info.note, (name, info)
@@ -689,7 +710,9 @@ def test_a_10_mb_textgrid_label_is_read_within_its_budget(tmp_path: Path, fast: 
     label = "w" * 10_000_000 + ' ""quoted"" .'
     path = _textgrid(tmp_path / "long.TextGrid", label)
     if not fast:
-        path.write_text(path.read_text(encoding="utf-8").replace("xmax = 1\n", "xmax = 1 ! a comment\n"), encoding="utf-8")
+        path.write_text(
+            path.read_text(encoding="utf-8").replace("xmax = 1\n", "xmax = 1 ! a comment\n"), encoding="utf-8"
+        )
     budget_mb = path.stat().st_size * MEMORY_PER_BYTE_OF[".textgrid"] / 1024**2
     out = run_bounded(["convert", str(path), "-o", str(tmp_path / "long.txt")], memory_mb=int(2 * budget_mb), cpu_s=30)
     assert out.code == 0, (out.code, out.stderr[-300:])  # (the reader's own check wants its budget free)

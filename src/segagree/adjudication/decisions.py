@@ -111,7 +111,9 @@ def _load(path: Path) -> dict[str, Any]:
     except (UnicodeDecodeError, LookupError) as err:
         raise SegagreeError(f"cannot read the decisions file: not UTF-8, -16 or -32 JSON ({err})", path=path) from None
     except RecursionError:
-        raise SegagreeError(f"cannot read the decisions file: nested deeper than {MAX_DEPTH} levels", path=path) from None
+        raise SegagreeError(
+            f"cannot read the decisions file: nested deeper than {MAX_DEPTH} levels", path=path
+        ) from None
     except ValueError as err:  # JSONDecodeError, and an integer of more than 4,300 digits
         raise SegagreeError(f"cannot read the decisions file ({str(err)[:200]})", path=path) from None
     except MemoryError:

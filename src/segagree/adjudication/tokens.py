@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec
 
 import numpy as np
 
@@ -80,6 +80,7 @@ from segagree.outputs.review_workbook import (
 from segagree.scoring.tokens.pairing import speaker_streams
 
 Undecided = Literal["a", "error"]
+_P = ParamSpec("_P")
 _REQUIRED = (
     "speaker",
     "position_a",
@@ -175,16 +176,16 @@ class _Source:
     values: dict[str, str]
 
 
-def _naming_the_workbook(func: Callable[..., AdjudicationReport]) -> Callable[..., AdjudicationReport]:
+def _naming_the_workbook(func: Callable[_P, AdjudicationReport]) -> Callable[_P, AdjudicationReport]:
     """Report running out of memory as :class:`~segagree.files.memory.OutOfMemory` naming the
     workbook or decisions file (not as a bare "out of memory")."""
 
     @functools.wraps(func)
-    def wrapper(workbook: str | Path, *args: Any, **kwargs: Any) -> AdjudicationReport:
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> AdjudicationReport:
         try:
-            return func(workbook, *args, **kwargs)
+            return func(*args, **kwargs)
         except MemoryError:
-            raise OutOfMemory(workbook) from None
+            raise OutOfMemory(str(args[0] if args else kwargs.get("workbook"))) from None
 
     return wrapper
 
@@ -422,7 +423,9 @@ _MAX_INDEX = 2**53  # beyond, a spreadsheet's number is no longer an integer (an
 
 def _short(value: Any) -> str:
     """``value`` for a message, cut to 40 characters (a cell may hold 32,767, a number 4,300 digits)."""
-    text = repr(value) if not isinstance(value, int) else str(value) if value.bit_length() < 200 else "a number too large"
+    text = (
+        repr(value) if not isinstance(value, int) else str(value) if value.bit_length() < 200 else "a number too large"
+    )
     return text if len(text) <= 40 else text[:40] + "..."
 
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from segagree.errors import SegagreeError
 
@@ -72,7 +72,7 @@ def _try_create(path: Path, me: dict[str, Any]) -> bool:
     return True
 
 
-def valid_pid(pid: Any) -> bool:
+def valid_pid(pid: Any) -> TypeGuard[int]:
     """Whether ``pid`` can be a process's id (a positive integer; never 0 or -1, which address groups)."""
     return isinstance(pid, int) and not isinstance(pid, bool) and 0 < pid <= MAX_PID
 
@@ -93,13 +93,13 @@ def acquire(outdir: Path) -> Path:
         other = _holder(path)
         if other is None:
             if path.exists():  # being written by its owner right now, or garbage: not ours to judge
-                raise RunLocked(
-                    f"another segagree run holds {LOCK_NAME} (unreadable); {_remove_hint(path)}", path=path
-                )
+                raise RunLocked(f"another segagree run holds {LOCK_NAME} (unreadable); {_remove_hint(path)}", path=path)
             continue
         pid, host = other.get("pid"), other.get("host")
         if not valid_pid(pid):
-            raise RunLocked(f"the lock names process id {str(pid)[:40]!r}, which no process has; {_remove_hint(path)}", path=path)
+            raise RunLocked(
+                f"the lock names process id {str(pid)[:40]!r}, which no process has; {_remove_hint(path)}", path=path
+            )
         if host != me["host"]:
             raise RunLocked(
                 f"another segagree run (process {pid} on host {host}) is writing into this folder; "

@@ -98,7 +98,16 @@ def _json_default(value: Any) -> Any:
 MAX_LINE_BYTES = 64 * 1024 * 1024
 MAX_JSON_DEPTH = 64
 MAX_FIGURES_CHARS = 4 * 1024 * 1024
-_LINE_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, RecursionError, OverflowError)
+_LINE_ERRORS = (
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    ZeroDivisionError,
+    RecursionError,
+    OverflowError,
+)
 
 
 def _depth_within(line: bytes, limit: int) -> bool:
@@ -141,9 +150,7 @@ def check_record(rec: Any) -> dict[str, Any]:
         for value in statistics.values():
             decode(value)
         figures = rec.get("figures")
-        if figures is not None and (
-            not isinstance(figures, dict) or len(json.dumps(figures)) > MAX_FIGURES_CHARS
-        ):
+        if figures is not None and (not isinstance(figures, dict) or len(json.dumps(figures)) > MAX_FIGURES_CHARS):
             raise ValueError(f"figures are not an object of at most {MAX_FIGURES_CHARS:,} characters")
     except _LINE_ERRORS as err:
         raise ValueError(f"{type(err).__name__}: {str(err)[:200]}") from None
@@ -166,10 +173,7 @@ def load_index(path: Path, notes: list[str] | None = None) -> dict[str, dict[str
 
     def skip(number: int, why: str) -> None:
         if notes is not None:
-            notes.append(
-                f"{path}: line {number} skipped ({why}); its task is scored again "
-                "(--fresh starts a new log)"
-            )
+            notes.append(f"{path}: line {number} skipped ({why}); its task is scored again (--fresh starts a new log)")
 
     with path.open("rb") as fh:
         for number, (length, line) in enumerate(_bounded_lines(fh), start=1):

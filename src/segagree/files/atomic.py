@@ -11,7 +11,6 @@ from pathlib import Path
 
 from segagree.errors import SegagreeError
 
-
 #: The temporary files :func:`atomic_path` makes: ``.STEM.tmp-XXXXXXXX.SUFFIX`` (mkstemp's 8
 #: random characters). Only names of this form are ever removed as left over.
 _TEMP = re.compile(r"\.(?P<stem>.*)\.tmp-[a-z0-9_]{8}(?P<suffix>(\.[^.]*)?)")
@@ -19,7 +18,9 @@ _TEMP = re.compile(r"\.(?P<stem>.*)\.tmp-[a-z0-9_]{8}(?P<suffix>(\.[^.]*)?)")
 STALE_SECONDS = 3600.0
 
 
-def remove_leftover_temporaries(folder: str | Path, *, target: str | Path | None = None, older_than: float = 0.0) -> list[Path]:
+def remove_leftover_temporaries(
+    folder: str | Path, *, target: str | Path | None = None, older_than: float = 0.0
+) -> list[Path]:
     """Remove the temporary files a killed writer left in ``folder`` (only :func:`atomic_path`'s
     own pattern, only regular files, not links; with ``target`` only that output's, with
     ``older_than`` only those not modified for so many seconds). Returns the files removed."""

@@ -16,14 +16,13 @@ the NCCU or SBC files has one).
 
 from __future__ import annotations
 
-from collections import Counter
-
 import csv
 import io
 import logging
 import math
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, methodcaller

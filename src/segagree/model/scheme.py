@@ -315,7 +315,9 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
 
     def code_of(sym: str, where: str) -> int:
         if sym not in index:
-            known = ", ".join(map(repr, symbols[:_SHOWN])) + (f" and {len(symbols) - _SHOWN} more" if len(symbols) > _SHOWN else "")
+            known = ", ".join(map(repr, symbols[:_SHOWN])) + (
+                f" and {len(symbols) - _SHOWN} more" if len(symbols) > _SHOWN else ""
+            )
             raise SchemeError(f"unknown symbol {str(sym)[:40]!r} in [{where}]; known: {known}", path=source)
         return index[sym]
 

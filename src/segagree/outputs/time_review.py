@@ -116,7 +116,7 @@ def refuse_reserved_names(annotators: Sequence[str], path: str | os.PathLike[str
             f"annotator {clash[0]!r} has the name of a decision word ({NONE_DECISION}, {EDIT_DECISION}) of a time "
             "review, which would make its decisions ambiguous; rename the annotator's files "
             "(TEXT.ANNOTATOR.EXT) and review again",
-            path=path,
+            path=Path(path),
         )
 
 

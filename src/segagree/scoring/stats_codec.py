@@ -59,7 +59,17 @@ MAX_DEPTH = 64  # nesting of statistics (dataclasses of dicts of tuples: a handf
 MAX_ITEMSIZE = 16  # bytes per array element (complex128; statistics are numbers)
 MAX_DIMENSIONS = 8
 _NUMERIC_KINDS = "biufc"  # bool, int, unsigned, float, complex: never strings, objects or voids
-_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, RecursionError, AttributeError, OverflowError, ImportError)
+_ERRORS = (
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    ZeroDivisionError,
+    RecursionError,
+    AttributeError,
+    OverflowError,
+    ImportError,
+)
 
 
 def decode(value: Any) -> Any:
