@@ -390,47 +390,144 @@ def _own_timeline(doc: Document, units: list[Any]) -> bool:
     return True
 
 
+class _Point:
+    """A point of a new timeline: its time (None: untimed), its place in the list (``label``s
+    increase along it; ``before``/``after``), the timed points around it in the list (``tprev``/
+    ``tnext`` of a timed point; ``left``/``right`` of an untimed one, set when it is made)."""
+
+    __slots__ = ("after", "before", "label", "left", "right", "time", "tnext", "tprev")
+
+    def __init__(self, time: float | None) -> None:
+        self.time = time
+        self.label = 0
+        self.before: _Point | None = None
+        self.after: _Point | None = None
+        self.tprev: _Point | None = None
+        self.tnext: _Point | None = None
+        self.left: _Point | None = None
+        self.right: _Point | None = None
+
+
+# Gap between the labels of neighbouring points after a relabelling: 256 points can be put into
+# one place, one between the last two, before the list is labelled again.
+_LABEL_GAP = 1 << 256
+
+
+class _PointList:
+    """The timeline as a linked list whose labels compare places in constant time (order
+    maintenance: a new point takes the mean of its neighbours' labels; when there is no room the
+    whole list is labelled again, at most once per 256 insertions into one place)."""
+
+    def __init__(self, times: list[float]) -> None:
+        self.head, self.tail = _Point(None), _Point(None)
+        self.head.after, self.tail.before = self.tail, self.head
+        self.first_timed: _Point | None = None
+        last: _Point | None = None
+        for t in times:
+            p = _Point(t)
+            self.insert_after(self.tail.before, p)
+            self.link_timed(p, last, None)
+            last = p
+
+    def insert_after(self, node: _Point | None, new: _Point) -> None:
+        node = node or self.head
+        nxt = node.after
+        assert nxt is not None
+        if nxt.label - node.label < 2:
+            self._relabel()
+        new.label = (node.label + nxt.label) // 2
+        new.before, new.after, node.after, nxt.before = node, nxt, new, new
+
+    def _relabel(self) -> None:
+        node: _Point | None = self.head
+        k = 0
+        while node is not None:
+            node.label = k * _LABEL_GAP
+            node, k = node.after, k + 1
+
+    def link_timed(self, new: _Point, left: _Point | None, right: _Point | None) -> None:
+        """Put a timed point between the timed points ``left`` and ``right`` (None: the ends)."""
+        new.tprev, new.tnext = left, right
+        if left is None:
+            self.first_timed = new
+        else:
+            left.tnext = new
+        if right is not None:
+            right.tprev = new
+
+    def around(self, node: _Point) -> tuple[_Point | None, _Point | None]:
+        """The timed points just before and just after a place right behind ``node``."""
+        if node is self.head:
+            return None, self.first_timed
+        if node.time is not None:
+            return node, node.tnext
+        return node.left, node.right
+
+    def points(self) -> list[_Point]:
+        out, node = [], self.head.after
+        while node is not None and node is not self.tail:
+            out.append(node)
+            node = node.after
+        return out
+
+
 def _new_timeline(units: list[Any], starts: Any, ends: Any) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    """A timeline for units in discourse order, and each unit's (start, end) point ids."""
+    """A timeline for units in discourse order, and each unit's (start, end) point ids.
 
-    class _P:
-        __slots__ = ("time",)
-
-        def __init__(self, time: float | None) -> None:
-            self.time = time
-
+    The timed points are the units' distinct times in order; an untimed start or end gets a point
+    of its own next to its unit's other end or the previous unit's end. Places are compared by
+    the labels of :class:`_PointList` (the list is never searched): linear in the units, where
+    searching a Python list for each unit was quadratic."""
     times = sorted({t for u in units for t in (starts[u.rows[0]], ends[u.rows[-1]]) if not math.isnan(t)})
-    points: list[_P] = [_P(t) for t in times]
-    at = {p.time: p for p in points}
-    pairs: list[tuple[_P, _P]] = []
-    prev: _P | None = None
+    line = _PointList(times)
+    at: dict[float, _Point] = {}
+    node = line.head.after
+    while node is not None and node is not line.tail:
+        assert node.time is not None
+        at[node.time] = node
+        node = node.after
+    pairs: list[tuple[_Point, _Point]] = []
+    prev: _Point | None = None
+
+    def untimed_after(node: _Point | None) -> _Point:
+        new = _Point(None)
+        new.left, new.right = line.around(node or line.head)
+        line.insert_after(node, new)
+        return new
+
     for u in units:
         s, e = starts[u.rows[0]], ends[u.rows[-1]]
         if not math.isnan(s):
             sp = at[s]
-            if prev is not None and prev.time is None and points.index(sp) < points.index(prev):
+            if prev is not None and prev.time is None and sp.label < prev.label:
                 # After an untimed unit: a point of the same time behind it keeps the discourse order,
-                # where the timed neighbours allow it.
-                k = points.index(prev)
-                before = [p.time for p in points[: k + 1] if p.time is not None]
-                after = [p.time for p in points[k + 1 :] if p.time is not None]
-                if (not before or before[-1] <= s) and (not after or after[0] >= s):
-                    sp = _P(s)
-                    points.insert(k + 1, sp)
+                # where the timed neighbours allow it (prev was made in the last step: its
+                # neighbours are current).
+                before, after = prev.left, prev.right
+                if (before is None or before.time <= s) and (after is None or after.time >= s):
+                    sp = _Point(s)
+                    line.insert_after(prev, sp)
+                    line.link_timed(sp, before, after)
                     at[s] = sp
+        elif not math.isnan(e):
+            target = at[e]
+            sp = _Point(None)
+            sp.left, sp.right = target.tprev, target
+            line.insert_after(target.before, sp)
         else:
-            sp = _P(None)
-            if not math.isnan(e):
-                points.insert(points.index(at[e]), sp)
-            else:
-                points.insert(points.index(prev) + 1 if prev is not None else 0, sp)
+            sp = untimed_after(prev)
         if not math.isnan(e) and e > (s if not math.isnan(s) else -1.0):
             ep = at[e]
+        elif math.isnan(e):
+            ep = untimed_after(sp)
         else:
-            ep = _P(None if math.isnan(e) else e)
-            points.insert(points.index(sp) + 1, ep)
+            ep = _Point(e)
+            left, right = line.around(sp)
+            line.insert_after(sp, ep)
+            line.link_timed(ep, left, right)
         pairs.append((sp, ep))
         prev = ep
+    points = line.points()
     ids = {id(p): f"T{k}" for k, p in enumerate(points)}
     timeline = [{"id": ids[id(p)], "time": p.time, "type": None} for p in points]
     return timeline, [(ids[id(a)], ids[id(b)]) for a, b in pairs]
