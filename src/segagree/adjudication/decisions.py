@@ -48,21 +48,78 @@ __all__ = [
 DECISIONS_FORMAT = "segagree review decisions"
 
 
+#: The largest decisions file read (a review of 100,000 rows is about 40 MB): a bigger one is
+#: refused before it is read (700 MB took 3.1 GB of memory).
+MAX_DECISIONS_BYTES = 256 * 1024 * 1024
+#: Nesting of a decisions file's JSON (its deepest part, a row's units, is 4 levels down).
+MAX_DEPTH = 32
+_MEMORY_PER_BYTE = 8  # Python objects per byte of JSON, measured on exported decisions
+
+
+def _encoding(head: bytes) -> str:
+    """The encoding of JSON that starts with ``head`` (UTF-8, -16 or -32, by its BOM or its zero
+    bytes: RFC 8259 section 8.1 and RFC 4627 section 3)."""
+    if head.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    return json.detect_encoding(head)
+
+
 def is_decisions_file(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` looks like a decisions file (JSON, not a workbook)."""
+    """Whether ``path`` looks like a decisions file (JSON in UTF-8/16/32, not a workbook)."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(64).lstrip()
+            head = fh.read(64)
     except OSError:
         return False
-    return head.startswith(b"{")
+    if head.startswith(b"PK"):
+        return False
+    try:
+        text = head.decode(_encoding(head), errors="ignore")
+    except LookupError:
+        return False
+    return text.lstrip("\ufeff \t\r\n").startswith("{")
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests more than ``limit`` levels (walked without recursion)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
 
 
 def _load(path: Path) -> dict[str, Any]:
+    from segagree.files.memory import OutOfMemory, read_bytes
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SegagreeError(f"cannot read the decisions file ({err})", path=path) from None
+        size = path.stat().st_size
+    except OSError as err:
+        raise SegagreeError(f"cannot read the decisions file ({err.strerror})", path=path) from None
+    if size > MAX_DECISIONS_BYTES:
+        raise SegagreeError(
+            f"the decisions file has {size / 1024**2:,.0f} MB; a decisions file of segagree is at most "
+            f"{MAX_DECISIONS_BYTES // 1024**2} MB (export it again from the review page)",
+            path=path,
+        )
+    raw = read_bytes(path, per_byte=_MEMORY_PER_BYTE)
+    try:
+        data = json.loads(raw.decode(_encoding(raw[:4])))
+    except (UnicodeDecodeError, LookupError) as err:
+        raise SegagreeError(f"cannot read the decisions file: not UTF-8, -16 or -32 JSON ({err})", path=path) from None
+    except RecursionError:
+        raise SegagreeError(
+            f"cannot read the decisions file: nested deeper than {MAX_DEPTH} levels", path=path
+        ) from None
+    except ValueError as err:  # JSONDecodeError, and an integer of more than 4,300 digits
+        raise SegagreeError(f"cannot read the decisions file ({str(err)[:200]})", path=path) from None
+    except MemoryError:
+        raise OutOfMemory(path) from None
+    if _deeper_than(data, MAX_DEPTH):
+        raise SegagreeError(f"cannot read the decisions file: nested deeper than {MAX_DEPTH} levels", path=path)
     if not isinstance(data, dict) or data.get("format") != DECISIONS_FORMAT:
         raise SegagreeError(f'not a segagree decisions file (no "format": {DECISIONS_FORMAT!r})', path=path)
     if data.get("format_version") != 1:

@@ -32,6 +32,7 @@ from segagree.outputs.time_review import (
     NONE_DECISION,
     UNIT_FIELDS,
     UNLABELLED,
+    refuse_reserved_names,
     review_columns,
 )
 
@@ -172,6 +173,7 @@ def adjudicate_time(
         annotators, rows = read_time_decisions(workbook, UNIT_FIELDS)
     else:
         annotators, rows, _ = _read_rows(workbook)
+    refuse_reserved_names(annotators, workbook)
     report = TimeAdjudication(str(output), 0)
     gold: list[dict[str, Any]] = []
     for row in rows:

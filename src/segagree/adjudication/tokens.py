@@ -42,12 +42,13 @@ writable format (by the output's extension or ``fmt``) with
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec
 
 import numpy as np
 
@@ -62,6 +63,7 @@ from segagree.adjudication.checks import (
 )
 from segagree.adjudication.decisions import is_decisions_file, read_token_decisions
 from segagree.errors import SegagreeError, UsageError
+from segagree.files.memory import OutOfMemory
 from segagree.files.xlsx_guard import check_workbook
 from segagree.formats import LossReport, format_for, read_document, write_document
 from segagree.model import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
@@ -73,10 +75,12 @@ from segagree.outputs.review_workbook import (
     SCHEME_JSON_LABEL,
     SETTINGS_JSON_LABEL,
     SOURCE_HEADERS,
+    review_rows,
 )
 from segagree.scoring.tokens.pairing import speaker_streams
 
 Undecided = Literal["a", "error"]
+_P = ParamSpec("_P")
 _REQUIRED = (
     "speaker",
     "position_a",
@@ -172,6 +176,21 @@ class _Source:
     values: dict[str, str]
 
 
+def _naming_the_workbook(func: Callable[_P, AdjudicationReport]) -> Callable[_P, AdjudicationReport]:
+    """Report running out of memory as :class:`~segagree.files.memory.OutOfMemory` naming the
+    workbook or decisions file (not as a bare "out of memory")."""
+
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> AdjudicationReport:
+        try:
+            return func(*args, **kwargs)
+        except MemoryError:
+            raise OutOfMemory(str(args[0] if args else kwargs.get("workbook"))) from None
+
+    return wrapper
+
+
+@_naming_the_workbook
 def adjudicate(
     workbook: str | Path,
     output: str | Path,
@@ -227,7 +246,7 @@ def adjudicate(
     refuse_duplicate_ids(rows, workbook)
     try:
         settings = json.loads(about[SETTINGS_JSON_LABEL])
-        scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]))
+        scheme = scheme_from_dict(json.loads(about[SCHEME_JSON_LABEL]), source=f"{workbook} (its scheme)")
     except (KeyError, TypeError, json.JSONDecodeError) as err:
         raise SegagreeError(
             f"the About sheet's settings or scheme are missing or damaged ({err})", path=workbook
@@ -265,7 +284,12 @@ def adjudicate(
     if timed_from_b:
         gold = gold.replace(tokens=timed_from_b[1])
     options: dict[str, Any] = {"layer": lay.name} if lay.name != "iu" else {}
-    losses = write_document(gold, output, fmt, **options)
+    try:
+        losses = write_document(gold, output, fmt, **options)
+    except OSError as err:  # no space left on the device, a read-only folder: name the file
+        raise SegagreeError(f"cannot write the gold annotation: {err.strerror or err}", path=output) from None
+    except MemoryError:
+        raise SegagreeError("out of memory writing the gold annotation", path=output) from None
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
     unnamed = n_missing - len(missing_rows)
@@ -452,12 +476,25 @@ def _int(value: Any, ref: str, what: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise SegagreeError(f"{ref}: {what} must be a token index, not {value!r}") from None
-    if not number.is_integer() or number < 0:
-        raise SegagreeError(f"{ref}: {what} must be a token index, not {value!r}")
-    return int(number)
+        number = value if isinstance(value, int) and not isinstance(value, bool) else float(value)
+        if isinstance(number, float) and number.is_integer():
+            number = int(number)
+    except (TypeError, ValueError, OverflowError):
+        raise SegagreeError(f"{ref}: {what} must be a token index, not {_short(value)}") from None
+    if not isinstance(number, int) or not 0 <= number <= _MAX_INDEX:
+        raise SegagreeError(f"{ref}: {what} must be a token index, not {_short(value)}")
+    return number
+
+
+_MAX_INDEX = 2**53  # beyond, a spreadsheet's number is no longer an integer (and no text has so many tokens)
+
+
+def _short(value: Any) -> str:
+    """``value`` for a message, cut to 40 characters (a cell may hold 32,767, a number 4,300 digits)."""
+    text = (
+        repr(value) if not isinstance(value, int) else str(value) if value.bit_length() < 200 else "a number too large"
+    )
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def _decision(value: Any, ref: str) -> str | None:
@@ -471,6 +508,16 @@ def _decision(value: Any, ref: str) -> str | None:
 
 
 def _read_ops(ws: Any, sheet: str, workbook: Path, long: Continued) -> list[_Row]:
+    """The operation rows of a sheet; an error in a row names the workbook (or decisions file)."""
+    try:
+        return _read_op_rows(ws, sheet, workbook, long)
+    except SegagreeError as err:
+        if err.path is None:
+            err.path = str(workbook)
+        raise
+
+
+def _read_op_rows(ws: Any, sheet: str, workbook: Path, long: Continued) -> list[_Row]:
     by_header = {header: key for key, header in OPS_HEADERS.items()}
     rows: list[_Row] = []
     columns: dict[str, int] = {}
@@ -538,9 +585,75 @@ def _missing_row_ids(
     layer_pref = src.values.get("layer") or config.layer
     layer, layer_scheme, merge = resolve_layer(doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme)
     pair = pair_for_run(config, doc_a, doc_b, layer, layer_scheme, merge)
-    ops = operation_rows(score_pair(pair, mode=config.mode, transpositions=config.transpositions), pair)
-    expected = [n for n, op in enumerate(ops, start=1) if config.review_matches or op["op"] != "match"]
-    return compare_ids(rows, expected, workbook)
+    compared = score_pair(pair, mode=config.mode, transpositions=config.transpositions)
+    ops = operation_rows(compared, pair)
+    recomputed = review_rows({"compare": compared, "operation_rows": ops}, matches=config.review_matches)
+    missing = compare_ids(rows, [int(op["row_id"]) for op in recomputed], workbook)
+    check_technical_cells(rows, recomputed, workbook)
+    return missing
+
+
+#: The cells of an operations row that the comparison of A and B decides (what the adjudicator
+#: only reads); their column headers as the sheet shows them.
+_CHECKED = ("speaker", "op", "position_a", "type_a", "type_b", "position_b_in_a", "span_a_from", "span_a_to")
+
+
+def _row_facts(row: _Row) -> tuple[Any, ...]:
+    span = row.span or (None, None)
+    return (row.speaker, row.op, row.position_a, row.type_a, row.type_b, row.position_b_in_a, *span)
+
+
+def _op_facts(op: dict[str, Any]) -> tuple[Any, ...]:
+    values = []
+    for key in _CHECKED:
+        value = op.get(key)
+        if key in ("type_a", "type_b"):
+            value = str(value) if value not in (None, "") else NONE_SYMBOL
+        elif key in ("speaker", "op"):
+            value = "" if value is None else str(value).strip()
+        values.append(value)
+    return tuple(values)
+
+
+def check_technical_cells(rows: Sequence[_Row], recomputed: Sequence[dict[str, Any]], workbook: Path) -> None:
+    """Refuse rows whose comparison cells (speaker, operation, A's and B's boundaries and places)
+    differ from the comparison of A and B recomputed from their files.
+
+    Adjudication puts B's boundary where *B's point in A* says and of the type *B boundary* says:
+    an edited cell there would put a boundary neither annotator made into the gold file. A row
+    with a row id is checked against that operation; a row without one must equal some operation.
+    """
+    by_id = {int(op["row_id"]): _op_facts(op) for op in recomputed}
+    known = set(by_id.values())
+    problems: list[str] = []
+    for row in rows:
+        facts = _row_facts(row)
+        if row.row_id is None:
+            if facts not in known:
+                problems.append(f"{row.ref} (no row id) is not an operation of the comparison of A and B")
+            continue
+        want = by_id.get(row.row_id)
+        if want is None or want == facts:
+            continue
+        changed = [
+            f"{OPS_HEADERS[key]} is {_shown(got)}, the comparison gives {_shown(expected)}"
+            for key, got, expected in zip(_CHECKED, facts, want, strict=True)
+            if got != expected
+        ]
+        problems.append(f"{row.ref} (row id {row.row_id}): " + ", ".join(changed))
+    if problems:
+        shown = "; ".join(problems[:_LIST_LIMIT]) + (
+            f"; and {len(problems) - _LIST_LIMIT} more" if len(problems) > _LIST_LIMIT else ""
+        )
+        raise SegagreeError(
+            f"{len(problems)} rows' technical cells were edited: {shown}; only the decision and comment "
+            "columns may change: restore those cells (or write the review again)",
+            path=workbook,
+        )
+
+
+def _shown(value: Any) -> str:
+    return "empty" if value is None else repr(value)
 
 
 def _check_rows(
@@ -570,7 +683,7 @@ def _check_rows(
     try:
         missing = _missing_row_ids(rows, doc_a, b_path, src, workbook, scheme, settings)
     except SegagreeError as err:
-        if "row id the comparison" in str(err):
+        if "row id the comparison" in str(err) or "technical cells were edited" in str(err):
             raise
         warnings.append(f"the comparison of A and B cannot be recomputed ({err}); deleted rows cannot be named")
         return [], by_count

@@ -93,9 +93,14 @@ def run_corpus(
     (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report."""
     from segagree.corpus.lock import output_lock
     from segagree.corpus.scheduler import plan_corpus
+    from segagree.files.atomic import remove_leftover_temporaries
 
     plan_corpus(corpus_dir, config)  # nothing to score: an error before the folder is made
     with output_lock(outdir):
+        # The lock keeps every other run out of this folder: every temporary file there is a
+        # killed run's, whatever its age.
+        for folder in (outdir, *(outdir / sub for sub in ("review", "texts", "plots"))):
+            remove_leftover_temporaries(folder)
         if not scoring.get("resume", True):
             forget_outputs(outdir)
         token = getattr(config, "track", "token") == "token"

@@ -216,6 +216,8 @@ def run(
             + (", report.html, texts/*.html" if report else "")
             + (", panel.csv, panel.json, panel.html" if outcome.panel else "")
         )
+    for note in outcome.log_notes:
+        say(f"note: {note}")
     for machine, result in ((outcome.panel or {}).get("results") or {}).items():
         say(f"panel: {machine}: {result['verdict']}")
     for note in (outcome.panel or {}).get("notes") or []:

@@ -159,6 +159,67 @@ def _hash(payload: dict[str, Any]) -> str:
     return json_digest(payload, 12)
 
 
+_BOOLS = ("transpositions", "align", "normalise_speakers", "common_speakers", "review_matches", "review_pages")
+_STRINGS = ("scheme", "layer", "mode", "reference", "format", "encoding", "report_plots")
+_TABLES = ("read", "time", "speakers")
+MAX_SIMS = 10_000_000  # simulated annotations per speaker (the default is 1,000)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:40] + '...'}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_values(data: dict[str, Any], kappa: dict[str, Any], path: Path) -> None:
+    """Refuse a setting of the wrong type or outside its range, naming the key (TOML's
+    ``"false"`` is a string, which Python's truth would take for true)."""
+
+    def refuse(key: str, expected: str, value: Any) -> None:
+        raise SegagreeError(f"{key} must be {expected}, not {_shown(value)}", path=path)
+
+    for key in _BOOLS:
+        if key in data and not isinstance(data[key], bool):
+            refuse(key, "true or false", data[key])
+    for key in _STRINGS:
+        if key in data and not isinstance(data[key], str):
+            refuse(key, "a string", data[key])
+    for key in _TABLES:
+        if key in data and not isinstance(data[key], dict):
+            refuse(key, f"a table ([{key}])", data[key])
+    if "speakers" in data and not all(isinstance(v, str) for v in data["speakers"].values()):
+        refuse("[speakers]", 'a table of "name" = "new name"', data["speakers"])
+    if "metrics" in data and not (
+        isinstance(data["metrics"], list) and all(isinstance(m, str) for m in data["metrics"])
+    ):
+        refuse("metrics", "a list of measure names", data["metrics"])
+    if "max_mismatch" in data:
+        value = data["max_mismatch"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            refuse("max_mismatch", "a number from 0 to 1 (a share of tokens)", value)
+    if data.get("encoding"):
+        import codecs
+
+        try:
+            info = codecs.lookup(data["encoding"])
+        except LookupError:
+            refuse("encoding", "the name of a text encoding (utf-8, cp1252 ...)", data["encoding"])
+        else:
+            if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib: not text encodings
+                refuse("encoding", "the name of a text encoding (utf-8, cp1252 ...)", data["encoding"])
+    if "enabled" in kappa and not isinstance(kappa["enabled"], bool):
+        refuse("[kappa] enabled", "true or false", kappa["enabled"])
+    if "chance" in kappa and not isinstance(kappa["chance"], str):
+        refuse("[kappa] chance", "a string", kappa["chance"])
+    if "sims" in kappa and not (_is_int(kappa["sims"]) and 1 <= kappa["sims"] <= MAX_SIMS):
+        refuse("[kappa] sims", f"a whole number from 1 to {MAX_SIMS:,}", kappa["sims"])
+    if "seed" in kappa and not (_is_int(kappa["seed"]) and 0 <= kappa["seed"] < 2**63):
+        refuse("[kappa] seed", "a whole number from 0 to 2^63 - 1", kappa["seed"])
+
+
 def load_config(path: Path | None, corpus: Path) -> RunConfig:
     """The run's settings: ``path``, else ``CORPUS/segagree.toml`` if present, else defaults."""
     if path is None:
@@ -167,9 +228,21 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
             return RunConfig(base_dir=str(corpus))
         path = candidate
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise SegagreeError("no such config file", path=path) from None
+    except OSError as err:
+        raise SegagreeError(f"cannot read the config file ({err.strerror})", path=path) from None
+    try:
+        # TOML is UTF-8; a file saved as UTF-16 by an editor is read by its byte order mark.
+        text = raw.decode("utf-16") if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else raw.decode("utf-8-sig")
+        if "\x00" in text:  # UTF-16 without a byte order mark decodes as UTF-8 with NUL bytes
+            raise UnicodeDecodeError("utf-8", raw, raw.index(b"\x00"), raw.index(b"\x00") + 1, "NUL byte")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError as err:
+        raise SegagreeError(
+            f"not UTF-8 (byte {err.start}): TOML files are UTF-8; save it as UTF-8", path=path
+        ) from None
     except tomllib.TOMLDecodeError as err:
         raise SegagreeError(f"not valid TOML: {err}", path=path) from None
     known = set(RunConfig.__dataclass_fields__) - {"base_dir"}
@@ -177,9 +250,12 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
     if unknown:
         raise SegagreeError(f"unknown settings {sorted(unknown)}; known: {sorted(known)}", path=path)
     kappa_raw = data.pop("kappa", {})
+    if not isinstance(kappa_raw, dict):
+        raise SegagreeError(f"kappa must be a table ([kappa]), not {_shown(kappa_raw)}", path=path)
     kappa_known = set(KappaSettings.__dataclass_fields__)
     if set(kappa_raw) - kappa_known:
         raise SegagreeError(f"unknown [kappa] settings {sorted(set(kappa_raw) - kappa_known)}", path=path)
+    check_values(data, kappa_raw, path)
     config = RunConfig(**data, kappa=KappaSettings(**kappa_raw), base_dir=str(path.parent))
     check_mode(config.mode, path=path, error=SegagreeError)
     if config.report_plots not in REPORT_PLOTS:

@@ -92,26 +92,132 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
-def load_index(path: Path) -> dict[str, dict[str, Any]]:
+#: Bounds on one line of the log, checked before it is used (the log is a file anyone may have
+#: edited): its length, the nesting of its JSON and the size of its ``figures`` (the report's few
+#: numbers per pair: 40 windows per speaker and a table of boundary types).
+MAX_LINE_BYTES = 64 * 1024 * 1024
+MAX_JSON_DEPTH = 64
+MAX_FIGURES_CHARS = 4 * 1024 * 1024
+_LINE_ERRORS = (
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    ZeroDivisionError,
+    RecursionError,
+    OverflowError,
+)
+
+
+def _depth_within(line: bytes, limit: int) -> bool:
+    """Whether the brackets of a JSON line nest at most ``limit`` deep (strings skipped), in one
+    pass and before the parser recurses into them."""
+    depth, in_string, escaped = 0, False, False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return False
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return True
+
+
+def check_record(rec: Any) -> dict[str, Any]:
+    """The light record of a logged line after checking that every part the outputs read back is
+    what a run writes (raises ValueError naming what is not)."""
+    from segagree.scoring.stats_codec import decode
+
+    if not isinstance(rec, dict):
+        raise ValueError("not a JSON object")
+    if not isinstance(rec.get("key"), str):
+        raise ValueError("no task key")
+    try:
+        light = light_record(rec, 0)
+        statistics = rec.get("statistics") or {}
+        if not isinstance(statistics, dict):
+            raise ValueError("statistics are not an object")
+        for value in statistics.values():
+            decode(value)
+        figures = rec.get("figures")
+        if figures is not None and (not isinstance(figures, dict) or len(json.dumps(figures)) > MAX_FIGURES_CHARS):
+            raise ValueError(f"figures are not an object of at most {MAX_FIGURES_CHARS:,} characters")
+    except _LINE_ERRORS as err:
+        raise ValueError(f"{type(err).__name__}: {str(err)[:200]}") from None
+    return light
+
+
+def load_index(path: Path, notes: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Light records (with their offsets) of the finished tasks of an earlier run, by key.
 
     Failed tasks are left out (they are tried again: the cause may have been fixed outside the
-    inputs); a key logged twice keeps its last line; torn lines (a killed run) are skipped.
+    inputs); a key logged twice keeps its last line; torn lines (a killed run) are skipped. A
+    complete line that is not what a run writes (over :data:`MAX_LINE_BYTES`, nested deeper than
+    :data:`MAX_JSON_DEPTH`, or parts :func:`check_record` refuses) is skipped too, its task scored
+    again, and a note naming the file and the line is added to ``notes``.
     """
     done: dict[str, dict[str, Any]] = {}
     if not path.is_file():
         return done
     offset = 0
+
+    def skip(number: int, why: str) -> None:
+        if notes is not None:
+            notes.append(f"{path}: line {number} skipped ({why}); its task is scored again (--fresh starts a new log)")
+
     with path.open("rb") as fh:
-        for line in fh:
-            start, offset = offset, offset + len(line)
+        for number, (length, line) in enumerate(_bounded_lines(fh), start=1):
+            start, offset = offset, offset + length
+            if length > MAX_LINE_BYTES:
+                skip(number, f"longer than {MAX_LINE_BYTES // (1024 * 1024)} MB")
+                continue
+            if not line.endswith(b"\n"):
+                continue  # the line cut short by a killed run
+            if not _depth_within(line, MAX_JSON_DEPTH):
+                skip(number, f"nested deeper than {MAX_JSON_DEPTH} levels")
+                continue
             try:
                 rec = json.loads(line)
-            except ValueError:
-                continue  # a line cut short by a killed run
-            if isinstance(rec, dict) and rec.get("key") and rec.get("ok") and line.endswith(b"\n"):
-                done[rec["key"]] = light_record(rec, start)
+            except (ValueError, RecursionError):
+                skip(number, "not JSON")
+                continue
+            if not (isinstance(rec, dict) and rec.get("key") and rec.get("ok")):
+                continue
+            try:
+                light = check_record(rec)
+            except ValueError as err:
+                skip(number, str(err))
+                continue
+            light["offset"] = start
+            done[rec["key"]] = light
     return done
+
+
+def _bounded_lines(fh: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """(length in bytes, line) of each line of ``fh``; a line longer than :data:`MAX_LINE_BYTES`
+    comes cut to that many bytes and one more (never read whole into memory)."""
+    while True:
+        line = fh.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        length = len(line)
+        if length > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while True:
+                more = fh.readline(1024 * 1024)
+                length += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+        yield length, line
 
 
 def load_results_log(path: Path) -> dict[str, dict[str, Any]]:

@@ -189,11 +189,27 @@ def split_done(
     return reused, todo
 
 
+def refuse_link(path: Path) -> None:
+    """Refuse an output that is a symbolic link: nothing is written (or appended) through a link
+    (a link planted in the output folder would make a run write wherever it points)."""
+    if path.is_symlink():
+        raise SegagreeError(
+            "is a symbolic link; segagree writes no output through a link: remove it "
+            "(or run with --fresh, which starts a new log)",
+            path=path,
+        )
+
+
 def _open_log(path: Path, resume: bool) -> Any:
     """The log opened for appending (emptied unless resuming), a torn last line terminated."""
-    if not resume and path.exists():
+    if not resume and (path.exists() or path.is_symlink()):
         path.unlink()
-    fh = path.open("ab")
+    refuse_link(path)
+    try:  # O_NOFOLLOW: a link made after the check is not followed either
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except OSError as err:
+        raise SegagreeError(f"cannot open the results log ({err.strerror})", path=path) from None
+    fh = os.fdopen(fd, "ab")
     if fh.tell():
         with path.open("rb") as tail:
             tail.seek(-1, os.SEEK_END)
@@ -222,7 +238,10 @@ def score_corpus(
     corpus, tasks = plan_corpus(corpus_dir, config)
     outdir.mkdir(parents=True, exist_ok=True)
     log_path = outdir / RESULTS_LOG
-    lights, todo = split_done(tasks, config, load_index(log_path) if resume else {})
+    log_notes: list[str] = []
+    if resume:
+        refuse_link(log_path)
+    lights, todo = split_done(tasks, config, load_index(log_path, log_notes) if resume else {})
     reused = len(lights)
     if progress:
         progress(reused, len(tasks), "")
@@ -235,7 +254,9 @@ def score_corpus(
             if progress:
                 progress(len(lights), len(tasks), result["text"])
     results = LoggedResults(log_path, [lights[(t[0], t[1], t[2])] for t in tasks])
-    return RunOutcome(corpus=corpus, results=results, computed=len(todo), reused=reused, config=config)
+    return RunOutcome(
+        corpus=corpus, results=results, computed=len(todo), reused=reused, config=config, log_notes=log_notes
+    )
 
 
 __all__ = [

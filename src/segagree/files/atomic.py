@@ -4,11 +4,48 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from segagree.errors import SegagreeError
+
+#: The temporary files :func:`atomic_path` makes: ``.STEM.tmp-XXXXXXXX.SUFFIX`` (mkstemp's 8
+#: random characters). Only names of this form are ever removed as left over.
+_TEMP = re.compile(r"\.(?P<stem>.*)\.tmp-[a-z0-9_]{8}(?P<suffix>(\.[^.]*)?)")
+#: A temporary file this old is a killed writer's (writing one output takes seconds to minutes).
+STALE_SECONDS = 3600.0
+
+
+def remove_leftover_temporaries(
+    folder: str | Path, *, target: str | Path | None = None, older_than: float = 0.0
+) -> list[Path]:
+    """Remove the temporary files a killed writer left in ``folder`` (only :func:`atomic_path`'s
+    own pattern, only regular files, not links; with ``target`` only that output's, with
+    ``older_than`` only those not modified for so many seconds). Returns the files removed."""
+    import time
+
+    folder = Path(folder)
+    want = Path(target) if target is not None else None
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        found = _TEMP.fullmatch(entry.name)
+        if not found or not entry.is_file(follow_symlinks=False):
+            continue
+        if want is not None and (found["stem"], found["suffix"]) != (want.stem, want.suffix):
+            continue
+        with contextlib.suppress(OSError):
+            if older_than and now - entry.stat(follow_symlinks=False).st_mtime < older_than:
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+    return removed
 
 
 @contextlib.contextmanager
@@ -23,6 +60,9 @@ def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Ite
         if Path(src).exists() and target.exists() and target.resolve() == Path(src).resolve():
             raise SegagreeError("refusing to overwrite an input file", path=target)
     target.parent.mkdir(parents=True, exist_ok=True)
+    # A killed earlier write of this output left its temporary file: removed once it is stale
+    # (a younger one may be another process's write in progress).
+    remove_leftover_temporaries(target.parent, target=target, older_than=STALE_SECONDS)
     # Keep the suffix so writers that look at it (xlsx vs csv) see the target's.
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.stem}.tmp-", suffix=target.suffix, dir=target.parent)
     os.close(fd)

@@ -117,14 +117,40 @@ def find_media(doc: Document | None, given: str | os.PathLike[str] | None = None
     # A recording listed as audio and as video (EXMARaLDA, ELAN often list both): the audio first,
     # which an <audio> element plays in any browser and soundfile reads for the waveform.
     paths.sort(key=lambda p: p.suffix.lower() in VIDEO_SUFFIXES)
-    tried = [str(p) for p in paths]
-    for p in paths:
+    home = Path(doc.source_path).resolve().parent if doc.source_path else Path.cwd().resolve()
+    # Only a recording inside the annotation's folder is followed: a name in a file anyone may
+    # have edited ("../../../../etc/passwd", an absolute @Media) would otherwise be linked in the
+    # page and read for its waveform. Names are shown relative to that folder, never as the
+    # absolute paths of the machine that wrote the page.
+    inside = [p for p in paths if _inside(p, home)]
+    outside = [p for p in paths if not _inside(p, home)]
+    tried = [_shown(p, home) for p in inside]
+    for p in inside:
         if p.is_file():
             return MediaInfo(p.resolve(), source, tried)
     if not source or not paths:
         what = f"its {source} is empty" if source else "the annotation names no recording"
         return MediaInfo(None, source, tried, f"no recording: {what}; give one with --media")
-    return MediaInfo(None, source, tried, f"the recording named by {source} is missing (tried {', '.join(tried)})")
+    note = f"the recording named by {source} is missing" + (f" (tried {', '.join(tried)})" if tried else "")
+    if outside:
+        names = ", ".join(p.name for p in outside[:5])
+        note += f"; a name outside the annotation's folder ({names}) is not followed: give the recording with --media"
+    return MediaInfo(None, source, tried, note)
+
+
+def _inside(path: Path, home: Path) -> bool:
+    """Whether ``path`` (links resolved) is in ``home`` or below it."""
+    try:
+        return path.resolve().is_relative_to(home)
+    except (OSError, RuntimeError, ValueError):  # a link loop, a name the system refuses
+        return False
+
+
+def _shown(path: Path, home: Path) -> str:
+    try:
+        return path.resolve().relative_to(home).as_posix()
+    except (OSError, RuntimeError, ValueError):
+        return path.name
 
 
 def waveform_peaks(path: Path, per_second: int = PEAKS_PER_SECOND) -> tuple[list[int], float, str]:

@@ -47,6 +47,7 @@ the document's order are read back in timeline order (``reordered``).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,9 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
     name_of = _speaker_table(root)
     speakers = list(name_of.values())
     found = _Events()
+    table_names = set(speakers)
     for t_pos, tier in enumerate(tiers):
-        _read_tier(tier, t_pos, name_of, speakers, line, scheme, path, found)
+        _read_tier(tier, t_pos, name_of, table_names, line, scheme, path, found)
     if not found.units:
         raise InputError("no transcription tier (type 't') has text; nothing to read", path=path)
     found.units.sort(key=lambda r: r[:3])
@@ -146,7 +148,7 @@ def read(path: Path, *, scheme: BoundaryScheme | None = None, **_: Any) -> Docum
             "tierformat_table": _xml_string(root.find("tierformat-table")),
         }
     }
-    speakers += [s for s in found.tier_speaker.values() if s not in speakers]
+    speakers += [s for s in dict.fromkeys(found.tier_speaker.values()) if s not in table_names]
     doc = from_units(
         path.stem,
         [u for *_, u in found.units],
@@ -243,17 +245,36 @@ class _Events:
 
     units: list[tuple[int, int, int, dict[str, Any]]] = field(default_factory=list)
     tier_speaker: dict[str, str] = field(default_factory=dict)
+    # How many tiers hold each name of tier_speaker, and how many "_" were last added to a name:
+    # thousands of tiers of one speaker and category are named in linear time.
+    name_count: Counter[str] = field(default_factory=Counter)
+    underscores: dict[tuple[str, bool], int] = field(default_factory=dict)
     tier_attrs: list[dict[str, str]] = field(default_factory=list)
     other_tiers: list[dict[str, Any]] = field(default_factory=list)
     empty: int = 0
     ud_in_events: int = 0
 
 
+def _name_tier(found: _Events, tid: str, name: str) -> None:
+    """Record ``name`` as tier ``tid``'s speaker (a repeated tier id gives up its former name)."""
+    old = found.tier_speaker.get(tid)
+    if old is not None:
+        found.name_count[old] -= 1
+        if not found.name_count[old]:
+            del found.name_count[old]
+            found.underscores.clear()  # a freed name may be the first free one again
+    found.tier_speaker[tid] = name
+    found.name_count[name] += 1
+
+
 def _tier_speaker(
-    tier: etree._Element, tid: str, name_of: dict[str, str], speakers: list[str], taken: dict[str, str], path: Path
+    tier: etree._Element, tid: str, name_of: dict[str, str], speakers: set[str], found: _Events, path: Path
 ) -> str:
     """The speaker of a transcription tier: its speaker's name (with its category when another
-    tier has that speaker), else its category or id; made unique among the tiers."""
+    tier has that speaker), else its category or id; made unique among the tiers by adding ``_``
+    until it is free (the count added last time is where the search resumes: names are only
+    taken, so every shorter one is still taken)."""
+    taken = found.name_count
     spk_id = tier.get("speaker")
     if spk_id:
         if spk_id not in name_of:
@@ -263,12 +284,17 @@ def _tier_speaker(
                 place=f"line {tier.sourceline}",
             )
         name = name_of[spk_id]
-        if name in taken.values():
+        if name in taken:
             name = f"{name} [{tier.get('category') or tid}]"
     else:
         name = (tier.get("category") or "").strip() or tid
-    while name in taken.values() or (name in speakers and not spk_id):
+    key = (name, bool(spk_id))  # a tier without a speaker also avoids the speaker table's names
+    added = found.underscores.get(key, 0)
+    name += "_" * added
+    while name in taken or (name in speakers and not spk_id):
         name += "_"
+        added += 1
+    found.underscores[key] = added
     return name
 
 
@@ -276,7 +302,7 @@ def _read_tier(
     tier: etree._Element,
     t_pos: int,
     name_of: dict[str, str],
-    speakers: list[str],
+    speakers: set[str],
     line: _Timeline,
     scheme: BoundaryScheme,
     path: Path,
@@ -289,8 +315,8 @@ def _read_tier(
     if attrs.get("type") != "t":
         found.other_tiers.append({"attrs": attrs, "xml": _xml_string(tier)})
         return
-    name = _tier_speaker(tier, tid, name_of, speakers, found.tier_speaker, path)
-    found.tier_speaker[tid] = name
+    name = _tier_speaker(tier, tid, name_of, speakers, found, path)
+    _name_tier(found, tid, name)
     index = line.index
     for e_pos, ev in enumerate(tier.iterfind("event")):
         s_id, e_id = ev.get("start"), ev.get("end")
@@ -364,47 +390,144 @@ def _own_timeline(doc: Document, units: list[Any]) -> bool:
     return True
 
 
+class _Point:
+    """A point of a new timeline: its time (None: untimed), its place in the list (``label``s
+    increase along it; ``before``/``after``), the timed points around it in the list (``tprev``/
+    ``tnext`` of a timed point; ``left``/``right`` of an untimed one, set when it is made)."""
+
+    __slots__ = ("after", "before", "label", "left", "right", "time", "tnext", "tprev")
+
+    def __init__(self, time: float | None) -> None:
+        self.time = time
+        self.label = 0
+        self.before: _Point | None = None
+        self.after: _Point | None = None
+        self.tprev: _Point | None = None
+        self.tnext: _Point | None = None
+        self.left: _Point | None = None
+        self.right: _Point | None = None
+
+
+# Gap between the labels of neighbouring points after a relabelling: 256 points can be put into
+# one place, one between the last two, before the list is labelled again.
+_LABEL_GAP = 1 << 256
+
+
+class _PointList:
+    """The timeline as a linked list whose labels compare places in constant time (order
+    maintenance: a new point takes the mean of its neighbours' labels; when there is no room the
+    whole list is labelled again, at most once per 256 insertions into one place)."""
+
+    def __init__(self, times: list[float]) -> None:
+        self.head, self.tail = _Point(None), _Point(None)
+        self.head.after, self.tail.before = self.tail, self.head
+        self.first_timed: _Point | None = None
+        last: _Point | None = None
+        for t in times:
+            p = _Point(t)
+            self.insert_after(self.tail.before, p)
+            self.link_timed(p, last, None)
+            last = p
+
+    def insert_after(self, node: _Point | None, new: _Point) -> None:
+        node = node or self.head
+        nxt = node.after
+        assert nxt is not None
+        if nxt.label - node.label < 2:
+            self._relabel()
+        new.label = (node.label + nxt.label) // 2
+        new.before, new.after, node.after, nxt.before = node, nxt, new, new
+
+    def _relabel(self) -> None:
+        node: _Point | None = self.head
+        k = 0
+        while node is not None:
+            node.label = k * _LABEL_GAP
+            node, k = node.after, k + 1
+
+    def link_timed(self, new: _Point, left: _Point | None, right: _Point | None) -> None:
+        """Put a timed point between the timed points ``left`` and ``right`` (None: the ends)."""
+        new.tprev, new.tnext = left, right
+        if left is None:
+            self.first_timed = new
+        else:
+            left.tnext = new
+        if right is not None:
+            right.tprev = new
+
+    def around(self, node: _Point) -> tuple[_Point | None, _Point | None]:
+        """The timed points just before and just after a place right behind ``node``."""
+        if node is self.head:
+            return None, self.first_timed
+        if node.time is not None:
+            return node, node.tnext
+        return node.left, node.right
+
+    def points(self) -> list[_Point]:
+        out, node = [], self.head.after
+        while node is not None and node is not self.tail:
+            out.append(node)
+            node = node.after
+        return out
+
+
 def _new_timeline(units: list[Any], starts: Any, ends: Any) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    """A timeline for units in discourse order, and each unit's (start, end) point ids."""
+    """A timeline for units in discourse order, and each unit's (start, end) point ids.
 
-    class _P:
-        __slots__ = ("time",)
-
-        def __init__(self, time: float | None) -> None:
-            self.time = time
-
+    The timed points are the units' distinct times in order; an untimed start or end gets a point
+    of its own next to its unit's other end or the previous unit's end. Places are compared by
+    the labels of :class:`_PointList` (the list is never searched): linear in the units, where
+    searching a Python list for each unit was quadratic."""
     times = sorted({t for u in units for t in (starts[u.rows[0]], ends[u.rows[-1]]) if not math.isnan(t)})
-    points: list[_P] = [_P(t) for t in times]
-    at = {p.time: p for p in points}
-    pairs: list[tuple[_P, _P]] = []
-    prev: _P | None = None
+    line = _PointList(times)
+    at: dict[float, _Point] = {}
+    node = line.head.after
+    while node is not None and node is not line.tail:
+        assert node.time is not None
+        at[node.time] = node
+        node = node.after
+    pairs: list[tuple[_Point, _Point]] = []
+    prev: _Point | None = None
+
+    def untimed_after(node: _Point | None) -> _Point:
+        new = _Point(None)
+        new.left, new.right = line.around(node or line.head)
+        line.insert_after(node, new)
+        return new
+
     for u in units:
         s, e = starts[u.rows[0]], ends[u.rows[-1]]
         if not math.isnan(s):
             sp = at[s]
-            if prev is not None and prev.time is None and points.index(sp) < points.index(prev):
+            if prev is not None and prev.time is None and sp.label < prev.label:
                 # After an untimed unit: a point of the same time behind it keeps the discourse order,
-                # where the timed neighbours allow it.
-                k = points.index(prev)
-                before = [p.time for p in points[: k + 1] if p.time is not None]
-                after = [p.time for p in points[k + 1 :] if p.time is not None]
-                if (not before or before[-1] <= s) and (not after or after[0] >= s):
-                    sp = _P(s)
-                    points.insert(k + 1, sp)
+                # where the timed neighbours allow it (prev was made in the last step: its
+                # neighbours are current).
+                before, after = prev.left, prev.right
+                if (before is None or before.time <= s) and (after is None or after.time >= s):
+                    sp = _Point(s)
+                    line.insert_after(prev, sp)
+                    line.link_timed(sp, before, after)
                     at[s] = sp
+        elif not math.isnan(e):
+            target = at[e]
+            sp = _Point(None)
+            sp.left, sp.right = target.tprev, target
+            line.insert_after(target.before, sp)
         else:
-            sp = _P(None)
-            if not math.isnan(e):
-                points.insert(points.index(at[e]), sp)
-            else:
-                points.insert(points.index(prev) + 1 if prev is not None else 0, sp)
+            sp = untimed_after(prev)
         if not math.isnan(e) and e > (s if not math.isnan(s) else -1.0):
             ep = at[e]
+        elif math.isnan(e):
+            ep = untimed_after(sp)
         else:
-            ep = _P(None if math.isnan(e) else e)
-            points.insert(points.index(sp) + 1, ep)
+            ep = _Point(e)
+            left, right = line.around(sp)
+            line.insert_after(sp, ep)
+            line.link_timed(ep, left, right)
         pairs.append((sp, ep))
         prev = ep
+    points = line.points()
     ids = {id(p): f"T{k}" for k, p in enumerate(points)}
     timeline = [{"id": ids[id(p)], "time": p.time, "type": None} for p in points]
     return timeline, [(ids[id(a)], ids[id(b)]) for a, b in pairs]

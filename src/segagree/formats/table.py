@@ -22,6 +22,7 @@ import logging
 import math
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter, methodcaller
@@ -233,7 +234,7 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
     else:
         table = _load_delimited(path, "\t" if suffix == ".tsv" else ",", encoding, losses)
     columns = table.columns
-    dupes = sorted({c for c in columns if columns.count(c) > 1})
+    dupes = sorted(c for c, n in Counter(columns).items() if n > 1)  # one pass: a header may have 100,000 columns
     if dupes:
         raise InputError(f"duplicate column names {dupes}; expected one column of each name", path=path, place="header")
     spk_col, text_col = _column(columns, SPEAKER_NAMES), _column(columns, TEXT_NAMES)

@@ -277,6 +277,12 @@ def _parse_type(value: Any, where: str) -> BoundaryType:
     raise SchemeError(f"a type must be a symbol or a table with 'symbol', got {value!r}", place=where)
 
 
+#: Boundary types a scheme may have (schemes in use have a handful to a few dozen): the similarity
+#: matrix is types x types, so the count is bounded before it is built.
+MAX_TYPES = 1000
+_SHOWN = 20  # symbols listed in a message
+
+
 def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> BoundaryScheme:
     """Build and check a scheme from its dict form (see the module docstring).
 
@@ -290,6 +296,10 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
     raw_types = data.get("types")
     if not isinstance(raw_types, list) or not raw_types:
         raise SchemeError("'types' must be a non-empty list of symbols", path=source)
+    if len(raw_types) > MAX_TYPES:  # before the k x k similarity matrix is built (24,000 types: 4.6 GB)
+        raise SchemeError(
+            f"'types' lists {len(raw_types):,} boundary types; a scheme has at most {MAX_TYPES:,}", path=source
+        )
     types = tuple(_parse_type(t, "types") for t in raw_types)
     unclassified = _parse_type(data["unclassified"], "unclassified") if data.get("unclassified") else None
     symmetric = bool(data.get("symmetric", True))
@@ -302,10 +312,16 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
 
     def code_of(sym: str, where: str) -> int:
         if sym not in index:
-            raise SchemeError(f"unknown symbol {sym!r} in [{where}]; known: {symbols}", path=source)
+            known = ", ".join(map(repr, symbols[:_SHOWN])) + (
+                f" and {len(symbols) - _SHOWN} more" if len(symbols) > _SHOWN else ""
+            )
+            raise SchemeError(f"unknown symbol {str(sym)[:40]!r} in [{where}]; known: {known}", path=source)
         return index[sym]
 
-    for row_sym, row in (data.get("similarity") or {}).items():
+    similarity = data.get("similarity") or {}
+    if not isinstance(similarity, Mapping):
+        raise SchemeError("'similarity' must be a table of tables", path=source)
+    for row_sym, row in similarity.items():
         i = code_of(row_sym, "similarity")
         if not isinstance(row, Mapping):
             raise SchemeError(f"similarity.{row_sym!r} must be a table", path=source)
@@ -326,8 +342,14 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
     trans = _NOT_GIVEN
     if data.get("transposition_cost") is not None:
         trans = 0.5 * (1.0 - sim[:, 0])
-        for sym, value in data["transposition_cost"].items():
-            t = float(value)
+        costs = data["transposition_cost"]
+        if not isinstance(costs, Mapping):
+            raise SchemeError("'transposition_cost' must be a table of symbol = cost", path=source)
+        for sym, value in costs.items():
+            try:
+                t = float(value)
+            except (TypeError, ValueError):
+                raise SchemeError(f"transposition_cost[{sym!r}] = {value!r} is not a number", path=source) from None
             if t < 0:
                 raise SchemeError(f"transposition_cost[{sym!r}] = {t} is negative", path=source)
             trans[code_of(sym, "transposition_cost")] = t

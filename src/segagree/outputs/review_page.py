@@ -106,7 +106,10 @@ def media_data(info: MediaInfo, page_dir: Path, *, margin: float = DEFAULT_MARGI
     if info.path is None:
         return out
     rel = _relative(info.path, page_dir.resolve()).replace(os.sep, "/")
-    out["src"] = quote(rel, safe="/.-_~") if not Path(rel).is_absolute() else info.path.as_uri()
+    if Path(rel).is_absolute():  # another drive: no absolute path of this machine goes into the page
+        out["note"] = "the recording is on another drive than the page; copy it beside the page to play it"
+        return out
+    out["src"] = quote(rel, safe="/.-_~")
     out["name"] = info.path.name
     peaks, seconds, note = waveform_peaks(info.path)
     out["peaks"] = base64.b64encode(bytes(peaks)).decode("ascii")
@@ -185,8 +188,11 @@ def _b_position(op: Mapping[str, Any], anchors: dict[str, list[tuple[int, int]]]
 
 
 def _source_record(sheet: str, result: Mapping[str, Any], home: Path, matches: bool) -> dict[str, str]:
-    """The About sheet's sources row of a pair (:data:`SOURCE_HEADERS`), paths relative to ``home``."""
-    return dict(zip(SOURCE_HEADERS, source_values(sheet, dict(result), home, matches), strict=True))
+    """The About sheet's sources row of a pair (:data:`SOURCE_HEADERS`), paths relative to ``home``;
+    a page carries no absolute path of the machine that wrote it (adjudication finds the files by
+    the relative path, ``--file-a``/``--file-b`` or ``--sources``)."""
+    record = dict(zip(SOURCE_HEADERS, source_values(sheet, dict(result), home, matches), strict=True))
+    return {k: "" if k.endswith("_absolute") else v for k, v in record.items()}
 
 
 def _token_pair(
@@ -336,7 +342,7 @@ def time_page_data(
                 "choices": [*annotators, "none", "edit"],
                 "rows": out_rows,
                 "sources": [
-                    {"file": _relative(p.resolve(), home), "file_absolute": str(p.resolve()), "sha1": file_sha1(p)}
+                    {"file": _relative(p.resolve(), home), "file_absolute": "", "sha1": file_sha1(p)}
                     for p in sources
                     if Path(p).is_file()
                 ],

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,19 @@ def group_rows(units: UnitSet, alignment: dict[str, Any], speaker: str) -> list[
     return rows
 
 
+def refuse_reserved_names(annotators: Sequence[str], path: str | os.PathLike[str]) -> None:
+    """Refuse annotators named like a decision word (``none``, ``edit``, in any case): a decision
+    ``none`` would mean both "no gold unit" and "annotator none's unit"."""
+    clash = [a for a in annotators if str(a).strip().lower() in (NONE_DECISION, EDIT_DECISION)]
+    if clash:
+        raise UsageError(
+            f"annotator {clash[0]!r} has the name of a decision word ({NONE_DECISION}, {EDIT_DECISION}) of a time "
+            "review, which would make its decisions ambiguous; rename the annotator's files "
+            "(TEXT.ANNOTATOR.EXT) and review again",
+            path=Path(path),
+        )
+
+
 def review_columns(annotators: list[str]) -> list[str]:
     return [*FIXED, *(f"{a} {k}" for a in annotators for k in UNIT_FIELDS), *GOLD]
 
@@ -120,6 +134,7 @@ def write_time_review(
     path = Path(path)
     if path.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file", path=path)
+    refuse_reserved_names(annotators, path)
     columns = review_columns(annotators)
     if len(rows) >= XLSX_MAX_ROWS:
         raise SegagreeError(f"{len(rows)} groups do not fit one sheet ({XLSX_MAX_ROWS - 1} rows at most)", path=path)

@@ -53,28 +53,87 @@ def _encode_dict(value: dict[Any, Any]) -> Any:
     return {_MARK: "map", "items": [[encode(k), encode(v)] for k, v in value.items()]}
 
 
+#: Bounds on what a logged value may build, checked before it is built: the log is a file anyone
+#: may have edited, and an 80-byte ``{"dtype": "|S1000000000", "shape": [3]}`` asks numpy for 3 GB.
+MAX_DEPTH = 64  # nesting of statistics (dataclasses of dicts of tuples: a handful of levels)
+MAX_ITEMSIZE = 16  # bytes per array element (complex128; statistics are numbers)
+MAX_DIMENSIONS = 8
+_NUMERIC_KINDS = "biufc"  # bool, int, unsigned, float, complex: never strings, objects or voids
+_ERRORS = (
+    TypeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    ZeroDivisionError,
+    RecursionError,
+    AttributeError,
+    OverflowError,
+    ImportError,
+)
+
+
 def decode(value: Any) -> Any:
-    """The object :func:`encode` was given."""
+    """The object :func:`encode` was given.
+
+    Raises:
+        ValueError: a value :func:`encode` does not write (an unknown tag, a non-numeric or
+            over-wide dtype, a shape that does not hold the data, nesting deeper than
+            :data:`MAX_DEPTH`, a class outside ``segagree.metrics``, fields it does not take).
+    """
+    try:
+        return _decode(value, 0)
+    except _ERRORS as err:
+        raise ValueError(f"damaged logged statistics ({type(err).__name__}: {str(err)[:200]})") from None
+
+
+def _array(value: dict[str, Any]) -> np.ndarray:
+    dtype = np.dtype(str(value["dtype"])[:32])
+    if dtype.kind not in _NUMERIC_KINDS or dtype.itemsize > MAX_ITEMSIZE:
+        raise ValueError(f"logged array of dtype {dtype.str!r}: statistics are numbers of at most 16 bytes")
+    shape, data = value["shape"], value["data"]
+    if not isinstance(shape, list) or len(shape) > MAX_DIMENSIONS or not isinstance(data, list):
+        raise ValueError("logged array without a shape of at most 8 dimensions and a list of data")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
+        raise ValueError(f"logged array shape {str(shape)[:80]} is not a list of sizes")
+    size = 1
+    for n in shape:
+        size *= n
+        if size > len(data):  # checked as it grows: [10**9, 10**9, ...] is never multiplied out
+            break
+    if size != len(data) and not (0 in shape and not data):
+        raise ValueError(f"logged array shape {shape} does not hold its {len(data)} values")
+    if not all(isinstance(x, (int, float)) for x in data):
+        raise ValueError("logged array data are not numbers")
+    return np.array(data, dtype=dtype).reshape(shape)
+
+
+def _decode(value: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise ValueError(f"logged statistics nested deeper than {MAX_DEPTH} levels")
+    depth += 1
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [_decode(v, depth) for v in value]
     if not isinstance(value, dict):
         return value
     tag = value.get(_MARK)
     if tag is None:
-        return {k: decode(v) for k, v in value.items()}
+        return {k: _decode(v, depth) for k, v in value.items()}
     if tag == "nd":
-        return np.array(value["data"], dtype=np.dtype(value["dtype"])).reshape(value["shape"])
+        return _array(value)
     if tag == "frac":
-        return Fraction(value["n"], value["d"])
+        n, d = value["n"], value["d"]
+        if not (isinstance(n, int) and isinstance(d, int)):
+            raise ValueError("a logged fraction of non-integers")
+        return Fraction(n, d)
     if tag == "tuple":
-        return tuple(decode(v) for v in value["items"])
+        return tuple(_decode(v, depth) for v in value["items"])
     if tag == "set":
-        return {decode(v) for v in value["items"]}
+        return {_decode(v, depth) for v in value["items"]}
     if tag == "map":
-        return {_key(decode(k)): decode(v) for k, v in value["items"]}
+        return {_key(_decode(k, depth)): _decode(v, depth) for k, v in value["items"]}
     if tag == "dc":
-        return _dataclass(value["cls"])(**{k: decode(v) for k, v in value["fields"].items()})
-    raise ValueError(f"unknown tag {tag!r} in logged statistics")
+        return _dataclass(str(value["cls"]))(**{str(k): _decode(v, depth) for k, v in value["fields"].items()})
+    raise ValueError(f"unknown tag {str(tag)[:40]!r} in logged statistics")
 
 
 def _key(key: Any) -> Any:
