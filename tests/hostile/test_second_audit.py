@@ -255,7 +255,7 @@ def test_a_damaged_log_line_is_skipped_and_its_task_scored_again(tmp_path: Path,
     said = again.stdout + again.stderr
     assert "Traceback" not in said and "unexpected failure" not in said
     assert f"{log}: line 1 skipped" in said and "--fresh" in said, said[-800:]
-    assert "1 pairs scored, 1 reused" in said, said[-800:]
+    assert "1 pair scored, 1 reused" in said, said[-800:]
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert "NaN" not in json.dumps(summary) and summary
 
