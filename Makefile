@@ -8,7 +8,7 @@ PACKAGES := $(VENV)/.packages
 # the suite keeps its share (measured with two busy processes beside it: 432 s against 479 s).
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 
-.PHONY: demo test fuzz venv bytecode testcache lint bench clean
+.PHONY: demo test docs fuzz venv bytecode testcache lint bench clean
 
 # pip would byte-compile every module of every package in one process (8,000 files, 27 s of CPU,
 # most of them never imported): install without, and let Python write each module's bytecode the
@@ -64,6 +64,16 @@ test: $(PACKAGES)
 	if [ $$lint -ne 0 ]; then cat $$gate; rm -f $$gate; echo "make test: make lint failed" >&2; exit 1; fi; \
 	rm -f $$gate; exit $$status
 
+# The documentation site (Sphinx, offline), warnings as errors: docs/_build/html/index.html. Its pages
+# on the metric cards and the API reference are generated from the code at each build.
+DOCS := $(VENV)/.docs
+$(DOCS): $(PACKAGES)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[docs]' || $(BIN)/pip install --quiet -e '.[docs]'
+	touch $(DOCS)
+
+docs: $(DOCS)
+	$(BIN)/sphinx-build -q -W --keep-going -b html docs docs/_build/html
+
 # Seeded damage for every adapter (tests/adapters/test_damage_*.py) and the hostile-input suite
 # (tests/hostile: bombs, blow-ups, attacks), 10,000 cases per adapter and kind (make test runs a few).
 fuzz: bytecode
@@ -80,4 +90,4 @@ bench: bytecode
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) demo_output
+	rm -rf $(VENV) demo_output docs/_build docs/_generated

@@ -3,7 +3,7 @@
 Fixed synthetic inputs (seeded): annotators × units of 3 × 100, 2 × 1,000 and 5 × 100, each a
 jittered copy of one base segmentation with units dropped and added, three categories. Each size
 runs in a fresh process (start-up, import, reading the CSV, gamma with 30 samples, the JSON) and
-the median of the repeats is printed with the targets of issue 21. When ``segagree agree --time``
+the median of the repeats is printed with its targets. When ``segagree agree --time``
 exists, the same CSV is also timed through the CLI.
 
     PYTHONPATH=src python bench/bench_gamma.py [--repeats 3] [--sampler statistical|shuffle] [--jobs 1]

@@ -1,4 +1,4 @@
-"""Benchmark: reading hostile and large ELAN files (issue 11); wall time and peak RSS growth.
+"""Benchmark: reading hostile and large ELAN files; wall time and peak RSS growth.
 
     .venv/bin/python bench/bench_hostile_xml.py
 

@@ -4,7 +4,7 @@ synthetic pair; wall time, CPU time of this process and peak traced memory.
     .venv/bin/python bench/bench_kappa.py [--sims 1000] [--jobs 1] [--synthetic 250000] [--scheme dubois]
     .venv/bin/python bench/bench_kappa.py --whole [--baseline OLD/src] [--repeats 3]
 
-``--whole`` times the whole command of issue 31, ``segagree agree A B --sims 1000 -q`` on
+``--whole`` times the whole command, ``segagree agree A B --sims 1000 -q`` on
 bench_commands.py's 250,000-token pair (written to a temporary folder), as subprocesses: wall and
 CPU (user + system) seconds; with ``--baseline`` (a ``src`` folder of another segagree, e.g. from
 ``git archive``) both run alternately in one run, and their ``--json`` outputs are compared.

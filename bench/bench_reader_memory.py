@@ -1,4 +1,4 @@
-"""Benchmark: each reader's peak memory against the size of the file it reads (issue 29).
+"""Benchmark: each reader's peak memory against the size of the file it reads.
 
     PYTHONPATH=src .venv/bin/python bench/bench_reader_memory.py [--tokens 20000 80000 320000]
         [--formats .txt .csv ...] [--dir DIR]

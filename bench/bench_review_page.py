@@ -1,4 +1,4 @@
-"""Benchmark: the review page of a 1,300-unit SBCSAE text (issue 30).
+"""Benchmark: the review page of a 1,300-unit SBCSAE text.
 
 Input: ../shared/corpora/chat/sbcsae_03.cha (1,454 intonation units, 4,726 words, 26 minutes; skipped
 with a message when absent) as annotator A, and a seeded perturbation of it as annotator B (15% of

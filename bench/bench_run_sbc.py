@@ -15,7 +15,7 @@ results.jsonl and the review folder. Runs --repeat times and prints the best.
 ``--side-by-side`` also times each cold run with ``--no-workbooks``, alternating with the run
 with them (the workbooks' share, measured under the same load).
 
-Goals (issue 15, 2 cores): cold --jobs 2 at most 30 s, warm at most 3 s, --jobs 2 never slower
+Goals (2 cores): cold --jobs 2 at most 30 s, warm at most 3 s, --jobs 2 never slower
 than --jobs 1, report.html at most 2 MB. Issue 31: cold --jobs 2 with the workbooks (the
 default) at most 8 s. Measured on 26 Nov 2026 side by side at load 12-17 (wall times there say
 nothing; CPU of the command and its workers): main with --workbooks 27.9 s, this branch (workbooks

@@ -20,7 +20,7 @@ before (main, workbooks on by default) 200 texts 50.8 s, 0.224 s CPU per text, 4
 [3.1]; 2,000 texts 0.122 s CPU per text, 180 MB (1.0 x the 200-text peak), 0.61 MB, a rerun with
 nothing changed 1.96 s [3.1] (the cold wall time, 1370 s, was taken at load 12 and says nothing).
 
-Since issue 31 the review workbooks are on by default again (``-- --no-workbooks`` leaves them
+The review workbooks are on by default (``-- --no-workbooks`` leaves them
 out); a text with one pair gets its workbook from the worker that scored it.
 
 Measured on 26 Nov 2026 with the workbooks (the default), side by side with the same command and
@@ -36,7 +36,7 @@ shared strings are most of what is left), reading, pairing and scoring 16 ms. Wi
 quiet cores that is about 0.065 s of wall per text, plus the summary, pages and report after the
 scoring (about 3 ms per text at 2,000).
 
-Goals (issue 24, 2 cores): at most 0.08 s per text at 2,000 texts with --jobs 2; peak memory at
+Goals (2 cores): at most 0.08 s per text at 2,000 texts with --jobs 2; peak memory at
 2,000 texts at most 1.5 times that at 200; report.html at most 3 MB; a warm run at most 5 s.
 """
 

@@ -15,7 +15,7 @@ little; the CPU seconds do): 36 texts × 3 × ~100 units: --jobs 1 55.5 s wall, 
 65.5 s wall, 15.1 s CPU (the workers' start-up); summaries identical; rerun with nothing changed 2.4 s
 wall, 0.58 s CPU (0.40 s with bytecode caching on). ~30 units: 7.5 s CPU (--jobs 1), 9.8 s (--jobs 2).
 
-Goals (issue 27): ``--jobs 2`` at most 0.7 × the wall time of ``--jobs 1`` on 2 cores; a rerun with
+Goals: ``--jobs 2`` at most 0.7 × the wall time of ``--jobs 1`` on 2 cores; a rerun with
 nothing changed at most 1 s.
 """
 

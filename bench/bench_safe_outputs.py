@@ -18,7 +18,7 @@ Run it with this tree and with an older one side by side (the same script; PYTHO
 
 Measured 26 Nov 2026, 2 cores shared with seven other sessions (load average 11.9), --tokens
 20000 (4,628 operation rows), best of 3 CPU seconds, the two trees run one after the other:
-review 0.34 (before issue 29, commit 8af779b: 0.33), adjudicate 0.84 (0.84); safe_rows over
+review 0.34 (before the safe outputs, commit 8af779b: 0.33), adjudicate 0.84 (0.84); safe_rows over
 200,000 rows 0.19 against 0.01 raw (about 1 microsecond a row).
 """
 

@@ -1,4 +1,4 @@
-"""Start-up time of whole ``segagree`` commands (issue 15's goal: --help and --version <= 0.2 s).
+"""Start-up time of whole ``segagree`` commands (goal: --help and --version <= 0.2 s).
 
 Each command runs N times as a fresh subprocess (``python -m segagree ...``, the sources of this
 checkout first on the path); the best and median wall times are printed, with plain

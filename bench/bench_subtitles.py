@@ -10,7 +10,7 @@ order alternates between rounds), as separate processes:
    reading both files and every subtitle metric (SubER's that apply to tagged text, s_bleu,
    EvalSubtitle's Sigma, BLEU_br/nb, TER_br, CPL, F1/Pk/WindowDiff/S/B on the projected breaks,
    lines per block; S_f is tried as well);
-2. ``suber -H SYSTEM -R amara.fr -f plain -F plain -m`` with SubER's 16 plain metrics of issue 31
+2. ``suber -H SYSTEM -R amara.fr -f plain -F plain -m`` with SubER's 16 plain metrics
    (WER, CER, BLEU, TER, chrF, WER-cased, CER-cased, WER-seg, BLEU-seg, TER-seg, TER-br, AS-WER,
    AS-CER, AS-BLEU, AS-TER, AS-chrF); ``--all-plain`` adds the other six AS- forms (22 metrics);
 3. with ``--baseline SRC``, the same segagree command on another source tree (``PYTHONPATH=SRC``,

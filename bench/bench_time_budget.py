@@ -1,4 +1,4 @@
-"""How fast a units table too large for gamma's alignment is refused (issue 28): 7 annotators × 22,000
+"""How fast a units table too large for gamma's alignment is refused: 7 annotators × 22,000
 units, each a noisy copy of one segmentation, under ``ulimit -v`` (default 4 GB). Prints the command's
 outcome, its CPU time (user + sys) and peak memory. Usage: ``python bench/bench_time_budget.py [--limit-mb 4000]``."""
 

@@ -164,7 +164,7 @@ def test_contradicting_rows_are_named(corpus, tmp_path):
         ws.cell(r, dec).value = "A"
     ws.cell(n, dec).value = "B"
     wb.save(tmp_path / "contra.xlsx")
-    # A copied row keeps its row id: refused as a duplicate (issue 29), naming both rows.
+    # A copied row keeps its row id: refused as a duplicate, naming both rows.
     with pytest.raises(SegagreeError, match=rf"duplicated row ids: 'Operations' row 3 and 'Operations' row {n}"):
         adjudicate(tmp_path / "contra.xlsx", tmp_path / "gold.txt")
     # Without its row id the copy is a row of its own: the contradiction is named.

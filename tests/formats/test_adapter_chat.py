@@ -87,7 +87,7 @@ def test_real_file_speakers_units_round_trip(name: str, tmp_path: Path) -> None:
     n_main = len(_main_lines(path))
     if doc.meta["chat"]["iu_layout"]:
         # Continuation lines with their own bullets (cabnc_021A): a unit per bulleted line
-        # with words (issue 22; this test counted main tiers before); see tests/formats/test_chat_iu.py.
+        # with words (this test counted main tiers before); see tests/formats/test_chat_iu.py.
         assert len(doc.units()) > n_main - 5
         return _round_trip(doc, path, tmp_path)
     assert len(doc.units()) == n_main  # every main tier is a unit
@@ -118,7 +118,7 @@ def test_short_known_units_and_times() -> None:
     assert _units(doc) == [
         ("Lily", ["I", "did"], "."),
         ("MOT", ["you", "did"], "?"),
-        ("Lily", ["I", "did", "find"], "."),  # `yyy` (phonological coding) is no word (issue 22)
+        ("Lily", ["I", "did", "find"], "."),  # `yyy` (phonological coding) is no word
         ("MOT", ["okay"], "."),
     ]
     first = doc.units()[0]
@@ -188,7 +188,7 @@ def test_cross_format_pair_with_elan_export_scores_one() -> None:
     for scheme in (DUBOIS, CHAT):
         a = read_document(_path("teicorpo_short.cha"), scheme=scheme)
         b = read_document(shared_path("corpora", "eaf", "teicorpo_clan_short.eaf"), scheme=scheme)
-        # TEICORPO's export keeps CHAT's `yyy` as a word; CHAT's reader does not (issue 22).
+        # TEICORPO's export keeps CHAT's `yyy` as a word; CHAT's reader does not.
         res = compare_documents(a, b, scheme=scheme, align=True, max_mismatch=0.25)
         assert res["sf"] == 1.0 and res["n_tokens"] == 8
         assert [m["token_b"] for m in res["mismatches"]] == ["yyy"]
@@ -382,7 +382,7 @@ def test_terminator_written_reads_back_the_same(term: str) -> None:
 
 def test_tokenise_rules() -> None:
     toks, term = chat.tokenise("<I wanted> [/] I wanted &=laughs (.) to +... \x15100_200\x15", ca=False)
-    # (`&=laughs` is an event, no word: issue 22 changed this from a token)
+    # (`&=laughs` is an event, no word; it used to be read as a token)
     assert (toks, term) == (["I", "wanted", "I", "wanted", "to"], "+...")
     toks, term = chat.tokenise("+< no [: know] more cookie . [+ IMP]", ca=False)
     assert (toks, term) == (["no", "more", "cookie"], ".")

@@ -380,7 +380,7 @@ def test_registry_knows_srt() -> None:
     assert adapter.name == "srt"
 
 
-# --- leniency (issue 11): what `srt` accepts where the meaning is clear, reported as repaired ----
+# --- leniency: what `srt` accepts where the meaning is clear, reported as repaired ----
 
 
 def repairs(doc: Document) -> dict[str, int]:

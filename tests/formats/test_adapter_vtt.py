@@ -466,7 +466,7 @@ def test_writer_reports_what_does_not_read_back(tmp_path: Path) -> None:
     (loss,) = losses
     assert loss.kind == "round-trip" and "speakers" in loss.message
     back = read(tmp_path / "odd.vtt")
-    # The voice keeps its run of spaces (written as a character reference, issue 29); '-5' reads
+    # The voice keeps its run of spaces (written as a character reference); '-5' reads
     # as a dialogue dash, reported above.
     assert back.speakers == ["Dr  Who", "A"]
     assert "<v Dr&#32;&#32;Who>" in (tmp_path / "odd.vtt").read_text(encoding="utf-8")

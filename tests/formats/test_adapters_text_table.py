@@ -183,7 +183,7 @@ def test_layer_arrays_per_speaker():
         assert arr.dtype == np.int16
 
 
-# --- damage refused in the project's words, impossible times, read and write losses (issue 11) ---
+# --- damage refused in the project's words, impossible times, read and write losses ---
 
 
 def one_line_error(path, *needles, **opts):

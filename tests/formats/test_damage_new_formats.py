@@ -1,4 +1,4 @@
-"""Seeded damage and hostile variants of real CHAT, Transcriber, EXMARaLDA and WebVTT files (issue 11).
+"""Seeded damage and hostile variants of real CHAT, Transcriber, EXMARaLDA and WebVTT files.
 
 Property of every damaged file: reading gives a clean SegagreeError naming the file, or a
 Document; a Document writes to its own format, to native JSON and to ELAN with a clean
@@ -301,7 +301,7 @@ def test_hostile_xml_is_refused_or_read_fast(fmt: str, attack: str, tmp_path: Pa
         _everything_written(doc, tmp_path, fmt)  # writes without a foreign exception
 
 
-# --- issue 11's cases, by hand: impossible times, encodings, empty files, no units ---------------
+# --- cases, by hand: impossible times, encodings, empty files, no units ---------------
 
 BAD_TIMES = ["inf", "1e308", "1e22", "-1", "nan"]
 
@@ -368,7 +368,7 @@ def test_impossible_times_are_refused_at_read_with_the_place(name: str, tmp_path
 
 def test_reversed_chat_bullet_is_read_without_times_and_reported(tmp_path: Path) -> None:
     """A CHAT bullet that ends before it starts is a slip a published file has (SBCSAE 34's
-    `13548020_1357988`): the unit is read without times and the loss names the line (issue 22;
+    `13548020_1357988`): the unit is read without times and the loss names the line (
     this case was refused before)."""
     path = tmp_path / "reversed.cha"
     path.write_bytes(_cha("100_10"))

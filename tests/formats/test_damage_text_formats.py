@@ -1,4 +1,4 @@
-"""Seeded damage for the SRT, text and table adapters (issue 11): clean error or faithful read.
+"""Seeded damage for the SRT, text and table adapters: clean error or faithful read.
 
 For every damaged variant (tests/damage_text.py) of the real and sample files:
 

@@ -1,4 +1,4 @@
-"""Seeded damage of real TextGrid, ELAN, Rezonator and native JSON files (issue 11).
+"""Seeded damage of real TextGrid, ELAN, Rezonator and native JSON files.
 
 Property of every damaged file: reading gives a clean SegagreeError or a Document; a Document
 writes (same format; native JSON for .rez) with a clean SegagreeError or a file segagree reads

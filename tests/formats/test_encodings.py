@@ -1,4 +1,4 @@
-"""Text encodings (issue 11): detection, damaged UTF-8, the --encoding override, the notices.
+"""Text encodings: detection, damaged UTF-8, the --encoding override, the notices.
 
 The CJK cases are real NCCU tables re-encoded (GB2312 keeps the rows it can encode: NCCU is
 Traditional Chinese, which GBK and Big5 encode whole); the Japanese and Korean samples are

@@ -1,5 +1,5 @@
 """Damaged and hostile TextGrid, ELAN, Rezonator and native JSON files are refused with the file,
-the place and what was expected; writers never crash on values a Document can hold (issue 11)."""
+the place and what was expected; writers never crash on values a Document can hold."""
 
 from __future__ import annotations
 

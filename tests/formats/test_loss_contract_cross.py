@@ -1,4 +1,4 @@
-"""Cross-format loss contract: a conversion that reports nothing lost loses nothing (issues 11, 13).
+"""Cross-format loss contract: a conversion that reports nothing lost loses nothing.
 
 Every real file of ../shared/corpora/{chat,transcriber,exmaralda,vtt,eaf,textgrid,rez} is read and
 written to writable formats (three per file, rotating, so every file and every target is covered;

@@ -1,4 +1,4 @@
-"""The loss-report contract on every real TextGrid, ELAN and Rezonator file (issue 11).
+"""The loss-report contract on every real TextGrid, ELAN and Rezonator file.
 
 For each file: read -> write the same format (native JSON for the read-only .rez) -> read
 again. Every difference of the Documents, every tier of the source missing from the output and

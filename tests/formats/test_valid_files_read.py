@@ -1,4 +1,4 @@
-"""Valid files that real corpora hold and that segagree used to refuse or misread (issue 22).
+"""Valid files that real corpora hold and that segagree used to refuse or misread.
 
 Each fixture is a small self-written file reproducing the layout found in a published one.
 """
@@ -56,7 +56,7 @@ def test_eaf_top_level_tier_of_a_symbolic_type_reads_by_default_and_when_asked_f
     )
     path = tmp_path / "symbolic.eaf"
     path.write_text(_eaf(tiers, SYMBOLIC_TYPE), encoding="utf-8")
-    # The only top-level tier: read by default too (issue 29), the same as when asked for.
+    # The only top-level tier: read by default too, the same as when asked for.
     by_default = read_document(path)
     doc = read_document(path, tiers=["utt"])
     assert by_default.token_texts() == doc.token_texts()

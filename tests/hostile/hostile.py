@@ -1,4 +1,4 @@
-"""Shared helpers of the hostile-input suite (issue 29): seeds, case counts and a bounded
+"""Shared helpers of the hostile-input suite: seeds, case counts and a bounded
 subprocess.
 
 ``SEGAGREE_HOSTILE_CASES`` sets how many seeded cases a test runs per kind (:func:`case_count`;

@@ -1,4 +1,4 @@
-"""Hostile and broken input, reading side (issue 29): size bombs refused early, readers within a
+"""Hostile and broken input, reading side: size bombs refused early, readers within a
 memory budget, memory errors named as such, and the attacks defended before (XXE, billion laughs,
 deep nesting, path traversal, torn log lines) still defended.
 

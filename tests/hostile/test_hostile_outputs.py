@@ -1,4 +1,4 @@
-"""Hostile names and workbooks against the outputs (issue 29, items 1, 3, 4 and 5): nothing written
+"""Hostile names and workbooks against the outputs : nothing written
 runs in a spreadsheet or a terminal, adjudication cannot be steered, nothing is cut in silence.
 
 Cases are generated from fixed seeds (fast by default); each test can fail on the old behaviour.

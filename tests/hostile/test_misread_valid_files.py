@@ -1,4 +1,4 @@
-"""Valid files that were misread (issue 29, item 6), each from a form found in real files
+"""Valid files that were misread , each from a form found in real files
 (/work/realdata/hostile/SOURCES.md lists where): an event straight after a CHAT overlap mark, an
 ELAN file whose one top-level tier has a symbolic type but times, Praat's other number forms,
 and ``degrade --shift`` on tagged text of one sentence per line.

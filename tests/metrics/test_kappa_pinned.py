@@ -2,7 +2,7 @@
 draws, the same blocks and the same sums, to the last bit.
 
 The expected values below were computed by the code of commit 8af779b (before the kernel was
-reworked for speed, issue 31), from the inputs built here with integer arithmetic only (no random
+reworked for speed), from the inputs built here with integer arithmetic only (no random
 generator whose stream could change between numpy versions).
 """
 

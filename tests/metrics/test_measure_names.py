@@ -1,7 +1,7 @@
 """Each measure's name string is written in at most two source files: its module and the registry.
 
 Everything else refers to a measure through its card (``PK_CARD.name``), the registry or a group,
-so renaming or adding a measure touches one module and one registry line (issue 20).
+so renaming or adding a measure touches one module and one registry line.
 """
 
 from __future__ import annotations

@@ -267,7 +267,7 @@ def test_pooling_sums_statistics():
 
 
 def test_metric_cards():
-    # cards live on the measures, one registry (metrics/cards.py and add_card are gone: issue 20)
+    # cards live on the measures, one registry (metrics/cards.py and add_card are gone)
     cards = registry.cards()
     expected = {"sf", "sf_b", "s", "b", "bed", "pk", "windowdiff", "winpr", "a"}
     assert expected <= set(cards)

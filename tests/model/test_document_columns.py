@@ -1,7 +1,7 @@
 """The Document's two storages (a DataFrame, or per-token columns with the DataFrame built on
 first use) behave the same, and reading and scoring tables never imports pandas.
 
-The columns path exists for speed (issue 15: pandas' import alone was a quarter of a
+The columns path exists for speed (pandas' import alone was a quarter of a
 ``compare`` of 250k tokens); these tests pin that it changes nothing a user can see.
 """
 
@@ -132,7 +132,7 @@ def test_extension_table_matches_the_adapters() -> None:
 
 
 def test_reading_and_comparing_tables_never_imports_pandas(tmp_path: Path) -> None:
-    """The whole compare command on two CSV tables (issue 15's speed check) runs without pandas;
+    """The whole compare command on two CSV tables (speed check) runs without pandas;
     a spreadsheet, which needs pandas to read, still works in the same process."""
     tables = ROOT / "sample_corpora" / "tables"
     csvs = sorted(tables.glob("*.csv"))

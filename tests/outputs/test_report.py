@@ -60,7 +60,7 @@ TEXT_SECTIONS = [
     "Confusion of endnote types",
     "Transcript mismatches",
     "Signatures",
-    "Review",  # the review part appended to every text page (issue 30)
+    "Review",  # the review part appended to every text page
 ]
 
 
@@ -183,7 +183,7 @@ def test_report_is_self_contained_light_and_draws_the_figures_data(sample_run: t
         for forbidden in ('src="http', "src='http", 'href="http', "<script src", "<link", "url(", "@import", "<iframe"):
             assert forbidden not in low, forbidden
     assert page.count("<script") == 1  # the table's script only
-    # A text page's only scripts are its review part's (issue 30): its data (JSON) and its script.
+    # A text page's only scripts are its review part's: its data (JSON) and its script.
     garden = pages["texts/garden.html"]
     review = garden[garden.index('<section id="segagree-review"') :]
     assert garden.count("<script") == review.count("<script") == 2

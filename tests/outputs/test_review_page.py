@@ -1,4 +1,4 @@
-"""The review page (issue 30): its rows are the workbook's, it plays each row's span of the
+"""The review page: its rows are the workbook's, it plays each row's span of the
 recording and stops at its end, keeps decisions across a reload, exports them so that adjudicate
 writes the same gold file as from the workbook, and works offline without errors.
 
@@ -444,7 +444,7 @@ def test_run_text_pages_carry_the_review_part(tmp_path: Path, browser: Browser) 
         write_document(_doc(units), corpus / f"talk.{name}.eaf")
     config = RunConfig()
     config.kappa.enabled = False
-    assert not config.review_pages  # off by default (issue 31's run budget): --review-pages turns it on
+    assert not config.review_pages  # off by default (run budget): --review-pages turns it on
     config.review_pages = True
     run_corpus(corpus, tmp_path / "out", config, workbooks=True, resume=False)
     page = tmp_path / "out" / "texts" / "talk.html"

@@ -159,7 +159,7 @@ def test_about_lists_sources_with_digests_and_definitions(tmp_path):
     src = dict(zip(SOURCE_HEADERS, cells[head + 1], strict=False))
     assert src["sheet"] == "Operations" and src["annotator_a"] == "ann1" and src["format_a"] == "text"
     assert (path.parent / src["file_a"]).resolve() == (SAMPLE / "garden.ann1.txt").resolve()
-    # Full SHA-1 (issue 29: a prefix lets another file pass the check).
+    # Full SHA-1 (a prefix lets another file pass the check).
     assert src["sha1_a"] == hashlib.sha1((SAMPLE / "garden.ann1.txt").read_bytes()).hexdigest()
     assert src["sha1_b"] == hashlib.sha1((SAMPLE / "garden.ann2.txt").read_bytes()).hexdigest()
     for _, header, _, _ in OPS_COLUMNS:  # every column is defined

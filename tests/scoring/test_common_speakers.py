@@ -1,4 +1,4 @@
-"""--common-speakers (issue 22): the speakers both annotations have are scored, the others are
+"""--common-speakers: the speakers both annotations have are scored, the others are
 listed (result, JSON, table, stderr) instead of refused; a speaker without words is no speaker
 to pair; the same through compare, agree, review, run and the API. Checked against scoring the
 shared speakers alone (brute force: the same documents with the others removed), and invariant

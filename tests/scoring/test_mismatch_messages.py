@@ -1,4 +1,4 @@
-"""The three messages of issue 22: no "token -1", no mismatch fraction above 1 (the refusal says
+"""Three messages of the aligner: no "token -1", no mismatch fraction above 1 (the refusal says
 what was compared), and --speaker-tier's error names the options; tokenisation differences
 (`do n't` / `don't`) and spellings of unintelligible speech (`##` / `XX`) do not count against
 --max-mismatch."""

@@ -1,4 +1,4 @@
-"""The checks that keep a review workbook from steering adjudication (issue 29).
+"""The checks that keep a review workbook from steering adjudication.
 
 A workbook is a file anyone may have edited, so what it says is checked before it is used:
 

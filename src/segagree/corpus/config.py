@@ -105,7 +105,7 @@ class RunConfig:
     encoding: str = ""
     read: dict[str, Any] = field(default_factory=dict)
     report_plots: str = "corpus"
-    review_pages: bool = False  # run --review-pages: about 0.09 s of CPU per text (issue 31's budget)
+    review_pages: bool = False  # run --review-pages: about 0.09 s of CPU per text
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     time: dict[str, Any] = field(default_factory=dict)

@@ -62,7 +62,7 @@ class TimeConfig:
             value = getattr(how, name, None)
             if value is not None:
                 out[name] = list(value)
-        # the annotation plan's settings (issue 28): they change what is read, so they are in the key
+        # the annotation plan's settings: they change what is read, so they are in the key
         if how.speaker_map:
             out["speaker_map"] = dict(how.speaker_map)
         if how.missing_as_empty:

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 # --- decoding ---------------------------------------------------------------------------------
 #
-# The order (issue 11): a BOM; UTF-16 without a BOM (its NUL bytes); strict UTF-8; UTF-8 with a few
+# The order: a BOM; UTF-16 without a BOM (its NUL bytes); strict UTF-8; UTF-8 with a few
 # stray bytes (replaced by U+FFFD and reported); else a detected legacy encoding. The detector is
 # charset-normalizer, whose ranking is unreliable on short files (a French cp1252 SRT comes out
 # mac_latin2, ten bytes of French as Big5, 200 bytes of Big5 as mac_iceland), so its candidates and a

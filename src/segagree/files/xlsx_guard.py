@@ -1,4 +1,4 @@
-"""Checking an XLSX workbook's size before openpyxl loads it (issue 29: XLSX size bombs).
+"""Checking an XLSX workbook's size before openpyxl loads it (XLSX size bombs).
 
 An XLSX file is a zip archive of XML parts. openpyxl (and pandas on top of it) trusts what the
 parts say: a worksheet declaring the range ``A1:XFD1048576``, or holding one cell there, is

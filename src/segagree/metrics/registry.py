@@ -44,7 +44,7 @@ MEASURES: dict[str, str] = {
     "fleiss_pi": "segagree.metrics.chance.fleiss",
     "fleiss_kappa": "segagree.metrics.chance.fleiss",
     "bias": "segagree.metrics.chance.fleiss",
-    # time-based unitizing agreement of two or more annotators (group "time", issue 21)
+    # time-based unitizing agreement of two or more annotators (group "time")
     "gamma": "segagree.metrics.unitizing.gamma",
     "gamma_cat": "segagree.metrics.unitizing.gamma",
     "gamma_k": "segagree.metrics.unitizing.gamma",

@@ -1,6 +1,6 @@
 """Loss reports: what a reader or writer could not carry between a file and the model.
 
-The contract every adapter keeps (issue 11, "lossless must be true"):
+The contract every adapter keeps ("lossless" must be true):
 
 * a **reader** records in ``doc.losses`` everything the file holds that the Document does not
   (tiers not read, point tiers, media descriptors, empty tokens dropped, ...), and everything it

@@ -282,7 +282,7 @@ def write_text_page(
     context = text_context(text, results, config, corpus_root, pngs or [empty] * len(results))
     path = outdir / PAGES_DIR / page_name(text)
     page = template_environment().get_template(TEMPLATE).render(context)
-    if config.review_pages:  # the review part of the text (issue 30), appended to the page
+    if config.review_pages:  # the review part of the text, appended to the page
         from segagree.outputs.review_page import text_review_section
 
         page = page.replace("</main>", text_review_section(results, config, path.parent) + "\n</main>", 1)
@@ -376,7 +376,7 @@ def write_text_pages(
     """Write the page of every text whose page is missing or out of date; remove the pages of
     texts no longer in the run. ``old``: the manifest's page digests of the previous run."""
     outdir = Path(outdir)
-    # scoring settings, the figures' kind, and the review part (issue 30)
+    # scoring settings, the figures' kind, and the review part
     settings = settings_digest([config.digest, config.report_plots, config.review_pages])
     out, todo = pages_to_write(outdir, outcome, settings, old)
     corpus_root = str(outcome.corpus.root)

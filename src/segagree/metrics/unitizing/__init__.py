@@ -1,4 +1,4 @@
-"""Time-based unitizing agreement (issue 21): measures over a :class:`~segagree.metrics.contract.UnitSet`.
+"""Time-based unitizing agreement: measures over a :class:`~segagree.metrics.contract.UnitSet`.
 
 Each module holds one job: the gamma family's dissimilarities, best alignment, continuum samplers
 and measures (``dissimilarity``, ``alignment``, ``samplers``, ``gamma``), and the other unitizing

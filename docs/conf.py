@@ -1,0 +1,39 @@
+"""Sphinx configuration of segagree's documentation (built offline: ``make docs``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+sys.path.insert(0, str(HERE.parent / "src"))
+
+project = "segagree"
+author = "the segagree developers"
+copyright = "2026, the segagree developers"
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx_click",
+    "segagree_docs",  # the metric cards and the API reference, generated from the code
+]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+exclude_patterns = ["_build", "_generated/README.md"]
+myst_heading_anchors = 3
+myst_enable_extensions = ["colon_fence"]
+# Code in the pages is shown as written; the tests run it (tests/docs).
+suppress_warnings = ["myst.xref_missing", "misc.highlighting_failure"]
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"undoc-members": False}
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+nitpicky = False
+
+html_theme = "furo"
+html_title = "segagree"
+html_static_path: list[str] = []
