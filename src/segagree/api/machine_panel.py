@@ -46,7 +46,7 @@ class PanelResult(dict[str, Any]):
         return {m: r["verdict"] for m, r in self["results"].items()}
 
 
-def _panel_numbers(
+def panel(
     source: PathLike | Sequence[PathLike] | None,
     machines: str | Sequence[str],
     *,
@@ -67,8 +67,10 @@ def _panel_numbers(
     time: bool = False,
     params: Mapping[str, Any] | None = None,
     category: str = "label",
+    out: PathLike | None = None,
 ) -> PanelResult:
-    """The panel's numbers (see :func:`panel`).
+    """Judge one or more segmenters against a panel of human annotators (Fournier & Inkpen 2012,
+    section 3.4; Medelyan & Witten 2006).
 
     For each machine: the coefficient of the humans with and without it (``added``), with it in each
     human's place (``replaced``), its consistency rank among the humans, each held-out human's own
@@ -89,6 +91,8 @@ def _panel_numbers(
         time: annotators who drew their own units in time: the panel's coefficient is gamma
             (``params``: gamma's parameters; ``category``: ``label``, ``endnote`` or ``none``, as
             :func:`agree_time`); ``measure``, ``coefficient`` and ``dataset`` do not apply.
+        out: a folder to write ``panel.csv`` (the summary schema), ``panel.json`` and ``panel.html``
+            into; their paths are the result's ``outputs``.
 
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
@@ -108,10 +112,10 @@ def _panel_numbers(
             )
         if source is None:
             raise UsageError("give a corpus folder or the files of one text")
-        return time_panel(
+        return _written(time_panel(
             source, names, humans, n_boot=n_boot, seed=seed, level=level, params=params, category=category,
             layer=layer, scheme=scheme, format=format, read_options=read_options, speaker_map=speaker_map,
-        )  # fmt: skip
+        ), out)  # fmt: skip
     if params:
         raise UsageError("params are gamma's parameters: they apply with time=True")
     from segagree.metrics.chance.sf_panel import SF_SIMILARITIES
@@ -152,11 +156,11 @@ def _panel_numbers(
     if measure in SF_SIMILARITIES:
         if panel_input.scheme is None:
             raise UsageError("S_f and S_f^B need annotation files (typed boundaries), not a segeval dataset")
-        out = sf_panel_statistics(
+        numbers = sf_panel_statistics(
             panel_input.codes, names, panel_input.scheme, humans=chosen, similarity=measure,
             coefficient=coefficient, n_boot=n_boot, n_perm=n_perm, seed=seed, level=level,
         )  # fmt: skip
-        return _finish(out, panel_input.texts, panel_input.item_text, panel_input.notes)
+        return _written(_finish(numbers, panel_input.texts, panel_input.item_text, panel_input.notes), out)
     stats = panel_statistics(
         panel_input.dataset,
         names,
@@ -168,7 +172,16 @@ def _panel_numbers(
         seed=seed,
         level=level,
     )
-    return _finish(stats.to_dict(), panel_input.texts, panel_input.item_text, panel_input.notes)
+    return _written(_finish(stats.to_dict(), panel_input.texts, panel_input.item_text, panel_input.notes), out)
+
+
+def _written(result: PanelResult, out: PathLike | None) -> PanelResult:
+    """``result``, with its outputs written into ``out`` (and their paths as ``outputs``) if given."""
+    if out is not None:
+        from segagree.outputs.panel import write_panel
+
+        result["outputs"] = write_panel(Path(out), result)
+    return result
 
 
 def _finish(out: Mapping[str, Any], texts: list[str], item_text: Mapping[str, str], notes: list[str]) -> PanelResult:
@@ -228,39 +241,3 @@ def time_panel(
             items[item], item_text[item] = units, text
     out = gamma_panel(items, machines, humans=chosen, params=params, n_boot=n_boot, seed=seed, level=level)
     return _finish(out, list(dict.fromkeys(item_text.values())), item_text, notes)
-
-
-def panel(
-    source: PathLike | Sequence[PathLike] | None,
-    machines: str | Sequence[str],
-    *,
-    out: PathLike | None = None,
-    **options: Any,
-) -> PanelResult:
-    """Judge one or more segmenters against a panel of human annotators (Fournier & Inkpen 2012,
-    section 3.4; Medelyan & Witten 2006).
-
-    For each machine: the coefficient of the humans with and without it (``added``), with it in each
-    human's place (``replaced``), its consistency rank among the humans, each held-out human's own
-    change, the chance level of the coefficient, bootstrap intervals over items, and a verdict.
-
-    Args:
-        source: a corpus folder in ``run``'s layout, or the files of one text (None with ``dataset``).
-        machines: the annotators judged as segmenters (annotator names, as ``run`` reads them).
-        out: a folder to write ``panel.csv`` (the summary schema), ``panel.json`` and ``panel.html``
-            into; their paths are the result's ``outputs``.
-        options: ``humans``, ``dataset`` (a segeval dataset instead of files), ``measure`` (``b``,
-            ``s``, ``sf``, ``sf_b``), ``coefficient`` (``pi``, ``kappa``), ``n_boot``, ``n_perm``,
-            ``seed``, ``level``, ``layer``, ``scheme``, ``normalise_speakers``, ``speaker_map``,
-            ``format``, ``read_options``, and for units in time ``time=True`` with ``params`` and
-            ``category`` (gamma).
-
-    Raises:
-        UsageError: an unknown machine or human, fewer than two humans, bad options.
-    """
-    result = _panel_numbers(source, machines, **options)
-    if out is not None:
-        from segagree.outputs.panel import write_panel
-
-        result["outputs"] = write_panel(Path(out), result)
-    return result
