@@ -97,7 +97,6 @@ def panel(
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
     """
-    from segagree.corpus.panel import read_panel
     from segagree.metrics.chance.panel import panel_statistics
 
     names = [machines] if isinstance(machines, str) else list(machines)
@@ -126,53 +125,68 @@ def panel(
         raise UsageError("give either a corpus folder or files, or a segeval dataset (dataset=), not both")
     if dataset is not None and (read_options or format or layer):
         raise UsageError("reading options (format, read_options, layer) do not apply to a segeval dataset")
+    panel_input, chosen, names = _token_panel_input(
+        source, names, humans, dataset, layer=layer, scheme=scheme, normalise_speakers=normalise_speakers,
+        speaker_map=speaker_map, format=format, read_options=read_options,
+    )  # fmt: skip
+    boot: dict[str, Any] = {"n_boot": n_boot, "n_perm": n_perm, "seed": seed, "level": level}
+    if measure in SF_SIMILARITIES:
+        from segagree.metrics.chance.sf_panel import sf_panel_statistics
+
+        if panel_input.scheme is None:
+            raise UsageError("S_f and S_f^B need annotation files (typed boundaries), not a segeval dataset")
+        numbers = sf_panel_statistics(
+            panel_input.codes, names, panel_input.scheme, humans=chosen, similarity=measure, coefficient=coefficient,
+            **boot,
+        )  # fmt: skip
+    else:
+        numbers = panel_statistics(
+            panel_input.dataset, names, humans=chosen, similarity=measure, coefficient=coefficient, **boot
+        ).to_dict()
+    return _written(_finish(numbers, panel_input.texts, panel_input.item_text, panel_input.notes), out)
+
+
+def _token_panel_input(
+    source: PathLike | Sequence[PathLike] | None,
+    machines: list[str],
+    humans: Sequence[str] | None,
+    dataset: PathLike | Mapping[str, Mapping[str, Sequence[int]]] | None,
+    *,
+    layer: str | None,
+    scheme: Any,
+    normalise_speakers: bool,
+    speaker_map: Mapping[str, str] | None,
+    format: str | None,
+    read_options: Mapping[str, Any] | None,
+) -> tuple[Any, list[str], list[str]]:
+    """The token panel's input (:func:`segagree.corpus.panel.read_panel`), its humans and machines:
+    from a segeval dataset (a path or a mapping), or from files read as ``compare`` reads them."""
+    from segagree.corpus.panel import read_panel
+
     if dataset is not None:
         if not isinstance(dataset, Mapping):
             from segagree.scoring.tokens.agreement import load_segeval_json
 
             dataset = load_segeval_json(Path(dataset))
-        panel_input, chosen, names = read_panel(dataset, names, humans)
-    else:
-        paths: Path | list[Path] = (
-            Path(source) if isinstance(source, str | os.PathLike) else [Path(p) for p in source]  # type: ignore[union-attr]
-        )
-        reading = dict(read_options or {})
-        if format:
-            reading["fmt"] = format
-        if scheme is not None:
-            reading["scheme"] = scheme
-        panel_input, chosen, names = read_panel(
-            paths,
-            names,
-            humans,
-            reader_options=reading,
-            layer=layer,
-            scheme=scheme if not isinstance(scheme, str) else None,
-            normalise_speakers=normalise_speakers,
-            speaker_map=speaker_map,
-        )
-    from segagree.metrics.chance.sf_panel import sf_panel_statistics
-
-    if measure in SF_SIMILARITIES:
-        if panel_input.scheme is None:
-            raise UsageError("S_f and S_f^B need annotation files (typed boundaries), not a segeval dataset")
-        numbers = sf_panel_statistics(
-            panel_input.codes, names, panel_input.scheme, humans=chosen, similarity=measure,
-            coefficient=coefficient, n_boot=n_boot, n_perm=n_perm, seed=seed, level=level,
-        )  # fmt: skip
-        return _written(_finish(numbers, panel_input.texts, panel_input.item_text, panel_input.notes), out)
-    stats = panel_statistics(
-        panel_input.dataset,
-        names,
-        humans=chosen,
-        similarity=measure,
-        coefficient=coefficient,
-        n_boot=n_boot,
-        n_perm=n_perm,
-        seed=seed,
-        level=level,
+        return read_panel(dataset, machines, humans)
+    paths: Path | list[Path] = (
+        Path(source) if isinstance(source, str | os.PathLike) else [Path(p) for p in source]  # type: ignore[union-attr]
     )
-    return _written(_finish(stats.to_dict(), panel_input.texts, panel_input.item_text, panel_input.notes), out)
+    reading = dict(read_options or {})
+    if format:
+        reading["fmt"] = format
+    if scheme is not None:
+        reading["scheme"] = scheme
+    return read_panel(
+        paths,
+        machines,
+        humans,
+        reader_options=reading,
+        layer=layer,
+        scheme=scheme if not isinstance(scheme, str) else None,
+        normalise_speakers=normalise_speakers,
+        speaker_map=speaker_map,
+    )
 
 
 def _written(result: PanelResult, out: PathLike | None) -> PanelResult:
