@@ -207,6 +207,16 @@ def run(
         _print_time_summary(outcome.pairs, outcome.pooled_rows)
     else:
         _print_summary(outcome)
+    _say_what_happened(outcome, output, quiet=quiet, time_mode=time_mode, workbooks=workbooks, report=report)
+    if outcome.failures:
+        raise SystemExit(1)
+
+
+def _say_what_happened(
+    outcome: Any, output: Path, *, quiet: bool, time_mode: bool, workbooks: bool | None, report: bool
+) -> None:
+    """On stderr: what was scored and written (unless quiet), then the notes, the panel's verdicts,
+    the unpaired speakers, what was skipped and what failed."""
     if not quiet:
         what = "text" if time_mode else "pair"
         say(
@@ -231,8 +241,6 @@ def run(
     for failure in outcome.failures:
         who = "" if time_mode else f" ({failure['annotator_a']} vs {failure['annotator_b']})"
         say(f"failed: {failure['text']}{who}: {failure['error']}")
-    if outcome.failures:
-        raise SystemExit(1)
 
 
 def _count(n: int, noun: str) -> str:
