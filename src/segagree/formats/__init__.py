@@ -37,11 +37,14 @@ FORMAT_MODULES = {
     "transcriber": "transcriber",
     "exmaralda": "exmaralda",
     "tagged": "tagged",
+    "conllu": "conllu",
 }
 
 # File-name ending -> format name, so that reading a file imports its adapter only (importing
 # all twelve costs about 0.08 s). A test checks this table against each adapter's `extensions`.
 EXTENSIONS = {
+    ".conllu": "conllu",
+    ".tok": "conllu",
     ".txt": "text",
     ".trn": "text",
     ".csv": "table",

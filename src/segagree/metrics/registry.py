@@ -38,6 +38,9 @@ MEASURES: dict[str, str] = {
     "winpr": "segagree.metrics.boundary.windows",
     "a": "segagree.metrics.boundary.a_similarity",
     "ghd": "segagree.metrics.boundary.ghd",
+    # the official scorers of neighbouring communities (group "scorers")
+    "ud_sentences": "segagree.metrics.boundary.segment_match",
+    "disrpt_seg": "segagree.metrics.boundary.segment_match",
     # agreement coefficients of two or more annotators (group "agreement")
     "kappa_sf": "segagree.metrics.chance.kappa",
     "kappa_sf_b": "segagree.metrics.chance.kappa",

@@ -530,6 +530,7 @@ BUILTIN_SCHEMES: dict[str, str] = {
     "subtitle": "subtitle breaks: <eob> end of block, <eol> end of line; identity, transposition 0.5",
     "turn": "one type: end of turn",
     "sentence": "one type: end of sentence",
+    "edu": "one type: end of an elementary discourse unit (DISRPT's BeginSeg on the next word)",
     "chat": "CLAN CHAT utterance terminators (. ? ! +... +/. +//. +\"/. ... and CA's intonation ends); "
     "types that share a Du Bois endnote are 0.5 similar",
 }
@@ -556,6 +557,8 @@ def builtin_scheme(name: str) -> BoundaryScheme:
         return _single("turn", "<turn>", "end of turn", "the speaker's turn ends here")
     if name == "sentence":
         return _single("sentence", "<s>", "end of sentence", "a sentence ends here")
+    if name == "edu":
+        return _single("edu", "<edu>", "end of discourse unit", "an elementary discourse unit ends here")
     if name == "chat":
         return _chat()
     raise SchemeError(f"unknown built-in scheme {name!r}; known: {sorted(BUILTIN_SCHEMES)}")

@@ -191,7 +191,12 @@ def run_items(
             statistics[measure.name] = summed
         pooled = measure.score(summed, options)
         out["value"] = pooled.value
-        out["signature"] = pooled.to_dict().get("signature", "")
+        pooled_dict = pooled.to_dict()
+        out["signature"] = pooled_dict.get("signature", "")
+        # what a measure reports beside its value (an official scorer's precision and recall, its counts)
+        extra = {k: v for k, v in pooled_dict.items() if k not in ("value", "params", "signature")}
+        if extra:
+            out["pooled"] = extra
     if chosen:
         out["params"] = chosen
     if skipped:

@@ -1,0 +1,210 @@
+"""CoNLL-U (Universal Dependencies) and the DISRPT shared tasks' ``.tok`` / ``.conllu`` files.
+
+CoNLL-U holds one word per line in ten tab-separated columns (ID, FORM, LEMMA, UPOS, XPOS, FEATS,
+HEAD, DEPREL, DEPS, MISC), ``#`` comment lines, and a blank line after every sentence. DISRPT's
+files use the same columns and mark discourse units in MISC: ``BeginSeg=Yes`` on a unit's first
+word (its ``.tok`` files have no sentence breaks).
+
+Mapping to the model (reading):
+
+* **Tokens**: the syntactic words (integer IDs), as DISRPT's scorer counts them. A multiword token
+  (a range line ``1-2``) is not a token: its words are; empty nodes (``1.1``) are skipped. Both are
+  reported (``multiword-tokens``, ``empty-nodes``).
+* **Speakers**: each document (``# newdoc id = ...``) is a speaker, its words one stream, so a
+  DISRPT file's documents are scored one by one and pooled over the file (micro-average). Words
+  before any ``newdoc`` belong to the speaker ``TEXT``.
+* **Layers**: ``sentence`` (scheme ``sentence``): a boundary after a sentence's last word, where
+  the file has blank lines; ``edu`` (scheme ``edu``): a boundary before every ``BeginSeg=Yes``
+  word (after the word before it) and at each document's end. The main layer is ``edu`` where the
+  file marks units, else ``sentence``.
+* Every word's ten columns are kept in the token column ``conllu`` (tab-joined) for the writer.
+  Comments other than ``newdoc`` are counted and reported (``comments``), as are PDTB-style
+  connective spans (``Seg=B-Conn`` / ``I-Conn``, ``connectives``): the model has no spans.
+
+Writing: a word per line with its kept columns (or ``ID FORM _ _ _ _ _ _ _ MISC`` for words read
+from elsewhere), IDs renumbered per sentence, ``BeginSeg=Yes`` in MISC from the ``edu`` layer,
+a blank line after each sentence of the ``sentence`` layer, ``# newdoc id`` per speaker.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import InputError, UsageError
+from segagree.files.atomic import atomic_path
+from segagree.files.encoding import decode_text
+from segagree.files.memory import read_bytes
+from segagree.formats.base import Adapter
+from segagree.model import Document, builtin_scheme, from_units
+from segagree.model.losses import LossReport
+from segagree.model.scheme import BoundaryScheme
+
+NO_DOCUMENT = "TEXT"
+BEGIN = "BeginSeg=Yes"
+
+
+class _Stream:
+    """One document's words as they are read: columns, and where sentences end and units begin."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.columns: list[list[str]] = []
+        self.sentence_end: list[bool] = []
+        self.begins: list[bool] = []
+
+
+def _parse(text: str, path: Path) -> tuple[list[_Stream], dict[str, int]]:
+    streams: list[_Stream] = []
+    counts = {"multiword": 0, "empty": 0, "comments": 0, "connectives": 0}
+    current: _Stream | None = None
+    for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        line = raw.rstrip("\n")
+        if not line.strip():
+            if current is not None and current.columns:
+                current.sentence_end[-1] = True
+            continue
+        if line.startswith("#"):
+            key, _, value = line[1:].partition("=")
+            if key.strip() == "newdoc id":
+                current = _Stream(value.strip() or f"document {len(streams) + 1}")
+                streams.append(current)
+            else:
+                counts["comments"] += 1
+            continue
+        cols = line.split("\t")
+        if len(cols) != 10:
+            raise InputError(f"expected 10 tab-separated columns, found {len(cols)}", path=path, place=f"line {no}")
+        word_id = cols[0]
+        if "-" in word_id:
+            counts["multiword"] += 1
+            continue
+        if "." in word_id:
+            counts["empty"] += 1
+            continue
+        if not word_id.isdigit():
+            raise InputError(
+                f"word ID {word_id!r} is not a number, a range or an empty node", path=path, place=f"line {no}"
+            )
+        if not cols[1]:
+            raise InputError("empty FORM", path=path, place=f"line {no}")
+        if current is None:
+            current = _Stream(NO_DOCUMENT)
+            streams.append(current)
+        misc = cols[9].split("|")
+        counts["connectives"] += any(m in ("Seg=B-Conn", "Seg=I-Conn") for m in misc)
+        current.columns.append(cols)
+        current.sentence_end.append(False)
+        current.begins.append(BEGIN in misc)
+    return [s for s in streams if s.columns], counts
+
+
+def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
+    """Read a CoNLL-U or DISRPT file (see the module docstring); ``scheme`` is not used."""
+    if options:
+        raise UsageError(f"unknown CoNLL-U reader option(s) {sorted(options)}")
+    streams, counts = _parse(decode_text(read_bytes(path), path), path)
+    if not streams:
+        raise InputError("no words: a CoNLL-U file needs at least one word line", path=path)
+    has_units = any(any(s.begins) for s in streams)
+    has_sentences = any(any(s.sentence_end[:-1]) for s in streams) or not has_units
+    names = [s.name for s in streams]
+    if len(set(names)) != len(names):
+        raise InputError(
+            f"two documents share an id ({', '.join(sorted({n for n in names if names.count(n) > 1}))})", path=path
+        )
+    units: list[dict[str, Any]] = []
+    other: list[list[int]] = []
+    for s in streams:
+        n = len(s.columns)
+        edu_end = [(i + 1 < n and s.begins[i + 1]) or i == n - 1 for i in range(n)]
+        sent_end = [s.sentence_end[i] or i == n - 1 for i in range(n)]
+        main, second = (edu_end, sent_end) if has_units else (sent_end, edu_end)
+        start = 0
+        for i in range(n):
+            if main[i]:
+                units.append(
+                    {
+                        "speaker": s.name,
+                        "tokens": [c[1] for c in s.columns[start : i + 1]],
+                        "boundary": 1,
+                        "meta": {},
+                    }
+                )
+                other.append([1 if second[j] else 0 for j in range(start, i + 1)])
+                start = i + 1
+    main_layer = "edu" if has_units else "sentence"
+    extra = {"sentence": (builtin_scheme("sentence"), other)} if has_units and has_sentences else {}
+    doc = from_units(
+        path.name,
+        units,
+        layer=main_layer,
+        scheme=builtin_scheme(main_layer),
+        speakers=names,
+        extra_layers=extra,
+        source_path=str(path),
+        source_format="conllu",
+        meta={"documents": names if names != [NO_DOCUMENT] else []},
+    )
+    doc.set_column("conllu", ["\t".join(c) for s in streams for c in s.columns])
+    notes = {
+        "multiword": ("multiword-tokens", "multiword token lines are not tokens (their words are) and are not written"),
+        "empty": ("empty-nodes", "empty nodes (enhanced dependencies) are not words: skipped"),
+        "comments": ("comments", "comment lines other than '# newdoc id' are not kept"),
+        "connectives": ("connectives", "connective spans (Seg=B-Conn/I-Conn) are not read: the model has no spans"),
+    }
+    for key, (kind, message) in notes.items():
+        if counts[key]:
+            doc.losses.add(kind, message, count=counts[key])
+    return doc
+
+
+def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
+    """Write a Document as CoNLL-U (see the module docstring)."""
+    if options:
+        raise UsageError(f"unknown CoNLL-U writer option(s) {sorted(options)}")
+    n = doc.n_tokens
+    words = doc.column("text").tolist()
+    speakers = [doc.speakers[i] for i in doc.speaker_codes().tolist()]
+    kept = doc.column("conllu").tolist() if "conllu" in doc.column_names() else [""] * n
+    edu = doc.layers["edu"].boundaries.tolist() if "edu" in doc.layers else None
+    sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
+    for name in doc.layers:
+        if name not in ("edu", "sentence"):
+            losses.add("layer-dropped", f"layer {name!r}: CoNLL-U holds sentences and BeginSeg units only", where=name)
+    lines: list[str] = []
+    word_id = 0
+    for i in range(n):
+        new_doc = i == 0 or speakers[i] != speakers[i - 1]
+        if new_doc:
+            if sentence is not None and lines and lines[-1] != "":
+                lines.append("")
+            if speakers[i] != NO_DOCUMENT or len(doc.speakers) > 1:
+                lines.append(f"# newdoc id = {speakers[i]}")
+            word_id = 0
+        word_id += 1
+        cols = kept[i].split("\t") if kept[i] else [str(word_id), words[i], *["_"] * 7, "_"]
+        cols[0], cols[1] = str(word_id), words[i]
+        misc = [m for m in cols[9].split("|") if m and m != "_" and m != BEGIN]
+        begins = edu is not None and (new_doc or edu[i - 1] != 0)
+        cols[9] = "|".join(([BEGIN] if begins else []) + misc) or "_"
+        lines.append("\t".join(cols))
+        last_of_doc = i == n - 1 or speakers[i + 1] != speakers[i]
+        if (sentence is not None and sentence[i]) or (sentence is not None and last_of_doc):
+            lines.append("")
+            word_id = 0
+    text = "\n".join(lines).rstrip("\n") + "\n" + ("\n" if sentence is not None else "")
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="\n")
+    if doc.has_times:
+        losses.add("times-dropped", "CoNLL-U has no times")
+
+
+ADAPTER = Adapter(
+    name="conllu",
+    extensions=(".conllu", ".tok"),
+    description="CoNLL-U (Universal Dependencies sentences) and DISRPT .tok/.conllu discourse units "
+    "(BeginSeg=Yes); documents (# newdoc id) as speakers",
+    read=read,
+    write=write,
+)
