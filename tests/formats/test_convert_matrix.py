@@ -26,6 +26,7 @@ WRITABLE = {
     "transcriber": ".trs",
     "exmaralda": ".exb",
     "tagged": ".tagged",
+    "conllu": ".conllu",
 }
 ONE_SPEAKER = {"tagged"}  # formats with no speakers: the conversion reports them merged
 

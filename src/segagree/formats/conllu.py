@@ -12,7 +12,8 @@ Mapping to the model (reading):
   reported (``multiword-tokens``, ``empty-nodes``).
 * **Speakers**: each document (``# newdoc id = ...``) is a speaker, its words one stream, so a
   DISRPT file's documents are scored one by one and pooled over the file (micro-average). Words
-  before any ``newdoc`` belong to the speaker ``TEXT``.
+  before any ``newdoc`` belong to the speaker ``TEXT``; an id met again continues its document
+  (the speakers of a conversation written as documents take turns).
 * **Layers**: ``sentence`` (scheme ``sentence``): a boundary after a sentence's last word, where
   the file has blank lines; ``edu`` (scheme ``edu``): a boundary before every ``BeginSeg=Yes``
   word (after the word before it) and at each document's end. The main layer is ``edu`` where the
@@ -45,7 +46,7 @@ BEGIN = "BeginSeg=Yes"
 
 
 class _Stream:
-    """One document's words as they are read: columns, and where sentences end and units begin."""
+    """A run of one document's words as they are read: columns, and where sentences end and units begin."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -103,34 +104,25 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     """Read a CoNLL-U or DISRPT file (see the module docstring); ``scheme`` is not used."""
     if options:
         raise UsageError(f"unknown CoNLL-U reader option(s) {sorted(options)}")
-    streams, counts = _parse(decode_text(read_bytes(path), path), path)
-    if not streams:
+    runs, counts = _parse(decode_text(read_bytes(path), path), path)
+    if not runs:
         raise InputError("no words: a CoNLL-U file needs at least one word line", path=path)
-    has_units = any(any(s.begins) for s in streams)
-    has_sentences = any(any(s.sentence_end[:-1]) for s in streams) or not has_units
-    names = [s.name for s in streams]
-    if len(set(names)) != len(names):
-        raise InputError(
-            f"two documents share an id ({', '.join(sorted({n for n in names if names.count(n) > 1}))})", path=path
-        )
+    has_units = any(any(r.begins) for r in runs)
+    has_sentences = any(any(r.sentence_end[:-1]) for r in runs) or not has_units
+    # A document id met again continues that document's stream (a conversation's speakers).
+    names = list(dict.fromkeys(r.name for r in runs))
     units: list[dict[str, Any]] = []
     other: list[list[int]] = []
-    for s in streams:
-        n = len(s.columns)
-        edu_end = [(i + 1 < n and s.begins[i + 1]) or i == n - 1 for i in range(n)]
-        sent_end = [s.sentence_end[i] or i == n - 1 for i in range(n)]
+    for r in runs:
+        n = len(r.columns)
+        # a run ends its units: another document's words follow, or the file ends
+        edu_end = [(i + 1 < n and r.begins[i + 1]) or i == n - 1 for i in range(n)]
+        sent_end = [r.sentence_end[i] or i == n - 1 for i in range(n)]
         main, second = (edu_end, sent_end) if has_units else (sent_end, edu_end)
         start = 0
         for i in range(n):
             if main[i]:
-                units.append(
-                    {
-                        "speaker": s.name,
-                        "tokens": [c[1] for c in s.columns[start : i + 1]],
-                        "boundary": 1,
-                        "meta": {},
-                    }
-                )
+                units.append({"speaker": r.name, "tokens": [c[1] for c in r.columns[start : i + 1]], "boundary": 1})
                 other.append([1 if second[j] else 0 for j in range(start, i + 1)])
                 start = i + 1
     main_layer = "edu" if has_units else "sentence"
@@ -146,7 +138,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         source_format="conllu",
         meta={"documents": names if names != [NO_DOCUMENT] else []},
     )
-    doc.set_column("conllu", ["\t".join(c) for s in streams for c in s.columns])
+    doc.set_column("conllu", ["\t".join(c) for r in runs for c in r.columns])
     notes = {
         "multiword": ("multiword-tokens", "multiword token lines are not tokens (their words are) and are not written"),
         "empty": ("empty-nodes", "empty nodes (enhanced dependencies) are not words: skipped"),
@@ -172,6 +164,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     for name in doc.layers:
         if name not in ("edu", "sentence"):
             losses.add("layer-dropped", f"layer {name!r}: CoNLL-U holds sentences and BeginSeg units only", where=name)
+    # a tab or a line break in a name or a word would break the columns: written as a space
+    names = {s: " ".join(s.split()) or "document" for s in doc.speakers}
+    changed_names = sorted(s for s in doc.speakers if names[s] != s)
+    if changed_names:
+        losses.add("speaker-changed", "document ids hold no tabs or line breaks", where=", ".join(changed_names))
+    forms = [" ".join(w.replace("\t", " ").split()) or "_" for w in words]
+    changed_forms = sum(f != w for f, w in zip(forms, words, strict=True))
+    if changed_forms:
+        losses.add("tokens-changed", "a FORM holds no tab, line break or leading space", count=changed_forms)
     lines: list[str] = []
     word_id = 0
     for i in range(n):
@@ -180,11 +181,11 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             if sentence is not None and lines and lines[-1] != "":
                 lines.append("")
             if speakers[i] != NO_DOCUMENT or len(doc.speakers) > 1:
-                lines.append(f"# newdoc id = {speakers[i]}")
+                lines.append(f"# newdoc id = {names[speakers[i]]}")
             word_id = 0
         word_id += 1
-        cols = kept[i].split("\t") if kept[i] else [str(word_id), words[i], *["_"] * 7, "_"]
-        cols[0], cols[1] = str(word_id), words[i]
+        cols = kept[i].split("\t") if kept[i] and kept[i].count("\t") == 9 else [str(word_id), forms[i], *["_"] * 8]
+        cols[0], cols[1] = str(word_id), forms[i]
         misc = [m for m in cols[9].split("|") if m and m != "_" and m != BEGIN]
         begins = edu is not None and (new_doc or edu[i - 1] != 0)
         cols[9] = "|".join(([BEGIN] if begins else []) + misc) or "_"

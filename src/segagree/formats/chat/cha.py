@@ -607,6 +607,9 @@ class _Writing:
         self.count("untyped", term is None and u.boundary != self.scheme.unclassified_code)
         self.count("deps_dropped", bool(deps))
         words = " ".join(toks) + (f" {term}" if term else "")
+        # CHAT's time-bullet mark inside a word would end the line's words: it is not written
+        self.count("changed", "\x15" in words)
+        words = words.replace("\x15", "")
         line = ("\t" if continues else f"*{code}:\t") + words
         if not math.isnan(s) and not math.isnan(e) and s > e:
             self.count("reversed")  # (a unit whose first word starts after its last word ends)
