@@ -27,8 +27,11 @@ WRITABLE = {
     "exmaralda": ".exb",
     "tagged": ".tagged",
     "conllu": ".conllu",
+    "rttm": ".rttm",
+    "ctm": ".ctm",
 }
 ONE_SPEAKER = {"tagged"}  # formats with no speakers: the conversion reports them merged
+ONE_TOKEN_PER_UNIT = {"rttm", "ctm"}  # a line per unit: a unit's words are joined, reported
 
 
 def timed_document():
@@ -58,6 +61,9 @@ def test_conversion_pairs(tmp_path, src, dst):
     second = tmp_path / f"b{WRITABLE[dst]}"
     losses = write_document(source, second)
     back = read_document(second)
+    if dst in ONE_TOKEN_PER_UNIT and len(source.units()) < source.n_tokens:
+        assert "tokens-changed" in {loss.kind for loss in losses} and back.n_tokens == len(source.units())
+        return
     assert back.n_tokens == source.n_tokens
     if dst not in ONE_SPEAKER:
         assert sorted(back.speakers) == sorted(source.speakers)

@@ -38,6 +38,8 @@ FORMAT_MODULES = {
     "exmaralda": "exmaralda",
     "tagged": "tagged",
     "conllu": "conllu",
+    "rttm": "rttm",
+    "ctm": "ctm",
 }
 
 # File-name ending -> format name, so that reading a file imports its adapter only (importing
@@ -45,6 +47,8 @@ FORMAT_MODULES = {
 EXTENSIONS = {
     ".conllu": "conllu",
     ".tok": "conllu",
+    ".rttm": "rttm",
+    ".ctm": "ctm",
     ".txt": "text",
     ".trn": "text",
     ".csv": "table",

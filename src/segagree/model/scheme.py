@@ -531,6 +531,7 @@ BUILTIN_SCHEMES: dict[str, str] = {
     "turn": "one type: end of turn",
     "sentence": "one type: end of sentence",
     "edu": "one type: end of an elementary discourse unit (DISRPT's BeginSeg on the next word)",
+    "unit": "one type: end of a timed unit (a word or a phone of a CTM file)",
     "chat": "CLAN CHAT utterance terminators (. ? ! +... +/. +//. +\"/. ... and CA's intonation ends); "
     "types that share a Du Bois endnote are 0.5 similar",
 }
@@ -559,6 +560,8 @@ def builtin_scheme(name: str) -> BoundaryScheme:
         return _single("sentence", "<s>", "end of sentence", "a sentence ends here")
     if name == "edu":
         return _single("edu", "<edu>", "end of discourse unit", "an elementary discourse unit ends here")
+    if name == "unit":
+        return _single("unit", "<u>", "end of unit", "a timed unit (a word, a phone) ends here")
     if name == "chat":
         return _chat()
     raise SchemeError(f"unknown built-in scheme {name!r}; known: {sorted(BUILTIN_SCHEMES)}")
