@@ -44,6 +44,7 @@ def run(
     reading: Mapping[str, Any] | None = None,
     review_pages: bool | None = None,
     machines: Sequence[str] | None = None,
+    metrics: str | Sequence[str] | None = None,
 ) -> RunOutcome:
     """Score every text of a corpus folder and write the outputs: every pair of annotators on their
     shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
@@ -77,6 +78,9 @@ def run(
             decisions; ``review_pages`` in segagree.toml, default off; None keeps the config's).
         machines: judge these annotators against the others as a panel (as :func:`panel`; with
             ``time``, by gamma): ``panel.csv``/``.json``/``.html`` in ``out``, its rows in the summary.
+        metrics: token track: the measures computed besides S_f and S_f^B (names or groups, as
+            :func:`compare`'s), instead of ``segagree.toml``'s; a subtitle text gets only the subtitle
+            measures named (``"subtitles"`` for all of them), none when none is.
 
     Example::
 
@@ -105,8 +109,11 @@ def run(
     if time:
         from segagree.scoring.options import TIME, keyword_applies
 
-        keywords = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        keywords: dict[str, Any] = {"kappa": kappa, "sims": sims, "reference": reference}
+        keywords["common_speakers"] = common_speakers
         keywords |= {"review_pages": review_pages, "workbooks": workbooks or None}
+        if metrics:
+            raise UsageError("metrics are the token track's measures; run(time=True) takes measures=")
         given = [k for k, v in keywords.items() if v is not None and not keyword_applies("run", k, TIME)]
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
@@ -116,6 +123,8 @@ def run(
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
     else:
         settings = token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
+        if metrics:
+            choose_metrics(settings, metrics)
         if format is not None:
             settings.format = format
         if read_options:
@@ -126,3 +135,16 @@ def run(
         corpus, out, settings, workbooks=not time and workbooks is not False, report=report, jobs=jobs,
         backend=backend, resume=resume, progress=progress, machines=tuple(machines or ()),
     )  # fmt: skip
+
+
+def choose_metrics(settings: Any, metrics: str | Sequence[str]) -> None:
+    """``run(metrics=...)``: the measures a token run computes besides S_f and S_f^B (names or groups,
+    as ``compare --metric``); the subtitle measures among them are the only ones a subtitle text gets
+    (none when none is named)."""
+    from segagree.metrics.boundary.sf import SF_NAMES
+    from segagree.scoring.metric_runner import GROUPS, resolve_metric_names
+
+    names = resolve_metric_names(metrics)
+    subtitle = set(GROUPS["subtitles"])
+    settings.metrics = [*SF_NAMES, *(m for m in names if m not in subtitle and m not in SF_NAMES)]
+    settings.subtitle_metrics = [m for m in names if m in subtitle]

@@ -203,6 +203,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
         "--review-pages": Rule((TOKEN,), instead="for units in time use segagree review --time TEXT... -o TEXT.html"),
         "--machine": Rule(BOTH),
+        "--metric": Rule((TOKEN,), instead="--measure chooses the time measures"),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),
         **_reading(BOTH),
