@@ -50,3 +50,16 @@ def test_metrics_are_token_measures_of_a_run(corpus: Path, tmp_path: Path) -> No
         segagree.run(SAMPLE / "time_run", tmp_path / "t", time=True, metrics="b")
     with pytest.raises(UsageError, match="nonsense"):
         segagree.run(corpus, tmp_path / "u", metrics="nonsense")
+
+
+def test_a_review_shows_only_the_subtitle_measures_named(corpus: Path, tmp_path: Path) -> None:
+    import openpyxl
+
+    def summary_words(metrics: object) -> str:
+        out = tmp_path / f"r{len(list(tmp_path.iterdir()))}.xlsx"
+        segagree.review(corpus / "film.ref.srt", corpus / "film.mt.srt", out, sims=20, metrics=metrics)  # type: ignore[arg-type]
+        book = openpyxl.load_workbook(out, read_only=True)
+        return " ".join(str(c) for ws in book.worksheets for row in ws.iter_rows(values_only=True) for c in row if c)
+
+    assert "bleu_br" in summary_words(None)
+    assert "bleu_br" not in summary_words("b")

@@ -102,7 +102,7 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     from segagree.api.run_corpus import run_corpus
-    from segagree.corpus.run_settings import time_settings, token_settings
+    from segagree.corpus.run_settings import choose_metrics, time_settings, token_settings
 
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
@@ -135,16 +135,3 @@ def run(
         corpus, out, settings, workbooks=not time and workbooks is not False, report=report, jobs=jobs,
         backend=backend, resume=resume, progress=progress, machines=tuple(machines or ()),
     )  # fmt: skip
-
-
-def choose_metrics(settings: Any, metrics: str | Sequence[str]) -> None:
-    """``run(metrics=...)``: the measures a token run computes besides S_f and S_f^B (names or groups,
-    as ``compare --metric``); the subtitle measures among them are the only ones a subtitle text gets
-    (none when none is named)."""
-    from segagree.metrics.boundary.sf import SF_NAMES
-    from segagree.scoring.metric_runner import GROUPS, resolve_metric_names
-
-    names = resolve_metric_names(metrics)
-    subtitle = set(GROUPS["subtitles"])
-    settings.metrics = [*SF_NAMES, *(m for m in names if m not in subtitle and m not in SF_NAMES)]
-    settings.subtitle_metrics = [m for m in names if m in subtitle]

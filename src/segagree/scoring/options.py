@@ -187,6 +187,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--measure": Rule((TIME,)),
         **_measure_parameters((TIME,)),
         "--plot": Rule((TIME,), instead="a token review lists edit operations (no timeline)"),
+        "--metric": Rule((TOKEN,), instead="--measure chooses the measure whose alignment a time review shows"),
     },
     "run": {
         "--output": Rule(),
