@@ -44,6 +44,7 @@ def run(
     reading: Mapping[str, Any] | None = None,
     review_pages: bool | None = None,
     machines: Sequence[str] | None = None,
+    metrics: str | Sequence[str] | None = None,
 ) -> RunOutcome:
     """Score every text of a corpus folder and write the outputs: every pair of annotators on their
     shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
@@ -77,6 +78,9 @@ def run(
             decisions; ``review_pages`` in segagree.toml, default off; None keeps the config's).
         machines: judge these annotators against the others as a panel (as :func:`panel`; with
             ``time``, by gamma): ``panel.csv``/``.json``/``.html`` in ``out``, its rows in the summary.
+        metrics: token track: the measures computed besides S_f and S_f^B (names or groups, as
+            :func:`compare`'s), instead of ``segagree.toml``'s; a subtitle text gets only the subtitle
+            measures named (``"subtitles"`` for all of them), none when none is.
 
     Example::
 
@@ -98,15 +102,18 @@ def run(
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     from segagree.api.run_corpus import run_corpus
-    from segagree.corpus.run_settings import time_settings, token_settings
+    from segagree.corpus.run_settings import choose_metrics, time_settings, token_settings
 
     if format is not None:
         format_for("x", format)  # an unknown format is a usage error before any work
     if time:
         from segagree.scoring.options import TIME, keyword_applies
 
-        keywords = {"kappa": kappa, "sims": sims, "reference": reference, "common_speakers": common_speakers}
+        keywords: dict[str, Any] = {"kappa": kappa, "sims": sims, "reference": reference}
+        keywords["common_speakers"] = common_speakers
         keywords |= {"review_pages": review_pages, "workbooks": workbooks or None}
+        if metrics:
+            raise UsageError("metrics are the token track's measures; run(time=True) takes measures=")
         given = [k for k, v in keywords.items() if v is not None and not keyword_applies("run", k, TIME)]
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
@@ -116,6 +123,8 @@ def run(
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
     else:
         settings = token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
+        if metrics:
+            choose_metrics(settings, metrics)
         if format is not None:
             settings.format = format
         if read_options:

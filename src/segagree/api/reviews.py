@@ -63,6 +63,7 @@ def review(
     common_speakers: bool = False,
     media: PathLike | None = None,
     margin: float = 1.0,
+    metrics: str | Sequence[str] | None = None,
 ) -> ReviewOutcome:
     """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
     speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
@@ -73,13 +74,15 @@ def review(
     ``a`` is the base of the gold annotation that ``segagree adjudicate`` writes from the
     reviewers' decisions. ``matches`` lists match operations too; ``kappa``, ``sims``, ``seed``
     put the simulated kappa on the Summary sheet. ``common_speakers`` scores the speakers both
-    annotations have; the others are in the outcome's ``unpaired_speakers``.
+    annotations have; the others are in the outcome's ``unpaired_speakers``. ``metrics`` chooses the
+    measures besides S_f on the Summary sheet, as ``run(metrics=...)`` does (subtitle measures only
+    when named).
 
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
         SegagreeError: a file cannot be read, or the pair cannot be scored.
     """
-    from segagree.corpus.run_settings import review_settings
+    from segagree.corpus.run_settings import choose_metrics, review_settings
     from segagree.corpus.tasks import run_task
     from segagree.outputs.review_workbook import write_review_workbook
 
@@ -103,6 +106,8 @@ def review(
         read_options=read_options,
         common_speakers=common_speakers,
     )
+    if metrics:
+        choose_metrics(config, metrics)
     text = Path(a).name.split(".")[0]
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:

@@ -26,6 +26,7 @@ from segagree.cli.common import (
     scheme_option,
     seed_option,
     speaker_labels_option,
+    split_names,
 )
 
 
@@ -46,6 +47,15 @@ from segagree.cli.common import (
 @scheme_option
 @mode_option
 @click.option("--matches", is_flag=True, help="List match operations too.")
+@click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    metavar="NAMES",
+    callback=split_names,
+    help="The measures on the Summary sheet besides S_f (names or groups; repeat or comma list); a subtitle "
+    "pair then gets only the subtitle measures named ('subtitles' for all; default: all of them).",
+)
 @click.option("--kappa/--no-kappa", default=True, help="Simulated kappa on the Summary sheet (default) or not.")
 @count_option("--sims", "Kappa: simulated chance annotations per speaker.", default=api.DEFAULT_SIMS, metavar="K")
 @seed_option("Kappa: random seed.")
@@ -75,6 +85,7 @@ def review(
     scheme: str | None,
     mode: str,
     matches: bool,
+    metrics: tuple[str, ...],
     kappa: bool,
     sims: int,
     seed: int,
@@ -138,6 +149,7 @@ def review(
         max_mismatch=max_mismatch,
         media=media,
         margin=margin,
+        metrics=list(metrics) or None,
         **speaker_labels.api_keywords(),
         **reading.api_keywords(),
     )

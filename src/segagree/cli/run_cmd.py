@@ -29,6 +29,7 @@ from segagree.cli.common import (
     say_unpaired,
     scheme_option,
     seed_option,
+    split_names,
     stderr,
     stdout,
 )
@@ -84,6 +85,16 @@ from segagree.cli.common import (
 )
 @click.option("--fresh", is_flag=True, help="Ignore results of an earlier run instead of resuming.")
 @click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    metavar="NAMES",
+    callback=split_names,
+    help="Token track: the measures a run computes besides S_f and S_f^B (names or groups, repeat or comma "
+    "list; default: segagree.toml's metrics, else B and Pk, and every subtitle measure for subtitle texts). "
+    "Subtitle texts get only the subtitle measures named ('subtitles' for all).",
+)
+@click.option(
     "--machine",
     "machines",
     multiple=True,
@@ -124,6 +135,7 @@ def run(
     report: bool,
     review_pages: bool | None,
     fresh: bool,
+    metrics: tuple[str, ...],
     machines: tuple[str, ...],
     sample_jobs: int | None,
     reading: Reading,
@@ -174,6 +186,7 @@ def run(
             "common_speakers": common_speakers,
             "review_pages": review_pages,
             "machines": list(machines),
+            "metrics": list(metrics) or None,
         }
     if time_mode:
         keywords["machines"] = list(machines)

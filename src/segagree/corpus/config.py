@@ -106,6 +106,8 @@ class RunConfig:
     read: dict[str, Any] = field(default_factory=dict)
     report_plots: str = "corpus"
     review_pages: bool = False  # run --review-pages: about 0.09 s of CPU per text
+    # run --metric: the subtitle measures a subtitle text gets (None: every one)
+    subtitle_metrics: list[str] | None = None
     kappa: KappaSettings = field(default_factory=KappaSettings)
     speakers: dict[str, str] = field(default_factory=dict)
     time: dict[str, Any] = field(default_factory=dict)

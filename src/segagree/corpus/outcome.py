@@ -97,7 +97,10 @@ class RunOutcome:
         """Subtitle metrics pooled over texts, once per run, the files read with the run's reader options."""
         config = self.config or RunConfig()
         return pooled_over_texts(
-            self.subtitle_results(), fmt=config.format or None, read_options=config.reader_options()
+            self.subtitle_results(),
+            fmt=config.format or None,
+            read_options=config.reader_options(),
+            names=getattr(config, "subtitle_metrics", None),
         )
 
     def subtitle_results(self) -> list[dict[str, Any]]:

@@ -120,3 +120,16 @@ def review_settings(
     )
     config.kappa.enabled, config.kappa.sims, config.kappa.seed = kappa, sims, seed
     return config
+
+
+def choose_metrics(settings: RunConfig, metrics: str | Sequence[str]) -> None:
+    """``run(metrics=...)`` and ``review(metrics=...)``: the measures computed besides S_f and S_f^B
+    (names or groups, as ``compare --metric``); the subtitle measures among them are the only ones a
+    subtitle text gets (none when none is named)."""
+    from segagree.metrics.boundary.sf import SF_NAMES
+    from segagree.scoring.metric_runner import GROUPS, resolve_metric_names
+
+    names = resolve_metric_names(metrics)
+    subtitle = set(GROUPS["subtitles"])
+    settings.metrics = [*SF_NAMES, *(m for m in names if m not in subtitle and m not in SF_NAMES)]
+    settings.subtitle_metrics = [m for m in names if m in subtitle]

@@ -135,8 +135,9 @@ def run_task(
         metrics = [m for m in config.metrics if m not in SF_NAMES]
         sub_names: list[str] = []
         if subtitles:  # texts with subtitles get the subtitle metrics, which need no alignment
-            sub_names = list(GROUPS["subtitles"])
-            metrics = [m for m in metrics if m not in sub_names]
+            chosen = config.subtitle_metrics
+            sub_names = [m for m in GROUPS["subtitles"] if chosen is None or m in chosen]
+            metrics = [m for m in metrics if m not in GROUPS["subtitles"]]
         try:
             pair = pair_for_run(config, a, b, layer, layer_scheme, merge)
         except MismatchError as err:
@@ -150,7 +151,7 @@ def run_task(
                 pair, mode=config.mode, transpositions=config.transpositions, metrics=metrics, statistics=statistics
             )
         result["statistics"] = {name: encode(st) for name, st in statistics.items()}
-        if subtitles:
+        if subtitles and sub_names:
             compare["metrics"].update(compare_subtitles(a, b, sub_names, {"layer": layer}))
             result["subtitles"] = subtitle_values(compare["metrics"])
         if details:

@@ -187,6 +187,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--measure": Rule((TIME,)),
         **_measure_parameters((TIME,)),
         "--plot": Rule((TIME,), instead="a token review lists edit operations (no timeline)"),
+        "--metric": Rule((TOKEN,), instead="--measure chooses the measure whose alignment a time review shows"),
     },
     "run": {
         "--output": Rule(),
@@ -203,6 +204,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
         "--review-pages": Rule((TOKEN,), instead="for units in time use segagree review --time TEXT... -o TEXT.html"),
         "--machine": Rule(BOTH),
+        "--metric": Rule((TOKEN,), instead="--measure chooses the time measures"),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),
         **_reading(BOTH),

@@ -579,9 +579,10 @@ def pooled_over_texts(
     *,
     fmt: str | None = None,
     read_options: Mapping[str, Any] | None = None,
+    names: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Subtitle metrics pooled over the texts of each annotator pair of a run (two texts or more),
-    the files read as the run read them (``fmt``, ``read_options``).
+    """Subtitle metrics (``names``, default all) pooled over the texts of each annotator pair of a run
+    (two texts or more), the files read as the run read them (``fmt``, ``read_options``).
 
     Each entry: ``{"annotator_a", "annotator_b", "texts", "metrics"}`` from :func:`evaluate_paths`
     on the pair's files, so SubER pools as its multi-file mode does.
@@ -596,9 +597,8 @@ def pooled_over_texts(
             continue
         files_a, files_b = [r["file_a"] for r in rs], [r["file_b"] for r in rs]
         # The workers scored each file already: only the pooled score is computed here.
-        res = evaluate_paths(
-            files_a, files_b, SUBTITLE_METRICS, options, fmt=fmt, read_options=read_options, per_file=False
-        )
+        wanted = [m for m in SUBTITLE_METRICS if names is None or m in names]
+        res = evaluate_paths(files_a, files_b, wanted, options, fmt=fmt, read_options=read_options, per_file=False)
         out.append(
             {
                 "annotator_a": ann_a,
