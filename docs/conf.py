@@ -21,7 +21,8 @@ extensions = [
     "segagree_docs",  # the metric cards and the API reference, generated from the code
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
-exclude_patterns = ["_build", "_generated/README.md"]
+# _generated/notes.md is a fragment that differences.md includes, not a page of its own
+exclude_patterns = ["_build", "_generated/README.md", "_generated/notes.md"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 # Code in the pages is shown as written; the tests run it (tests/docs).
