@@ -21,7 +21,7 @@ def test_commands_run_and_numbers_match() -> None:
     commands = [ln.split("#")[0].split() for ln in block.group(1).splitlines() if ln.startswith("segagree agree")]
     outputs = []
     for args in commands:
-        proc = run_cli([*args[1:], *([] if "--json" in args else ["--json"])], cwd=REPO / "sample_corpora" / "time")
+        proc = run_cli([*args[1:], *([] if "--json" in args else ["--json"])], cwd=REPO / "sample_corpora")
         assert proc.returncode == 0, proc.stderr
         outputs.append(json.loads(proc.stdout))
     assert len(outputs) == 3

@@ -104,7 +104,7 @@ def test_readme_command_runs_as_written(tmp_path: Path) -> None:
     line = next(ln for ln in section.splitlines() if ln.startswith("segagree run"))
     args = line.split("#")[0].split()[1:]
     args[args.index("-o") + 1] = str(tmp_path / "results")
-    proc = run_cli(args, cwd=SAMPLE)
+    proc = run_cli(args, cwd=SAMPLE.parent)  # the page runs in sample_corpora/
     assert proc.returncode == 0, proc.stderr
     with (tmp_path / "results" / "summary.csv").open(encoding="utf-8") as fh:
         rows = {(r["text"], r["measure"]): float(r["value"]) for r in csv.DictReader(fh) if r["speaker"] == "ALL"}
