@@ -1,7 +1,8 @@
 """Compile segagree's numba kernels into their on-disk cache (``make bytecode`` runs this).
 
-The kappa simulation's kernels (:mod:`segagree.metrics.chance.kernels`) and the TER kernel
-(:mod:`segagree.metrics.subtitles.ter_kernel`) are compiled on first use and cached beside their sources
+The kappa simulation's kernels (:mod:`segagree.metrics.chance.kernels`), the TER and SubER kernels
+(:mod:`segagree.metrics.subtitles.ter_kernel`, :mod:`segagree.metrics.subtitles.suber_kernel`) are compiled on
+first use and cached beside their sources
 (``cache=True``). Compiling them costs about 8 s of CPU; on a fresh clone, every process
 that first needs them (each pytest-xdist worker, each ``run --jobs`` worker) would pay it at
 once. This calls them once on the sample corpus with the types real use gives, so later

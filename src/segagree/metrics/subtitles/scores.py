@@ -10,14 +10,17 @@ computed by :func:`suber_scores` with suber's own functions (``calculate_SubER``
 ``time_align_hypothesis_to_reference``) on suber ``Segment``/``Subtitle`` objects, with the
 dispatch of suber's ``__main__`` (``AS-`` re-segments the hypothesis by Levenshtein alignment,
 ``t-`` by subtitle times, both then score the segment-final break; metrics without a prefix
-need equal segment counts; ``SubER*`` and ``t-*`` need times). The one exception is speed:
-the TER metrics (``TER``, ``TER-seg``, ``TER-br`` and their ``AS-``/``t-`` variants; CJK
-languages excepted) are computed on the very token sequences suber's
-``calculate_sacrebleu_metric`` builds, by segagree's compiled kernel of sacrebleu's TER with
-shifts (:mod:`segagree.metrics.subtitles.ter_kernel`, equal to ``translation_edit_rate``), once per distinct
-sentence pair, all pairs in one batch (or in worker processes: :class:`TerCache`,
-:func:`masked_ter`): corpus TER is summed edits over summed reference lengths, so the number is
-the same (checked against the suber command line in the tests).
+need equal segment counts; ``SubER*`` and ``t-*`` need times). The exceptions are for speed:
+
+* ``SubER`` and ``SubER-cased``: segagree's compiled kernel of suber's edit distance
+  (:mod:`segagree.metrics.subtitles.suber_kernel`), on suber's own word preparation;
+* the TER metrics (``TER``, ``TER-seg``, ``TER-br`` and their ``AS-``/``t-`` variants; CJK
+  languages excepted): the very token sequences suber's ``calculate_sacrebleu_metric`` builds,
+  scored by segagree's compiled kernel of sacrebleu's TER with shifts
+  (:mod:`segagree.metrics.subtitles.ter_kernel`, equal to ``translation_edit_rate``), once per
+  distinct sentence pair, all pairs in one batch (or in worker processes: :class:`TerCache`,
+  :func:`masked_ter`): corpus TER is summed edits over summed reference lengths, so the number is
+  the same (checked against the suber command line in the tests).
 
 **EvalSubtitle** (Karakanta, Buet, Cettolo & Yvon 2022, *Evaluating Subtitle Segmentation for
 End-to-end Generation Systems*, LREC; reference code github.com/fatalinha/EvalSubtitle), on
@@ -589,18 +592,18 @@ def _suber_metric(
 ) -> float:
     """One SubER metric (without its AS-/t- prefix) of segments already aligned as it needs
     (``final``: the hypothesis was aligned to the reference, so a break scores at a segment's end):
-    rapidfuzz counts, our TER kernel and sacrebleu's shared statistics where they give suber's
+    our SubER and TER kernels, rapidfuzz counts and sacrebleu's shared statistics where they give suber's
     numbers (tested against suber), suber's own functions otherwise."""
     from suber.metrics.cer import calculate_character_error_rate
     from suber.metrics.jiwer_interface import calculate_word_error_rate
     from suber.metrics.sacrebleu_interface import calculate_sacrebleu_metric
-    from suber.metrics.suber import calculate_SubER
 
     from segagree.metrics.subtitles import suber_counts as counts
+    from segagree.metrics.subtitles.suber_kernel import suber_score
 
     cjk = language in ("zh", "ja", "ko")
     if metric.startswith("SubER"):
-        return calculate_SubER(hypothesis=hyp, reference=reference, metric=metric, language=language)
+        return suber_score(hyp, reference, metric, language)
     if counts.handles(metric, language):  # suber's numbers, counted by rapidfuzz (suber_counts)
         if metric.startswith("WER"):
             return counts.word_error_rate(hyp, reference, metric, final, language)
