@@ -152,3 +152,75 @@ def test_empty_sides_and_unknown_variant() -> None:
     assert suber_score([], []) == 0.0
     with pytest.raises(ValueError, match="unknown SubER variant"):
         suber_score(ref, ref, "SubER-br")
+
+
+def test_part_key_follows_the_order_of_times_not_their_values() -> None:
+    from dataclasses import replace
+
+    from segagree.metrics.subtitles.suber_kernel import part_key
+
+    rng = random.Random(5)
+    h, r = _parts(subtitles(rng, VOCAB, 6, 0.0, 1.0), subtitles(rng, VOCAB, 6, 0.0, 1.0), "SubER")[0]
+
+    def moved(words: list[Any], by: float) -> list[Any]:
+        return [
+            replace(w, subtitle_start_time=w.subtitle_start_time + by, subtitle_end_time=w.subtitle_end_time + by)
+            for w in words
+        ]
+
+    assert part_key(h, r) == part_key(moved(h, 3600.0), moved(r, 3600.0))  # suber's multi-file offset
+    assert part_key(h, r) != part_key(moved(h, 0.25), r)  # one side moved: other overlaps
+    assert part_key(h, r) != part_key([replace(h[0], string=h[0].string + "x"), *h[1:]], r)
+
+
+def test_pooled_subER_from_the_files_parts_equals_suber_multi_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run's pooled SubER (the files concatenated as suber's multi-file mode does) takes each part a
+    file's scoring sent back (``suber_parts``, as from a worker) instead of computing it again: the
+    kernel is not called, and the numbers are suber's command line's on the same files."""
+    from segagree.metrics.subtitles import suber_kernel
+    from segagree.scoring.subtitles.evaluation import pooled_over_texts
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from long_subtitle_pair import make_pair
+    finally:
+        sys.path.pop(0)
+    results = []
+    for k in range(2):
+        ref, hyp = make_pair(tmp_path / f"v{k}", minutes=0.4, seed=10 + k)
+        suber_kernel.take_scored_parts()
+        suber_kernel._KNOWN.clear()
+        for metric in ("SubER", "SubER-cased"):
+            suber_score(
+                read_input_file(str(hyp), file_format="SRT"), read_input_file(str(ref), file_format="SRT"), metric
+            )
+        parts = suber_kernel.take_scored_parts()
+        results.append(
+            {
+                "ok": True,
+                "subtitles": {},
+                "annotator_a": "ref",
+                "annotator_b": "asr",
+                "text": f"v{k}",
+                "file_a": str(ref),
+                "file_b": str(hyp),
+                "suber_parts": parts,
+            }
+        )
+    suber_kernel._KNOWN.clear()
+
+    def no_kernel(*args: Any) -> Any:
+        raise AssertionError("a part was computed again")
+
+    monkeypatch.setattr(suber_kernel, "suber_edits", no_kernel)
+    pooled = pooled_over_texts(results, names=["suber_metrics"], options={"suber": ["SubER", "SubER-cased"]})
+    got = pooled[0]["metrics"]["suber_metrics"]
+    expected = {}
+    for metric in ("SubER", "SubER-cased"):
+        from suber.concat_input_files import create_concatenated_segments
+
+        hyps, refs = create_concatenated_segments([r["file_b"] for r in results], [r["file_a"] for r in results])
+        expected[metric] = calculate_SubER(hyps, refs, metric=metric)
+    assert got == expected

@@ -21,6 +21,7 @@ from segagree.corpus.config import RunConfig
 from segagree.errors import MismatchError, SegagreeError
 from segagree.formats import read_document
 from segagree.metrics.boundary.sf import SF_NAMES
+from segagree.metrics.subtitles.suber_kernel import take_scored_parts
 from segagree.model import BoundaryScheme, Document
 from segagree.model.digest import text_digest
 from segagree.scoring.metric_runner import GROUPS
@@ -152,8 +153,12 @@ def run_task(
             )
         result["statistics"] = {name: encode(st) for name, st in statistics.items()}
         if subtitles and sub_names:
+            take_scored_parts()  # (what earlier tasks of this process left)
             compare["metrics"].update(compare_subtitles(a, b, sub_names, {"layer": layer}))
             result["subtitles"] = subtitle_values(compare["metrics"])
+            # SubER's parts, so that the run's pooled SubER (the files concatenated, as suber's
+            # multi-file mode does) reuses them wherever it meets them unchanged
+            result["suber_parts"] = take_scored_parts()
         if details:
             result["operation_rows"] = operation_rows(compare, pair) if pair is not None else []
             result["tracks"] = _tracks(pair)

@@ -16,7 +16,6 @@ The formulas and references are in :mod:`segagree.metrics.subtitles.scores`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -174,16 +173,23 @@ def shifted_segments(data: Sequence[PairData]) -> tuple[list[Any], list[Any]]:
 
 
 def _shift(segments: list[Any], seconds: float) -> list[Any]:
-    """Copies of suber Subtitles moved by ``seconds``."""
-    out = copy.deepcopy(segments)
-    for s in out:
-        s.start_time += seconds
-        s.end_time += seconds
-        for w in s.word_list:
-            if w.approximate_word_time is not None:
-                w.approximate_word_time += seconds
-            w.subtitle_start_time = s.start_time
-            w.subtitle_end_time = s.end_time
+    """Copies of suber Subtitles moved by ``seconds`` (new Subtitle and TimedWord objects: the
+    segments of a file stay as they are; a deep copy took a second per long video)."""
+    from dataclasses import replace
+
+    out = []
+    for s in segments:
+        start, end = s.start_time + seconds, s.end_time + seconds
+        words = [
+            replace(
+                w,
+                subtitle_start_time=start,
+                subtitle_end_time=end,
+                approximate_word_time=(None if w.approximate_word_time is None else w.approximate_word_time + seconds),
+            )
+            for w in s.word_list
+        ]
+        out.append(replace(s, word_list=words, start_time=start, end_time=end))
     return out
 
 

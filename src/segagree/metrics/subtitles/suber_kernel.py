@@ -37,7 +37,7 @@ from segagree.metrics.numba_import import require_njit
 
 njit = require_njit()  # numba without its BLAS probe (segagree.metrics.numba_import)
 
-__all__ = ["part_tokens", "suber_edits", "suber_score"]
+__all__ = ["part_key", "part_tokens", "remember_parts", "suber_edits", "suber_score", "take_scored_parts"]
 
 _INF = 10**16  # suber's _INT_INFINITY
 _MAX_SHIFT_SIZE = 10
@@ -94,6 +94,9 @@ def _row(i, w, prev, cur, lo, hi, words, ops, op_out):
     h_id, h_start, h_end, h_brk, r_id, r_start, r_end, r_brk = words
     p_lo, p_hi = lo[i - 1], hi[i - 1]
     a, b = lo[i], hi[i]
+    # the hypothesis token's fields, read once (the checks are _allowed and _match, inlined: as
+    # calls they cost several times the cell's arithmetic)
+    w_id, w_start, w_end, w_brk = h_id[w], h_start[w], h_end[w], h_brk[w]
     for j in range(a, b):
         best = _INF
         o = _UNDEF
@@ -101,12 +104,14 @@ def _row(i, w, prev, cur, lo, hi, words, ops, op_out):
             best = (prev[0] if p_lo == 0 else _INF) + 1
             o = _DEL
         else:
-            diag = prev[j - 1] if p_lo <= j - 1 < p_hi else _INF
-            if _match(w, j - 1, h_id, h_start, h_end, h_brk, r_id, r_start, r_end, r_brk):
+            x = j - 1
+            diag = prev[x] if p_lo <= x < p_hi else _INF
+            allowed = w_brk == r_brk[x] and ((w_start < r_end[x]) == (r_start[x] < w_end))
+            if allowed and w_id == r_id[x]:
                 c = diag
                 oc = _NOP
             else:
-                c = diag + (1 if _allowed(w, j - 1, h_start, h_end, h_brk, r_start, r_end, r_brk) else _INF)
+                c = diag + (1 if allowed else _INF)
                 oc = _SUB
             if best > c:
                 best = c
@@ -115,7 +120,7 @@ def _row(i, w, prev, cur, lo, hi, words, ops, op_out):
             if best > c:
                 best = c
                 o = _DEL
-            c = (cur[j - 1] if j - 1 >= a else _INF) + 1
+            c = (cur[x] if x >= a else _INF) + 1
             if best > c:
                 best = c
                 o = _INS
@@ -140,14 +145,16 @@ def _fill(h, words, lo, hi, off, cost, op, prev, cur):
 
 
 @njit(cache=True, nogil=True)
-def _distance_from(w, words, lo, hi, off, cost, first, same_from, prev, cur, scratch):
+def _distance_from(w, words, lo, hi, off, cost, first, same_from, bar, prev, cur, scratch):
     """The distance of order ``w``, whose rows up to ``first`` are those stored in ``cost`` and whose
-    tokens from position ``same_from`` on are those of the stored matrix's order.
+    tokens from position ``same_from`` on are those of the stored matrix's order; or ``-1`` once it
+    is sure to be more than ``bar`` (the caller needs it no larger).
 
-    Past ``same_from``, a row that differs from the stored one by one constant ``c`` in every
-    finite cell (infinite cells infinite in both) stays so to the end, since every cell is a
-    minimum over its neighbours plus costs that are now the same: the distance is then the
-    stored one plus ``c``, without the remaining rows."""
+    Past ``same_from`` the costs of every step are the stored order's, so the distance is a
+    monotone function of the row reached: if each finite cell of row ``i`` is the stored one plus
+    at least ``c`` and at most ``C`` (infinite cells infinite in both), the distance is the stored
+    one plus between ``c`` and ``C``. With ``c == C`` that is the distance, without the remaining
+    rows; with the stored one plus ``c`` above ``bar``, the order cannot be the best shift."""
     n_h = w.shape[0]
     n_r = hi[n_h] - 1
     stored = cost[off[n_h] + n_r - lo[n_h]]
@@ -161,22 +168,24 @@ def _distance_from(w, words, lo, hi, off, cost, first, same_from, prev, cur, scr
             prev[j] = cur[j]
         if i >= same_from and i < n_h and stored < _INF:
             base = off[i] - lo[i]
-            shift = _INF
+            least, most = _INF, -_INF
             for j in range(lo[i], hi[i]):
                 new, old = cur[j], cost[base + j]
-                if new >= _INF or old >= _INF:
-                    if new >= _INF and old >= _INF:
-                        continue
-                    shift = _INF
+                if new >= _INF and old >= _INF:
+                    continue
+                if old >= _INF:  # finite only here: no bound from below
+                    least = -_INF
+                    most = _INF
                     break
-                if shift == _INF:
-                    shift = new - old
-                elif new - old != shift:
-                    shift = _INF
-                    break
-            else:
-                if shift != _INF:
-                    return stored + shift
+                d = _INF if new >= _INF else new - old
+                if d < least:
+                    least = d
+                if d > most:
+                    most = d
+            if least == most and least != _INF and least != -_INF:
+                return stored + least
+            if least != -_INF and least != _INF and stored + least > bar:
+                return -1
     return prev[n_r]
 
 
@@ -304,8 +313,16 @@ def _best_shift(h, words, lo, hi, off, cost, align, hyp_err, ref_err, checked, b
                     else:
                         same_from = idx + length
                     first = min(sh, idx)
-                    gain = pre - _distance_from(buf, words, lo, hi, off, cost, first, same_from, prev, cur, scratch)
+                    # A shift matters only if it beats the best so far and lowers the distance
+                    # (none is applied otherwise): a distance above ``bar`` cannot.
+                    bar = pre - 1
+                    if found and b_gain > 1:
+                        bar = pre - b_gain
+                    dist = _distance_from(buf, words, lo, hi, off, cost, first, same_from, bar, prev, cur, scratch)
                     checked += 1
+                    if dist < 0:
+                        continue
+                    gain = pre - dist
                     better = not found or gain > b_gain
                     if found and gain == b_gain:
                         better = length > b_len or (
@@ -389,6 +406,65 @@ def suber_edits(hypothesis: Sequence[Any], reference: Sequence[Any]) -> tuple[in
     return int(edits), int(shifts), [hypothesis[x] for x in final.tolist()]
 
 
+#: Edits of the parts scored in this process, by :func:`part_key` (bounded; a run's pooled score
+#: finds its files' parts here, or in the records its workers sent back: :func:`remember_parts`).
+_KNOWN: dict[str, int] = {}
+_KNOWN_LIMIT = 100_000
+#: The parts scored since the last :func:`take_scored_parts`, with their edits.
+_SCORED: dict[str, int] = {}
+
+
+def part_key(hypothesis: Sequence[Any], reference: Sequence[Any]) -> str:
+    """A digest of everything suber's edit distance reads of a part: both sides' token strings and
+    the order of their times (every start and end of both sides replaced by its rank among them,
+    since the distance only compares times). Two parts with one key have the same edits: a part of
+    a file and the same part in suber's multi-file concatenation (times moved by one offset) share
+    it whenever the offset keeps every comparison, and only then."""
+    import hashlib
+
+    times = np.fromiter(
+        (t for side in (hypothesis, reference) for w in side for t in (w.subtitle_start_time, w.subtitle_end_time)),
+        np.float64,
+    )
+    ranks = np.unique(times, return_inverse=True)[1].astype(np.int64)
+    digest = hashlib.blake2b(digest_size=16)
+    for side in (hypothesis, reference):
+        digest.update(len(side).to_bytes(8, "little"))
+        digest.update("\x00".join(w.string for w in side).encode("utf-8", "surrogatepass"))
+        digest.update(b"\x01")
+    digest.update(ranks.tobytes())
+    return digest.hexdigest()
+
+
+def _part_edits(hypothesis: Sequence[Any], reference: Sequence[Any]) -> int:
+    key = part_key(hypothesis, reference)
+    edits = _KNOWN.get(key)
+    if edits is None:
+        edits = suber_edits(hypothesis, reference)[0]
+        if len(_KNOWN) < _KNOWN_LIMIT:
+            _KNOWN[key] = edits
+    if len(_SCORED) < _KNOWN_LIMIT:
+        _SCORED[key] = edits
+    return edits
+
+
+def take_scored_parts() -> dict[str, int]:
+    """The parts scored since the last call (:func:`part_key` -> edits), forgotten from that list:
+    what a worker sends back with a file's scores."""
+    out = dict(_SCORED)
+    _SCORED.clear()
+    return out
+
+
+def remember_parts(parts: dict[str, int] | None) -> None:
+    """Take parts scored elsewhere (:func:`take_scored_parts` of a worker) as known."""
+    for key, edits in (parts or {}).items():
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            return
+        if isinstance(key, str) and isinstance(edits, int):
+            _KNOWN[key] = edits
+
+
 def part_tokens(part: Sequence[Any], normalize: bool, language: str | None) -> list[Any]:
     """The tokens suber's ``_calculate_num_edits_for_part`` gives TER for one side of a part."""
     from suber.constants import EAST_ASIAN_LANGUAGE_CODES
@@ -418,7 +494,7 @@ def suber_score(
     for hyp_part, ref_part in suber_module._get_independent_parts(hypothesis, reference):
         hyp = part_tokens(hyp_part, normalize, language)
         ref = part_tokens(ref_part, normalize, language)
-        edits += suber_edits(hyp, ref)[0]
+        edits += _part_edits(hyp, ref)
         length += len(ref)
     if length:
         score = edits / length * 100

@@ -585,8 +585,11 @@ def pooled_over_texts(
     (two texts or more), the files read as the run read them (``fmt``, ``read_options``).
 
     Each entry: ``{"annotator_a", "annotator_b", "texts", "metrics"}`` from :func:`evaluate_paths`
-    on the pair's files, so SubER pools as its multi-file mode does.
+    on the pair's files, so SubER pools as its multi-file mode does; a result's ``suber_parts``
+    (:func:`~segagree.metrics.subtitles.suber_kernel.take_scored_parts`) spare recomputing them.
     """
+    from segagree.metrics.subtitles.suber_kernel import remember_parts
+
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for r in results:
         if r.get("ok") and r.get("subtitles") is not None:
@@ -596,7 +599,10 @@ def pooled_over_texts(
         if len(rs) < 2:
             continue
         files_a, files_b = [r["file_a"] for r in rs], [r["file_b"] for r in rs]
-        # The workers scored each file already: only the pooled score is computed here.
+        # The workers scored each file already: only the pooled score is computed here, SubER's
+        # parts the files' scores met unchanged taken from them.
+        for r in rs:
+            remember_parts(r.get("suber_parts"))
         wanted = [m for m in SUBTITLE_METRICS if names is None or m in names]
         res = evaluate_paths(files_a, files_b, wanted, options, fmt=fmt, read_options=read_options, per_file=False)
         out.append(
