@@ -204,13 +204,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         if other != chosen.name:
             losses.add("layer-dropped", f".edus holds EDUs only; layer {other!r} is not written", where=other)
     if len([s for s in doc.speakers if s != SPEAKER]) > 0 and doc.n_tokens:
-        losses.add("speakers-dropped", ".edus has no speakers: the units are written in discourse order")
+        losses.add("speakers-merged", ".edus has no speakers: every unit is written in discourse order as one text")
     if doc.has_times:
         losses.add("times-dropped", ".edus has no times")
     if doc.meta_columns():
         losses.add("meta-dropped", f".edus holds words only; dropped {doc.meta_columns()}")
-    kept = doc.meta.get("edus") if isinstance(doc.meta.get("edus"), dict) else {}
-    indent, trail = str(kept.get("indent", "")), str(kept.get("trail", ""))
+    kept = doc.meta.get("edus")
+    layout = kept if isinstance(kept, dict) else {}
+    indent, trail = str(layout.get("indent", "")), str(layout.get("trail", ""))
     if indent.strip() or trail.strip():
         indent, trail = "", ""
     out: list[str] = []
@@ -225,7 +226,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     losses.add_count("tokens-split", "tokens holding spaces are split on reading back", split)
     losses.add_count("tokens-dropped", "empty tokens are not kept (.edus holds words between spaces)", empty)
     losses.add_count(
-        "boundary-changed", "a stretch with no boundary after it (a speaker's last words) reads back as an EDU", no_boundary
+        "boundary-changed",
+        "a stretch with no boundary after it (a speaker's last words) reads back as an EDU",
+        no_boundary,
     )
     with atomic_path(path) as tmp:
         tmp.write_text("".join(line + "\n" for line in out), encoding="utf-8", newline="\n")

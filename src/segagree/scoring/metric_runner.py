@@ -75,8 +75,10 @@ def token_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, A
     sentences where A has a ``sentence`` layer besides the compared one)."""
     items: dict[str, Any] = {}
     for s in pair.speakers:
-        sets = pair.gap_sets(s) if pair.extra_layers else (None, None)
-        items[s] = TokenPair(pair.arrays_a[s], pair.arrays_b[s], pair.scheme, *sets, pair.sentences_a.get(s))
+        sets_a, sets_b = pair.gap_sets(s) if pair.extra_layers else (None, None)
+        items[s] = TokenPair(
+            pair.arrays_a[s], pair.arrays_b[s], pair.scheme, sets_a, sets_b, sentences=pair.sentences_a.get(s)
+        )
     return items
 
 
