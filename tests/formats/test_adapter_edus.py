@@ -114,7 +114,8 @@ def test_texts_that_differ_are_refused_naming_both_places(tmp_path: Path) -> Non
     with pytest.raises(InputError) as err:
         segagree.read(path)
     message = str(err.value)
-    assert str(path) in message and "line 6" in message and "wsj_9901.out line 4" in message
+    assert message.startswith(f"{path}: line 6: ") and "wsj_9901.out line 4" in message
+    assert "'sold garden tools' here, 'sells garden tools' at" in message
     # the command line: one line, exit 1, no traceback
     run = subprocess.run(
         [sys.executable, "-m", "segagree", "convert", str(path), "-o", str(tmp_path / "x.conllu")],

@@ -74,6 +74,15 @@ def _layout(lines: list[str]) -> dict[str, str]:
     return out
 
 
+def _words_at(words: list[tuple[int, str]], offset: int, end: str) -> tuple[int, str]:
+    """The line of the word holding character ``offset`` (whitespace removed) and three words from it."""
+    ends = list(accumulate(len(w) for _, w in words))
+    i = bisect_right(ends, offset)
+    if i >= len(words):
+        return (words[-1][0] if words else 1), end
+    return words[i][0], repr(" ".join(w for _, w in words[i : i + 3]))
+
+
 def _sentence_ends(
     edus: list[tuple[int, list[str]]], raw: Path, path: Path, found: list[tuple[str, str, int]]
 ) -> list[int]:
@@ -85,32 +94,28 @@ def _sentence_ends(
     words = [(no, w) for no, ws in edus for w in ws]
     word_ends = list(accumulate(len(w) for _, w in words))  # offset (whitespace removed) after each word
     edu_chars = "".join(w for _, w in words)
-    raw_parts: list[str] = []
+    raw_words: list[tuple[int, str]] = []
     line_ends: list[int] = []  # offset after each non-blank raw line: where a sentence ends
-    line_numbers: list[int] = []
     paragraphs = 0
     blank_before = False
     for no, line in enumerate(_lines(decode_text(read_bytes(raw), raw)), 1):
-        chars = "".join(line.split())
-        if not chars:
-            blank_before = bool(raw_parts)
+        parts = line.split()
+        if not parts:
+            blank_before = bool(raw_words)
             continue
         paragraphs += blank_before
         blank_before = False
-        raw_parts.append(chars)
-        line_ends.append((line_ends[-1] if line_ends else 0) + len(chars))
-        line_numbers.append(no)
-    raw_chars = "".join(raw_parts)
+        raw_words.extend((no, w) for w in parts)
+        line_ends.append((line_ends[-1] if line_ends else 0) + sum(len(w) for w in parts))
+    raw_chars = "".join(w for _, w in raw_words)
     if raw_chars != edu_chars:
         k = next((i for i, (x, y) in enumerate(zip(raw_chars, edu_chars, strict=False)) if x != y), None)
         k = min(len(raw_chars), len(edu_chars)) if k is None else k
-        edu_line = words[min(bisect_right(word_ends, k), len(words) - 1)][0]
-        raw_line = line_numbers[min(bisect_right(line_ends, k), len(line_numbers) - 1)] if line_numbers else 1
-        got = edu_chars[k : k + 20] or "the end of the EDUs"
-        want = raw_chars[k : k + 20] or "the end of the text"
+        edu_line, got = _words_at(words, k, "the end of the EDUs")
+        raw_line, want = _words_at(raw_words, k, "the end of the text")
         raise InputError(
             f"the EDUs' text differs from the raw text {raw.name} (compared without whitespace): "
-            f"{got!r} here, {want!r} at {raw.name} line {raw_line}",
+            f"{got} here, {want} at {raw.name} line {raw_line}",
             path=path,
             place=f"line {edu_line}",
         )
