@@ -149,3 +149,41 @@ def test_an_empty_file_is_refused(tmp_path: Path) -> None:
 def test_blank_lines_between_edus_are_reported(tmp_path: Path) -> None:
     doc = segagree.read(_pair(tmp_path, edus="one two\n\nthree\n", raw=None))
     assert _ends(doc, "edu") == ["two", "three"] and "blank-lines" in doc.losses.kinds()
+
+
+def test_real_rst_dt_samples_read_as_neuraleduseg_reads_them(tmp_path: Path) -> None:
+    """NeuralEDUSeg's RST-DT samples (its ``data/rst/``: ``*.out``, ``*.out.edus`` and
+    ``preprocessed/*/*.preprocessed``), when put under ``shared/corpora/rst``: every EDU lies in the
+    sentence NeuralEDUSeg's preprocessing gives it (its ``sent_idx``, from spaCy's words), and every
+    file writes back byte for byte."""
+    import json
+
+    from conftest import shared_path
+
+    root = shared_path("corpora", "rst")
+    files = sorted(root.rglob("*.edus"))
+    if not files:
+        pytest.skip(f"no .edus file under {root}")
+    for path in files:
+        doc = segagree.read(path)
+        edu, sentence = doc.layers["edu"].boundaries, doc.layers["sentence"].boundaries
+        sentence_of = [0, *(sentence[:-1] != 0).cumsum().tolist()]
+        ours = [sentence_of[i] for i in edu.nonzero()[0]]
+        for pre in root.rglob(path.name[: -len(".edus")] + ".preprocessed"):
+            lines = pre.read_text(encoding="utf-8").splitlines()
+            assert ours == [json.loads(line)["sent_idx"] for line in lines if line.strip()], path
+        out = tmp_path / path.name
+        segagree.convert(path, out)
+        assert out.read_bytes() == path.read_bytes(), path
+
+
+def test_the_raw_text_can_be_named_or_left_out(tmp_path: Path) -> None:
+    path = _pair(tmp_path, raw=None)
+    elsewhere = tmp_path / "raw.txt"
+    elsewhere.write_text(RAW, encoding="utf-8")
+    assert _ends(segagree.read(path, raw_text=elsewhere), "sentence") == ["week.", "today.", "catalogue."]
+    (tmp_path / "with_raw").mkdir()
+    beside = _pair(tmp_path / "with_raw")
+    assert list(segagree.read(beside, raw_text="").layers) == ["edu"]
+    with pytest.raises(InputError, match="does not exist"):
+        segagree.read(path, raw_text=tmp_path / "missing.out")
