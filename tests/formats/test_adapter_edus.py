@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import segagree
-from segagree.errors import InputError
+from segagree.errors import InputError, SegagreeError
 
 RAW = (
     "Two new funds began trading on the exchange today, and one fund closed last week. \n"
@@ -187,3 +190,30 @@ def test_the_raw_text_can_be_named_or_left_out(tmp_path: Path) -> None:
     assert list(segagree.read(beside, raw_text="").layers) == ["edu"]
     with pytest.raises(InputError, match="does not exist"):
         segagree.read(path, raw_text=tmp_path / "missing.out")
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.sampled_from(["edus", "raw"]),
+    st.integers(0, len(EDUS) - 1),
+    st.integers(0, 8),
+    st.binary(max_size=6),
+)
+def test_damaged_pairs_read_or_are_refused_cleanly(tmp_path: Path, which: str, at: int, cut: int, junk: bytes) -> None:
+    """A damaged .edus file or raw text: a Document (written back and read again) or a SegagreeError."""
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    texts = {"edus": EDUS.encode(), "raw": RAW.encode()}
+    data = texts[which]
+    at = min(at, len(data))
+    texts[which] = data[:at] + junk + data[at + cut :]
+    (folder / "wsj_9903.out").write_bytes(texts["raw"])
+    path = folder / "wsj_9903.out.edus"
+    path.write_bytes(texts["edus"])
+    try:
+        doc = segagree.read(path)
+    except SegagreeError as err:
+        assert str(path) in str(err)
+        return
+    out = folder / "back.edus"
+    segagree.write(doc, out)
+    assert segagree.read(out, raw_text="").column("text").tolist() == doc.column("text").tolist()

@@ -29,7 +29,6 @@ another format), speakers, times and token metadata have no place in the file an
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from pathlib import Path
@@ -46,8 +45,6 @@ from segagree.model.scheme import BoundaryScheme
 
 SPEAKER = "TEXT"
 SUFFIX = ".edus"
-_LEAD = re.compile(r"^\s*")
-_TRAIL = re.compile(r"\s*$")
 
 
 def _lines(text: str) -> list[str]:
@@ -64,8 +61,8 @@ def raw_text_path(path: Path) -> Path | None:
 
 def _layout(lines: list[str]) -> dict[str, str]:
     """The indentation and trailing whitespace every EDU line shares (RST-DT: four spaces, one)."""
-    leads = {_LEAD.match(ln).group() for ln in lines}  # type: ignore[union-attr]
-    trails = {_TRAIL.search(ln).group() for ln in lines}  # type: ignore[union-attr]
+    leads = {ln[: len(ln) - len(ln.lstrip())] for ln in lines}
+    trails = {ln[len(ln.rstrip()) :] for ln in lines}
     out = {}
     if len(leads) == 1 and (lead := leads.pop()):
         out["indent"] = lead
