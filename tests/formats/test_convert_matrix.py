@@ -29,8 +29,9 @@ WRITABLE = {
     "conllu": ".conllu",
     "rttm": ".rttm",
     "ctm": ".ctm",
+    "edus": ".edus",
 }
-ONE_SPEAKER = {"tagged"}  # formats with no speakers: the conversion reports them merged
+ONE_SPEAKER = {"tagged", "edus"}  # formats with no speakers: the conversion reports them merged
 ONE_TOKEN_PER_UNIT = {"rttm", "ctm"}  # a line per unit: a unit's words are joined, reported
 
 

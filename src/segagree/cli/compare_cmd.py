@@ -206,11 +206,15 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
         per = res.get("per_speaker", {})
         applicable = res.get("applicable", True) and not res.get("not_applicable")
         pooled_value = _value_text(res["value"]) if applicable else "n/a"
-        if "precision" in res and res["value"] is not None:
-            pooled_value += f" (P {res['precision']:.3f}, R {res['recall']:.3f})"
+        # an official scorer's precision and recall: beside the value, or in its pooled statistics
+        prf = res if "precision" in res else res.get("pooled") or {}
+        if "precision" in prf and "recall" in prf and res["value"] is not None:
+            pooled_value += f" (P {prf['precision']:.3f}, R {prf['recall']:.3f})"
         other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
         if res.get("reason") or res.get("not_applicable"):
             notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
+        for speaker, reason in (res.get("skipped") or {}).items():
+            notes.append(f"{name}: speaker {speaker} not scored: {reason}")
     out.print(other)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):

@@ -40,6 +40,7 @@ FORMAT_MODULES = {
     "conllu": "conllu",
     "rttm": "rttm",
     "ctm": "ctm",
+    "edus": "edus",
 }
 
 # File-name ending -> format name, so that reading a file imports its adapter only (importing
@@ -49,6 +50,7 @@ EXTENSIONS = {
     ".tok": "conllu",
     ".rttm": "rttm",
     ".ctm": "ctm",
+    ".edus": "edus",
     ".txt": "text",
     ".trn": "text",
     ".csv": "table",
@@ -92,6 +94,8 @@ ALIASES = {
     "must-cinema": "tagged",
     "mustcinema": "tagged",
     "eob": "tagged",
+    "rst": "edus",
+    "rst-dt": "edus",
 }
 
 

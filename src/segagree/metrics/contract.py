@@ -205,6 +205,9 @@ class TokenPair:
         scheme: the layer's :class:`segagree.model.BoundaryScheme`.
         sets_a, sets_b: with several layers compared at once, segeval's per-gap sets of types
             (else None).
+        sentences: A's (the gold's) sentence ends on the same index (nonzero after a sentence's
+            last token), where A has a ``sentence`` layer besides the compared one (else None):
+            what sentence-level scorers (RST-DT's intra-sentential EDU score) read.
     """
 
     a: np.ndarray
@@ -212,6 +215,7 @@ class TokenPair:
     scheme: Any
     sets_a: Sequence[frozenset[int]] | None = None
     sets_b: Sequence[frozenset[int]] | None = None
+    sentences: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ MEASURES: dict[str, str] = {
     # the official scorers of neighbouring communities (group "scorers")
     "ud_sentences": "segagree.metrics.boundary.segment_match",
     "disrpt_seg": "segagree.metrics.boundary.segment_match",
+    "edus_seg": "segagree.metrics.boundary.rst_edus",
     # agreement coefficients of two or more annotators (group "agreement")
     "kappa_sf": "segagree.metrics.chance.kappa",
     "kappa_sf_b": "segagree.metrics.chance.kappa",

@@ -71,11 +71,14 @@ Runner = Callable[[AnnotationPair, Mapping[str, Any]], dict[str, Any]]
 
 
 def token_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
-    """speaker -> TokenPair of the compared layer (gap sets too when several layers are compared)."""
+    """speaker -> TokenPair of the compared layer (gap sets too when several layers are compared; A's
+    sentences where A has a ``sentence`` layer besides the compared one)."""
     items: dict[str, Any] = {}
     for s in pair.speakers:
-        sets = pair.gap_sets(s) if pair.extra_layers else (None, None)
-        items[s] = TokenPair(pair.arrays_a[s], pair.arrays_b[s], pair.scheme, *sets)
+        sets_a, sets_b = pair.gap_sets(s) if pair.extra_layers else (None, None)
+        items[s] = TokenPair(
+            pair.arrays_a[s], pair.arrays_b[s], pair.scheme, sets_a, sets_b, sentences=pair.sentences_a.get(s)
+        )
     return items
 
 

@@ -33,6 +33,9 @@ class AnnotationPair:
             "sets" semantics): name -> (arrays_a, arrays_b) on the same common index.
         unpaired_a, unpaired_b: speakers with words in one annotation only, left out of the
             scores (pairing with ``common_speakers``).
+        sentences_a: speaker -> A's ``sentence`` layer on the common index, where A (the gold)
+            has one and another layer is compared: the sentences of sentence-level scorers
+            (RST-DT's EDU score counts intra-sentential boundaries only).
     """
 
     a: Document
@@ -51,6 +54,7 @@ class AnnotationPair:
     extra_layers: dict[str, tuple[dict[str, np.ndarray], dict[str, np.ndarray], int]] = field(default_factory=dict)
     unpaired_a: list[str] = field(default_factory=list)
     unpaired_b: list[str] = field(default_factory=list)
+    sentences_a: dict[str, np.ndarray] = field(default_factory=dict)
 
     def gap_sets(self, speaker: str) -> tuple[list[frozenset[int]], list[frozenset[int]]]:
         """Both annotators' N-1 gap type sets of a speaker over ``layer`` and ``extra_layers``.

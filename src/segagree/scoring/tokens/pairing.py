@@ -184,7 +184,24 @@ def pair_annotations(
         if not align:
             raise MismatchError(_first_difference(s, tok_a[s], tok_b[s], a, b))
         project_pair(pair, s, tok_a[s], tok_b[s], arr_a[s], arr_b[s], max_mismatch=max_mismatch)
+    if "sentence" in a.layers and lay_a.name != "sentence":
+        sentences, _, _ = speaker_arrays(a, "sentence", a.layers["sentence"].scheme, speaker_map)
+        for s in order_a:
+            pair.sentences_a[s] = on_common_index(sentences[s], pair.positions_a[s])
     return pair
+
+
+def on_common_index(own: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """An annotator's codes over its own stream moved onto the common index, as the compared layer's
+    are (:func:`segagree.scoring.tokens.stream_alignment.project_pair`): the boundary after a token
+    lands on the last common token at or before it. ``positions``: the own index of each common token."""
+    if len(own) == len(positions):
+        return own  # identical streams: the common index is the own index
+    landing = np.maximum(np.searchsorted(positions, np.arange(len(own)), side="right") - 1, 0)
+    out = np.zeros(len(positions), dtype=own.dtype)
+    cut = np.flatnonzero(own)
+    out[landing[cut]] = own[cut]
+    return out
 
 
 def _unpaired_text(a: Document, only_a: list[str], b: Document, only_b: list[str]) -> str:
