@@ -26,13 +26,15 @@ not in the log). Texts with several pairs, and the Dask backend, are left to the
 Results do not depend on the number of workers or the backend: each task's random numbers
 come from its own seed (text, pair), and results are kept in task order. ``jobs`` is capped at
 the CPUs this process may use (``os.sched_getaffinity``), and no pool is started for fewer
-than :data:`MIN_PARALLEL_TASKS` tasks.
+than :data:`MIN_PARALLEL_TASKS` tasks: those are scored in forked children (Linux), which start
+in milliseconds, or in this process.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -107,8 +109,11 @@ def execute(
     if backend == "dask":
         yield from _execute_dask(todo, config, jobs)
         return
-    jobs = min(jobs, len(todo)) if len(todo) >= MIN_PARALLEL_TASKS else 1
-    if jobs == 1:
+    jobs = min(jobs, len(todo))
+    if jobs > 1 and len(todo) < MIN_PARALLEL_TASKS and _can_fork():
+        yield from _execute_forked(todo, config, jobs, hook, hooked)
+        return
+    if jobs == 1 or len(todo) < MIN_PARALLEL_TASKS:
         for t in todo:
             yield score_for_log(t, config, hook if t[0] in hooked else None)
         return
@@ -117,6 +122,80 @@ def execute(
     parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
     parent = os.getpid()
     yield from parallel(delayed(_score_in_worker)(t, config, parent, hook if t[0] in hooked else None) for t in todo)
+
+
+def _can_fork() -> bool:
+    """Whether a forked child may score a task: on Linux (where fork is the safe default; macOS's
+    system libraries are not fork-safe, Windows has no fork)."""
+    return sys.platform.startswith("linux")
+
+
+def _forked_child(send: Any, task: Task, config: Any, hook: TextHook | None) -> None:
+    """Score one task in a forked child and send ("ok", record) or ("error", exception) back."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    try:
+        send.send(("ok", score_for_log(task, config, hook)))
+    except BaseException as err:  # noqa: BLE001 - sent to the parent, which raises it
+        try:
+            send.send(("error", err))
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its words
+            send.send(("error", RuntimeError(f"{type(err).__name__}: {err}")))
+    finally:
+        send.close()
+
+
+def _execute_forked(
+    todo: list[Task], config: Any, jobs: int, hook: TextHook | None, hooked: frozenset[str]
+) -> Iterator[dict[str, Any]]:
+    """Score a few tasks (fewer than a pool is worth) in ``jobs - 1`` forked children and this
+    process: a fork inherits this process's imports and loaded kernels, so it starts in
+    milliseconds where a pool's worker imports segagree (about a second), and what this process
+    scores leaves its statistics here for the run's pooled scores."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    pending = list(todo)
+    running: dict[Any, tuple[Any, Task]] = {}
+
+    def finished(timeout: float | None) -> Iterator[dict[str, Any]]:
+        for conn in wait(list(running), timeout):
+            child, task = running.pop(conn)
+            try:
+                kind, payload = conn.recv()
+            except EOFError:
+                child.join()
+                raise SegagreeError(
+                    f"the process scoring text {task[0]!r} stopped without a result (exit code {child.exitcode})"
+                ) from None
+            finally:
+                conn.close()
+            child.join()
+            if kind == "error":
+                raise payload
+            yield payload
+
+    try:
+        while pending:
+            while len(pending) > 1 and len(running) < jobs - 1:
+                task = pending.pop(0)
+                receive, send = context.Pipe(duplex=False)
+                child = context.Process(
+                    target=_forked_child, args=(send, task, config, hook if task[0] in hooked else None), daemon=True
+                )
+                child.start()
+                send.close()
+                running[receive] = (child, task)
+            task = pending.pop(0)
+            yield score_for_log(task, config, hook if task[0] in hooked else None)
+            yield from finished(0)
+        while running:
+            yield from finished(None)
+    finally:
+        for conn, (child, _) in running.items():
+            child.terminate()
+            child.join()
+            conn.close()
 
 
 def _execute_dask(todo: list[Task], config: Any, jobs: int) -> Iterator[dict[str, Any]]:
