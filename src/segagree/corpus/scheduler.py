@@ -38,7 +38,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from segagree.corpus.discovery import Corpus, find_annotations
 from segagree.corpus.outcome import RunOutcome
@@ -152,14 +152,15 @@ def _execute_forked(
     milliseconds where a pool's worker imports segagree (about a second), and what this process
     scores leaves its statistics here for the run's pooled scores."""
     import multiprocessing
-    from multiprocessing.connection import wait
+    from multiprocessing.connection import Connection, wait
 
     context = multiprocessing.get_context("fork")
     pending = list(todo)
-    running: dict[Any, tuple[Any, Task]] = {}
+    running: dict[Connection, tuple[Any, Task]] = {}
 
     def finished(timeout: float | None) -> Iterator[dict[str, Any]]:
-        for conn in wait(list(running), timeout):
+        for ready in wait(list(running), timeout):
+            conn = cast("Connection", ready)
             child, task = running.pop(conn)
             try:
                 kind, payload = conn.recv()
@@ -172,8 +173,8 @@ def _execute_forked(
                 conn.close()
             child.join()
             if kind == "error":
-                raise payload
-            yield payload
+                raise cast(BaseException, payload)
+            yield cast("dict[str, Any]", payload)
 
     try:
         while pending:
