@@ -42,6 +42,7 @@ from segagree.model.losses import LossReport
 from segagree.model.scheme import BoundaryScheme
 
 NO_DOCUMENT = "TEXT"
+WRITTEN_LAYERS = ("edu", "sentence")
 BEGIN = "BeginSeg=Yes"
 
 
@@ -100,6 +101,27 @@ def _parse(text: str, path: Path) -> tuple[list[_Stream], dict[str, int]]:
     return [s for s in streams if s.columns], counts
 
 
+def document_ids(path: Path) -> list[str]:
+    """The ids of a file's documents that hold words, in order of first appearance, as :func:`read`
+    names its speakers (words before any ``# newdoc id`` are the document ``TEXT``); a scan of the
+    lines' first characters, so a corpus run can list a file's documents without reading it whole."""
+    ids: dict[str, None] = {}
+    current: str | None = None
+    seen = 0
+    for raw in decode_text(read_bytes(path), path).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if raw.startswith("#"):
+            key, _, value = raw[1:].partition("=")
+            if key.strip() == "newdoc id":
+                seen += 1
+                current = value.strip() or f"document {seen}"
+        elif raw.strip() and raw[:1].isdigit():
+            if current is None:  # words before any newdoc: read() opens the stream TEXT for them
+                seen += 1
+                current = NO_DOCUMENT
+            ids.setdefault(current)
+    return list(ids)
+
+
 def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     """Read a CoNLL-U or DISRPT file (see the module docstring); ``scheme`` is not used."""
     if options:
@@ -152,7 +174,11 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
-    """Write a Document as CoNLL-U (see the module docstring)."""
+    """Write a Document as CoNLL-U (see the module docstring). ``layer`` (what adjudication names:
+    the layer its decisions changed) must be one the format holds; every such layer is written."""
+    layer = options.pop("layer", None)
+    if layer is not None and layer not in WRITTEN_LAYERS:
+        raise UsageError(f"CoNLL-U holds the layers {', '.join(WRITTEN_LAYERS)}, not {layer!r}")
     if options:
         raise UsageError(f"unknown CoNLL-U writer option(s) {sorted(options)}")
     n = doc.n_tokens
@@ -162,7 +188,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     edu = doc.layers["edu"].boundaries.tolist() if "edu" in doc.layers else None
     sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
     for name in doc.layers:
-        if name not in ("edu", "sentence"):
+        if name not in WRITTEN_LAYERS:
             losses.add("layer-dropped", f"layer {name!r}: CoNLL-U holds sentences and BeginSeg units only", where=name)
     # a tab or a line break in a name or a word would break the columns: written as a space
     names = {s: " ".join(s.split()) or "document" for s in doc.speakers}

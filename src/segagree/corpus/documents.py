@@ -1,0 +1,95 @@
+"""The documents of a multi-document CoNLL-U / DISRPT file as texts of a corpus run.
+
+A DISRPT file (``eng.rst.gum_dev.tok``) holds many documents (``# newdoc id = ...``), each a text
+of its own: a segmenter is judged per document and pooled over documents. ``compare`` and
+``agree`` on two such files read the documents as speakers of one text; a corpus run (and a
+panel) splits a text whose CoNLL-U files hold two or more distinct documents into one text per
+document, named ``TEXT/DOCUMENT`` (``eng.rst.gum_dev/GUM_academic_art``). Documents are paired
+across annotators by id; a document missing from an annotator's file is reported, never dropped
+in silence.
+
+The text name says which document of a file a task reads: discovered text names never hold a
+``/`` (they come from file and folder names), so :func:`read_text_document` reads the document
+after the first ``/`` of a text name from a CoNLL-U file, wherever a text's files are read again
+(the task, the review page, adjudication).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import InputError, SegagreeError
+from segagree.formats import format_for, read_document
+from segagree.formats.conllu import document_ids
+from segagree.model import Document
+from segagree.model.losses import read_losses
+
+#: Joins a file's text name and a document id in a run's text names.
+DOCUMENT_SEPARATOR = "/"
+CONLLU = "conllu"
+
+
+def _is_conllu(path: Path, fmt: str | None = None) -> bool:
+    try:
+        return format_for(path, fmt).name == CONLLU
+    except SegagreeError:  # an unknown format is not CoNLL-U: the task reading the file says so
+        return False
+
+
+def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None = None) -> list[str]:
+    """Replace every text whose CoNLL-U files hold two or more distinct documents by one text per
+    document (``TEXT/DOCUMENT``, each annotator's file as is), in place; return the notes: a
+    document one annotator's file lacks (the document is scored by the annotators that have it).
+
+    Documents are ordered as they first appear in the files (annotators in name order)."""
+    notes: list[str] = []
+    for text in list(texts):
+        files = texts[text]
+        if not all(_is_conllu(p, fmt) for p in files.values()):
+            continue
+        ids = {who: document_ids(path) for who, path in files.items()}
+        order = list(dict.fromkeys(d for who in sorted(ids) for d in ids[who]))
+        if len(order) < 2:
+            continue
+        del texts[text]
+        for doc_id in order:
+            name = f"{text}{DOCUMENT_SEPARATOR}{doc_id}"
+            have = {who: path for who, path in sorted(files.items()) if doc_id in ids[who]}
+            lacking = [f"{who} ({files[who].name})" for who in sorted(files) if who not in have]
+            if lacking:
+                notes.append(f"{name}: document {doc_id!r} is not in the file of {', '.join(lacking)}")
+            texts[name] = have
+    return notes
+
+
+def document_of(text: str) -> str | None:
+    """The document id a text name selects (after its first ``/``), or None."""
+    _, sep, doc_id = text.partition(DOCUMENT_SEPARATOR)
+    return doc_id if sep else None
+
+
+def select_document(doc: Document, text: str) -> Document:
+    """``doc`` restricted to the document ``text`` names (:func:`document_of`), unchanged when the
+    text names none or ``doc`` was not read from a CoNLL-U file."""
+    doc_id = document_of(text)
+    if doc_id is None or doc.source_format != CONLLU:
+        return doc
+    if doc_id not in doc.speakers:
+        raise InputError(
+            f"no document {doc_id!r} (text {text!r}); the file has {', '.join(doc.speakers)}",
+            path=doc.source_path or None,
+        )
+    one = doc.select_speakers([doc_id])
+    # the other documents are other texts of the run, not losses of this one
+    losses = read_losses()
+    losses.extend(loss for loss in one.losses if loss.kind != "speakers-dropped")
+    losses.notes[:] = list(one.losses.notes)
+    return one.replace(name=text, meta={**one.meta, "documents": [doc_id]}, losses=losses)
+
+
+def read_text_document(path: str | Path, text: str, fmt: str | None = None, **options: Any) -> Document:
+    """Read ``path`` (:func:`segagree.formats.read_document`) as the annotation of ``text``: the one
+    document a ``TEXT/DOCUMENT`` text names (:func:`select_document`)."""
+    return select_document(read_document(path, fmt, **options), text)

@@ -1,0 +1,117 @@
+"""The documents of DISRPT files as texts of ``segagree run`` and ``segagree panel``: each
+document is scored, pooled, reviewed and adjudicated as a text, with the same numbers as a corpus
+holding each document in a file of its own; a document missing from one annotator's file is
+reported; ``compare`` keeps reading documents as speakers."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+
+import pytest
+from cli_process import run_cli
+
+ROW = "{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t{misc}"
+DOCS = ("GUM_news_a", "GUM_news_b", "GUM_news_c")
+# ann2's file lacks the second document: the text gum/GUM_news_b has one annotator in `run`
+LACKING = {"ann2": "GUM_news_b", "seg": "GUM_news_b"}
+
+
+def _document(doc_id: str, words: list[str], begins: list[bool]) -> str:
+    lines = [f"# newdoc id = {doc_id}"]
+    lines += [ROW.format(i=i, w=w, misc="BeginSeg=Yes" if b else "_") for i, (w, b) in enumerate(zip(words, begins), 1)]
+    return "\n".join(lines) + "\n"
+
+
+def _fixture(root: Path, annotators: tuple[str, ...]) -> tuple[Path, Path]:
+    """Two corpora of the same annotations: ``joined`` (one DISRPT file per annotator holding the
+    documents) and ``split`` (each document in its own file, text = document id)."""
+    rng = random.Random(7)
+    joined, split = root / "joined", root / "split"
+    joined.mkdir()
+    split.mkdir()
+    words = {d: [f"{d[-1]}{k}" for k in range(rng.randint(25, 40))] for d in DOCS}
+    for who in annotators:
+        parts = []
+        for d in DOCS:
+            if LACKING.get(who) == d:
+                continue
+            p = {"ann1": 0.25, "ann2": 0.3, "ann3": 0.2, "seg": 0.4}[who]
+            begins = [k == 0 or rng.random() < p for k in range(len(words[d]))]
+            text = _document(d, words[d], begins)
+            parts.append(text)
+            (split / f"{d}.{who}.tok").write_text(text, encoding="utf-8")
+        (joined / f"gum.{who}.tok").write_text("".join(parts), encoding="utf-8")
+    return joined, split
+
+
+def _rows(out: Path) -> dict[tuple[str, str, str, str], str]:
+    with (out / "summary.csv").open(encoding="utf-8") as f:
+        return {(r["text"], r["speaker"], r["annotators"], r["measure"]): r["value"] for r in csv.DictReader(f)}
+
+
+MEASURES = ["--metric", "disrpt_seg,windowdiff,pk", "--no-kappa"]
+
+
+def test_run_scores_each_document_as_a_text_equal_to_a_file_per_document(tmp_path: Path) -> None:
+    joined, split = _fixture(tmp_path, ("ann1", "ann2"))
+    out_j, out_s = tmp_path / "out_j", tmp_path / "out_s"
+    for corpus, out in ((joined, out_j), (split, out_s)):
+        proc = run_cli(["run", corpus, "-o", out, *MEASURES])
+        assert proc.returncode == 0, proc.stderr
+    got, want = _rows(out_j), _rows(out_s)
+    texts = {k[0] for k in got}
+    assert texts == {"gum/GUM_news_a", "gum/GUM_news_c", "ALL"}
+    # the missing document is reported, by name and annotator, not dropped in silence
+    skipped = (out_j / "skipped.txt").read_text(encoding="utf-8")
+    assert "gum/GUM_news_b: document 'GUM_news_b' is not in the file of ann2 (gum.ann2.tok)" in skipped
+    renamed = {(k[0].removeprefix("gum/"), *k[1:]): v for k, v in got.items()}
+    assert renamed == want  # per document (speaker rows and ALL) and pooled over documents
+    measures = {k[3] for k in want}
+    assert {"sf", "sf_b", "disrpt_seg", "windowdiff", "pk"} <= measures
+    assert float(got[("ALL", "ALL", "ann1|ann2", "disrpt_seg")]) > 0
+    # a review workbook per document, which adjudicates into that document alone
+    workbook = out_j / "review" / "gum" / "GUM_news_c.xlsx"
+    assert workbook.is_file() and (out_j / "review" / "gum" / "GUM_news_a.xlsx").is_file()
+    gold = tmp_path / "gold.tok"
+    proc = run_cli(["adjudicate", workbook, "-o", gold, "--sources", joined])
+    assert proc.returncode == 0, proc.stderr
+    # no decisions: the gold is annotator A's document as written in its own file
+    assert gold.read_text(encoding="utf-8") == (split / "GUM_news_c.ann1.tok").read_text(encoding="utf-8")
+
+
+def test_compare_keeps_reading_documents_as_speakers(tmp_path: Path) -> None:
+    joined, _ = _fixture(tmp_path, ("ann1", "ann2"))
+    proc = run_cli(["compare", joined / "gum.ann1.tok", joined / "gum.ann2.tok", "--json", "--common-speakers"])
+    assert proc.returncode == 0, proc.stderr
+    speakers = json.loads(proc.stdout)["speakers"]
+    assert sorted(speakers) == ["GUM_news_a", "GUM_news_c"]
+
+
+def _panel(corpus: Path) -> dict:
+    proc = run_cli(["panel", corpus, "--machine", "seg", "--json", "--n-boot", "50", "--n-perm", "10"])
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_panel_takes_each_document_as_a_text(tmp_path: Path) -> None:
+    joined, split = _fixture(tmp_path, ("ann1", "ann2", "ann3", "seg"))
+    got, want = _panel(joined), _panel(split)
+    notes = got.pop("notes")
+    assert any("'GUM_news_b' is not in the file of ann2 (gum.ann2.tok), seg (gum.seg.tok)" in n for n in notes)
+    want.pop("notes")
+    text = json.dumps(got, sort_keys=True).replace("gum/", "")
+    assert json.loads(text) == want
+
+
+@pytest.mark.parametrize("ids", [["only"], []])
+def test_a_file_of_one_document_stays_one_text(tmp_path: Path, ids: list[str]) -> None:
+    lines = [f"# newdoc id = {i}" for i in ids]
+    for who, p in (("a", [True, False, True]), ("b", [True, True, False])):
+        body = [ROW.format(i=k, w=f"w{k}", misc="BeginSeg=Yes" if b else "_") for k, b in enumerate(p, 1)]
+        (tmp_path / f"t.{who}.tok").write_text("\n".join(lines + body) + "\n", encoding="utf-8")
+    proc = run_cli(["run", tmp_path, "-o", tmp_path / "out", "--no-kappa", "--no-workbooks"])
+    assert proc.returncode == 0, proc.stderr
+    assert {k[0] for k in _rows(tmp_path / "out")} == {"t", "ALL"}
