@@ -21,7 +21,8 @@ LACKING = {"ann2": "GUM_news_b", "seg": "GUM_news_b"}
 
 def _document(doc_id: str, words: list[str], begins: list[bool]) -> str:
     lines = [f"# newdoc id = {doc_id}"]
-    lines += [ROW.format(i=i, w=w, misc="BeginSeg=Yes" if b else "_") for i, (w, b) in enumerate(zip(words, begins), 1)]
+    pairs = enumerate(zip(words, begins, strict=True), 1)
+    lines += [ROW.format(i=i, w=w, misc="BeginSeg=Yes" if b else "_") for i, (w, b) in pairs]
     return "\n".join(lines) + "\n"
 
 
