@@ -160,7 +160,8 @@ def main() -> int:
         if args.gold.suffix.lower() == ".conllu":
             for flag in ("-v", "-c"):
                 ud = _run([sys.executable, str(args.refs / "conll18_ud_eval.py"), flag, str(args.gold), str(pred)])
-                print(f"$ conll18_ud_eval.py {flag}: " + next(x for x in ud.stdout.splitlines() if x.startswith("Sent")))
+                row = next(x for x in ud.stdout.splitlines() if x.startswith("Sentences"))
+                print(f"$ conll18_ud_eval.py {flag}: {row}")
             got = json.loads(_run([*seg, "--metric", "ud_sentences", "--layer", "sentence"]).stdout)
             print("segagree ud_sentences:")
             print(json.dumps(got["metrics"]["ud_sentences"]["pooled"], indent=1))
