@@ -20,7 +20,7 @@ LACKING = {"ann2": "GUM_news_b", "seg": "GUM_news_b"}
 
 
 def _document(doc_id: str, words: list[str], begins: list[bool]) -> str:
-    lines = [f"# newdoc id = {doc_id}"]
+    lines = [f"# newdoc_id = {doc_id}"]  # as DISRPT's files spell it
     pairs = enumerate(zip(words, begins, strict=True), 1)
     lines += [ROW.format(i=i, w=w, misc="BeginSeg=Yes" if b else "_") for i, (w, b) in pairs]
     return "\n".join(lines) + "\n"
@@ -59,8 +59,8 @@ MEASURES = ["--metric", "disrpt_seg,windowdiff,pk", "--no-kappa"]
 def test_run_scores_each_document_as_a_text_equal_to_a_file_per_document(tmp_path: Path) -> None:
     joined, split = _fixture(tmp_path, ("ann1", "ann2"))
     out_j, out_s = tmp_path / "out_j", tmp_path / "out_s"
-    for corpus, out in ((joined, out_j), (split, out_s)):
-        proc = run_cli(["run", corpus, "-o", out, *MEASURES])
+    for corpus, out, more in ((joined, out_j, ["--review-pages"]), (split, out_s, [])):
+        proc = run_cli(["run", corpus, "-o", out, *MEASURES, *more])
         assert proc.returncode == 0, proc.stderr
     got, want = _rows(out_j), _rows(out_s)
     texts = {k[0] for k in got}
@@ -73,6 +73,12 @@ def test_run_scores_each_document_as_a_text_equal_to_a_file_per_document(tmp_pat
     measures = {k[3] for k in want}
     assert {"sf", "sf_b", "disrpt_seg", "windowdiff", "pk"} <= measures
     assert float(got[("ALL", "ALL", "ann1|ann2", "disrpt_seg")]) > 0
+    # a page per document, its review part showing that document's words only
+    pages = sorted((out_j / "texts").glob("*.html"))
+    assert len(pages) == 2
+    page_c = next(p for p in pages if "GUM_news_c" in p.name).read_text(encoding="utf-8")
+    words_c = [ln.split("\t")[1] for ln in (split / "GUM_news_c.ann1.tok").read_text().splitlines() if "\t" in ln]
+    assert f'"{words_c[0]}"' in page_c and '"a0"' not in page_c
     # a review workbook per document, which adjudicates into that document alone
     workbook = out_j / "review" / "gum" / "GUM_news_c.xlsx"
     assert workbook.is_file() and (out_j / "review" / "gum" / "GUM_news_a.xlsx").is_file()

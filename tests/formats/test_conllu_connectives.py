@@ -202,3 +202,19 @@ def test_where_seg_eval_differs_its_counts_are_those_of_the_documented_readings(
     # (4,2) (the stale end of the orphan), no (7,7): TP 1
     assert (printed["Gold conn spans"], printed["Predicted conn spans"]) == ("3", "2")
     assert (pooled["gold"], pooled["system"], pooled["correct"]) == (4, 3, 3)
+
+
+@needs_seg_eval
+def test_a_connective_running_into_the_next_document_is_one_span_to_seg_eval_and_two_here(tmp_path: Path) -> None:
+    words = {"d1": ["it", "rained", "and"], "d2": ["then", "we", "left"]}
+    gold = tmp_path / "gold.tok"
+    _write(gold, {"d1": ["_", "_", "Seg=B-Conn"], "d2": ["Seg=I-Conn", "_", "_"]}, words)
+    pred = tmp_path / "pred.tok"
+    _write(pred, {"d1": ["_", "_", "Seg=B-Conn"], "d2": ["_", "_", "_"]}, words)
+    printed = seg_eval(gold, pred)
+    # the script: the gold span (2, 3) crosses the documents, the predicted (2, 2) misses it
+    assert (printed["Gold conn spans"], printed["Predicted conn spans"], printed["Precision"]) == ("1", "1", "0.0")
+    doc = segagree.read(gold)
+    assert [(loss.kind, loss.count) for loss in doc.losses] == [("connective-orphans", 1)]
+    pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
+    assert (pooled["correct"], pooled["gold"], pooled["system"]) == (1, 1, 1)
