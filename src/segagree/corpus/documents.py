@@ -16,6 +16,7 @@ after the first ``/`` of a text name from a CoNLL-U file, wherever a text's file
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,32 @@ def select_document(doc: Document, text: str) -> Document:
     return one.replace(name=text, meta={**one.meta, "documents": [doc_id]}, losses=losses)
 
 
+#: Whole files read for their documents, most recent last: a task per document would otherwise
+#: read (and parse) its annotators' whole files once per document. Two: a task's pair of files.
+_WHOLE_FILES: OrderedDict[tuple[Any, ...], Document] = OrderedDict()
+_WHOLE_FILES_KEPT = 2
+
+
+def _read_whole(path: str | Path, fmt: str | None, options: dict[str, Any]) -> Document:
+    """:func:`read_document`, reusing this process's last reads of an unchanged file (same size,
+    times and inode) with the same format and options."""
+    st = Path(path).stat()
+    key = (str(Path(path).resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, fmt, repr(options))
+    if key in _WHOLE_FILES:
+        _WHOLE_FILES.move_to_end(key)
+        return _WHOLE_FILES[key]
+    doc = read_document(path, fmt, **options)
+    _WHOLE_FILES[key] = doc
+    while len(_WHOLE_FILES) > _WHOLE_FILES_KEPT:
+        _WHOLE_FILES.popitem(last=False)
+    return doc
+
+
 def read_text_document(path: str | Path, text: str, fmt: str | None = None, **options: Any) -> Document:
     """Read ``path`` (:func:`segagree.formats.read_document`) as the annotation of ``text``: the one
-    document a ``TEXT/DOCUMENT`` text names (:func:`select_document`)."""
-    return select_document(read_document(path, fmt, **options), text)
+    document a ``TEXT/DOCUMENT`` text names (:func:`select_document`; the whole file is read once
+    for the consecutive documents of a worker), else the whole file."""
+    if document_of(text) is None:
+        return read_document(path, fmt, **options)
+    # select_document copies what it keeps: the kept whole Document is never changed
+    return select_document(_read_whole(path, fmt, dict(sorted(options.items()))), text)
