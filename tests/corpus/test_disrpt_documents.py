@@ -122,3 +122,14 @@ def test_a_file_of_one_document_stays_one_text(tmp_path: Path, ids: list[str]) -
     proc = run_cli(["run", tmp_path, "-o", tmp_path / "out", "--no-kappa", "--no-workbooks"])
     assert proc.returncode == 0, proc.stderr
     assert {k[0] for k in _rows(tmp_path / "out")} == {"t", "ALL"}
+
+
+def test_a_damaged_file_of_a_multi_document_text_fails_its_task_with_the_readers_error(tmp_path: Path) -> None:
+    joined, _ = _fixture(tmp_path, ("ann1", "ann2"))
+    (joined / "bad.ann1.tok").write_text("# newdoc_id = x\n1\tword\n", encoding="utf-8")
+    (joined / "bad.ann2.tok").write_bytes((joined / "gum.ann1.tok").read_bytes())
+    proc = run_cli(["run", joined, "-o", tmp_path / "out", "--no-kappa", "--no-workbooks"])
+    assert proc.returncode == 1, proc.stderr  # a run with a failed pair says so in its exit code
+    assert "Traceback" not in proc.stderr and "failed: bad (ann1 vs ann2): " in proc.stderr
+    assert "bad.ann1.tok: line 2: expected 10 tab-separated columns, found 2" in proc.stderr
+    assert {k[0] for k in _rows(tmp_path / "out")} == {"gum/GUM_news_a", "gum/GUM_news_c", "ALL"}

@@ -50,7 +50,12 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
         files = texts[text]
         if not all(_is_conllu(p, fmt) for p in files.values()):
             continue
-        ids = {who: document_ids(path) for who, path in files.items()}
+        try:
+            ids = {who: document_ids(path) for who, path in files.items()}
+        except SegagreeError:  # an unreadable file: its text's task reports it, as for any other text
+            continue
+        if not all(ids.values()):  # a file without words: likewise
+            continue
         order = list(dict.fromkeys(d for who in sorted(ids) for d in ids[who]))
         if len(order) < 2:
             continue

@@ -149,16 +149,21 @@ def _parse(text: str, path: Path) -> tuple[list[_Stream], dict[str, int], str]:
 def document_ids(path: Path) -> list[str]:
     """The ids of a file's documents that hold words, in order of first appearance, as :func:`read`
     names its speakers (words before any ``# newdoc id`` are the document ``TEXT``); a scan of the
-    lines' first characters, so a corpus run can list a file's documents without reading it whole."""
+    lines' first characters, so a corpus run can list a file's documents without reading it whole.
+    An InputError where a line is neither a comment nor ten columns (the error :func:`read` gives)."""
     ids: dict[str, None] = {}
     current: str | None = None
     seen = 0
-    for raw in decode_text(read_bytes(path), path).replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    text = decode_text(read_bytes(path), path).replace("\r\n", "\n").replace("\r", "\n")
+    for no, raw in enumerate(text.split("\n"), 1):
         newdoc = _newdoc_key(raw) if raw.startswith("#") else None
         if newdoc is not None:
             seen += 1
             current = newdoc[1] or f"document {seen}"
-        elif raw.strip() and raw[:1].isdigit():
+        elif raw.strip() and not raw.startswith("#"):
+            columns = raw.count("\t") + 1
+            if columns != 10:
+                raise InputError(f"expected 10 tab-separated columns, found {columns}", path=path, place=f"line {no}")
             if current is None:  # words before any newdoc: read() opens the stream TEXT for them
                 seen += 1
                 current = NO_DOCUMENT
