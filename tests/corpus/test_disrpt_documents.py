@@ -133,3 +133,18 @@ def test_a_damaged_file_of_a_multi_document_text_fails_its_task_with_the_readers
     assert "Traceback" not in proc.stderr and "failed: bad (ann1 vs ann2): " in proc.stderr
     assert "bad.ann1.tok: line 2: expected 10 tab-separated columns, found 2" in proc.stderr
     assert {k[0] for k in _rows(tmp_path / "out")} == {"gum/GUM_news_a", "gum/GUM_news_c", "ALL"}
+
+
+def test_a_document_id_that_would_leave_the_output_folder_is_left_out_and_reported(tmp_path: Path) -> None:
+    for who in ("a", "b"):
+        body = [ROW.format(i=k, w=f"w{k}", misc="BeginSeg=Yes" if k in (1, 3) else "_") for k in range(1, 5)]
+        text = "".join(f"# newdoc_id = {d}\n" + "\n".join(body) + "\n" for d in ("fine", "..", "x/../../up"))
+        (tmp_path / f"t.{who}.tok").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    proc = run_cli(["run", tmp_path, "-o", out, "--no-kappa"])
+    assert proc.returncode == 0, proc.stderr
+    assert {k[0] for k in _rows(out)} == {"t/fine", "ALL"}
+    skipped = (out / "skipped.txt").read_text(encoding="utf-8")
+    assert "t: document '..' left out" in skipped and "t: document 'x/../../up' left out" in skipped
+    assert sorted(p.relative_to(out).as_posix() for p in (out / "review").rglob("*.xlsx")) == ["review/t/fine.xlsx"]
+    assert not (tmp_path / "up.xlsx").exists() and not (out / "up.xlsx").exists()

@@ -61,6 +61,13 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
             continue
         del texts[text]
         for doc_id in order:
+            if not usable_id(doc_id):
+                notes.append(
+                    f"{text}: document {doc_id!r} left out: a document id names a text and its outputs "
+                    "(review/TEXT/DOCUMENT.xlsx), so it may hold no '/', '\\' or control characters and "
+                    "may not be '.' or '..'"
+                )
+                continue
             name = f"{text}{DOCUMENT_SEPARATOR}{doc_id}"
             have = {who: path for who, path in sorted(files.items()) if doc_id in ids[who]}
             lacking = [f"{who} ({files[who].name})" for who in sorted(files) if who not in have]
@@ -68,6 +75,17 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
                 notes.append(f"{name}: document {doc_id!r} is not in the file of {', '.join(lacking)}")
             texts[name] = have
     return notes
+
+
+def usable_id(doc_id: str) -> bool:
+    """Whether a document id can be the last part of a text name, which outputs use as a path
+    (``review/TEXT/DOCUMENT.xlsx``): no separator, no control character, not ``.`` or ``..``."""
+    return (
+        doc_id not in ("", ".", "..")
+        and "/" not in doc_id
+        and "\\" not in doc_id
+        and all(ch.isprintable() for ch in doc_id)
+    )
 
 
 def document_of(text: str) -> str | None:
