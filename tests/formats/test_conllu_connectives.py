@@ -218,3 +218,16 @@ def test_a_connective_running_into_the_next_document_is_one_span_to_seg_eval_and
     assert [(loss.kind, loss.count) for loss in doc.losses] == [("connective-orphans", 1)]
     pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
     assert (pooled["correct"], pooled["gold"], pooled["system"]) == (1, 1, 1)
+
+
+@needs_seg_eval
+def test_a_prediction_without_any_connective_scores_zero_as_seg_eval_says(tmp_path: Path) -> None:
+    gold, pred = _pair(tmp_path, 0)
+    pred.write_text(pred.read_text(encoding="utf-8").replace("Seg=B-Conn", "_").replace("Seg=I-Conn", "_"))
+    assert "connective" not in segagree.read(pred).layers  # the file alone says nothing of connectives
+    printed = seg_eval(gold, pred)
+    pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
+    assert printed["Predicted conn spans"] == "0" == str(pooled["system"])
+    assert printed["Gold conn spans"] == str(pooled["gold"]) != "0"
+    for key, name in (("Precision", "precision"), ("Recall", "recall"), ("F-Score", "f1")):
+        assert same_number(printed[key], pooled[name]), (key, printed[key], pooled[name])

@@ -247,3 +247,15 @@ def test_differing_texts_are_fatal_for_conll18_ud_eval_and_an_error_for_segagree
     assert mine.returncode == 1 and mine.stdout == ""
     assert "Traceback" not in mine.stderr and len(mine.stderr.strip().splitlines()) == 1
     assert "the transcripts differ" in mine.stderr
+
+
+@needs_seg_eval
+def test_a_prediction_without_any_unit_start_is_scored_not_refused(tmp_path: Path) -> None:
+    gold, pred = _edu_pair(tmp_path, 5)
+    pred.write_text(pred.read_text(encoding="utf-8").replace("BeginSeg=Yes", "_"), encoding="utf-8")
+    printed = _printed(_script(SEG_EVAL, gold, pred).stdout)
+    pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
+    documents = pred.read_text(encoding="utf-8").count("# newdoc_id")
+    assert printed["Predicted EDUs"] == "0" and printed["Gold EDUs"] == str(pooled["gold"])
+    # the documented difference: here each document's first word begins a unit, marked or not
+    assert pooled["system"] == pooled["correct"] == documents

@@ -39,12 +39,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from segagree.errors import InputError, UsageError
 from segagree.files.atomic import atomic_path
 from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter
-from segagree.model import Document, builtin_scheme, from_units
+from segagree.model import Document, Layer, builtin_scheme, from_units
 from segagree.model.losses import LossReport
 from segagree.model.scheme import BoundaryScheme
 
@@ -304,6 +306,20 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         tmp.write_text(text, encoding="utf-8", newline="\n")
     if doc.has_times:
         losses.add("times-dropped", "CoNLL-U has no times")
+
+
+def with_unmarked_layer(doc: Document, name: str) -> Document:
+    """``doc`` with the layer ``name`` (``edu`` or ``connective``) a CoNLL-U file that marks none
+    of its kind has: a prediction that begins no unit (no ``BeginSeg=Yes``) or finds no connective
+    reads without that layer, and is scored as a file with none (each document one unit, or one
+    stretch outside connectives), as the official scorer scores it. Other documents unchanged."""
+    if doc.source_format != ADAPTER.name or name in doc.layers or name not in ("edu", "connective"):
+        return doc
+    codes = np.zeros(doc.n_tokens, dtype=np.int16)
+    for rows in doc.speaker_rows().values():
+        if len(rows):
+            codes[rows[-1]] = 1 if name == "edu" else OUTSIDE
+    return doc.replace(layers={**doc.layers, name: Layer(name, builtin_scheme(name), codes)})
 
 
 def _connective_labels(doc: Document) -> list[str]:
