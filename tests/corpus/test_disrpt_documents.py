@@ -148,3 +148,46 @@ def test_a_document_id_that_would_leave_the_output_folder_is_left_out_and_report
     assert "t: document '..' left out" in skipped and "t: document 'x/../../up' left out" in skipped
     assert sorted(p.relative_to(out).as_posix() for p in (out / "review").rglob("*.xlsx")) == ["review/t/fine.xlsx"]
     assert not (tmp_path / "up.xlsx").exists() and not (out / "up.xlsx").exists()
+
+
+def test_decisions_exported_from_a_documents_page_adjudicate_into_that_document(tmp_path: Path) -> None:
+    """All-B decisions of one document's review page give annotator B's document (the other
+    documents of the files take no part), as the decisions file of any text does."""
+    from segagree.adjudication.tokens import adjudicate
+    from segagree.outputs.review_page import page_data
+
+    joined, split = _fixture(tmp_path, ("ann1", "ann2"))
+    out = tmp_path / "out"
+    proc = run_cli(["run", joined, "-o", out, "--no-kappa", "--no-workbooks", "--review-pages"])
+    assert proc.returncode == 0, proc.stderr
+    page = next(p for p in (out / "texts").glob("*.html") if "GUM_news_a" in p.name)
+    data = page_data(page)
+    assert data["text"] == "gum/GUM_news_a"
+    pair = data["pairs"][0]
+    rows = [
+        {
+            **dict(zip(pair["technical"], r["t"], strict=True)),
+            **{"row_id": r["id"], "speaker": r["speaker"], "op": r["kind"], "cost": r["cost"]},
+            **{"type_a": r["types"][0], "type_b": r["types"][1], "decision": "B", "comment": ""},
+        }
+        for r in pair["rows"]
+    ]
+    assert rows and {r["speaker"] for r in rows} == {"GUM_news_a"}
+    decisions = {
+        "format": "segagree review decisions",
+        "format_version": 1,
+        "kind": "tokens",
+        "text": data["text"],
+        "sheet": pair["sheet"],
+        "source": pair["source"],
+        "settings": data["settings"],
+        "scheme": data["scheme"],
+        "rows": rows,
+    }
+    path = page.parent / "a.decisions.json"  # saved beside the page, whose paths are relative to it
+    path.write_text(json.dumps(decisions), encoding="utf-8")
+    gold = tmp_path / "gold.tok"
+    report = adjudicate(path, gold, sources=[joined])
+    assert report.applied["B"] == len(rows) and report.undecided == []
+    # written by the same writer from annotator A's document with B's boundaries: B's own file
+    assert gold.read_text(encoding="utf-8") == (split / "GUM_news_a.ann2.tok").read_text(encoding="utf-8")
