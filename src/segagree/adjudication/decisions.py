@@ -166,6 +166,7 @@ def read_token_decisions(path: Path, sheet: str | None) -> tuple[dict[str, str],
     about = {
         SETTINGS_JSON_LABEL: json.dumps(data.get("settings"), ensure_ascii=False, sort_keys=True),
         SCHEME_JSON_LABEL: json.dumps(data.get("scheme"), ensure_ascii=False),
+        "text": str(data.get("text") or ""),
     }
     keys = list(OPS_HEADERS)
     table = [tuple(OPS_HEADERS[k] for k in keys)]

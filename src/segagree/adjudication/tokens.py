@@ -62,10 +62,11 @@ from segagree.adjudication.checks import (
     refuse_duplicate_ids,
 )
 from segagree.adjudication.decisions import is_decisions_file, read_token_decisions
+from segagree.corpus.documents import read_text_document
 from segagree.errors import SegagreeError, UsageError
 from segagree.files.memory import OutOfMemory
 from segagree.files.xlsx_guard import check_workbook
-from segagree.formats import LossReport, format_for, read_document, write_document
+from segagree.formats import LossReport, format_for, write_document
 from segagree.model import NONE_SYMBOL, BoundaryScheme, Document, Layer, scheme_from_dict
 from segagree.outputs.review_workbook import (
     ABOUT_SHEET,
@@ -174,6 +175,9 @@ class _Row:
 class _Source:
     sheet: str
     values: dict[str, str]
+    #: the text reviewed: a ``TEXT/DOCUMENT`` of a run names the one document of A's and B's files
+    #: (:mod:`segagree.corpus.documents`)
+    text: str = ""
 
 
 def _naming_the_workbook(func: Callable[_P, AdjudicationReport]) -> Callable[_P, AdjudicationReport]:
@@ -241,6 +245,7 @@ def adjudicate(
     else:
         about, workbook_sources, rows, sheet_name = _read_workbook(workbook, sheet)
     src = workbook_sources[sheet_name]
+    src.text = str(about.get("text") or "")
     roots = allowed_roots(workbook, sources)
     base_path = _find_source(workbook, src, Path(file_a) if file_a else None, roots)
     refuse_duplicate_ids(rows, workbook)
@@ -251,7 +256,9 @@ def adjudicate(
         raise SegagreeError(
             f"the About sheet's settings or scheme are missing or damaged ({err})", path=workbook
         ) from None
-    doc = read_document(base_path, src.values.get("format_a") or None, scheme=scheme, **reading_settings(settings))
+    doc = read_text_document(
+        base_path, src.text, src.values.get("format_a") or None, scheme=scheme, **reading_settings(settings)
+    )
     warnings: list[str] = []
     missing_rows, n_missing = _check_rows(rows, doc, src, workbook, scheme, settings, file_b, roots, warnings)
     if strict and warnings:
@@ -341,7 +348,9 @@ def _unit_times_from_b(
     if b_path is None or digest_problem(b_path, src.values.get("sha1_b", "")):
         return None  # _check_rows has said why B's file cannot be used
     try:
-        doc_b = read_document(b_path, src.values.get("format_b") or None, scheme=scheme, **reading_settings(settings))
+        doc_b = read_text_document(
+            b_path, src.text, src.values.get("format_b") or None, scheme=scheme, **reading_settings(settings)
+        )
     except SegagreeError:
         return None
     b_streams = speaker_streams(doc_b, settings)
@@ -581,7 +590,9 @@ def _missing_row_ids(
 
     known = set(RunConfig.__dataclass_fields__) - {"base_dir", "kappa"}
     config = RunConfig(**{k: v for k, v in settings.items() if k in known}, kappa=KappaSettings(enabled=False))
-    doc_b = read_document(b_path, src.values.get("format_b") or None, scheme=scheme, **reading_settings(settings))
+    doc_b = read_text_document(
+        b_path, src.text, src.values.get("format_b") or None, scheme=scheme, **reading_settings(settings)
+    )
     layer_pref = src.values.get("layer") or config.layer
     layer, layer_scheme, merge = resolve_layer(doc_a, doc_b, layer_pref if layer_pref in doc_a.layers else None, scheme)
     pair = pair_for_run(config, doc_a, doc_b, layer, layer_scheme, merge)

@@ -9,7 +9,8 @@ Two layouts, any formats mixed:
 The first layout wins when the corpus folder itself holds annotation files; folders are then
 not annotators (they may hold other material). A text needs at least two annotators; texts
 with fewer are listed as skipped. Two files of one annotator for one text is an error for
-that text.
+that text. A text whose CoNLL-U / DISRPT files hold two or more documents is one text per
+document (:mod:`segagree.corpus.documents`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from segagree.corpus.documents import split_documents
 from segagree.errors import SegagreeError
 from segagree.formats import EXTENSIONS
 
@@ -80,6 +82,7 @@ def find_annotations(root: Path) -> Corpus:
                 parts = split_name(path.name) if path.is_file() else None
                 if parts:
                     _add(corpus, parts[0] if not parts[1] else f"{parts[0]}.{parts[1]}", folder.name, path)
+    corpus.skipped.extend(split_documents(corpus.texts))
     for text in list(corpus.texts):
         if len(corpus.texts[text]) < 2:
             only = ", ".join(str(p.name) for p in corpus.texts[text].values())

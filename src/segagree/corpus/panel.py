@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from segagree.corpus.discovery import find_annotations, split_name
+from segagree.corpus.documents import read_text_document, split_documents
 from segagree.errors import UsageError
-from segagree.formats import read_document
 from segagree.metrics.chance.panel_frame import choose_members
 from segagree.model import Document
 from segagree.scoring.tokens.panel import PanelInput, panel_from_dataset, panel_from_texts
@@ -37,7 +37,9 @@ def files_of_texts(source: Path | Sequence[Path]) -> tuple[dict[str, dict[str, P
     if len(set(names)) != len(names):
         raise UsageError("two files give the same annotator name: " + ", ".join(str(p) for p in files))
     text = split_name(files[0].name)[0] if split_name(files[0].name) else files[0].stem  # type: ignore[index]
-    return {text: dict(zip(names, files, strict=True))}, []
+    texts = {text: dict(zip(names, files, strict=True))}
+    notes = split_documents(texts)  # the documents of DISRPT files are texts, as in a corpus run
+    return texts, notes
 
 
 def read_panel(
@@ -66,7 +68,9 @@ def read_panel(
     chosen, machines = choose_members(found, machines, humans)
     order = [*chosen, *machines]
     docs: dict[str, dict[str, Document]] = {
-        text: {a: read_document(path, **dict(reader_options or {})) for a, path in files.items() if a in order}
+        text: {
+            a: read_text_document(path, text, **dict(reader_options or {})) for a, path in files.items() if a in order
+        }
         for text, files in texts.items()
     }
     panel = panel_from_texts(docs, order, **pairing)

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from segagree.corpus.config import RunConfig
+from segagree.corpus.documents import read_text_document
 from segagree.errors import MismatchError, SegagreeError
-from segagree.formats import read_document
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.subtitles.suber_kernel import take_scored_parts
 from segagree.model import BoundaryScheme, Document
@@ -127,8 +127,8 @@ def run_task(
     try:
         result["key"] = task_key(text, ann_a, ann_b, Path(file_a), Path(file_b), config)
         scheme = config.load_scheme()
-        a = read_document(file_a, config.format or None, scheme=scheme, **config.reader_options())
-        b = read_document(file_b, config.format or None, scheme=scheme, **config.reader_options())
+        a = read_text_document(file_a, text, config.format or None, scheme=scheme, **config.reader_options())
+        b = read_text_document(file_b, text, config.format or None, scheme=scheme, **config.reader_options())
         result["format_a"], result["format_b"] = a.source_format, b.source_format
         # The configured layer where the files have it (an SRT pair has only `subtitle`).
         layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)

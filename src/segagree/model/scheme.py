@@ -532,6 +532,8 @@ BUILTIN_SCHEMES: dict[str, str] = {
     "sentence": "one type: end of sentence",
     "edu": "one type: end of an elementary discourse unit (DISRPT's BeginSeg on the next word)",
     "unit": "one type: end of a timed unit (a word or a phone of a CTM file)",
+    "connective": "PDTB-style connective spans (DISRPT's Seg=B-Conn/I-Conn) as a segmentation without gaps: "
+    "<conn> ends a connective, <o> a stretch outside connectives",
     "chat": "CLAN CHAT utterance terminators (. ? ! +... +/. +//. +\"/. ... and CA's intonation ends); "
     "types that share a Du Bois endnote are 0.5 similar",
 }
@@ -562,6 +564,15 @@ def builtin_scheme(name: str) -> BoundaryScheme:
         return _single("edu", "<edu>", "end of discourse unit", "an elementary discourse unit ends here")
     if name == "unit":
         return _single("unit", "<u>", "end of unit", "a timed unit (a word, a phone) ends here")
+    if name == "connective":
+        return BoundaryScheme(
+            "connective",
+            (
+                BoundaryType("<conn>", "end of connective", "a connective span (B-Conn, I-Conn ...) ends here"),
+                BoundaryType("<o>", "end of non-connective", "a stretch of words outside any connective ends here"),
+            ),
+            None,
+        )
     if name == "chat":
         return _chat()
     raise SchemeError(f"unknown built-in scheme {name!r}; known: {sorted(BUILTIN_SCHEMES)}")

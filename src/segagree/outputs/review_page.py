@@ -32,6 +32,7 @@ from urllib.parse import quote
 import numpy as np
 
 from segagree.corpus.config import RunConfig
+from segagree.corpus.documents import read_text_document
 from segagree.corpus.tasks import file_sha1, with_operation_rows
 from segagree.errors import SegagreeError
 from segagree.files.atomic import write_text_atomic
@@ -205,7 +206,9 @@ def _token_pair(
     for x in ("a", "b"):
         if result[f"file_{x}"] not in docs:
             path = result[f"file_{x}"]
-            docs[path] = read_document(path, config.format or None, scheme=scheme, **config.reader_options())
+            docs[path] = read_text_document(
+                path, str(result["text"]), config.format or None, scheme=scheme, **config.reader_options()
+            )
     sides = [_Side(docs[result[f"file_{x}"]], layer, settings) for x in ("a", "b")]
     anchors: dict[str, list[tuple[int, int]]] = {}
     for op in result.get("operation_rows", []):

@@ -8,7 +8,10 @@
 * **DISRPT segmentation** (``seg_eval.py`` of the DISRPT shared tasks 2019-2023): token by token,
   micro-averaged over the file, a true positive where both mark ``BeginSeg``, a false negative
   where only the gold does, a false positive where only the prediction does; P = TP / (TP + FP),
-  R = TP / (TP + FN), F = 2PR / (P + R), each 0 where its denominator is 0.
+  R = TP / (TP + FN), F = 2PR / (P + R), each 0 where its denominator is 0. On a ``connective``
+  layer (PDTB-style corpora: the script's "conn" mode, chosen when the gold has no BeginSeg), the
+  units are connective spans, matched exactly (same first and last token, no partial credit):
+  TP = gold spans the prediction has, FN = the others, FP = predicted spans the gold lacks.
 
 A layer holds the boundary *after* each token; a unit (sentence, EDU) begins after a boundary and
 at the start of the stream. The document-initial token therefore always begins a unit here: the
@@ -84,6 +87,22 @@ def unit_spans(codes: np.ndarray) -> set[tuple[int, int]]:
     return set(zip(starts, ends, strict=True))
 
 
+def typed_spans(codes: np.ndarray, code: int) -> set[tuple[int, int]]:
+    """(first token, last token) of every unit whose closing boundary is ``code``."""
+    arr = np.asarray(codes)
+    return {(s, e) for s, e in unit_spans(arr) if arr[e] == code}
+
+
+#: The connective layer's span type (:func:`segagree.model.builtin_scheme` ``connective``).
+CONNECTIVE_SYMBOL = "<conn>"
+
+
+def connective_code(scheme: Any) -> int | None:
+    """The code of a connective span's end in ``scheme``, or None (a scheme of units: EDU mode)."""
+    symbols = [t.symbol for t in getattr(scheme, "types", ())]
+    return symbols.index(CONNECTIVE_SYMBOL) + 1 if CONNECTIVE_SYMBOL in symbols else None
+
+
 def unit_starts(codes: np.ndarray) -> set[int]:
     """The tokens that begin a unit: the first, and every one after a boundary."""
     n = len(codes)
@@ -109,10 +128,13 @@ DISRPT_CARD = Card.from_text(
     """
     title: DISRPT discourse segmentation F1 (seg_eval.py)
     definition: token by token, micro-averaged over the file: TP where both begin a unit (BeginSeg), FN where
-        only A (the gold) does, FP where only B does; P = TP / (TP + FP), R = TP / (TP + FN), F = 2PR / (P + R)
+        only A (the gold) does, FP where only B does; P = TP / (TP + FP), R = TP / (TP + FN), F = 2PR / (P + R).
+        On a connective layer (Seg=B-Conn/I-Conn), connective spans matched exactly: TP = spans both have,
+        FN = A's others, FP = B's others
     citation: Zeldes et al. (2019), The DISRPT 2019 Shared Task on Elementary Discourse Unit Segmentation and
         Connective Detection
-    reference: DISRPT seg_eval.py 1.0.1 (EDU mode); a stream's first token always begins a unit here
+    reference: DISRPT seg_eval.py 1.0.1 (EDU and connective modes); a stream's first token always begins a
+        unit here
     """,
     name="disrpt_seg",
     needs="tokens",
@@ -136,6 +158,10 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
     card = DISRPT_CARD
 
     def statistics(self, item: TokenPair, params: Mapping[str, Any]) -> MatchCounts:
+        code = connective_code(item.scheme)
+        if code is not None:  # seg_eval.py's "conn" mode: exact spans
+            spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)
+            return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
         gold, system = unit_starts(item.a), unit_starts(item.b)
         return MatchCounts(len(gold & system), len(gold), len(system))
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError
+from segagree.formats.conllu import with_unmarked_layer
 from segagree.model import BoundaryScheme, Document, Layer
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.stream_alignment import project_pair
@@ -155,6 +156,7 @@ def pair_annotations(
                 f"there is nothing to pair with the {other.n_tokens} tokens of {other.source_path or 'the other'}"
             )
     lay_a = a.layer(layer)
+    b = with_unmarked_layer(b, lay_a.name if layer is None else layer)  # a CoNLL-U prediction marking none
     scheme = scheme or lay_a.scheme
     speaker_map = speaker_rule(speaker_map, normalise_speakers, a, b)
     arr_a, tok_a, order_a = speaker_arrays(a, lay_a.name, scheme, speaker_map)

@@ -1,0 +1,144 @@
+"""The documents of a multi-document CoNLL-U / DISRPT file as texts of a corpus run.
+
+A DISRPT file (``eng.rst.gum_dev.tok``) holds many documents (``# newdoc id = ...``), each a text
+of its own: a segmenter is judged per document and pooled over documents. ``compare`` and
+``agree`` on two such files read the documents as speakers of one text; a corpus run (and a
+panel) splits a text whose CoNLL-U files hold two or more distinct documents into one text per
+document, named ``TEXT/DOCUMENT`` (``eng.rst.gum_dev/GUM_academic_art``). Documents are paired
+across annotators by id; a document missing from an annotator's file is reported, never dropped
+in silence.
+
+The text name says which document of a file a task reads: discovered text names never hold a
+``/`` (they come from file and folder names), so :func:`read_text_document` reads the document
+after the first ``/`` of a text name from a CoNLL-U file, wherever a text's files are read again
+(the task, the review page, adjudication).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+
+from segagree.errors import InputError, SegagreeError
+from segagree.formats import format_for, read_document
+from segagree.formats.conllu import document_ids
+from segagree.model import Document
+from segagree.model.losses import read_losses
+
+#: Joins a file's text name and a document id in a run's text names.
+DOCUMENT_SEPARATOR = "/"
+CONLLU = "conllu"
+
+
+def _is_conllu(path: Path, fmt: str | None = None) -> bool:
+    try:
+        return format_for(path, fmt).name == CONLLU
+    except SegagreeError:  # an unknown format is not CoNLL-U: the task reading the file says so
+        return False
+
+
+def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None = None) -> list[str]:
+    """Replace every text whose CoNLL-U files hold two or more distinct documents by one text per
+    document (``TEXT/DOCUMENT``, each annotator's file as is), in place; return the notes: a
+    document one annotator's file lacks (the document is scored by the annotators that have it).
+
+    Documents are ordered as they first appear in the files (annotators in name order)."""
+    notes: list[str] = []
+    for text in list(texts):
+        files = texts[text]
+        if not all(_is_conllu(p, fmt) for p in files.values()):
+            continue
+        try:
+            ids = {who: document_ids(path) for who, path in files.items()}
+        except SegagreeError:  # an unreadable file: its text's task reports it, as for any other text
+            continue
+        if not all(ids.values()):  # a file without words: likewise
+            continue
+        order = list(dict.fromkeys(d for who in sorted(ids) for d in ids[who]))
+        if len(order) < 2:
+            continue
+        del texts[text]
+        for doc_id in order:
+            if not usable_id(doc_id):
+                notes.append(
+                    f"{text}: document {doc_id!r} left out: a document id names a text and its outputs "
+                    "(review/TEXT/DOCUMENT.xlsx), so it may hold no '/', '\\' or control characters and "
+                    "may not be '.' or '..'"
+                )
+                continue
+            name = f"{text}{DOCUMENT_SEPARATOR}{doc_id}"
+            have = {who: path for who, path in sorted(files.items()) if doc_id in ids[who]}
+            lacking = [f"{who} ({files[who].name})" for who in sorted(files) if who not in have]
+            if lacking:
+                notes.append(f"{name}: document {doc_id!r} is not in the file of {', '.join(lacking)}")
+            texts[name] = have
+    return notes
+
+
+def usable_id(doc_id: str) -> bool:
+    """Whether a document id can be the last part of a text name, which outputs use as a path
+    (``review/TEXT/DOCUMENT.xlsx``): no separator, no control character, not ``.`` or ``..``."""
+    return (
+        doc_id not in ("", ".", "..")
+        and "/" not in doc_id
+        and "\\" not in doc_id
+        and all(ch.isprintable() for ch in doc_id)
+    )
+
+
+def document_of(text: str) -> str | None:
+    """The document id a text name selects (after its first ``/``), or None."""
+    _, sep, doc_id = text.partition(DOCUMENT_SEPARATOR)
+    return doc_id if sep else None
+
+
+def select_document(doc: Document, text: str) -> Document:
+    """``doc`` restricted to the document ``text`` names (:func:`document_of`), unchanged when the
+    text names none or ``doc`` was not read from a CoNLL-U file."""
+    doc_id = document_of(text)
+    if doc_id is None or doc.source_format != CONLLU:
+        return doc
+    if doc_id not in doc.speakers:
+        raise InputError(
+            f"no document {doc_id!r} (text {text!r}); the file has {', '.join(doc.speakers)}",
+            path=doc.source_path or None,
+        )
+    one = doc.select_speakers([doc_id])
+    # the other documents are other texts of the run, not losses of this one
+    losses = read_losses()
+    losses.extend(loss for loss in one.losses if loss.kind != "speakers-dropped")
+    losses.notes[:] = list(one.losses.notes)
+    return one.replace(name=text, meta={**one.meta, "documents": [doc_id]}, losses=losses)
+
+
+#: Whole files read for their documents, most recent last: a task per document would otherwise
+#: read (and parse) its annotators' whole files once per document. Two: a task's pair of files.
+_WHOLE_FILES: OrderedDict[tuple[Any, ...], Document] = OrderedDict()
+_WHOLE_FILES_KEPT = 2
+
+
+def _read_whole(path: str | Path, fmt: str | None, options: dict[str, Any]) -> Document:
+    """:func:`read_document`, reusing this process's last reads of an unchanged file (same size,
+    times and inode) with the same format and options."""
+    st = Path(path).stat()
+    key = (str(Path(path).resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, fmt, repr(options))
+    if key in _WHOLE_FILES:
+        _WHOLE_FILES.move_to_end(key)
+        return _WHOLE_FILES[key]
+    doc = read_document(path, fmt, **options)
+    _WHOLE_FILES[key] = doc
+    while len(_WHOLE_FILES) > _WHOLE_FILES_KEPT:
+        _WHOLE_FILES.popitem(last=False)
+    return doc
+
+
+def read_text_document(path: str | Path, text: str, fmt: str | None = None, **options: Any) -> Document:
+    """Read ``path`` (:func:`segagree.formats.read_document`) as the annotation of ``text``: the one
+    document a ``TEXT/DOCUMENT`` text names (:func:`select_document`; the whole file is read once
+    for the consecutive documents of a worker), else the whole file."""
+    if document_of(text) is None:
+        return read_document(path, fmt, **options)
+    # select_document copies what it keeps: the kept whole Document is never changed
+    return select_document(_read_whole(path, fmt, dict(sorted(options.items()))), text)
