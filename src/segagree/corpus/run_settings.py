@@ -131,5 +131,8 @@ def choose_metrics(settings: RunConfig, metrics: str | Sequence[str]) -> None:
 
     names = resolve_metric_names(metrics)
     subtitle = set(GROUPS["subtitles"])
-    settings.metrics = [*SF_NAMES, *(m for m in names if m not in subtitle and m not in SF_NAMES)]
+    # S and B are boundary measures of every text as well as subtitle measures (over both break types)
+    other = {m for group, members in GROUPS.items() if group != "subtitles" for m in members}
+    token = [m for m in names if m not in SF_NAMES and (m not in subtitle or m in other)]
+    settings.metrics = [*SF_NAMES, *token]
     settings.subtitle_metrics = [m for m in names if m in subtitle]
