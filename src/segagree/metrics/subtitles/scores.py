@@ -645,8 +645,6 @@ def suber_scores(
     files) to compute each pair once.
     """
     from suber.data_types import Subtitle
-    from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
-    from suber.metrics.length_ratio import calculate_length_ratio
 
     from segagree.metrics.subtitles.sacrebleu_stats import SacrebleuStats
 
@@ -657,32 +655,110 @@ def suber_scores(
     timed = timed and all(isinstance(s, Subtitle) for s in (*hypothesis, *reference))
     values: dict[str, float] = {}
     skipped: dict[str, str] = {}
-    as_aligned: list[Any] | None = None
-    t_aligned: list[Any] | None = None
     wanted = list(dict.fromkeys(names))
     for full in wanted:
         if full not in SUBER_METRICS:
             raise ValueError(f"unknown SubER metric {full!r}; known: {', '.join(SUBER_METRICS)}")
-    cjk = language in ("zh", "ja", "ko")
-    if cache is not None and not cjk:
-        # Every TER metric's sentence pairs go to the workers now; equal pairs are computed once.
-        pairs: list[PairKey] = list(extra_masked)
-        for m in _TER_FAMILY:
-            if f"AS-{m}" in wanted and reference:
-                if as_aligned is None:
-                    as_aligned = levenshtein_align_hypothesis_to_reference(
-                        hypothesis=hypothesis, reference=reference, language=language
-                    )
-                pairs += _suber_ter_pairs(as_aligned, reference, m, True)
-            if f"t-{m}" in wanted and timed:
-                if t_aligned is None:
-                    t_aligned = time_align_hypothesis_to_reference(
-                        hypothesis=hypothesis, reference=reference, language=language
-                    )
-                pairs += _suber_ter_pairs(t_aligned, reference, m, True)
-            if m in wanted and len(hypothesis) == len(reference):
-                pairs += _suber_ter_pairs(hypothesis, reference, m, False)
-        cache.prefetch(pairs)
+    # SubER's kernel runs without the GIL: with a second CPU, both variants are computed in threads
+    # while the other metrics are computed here.
+    suber_threads = _suber_in_threads(hypothesis, reference, wanted, language) if timed else {}
+    try:
+        as_aligned, t_aligned = _prefetch_ter(hypothesis, reference, wanted, timed, language, cache, extra_masked)
+        _suber_metrics_in_turn(
+            hypothesis,
+            reference,
+            wanted,
+            timed,
+            language,
+            cache,
+            bleus,
+            suber_threads,
+            values,
+            skipped,
+            (as_aligned, t_aligned),
+        )
+    finally:
+        for future in suber_threads.values():
+            future.cancel()
+    return {m: values[m] for m in wanted if m in values}, skipped
+
+
+def _prefetch_ter(
+    hypothesis: Sequence[Any],
+    reference: Sequence[Any],
+    wanted: Sequence[str],
+    timed: bool,
+    language: str | None,
+    cache: TerCache | None,
+    extra_masked: Sequence[PairKey],
+) -> tuple[list[Any] | None, list[Any] | None]:
+    """Every TER metric's sentence pairs sent to ``cache``'s workers now (equal pairs computed once);
+    the AS- and t- alignments this needed (None where not made)."""
+    from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
+
+    as_aligned: list[Any] | None = None
+    t_aligned: list[Any] | None = None
+    if cache is None or language in ("zh", "ja", "ko"):
+        return as_aligned, t_aligned
+    pairs: list[PairKey] = list(extra_masked)
+    for m in _TER_FAMILY:
+        if f"AS-{m}" in wanted and reference:
+            if as_aligned is None:
+                as_aligned = levenshtein_align_hypothesis_to_reference(
+                    hypothesis=hypothesis, reference=reference, language=language
+                )
+            pairs += _suber_ter_pairs(as_aligned, reference, m, True)
+        if f"t-{m}" in wanted and timed:
+            if t_aligned is None:
+                t_aligned = time_align_hypothesis_to_reference(
+                    hypothesis=hypothesis, reference=reference, language=language
+                )
+            pairs += _suber_ter_pairs(t_aligned, reference, m, True)
+        if m in wanted and len(hypothesis) == len(reference):
+            pairs += _suber_ter_pairs(hypothesis, reference, m, False)
+    cache.prefetch(pairs)
+    return as_aligned, t_aligned
+
+
+def _suber_in_threads(
+    hypothesis: Sequence[Any], reference: Sequence[Any], wanted: Sequence[str], language: str | None
+) -> dict[str, Any]:
+    """``SubER`` and ``SubER-cased`` started in threads (futures by name) when this process may use
+    two CPUs or more; none otherwise."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from segagree.cpus import usable_cpus
+    from segagree.metrics.subtitles.suber_kernel import suber_score
+
+    names = [m for m in wanted if m in ("SubER", "SubER-cased")]
+    if not names or usable_cpus() < 2:
+        return {}
+    pool = ThreadPoolExecutor(max_workers=len(names), thread_name_prefix="suber")
+    try:
+        return {m: pool.submit(suber_score, hypothesis, reference, m, language) for m in names}
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _suber_metrics_in_turn(
+    hypothesis: Sequence[Any],
+    reference: Sequence[Any],
+    wanted: Sequence[str],
+    timed: bool,
+    language: str | None,
+    cache: TerCache | None,
+    bleus: Any,
+    suber_threads: dict[str, Any],
+    values: dict[str, float],
+    skipped: dict[str, str],
+    aligned: tuple[list[Any] | None, list[Any] | None],
+) -> None:
+    """The metrics of :func:`suber_scores` one by one into ``values`` (or ``skipped`` with the
+    reason), taking SubER's from ``suber_threads`` and the AS-/t- segments from ``aligned``."""
+    from suber.hyp_to_ref_alignment import levenshtein_align_hypothesis_to_reference, time_align_hypothesis_to_reference
+    from suber.metrics.length_ratio import calculate_length_ratio
+
+    as_aligned, t_aligned = aligned
     # The TER metrics last: their pairs are being computed meanwhile.
     for full in sorted(wanted, key=lambda m: m.split("-", 1)[-1] in _TER_FAMILY or m in _TER_FAMILY):
         if full == "length_ratio":
@@ -726,5 +802,7 @@ def suber_scores(
         if metric.endswith("TER-br") and language in ("zh", "ja", "ko"):
             skipped[full] = f"suber does not implement TER-br for language {language!r}"
             continue
+        if full in suber_threads:
+            values[full] = suber_threads[full].result()
+            continue
         values[full] = _suber_metric(metric, hyp, reference, final, language, cache, bleus)
-    return {m: values[m] for m in wanted if m in values}, skipped
