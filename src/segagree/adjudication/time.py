@@ -75,6 +75,7 @@ class TimeAdjudication:
         if self.undecided:
             out.append(f"undecided groups (no unit written): {', '.join(map(str, self.undecided[:20]))}")
         out.extend(self.losses.lines())
+        out.extend(self.losses.note_lines())
         return out
 
 

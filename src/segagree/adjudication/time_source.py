@@ -152,7 +152,10 @@ def write_on_reference(
     }
     if ref.kind == "table":  # a table's label is its category column (the text column is not rewritten)
         categories = {
-            item: [(float(u["start"]), float(u["end"]), str(u.get("category") or u["text"])) for u in sorted(us, key=_time_order)]
+            item: [
+                (float(u["start"]), float(u["end"]), str(u.get("category") or u["text"]))
+                for u in sorted(us, key=_time_order)
+            ]
             for item, us in by_item.items()
         }
         return replace_table_rows(ref.path, output, ref.annotator, ref.items, categories, settings)
@@ -181,7 +184,10 @@ def _replace_one(
 
 
 def _several_tiers(
-    ref: ReferenceFile, spans: Mapping[str, Sequence[tuple[float, float, str]]], output: Path, settings: Mapping[str, Any]
+    ref: ReferenceFile,
+    spans: Mapping[str, Sequence[tuple[float, float, str]]],
+    output: Path,
+    settings: Mapping[str, Any],
 ) -> LossReport:
     """Several reviewed tiers of one file: replaced one after the other, the steps between written to
     a scratch folder beside the output (the source is read, never written)."""

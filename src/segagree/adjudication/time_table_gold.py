@@ -103,7 +103,9 @@ def replace_table_rows(
         if not any(c.strip() for c in row):
             continue
         if len(row) <= max(col.values()):
-            raise InputError(f"the row has {len(row)} cells; expected {max(col.values()) + 1}", path=source, place=f"line {n}")
+            raise InputError(
+                f"the row has {len(row)} cells; expected {max(col.values()) + 1}", path=source, place=f"line {n}"
+            )
         who = row[col["annotator"]].strip()
         if who != annotator:
             others[who] = others.get(who, 0) + 1

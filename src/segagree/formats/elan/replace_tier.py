@@ -172,9 +172,7 @@ def replace_eaf_tier(source: Path, output: Path, tier_id: str, gold: Sequence[Go
         next_aid += 1
     removed = [ann for anns in old.values() for ann in anns]
     removed_ids = {ann.find("ALIGNABLE_ANNOTATION").get("ANNOTATION_ID") for ann in removed}
-    attributes = sum(
-        any(ann.find("ALIGNABLE_ANNOTATION").get(a) for a in _ATTRIBUTES_DROPPED) for ann in removed
-    )
+    attributes = sum(any(ann.find("ALIGNABLE_ANNOTATION").get(a) for a in _ATTRIBUTES_DROPPED) for ann in removed)
     for child in list(tier):
         tier.remove(child)
     tier.text = inner if new_children else None
@@ -205,7 +203,7 @@ def replace_eaf_tier(source: Path, output: Path, tier_id: str, gold: Sequence[Go
     )
     losses.add_count(
         "annotation-attributes-dropped",
-        f"replaced annotations of {tier_id!r} had CVE_REF, EXT_REF or LANG_REF attributes; the gold's new ones have none",
+        f"replaced annotations of {tier_id!r} had CVE_REF, EXT_REF or LANG_REF attributes; new ones have none",
         attributes,
     )
     encoding = tree.docinfo.encoding or "UTF-8"
@@ -230,7 +228,7 @@ def _add_slots(order: Any, new_slots: list[tuple[str, int]]) -> None:
 
 
 def _drop_unused_slots(root: Any, order: Any) -> None:
-    used = set()
+    used: set[str] = set()
     for al in root.iter("ALIGNABLE_ANNOTATION"):
         used.update((al.get("TIME_SLOT_REF1"), al.get("TIME_SLOT_REF2")))
     for slot in list(order):

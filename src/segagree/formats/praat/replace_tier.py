@@ -20,7 +20,7 @@ from segagree.errors import InputError
 from segagree.files.atomic import atomic_path
 from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
-from segagree.formats.praat.text_form import Item, Tier, TextGridFile, dump_textgrid, parse_textgrid
+from segagree.formats.praat.text_form import Item, TextGridFile, Tier, dump_textgrid, parse_textgrid
 from segagree.model.losses import LossReport
 
 __all__ = ["replace_textgrid_tier"]

@@ -337,7 +337,11 @@ def _point_tier_lines(tier: Tier, k: int, long: bool) -> list[str]:
         f"        points: size = {len(tier.items)} ",
     ]
     for i, it in enumerate(tier.items, start=1):
-        out += [f"        points [{i}]:", f"            number = {_num(it.start)} ", f"            mark = {_quote(it.label)} "]
+        out += [
+            f"        points [{i}]:",
+            f"            number = {_num(it.start)} ",
+            f"            mark = {_quote(it.label)} ",
+        ]
     return out
 
 
