@@ -309,3 +309,52 @@ def test_units_table_gold_keeps_the_reference_rows(tmp_path: Path) -> None:
     ]
     assert "lee (4 rows)" in result.stdout + result.stderr
     assert _sha1(table) == before
+
+
+def test_elan_symbolic_dependents_of_replaced_annotations_reported(elan_review: tuple[Path, Path, Path]) -> None:
+    book, kim, _ = elan_review
+    # A Symbolic_Association tier under movement: one value for kim's a1 (0-2 s, replaced by lee's
+    # 0-1 s) and one for a3 (5-9 s, kept as it is).
+    gloss = (
+        '    <TIER LINGUISTIC_TYPE_REF="assoc" PARENT_REF="movement" TIER_ID="gloss">\n'
+        '        <ANNOTATION>\n            <REF_ANNOTATION ANNOTATION_ID="a90" ANNOTATION_REF="a1">\n'
+        "                <ANNOTATION_VALUE>raise</ANNOTATION_VALUE>\n            </REF_ANNOTATION>\n"
+        "        </ANNOTATION>\n"
+        '        <ANNOTATION>\n            <REF_ANNOTATION ANNOTATION_ID="a91" ANNOTATION_REF="a3">\n'
+        "                <ANNOTATION_VALUE>lift</ANNOTATION_VALUE>\n            </REF_ANNOTATION>\n"
+        "        </ANNOTATION>\n    </TIER>\n"
+    )
+    kind = (
+        '    <LINGUISTIC_TYPE CONSTRAINTS="Symbolic_Association" GRAPHIC_REFERENCES="false" '
+        'LINGUISTIC_TYPE_ID="assoc" TIME_ALIGNABLE="false"/>\n'
+    )
+    text = kim.read_text(encoding="utf-8")
+    first_type = text.index("    <LINGUISTIC_TYPE ")
+    kim.write_text(text[:first_type] + gloss + kind + text[first_type:], encoding="utf-8")
+    again = run_cli(
+        ["review", "--time", str(kim), str(book.with_name("lee.eaf")), "--tier", "movement", "-o", str(book)]
+    )
+    assert again.returncode == 0, again.stderr
+    choices = iter(["lee", "lee", "kim", "none"])
+    decided = _decide(book, lambda row: next(choices))
+    gold = book.with_name("gold.eaf")
+    result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
+    assert result.returncode == 0, result.stderr
+    said = result.stdout + result.stderr
+    assert "dependents-dropped" in said and "gloss" in said
+    root = etree.parse(str(gold)).getroot()
+    refs = [(r.get("ANNOTATION_ID"), r.get("ANNOTATION_REF")) for r in root.iter("REF_ANNOTATION")]
+    assert refs == [("a91", "a3")]  # the value of the kept annotation stays, the other went with a1
+    assert _tier_content(gold, "upper_body") == _tier_content(kim, "upper_body")
+
+
+def test_elan_included_in_annotations_left_outside_are_counted(elan_review: tuple[Path, Path, Path]) -> None:
+    book, kim, _ = elan_review
+    # No unit at 5-9 s: upper_body's 'torso' (5.5-6 s) stays as it was, inside no movement annotation.
+    choices = iter(["lee", "lee", "none", "none"])
+    decided = _decide(book, lambda row: next(choices))
+    gold = book.with_name("gold.eaf")
+    result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
+    assert result.returncode == 0, result.stderr
+    assert "dependents-outside" in result.stdout + result.stderr and "(1)" in result.stdout + result.stderr
+    assert _tier_content(gold, "upper_body") == _tier_content(kim, "upper_body")
