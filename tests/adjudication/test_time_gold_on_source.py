@@ -358,3 +358,20 @@ def test_elan_included_in_annotations_left_outside_are_counted(elan_review: tupl
     assert result.returncode == 0, result.stderr
     assert "dependents-outside" in result.stdout + result.stderr and "(1)" in result.stdout + result.stderr
     assert _tier_content(gold, "upper_body") == _tier_content(kim, "upper_body")
+
+
+def test_files_of_one_name_in_annotators_folders(tmp_path: Path) -> None:
+    # kim/talk.eaf and lee/talk.eaf, lee's given first, kim first by --annotators: kim's file is the base.
+    (tmp_path / "kim").mkdir()
+    (tmp_path / "lee").mkdir()
+    kim = _eaf(tmp_path / "kim" / "talk.eaf", [(0, 2000, "up")], [(100, 900, "head")], [(0, 5000, "kim's note")])
+    lee = _eaf(tmp_path / "lee" / "talk.eaf", [(0, 1000, "up")], [], [(0, 3000, "lee's note")])
+    book = tmp_path / "review.xlsx"
+    args = ["review", "--time", str(lee), str(kim), "--annotators", "kim,lee", "--tier", "movement", "-o", str(book)]
+    assert run_cli(args).returncode == 0
+    decided = _decide(book, lambda row: "lee")
+    gold = tmp_path / "gold.eaf"
+    result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
+    assert result.returncode == 0, result.stderr
+    assert [x[3] for x in _tier_content(gold, "notes")] == ["kim's note"]
+    assert [x[1:] for x in _tier_content(gold, "movement")] == [(0, 1000, "up")]

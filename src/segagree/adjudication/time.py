@@ -205,7 +205,7 @@ def adjudicate_time(
     reference, why = reference_file(workbook, settings, annotators, Path(output), fmt)
     if reference is not None:  # the reference annotator's file, the reviewed tiers replaced
         report.losses = write_on_reference(reference, gold, Path(output), settings)
-        report.reference = f"{reference.path.name} (annotator {reference.annotator})"
+        report.reference = f"{_shown(reference.path)} (annotator {reference.annotator})"
         return report
     overlaps = _overlaps(gold)
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
@@ -222,6 +222,14 @@ def adjudicate_time(
             count=len(overlaps),
         )
     return report
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the current folder when under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _overlaps(gold: list[dict[str, Any]]) -> list[str]:

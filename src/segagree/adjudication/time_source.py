@@ -81,6 +81,9 @@ def reference_file(
     sources = [s for s in settings.get("sources") or [] if Path(str(s.get("file") or "")).name == name]
     if not sources:
         return None, f"the review does not record where {name} is (a review written by an older segagree)"
+    # Files of one name in annotators' folders (kim/talk.eaf, lee/talk.eaf) are named after their
+    # folders: the reference annotator's folder decides, else the first given.
+    sources.sort(key=lambda s: Path(str(s.get("file") or "")).parent.name != reference)
     roots = allowed_roots(workbook)
     found = [p for p in _candidates(workbook, sources[0]) if p.is_file()]
     if not found:

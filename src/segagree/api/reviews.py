@@ -216,8 +216,10 @@ def adjudicate_time(
     review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
-    edit) in any timed format (by the output's extension, or ``format``); returns the report
-    (:class:`segagree.outputs.time_review.TimeAdjudication`)."""
+    edit): on the first annotator's file, only the reviewed tier replaced (its other tiers, extent
+    and header kept; same format), else in any timed format (by the output's extension, or
+    ``format``) with a ``source-not-kept`` loss; returns the report
+    (:class:`segagree.adjudication.time.TimeAdjudication`)."""
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
     if undecided not in ("skip", "error"):
