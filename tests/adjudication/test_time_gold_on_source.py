@@ -375,3 +375,12 @@ def test_files_of_one_name_in_annotators_folders(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert [x[3] for x in _tier_content(gold, "notes")] == ["kim's note"]
     assert [x[1:] for x in _tier_content(gold, "movement")] == [(0, 1000, "up")]
+
+
+def test_a_time_review_page_records_no_absolute_path(elan_review: tuple[Path, Path, Path]) -> None:
+    book, kim, lee = elan_review
+    page = book.with_name("review.html")
+    result = run_cli(["review", "--time", str(kim), str(lee), "--tier", "movement", "-o", str(page)])
+    assert result.returncode == 0, result.stderr
+    text = page.read_text(encoding="utf-8")
+    assert "kim.eaf" in text and str(book.parent) not in text  # the sources by relative path only

@@ -181,11 +181,13 @@ def review_time(
 
 def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Path) -> list[dict[str, str]]:
     """Each source file: its path relative to the review's folder, absolute, and full SHA-1 (what
-    :func:`adjudicate_time` finds and checks the reference annotator's file by)."""
+    :func:`adjudicate_time` finds and checks the reference annotator's file by). A page carries no
+    absolute path of the machine that wrote it (as its token pages): the relative path only."""
     from segagree.corpus.tasks import file_sha1
 
     items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
     home = output.resolve().parent
+    page = output.suffix.lower() in (".html", ".htm")
     out = []
     for item in items:
         if isinstance(item, (str, os.PathLike)) and Path(item).is_file():
@@ -194,7 +196,7 @@ def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Pa
                 relative = os.path.relpath(path, home)
             except ValueError:  # another drive on Windows
                 relative = str(path)
-            out.append({"file": relative, "file_absolute": str(path), "sha1": file_sha1(path)})
+            out.append({"file": relative, "file_absolute": "" if page else str(path), "sha1": file_sha1(path)})
     return out
 
 
