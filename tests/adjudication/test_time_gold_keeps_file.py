@@ -1,5 +1,6 @@
-"""Adjudicating a time review: the gold keeps the source tier's name and the reviewed extent,
-and a gold whose chosen units overlap on one tier is flagged as a loss naming both rows."""
+"""Adjudicating a time review: the gold is the reference annotator's grid, keeping the source tier's
+name and the file's own extent, and a gold whose chosen units overlap on one tier is refused with
+both rows named (or, when the gold is written from its units alone, flagged as a loss)."""
 
 from __future__ import annotations
 
@@ -77,18 +78,26 @@ def test_gold_keeps_tier_name_and_extent(review: Path, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     gold = read_document(tmp_path / "gold.TextGrid")
     assert gold.speakers == ["arms"]  # the source tier, not 'gold'
-    # The reviewed span (the continuum scored, 0-9 s here), not cut to the last gold unit (4-9 s
-    # would be the same here, so the first unit starts the grid at 0 as the sources did).
-    assert (gold.meta["xmin"], gold.meta["xmax"]) == (0.0, 9.0)
+    # The file's own extent (0-12 s), not the reviewed span (0-9 s) nor the last gold unit.
+    assert (gold.meta["xmin"], gold.meta["xmax"]) == (0.0, 12.0)
     spans = list(zip(gold.tokens["start"].dropna(), gold.tokens["end"].dropna(), strict=True))
     assert spans == [(0.0, 2.0), (2.0, 4.0), (5.0, 9.0)]
 
 
-def test_overlapping_gold_flagged(review: Path, tmp_path: Path) -> None:
-    # r1's 5-9 s and r2's 7-9 s both chosen: one tier cannot hold both.
+def test_overlapping_gold_refused(review: Path, tmp_path: Path) -> None:
+    # r1's 5-9 s and r2's 7-9 s both chosen: one tier of r1's grid cannot hold both.
     book = _decide(review, lambda row: "r1" if row["r1 start"] is not None else "r2")
     result = run_cli(["adjudicate", str(book), "-o", str(tmp_path / "gold.TextGrid")])
+    assert result.returncode == 1
+    assert "tier 'arms': 5-9 s (row 4) and 7-9 s (row 5)" in result.stderr
+    assert not (tmp_path / "gold.TextGrid").exists()
+
+
+def test_overlapping_gold_flagged_without_the_source(review: Path, tmp_path: Path) -> None:
+    # Written as ELAN from TextGrid sources: the units alone, the overlap reported as a loss.
+    book = _decide(review, lambda row: "r1" if row["r1 start"] is not None else "r2")
+    result = run_cli(["adjudicate", str(book), "-o", str(tmp_path / "gold.eaf")])
     assert result.returncode == 0, result.stderr
     out = result.stdout + result.stderr
     assert "gold-overlap" in out and "5-9 s (row 4) and 7-9 s (row 5)" in out
-    assert "lossless" not in out
+    assert "source-not-kept" in out and "lossless" not in out

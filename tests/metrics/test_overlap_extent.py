@@ -1,9 +1,11 @@
-"""ELAN's overlap / extent agreement on worked examples computed by hand."""
+"""ELAN's overlap / extent agreement on worked examples computed by hand, following ELAN's code."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
@@ -34,20 +36,111 @@ def test_worked_example_by_hand() -> None:
     assert out["value"] == pytest.approx(0.275) and out["compare_units"] == 4
 
 
+def test_elan_code_worked_example() -> None:
+    """Followed by hand through ELAN's ``AnnotatorCompareUtil2.getAverageRatio`` (package
+    ``mpi.eudico.client.annotator.interannotator``; ``overlaps``: ``bt1 < et2 && et1 > bt2``,
+    ``calcOverlap``: min end - max begin, ``calcExtent``: max end - min begin, in
+    ``mpi.eudico.client.annotator.tier.AnnotatorCompareUtil``), read in the mirror
+    github.com/liepa-project/elan at commit 38a1dc7:
+
+    A = 0-4, 4-10, 12-14; B = 3-10, 12-13, 13-16.
+
+    * A 0-4: the scan over B finds 3-10 (overlaps), stops at 12-13 (12 > 4); one candidate:
+      overlap min(4, 10) - max(0, 3) = 1, extent max(4, 10) - min(0, 3) = 10: 0.1; 3-10 matched.
+    * A 4-10: 3-10 overlaps but is matched; 12-13 starts after 10: no candidate, 0 (ELAN does not
+      give 3-10 to the annotation it overlaps most: greedy in A's order).
+    * A 12-14: 12-13 and 13-16 both overlap by 1: the first stays (``ov > lov`` is strict);
+      extent 14 - 12 = 2: 0.5.
+    * B 13-16 unmatched: one more compare unit, 0.
+
+    Combination value (0.1 + 0 + 0.5 + 0) / 4 = 0.15. A second speaker, A = 0-2, B = 1-3: 1/3.
+    ELAN's overall value (``CompareAnnotationRatioMultiCommand.writeResultsAsText``): the mean of
+    the tier pairs' values, (0.15 + 1/3) / 2.
+    """
+    a, b = [(0, 4), (4, 10), (12, 14)], [(3, 10), (12, 13), (13, 16)]
+    assert overlap_extent_units(a, b) == pytest.approx([0.1, 0.0, 0.5, 0.0])
+    one = MEASURE.compute([unit_set(a, b)], {}).to_dict()
+    assert one["value"] == pytest.approx(0.15) and one["compare_units"] == 4
+    two = unit_set([(0, 2)], [(1, 3)])
+    assert MEASURE.compute([unit_set(a, b), two], {}).value == pytest.approx((0.15 + 1 / 3) / 2)
+    # the other readings, by parameter: pooled compare units, (0.6 + 1/3) / 5 ...
+    pooled = MEASURE.compute([unit_set(a, b), two], {"extent_average": "units"}).value
+    assert pooled == pytest.approx((0.6 + 1 / 3) / 5)
+    # ... and the largest overlap first: 4-10 with 3-10 (6/7), 12-14 with 12-13 (1/2); 0-4, 13-16 unpaired.
+    assert sorted(overlap_extent_units(a, b, "largest")) == pytest.approx([0, 0, 0.5, 6 / 7])
+    largest = MEASURE.compute([unit_set(a, b)], {"extent_pairing": "largest"}).value
+    assert largest == pytest.approx((6 / 7 + 0.5) / 4)
+
+
+def test_touching_is_not_overlapping() -> None:
+    # ELAN's overlaps() excludes et == bt: A 0-2 and B 2-4 are two unmatched compare units.
+    assert overlap_extent_units([(0, 2)], [(2, 4)]) == [0.0, 0.0]
+
+
 def test_one_to_one_largest_overlap_first() -> None:
     # B's 0-10 overlaps A's 0-6 (6) and 6-10 (4): it pairs with 0-6 (6/10); A's 6-10 is left: 0.
-    units = overlap_extent_units([(0, 6), (6, 10)], [(0, 10)])
-    assert sorted(units) == pytest.approx([0, 0.6])
+    # ELAN's order gives the same here (0-6 comes first and overlaps most).
+    for pairing in ("elan", "largest"):
+        assert sorted(overlap_extent_units([(0, 6), (6, 10)], [(0, 10)], pairing)) == pytest.approx([0, 0.6])
 
 
 def test_identical_tiers_and_pooling() -> None:
     same = unit_set([(0, 1), (2, 3)], [(0, 1), (2, 3)])
     assert MEASURE.compute([same], {}).value == pytest.approx(1.0)
     other = unit_set([(0, 2)], [(1, 3)])  # overlap 1, extent 3
-    # pooled from sums: (1 + 1 + 1/3) / 3 compare units
-    assert MEASURE.compute([same, other], {}).value == pytest.approx((2 + 1 / 3) / 3)
+    # ELAN: the mean of the two tier pairs' values; pooled: (1 + 1 + 1/3) / 3 compare units
+    assert MEASURE.compute([same, other], {}).value == pytest.approx((1 + 1 / 3) / 2)
+    assert MEASURE.compute([same, other], {"extent_average": "units"}).value == pytest.approx((2 + 1 / 3) / 3)
     assert MEASURE.compute([unit_set([], [])], {}).value is None
+
+
+def test_unknown_readings_refused() -> None:
+    with pytest.raises(ValueError, match="extent_pairing"):
+        overlap_extent_units([(0, 1)], [(0, 1)], "nearest")
+    with pytest.raises(ValueError, match="extent_average"):
+        MEASURE.compute([unit_set([(0, 1)], [(0, 1)])], {"extent_average": "files"})
 
 
 def test_one_side_empty_is_zero() -> None:
     assert MEASURE.compute([unit_set([(0, 1)], [])], {}).value == 0.0
+
+
+def _greedy_without_window(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> list[float]:
+    """ELAN's rule without its scan window: each A annotation in order takes, among all B annotations
+    not yet matched, the one it overlaps most (the first on ties)."""
+    matched: set[int] = set()
+    units = []
+    for sa, ea in a:
+        best, best_overlap = None, 0
+        for j, (sb, eb) in enumerate(b):
+            overlap = min(ea, eb) - max(sa, sb)
+            if j not in matched and overlap > best_overlap:
+                best, best_overlap = j, overlap
+        if best is None:
+            units.append(0.0)
+        else:
+            matched.add(best)
+            units.append(best_overlap / (max(ea, b[best][1]) - min(sa, b[best][0])))
+    return units + [0.0] * (len(b) - len(matched))
+
+
+def _tier(cuts: list[int]) -> list[tuple[int, int]]:
+    points = sorted(set(cuts))
+    return [(s, e) for k, (s, e) in enumerate(zip(points, points[1:], strict=False)) if k % 2 == 0]
+
+
+def test_elan_scan_window_quirk() -> None:
+    # ELAN's window: after A 0-1, the scan stops at B 4-5 (4 > 1) and sets lastInserted2 = 0, so the
+    # next A annotation scans from B 4-5: B 1-3 (touching 0-1, not overlapping) is passed over
+    # though it overlaps A 2-3. Four compare units, all 0. Scanning all of B ("greedy"): 2-3 with
+    # 1-3, overlap 1, extent 2: 0.5.
+    a, b = [(0, 1), (2, 3)], [(1, 3), (4, 5)]
+    assert overlap_extent_units(a, b) == [0.0, 0.0, 0.0, 0.0]
+    assert overlap_extent_units(a, b, "greedy") == pytest.approx([0.0, 0.5, 0.0])
+
+
+@given(st.lists(st.integers(0, 40), max_size=12), st.lists(st.integers(0, 40), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_greedy_is_elan_rule_over_all_of_b(cuts_a: list[int], cuts_b: list[int]) -> None:
+    a, b = _tier(cuts_a), _tier(cuts_b)
+    assert overlap_extent_units(a, b, "greedy") == pytest.approx(_greedy_without_window(a, b))

@@ -1,6 +1,8 @@
 """Adjudication of a time review: the decisions of a review workbook (or a review page's decisions
-file) read back (openpyxl) into gold units, one tier per speaker, written in any timed format
-segagree writes (by the output's extension).
+file) read back (openpyxl) into gold units, written on the reference annotator's file (the first
+annotator's: its other tiers, extent and header kept, :mod:`segagree.adjudication.time_source`), or,
+when that file cannot be used (said as a ``source-not-kept`` loss), one tier per speaker in any
+timed format segagree writes (by the output's extension).
 
 Decisions: an **annotator's name** keeps that annotator's unit; ``none`` keeps no unit; ``edit``
 keeps the unit typed into the *gold start*, *gold end* and *gold category* columns; empty is
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from segagree.adjudication.decisions import decisions_kind, is_decisions_file, read_time_decisions
+from segagree.adjudication.time_source import reference_file, write_on_reference
 from segagree.errors import InputError, SegagreeError
 from segagree.files.xlsx_guard import check_workbook
 from segagree.formats import LossReport, write_document
@@ -62,13 +65,17 @@ class TimeAdjudication:
     decisions: Counter[str] = field(default_factory=Counter)
     undecided: list[int] = field(default_factory=list)
     losses: LossReport = field(default_factory=LossReport)
+    reference: str = ""  # the file the gold was written on (its other tiers, extent and header kept)
 
     def lines(self) -> list[str]:
         done = ", ".join(f"{k} {n}" for k, n in sorted(self.decisions.items())) or "none"
         out = [f"wrote {self.output}: {self.units} gold units (decisions: {done})"]
+        if self.reference:
+            out.append(f"the gold is {self.reference} with the reviewed tiers replaced; everything else kept")
         if self.undecided:
             out.append(f"undecided groups (no unit written): {', '.join(map(str, self.undecided[:20]))}")
         out.extend(self.losses.lines())
+        out.extend(self.losses.note_lines())
         return out
 
 
@@ -122,13 +129,14 @@ def _gold_unit(row: dict[str, Any], decision: str, annotators: list[str], where:
     if decision == EDIT_DECISION:
         start, end = _number(row["gold start"], "gold start", where), _number(row["gold end"], "gold end", where)
         label = str(row.get("gold category") or "").strip()
-        text = label
+        text = category = label
     elif decision in annotators:
         if row.get(f"{decision} start") is None:
             raise InputError(f"decision {decision!r}, but {decision} has no unit in this group", place=where)
         start = _number(row[f"{decision} start"], f"{decision} start", where)
         end = _number(row[f"{decision} end"], f"{decision} end", where)
         text = str(row.get(f"{decision} text") or row.get(f"{decision} category") or "").strip()
+        category = str(row.get(f"{decision} category") or "").strip()
     else:
         choices = ", ".join([*annotators, NONE_DECISION, EDIT_DECISION])
         raise InputError(f"unknown decision {decision!r}; expected one of {choices}", place=where)
@@ -140,6 +148,8 @@ def _gold_unit(row: dict[str, Any], decision: str, annotators: list[str], where:
         "start": start,
         "end": end,
         "text": text,
+        "category": category,
+        "item": speaker,  # the review's speaker (recording/speaker) the unit belongs to
         "where": where,
     }
 
@@ -190,10 +200,20 @@ def adjudicate_time(
         raise SegagreeError(f"undecided groups: {report.undecided[:20]}", path=workbook)
     if not gold:
         raise SegagreeError("no gold unit: every decision is none or empty", path=workbook)
-    overlaps = _overlaps(gold)
     report.units = len(gold)
     settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
+    reference, why = reference_file(workbook, settings, annotators, Path(output), fmt)
+    if reference is not None:  # the reference annotator's file, the reviewed tiers replaced
+        report.losses = write_on_reference(reference, gold, Path(output), settings)
+        report.reference = f"{_shown(reference.path)} (annotator {reference.annotator})"
+        return report
+    overlaps = _overlaps(gold)
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
+    report.losses.add(
+        "source-not-kept",
+        "the gold holds the adjudicated units alone, not the reference annotator's other tiers, extent and "
+        f"header: {why}",
+    )
     if overlaps:
         report.losses.add(
             "gold-overlap",
@@ -202,6 +222,14 @@ def adjudicate_time(
             count=len(overlaps),
         )
     return report
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the current folder when under it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _overlaps(gold: list[dict[str, Any]]) -> list[str]:

@@ -159,6 +159,7 @@ def review_time(
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
+    settings["sources"] = _recorded_sources(sources, Path(output))  # the gold is written on the first one
     if Path(output).suffix.lower() in (".html", ".htm"):
         from segagree.outputs.review_page import time_page_data, write_review_page
 
@@ -176,6 +177,27 @@ def review_time(
     plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
     return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
+
+
+def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Path) -> list[dict[str, str]]:
+    """Each source file: its path relative to the review's folder, absolute, and full SHA-1 (what
+    :func:`adjudicate_time` finds and checks the reference annotator's file by). A page carries no
+    absolute path of the machine that wrote it (as its token pages): the relative path only."""
+    from segagree.corpus.tasks import file_sha1
+
+    items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    home = output.resolve().parent
+    page = output.suffix.lower() in (".html", ".htm")
+    out = []
+    for item in items:
+        if isinstance(item, (str, os.PathLike)) and Path(item).is_file():
+            path = Path(item).resolve()
+            try:
+                relative = os.path.relpath(path, home)
+            except ValueError:  # another drive on Windows
+                relative = str(path)
+            out.append({"file": relative, "file_absolute": "" if page else str(path), "sha1": file_sha1(path)})
+    return out
 
 
 def review_page_media(page: PathLike) -> str:
@@ -196,8 +218,10 @@ def adjudicate_time(
     review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
-    edit) in any timed format (by the output's extension, or ``format``); returns the report
-    (:class:`segagree.outputs.time_review.TimeAdjudication`)."""
+    edit): on the first annotator's file, only the reviewed tier replaced (its other tiers, extent
+    and header kept; same format), else in any timed format (by the output's extension, or
+    ``format``) with a ``source-not-kept`` loss; returns the report
+    (:class:`segagree.adjudication.time.TimeAdjudication`)."""
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
     if undecided not in ("skip", "error"):

@@ -71,8 +71,10 @@ def adjudicate(
 
     REVIEW is a workbook written by segagree review or segagree run (review/TEXT.xlsx).
     The gold annotation is annotator A's file with the decisions applied. From a review --time
-    workbook, the gold units are the decided groups' units (annotator name, none or edit), one tier
-    per speaker; undecided groups write no unit (keep-a) or stop (error).
+    workbook, the gold units are the decided groups' units (annotator name, none or edit), written on
+    the first annotator's file in place of the reviewed tier (its other tiers, extent and header
+    kept; else one tier per speaker, said as a loss); undecided groups write no unit (keep-a) or
+    stop (error).
 
     The About sheet's source paths are followed only into the workbook's folder, the current folder
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.

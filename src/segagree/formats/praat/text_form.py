@@ -321,8 +321,33 @@ def tiled(tier: Tier) -> list[Item]:
     return out
 
 
+def _point_tier_lines(tier: Tier, k: int, long: bool) -> list[str]:
+    """A point tier (``TextTier``) in Praat's long or short text form."""
+    if not long:
+        out = ['"TextTier"', _quote(tier.name), _num(tier.xmin), _num(tier.xmax), str(len(tier.items))]
+        for it in tier.items:
+            out += [_num(it.start), _quote(it.label)]
+        return out
+    out = [
+        f"    item [{k}]:",
+        '        class = "TextTier" ',
+        f"        name = {_quote(tier.name)} ",
+        f"        xmin = {_num(tier.xmin)} ",
+        f"        xmax = {_num(tier.xmax)} ",
+        f"        points: size = {len(tier.items)} ",
+    ]
+    for i, it in enumerate(tier.items, start=1):
+        out += [
+            f"        points [{i}]:",
+            f"            number = {_num(it.start)} ",
+            f"            mark = {_quote(it.label)} ",
+        ]
+    return out
+
+
 def dump_textgrid(tg: TextGridFile, *, long: bool = True) -> str:
-    """The Praat text form of interval tiers (long or short), gaps filled with empty intervals.
+    """The Praat text form of a TextGrid (long or short): interval tiers with gaps filled with empty
+    intervals, point tiers (``TextTier``) with their points.
 
     The caller guarantees ordered, non-overlapping intervals inside each tier's range and tiers
     inside the file's range (what :func:`parse_textgrid` checks on reading).
@@ -339,6 +364,9 @@ def dump_textgrid(tg: TextGridFile, *, long: bool = True) -> str:
     else:
         lines += [_num(tg.xmin), _num(tg.xmax), "<exists>", str(len(tg.tiers))]
     for k, tier in enumerate(tg.tiers, start=1):
+        if not tier.is_interval:
+            lines += _point_tier_lines(tier, k, long)
+            continue
         items = tiled(tier)
         if long:
             lines += [

@@ -1,18 +1,39 @@
 """ELAN's "percentage of overlap / extent" agreement (ELAN's inter-rater reliability dialog, the
-option "calculate percentage of overlap/extent"), as the ELAN manual describes it: for each pair
-of overlapping annotations of two tiers, the overlap divided by the total extent of the two
-(from the earlier start to the later end); annotations without a partner count 0; the average
-over all of them.
+option "calculate percentage of overlap/extent"), as ELAN's own code computes it.
 
-ELAN's source was not reachable when this was written, so the matching rule is ours and stated
-here: for every annotator pair ``"A|B"``, the pairs of annotations that overlap (strictly: a
-positive overlap) are taken one-to-one from the largest overlap down (ties: the earlier A
-annotation, then the earlier B annotation), each annotation in at most one pair. Every taken
-pair is a *compare unit* with agreement ``overlap / (max(end) - min(start))``; every annotation of
-A or B left without a partner is a compare unit with agreement 0. The value is the mean agreement
-over the compare units (1 for two identical tiers; 0 when nothing overlaps).
+ELAN's code (``mpi.eudico.client.annotator.interannotator.AnnotatorCompareUtil2.getAverageRatio``
+with ``calcOverlap``, ``calcExtent`` and ``overlaps`` of
+``mpi.eudico.client.annotator.tier.AnnotatorCompareUtil``; the overall value in
+``mpi.eudico.client.annotator.commands.CompareAnnotationRatioMultiCommand.writeResultsAsText``;
+read in the public mirror github.com/liepa-project/elan, commit 38a1dc7) does, for the two tiers
+of one tier combination (here: annotator A's and B's units of one speaker of one text, A the
+earlier annotator):
 
-Pooled over speakers, texts and pairs: the agreements' sums and the units' counts add.
+1. A's annotations in time order; for each, the B annotations that **overlap** it (strictly:
+   ``bt1 < et2 && et1 > bt2``, touching is not overlapping) and are not matched yet; if there are
+   any, the one with the **largest overlap** (ties: the earliest) is matched to it, and the
+   agreement is ``overlap / extent``, ``extent = max(ends) - min(starts)``; if there is none, 0.
+   This is greedy in A's order: an early A annotation takes a B annotation a later one overlaps
+   more. ELAN's scan window over B (``lastInserted2``) is reproduced as written, with its quirk: a
+   B annotation that starts exactly where an A annotation ends is passed over for the later A
+   annotations too (A = 0-1, 2-3 and B = 1-3, 4-5 give 0, though 2-3 overlaps 1-3);
+2. every A annotation is one compare unit, and so is every B annotation left unmatched (agreement 0);
+3. the combination's value is the sum of the agreements over the number of compare units (0 when
+   both tiers are empty; segagree leaves such a combination out: ``None``, nothing to compare);
+4. the **overall** value is the mean of the combinations' values (each tier pair weighs the same,
+   whatever its number of annotations).
+
+Parameters (Python API, measure parameters) for the other readings:
+
+* ``extent_pairing="greedy"``: ELAN's rule scanning all of B for each A annotation (no window,
+  so no B annotation is passed over);
+* ``extent_pairing="largest"``: pair overlapping annotations one-to-one from the largest overlap
+  down over both tiers (symmetric; ties: the earlier A annotation, then the earlier B one), as
+  segagree did before ELAN's code was read; default ``"elan"``;
+* ``extent_average="units"``: the overall value pools the compare units (sum of all agreements over
+  their number) instead of averaging the combinations; default ``"tiers"`` (ELAN's).
+
+ELAN works in integer milliseconds; segagree uses the times as read (equal for whole-ms times).
 """
 
 from __future__ import annotations
@@ -28,9 +49,44 @@ from segagree.metrics.contract import Card, Measure, UnitSet
 __all__ = ["MEASURES", "OverlapExtent", "overlap_extent_units"]
 
 
-def overlap_extent_units(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[float]:
-    """The agreement of every compare unit of two tiers' annotations (see the module docstring):
-    one per matched pair (overlap / extent), then 0 for each annotation left unmatched."""
+PAIRINGS = ("elan", "greedy", "largest")
+AVERAGES = ("tiers", "units")
+
+
+def _elan_units(a: list[tuple[float, float]], b: list[tuple[float, float]], window: bool = True) -> list[float]:
+    """ELAN's getAverageRatio, step by step (see the module docstring): A's annotations in order,
+    each matched to the not yet matched B annotation it overlaps most (the first on ties), with
+    ELAN's scan window over B (``last`` is ELAN's ``lastInserted2``), or over all of B."""
+    units: list[float] = []
+    matched: set[int] = set()
+    last = -1
+    for sa, ea in a:
+        overlapping: list[int] = []
+        for j in range(last + 1 if window else 0, len(b)):
+            sb, eb = b[j]
+            if sa < eb and ea > sb:
+                if j not in matched:
+                    overlapping.append(j)
+            elif sb > ea:
+                if window:
+                    last = j - 1 - len(overlapping)
+                break
+        if not overlapping:
+            units.append(0.0)
+            continue
+        best, best_overlap = overlapping[0], min(ea, b[overlapping[0]][1]) - max(sa, b[overlapping[0]][0])
+        for j in overlapping[1:]:
+            overlap = min(ea, b[j][1]) - max(sa, b[j][0])
+            if overlap > best_overlap:  # with the same overlap, the first one stays
+                best, best_overlap = j, overlap
+        matched.add(best)
+        units.append(best_overlap / (max(ea, b[best][1]) - min(sa, b[best][0])))
+    units.extend([0.0] * (len(b) - len(matched)))
+    return units
+
+
+def _largest_first_units(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[float]:
+    """One-to-one pairs from the largest overlap down over both tiers, then 0 for each unpaired one."""
     candidates = []
     for i, (sa, ea) in enumerate(a):
         for j, (sb, eb) in enumerate(b):
@@ -52,9 +108,23 @@ def overlap_extent_units(a: list[tuple[float, float]], b: list[tuple[float, floa
     return units
 
 
+def overlap_extent_units(
+    a: list[tuple[float, float]], b: list[tuple[float, float]], pairing: str = "elan"
+) -> list[float]:
+    """The agreement of every compare unit of two tiers' annotations, each tier in time order (see
+    the module docstring): ELAN's pairing (default), ``"greedy"`` (ELAN's without its scan window)
+    or ``"largest"`` overlap first."""
+    if pairing not in PAIRINGS:
+        raise ValueError(f"extent_pairing must be one of {PAIRINGS}, not {pairing!r}")
+    if pairing == "largest":
+        return _largest_first_units(a, b)
+    return _elan_units(a, b, window=pairing == "elan")
+
+
 @dataclass
 class ExtentSums:
-    """Per pair "A|B": (sum of the compare units' agreements, number of compare units)."""
+    """Per pair "A|B": (sum of the compare units' agreements, number of compare units, sum of the
+    tier combinations' values, number of combinations)."""
 
     pairs: dict[str, np.ndarray] = field(default_factory=dict)
 
@@ -89,33 +159,48 @@ class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
     card = Card(
         name="overlap_extent",
         title="ELAN's overlap / total extent",
-        definition="per pair of overlapping annotations (one-to-one, largest overlap first): overlap / "
-        "(later end - earlier start); each unmatched annotation 0; mean over these compare units, per pair A|B",
-        citation="ELAN manual, Annotator agreement: 'calculate percentage of overlap/extent' (The Language Archive)",
-        parameters={},
+        definition="ELAN's code: A's annotations in order, each paired with the unpaired B annotation it overlaps "
+        "most; overlap / (later end - earlier start), 0 for an A annotation without one and for each unpaired B "
+        "annotation; per tier pair the mean over these compare units; overall the mean over tier pairs",
+        citation="ELAN's AnnotatorCompareUtil2.getAverageRatio and CompareAnnotationRatioMultiCommand "
+        "(The Language Archive; ELAN manual, Annotator agreement: 'calculate percentage of overlap/extent')",
+        parameters={"extent_pairing": "elan (or greedy, largest)", "extent_average": "tiers (or units)"},
         better="higher",
         needs="times",
         annotators="2+",
         # Its own group: asked for by name (--measure), not run with every time measure by default.
         group="alignment",
-        reference="worked examples by hand (tests/metrics/test_overlap_extent.py); ELAN's matching not verified",
-        notes="ELAN's own matching rule could not be checked against its source; ours is stated in the module.",
+        reference="ELAN's code followed step by step on a worked example (tests/metrics/test_overlap_extent.py)",
+        notes="Asymmetric as ELAN: A (the earlier annotator) leads the pairing. A pair where neither annotator has "
+        "units is left out (ELAN would count it as 0 in the overall mean).",
     )
 
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> ExtentSums:
+        pairing = str(params.get("extent_pairing") or "elan").lower()
         out = ExtentSums()
         n = len(item.annotators)
         for a in range(n):
             for b in range(a + 1, n):
-                units = overlap_extent_units(_spans(item, a), _spans(item, b))
+                units = overlap_extent_units(_spans(item, a), _spans(item, b), pairing)
                 if units:
-                    out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = np.array([sum(units), len(units)])
+                    total = sum(units)
+                    out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = np.array(
+                        [total, len(units), total / len(units), 1]
+                    )
         return out
 
     def score(self, stats: ExtentSums, params: Mapping[str, Any]) -> ExtentResult:
-        pairs = {k: {"value": float(s / n), "compare_units": int(n)} for k, (s, n) in stats.pairs.items()}
-        total = np.sum(list(stats.pairs.values()), axis=0) if stats.pairs else np.zeros(2)
-        value = float(total[0] / total[1]) if total[1] else None
+        average = str(params.get("extent_average") or "tiers").lower()
+        if average not in AVERAGES:
+            raise ValueError(f"extent_average must be one of {AVERAGES}, not {average!r}")
+        # per pair A|B, as the overall value: the tier combinations' mean (ELAN) or the pooled units
+        pick = (2, 3) if average == "tiers" else (0, 1)
+        pairs = {
+            k: {"value": float(v[pick[0]] / v[pick[1]]), "compare_units": int(v[1]), "tier_pairs": int(v[3])}
+            for k, v in stats.pairs.items()
+        }
+        total = np.sum(list(stats.pairs.values()), axis=0) if stats.pairs else np.zeros(4)
+        value = float(total[pick[0]] / total[pick[1]]) if total[pick[1]] else None
         return ExtentResult(value, int(total[1]), pairs)
 
 

@@ -1,0 +1,206 @@
+"""The gold of a time review written on the reference annotator's own file.
+
+The **reference annotator** is the review's first annotator (the first file given to
+``review --time``, or the first annotator tier / table annotator). The gold is that annotator's
+file with only the reviewed tiers replaced by the adjudicated units: every other tier, the file's
+extent and its header are kept, written by the same format's tier replacer
+(:func:`segagree.formats.elan.replace_tier.replace_eaf_tier`,
+:func:`segagree.formats.praat.replace_tier.replace_textgrid_tier`,
+:func:`segagree.adjudication.time_table_gold.replace_table_rows`).
+
+The file is found from the review's settings (``sources``: each file's path relative to the
+review, its absolute path and full SHA-1) and plan (which file and tier each annotator's units
+came from): a recorded path is followed only into the review's folder or the current folder, and
+the file's SHA-1 must be the recorded one. When the file cannot be used (a review without
+``sources``, the file missing, an output in another format, a reviewed speaker the reference
+annotator has no tier for), :func:`reference_file` says why, and the gold is written from the
+units alone with that reason as a loss (``source-not-kept``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from segagree.adjudication.checks import allowed_roots, digest_problem
+from segagree.adjudication.time_table_gold import replace_table_rows
+from segagree.errors import SegagreeError
+from segagree.formats import LossReport, format_for
+from segagree.formats.elan.replace_tier import replace_eaf_tier
+from segagree.formats.praat.replace_tier import replace_textgrid_tier
+from segagree.scoring.time.units import item_name
+from segagree.scoring.time.units_table import is_units_table
+
+__all__ = ["ReferenceFile", "gold_overlaps", "reference_file", "write_on_reference"]
+
+# The formats whose tier replacer keeps everything else of the file.
+_KEPT_FORMATS = ("eaf", "textgrid", "table")
+
+
+@dataclass
+class ReferenceFile:
+    """The reference annotator's file and, for each reviewed item (speaker), what its units replace:
+    a tier name (ELAN, TextGrid), or the table rows of ``(speaker, recording)``."""
+
+    path: Path
+    kind: str  # "eaf", "textgrid" or "table"
+    annotator: str
+    items: dict[str, tuple[str, str, str]]  # review item -> (tier, speaker, recording) of the plan
+
+
+def _candidates(workbook: Path, entry: Mapping[str, Any]) -> list[Path]:
+    rel, absolute = str(entry.get("file") or ""), str(entry.get("file_absolute") or "")
+    out = []
+    if rel:
+        out.append(Path(rel).resolve() if Path(rel).is_absolute() else (workbook.resolve().parent / rel).resolve())
+    if absolute:
+        out.append(Path(absolute).resolve())
+    return out
+
+
+def reference_file(
+    workbook: Path, settings: Mapping[str, Any], annotators: Sequence[str], output: Path, fmt: str | None
+) -> tuple[ReferenceFile | None, str]:
+    """The reference annotator's file to write the gold on, or None and why it cannot be used.
+
+    Raises:
+        SegagreeError: the file was found but changed since the review was written (its SHA-1).
+    """
+    if not annotators:
+        return None, "the review names no annotator"
+    reference = annotators[0]
+    plan = settings.get("plan") or {}
+    rows = [r for r in plan.get("rows") or [] if r.get("annotator") == reference and r.get("scored", True)]
+    files = {str(r.get("file") or "") for r in rows}
+    if not rows or len(files) != 1:
+        return None, f"the review's plan does not name one file of the reference annotator {reference!r}"
+    name = files.pop()
+    sources = [s for s in settings.get("sources") or [] if Path(str(s.get("file") or "")).name == name]
+    if not sources:
+        return None, f"the review does not record where {name} is (a review written by an older segagree)"
+    # Files of one name in annotators' folders (kim/talk.eaf, lee/talk.eaf) are named after their
+    # folders: the reference annotator's folder decides, else the first given.
+    sources.sort(key=lambda s: Path(str(s.get("file") or "")).parent.name != reference)
+    roots = allowed_roots(workbook)
+    found = [p for p in _candidates(workbook, sources[0]) if p.is_file()]
+    if not found:
+        return None, f"{name}, the reference annotator's file, is missing (tried {sources[0].get('file')})"
+    if not any(found[0] == root or found[0].is_relative_to(root) for root in roots):
+        return None, f"{found[0]} is outside the review's folder and the current folder"
+    problem = digest_problem(found[0], str(sources[0].get("sha1") or ""))
+    if problem:
+        raise SegagreeError(f"the reference annotator's file: {problem}", path=workbook)
+    kind = "table" if is_units_table(found[0]) else format_for(found[0]).name
+    if kind not in _KEPT_FORMATS:
+        return None, f"{name} is a {kind} file; the gold keeps the rest of ELAN, TextGrid and units-table files only"
+    out_kind = format_for(output, fmt).name
+    if out_kind != ("table" if kind == "table" else kind):
+        return None, f"the gold is written as {out_kind}, the reference file {name} is {kind}: write it as {kind}"
+    items = {
+        item_name(str(r.get("recording") or ""), str(r.get("speaker") or "")): (
+            str(r.get("tier") or ""),
+            str(r.get("speaker") or ""),
+            str(r.get("recording") or ""),
+        )
+        for r in rows
+    }
+    return ReferenceFile(found[0], kind, reference, items), ""
+
+
+def gold_overlaps(units: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Each pair of gold units of one tier (ordered by time) that overlap, with their times and rows."""
+    found = []
+    ordered = sorted(units, key=lambda u: (u["start"], u["end"]))
+    for before, after in zip(ordered, ordered[1:], strict=False):
+        if after["start"] < before["end"]:
+            found.append(
+                f"{before['start']:g}-{before['end']:g} s ({before['where'].rsplit(', ', 1)[-1]}) "
+                f"and {after['start']:g}-{after['end']:g} s ({after['where'].rsplit(', ', 1)[-1]})"
+            )
+    return found
+
+
+def write_on_reference(
+    ref: ReferenceFile, gold: Sequence[Mapping[str, Any]], output: Path, settings: Mapping[str, Any]
+) -> LossReport:
+    """Write the gold units (``item``, ``start``, ``end``, ``text``, ``where`` each) on the reference file.
+
+    Raises:
+        SegagreeError: a reviewed item the reference annotator has no tier for, or gold units that
+            overlap on one tier (named with both units' times and rows: a tier cannot hold both).
+    """
+    by_item: dict[str, list[Mapping[str, Any]]] = {item: [] for item in ref.items}
+    for u in gold:
+        if u["item"] not in by_item:
+            raise SegagreeError(
+                f"gold units of {u['item']!r}, where the reference annotator {ref.annotator!r} has no tier",
+                path=ref.path,
+            )
+        by_item[u["item"]].append(u)
+    problems = []
+    for item, units in by_item.items():
+        tier = ref.items[item][0] or item or ref.annotator
+        problems += [f"tier {tier!r}: {pair}" for pair in gold_overlaps(units)]
+    if problems:
+        raise SegagreeError(
+            "gold units chosen on one tier overlap, and a tier cannot hold both (choose one, or edit one's "
+            "times): " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+        )
+    spans = {
+        item: [(float(u["start"]), float(u["end"]), str(u["text"])) for u in sorted(us, key=_time_order)]
+        for item, us in by_item.items()
+    }
+    if ref.kind == "table":  # a table's label is its category column (the text column is not rewritten)
+        categories = {
+            item: [
+                (float(u["start"]), float(u["end"]), str(u.get("category") or u["text"]))
+                for u in sorted(us, key=_time_order)
+            ]
+            for item, us in by_item.items()
+        }
+        return replace_table_rows(ref.path, output, ref.annotator, ref.items, categories, settings)
+    if len(spans) != 1 and ref.kind in ("eaf", "textgrid"):
+        return _several_tiers(ref, spans, output, settings)
+    (item, units_of), *_ = spans.items()
+    return _replace_one(ref, ref.path, output, ref.items[item][0], units_of, settings)
+
+
+def _time_order(u: Mapping[str, Any]) -> tuple[float, float]:
+    return (float(u["start"]), float(u["end"]))
+
+
+def _replace_one(
+    ref: ReferenceFile,
+    source: Path,
+    output: Path,
+    tier: str,
+    spans: Sequence[tuple[float, float, str]],
+    settings: Mapping[str, Any],
+) -> LossReport:
+    if ref.kind == "eaf":
+        return replace_eaf_tier(source, output, tier, spans)
+    gaps = (settings.get("plan") or {}).get("gap_labels") or []
+    return replace_textgrid_tier(source, output, tier, spans, gaps)
+
+
+def _several_tiers(
+    ref: ReferenceFile,
+    spans: Mapping[str, Sequence[tuple[float, float, str]]],
+    output: Path,
+    settings: Mapping[str, Any],
+) -> LossReport:
+    """Several reviewed tiers of one file: replaced one after the other, the steps between written to
+    a scratch folder beside the output (the source is read, never written)."""
+    losses = LossReport()
+    with tempfile.TemporaryDirectory(dir=output.resolve().parent, prefix=".segagree-gold-") as scratch:
+        source = ref.path
+        for k, (item, units) in enumerate(spans.items()):
+            target = output if k == len(spans) - 1 else Path(scratch) / f"step{k}{output.suffix}"
+            step = _replace_one(ref, source, target, ref.items[item][0], units, settings)
+            losses.losses.extend(x for x in step.losses if x not in losses.losses)
+            losses.notes.extend(x for x in step.notes if x not in losses.notes)
+            source = target
+    return losses

@@ -1,0 +1,78 @@
+"""One interval tier of a Praat TextGrid replaced, every other tier and the file's extent kept.
+
+An adjudicated gold of time units is the reference annotator's TextGrid with only the reviewed
+tier changed (:mod:`segagree.adjudication.time_source`): the file's ``xmin``/``xmax``, every other
+tier (interval or point, with its own range, its intervals and labels) and the tier order stay as
+read by :func:`segagree.formats.praat.text_form.parse_textgrid`; the reviewed tier keeps its name
+and range and holds the gold units, gaps filled with empty intervals as Praat requires. The file
+is written in its own form (long or short) as UTF-8 (Praat reads UTF-8); the times of every tier
+are written as Praat writes them (shortest exact decimal), so a tier's content is identical even
+where its text was spelled otherwise (``0.50`` is written ``0.5``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from segagree.errors import InputError
+from segagree.files.atomic import atomic_path
+from segagree.files.encoding import decode_text, detect_encoding
+from segagree.files.memory import read_bytes
+from segagree.formats.praat.text_form import Item, TextGridFile, Tier, dump_textgrid, parse_textgrid
+from segagree.model.losses import LossReport
+
+__all__ = ["replace_textgrid_tier"]
+
+_LEGACY = "cp1252"  # what Praat reads a file without a BOM that is not UTF-8 as
+
+
+def replace_textgrid_tier(
+    source: Path,
+    output: Path,
+    tier_name: str,
+    gold: Sequence[tuple[float, float, str]],
+    gap_labels: Sequence[str] = (),
+) -> LossReport:
+    """Write ``source`` to ``output`` with the interval tier ``tier_name`` holding ``gold``
+    (ordered, not overlapping: the caller checks), everything else kept (see the module docstring).
+
+    ``gap_labels``: the labels the review read as gaps (pauses): such intervals of the replaced tier
+    are not gold units and are not kept; they are counted as a loss (``gaps-dropped``).
+
+    Raises:
+        InputError: no such interval tier (or two of that name), or a gold unit outside the tier's range.
+    """
+    losses = LossReport()
+    raw = read_bytes(source)
+    text = decode_text(raw, source, fallback=_LEGACY)
+    if "ooBinaryFile" in text[:300]:
+        raise InputError("binary TextGrid is not supported; save it as a text file in Praat", path=source)
+    grid = parse_textgrid(text, source)
+    named = [t for t in grid.tiers if t.name == tier_name]
+    if len(named) != 1 or not named[0].is_interval:
+        what = "no interval tier" if not named or not named[0].is_interval else f"{len(named)} tiers"
+        raise InputError(f"{what} named {tier_name!r} to put the gold units on", path=source)
+    old = named[0]
+    for start, end, _ in gold:
+        if start < old.xmin - 1e-9 or end > old.xmax + 1e-9:
+            raise InputError(
+                f"the gold unit {start:g}-{end:g} s lies outside tier {tier_name!r}'s range "
+                f"{old.xmin:g}-{old.xmax:g} s; edit its times in the review",
+                path=source,
+            )
+    gaps = {g.strip() for g in gap_labels}
+    kept_gaps = sum(1 for it in old.items if it.label.strip() and it.label.strip() in gaps)
+    losses.add_count(
+        "gaps-dropped", f"intervals of tier {tier_name!r} labelled as gaps ({', '.join(sorted(gaps))})", kept_gaps
+    )
+    new = Tier(old.name, True, old.xmin, old.xmax, [Item(s, e, label, 0) for s, e, label in gold], old.line)
+    tiers = [new if t is old else t for t in grid.tiers]
+    long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
+    encoding = detect_encoding(raw, None, _LEGACY)
+    if encoding.replace("-", "").lower() not in ("utf8", "ascii"):
+        losses.note("encoding", f"{source.name} was {encoding}; the gold is written in UTF-8 (Praat reads both)")
+    with atomic_path(output, inputs=(source,)) as tmp:
+        tmp.write_text(dump_textgrid(TextGridFile(grid.xmin, grid.xmax, tiers), long=long_form), "utf-8")
+    return losses
