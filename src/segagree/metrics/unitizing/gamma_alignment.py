@@ -47,6 +47,8 @@ __all__ = ["Alignment", "alignment_disorder", "best_alignment", "check_pair_memo
 _TIE_BREAK = 1e-7
 # The program's objective is scaled so that HiGHS's absolute gap (1e-6) is far below 1e-9 here.
 _OBJECTIVE_SCALE = 1e4
+# Cells (groups × cuts) of the split test done at once: bounds its temporaries to a few MB.
+_SPLIT_BLOCK = 1 << 19
 
 
 @dataclass(frozen=True)
@@ -338,8 +340,11 @@ def candidate_groups(
         too_far = np.where(part.members >= 0, part.slack > limit, False).any(axis=1)
         part = part.take(np.flatnonzero(~too_far))
     part = part.take(np.flatnonzero(part.size > 0))
-    if n >= 4:  # cuts into two groups of 2+ units: the singleton cuts were checked above
-        part = part.take(np.flatnonzero(_no_better_split(part.members, tracks, dis, tables)))
+    if n >= 4:  # cuts into two groups of 2+ units (so groups of 4+): the singleton cuts were checked above
+        big = np.flatnonzero(part.size >= 4)
+        ok = np.ones(part.size.size, dtype=bool)
+        ok[big] = _no_better_split(part.members[big], tracks, dis, tables)
+        part = part.take(np.flatnonzero(ok))
     size = part.size
     disorders = (part.pair_sum + (npairs - size * (size - 1) // 2) * empty) / npairs
     return part.members, disorders
@@ -363,13 +368,24 @@ def _no_better_split(
             cost = tables[(a, b)].lookup(np.maximum(members[:, a], 0), np.maximum(members[:, b], 0))
             excess[(a, b)] = np.where(both, cost - empty, 0.0)
     limit = _pairs_count(n) * empty * (1 + 1e-9)
+    # Every cut at once: cut k puts annotator a on the first side when bit a of k + 1 is set (annotator
+    # n-1 always on the second side); a cut's cross sum is the product of the pairs' excesses with its
+    # crossing pairs. (Summed in another order than pair by pair, so it may differ in the last bits:
+    # the 1e-9 margin of the limit keeps every decision valid, a group dropped being one no best
+    # alignment needs.)
+    cuts = np.arange(1, 2 ** (n - 1))
+    side = ((cuts[:, None] >> np.arange(n)[None, :]) & 1).astype(float)  # (cuts, annotators)
+    pairs = list(excess)
+    crossing = np.array([side[:, a] != side[:, b] for a, b in pairs], dtype=float)  # (pairs, cuts)
     ok = np.ones(members.shape[0], dtype=bool)
-    for mask in range(1, 2 ** (n - 1)):  # annotator n-1 always on the second side
-        side = [(mask >> a) & 1 == 1 for a in range(n)]
-        left = present[:, side].any(axis=1)
-        right = present[:, [not x for x in side]].any(axis=1)
-        cross = sum(excess[(a, b)] for a in range(n) for b in range(a + 1, n) if side[a] != side[b])
-        ok &= ~(left & right & (cross > limit))
+    step = max(1, _SPLIT_BLOCK // cuts.size)
+    for lo in range(0, members.shape[0], step):
+        rows = slice(lo, lo + step)
+        here = present[rows].astype(float)
+        left = (here @ side.T) > 0.5
+        right = (here @ (1.0 - side.T)) > 0.5
+        cross = np.stack([excess[p][rows] for p in pairs], axis=1) @ crossing
+        ok[rows] = ~(left & right & (cross > limit)).any(axis=1)
     return ok
 
 
