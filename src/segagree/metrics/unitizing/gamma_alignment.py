@@ -49,6 +49,8 @@ _TIE_BREAK = 1e-7
 _OBJECTIVE_SCALE = 1e4
 # Cells (groups × cuts) of the split test done at once: bounds its temporaries to a few MB.
 _SPLIT_BLOCK = 1 << 19
+# Pair tables of at most this many unit pairs also keep every pair's cost in a flat array (8 MB).
+_DENSE_CELLS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -207,19 +209,27 @@ class _PairTable:
     cost: np.ndarray
     keys: np.ndarray
     width: int
+    dense: np.ndarray | None = None  # every d(u, v) as a flat (lo units × width) array, when small
 
     @classmethod
     def build(cls, lo: Track, hi: Track, dis: Dissimilarity, bound: float) -> _PairTable:
         i, j, cost = candidate_pairs(lo, hi, dis, bound)  # sorted by i, then j
         indptr = np.concatenate([[0], np.cumsum(np.bincount(i, minlength=len(lo)))]).astype(np.int64)
         width = max(len(hi), 1)
-        return cls(indptr, j, cost, i * width + j, width)
+        keys = i * width + j
+        dense = None
+        if 0 < len(lo) * width <= _DENSE_CELLS:  # a direct look-up instead of a binary search
+            dense = np.full(len(lo) * width, np.inf)
+            dense[keys] = cost
+        return cls(indptr, j, cost, keys, width, dense)
 
     def lookup(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         """d(u, v) for candidate pairs, inf where (u, v) is no candidate."""
         if self.keys.size == 0:
             return np.full(u.shape, np.inf)
         q = u * self.width + v
+        if self.dense is not None:
+            return self.dense[q]
         pos = np.minimum(np.searchsorted(self.keys, q), self.keys.size - 1)
         return np.where(self.keys[pos] == q, self.cost[pos], np.inf)
 
