@@ -103,8 +103,9 @@ def agree_time(
     ``resolution``, ``alpha``, ``beta``, ``delta_empty``, ``samples``, ``seed``, ``sampler``, ``jobs``);
     each measure reads its own (``jobs`` there: gamma's sample workers). ``jobs``: worker processes scoring
     the recordings and speakers in parallel (default 1, at most the CPUs this process may use; with one
-    recording and speaker, gamma's sample workers); the numbers are the same for any value. ``reading`` takes :func:`read_time_units`'s keywords (``annotators``,
-    ``annotator_tiers``, ``continuum``, ``category``, ``format``, ``scheme``, ``layer``, reader options).
+    recording and speaker, gamma's sample workers); the numbers are the same for any value. ``reading``
+    takes :func:`read_time_units`'s keywords (``annotators``, ``annotator_tiers``, ``continuum``,
+    ``category``, ``format``, ``scheme``, ``layer``, reader options).
 
     Example::
 
