@@ -47,8 +47,8 @@ __all__ = ["Alignment", "alignment_disorder", "best_alignment", "check_pair_memo
 _TIE_BREAK = 1e-7
 # The program's objective is scaled so that HiGHS's absolute gap (1e-6) is far below 1e-9 here.
 _OBJECTIVE_SCALE = 1e4
-# Cells (groups × cuts) of the split test done at once: bounds its temporaries to a few MB.
-_SPLIT_BLOCK = 1 << 19
+# Groups in doubt from which the split test runs compiled (numba's start-up, ~0.3 s, then pays off).
+_COMPILED_SPLIT_ROWS = 20_000
 # Pair tables of at most this many unit pairs also keep every pair's cost in a flat array (8 MB).
 _DENSE_CELLS = 1 << 20
 
@@ -378,24 +378,32 @@ def _no_better_split(
             cost = tables[(a, b)].lookup(np.maximum(members[:, a], 0), np.maximum(members[:, b], 0))
             excess[(a, b)] = np.where(both, cost - empty, 0.0)
     limit = _pairs_count(n) * empty * (1 + 1e-9)
-    # Every cut at once: cut k puts annotator a on the first side when bit a of k + 1 is set (annotator
-    # n-1 always on the second side); a cut's cross sum is the product of the pairs' excesses with its
-    # crossing pairs. (Summed in another order than pair by pair, so it may differ in the last bits:
-    # the 1e-9 margin of the limit keeps every decision valid, a group dropped being one no best
-    # alignment needs.)
-    cuts = np.arange(1, 2 ** (n - 1))
-    side = ((cuts[:, None] >> np.arange(n)[None, :]) & 1).astype(float)  # (cuts, annotators)
     pairs = list(excess)
-    crossing = np.array([side[:, a] != side[:, b] for a, b in pairs], dtype=float)  # (pairs, cuts)
+    cuts = np.arange(1, 2 ** (n - 1))  # cut k: annotator a on the first side when bit a of k + 1 is set
+    side = ((cuts[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)  # (cuts, annotators)
     ok = np.ones(members.shape[0], dtype=bool)
-    step = max(1, _SPLIT_BLOCK // cuts.size)
-    for lo in range(0, members.shape[0], step):
-        rows = slice(lo, lo + step)
-        here = present[rows].astype(float)
-        left = (here @ side.T) > 0.5
-        right = (here @ (1.0 - side.T)) > 0.5
-        cross = np.stack([excess[p][rows] for p in pairs], axis=1) @ crossing
-        ok[rows] = ~(left & right & (cross > limit)).any(axis=1)
+    # A cut's cross sum is at most the sum of the positive excesses: a group whose positive excesses stay
+    # below the limit (by a margin far above rounding) passes every cut.
+    positive = np.zeros(members.shape[0])
+    for p in pairs:
+        positive += np.maximum(excess[p], 0.0)
+    doubtful = np.flatnonzero(positive > limit * (1 - 1e-9))
+    if doubtful.size >= _COMPILED_SPLIT_ROWS:  # the compiled loop (numba's start-up pays off)
+        from segagree.metrics.unitizing.split_kernel import passes_every_cut
+
+        crossing = np.full((cuts.size, len(pairs)), -1, dtype=np.int64)
+        for k in range(cuts.size):
+            across = [i for i, (a, b) in enumerate(pairs) if side[k, a] != side[k, b]]
+            crossing[k, : len(across)] = across
+        table = np.stack([excess[p][doubtful] for p in pairs], axis=1)
+        ok[doubtful] = passes_every_cut(table, present[doubtful], crossing, side, limit)
+        return ok
+    for k in range(cuts.size):  # each cut's sum adds its crossing pairs one by one in pair order
+        rows = doubtful
+        left = present[rows][:, side[k]].any(axis=1)
+        right = present[rows][:, ~side[k]].any(axis=1)
+        cross = sum(excess[(a, b)][rows] for a, b in pairs if side[k, a] != side[k, b])
+        ok[rows] &= ~(left & right & (cross > limit))
     return ok
 
 
