@@ -20,7 +20,9 @@ Measured on 28 Nov 2026, 2 cores shared with other work (load average 0.7-1.6), 
 * after: ``--jobs 1`` 93.2 s wall, 93.2 s CPU; ``--jobs 2`` 47.7 s wall, 91.3 s CPU; the JSON of
   both byte for byte that of main.
 
-So 4.0 times less CPU and 7.8 times less wall time with ``--jobs 2``; the whole 36 recordings would take
+So 4.0 times less CPU and 7.8 times less wall time with ``--jobs 2``. After the split test's kernel (same
+JSON again): ``--jobs 2`` 47.2 s wall, 92.5 s CPU at load average 1.7 (``--jobs 1`` 96 s: the other
+work on the machine blurs the ~10 % it saves on gamma's alignments). The whole 36 recordings would take
 ~290 s wall with ``--jobs 2`` (not run here: the machine is shared). gamma's best alignments (HiGHS's
 simplex and branch and bound, ~45 % of what is left, and the candidate groups) are nearly all the time.
 """
