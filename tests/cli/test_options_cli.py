@@ -53,7 +53,6 @@ def _error_line(res: object) -> str:
         (("agree", A1, A2, "--max-mismatch", "0.3"), "--max-mismatch", "--align"),
         # a measure's parameter without that measure
         (("agree", "--time", KIM, LEE, "--measure", "gamma", "--tolerance", "0.2"), "--tolerance", "boundary_f1"),
-        (("agree", "--time", KIM, LEE, "--measure", "alpha_u", "--jobs", "2"), "--jobs", "gamma"),
         (("compare", A1, A2, "--tolerance", "0.2"), "--tolerance", "--metric"),
         (("compare", A1, A2, "--metric", "all", "--samples", "3"), "--samples", "gamma"),
         (("compare", A1, A2, "--metric", "all", "--language", "zh"), "--language", "suber_metrics"),

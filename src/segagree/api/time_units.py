@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segagree.api.common import DocumentLike, PathLike
+from segagree.errors import UsageError
 from segagree.model import BoundaryScheme, Document
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ def agree_time(
     *,
     measures: Sequence[str] | None = None,
     params: Mapping[str, Any] | None = None,
+    jobs: int | None = None,
     **reading: Any,
 ) -> dict[str, Any]:
     """Time-based unitizing agreement of annotators who drew their own time spans.
@@ -99,8 +101,11 @@ def agree_time(
     modified kappa (Holle & Rein 2015, as ELAN), boundary F1 within a tolerance, purity and coverage,
     and gamma once registered. ``params`` holds measure parameters (``tolerance``, ``min_overlap``,
     ``resolution``, ``alpha``, ``beta``, ``delta_empty``, ``samples``, ``seed``, ``sampler``, ``jobs``);
-    each measure reads its own. ``reading`` takes :func:`read_time_units`'s keywords (``annotators``,
-    ``annotator_tiers``, ``continuum``, ``category``, ``format``, ``scheme``, ``layer``, reader options).
+    each measure reads its own (``jobs`` there: gamma's sample workers). ``jobs``: worker processes scoring
+    the recordings and speakers in parallel (default 1, at most the CPUs this process may use; with one
+    recording and speaker, gamma's sample workers); the numbers are the same for any value. ``reading``
+    takes :func:`read_time_units`'s keywords (``annotators``, ``annotator_tiers``, ``continuum``,
+    ``category``, ``format``, ``scheme``, ``layer``, reader options).
 
     Example::
 
@@ -114,8 +119,10 @@ def agree_time(
     from segagree.scoring.time.agreement import score_time
 
     check_time_parameters(params, measures)
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UsageError(f"jobs must be a whole number of at least 1, not {jobs!r}")
     timed = read_time_units(sources, **reading)
-    return score_time(timed, measures, params)
+    return score_time(timed, measures, params, jobs)
 
 
 def check_time_parameters(params: Mapping[str, Any] | None, measures: Sequence[str] | None, first: int = 0) -> None:

@@ -101,7 +101,12 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     metavar="SE",
     help="Stop before --sims once both pooled kappas' Monte Carlo standard errors are at most SE.",
 )
-@count_option("--jobs", "Worker processes for the simulations (same numbers for any value).", default=1)
+@count_option(
+    "--jobs",
+    "Worker processes for the simulations; with --time, for the recordings and speakers (gamma's sampled "
+    "continua for one). Same numbers for any value.",
+    default=1,
+)
 @count_option(
     "--threads",
     "Threads scoring the simulations, in this process or in each --jobs worker (same numbers for any "
@@ -160,14 +165,9 @@ def agree(
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time
 
-        # jobs: gamma's sample workers (None: the measure's default, 1); refused above for measures without them
-        opts = {
-            **time_opts,
-            "seed": given_seed(seed),
-            "jobs": jobs if jobs > 1 else None,
-            "speaker_map": speaker_labels.renames,
-        }
-        run_time(paths, opts, reading, scheme, layer, json_out)
+        # jobs: the recordings and speakers scored in parallel (gamma's sample workers for one of them)
+        opts = {**time_opts, "seed": given_seed(seed), "jobs": None, "speaker_map": speaker_labels.renames}
+        run_time(paths, opts, reading, scheme, layer, json_out, jobs=jobs)
         return
     if dataset is not None:
         if paths:

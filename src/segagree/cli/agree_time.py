@@ -247,9 +247,16 @@ def _reading(opts: dict[str, Any], reading: Reading, scheme: str | None, layer: 
 
 
 def run_time(
-    files: list[Path], opts: dict[str, Any], reading: Reading, scheme: str | None, layer: str | None, json_out: bool
+    files: list[Path],
+    opts: dict[str, Any],
+    reading: Reading,
+    scheme: str | None,
+    layer: str | None,
+    json_out: bool,
+    *,
+    jobs: int = 1,
 ) -> None:
-    """Read, score and print (called by ``agree`` with ``--time``)."""
+    """Read, score and print (called by ``agree`` with ``--time``; ``jobs``: worker processes)."""
     import segagree.api as api
 
     measures = list(opts["measures"]) or None
@@ -257,7 +264,7 @@ def run_time(
         show_plan(files, opts, reading, scheme, layer, json_out)
         return
     result = api.agree_time(
-        files, measures=measures, params=measure_params(opts), **_reading(opts, reading, scheme, layer)
+        files, measures=measures, params=measure_params(opts), jobs=jobs, **_reading(opts, reading, scheme, layer)
     )
     if json_out:
         print_json(result)

@@ -47,6 +47,10 @@ __all__ = ["Alignment", "alignment_disorder", "best_alignment", "check_pair_memo
 _TIE_BREAK = 1e-7
 # The program's objective is scaled so that HiGHS's absolute gap (1e-6) is far below 1e-9 here.
 _OBJECTIVE_SCALE = 1e4
+# Groups in doubt from which the split test runs compiled (numba's start-up, ~0.3 s, then pays off).
+_COMPILED_SPLIT_ROWS = 20_000
+# Pair tables of at most this many unit pairs also keep every pair's cost in a flat array (8 MB).
+_DENSE_CELLS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -205,19 +209,27 @@ class _PairTable:
     cost: np.ndarray
     keys: np.ndarray
     width: int
+    dense: np.ndarray | None = None  # every d(u, v) as a flat (lo units × width) array, when small
 
     @classmethod
     def build(cls, lo: Track, hi: Track, dis: Dissimilarity, bound: float) -> _PairTable:
         i, j, cost = candidate_pairs(lo, hi, dis, bound)  # sorted by i, then j
         indptr = np.concatenate([[0], np.cumsum(np.bincount(i, minlength=len(lo)))]).astype(np.int64)
         width = max(len(hi), 1)
-        return cls(indptr, j, cost, i * width + j, width)
+        keys = i * width + j
+        dense = None
+        if 0 < len(lo) * width <= _DENSE_CELLS:  # a direct look-up instead of a binary search
+            dense = np.full(len(lo) * width, np.inf)
+            dense[keys] = cost
+        return cls(indptr, j, cost, keys, width, dense)
 
     def lookup(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         """d(u, v) for candidate pairs, inf where (u, v) is no candidate."""
         if self.keys.size == 0:
             return np.full(u.shape, np.inf)
         q = u * self.width + v
+        if self.dense is not None:
+            return self.dense[q]
         pos = np.minimum(np.searchsorted(self.keys, q), self.keys.size - 1)
         return np.where(self.keys[pos] == q, self.cost[pos], np.inf)
 
@@ -338,8 +350,11 @@ def candidate_groups(
         too_far = np.where(part.members >= 0, part.slack > limit, False).any(axis=1)
         part = part.take(np.flatnonzero(~too_far))
     part = part.take(np.flatnonzero(part.size > 0))
-    if n >= 4:  # cuts into two groups of 2+ units: the singleton cuts were checked above
-        part = part.take(np.flatnonzero(_no_better_split(part.members, tracks, dis, tables)))
+    if n >= 4:  # cuts into two groups of 2+ units (so groups of 4+): the singleton cuts were checked above
+        big = np.flatnonzero(part.size >= 4)
+        ok = np.ones(part.size.size, dtype=bool)
+        ok[big] = _no_better_split(part.members[big], tracks, dis, tables)
+        part = part.take(np.flatnonzero(ok))
     size = part.size
     disorders = (part.pair_sum + (npairs - size * (size - 1) // 2) * empty) / npairs
     return part.members, disorders
@@ -363,13 +378,32 @@ def _no_better_split(
             cost = tables[(a, b)].lookup(np.maximum(members[:, a], 0), np.maximum(members[:, b], 0))
             excess[(a, b)] = np.where(both, cost - empty, 0.0)
     limit = _pairs_count(n) * empty * (1 + 1e-9)
+    pairs = list(excess)
+    cuts = np.arange(1, 2 ** (n - 1))  # cut k: annotator a on the first side when bit a of k + 1 is set
+    side = ((cuts[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)  # (cuts, annotators)
     ok = np.ones(members.shape[0], dtype=bool)
-    for mask in range(1, 2 ** (n - 1)):  # annotator n-1 always on the second side
-        side = [(mask >> a) & 1 == 1 for a in range(n)]
-        left = present[:, side].any(axis=1)
-        right = present[:, [not x for x in side]].any(axis=1)
-        cross = sum(excess[(a, b)] for a in range(n) for b in range(a + 1, n) if side[a] != side[b])
-        ok &= ~(left & right & (cross > limit))
+    # A cut's cross sum is at most the sum of the positive excesses: a group whose positive excesses stay
+    # below the limit (by a margin far above rounding) passes every cut.
+    positive = np.zeros(members.shape[0])
+    for p in pairs:
+        positive += np.maximum(excess[p], 0.0)
+    doubtful = np.flatnonzero(positive > limit * (1 - 1e-9))
+    if doubtful.size >= _COMPILED_SPLIT_ROWS:  # the compiled loop (numba's start-up pays off)
+        from segagree.metrics.unitizing.split_kernel import passes_every_cut
+
+        crossing = np.full((cuts.size, len(pairs)), -1, dtype=np.int64)
+        for k in range(cuts.size):
+            across = [i for i, (a, b) in enumerate(pairs) if side[k, a] != side[k, b]]
+            crossing[k, : len(across)] = across
+        table = np.stack([excess[p][doubtful] for p in pairs], axis=1)
+        ok[doubtful] = passes_every_cut(table, present[doubtful], crossing, side, limit)
+        return ok
+    for k in range(cuts.size):  # each cut's sum adds its crossing pairs one by one in pair order
+        rows = doubtful
+        left = present[rows][:, side[k]].any(axis=1)
+        right = present[rows][:, ~side[k]].any(axis=1)
+        cross = sum(excess[(a, b)][rows] for a, b in pairs if side[k, a] != side[k, b])
+        ok[rows] &= ~(left & right & (cross > limit))
     return ok
 
 

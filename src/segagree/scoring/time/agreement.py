@@ -22,6 +22,7 @@ from segagree.errors import UsageError
 from segagree.metrics.contract import Measure
 from segagree.metrics.registry import get_measure, group_names
 from segagree.scoring.pooling import pool
+from segagree.scoring.time.items import score_items
 from segagree.scoring.time.units import POOLED, TimedUnits
 
 __all__ = [
@@ -45,32 +46,6 @@ def time_measures(names: Sequence[str] | None = None) -> list[Measure[Any, Any, 
     if wrong:
         raise UsageError(f"{wrong} do not read units in time; time measures: {', '.join(group_names(TIME_GROUP))}")
     return measures
-
-
-def _score(
-    measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[Any]]:
-    """Per speaker and pooled results of one measure, and each speaker's statistics; a parameter the
-    measure refuses is a usage error."""
-    try:
-        return _score_items(measure, items, params)
-    except ValueError as err:
-        raise UsageError(f"{measure.name}: {err}") from None
-
-
-def _score_items(
-    measure: Measure[Any, Any, Any], items: list[Any], params: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[Any]]:
-    per: dict[str, Any] = {}
-    stats = []
-    for speaker, unit_set in items:
-        st = measure.statistics(unit_set, params)
-        stats.append(st)
-        per[speaker] = measure.score(st, params).to_dict()
-    out: dict[str, Any] = {"pooled": pool(measure, stats, params)}
-    if len(per) > 1:
-        out["speakers"] = per
-    return out, stats
 
 
 def best_alignments(
@@ -98,14 +73,21 @@ def best_alignments(
 
 
 def score_time(
-    timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
+    timed: TimedUnits,
+    names: Sequence[str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    jobs: int | None = None,
 ) -> dict[str, Any]:
-    """Score the units with the chosen measures (see the module docstring)."""
-    return score_time_statistics(timed, names, params)[0]
+    """Score the units with the chosen measures (see the module docstring); ``jobs``: worker processes
+    over the speakers and recordings (:mod:`segagree.scoring.time.items`; the same numbers for any value)."""
+    return score_time_statistics(timed, names, params, jobs)[0]
 
 
 def score_time_statistics(
-    timed: TimedUnits, names: Sequence[str] | None = None, params: Mapping[str, Any] | None = None
+    timed: TimedUnits,
+    names: Sequence[str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    jobs: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """:func:`score_time`'s result and, per measure, each speaker's statistics (to pool them with other
     texts' by :func:`segagree.scoring.pooling.pool`)."""
@@ -115,7 +97,17 @@ def score_time_statistics(
     result: dict[str, Any] = timed.to_dict()
     result["speakers"] = [s for s, _ in items if s] or [POOLED]
     result["parameters"] = given
-    scored = {m.name: _score(m, items, given) for m in measures}
+    run_params = given
+    if len(items) == 1 and (jobs or 1) > 1 and "jobs" not in given:
+        run_params = {**given, "jobs": jobs}  # one item: the workers sample gamma's continua instead
+    per_item = score_items(measures, [u for _, u in items], run_params, jobs)
+    scored = {}
+    for k, m in enumerate(measures):
+        stats = [scores[k][0] for scores in per_item]
+        res: dict[str, Any] = {"pooled": pool(m, stats, given)}
+        if len(items) > 1:
+            res["speakers"] = {speaker: scores[k][1] for (speaker, _), scores in zip(items, per_item, strict=True)}
+        scored[m.name] = (res, stats)
     result["measures"] = {name: res for name, (res, _) in scored.items()}
     for name, res in result["measures"].items():
         result[name] = res["pooled"].get("value")

@@ -1,0 +1,115 @@
+"""Benchmark: ``segagree agree --time`` of a whole lab export, one units table with the columns
+``annotator,recording,start,end,category``: 7 annotators × 36 recordings, about 22,000 units.
+
+A fixed generated table (seed 3): per recording a reference segmentation of 90 units (gaps U(0.3, 2.5) s,
+lengths U(0.4, 3) s, categories a-e); each annotator a noisy copy: one unit in twelve left out, one in
+fifteen split in two at a random point, both ends jittered by N(0, 0.15) s, one category in six changed.
+The whole command is timed (start-up, reading, every measure of the time group with gamma's default
+30 samples, per recording and pooled, the JSON printed): wall seconds and CPU seconds of the command and
+its workers (user + sys, ``getrusage`` of the children), the load average at the start (the machine may
+be shared), and whether the JSON of every ``--jobs`` value is the same.
+
+    .venv/bin/python bench/bench_time_export_jobs.py [--recordings 36] [--jobs 1 2] [--keep DIR]
+
+(``bench/bench_time_export.py`` on main times a table of the same shape with other noise; this one
+keeps the numbers measured before and after the ``--jobs`` branch.)
+
+Measured on 28 Nov 2026, 2 cores shared with other work (load average 0.7-1.6), with
+``--recordings 6`` (3,690 units; the whole table's 36 recordings take ~6 times as long):
+
+* before (main a2cbd00: each measure over every recording in turn, so gamma, gamma-cat and gamma-k
+  each aligned every recording again once more than 4 were in gamma's cache; ``--jobs`` was gamma's
+  sample workers): 372 s wall, 372 s CPU (``PYTHONPATH=main/src segagree agree --time export.csv --json``);
+* after: ``--jobs 1`` 93.2 s wall, 93.2 s CPU; ``--jobs 2`` 47.7 s wall, 91.3 s CPU; the JSON of
+  both byte for byte that of main.
+
+So 4.0 times less CPU and 7.8 times less wall time with ``--jobs 2``. After the split test's kernel (same
+JSON again): ``--jobs 2`` 47.2 s wall, 92.5 s CPU at load average 1.7 (``--jobs 1`` 96 s: the other
+work on the machine blurs the ~10 % it saves on gamma's alignments). The whole 36 recordings would take
+~290 s wall with ``--jobs 2`` (not run here: the machine is shared). gamma's best alignments (HiGHS's
+simplex and branch and bound, ~45 % of what is left, and the candidate groups) are nearly all the time.
+main's ``bench/bench_time_export.py --recordings 6 --jobs 2`` (3,626 units, lighter noise) with this
+branch: 26.0 s wall, 50.1 s CPU (36 recordings: ~156 s wall).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+CATEGORIES = ("a", "b", "c", "d", "e")
+
+
+def write_export(path: Path, recordings: int = 36, annotators: int = 7, units: int = 90, seed: int = 3) -> int:
+    """The table of the module docstring at ``path``; returns its number of units."""
+    rng = np.random.default_rng(seed)
+    rows = ["annotator,recording,start,end,category"]
+    for r in range(recordings):
+        gaps = rng.uniform(0.3, 2.5, units)
+        lengths = rng.uniform(0.4, 3.0, units)
+        starts = np.cumsum(gaps + np.concatenate([[0.0], lengths[:-1]]))
+        cats = rng.choice(CATEGORIES, units)
+        for a in range(annotators):
+            for s, d, c in zip(starts, lengths, cats, strict=True):
+                if rng.random() < 1 / 12:
+                    continue
+                s2 = max(0.0, s + rng.normal(0, 0.15))
+                e2 = max(s2 + 0.05, s + d + rng.normal(0, 0.15))
+                cat = c if rng.random() >= 1 / 6 else str(rng.choice(CATEGORIES))
+                if rng.random() < 1 / 15:
+                    cut = s2 + (e2 - s2) * rng.uniform(0.3, 0.7)
+                    rows.append(f"coder{a + 1},rec{r + 1:02d},{s2:.3f},{cut:.3f},{cat}")
+                    rows.append(f"coder{a + 1},rec{r + 1:02d},{cut:.3f},{e2:.3f},{cat}")
+                else:
+                    rows.append(f"coder{a + 1},rec{r + 1:02d},{s2:.3f},{e2:.3f},{cat}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return len(rows) - 1
+
+
+def timed(args: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the command and its workers, stdout) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr[-800:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--recordings", type=int, default=36)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="--jobs values to time, in turn")
+    parser.add_argument("--keep", type=Path, help="keep the table in this folder")
+    opts = parser.parse_args()
+    work = opts.keep or Path(tempfile.mkdtemp(prefix="segagree-bench-export-"))
+    work.mkdir(parents=True, exist_ok=True)
+    table = work / "export.csv"
+    n = write_export(table, opts.recordings)
+    print(f"{opts.recordings} recordings x 7 annotators, {n} units; load average at start {os.getloadavg()[0]:.1f}")
+    outputs = {}
+    for jobs in opts.jobs:
+        cmd = [sys.executable, "-m", "segagree", "agree", "--time", str(table), "--json", "--jobs", str(jobs)]
+        wall, cpu, out = timed(cmd)
+        outputs[jobs] = out
+        print(f"--jobs {jobs}: {wall:7.1f} s wall, {cpu:7.1f} s CPU")
+    print(f"JSON identical for every --jobs: {len(set(outputs.values())) == 1}")
+    if not opts.keep:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
