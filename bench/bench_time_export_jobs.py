@@ -11,9 +11,6 @@ be shared), and whether the JSON of every ``--jobs`` value is the same.
 
     .venv/bin/python bench/bench_time_export_jobs.py [--recordings 36] [--jobs 1 2] [--keep DIR]
 
-(``bench/bench_time_export.py`` on main times a table of the same shape with other noise; this one
-keeps the numbers measured before and after the ``--jobs`` branch.)
-
 Measured on 28 Nov 2026, 2 cores shared with other work (load average 0.7-1.6), with
 ``--recordings 6`` (3,690 units; the whole table's 36 recordings take ~6 times as long):
 
