@@ -122,13 +122,14 @@ def _recognizer_pair(tmp_path: Path, seed: int, minutes: float) -> tuple[list[Su
     return read_input_file(str(hyp_path), file_format="SRT"), read_input_file(str(ref_path), file_format="SRT")
 
 
-@pytest.mark.parametrize(("seed", "metrics"), [(1, ("SubER-cased",)), (2, ("SubER",))])
+@pytest.mark.parametrize(("seed", "metrics"), [(1, ("SubER-cased",)), (3, ("SubER",))])
 def test_recognizer_captions_longer_than_the_beam(tmp_path: Path, seed: int, metrics: tuple[str, ...]) -> None:
-    """A minute of recognizer-like captions (bench/long_subtitle_pair.py): a part of ~180 tokens,
+    """54 s of recognizer-like captions (bench/long_subtitle_pair.py): a part of ~170 tokens,
     errors and different cues, so that rows' bands are cut on both sides (suber's beam is 100
-    columns each side of the diagonal) and a dozen shifts are found. suber's Python search takes
+    columns each side of the diagonal), a dozen shifts are found and both early stops of a candidate
+    (rows rejoined, bound beyond the best) are taken dozens of times. suber's Python search takes
     seconds here: two such pairs."""
-    hyp, ref = _recognizer_pair(tmp_path, seed, minutes=1.0)
+    hyp, ref = _recognizer_pair(tmp_path, seed, minutes=0.9)
     for metric in metrics:
         parts = _parts(hyp, ref, metric)
         assert max(len(r) for _, r in parts) > 150
