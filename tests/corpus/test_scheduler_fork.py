@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,15 @@ from conftest import REPO
 
 SAMPLE = REPO / "sample_corpora"
 pytestmark = pytest.mark.skipif(
-    not scheduler._can_fork() or scheduler.usable_cpus() < 2, reason="forked children: Linux, two CPUs"
+    not sys.platform.startswith("linux") or scheduler.usable_cpus() < 2, reason="forked children: Linux, two CPUs"
 )
+
+
+@pytest.fixture
+def may_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forking allowed although earlier tests of this worker may have left threads running (a
+    Dask cluster's): the children here only score."""
+    monkeypatch.setattr(scheduler, "_can_fork", lambda: True)
 
 
 def corpus(tmp_path: Path) -> Path:
@@ -38,7 +46,9 @@ def config() -> RunConfig:
     return cfg
 
 
-def test_forked_children_give_the_numbers_of_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_forked_children_give_the_numbers_of_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, may_fork: None
+) -> None:
     root = corpus(tmp_path)
     one = run_corpus(root, tmp_path / "one", config(), workbooks=False, report=False, jobs=1)
     calls = []
@@ -59,7 +69,7 @@ def test_forked_children_give_the_numbers_of_one_process(tmp_path: Path, monkeyp
     ]
 
 
-def test_a_child_that_dies_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_child_that_dies_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, may_fork: None) -> None:
     root = corpus(tmp_path)
     parent = os.getpid()
     score = scheduler.score_for_log
@@ -74,7 +84,7 @@ def test_a_child_that_dies_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         run_corpus(root, tmp_path / "out", config(), workbooks=False, report=False, jobs=2)
 
 
-def test_a_childs_error_is_raised_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_childs_error_is_raised_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, may_fork: None) -> None:
     root = corpus(tmp_path)
     parent = os.getpid()
     score = scheduler.score_for_log
@@ -87,3 +97,20 @@ def test_a_childs_error_is_raised_here(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(scheduler, "score_for_log", fails_in_a_child)
     with pytest.raises(SegagreeError, match="garden.ann1.txt: cannot read this"):
         run_corpus(root, tmp_path / "out", config(), workbooks=False, report=False, jobs=2)
+
+
+def test_no_fork_while_another_thread_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller with threads of its own (a notebook, a thread pool) gets the tasks scored here."""
+    import threading
+
+    root = corpus(tmp_path)
+    monkeypatch.setattr(scheduler, "_execute_forked", lambda *a, **k: pytest.fail("forked with a thread running"))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        outcome = run_corpus(root, tmp_path / "out", config(), workbooks=False, report=False, jobs=2)
+    finally:
+        stop.set()
+        other.join()
+    assert not outcome.failures and len(outcome.results) == 3

@@ -287,7 +287,9 @@ def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[
         console=err,
         disable=disabled or not err.is_terminal,
         transient=True,
-        refresh_per_second=4,
+        # redrawn at each finished pair, not by a thread of its own: a run of a few long texts
+        # forks its children from this process, which a running thread would forbid
+        auto_refresh=False,
     ) as bar:
         task = bar.add_task("scoring", total=None, rate="")
         first: list[tuple[int, float]] = []  # (pairs done, time) when this run started scoring
@@ -300,6 +302,7 @@ def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[
             rate = (done - start_done) / (now - start) if now > start else 0.0
             shown = f"{rate:.1f} {unit}/s" if rate else ""
             bar.update(task, completed=done, total=total, description=f"scoring {text}".strip(), rate=shown)
+            bar.refresh()
 
         yield progress
 

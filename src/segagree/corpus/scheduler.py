@@ -125,9 +125,12 @@ def execute(
 
 
 def _can_fork() -> bool:
-    """Whether a forked child may score a task: on Linux (where fork is the safe default; macOS's
-    system libraries are not fork-safe, Windows has no fork)."""
-    return sys.platform.startswith("linux")
+    """Whether a forked child may score a task: on Linux (macOS's system libraries are not
+    fork-safe, Windows has no fork), from a process running no other thread (a lock another thread
+    holds at the fork would stay held in the child: a notebook or a caller's thread pool)."""
+    import threading
+
+    return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 def _forked_child(send: Any, task: Task, config: Any, hook: TextHook | None) -> None:
@@ -155,6 +158,10 @@ def _execute_forked(
     from multiprocessing.connection import Connection, wait
 
     context = multiprocessing.get_context("fork")
+    # what this process has buffered would be written again by each child as it exits
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
     pending = list(todo)
     running: dict[Connection, tuple[Any, Task]] = {}
 
