@@ -264,15 +264,7 @@ def adjudicate(
     if strict and warnings:
         raise SegagreeError("--strict: " + "; ".join(warnings), path=workbook)
     if n_missing and not allow_missing_rows:
-        ids = f" (row ids {', '.join(map(str, missing_rows[:_LIST_LIMIT]))}" if missing_rows else " ("
-        raise SegagreeError(
-            f"{n_missing} operation rows of sheet '{sheet_name}' were deleted or blanked"
-            + ids
-            + (" ..." if len(missing_rows) > _LIST_LIMIT else "")
-            + ("; " if missing_rows else "the About sheet records more rows than the sheet holds; ")
-            + "restore them, or accept A's boundaries there with --allow-undecided)",
-            path=workbook,
-        )
+        _refuse_missing_rows(workbook, sheet_name, missing_rows, n_missing)
     layer_name = src.values.get("layer") or None
     lay = doc.layer(layer_name)
     streams = speaker_streams(doc, settings)
@@ -299,8 +291,7 @@ def adjudicate(
         raise SegagreeError("out of memory writing the gold annotation", path=output) from None
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
-    unnamed = n_missing - len(missing_rows)
-    report.unnamed_missing = unnamed
+    report.unnamed_missing = n_missing - len(missing_rows)
     report.warnings.extend(warnings)
     if timed_from_b:
         report.warnings.append(
@@ -308,6 +299,25 @@ def adjudicate(
             "(same tokens in both files)"
         )
     report.changed = int(np.count_nonzero(codes != lay.boundaries))
+    _count_decisions(report, rows)
+    return report
+
+
+def _refuse_missing_rows(workbook: Path, sheet_name: str, missing_rows: Sequence[int], n_missing: int) -> None:
+    """Refuse a workbook whose operation rows were deleted or blanked, naming their ids."""
+    ids = f" (row ids {', '.join(map(str, missing_rows[:_LIST_LIMIT]))}" if missing_rows else " ("
+    raise SegagreeError(
+        f"{n_missing} operation rows of sheet '{sheet_name}' were deleted or blanked"
+        + ids
+        + (" ..." if len(missing_rows) > _LIST_LIMIT else "")
+        + ("; " if missing_rows else "the About sheet records more rows than the sheet holds; ")
+        + "restore them, or accept A's boundaries there with --allow-undecided)",
+        path=workbook,
+    )
+
+
+def _count_decisions(report: AdjudicationReport, rows: Sequence[_Row]) -> None:
+    """The report's applied decisions by kind, undecided rows and rows marked ``other``."""
     for r in rows:
         if r.decision is None:
             report.undecided.append(r.ref)
@@ -315,7 +325,6 @@ def adjudicate(
             report.applied[r.decision] += 1
             if r.decision == "other":
                 report.attention.append(r.ref + (f" ({r.comment})" if r.comment else ""))
-    return report
 
 
 def _unit_times_from_b(

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.numba_import import require_njit
+from segagree.metrics.subtitles.shift_steps import copy_into, perform_shift
 
 njit = require_njit()  # numba without its BLAS probe (segagree.metrics.numba_import)
 
@@ -236,30 +237,6 @@ def _alignment(op, lo, hi, off, n_h, n_r, align, hyp_err, ref_err):
 
 
 @njit(cache=True, nogil=True)
-def _copy(src, dst):
-    for x in range(src.shape[0]):
-        dst[x] = src[x]
-
-
-@njit(cache=True, nogil=True)
-def _perform_shift(w, start, length, target, out):
-    """suber's ``_perform_shift`` (Python slice semantics) into ``out``."""
-    n = w.shape[0]
-    if target < start:
-        bounds = ((0, target), (start, start + length), (target, start), (start + length, n))
-    elif target > start + length:
-        bounds = ((0, start), (start + length, target), (start, start + length), (target, n))
-    else:
-        bounds = ((0, start), (start + length, length + target), (start, start + length), (length + target, n))
-    k = 0
-    for a, b in bounds:
-        b = min(b, n)
-        for x in range(a, b):
-            out[k] = w[x]
-            k += 1
-
-
-@njit(cache=True, nogil=True)
 def _span_has_error(err, a, b):
     for x in range(a, min(b, err.shape[0])):
         if err[x] != 0:
@@ -305,7 +282,7 @@ def _best_shift(h, words, lo, hi, off, cost, align, hyp_err, ref_err, checked, b
                     if idx == prev_idx:
                         continue
                     prev_idx = idx
-                    _perform_shift(h, sh, length, idx, buf)
+                    perform_shift(h, sh, length, idx, buf)
                     if idx < sh:
                         same_from = sh + length
                     elif idx > sh + length:
@@ -331,7 +308,7 @@ def _best_shift(h, words, lo, hi, off, cost, align, hyp_err, ref_err, checked, b
                     if better:
                         found = True
                         b_gain, b_len, b_start, b_idx = gain, length, sh, idx
-                        _copy(buf, best_words)
+                        copy_into(buf, best_words)
                 if checked >= _MAX_SHIFT_CANDIDATES:
                     return (b_gain if found else 0), checked
                 if consumed:
@@ -371,8 +348,8 @@ def _ter_one(words, n_h, n_r, final):
         if checked >= _MAX_SHIFT_CANDIDATES or gain <= 0:
             break
         shifts += 1
-        _copy(best, h)
-    _copy(h, final)
+        copy_into(best, h)
+    copy_into(h, final)
     return shifts + cost[off[n_h] + n_r - lo[n_h]], shifts
 
 

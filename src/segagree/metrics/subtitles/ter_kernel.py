@@ -37,6 +37,7 @@ from itertools import pairwise
 import numpy as np
 
 from segagree.metrics.numba_import import require_njit
+from segagree.metrics.subtitles.shift_steps import copy_into, perform_shift
 
 njit = require_njit()  # numba without its BLAS probe (segagree.metrics.numba_import)
 
@@ -173,32 +174,6 @@ def _alignment(op, n_h, n_r, align, hyp_err, ref_err):
 
 
 @njit(cache=True, nogil=True)
-def _copy(src, dst):
-    """``dst[:] = src`` for two arrays of one length, as a loop: numba's slice assignment compiles
-    its shape-mismatch message (string formatting), seconds of compile time for no use here."""
-    for x in range(src.shape[0]):
-        dst[x] = src[x]
-
-
-@njit(cache=True, nogil=True)
-def _perform_shift(w, start, length, target, out):
-    """sacrebleu's ``_perform_shift`` (Python slice semantics) into ``out``."""
-    n = w.shape[0]
-    if target < start:
-        bounds = ((0, target), (start, start + length), (target, start), (start + length, n))
-    elif target > start + length:
-        bounds = ((0, start), (start + length, target), (start, start + length), (target, n))
-    else:
-        bounds = ((0, start), (start + length, length + target), (start, start + length), (length + target, n))
-    k = 0
-    for a, b in bounds:
-        b = min(b, n)
-        for x in range(a, b):
-            out[k] = w[x]
-            k += 1
-
-
-@njit(cache=True, nogil=True)
 def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf, prev, cur, best_words):
     """sacrebleu's ``_shift``: (gain of the best shift or 0, candidates checked so far); the
     shifted words go to ``best_words``."""
@@ -233,7 +208,7 @@ def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf
                     if idx == prev_idx:
                         continue
                     prev_idx = idx
-                    _perform_shift(h, sh, length, idx, buf)
+                    perform_shift(h, sh, length, idx, buf)
                     gain = pre - _distance_from(buf, ref, cost, min(sh, idx), ratio, beam, prev, cur)
                     checked += 1
                     better = not found or gain > b_gain
@@ -244,7 +219,7 @@ def _best_shift(h, ref, cost, align, hyp_err, ref_err, ratio, beam, checked, buf
                     if better:
                         found = True
                         b_gain, b_len, b_start, b_idx = gain, length, sh, idx
-                        _copy(buf, best_words)
+                        copy_into(buf, best_words)
                 if checked >= _MAX_SHIFT_CANDIDATES:
                     return (b_gain if found else 0), checked
                 if consumed:
@@ -257,7 +232,7 @@ def _ter_one(h0, ref, final):
     """(edits, shifts) of one pair, or (-1, -1) where sacrebleu's trace would fail; the
     hypothesis after its shifts goes to ``final``."""
     n_h, n_r = h0.shape[0], ref.shape[0]
-    _copy(h0, final)
+    copy_into(h0, final)
     if n_r == 0:
         return n_h, 0
     ratio, beam = _beam(n_h, n_r)
@@ -281,8 +256,8 @@ def _ter_one(h0, ref, final):
         if checked >= _MAX_SHIFT_CANDIDATES or gain <= 0:
             break
         shifts += 1
-        _copy(best, h)
-    _copy(h, final)
+        copy_into(best, h)
+    copy_into(h, final)
     return shifts + cost[n_h, n_r], shifts
 
 
