@@ -6,8 +6,8 @@ machine holds (7 annotators × 22,000 units grew to 21 GB before the kernel kill
 
 * before any pair is scored, the pairs inside the windows are counted (``searchsorted``, no
   allocation per pair) and priced at :data:`BYTES_PER_PAIR`;
-* before each extension of the candidate groups, the number of rows it will create is known
-  exactly (the sum of the candidate partners' counts) and priced at :func:`bytes_per_group`.
+* the candidate groups are counted as they are found and priced at :func:`bytes_per_group`: the
+  search stops at the first group beyond the budget.
 
 Beyond the budget (``memory_budget_mb``; default :func:`default_budget`, what this process may still
 allocate) the computation stops with :class:`TooLarge`, whose message says how to split the input.
@@ -38,9 +38,9 @@ class TooLarge(SegagreeError):
 
 
 def bytes_per_group(n_annotators: int) -> int:
-    """Memory per candidate group while it is built: members and slack (2n float64/int64), the pair
-    sum and size, copied about three times by the concatenations, plus eight index temporaries."""
-    return 3 * (16 * n_annotators + 16) + 64
+    """Memory per candidate group: its members (n int64), pair sum and size, twice while the arrays
+    grow, then its program column (n int64 again) and eight float64 of costs and solver data."""
+    return 2 * (8 * n_annotators + 16) + 8 * n_annotators + 64
 
 
 def _meminfo_available() -> float:

@@ -1,0 +1,195 @@
+"""The candidate groups of gamma's best alignment, enumerated by a compiled depth-first search (numba).
+
+:func:`segagree.metrics.unitizing.gamma_alignment.candidate_groups` states the rules; this kernel applies
+them in one pass, with no temporaries beyond the groups it keeps:
+
+* a group takes its units annotator by annotator (its first annotator's unit, then, for each later
+  annotator, nothing or one unit that is a candidate partner of every member so far);
+* after each annotator, every member's ``S_u`` must stay within ``bound + remaining · Δ∅`` (the
+  annotators still to come can lower it by at most Δ∅ each);
+* a finished group of four or more units must pass every cut into two groups of two or more:
+  ``Σ_{pairs across} (d - Δ∅) <= limit``.
+
+Sums add their terms in annotator order (``S_u`` and the pair sum) and pair order (the cuts), as the
+definitions list them, so the decisions do not depend on the search order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from segagree.metrics.numba_import import require_njit
+
+__all__ = ["enumerate_groups"]
+
+njit = require_njit()  # numba without its BLAS probe (segagree.metrics.numba_import)
+
+
+@njit(cache=True, nogil=True)
+def _partner_cost(
+    indptr: np.ndarray, partner: np.ndarray, cost: np.ndarray, at: int, v: int
+) -> float:  # pragma: no cover - compiled
+    """d(u, v) from u's sorted partner list (``indptr[at]`` to ``indptr[at + 1]``), or -1.0 when (u, v)
+    is no candidate pair."""
+    lo = indptr[at]
+    hi = indptr[at + 1]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if partner[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < indptr[at + 1] and partner[lo] == v:
+        return cost[lo]
+    return -1.0
+
+
+@njit(cache=True, nogil=True)
+def _passes_every_cut(
+    members: np.ndarray, pair_cost: np.ndarray, n: int, empty: float, limit: float
+) -> bool:  # pragma: no cover - compiled; checked against brute force in the tests
+    """Whether no cut of the group into two non-empty sides has ``Σ_across (d - Δ∅) > limit``.
+
+    The k members are numbered in annotator order; cut c (1 .. 2^(k-1) - 1) puts member i on its first
+    side when bit i of c is set, so each split is tried once, its pairs added in annotator-pair order."""
+    present = np.empty(n, dtype=np.int64)
+    k = 0
+    for a in range(n):
+        if members[a] >= 0:
+            present[k] = a
+            k += 1
+    excess = np.empty((k, k))
+    positive = 0.0
+    for i in range(k):
+        for j in range(i + 1, k):
+            excess[i, j] = pair_cost[present[i], present[j]] - empty
+            positive += max(excess[i, j], 0.0)
+    if positive <= limit * (1 - 1e-9):  # every cut's sum is at most this: a margin far above rounding
+        return True
+    for c in range(1, 1 << (k - 1)):
+        total = 0.0
+        for i in range(k):
+            for j in range(i + 1, k):
+                if ((c >> i) & 1) != ((c >> j) & 1):
+                    total += excess[i, j]
+        if total > limit:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def enumerate_groups(
+    sizes: np.ndarray,
+    table_of: np.ndarray,
+    indptr: np.ndarray,
+    partner: np.ndarray,
+    cost: np.ndarray,
+    empty: float,
+    bound: float,
+    tol: float,
+    cut_limit: float,
+    max_rows: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:  # pragma: no cover - compiled; checked against brute force
+    """Every candidate group (see the module docstring), first annotator and unit first.
+
+    ``sizes[a]``: annotator a's units. The pair table of annotators lo < hi starts at
+    ``table_of[lo, hi]`` in ``indptr`` (``sizes[lo] + 1`` entries, positions in ``partner``/``cost``,
+    partners sorted). Returns (members: groups × annotators, -1 for empty; pair-cost sums; sizes; the
+    number of groups), or a count of ``max_rows + 1`` when there are more than ``max_rows`` groups
+    (the arrays then hold the first ones only).
+    """
+    n = sizes.shape[0]
+    cap = 1024
+    out_members = np.full((cap, n), -1, dtype=np.int64)
+    out_sum = np.zeros(cap)
+    out_size = np.zeros(cap, dtype=np.int64)
+    rows = 0
+    members = np.full(n, -1, dtype=np.int64)
+    slack = np.zeros(n)
+    pair_cost = np.zeros((n, n))
+    saved_slack = np.zeros((n, n))
+    saved_sum = np.zeros(n)
+    saved_size = np.zeros(n, dtype=np.int64)
+    option = np.zeros(n, dtype=np.int64)  # next choice per annotator: -1 nothing, k the k-th partner
+    for first in range(n):
+        for u in range(sizes[first]):
+            members[:] = -1
+            members[first] = u
+            slack[:] = 0.0
+            current_sum = 0.0
+            size_here = 1
+            level = first + 1
+            if level < n:
+                option[level] = -1
+                saved_slack[level, :] = slack
+                saved_sum[level] = 0.0
+                saved_size[level] = 1
+            while level > first:
+                if level == n:  # a finished group (current_sum and size_here are its own)
+                    if size_here < 4 or _passes_every_cut(members, pair_cost, n, empty, cut_limit):
+                        if rows == cap:
+                            cap *= 2
+                            grown = np.full((cap, n), -1, dtype=np.int64)
+                            grown[:rows] = out_members[:rows]
+                            out_members = grown
+                            grown_sum = np.zeros(cap)
+                            grown_sum[:rows] = out_sum[:rows]
+                            out_sum = grown_sum
+                            grown_size = np.zeros(cap, dtype=np.int64)
+                            grown_size[:rows] = out_size[:rows]
+                            out_size = grown_size
+                        if rows == max_rows:
+                            return out_members, out_sum, out_size, max_rows + 1
+                        out_members[rows, :] = members
+                        out_sum[rows] = current_sum
+                        out_size[rows] = size_here
+                        rows += 1
+                    level -= 1
+                    continue
+                slack[:] = saved_slack[level, :]
+                current_sum = saved_sum[level]
+                members[level] = -1
+                choice = option[level]
+                start = indptr[table_of[first, level] + u]
+                stop = indptr[table_of[first, level] + u + 1]
+                if choice >= 0 and start + choice >= stop:  # every choice tried: back to the annotator before
+                    level -= 1
+                    continue
+                option[level] = choice + 1
+                ok = True
+                if choice >= 0:
+                    v = partner[start + choice]
+                    pair_cost[first, level] = cost[start + choice]
+                    for b in range(first + 1, level):
+                        if members[b] >= 0:
+                            d = _partner_cost(indptr, partner, cost, table_of[b, level] + members[b], v)
+                            if d < 0:
+                                ok = False
+                                break
+                            pair_cost[b, level] = d
+                    if not ok:
+                        continue
+                    new_slack = 0.0
+                    for b in range(first, level):
+                        if members[b] >= 0:
+                            d = pair_cost[b, level]
+                            slack[b] += d - empty
+                            new_slack += d - empty
+                            current_sum += d
+                    members[level] = v
+                    slack[level] = new_slack
+                limit = bound + (n - 1 - level) * empty + tol
+                for b in range(first, level + 1):
+                    if members[b] >= 0 and slack[b] > limit:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                size_here = saved_size[level] + (1 if members[level] >= 0 else 0)
+                level += 1
+                if level < n:
+                    option[level] = -1
+                    saved_slack[level, :] = slack
+                    saved_sum[level] = current_sum
+                    saved_size[level] = size_here
+    return out_members, out_sum, out_size, rows
