@@ -104,8 +104,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @count_option(
     "--jobs",
     "Worker processes for the simulations; with --time, for the recordings and speakers (gamma's sampled "
-    "continua for one). Same numbers for any value.",
-    default=1,
+    "continua for one). Same numbers for any value. [default: 1; with --time, every CPU this process may use]",
 )
 @count_option(
     "--threads",
@@ -133,7 +132,7 @@ def agree(
     chance: str,
     exact: bool,
     mc_tolerance: float | None,
-    jobs: int,
+    jobs: int | None,
     threads: int | None,
     scheme: str | None,
     mode: str,
@@ -164,10 +163,12 @@ def agree(
     check_applicable("agree", track, chosen_time_measures(time_opts["measures"]) if track == "time" else None)
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time
+        from segagree.cpus import usable_cpus
 
-        # jobs: the recordings and speakers scored in parallel (gamma's sample workers for one of them)
+        # jobs: the recordings and speakers scored in parallel (gamma's sample workers for one of them);
+        # gamma's alignments take seconds each recording, so both cores by default
         opts = {**time_opts, "seed": given_seed(seed), "jobs": None, "speaker_map": speaker_labels.renames}
-        run_time(paths, opts, reading, scheme, layer, json_out, jobs=jobs)
+        run_time(paths, opts, reading, scheme, layer, json_out, jobs=jobs or usable_cpus())
         return
     if dataset is not None:
         if paths:
@@ -202,7 +203,7 @@ def agree(
             exact=exact,
             sims=sims,
             seed=seed,
-            jobs=jobs,
+            jobs=jobs or 1,
             threads=threads,
             ci_over="speakers" if ci_speakers else "texts",
             n_boot=n_boot,

@@ -58,7 +58,8 @@ class Alignment:
 
     Attributes:
         groups: (groups, annotators) int array: each group's unit per annotator, as the position in
-            that annotator's :class:`Track` (sorted by start), -1 for empty.
+            that annotator's :class:`Track` (sorted by start), -1 for empty; in order of their earliest
+            start, then of their units.
         disorders: each group's disorder.
         mean_units: mean number of units per annotator (the divisor).
     """
@@ -138,8 +139,9 @@ def best_alignment(tracks: Sequence[Track], dis: Dissimilarity, budget: float | 
     check_pair_memory(tracks, dis, budget)
     mean_units = sum(len(t) for t in tracks) / n
     groups = _match_two(tracks, dis) if n == 2 else _solve_program(tracks, dis, budget)
-    order = np.lexsort(tuple(_group_start(groups, tracks)[None, :]))
-    groups = groups[order]
+    # in time order; groups starting together by their units, so the listing does not depend on the solver
+    keys = [groups[:, a] for a in reversed(range(n))]
+    groups = groups[np.lexsort((*keys, _group_start(groups, tracks)))]
     return Alignment(groups, group_disorders(groups, tracks, dis), mean_units)
 
 
@@ -296,27 +298,15 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity, budget: float | 
         theta = min(gap, 2 * theta)  # grow slowly: the next program stays small
 
 
-def _components(rows: np.ndarray, n_units: int) -> np.ndarray:
-    """Each column's connected component (units linked by sharing a column)."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    first = rows.max(axis=1)  # a member of each column: link every other member to it
-    links = np.flatnonzero((rows >= 0).ravel())
-    other = rows.ravel()[links]
-    anchor = np.repeat(first, rows.shape[1])[links]
-    graph = coo_matrix((np.ones(other.size), (other, anchor)), shape=(n_units, n_units))
-    _, label = connected_components(graph, directed=False)
-    return label[first].astype(np.int64)
-
-
 def _binary_program_by_parts(rows: np.ndarray, costs: np.ndarray, x: np.ndarray, n_units: int) -> np.ndarray:
     """The best exact cover over these columns, one independent part at a time.
 
     The LP solution restricted to a part is optimal for that part's LP (the duals still certify
     it), so a part where it is integral keeps it; only the fractional parts go to branch and bound.
     """
-    part = _components(rows, n_units)
+    from segagree.metrics.unitizing.group_kernel import components
+
+    part = components(rows, n_units)
     fractional = (x > 1e-9) & (x < 1 - 1e-9)
     hard = np.isin(part, np.unique(part[fractional]))
     chosen = [np.flatnonzero(~hard & (x > 0.5))]
@@ -374,11 +364,6 @@ def _solve(solver: Any) -> Any:
     return solver.getSolution()
 
 
-def _reduced_costs(rows: np.ndarray, costs: np.ndarray, duals: np.ndarray) -> np.ndarray:
-    """``cost - Σ_members y`` of every group."""
-    return costs - np.where(rows >= 0, duals[np.maximum(rows, 0)], 0.0).sum(axis=1)
-
-
 def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The LP relaxation (HiGHS dual simplex) by column generation: (x of every group, row duals,
     reduced costs of every group under them).
@@ -391,11 +376,10 @@ def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.n
     """
     import highspy
 
-    present = rows >= 0
-    size = present.sum(axis=1)
-    share = np.full(n_units, np.inf)
-    np.minimum.at(share, rows[present], np.repeat(costs / size, size))
-    reduced = _reduced_costs(rows, costs, share)
+    from segagree.metrics.unitizing.group_kernel import fair_shares, reduced_costs
+
+    size = (rows >= 0).sum(axis=1)
+    reduced = reduced_costs(rows, costs, fair_shares(rows, costs, n_units))
     first = min(_FIRST_COLUMNS * n_units, costs.size)
     taken = np.zeros(costs.size, dtype=bool)
     taken[np.argpartition(reduced, first - 1)[:first]] = True
@@ -409,7 +393,7 @@ def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.n
         added.append(new)
         sol = _solve(solver)
         duals = np.asarray(sol.row_dual, dtype=float)
-        reduced = _reduced_costs(rows, costs, duals)
+        reduced = reduced_costs(rows, costs, duals)
         new = np.flatnonzero((reduced < -1e-9) & ~taken)
         if new.size > _ADDED_COLUMNS:
             new = new[np.argpartition(reduced[new], _ADDED_COLUMNS - 1)[:_ADDED_COLUMNS]]

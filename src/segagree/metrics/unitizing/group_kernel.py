@@ -4,7 +4,8 @@
 them in one pass, with no temporaries beyond the groups it keeps:
 
 * a group takes its units annotator by annotator (its first annotator's unit, then, for each later
-  annotator, nothing or one unit that is a candidate partner of every member so far);
+  annotator, nothing or one unit that is a candidate partner of every member so far: it is sought
+  among the partners of the member that has the fewest);
 * after each annotator, every member's ``S_u`` must stay within ``bound + remaining · Δ∅`` (the
   annotators still to come can lower it by at most Δ∅ each);
 * a finished group of four or more units must pass every cut into two groups of two or more:
@@ -46,7 +47,13 @@ def _partner_cost(
 
 @njit(cache=True, nogil=True)
 def _passes_every_cut(
-    members: np.ndarray, pair_cost: np.ndarray, n: int, empty: float, limit: float
+    members: np.ndarray,
+    pair_cost: np.ndarray,
+    n: int,
+    empty: float,
+    limit: float,
+    present: np.ndarray,
+    excess: np.ndarray,
 ) -> bool:  # pragma: no cover - compiled; checked against brute force in the tests
     """Whether no cut of the group into two non-empty sides has ``Σ_across (d - Δ∅) > limit``.
 
@@ -58,7 +65,6 @@ def _passes_every_cut(
         if members[a] >= 0:
             present[k] = a
             k += 1
-    excess = np.empty((k, k))
     positive = 0.0
     for i in range(k):
         for j in range(i + 1, k):
@@ -75,6 +81,34 @@ def _passes_every_cut(
         if total > limit:
             return False
     return True
+
+
+@njit(cache=True, nogil=True)
+def _candidates(
+    members: np.ndarray,
+    first: int,
+    level: int,
+    table_of: np.ndarray,
+    indptr: np.ndarray,
+    level_via: np.ndarray,
+    level_start: np.ndarray,
+    level_stop: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Where annotator ``level``'s candidates lie: the partners of the member with the fewest (every
+    member's partner, checked when tried), stored at ``level`` of the three arrays."""
+    via = first
+    start = indptr[table_of[first, level] + members[first]]
+    stop = indptr[table_of[first, level] + members[first] + 1]
+    for b in range(first + 1, level):
+        if members[b] >= 0:
+            at = table_of[b, level] + members[b]
+            if indptr[at + 1] - indptr[at] < stop - start:
+                via = b
+                start = indptr[at]
+                stop = indptr[at + 1]
+    level_via[level] = via
+    level_start[level] = start
+    level_stop[level] = stop
 
 
 @njit(cache=True, nogil=True)
@@ -110,7 +144,12 @@ def enumerate_groups(
     saved_slack = np.zeros((n, n))
     saved_sum = np.zeros(n)
     saved_size = np.zeros(n, dtype=np.int64)
+    work_present = np.zeros(n, dtype=np.int64)
+    work_excess = np.zeros((n, n))
     option = np.zeros(n, dtype=np.int64)  # next choice per annotator: -1 nothing, k the k-th partner
+    level_via = np.zeros(n, dtype=np.int64)
+    level_start = np.zeros(n, dtype=np.int64)
+    level_stop = np.zeros(n, dtype=np.int64)
     for first in range(n):
         for u in range(sizes[first]):
             members[:] = -1
@@ -124,9 +163,12 @@ def enumerate_groups(
                 saved_slack[level, :] = slack
                 saved_sum[level] = 0.0
                 saved_size[level] = 1
+                _candidates(members, first, level, table_of, indptr, level_via, level_start, level_stop)
             while level > first:
                 if level == n:  # a finished group (current_sum and size_here are its own)
-                    if size_here < 4 or _passes_every_cut(members, pair_cost, n, empty, cut_limit):
+                    if size_here < 4 or _passes_every_cut(
+                        members, pair_cost, n, empty, cut_limit, work_present, work_excess
+                    ):
                         if rows == cap:
                             cap *= 2
                             grown = np.full((cap, n), -1, dtype=np.int64)
@@ -146,12 +188,14 @@ def enumerate_groups(
                         rows += 1
                     level -= 1
                     continue
-                slack[:] = saved_slack[level, :]
+                for b in range(first, level):  # the members' S_u before this annotator's choice
+                    slack[b] = saved_slack[level, b]
                 current_sum = saved_sum[level]
                 members[level] = -1
                 choice = option[level]
-                start = indptr[table_of[first, level] + u]
-                stop = indptr[table_of[first, level] + u + 1]
+                via = level_via[level]
+                start = level_start[level]
+                stop = level_stop[level]
                 if choice >= 0 and start + choice >= stop:  # every choice tried: back to the annotator before
                     level -= 1
                     continue
@@ -159,9 +203,9 @@ def enumerate_groups(
                 ok = True
                 if choice >= 0:
                     v = partner[start + choice]
-                    pair_cost[first, level] = cost[start + choice]
-                    for b in range(first + 1, level):
-                        if members[b] >= 0:
+                    pair_cost[via, level] = cost[start + choice]
+                    for b in range(first, level):
+                        if members[b] >= 0 and b != via:
                             d = _partner_cost(indptr, partner, cost, table_of[b, level] + members[b], v)
                             if d < 0:
                                 ok = False
@@ -189,7 +233,71 @@ def enumerate_groups(
                 level += 1
                 if level < n:
                     option[level] = -1
-                    saved_slack[level, :] = slack
+                    for b in range(first, level):
+                        saved_slack[level, b] = slack[b]
                     saved_sum[level] = current_sum
                     saved_size[level] = size_here
+                    _candidates(members, first, level, table_of, indptr, level_via, level_start, level_stop)
     return out_members, out_sum, out_size, rows
+
+
+@njit(cache=True, nogil=True)
+def reduced_costs(rows: np.ndarray, costs: np.ndarray, duals: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """``cost - Σ_members y`` of every group (``rows``: groups × annotators, a member's row or -1)."""
+    out = np.empty(costs.shape[0])
+    for g in range(rows.shape[0]):
+        total = costs[g]
+        for a in range(rows.shape[1]):
+            if rows[g, a] >= 0:
+                total -= duals[rows[g, a]]
+        out[g] = total
+    return out
+
+
+@njit(cache=True, nogil=True)
+def fair_shares(rows: np.ndarray, costs: np.ndarray, n_units: int) -> np.ndarray:  # pragma: no cover
+    """Each unit's least ``cost_G / |G|`` over the groups G holding it (a feasible dual of the program)."""
+    share = np.full(n_units, np.inf)
+    for g in range(rows.shape[0]):
+        size = 0
+        for a in range(rows.shape[1]):
+            if rows[g, a] >= 0:
+                size += 1
+        each = costs[g] / size
+        for a in range(rows.shape[1]):
+            u = rows[g, a]
+            if u >= 0 and each < share[u]:
+                share[u] = each
+    return share
+
+
+@njit(cache=True, nogil=True)
+def _root(parent: np.ndarray, u: int) -> int:  # pragma: no cover - compiled
+    while parent[u] != u:
+        parent[u] = parent[parent[u]]
+        u = parent[u]
+    return u
+
+
+@njit(cache=True, nogil=True)
+def components(rows: np.ndarray, n_units: int) -> np.ndarray:  # pragma: no cover - compiled
+    """Each group's connected component (units linked by sharing a group), by union-find: the root unit."""
+    parent = np.arange(n_units)
+    for g in range(rows.shape[0]):
+        anchor = -1
+        for a in range(rows.shape[1]):
+            u = rows[g, a]
+            if u >= 0:
+                if anchor < 0:
+                    anchor = _root(parent, u)
+                else:
+                    other = _root(parent, u)
+                    if other != anchor:
+                        parent[other] = anchor
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for g in range(rows.shape[0]):
+        for a in range(rows.shape[1]):
+            if rows[g, a] >= 0:
+                out[g] = _root(parent, rows[g, a])
+                break
+    return out
