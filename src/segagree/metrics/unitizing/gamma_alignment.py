@@ -201,31 +201,66 @@ def _match_two(tracks: Sequence[Track], dis: Dissimilarity) -> np.ndarray:
     ).astype(np.int64)
 
 
-def _pair_tables(
-    tracks: Sequence[Track], dis: Dissimilarity, bound: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every annotator pair's candidate pairs, as one CSR per pair (lo < hi) from lo's units, concatenated:
-    (table_of: where each pair's row starts sit in indptr, indptr, partner, cost); partners sorted."""
-    n = len(tracks)
-    table_of = np.zeros((n, n), dtype=np.int64)
-    starts, partners, costs = [], [], []
-    rows_so_far = entries_so_far = 0
-    for lo in range(n):
-        for hi in range(lo + 1, n):
-            i, j, cost = candidate_pairs(tracks[lo], tracks[hi], dis, bound)  # sorted by i, then j
-            counts = np.bincount(i, minlength=len(tracks[lo]))
-            starts.append(entries_so_far + np.concatenate([[0], np.cumsum(counts)]))
-            table_of[lo, hi] = rows_so_far
-            rows_so_far += len(tracks[lo]) + 1
-            entries_so_far += j.size
-            partners.append(j)
-            costs.append(cost)
-    return (
-        table_of,
-        np.concatenate(starts).astype(np.int64),
-        np.concatenate(partners).astype(np.int64),
-        np.concatenate(costs).astype(np.float64),
-    )
+@dataclass(frozen=True)
+class PairTables:
+    """Every annotator pair's candidate pairs (lo < hi), from lo's units, concatenated over the pairs.
+
+    Row ``table_of[lo, hi] + u`` is lo's unit u in the pair's table (``len(lo's units) + 1`` rows
+    each, the last one closing the table). As CSR: its partners ``partner[indptr[r]:indptr[r + 1]]``
+    (sorted) and their ``cost``. As a strip for look-ups: d(u, v) is
+    ``strip[strip_at[r] + v - strip_first[r]]`` for v from ``strip_first[r]`` to its last partner,
+    -1 where (u, v) is no candidate pair.
+    """
+
+    table_of: np.ndarray
+    indptr: np.ndarray
+    partner: np.ndarray
+    cost: np.ndarray
+    strip_at: np.ndarray
+    strip_first: np.ndarray
+    strip: np.ndarray
+
+    @classmethod
+    def build(cls, tracks: Sequence[Track], dis: Dissimilarity, bound: float) -> PairTables:
+        """The pairs within ``bound`` (:func:`candidate_pairs`)."""
+        n = len(tracks)
+        table_of = np.zeros((n, n), dtype=np.int64)
+        parts: dict[str, list[np.ndarray]] = {k: [] for k in ("indptr", "partner", "cost", "at", "first", "strip")}
+        rows = entries = cells = 0
+        for lo in range(n):
+            for hi in range(lo + 1, n):
+                i, j, cost = candidate_pairs(tracks[lo], tracks[hi], dis, bound)  # sorted by i, then j
+                counts = np.bincount(i, minlength=len(tracks[lo]))
+                ends = np.cumsum(counts)
+                has = counts > 0
+                first = np.zeros(counts.size, dtype=np.int64)
+                first[has] = j[(ends - counts)[has]]
+                width = np.zeros(counts.size, dtype=np.int64)
+                width[has] = j[ends[has] - 1] - first[has] + 1
+                at = np.concatenate([[0], np.cumsum(width)])
+                strip = np.full(int(at[-1]), -1.0)
+                strip[at[i] + j - first[i]] = cost
+                table_of[lo, hi] = rows
+                rows += counts.size + 1
+                parts["indptr"].append(entries + np.concatenate([[0], ends]))
+                parts["at"].append(cells + at)
+                parts["first"].append(np.concatenate([first, [0]]))
+                parts["partner"].append(j)
+                parts["cost"].append(cost)
+                parts["strip"].append(strip)
+                entries += j.size
+                cells += strip.size
+        joined = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
+        as_int = {k: joined[k].astype(np.int64) for k in ("indptr", "partner", "at", "first")}
+        return cls(
+            table_of,
+            as_int["indptr"],
+            as_int["partner"],
+            joined["cost"].astype(np.float64),
+            as_int["at"],
+            as_int["first"],
+            joined["strip"].astype(np.float64),
+        )
 
 
 def candidate_groups(
@@ -247,13 +282,20 @@ def candidate_groups(
     npairs = _pairs_count(n)
     empty = dis.delta_empty
     bound = npairs * empty
-    table_of, indptr, partner, cost = _pair_tables(tracks, dis, bound + (n - 1) * empty)
+    tables = PairTables.build(tracks, dis, bound + (n - 1) * empty)
     units = sum(len(t) for t in tracks)
     limit = default_budget() if budget is None else budget
     max_rows = int(min(limit // bytes_per_group(n), 2**62))
     sizes = np.array([len(t) for t in tracks], dtype=np.int64)
+    t = tables
     members, pair_sum, size, rows = enumerate_groups(
-        sizes, table_of, indptr, partner, cost, empty, bound, 1e-9 * bound, npairs * empty * (1 + 1e-9), max_rows
+        sizes,
+        (t.table_of, t.indptr, t.partner, t.cost, t.strip_at, t.strip_first, t.strip),
+        empty,
+        bound,
+        1e-9 * bound,
+        npairs * empty * (1 + 1e-9),
+        max_rows,
     )
     if rows > max_rows:
         refuse(rows * bytes_per_group(n), limit, f"more than {max_rows:,} candidate groups", units, n)

@@ -27,22 +27,13 @@ njit = require_njit()  # numba without its BLAS probe (segagree.metrics.numba_im
 
 
 @njit(cache=True, nogil=True)
-def _partner_cost(
-    indptr: np.ndarray, partner: np.ndarray, cost: np.ndarray, at: int, v: int
-) -> float:  # pragma: no cover - compiled
-    """d(u, v) from u's sorted partner list (``indptr[at]`` to ``indptr[at + 1]``), or -1.0 when (u, v)
-    is no candidate pair."""
-    lo = indptr[at]
-    hi = indptr[at + 1]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if partner[mid] < v:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < indptr[at + 1] and partner[lo] == v:
-        return cost[lo]
-    return -1.0
+def _pair_cost(strip_at: np.ndarray, strip_first: np.ndarray, strip: np.ndarray, at: int, v: int) -> float:
+    """d(u, v) from row ``at``'s strip (u's unit in a pair's table), or -1.0 when (u, v) is no candidate
+    pair."""  # pragma: no cover - compiled
+    k = v - strip_first[at]
+    if k < 0 or k >= strip_at[at + 1] - strip_at[at]:
+        return -1.0
+    return strip[strip_at[at] + k]
 
 
 @njit(cache=True, nogil=True)
@@ -114,10 +105,7 @@ def _candidates(
 @njit(cache=True, nogil=True)
 def enumerate_groups(
     sizes: np.ndarray,
-    table_of: np.ndarray,
-    indptr: np.ndarray,
-    partner: np.ndarray,
-    cost: np.ndarray,
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     empty: float,
     bound: float,
     tol: float,
@@ -126,12 +114,13 @@ def enumerate_groups(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:  # pragma: no cover - compiled; checked against brute force
     """Every candidate group (see the module docstring), first annotator and unit first.
 
-    ``sizes[a]``: annotator a's units. The pair table of annotators lo < hi starts at
-    ``table_of[lo, hi]`` in ``indptr`` (``sizes[lo] + 1`` entries, positions in ``partner``/``cost``,
-    partners sorted). Returns (members: groups × annotators, -1 for empty; pair-cost sums; sizes; the
+    ``sizes[a]``: annotator a's units. ``tables``: the fields of
+    :class:`segagree.metrics.unitizing.gamma_alignment.PairTables` in order (table_of, indptr, partner,
+    cost, strip_at, strip_first, strip). Returns (members: groups × annotators, -1 for empty; pair-cost sums; sizes; the
     number of groups), or a count of ``max_rows + 1`` when there are more than ``max_rows`` groups
     (the arrays then hold the first ones only).
     """
+    table_of, indptr, partner, cost, strip_at, strip_first, strip = tables
     n = sizes.shape[0]
     cap = 1024
     out_members = np.full((cap, n), -1, dtype=np.int64)
@@ -206,7 +195,7 @@ def enumerate_groups(
                     pair_cost[via, level] = cost[start + choice]
                     for b in range(first, level):
                         if members[b] >= 0 and b != via:
-                            d = _partner_cost(indptr, partner, cost, table_of[b, level] + members[b], v)
+                            d = _pair_cost(strip_at, strip_first, strip, table_of[b, level] + members[b], v)
                             if d < 0:
                                 ok = False
                                 break
