@@ -45,10 +45,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 CATEGORIES = ("a", "b", "c", "d", "e")
+GESTURES = ("gesture", "hold", "stroke")
 
 
 def write_export(path: Path, recordings: int = 36, annotators: int = 7, units: int = 90, seed: int = 3) -> int:
-    """The table of the module docstring at ``path``; returns its number of units."""
+    """The dense table of the module docstring at ``path``; returns its number of units."""
     rng = np.random.default_rng(seed)
     rows = ["annotator,recording,start,end,category"]
     for r in range(recordings):
@@ -73,6 +74,36 @@ def write_export(path: Path, recordings: int = 36, annotators: int = 7, units: i
     return len(rows) - 1
 
 
+def write_gestures(path: Path, recordings: int = 36, annotators: int = 7, units: int = 87, seed: int = 7) -> int:
+    """The gesture table of the module docstring at ``path``; returns its number of units."""
+    rng = np.random.default_rng(seed)
+    rows = ["annotator,recording,start,end,category"]
+    for r in range(recordings):
+        base = []
+        t = rng.uniform(0, 2)
+        for _ in range(units):
+            d = rng.uniform(0.3, 2.0)
+            base.append((t, t + d, str(rng.choice(GESTURES))))
+            t += d + rng.uniform(0.5, 3.0)
+        for a in range(annotators):
+            for s, e, cat in base:
+                u = rng.random()
+                if u < 0.05:
+                    continue
+                s2 = max(0.0, s + rng.normal(0, 0.15))
+                e2 = max(s2 + 0.05, e + rng.normal(0, 0.15))
+                if rng.random() < 0.2:
+                    cat = str(rng.choice(GESTURES))
+                if u > 0.95:
+                    mid = (s2 + e2) / 2
+                    rows.append(f"r{a},rec{r:02d},{s2:.3f},{mid:.3f},{cat}")
+                    rows.append(f"r{a},rec{r:02d},{mid:.3f},{e2:.3f},{cat}")
+                else:
+                    rows.append(f"r{a},rec{r:02d},{s2:.3f},{e2:.3f},{cat}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return len(rows) - 1
+
+
 def timed(args: list[str]) -> tuple[float, float, str]:
     """(wall seconds, CPU seconds of the command and its workers, stdout) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -91,12 +122,13 @@ def main() -> None:
     parser.add_argument("--recordings", type=int, default=36)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="--jobs values to time, in turn")
     parser.add_argument("--keep", type=Path, help="keep the table in this folder")
+    parser.add_argument("--shape", choices=("dense", "gestures"), default="dense", help="which table (docstring)")
     opts = parser.parse_args()
     work = opts.keep or Path(tempfile.mkdtemp(prefix="segagree-bench-export-"))
     work.mkdir(parents=True, exist_ok=True)
     table = work / "export.csv"
-    n = write_export(table, opts.recordings)
-    print(f"{opts.recordings} recordings x 7 annotators, {n} units; load average at start {os.getloadavg()[0]:.1f}")
+    n = (write_export if opts.shape == "dense" else write_gestures)(table, opts.recordings)
+    print(f"{opts.shape}: {opts.recordings} recordings x 7 annotators, {n} units; load average at start {os.getloadavg()[0]:.1f}")
     outputs = {}
     for jobs in opts.jobs:
         cmd = [sys.executable, "-m", "segagree", "agree", "--time", str(table), "--json", "--jobs", str(jobs)]

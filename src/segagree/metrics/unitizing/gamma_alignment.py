@@ -49,7 +49,7 @@ _TIE_BREAK = 1e-7
 _OBJECTIVE_SCALE = 1e4
 # Column generation: the first program takes this many groups per unit, each round at most this many more.
 _FIRST_COLUMNS = 6
-_ADDED_COLUMNS = 8000
+_ADDED_COLUMNS = 2000
 
 
 @dataclass(frozen=True)
