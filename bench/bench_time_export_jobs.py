@@ -128,7 +128,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     table = work / "export.csv"
     n = (write_export if opts.shape == "dense" else write_gestures)(table, opts.recordings)
-    print(f"{opts.shape}: {opts.recordings} recordings x 7 annotators, {n} units; load average at start {os.getloadavg()[0]:.1f}")
+    load = os.getloadavg()[0]
+    print(f"{opts.shape}: {opts.recordings} recordings x 7 annotators, {n} units; load average at start {load:.1f}")
     outputs = {}
     for jobs in opts.jobs:
         cmd = [sys.executable, "-m", "segagree", "agree", "--time", str(table), "--json", "--jobs", str(jobs)]
