@@ -184,3 +184,33 @@ def test_point_units_do_not_hang_the_samplers() -> None:
     for sampler in ("statistical", "shuffle"):
         res = GAMMA.compute([units], {"samples": 5, "seed": 1, "sampler": sampler})
         assert res.observed_disorder == pytest.approx(1.0)  # 3 vs 3.5: never grouped; 1 vs 1: a perfect pair
+
+
+def test_category_statistics_total_equals_adding_them_in_order() -> None:
+    """CatStats.total (the pooled bootstrap's fast sum) gives the fold of ``+`` float for float: items with
+    other categories, in another order, and items gamma does not apply to."""
+    from functools import reduce
+
+    from segagree.metrics.unitizing.gamma import CatStats
+    from segagree.metrics.unitizing.gamma_cat import CategoryParts
+
+    rng = np.random.default_rng(4)
+
+    def parts(k: int) -> CategoryParts:
+        return CategoryParts(*(rng.random(k + 1) * 10.0 ** rng.integers(-3, 4) for _ in range(4)))
+
+    items = []
+    for cats in [("b", "a"), ("a",), ("c", "a", "b"), None, ("a", "b"), ("d",)]:
+        if cats is None:
+            items.append(CatStats(reasons=("no units",)))
+        else:
+            items.append(CatStats(cats, parts(len(cats)), tuple(parts(len(cats)) for _ in range(5)), ("r",)))
+    folded = reduce(lambda a, b: a + b, items)
+    total = CatStats.total(items)
+    assert total.categories == folded.categories == ("b", "a", "c", "d")
+    assert total.reasons == folded.reasons
+    for got, want in zip((total.observed, *total.sampled), (folded.observed, *folded.sampled), strict=True):
+        for name in ("num", "den", "unit_pairs", "any_pairs"):
+            assert np.array_equal(getattr(got, name), getattr(want, name))
+    alone = [CatStats(reasons=("x",)), CatStats(reasons=("y",))]
+    assert CatStats.total(alone).observed is None and CatStats.total(alone).reasons == ("x", "y")

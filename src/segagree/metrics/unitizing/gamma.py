@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 from abc import abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -233,6 +234,31 @@ class CatStats:
         assert self.observed is not None
         return CatStats(names, spread(self.observed), tuple(spread(p) for p in self.sampled), self.reasons)
 
+    @cached_property
+    def _stacked(self) -> tuple[np.ndarray, ...]:
+        """Each CategoryParts field as one (1 + samples) × slots array, the observed row first."""
+        assert self.observed is not None
+        parts = (self.observed, *self.sampled)
+        return tuple(np.stack([getattr(p, f) for p in parts]) for f in _PART_FIELDS)
+
+    @staticmethod
+    def total(stats: Sequence[CatStats]) -> CatStats:
+        """The statistics added in order (as ``+`` does, float for float: each slot's values are summed
+        in the items' order) without laying every partial sum out again: the pooled bootstrap adds the
+        same items thousands of times."""
+        reasons = tuple(r for st in stats for r in st.reasons)
+        present = [st for st in stats if st.observed is not None]
+        if not present:
+            return CatStats(stats[0].categories, None, stats[0].sampled, reasons)
+        names = tuple(dict.fromkeys(c for st in present for c in st.categories))
+        sums = [np.zeros((1 + len(present[0].sampled), len(names) + 1)) for _ in _PART_FIELDS]
+        for st in present:
+            slots = np.array([0, *(1 + names.index(c) for c in st.categories)])
+            for total, values in zip(sums, st._stacked, strict=True):
+                total[:, slots] += values
+        rows = [CategoryParts(*(total[k] for total in sums)) for k in range(sums[0].shape[0])]
+        return CatStats(names, rows[0], tuple(rows[1:]), reasons)
+
 
 def _cat_stats(item: UnitSet, core: Core | None, setup: Setup, reason: str) -> CatStats:
     if core is None:
@@ -242,6 +268,8 @@ def _cat_stats(item: UnitSet, core: Core | None, setup: Setup, reason: str) -> C
     sampled = tuple(category_parts(a.groups, t, setup.dis, n_cat, setup.variant) for t, a in core.sampled)
     return CatStats(tuple(item.categories), observed, sampled)
 
+
+_PART_FIELDS = tuple(f.name for f in fields(CategoryParts))
 
 _NO_WEIGHT = "no aligned pair of units carries weight in the best alignment (0/0)"
 
@@ -319,6 +347,11 @@ class _CategoryMeasure(_GammaBase):
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> CatStats:
         setup, core, reason = self._core(item, params)
         return _cat_stats(item, core, setup, reason)
+
+    def add(self, stats: Sequence[CatStats]) -> CatStats:
+        if not stats:
+            return super().add(stats)
+        return CatStats.total(stats)
 
     def score(self, stats: CatStats, params: Mapping[str, Any]) -> GammaCatResult | NotApplicableResult:
         if stats.observed is None:
