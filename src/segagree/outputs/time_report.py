@@ -49,8 +49,9 @@ TEXT_TEMPLATE = "time_text.html.j2"
 BOOTSTRAP_RESAMPLES = 200
 BOOTSTRAP_SEED = 12345
 MAX_LOWEST = 10
-#: Fewest pages worth rendering in worker processes (a worker costs about a second to start; a page ms).
-MIN_PARALLEL_PAGES = 256
+#: Fewest pages worth rendering in worker processes: a page with its timeline takes ~30 ms, a worker about a
+#: second to start (none when the run's scoring already started them).
+MIN_PARALLEL_PAGES = 32
 
 
 # ---------------------------------------------------------------------------------- entry page
