@@ -1,32 +1,36 @@
 """Benchmark: ``segagree agree --time`` of a whole lab export, one units table with the columns
 ``annotator,recording,start,end,category``: 7 annotators × 36 recordings, about 22,000 units.
 
-A fixed generated table (seed 3): per recording a reference segmentation of 90 units (gaps U(0.3, 2.5) s,
-lengths U(0.4, 3) s, categories a-e); each annotator a noisy copy: one unit in twelve left out, one in
-fifteen split in two at a random point, both ends jittered by N(0, 0.15) s, one category in six changed.
+Two fixed generated tables (``--shape``):
+
+* ``dense`` (seed 3): per recording a reference segmentation of 90 units (gaps U(0.3, 2.5) s, lengths
+  U(0.4, 3) s, categories a-e); each annotator a noisy copy: one unit in twelve left out, one in fifteen
+  split in two at a random point, both ends jittered by N(0, 0.15) s, one category in six changed;
+* ``gestures`` (seed 7): 87 units per recording of 0.3-2 s with gaps of 0.5-3 s, three categories; each
+  annotator a copy with ends jittered by N(0, 0.15) s, one unit in twenty left out, one in twenty split in
+  two, one category in five changed (sparser: fewer candidate groups per alignment).
+
 The whole command is timed (start-up, reading, every measure of the time group with gamma's default
 30 samples, per recording and pooled, the JSON printed): wall seconds and CPU seconds of the command and
 its workers (user + sys, ``getrusage`` of the children), the load average at the start (the machine may
 be shared), and whether the JSON of every ``--jobs`` value is the same.
 
-    .venv/bin/python bench/bench_time_export_jobs.py [--recordings 36] [--jobs 1 2] [--keep DIR]
+    .venv/bin/python bench/bench_time_export_jobs.py [--shape dense|gestures] [--recordings 36] [--jobs 1 2]
+        [--keep DIR]
 
-Measured on 28 Nov 2026, 2 cores shared with other work (load average 0.7-1.6), with
-``--recordings 6`` (3,690 units; the whole table's 36 recordings take ~6 times as long):
+Measured on 28 Nov 2026 (2 cores, load average 0.7-1.5 at the start), the whole 36 recordings:
 
-* before (main a2cbd00: each measure over every recording in turn, so gamma, gamma-cat and gamma-k
-  each aligned every recording again once more than 4 were in gamma's cache; ``--jobs`` was gamma's
-  sample workers): 372 s wall, 372 s CPU (``PYTHONPATH=main/src segagree agree --time export.csv --json``);
-* after: ``--jobs 1`` 93.2 s wall, 93.2 s CPU; ``--jobs 2`` 47.7 s wall, 91.3 s CPU; the JSON of
-  both byte for byte that of main.
+| table | main c15ac2c, ``--jobs 2`` | now ``--jobs 1`` | now ``--jobs 2`` |
+|---|---|---|---|
+| dense, 22,171 units | 262 s wall, 518 s CPU | 161.8 s wall | 84.3 s wall, 164.8 s CPU |
+| gestures, 21,892 units | ~150 s wall (6 recordings: 26 s) | 80.3 s wall | 41.0 s wall, 80.3 s CPU |
 
-So 4.0 times less CPU and 7.8 times less wall time with ``--jobs 2``. After the split test's kernel (same
-JSON again): ``--jobs 2`` 47.2 s wall, 92.5 s CPU at load average 1.7 (``--jobs 1`` 96 s: the other
-work on the machine blurs the ~10 % it saves on gamma's alignments). The whole 36 recordings would take
-~290 s wall with ``--jobs 2`` (not run here: the machine is shared). gamma's best alignments (HiGHS's
-simplex and branch and bound, ~45 % of what is left, and the candidate groups) are nearly all the time.
-main's ``bench/bench_time_export.py --recordings 6 --jobs 2`` (3,626 units, lighter noise) with this
-branch: 26.0 s wall, 50.1 s CPU (36 recordings: ~156 s wall).
+The JSON of both ``--jobs`` values is identical, and identical to main c15ac2c's on 3 dense and 4
+gesture recordings (``cmp``). The time is gamma's 31 best alignments per recording (one observed, 30
+sampled continua), ~70 ms (gestures) to ~140 ms (dense) each: the compiled search for the candidate groups
+about a third, HiGHS's simplex (column generation) another third, its branch and bound and the rest the
+last third. Before that (main a2cbd00), each measure aligned every recording again: 372 s for 6 dense
+recordings alone.
 """
 
 from __future__ import annotations
