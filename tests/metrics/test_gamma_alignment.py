@@ -161,3 +161,41 @@ def test_ties_go_to_aligned_units() -> None:
         Track.build(np.array([1.0]), np.array([2.0]), np.array([1]), np.array([0])),
     ]
     assert best_alignment(pair, Dissimilarity()).groups.tolist() == [[0, 0]]
+
+
+def test_branch_and_bound_equals_highs_on_fractional_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The depth-first branch and bound on a part finds the cover HiGHS's MIP finds (same cost; same
+    columns where the optimum is unique), and gives way to it beyond its node budget."""
+    from segagree.metrics.unitizing import gamma_alignment as al
+    from segagree.metrics.unitizing.samplers import SAMPLERS
+
+    parts = []
+    original = al._branch_and_bound
+
+    def keep(rows: np.ndarray, costs: np.ndarray, n_units: int) -> np.ndarray | None:
+        parts.append((rows, costs, n_units))
+        return original(rows, costs, n_units)
+
+    monkeypatch.setattr(al, "_branch_and_bound", keep)
+    rng = np.random.default_rng(11)
+    base = np.cumsum(rng.uniform(0.3, 2.0, 60))
+    tracks = []
+    for _ in range(5):
+        s = base + rng.normal(0, 0.3, base.size)
+        tracks.append(
+            Track.build(s, s + rng.uniform(0.3, 1.5, base.size), rng.integers(0, 3, base.size), np.arange(60))
+        )
+    for k in range(8):  # random continua: fractional LPs are common there
+        sample = SAMPLERS["statistical"](tracks, (0.0, float(base[-1]) + 2), np.random.default_rng(k))
+        best_alignment(sample, Dissimilarity())
+    assert len(parts) >= 3
+    for rows, costs, n_units in parts:
+        by_search = original(rows, costs, n_units)
+        by_highs = al._binary_program(rows, costs, n_units)
+        assert by_search is not None
+        assert float(costs[by_search].sum()) == pytest.approx(float(costs[by_highs].sum()), abs=1e-9)
+        covered = np.sort(rows[by_search][rows[by_search] >= 0])
+        assert np.array_equal(covered, np.arange(n_units))  # an exact cover
+    monkeypatch.setattr(al, "_MAX_NODES", 1)
+    rows, costs, n_units = parts[0]
+    assert original(rows, costs, n_units) is None  # a fractional part needs more than its root

@@ -47,6 +47,12 @@ __all__ = ["Alignment", "alignment_disorder", "best_alignment", "check_pair_memo
 _TIE_BREAK = 1e-7
 # The program's objective is scaled so that HiGHS's absolute gap (1e-6) is far below 1e-9 here.
 _OBJECTIVE_SCALE = 1e4
+# Branch and bound on a part: nodes before HiGHS's MIP takes over; a node's LP must beat the best cover by
+# more than this to be explored (HiGHS's own absolute gap is 1e-6 on costs scaled by 1e4); x within this
+# of 0 or 1 counts as integral (HiGHS's MIP feasibility tolerance).
+_MAX_NODES = 30
+_PRUNE_TOLERANCE = 1e-10
+_INTEGRAL = 1e-6
 # Column generation: the first program takes this many groups per unit, each round at most this many more.
 _FIRST_COLUMNS = 6
 _ADDED_COLUMNS = 2000
@@ -220,6 +226,26 @@ class PairTables:
     strip_first: np.ndarray
     strip: np.ndarray
 
+    def allowance(self, sizes: np.ndarray, empty: float) -> np.ndarray:
+        """(units of every annotator in turn) × annotators: ``[u, a]`` is how much the annotators after
+        a can lower u's ``S_u`` at most, ``Σ_{a' > a} max(0, Δ∅ - u's cheapest candidate pair with a')``
+        (a later member v adds ``d(u, v) - Δ∅`` to ``S_u``, and (u, v) must be a candidate pair)."""
+        n = sizes.size
+        at = np.concatenate([[0], np.cumsum(sizes)])
+        cheapest = np.full((int(at[-1]), n), np.inf)
+        for lo in range(n):
+            for hi in range(lo + 1, n):
+                first, last = self.table_of[lo, hi], self.table_of[lo, hi] + sizes[lo]
+                counts = np.diff(self.indptr[first : last + 1])
+                entries = slice(self.indptr[first], self.indptr[last])
+                u = np.repeat(np.arange(sizes[lo]), counts)
+                v, cost = self.partner[entries], self.cost[entries]
+                np.minimum.at(cheapest[:, hi], at[lo] + u, cost)
+                np.minimum.at(cheapest[:, lo], at[hi] + v, cost)
+        lowers = np.maximum(0.0, empty - cheapest)  # inf (no pair) lowers nothing
+        later = np.cumsum(lowers[:, ::-1], axis=1)[:, ::-1]  # [u, a]: annotators a and after
+        return np.ascontiguousarray(np.concatenate([later[:, 1:], np.zeros((later.shape[0], 1))], axis=1))
+
     @classmethod
     def build(cls, tracks: Sequence[Track], dis: Dissimilarity, bound: float) -> PairTables:
         """The pairs within ``bound`` (:func:`candidate_pairs`)."""
@@ -291,6 +317,7 @@ def candidate_groups(
     members, pair_sum, size, rows = enumerate_groups(
         sizes,
         (t.table_of, t.indptr, t.partner, t.cost, t.strip_at, t.strip_first, t.strip),
+        t.allowance(sizes, empty),
         empty,
         bound,
         1e-9 * bound,
@@ -321,15 +348,16 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity, budget: float | 
     n_units = int(offsets[-1])
     if groups.shape[0] == n_units:  # only singletons survived
         return groups
-    costs = exact - _TIE_BREAK * dis.delta_empty * ((groups >= 0).sum(axis=1) - 1)
+    size = (groups >= 0).sum(axis=1)
+    costs = exact - _TIE_BREAK * dis.delta_empty * (size - 1)
     rows = np.where(groups >= 0, groups + offsets[:-1][None, :], -1)
-    x, duals, reduced = _relaxation(rows, costs, n_units)
+    x, duals, reduced = _relaxation(rows, costs, size, n_units)
     slack = n_units * max(0.0, -float(reduced.min()))  # HiGHS's dual tolerance, made rigorous
     lower = float(duals.sum()) - slack
     chosen = np.flatnonzero(x > 0.5)
     if np.all((x < 1e-9) | (x > 1 - 1e-9)) and float(costs[chosen].sum()) - lower <= 1e-9:
         return groups[chosen]
-    single = (rows >= 0).sum(axis=1) == 1
+    single = size == 1
     theta = 0.05 * dis.delta_empty
     while True:
         keep = np.flatnonzero((reduced <= theta + slack + 1e-9) | single)
@@ -356,8 +384,61 @@ def _binary_program_by_parts(rows: np.ndarray, costs: np.ndarray, x: np.ndarray,
         cols = np.flatnonzero(part == label)
         units = np.unique(rows[cols][rows[cols] >= 0])
         local = np.where(rows[cols] >= 0, np.searchsorted(units, np.maximum(rows[cols], 0)), -1)
-        chosen.append(cols[_binary_program(local, costs[cols], units.size)])
+        found = _branch_and_bound(local, costs[cols], units.size)
+        chosen.append(cols[_binary_program(local, costs[cols], units.size) if found is None else found])
     return np.sort(np.concatenate(chosen))
+
+
+class _TooManyNodes(Exception):
+    """The search went beyond its node budget: HiGHS's branch and bound takes over."""
+
+
+def _branch_and_bound(rows: np.ndarray, costs: np.ndarray, n_units: int) -> np.ndarray | None:
+    """The columns of the best exact cover by a depth-first branch and bound on one warm-started LP
+    (HiGHS's dual simplex after each bound change), or None beyond :data:`_MAX_NODES` nodes.
+
+    A node fixes its largest fractional column to 1, then to 0; it is pruned when its LP optimum cannot beat the
+    best cover found (by more than :data:`_PRUNE_TOLERANCE`) or is infeasible. These parts are small and
+    nearly integral: a few nodes, where HiGHS's MIP machinery (cuts, probing, heuristics at the root)
+    took ten times the LP's time.
+    """
+    import highspy
+
+    solver = _partition_program(n_units)
+    solver.setOptionValue("presolve", "off")
+    _add_columns(solver, rows, costs, n_units, 1.0)
+    best: list[Any] = [math.inf, None]
+    nodes = [0]
+
+    def visit() -> None:
+        nodes[0] += 1
+        if nodes[0] > _MAX_NODES:
+            raise _TooManyNodes
+        solver.run()
+        status = solver.getModelStatus()
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return
+        if status != highspy.HighsModelStatus.kOptimal:
+            raise _TooManyNodes  # HiGHS's own search decides such parts
+        x = np.asarray(solver.getSolution().col_value, dtype=float)
+        value = float(costs @ x)
+        if value >= best[0] - _PRUNE_TOLERANCE:
+            return
+        fractional = np.flatnonzero((x > _INTEGRAL) & (x < 1 - _INTEGRAL))
+        if fractional.size == 0:
+            best[0], best[1] = value, np.flatnonzero(x > 0.5)
+            return
+        column = int(fractional[np.argmax(x[fractional])])  # the likeliest column: a good cover early
+        for fixed in (1.0, 0.0):
+            solver.changeColBounds(column, fixed, fixed)
+            visit()
+        solver.changeColBounds(column, 0.0, 1.0)
+
+    try:
+        visit()
+    except _TooManyNodes:
+        return None
+    return best[1]
 
 
 def _incidence(rows: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray]:
@@ -406,9 +487,11 @@ def _solve(solver: Any) -> Any:
     return solver.getSolution()
 
 
-def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _relaxation(
+    rows: np.ndarray, costs: np.ndarray, size: np.ndarray, n_units: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The LP relaxation (HiGHS dual simplex) by column generation: (x of every group, row duals,
-    reduced costs of every group under them).
+    reduced costs of every group under them); ``rows``: each group's units (-1 padded), ``size`` their number.
 
     The program starts from the singletons and the groups that look best under each unit's fair share
     (``y_u = min_{G holding u} cost_G / |G|``, a feasible dual); each round adds the groups whose reduced
@@ -420,7 +503,6 @@ def _relaxation(rows: np.ndarray, costs: np.ndarray, n_units: int) -> tuple[np.n
 
     from segagree.metrics.unitizing.group_kernel import fair_shares, reduced_costs
 
-    size = (rows >= 0).sum(axis=1)
     reduced = reduced_costs(rows, costs, fair_shares(rows, costs, n_units))
     first = min(_FIRST_COLUMNS * n_units, costs.size)
     taken = np.zeros(costs.size, dtype=bool)

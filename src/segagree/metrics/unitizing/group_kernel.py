@@ -6,8 +6,9 @@ them in one pass, with no temporaries beyond the groups it keeps:
 * a group takes its units annotator by annotator (its first annotator's unit, then, for each later
   annotator, nothing or one unit that is a candidate partner of every member so far: it is sought
   among the partners of the member that has the fewest);
-* after each annotator, every member's ``S_u`` must stay within ``bound + remaining · Δ∅`` (the
-  annotators still to come can lower it by at most Δ∅ each);
+* after each annotator, every member's ``S_u`` must stay within ``bound`` plus what the annotators still
+  to come can lower it by: Δ∅ minus u's cheapest candidate pair with each (nothing when that pair costs
+  Δ∅ or more, or when there is none);
 * a finished group of four or more units must pass every cut into two groups of two or more:
   ``Σ_{pairs across} (d - Δ∅) <= limit``.
 
@@ -106,6 +107,7 @@ def _candidates(
 def enumerate_groups(
     sizes: np.ndarray,
     tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    allowance: np.ndarray,
     empty: float,
     bound: float,
     tol: float,
@@ -116,12 +118,16 @@ def enumerate_groups(
 
     ``sizes[a]``: annotator a's units. ``tables``: the fields of
     :class:`segagree.metrics.unitizing.gamma_alignment.PairTables` in order (table_of, indptr, partner,
-    cost, strip_at, strip_first, strip). Returns (members: groups × annotators, -1 for empty; pair-cost sums; sizes; the
-    number of groups), or a count of ``max_rows + 1`` when there are more than ``max_rows`` groups
-    (the arrays then hold the first ones only).
+    cost, strip_at, strip_first, strip). ``allowance[u, a]``: how much the annotators after a can still
+    lower unit u's ``S_u`` (units of all annotators in turn). Returns (members: groups × annotators, -1
+    for empty; pair-cost sums; sizes; the number of groups), or a count of ``max_rows + 1`` when there
+    are more than ``max_rows`` groups (the arrays then hold the first ones only).
     """
     table_of, indptr, partner, cost, strip_at, strip_first, strip = tables
     n = sizes.shape[0]
+    unit_at = np.zeros(n, dtype=np.int64)  # where each annotator's units start in ``allowance``
+    for a in range(1, n):
+        unit_at[a] = unit_at[a - 1] + sizes[a - 1]
     cap = 1024
     out_members = np.full((cap, n), -1, dtype=np.int64)
     out_sum = np.zeros(cap)
@@ -211,9 +217,8 @@ def enumerate_groups(
                             current_sum += d
                     members[level] = v
                     slack[level] = new_slack
-                limit = bound + (n - 1 - level) * empty + tol
                 for b in range(first, level + 1):
-                    if members[b] >= 0 and slack[b] > limit:
+                    if members[b] >= 0 and slack[b] > bound + allowance[unit_at[b] + members[b], level] + tol:
                         ok = False
                         break
                 if not ok:
