@@ -338,9 +338,10 @@ def _solve_program(tracks: Sequence[Track], dis: Dissimilarity, budget: float | 
        for any tiny dual infeasibility) and each group's reduced cost ``rc = cost - Σ_members y``.
        An integral LP solution whose cost is within 1e-9 of LB is optimal.
     2. Otherwise, since any solution costs ``LB + Σ rc`` of its groups, a group with
-       ``rc > UB - LB`` is in no solution better than UB: the binary program (HiGHS branch and
-       bound, gap 0) runs on the groups with ``rc <= θ`` (and the singletons), split into independent
-       parts where only the parts with a fractional LP solution need branching; if its optimum UB
+       ``rc > UB - LB`` is in no solution better than UB: the binary program (a depth-first branch
+       and bound, HiGHS's MIP beyond 30 nodes) runs on the groups with ``rc <= θ`` (and the
+       singletons), split into independent parts where only the parts with a fractional LP solution
+       need branching; if its optimum UB
        has ``UB - LB <= θ`` it is optimal over all candidates, else θ doubles (at most to UB - LB).
     """
     groups, exact = candidate_groups(tracks, dis, budget)
