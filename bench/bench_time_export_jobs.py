@@ -22,13 +22,13 @@ Measured on 28 Nov 2026 (2 cores, load average 0.7-1.5 at the start), the whole 
 
 | table | main c15ac2c, ``--jobs 2`` | now ``--jobs 1`` | now ``--jobs 2`` |
 |---|---|---|---|
-| dense, 22,171 units | 262 s wall, 518 s CPU | 161.8 s wall | 84.3 s wall, 164.8 s CPU |
-| gestures, 21,892 units | ~150 s wall (6 recordings: 26 s) | 80.3 s wall | 41.0 s wall, 80.3 s CPU |
+| dense, 22,171 units | 262 s wall, 518 s CPU | 161.8 s wall (before the branch and bound) | 74.4 s wall, 146.5 s CPU |
+| gestures, 21,892 units | ~150 s wall (6 recordings: 26 s) | 75.6 s wall | 38.2 s wall, 74.8 s CPU |
 
-The JSON of both ``--jobs`` values is identical, and identical to main c15ac2c's on 3 dense and 4
+The JSON of both ``--jobs`` values is identical, and identical to main c15ac2c's on 5 dense and 8
 gesture recordings (``cmp``). The time is gamma's 31 best alignments per recording (one observed, 30
-sampled continua), ~70 ms (gestures) to ~140 ms (dense) each: the compiled search for the candidate groups
-about a third, HiGHS's simplex (column generation) another third, its branch and bound and the rest the
+sampled continua), ~65 ms (gestures) to ~130 ms (dense) each: the compiled search for the candidate groups
+and HiGHS's simplex (column generation) a third each, the branch and bound, the pricing and the rest the
 last third. Before that (main a2cbd00), each measure aligned every recording again: 372 s for 6 dense
 recordings alone.
 """
