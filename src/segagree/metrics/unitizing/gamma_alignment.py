@@ -17,12 +17,13 @@ enumerating the ∏(n_i + 1) tuples that pygamma-agreement enumerates:
   group, which bounds a time window: only units within it are scored.
 * **Two annotators**: the groups are a matching; the total is ``Σ_matched d + Δ∅ · #unmatched``,
   found by a sparse min-cost full bipartite matching with a dummy partner per unit.
-* **Three or more**: the candidate groups that survive the pruning (built annotator by annotator
-  from the window's pairs) form a set-partitioning binary program solved by HiGHS
-  (highspy, the HiGHS bindings, checked against ``scipy.optimize.milp`` in the tests).
+* **Three or more**: the candidate groups that survive the pruning (enumerated by the compiled
+  search of :mod:`segagree.metrics.unitizing.group_kernel` from the window's pairs) form a
+  set-partitioning binary program: its LP relaxation by HiGHS (highspy, the HiGHS bindings), then a
+  branch and bound (see :func:`_solve_program`; checked against ``scipy.optimize.milp`` in the tests).
 
-**Memory.** Before the pairs are scored their number is counted, and before each extension of the
-candidate groups the rows it adds are counted; beyond the budget (``budget`` bytes, default a share
+**Memory.** Before the pairs are scored their number is counted, and the candidate groups are
+counted as they are found; beyond the budget (``budget`` bytes, default a share
 of the memory available) :class:`segagree.metrics.unitizing.resources.TooLarge` says how to split the
 input, instead of growing until the kernel kills the process.
 """
