@@ -76,6 +76,62 @@ def _passes_every_cut(
 
 
 @njit(cache=True, nogil=True)
+def _partner_of_all(
+    members: np.ndarray,
+    first: int,
+    level: int,
+    via: int,
+    v: int,
+    pair_cost: np.ndarray,
+    table_of: np.ndarray,
+    strip_at: np.ndarray,
+    strip_first: np.ndarray,
+    strip: np.ndarray,
+) -> bool:  # pragma: no cover - compiled
+    """Whether annotator ``level``'s unit v is a candidate partner of every member (its cost with ``via``
+    is known), its costs to them stored in column ``level`` of ``pair_cost``."""
+    for b in range(first, level):
+        if members[b] >= 0 and b != via:
+            d = _pair_cost(strip_at, strip_first, strip, table_of[b, level] + members[b], v)
+            if d < 0:
+                return False
+            pair_cost[b, level] = d
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _within_bound(
+    members: np.ndarray,
+    slack: np.ndarray,
+    first: int,
+    level: int,
+    allowance: np.ndarray,
+    unit_at: np.ndarray,
+    limit: float,
+) -> bool:  # pragma: no cover - compiled
+    """Whether every member's ``S_u`` is within ``limit`` plus what the annotators after ``level`` can lower it by."""
+    for b in range(first, level + 1):
+        if members[b] >= 0 and slack[b] > limit + allowance[unit_at[b] + members[b], level]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _grown(
+    members: np.ndarray, sums: np.ndarray, sizes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The output arrays with twice the rows, the rows so far copied."""
+    rows = sums.shape[0]
+    more_members = np.full((2 * rows, members.shape[1]), -1, dtype=np.int64)
+    more_members[:rows] = members
+    more_sums = np.zeros(2 * rows)
+    more_sums[:rows] = sums
+    more_sizes = np.zeros(2 * rows, dtype=np.int64)
+    more_sizes[:rows] = sizes
+    return more_members, more_sums, more_sizes
+
+
+@njit(cache=True, nogil=True)
 def _candidates(
     members: np.ndarray,
     first: int,
@@ -128,10 +184,9 @@ def enumerate_groups(
     unit_at = np.zeros(n, dtype=np.int64)  # where each annotator's units start in ``allowance``
     for a in range(1, n):
         unit_at[a] = unit_at[a - 1] + sizes[a - 1]
-    cap = 1024
-    out_members = np.full((cap, n), -1, dtype=np.int64)
-    out_sum = np.zeros(cap)
-    out_size = np.zeros(cap, dtype=np.int64)
+    out_members = np.full((1024, n), -1, dtype=np.int64)
+    out_sum = np.zeros(1024)
+    out_size = np.zeros(1024, dtype=np.int64)
     rows = 0
     members = np.full(n, -1, dtype=np.int64)
     slack = np.zeros(n)
@@ -164,17 +219,8 @@ def enumerate_groups(
                     if size_here < 4 or _passes_every_cut(
                         members, pair_cost, n, empty, cut_limit, work_present, work_excess
                     ):
-                        if rows == cap:
-                            cap *= 2
-                            grown = np.full((cap, n), -1, dtype=np.int64)
-                            grown[:rows] = out_members[:rows]
-                            out_members = grown
-                            grown_sum = np.zeros(cap)
-                            grown_sum[:rows] = out_sum[:rows]
-                            out_sum = grown_sum
-                            grown_size = np.zeros(cap, dtype=np.int64)
-                            grown_size[:rows] = out_size[:rows]
-                            out_size = grown_size
+                        if rows == out_sum.shape[0]:
+                            out_members, out_sum, out_size = _grown(out_members, out_sum, out_size)
                         if rows == max_rows:
                             return out_members, out_sum, out_size, max_rows + 1
                         out_members[rows, :] = members
@@ -195,18 +241,12 @@ def enumerate_groups(
                     level -= 1
                     continue
                 option[level] = choice + 1
-                ok = True
                 if choice >= 0:
                     v = partner[start + choice]
                     pair_cost[via, level] = cost[start + choice]
-                    for b in range(first, level):
-                        if members[b] >= 0 and b != via:
-                            d = _pair_cost(strip_at, strip_first, strip, table_of[b, level] + members[b], v)
-                            if d < 0:
-                                ok = False
-                                break
-                            pair_cost[b, level] = d
-                    if not ok:
+                    if not _partner_of_all(
+                        members, first, level, via, v, pair_cost, table_of, strip_at, strip_first, strip
+                    ):
                         continue
                     new_slack = 0.0
                     for b in range(first, level):
@@ -217,11 +257,7 @@ def enumerate_groups(
                             current_sum += d
                     members[level] = v
                     slack[level] = new_slack
-                for b in range(first, level + 1):
-                    if members[b] >= 0 and slack[b] > bound + allowance[unit_at[b] + members[b], level] + tol:
-                        ok = False
-                        break
-                if not ok:
+                if not _within_bound(members, slack, first, level, allowance, unit_at, bound + tol):
                     continue
                 size_here = saved_size[level] + (1 if members[level] >= 0 else 0)
                 level += 1
