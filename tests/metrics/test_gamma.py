@@ -186,9 +186,10 @@ def test_point_units_do_not_hang_the_samplers() -> None:
         assert res.observed_disorder == pytest.approx(1.0)  # 3 vs 3.5: never grouped; 1 vs 1: a perfect pair
 
 
-def test_category_statistics_total_equals_adding_them_in_order() -> None:
-    """CatStats.total (the pooled bootstrap's fast sum) gives the fold of ``+`` float for float: items with
-    other categories, in another order, and items gamma does not apply to."""
+def test_category_statistics_total_sums_each_category_in_order() -> None:
+    """CatStats.total (and ``+``): each category's slot is the sum of the items' values for it, added in
+    the items' order, float for float; items with other categories, in another order, and items gamma does
+    not apply to (their reasons only)."""
     from functools import reduce
 
     from segagree.metrics.unitizing.gamma import CatStats
@@ -205,12 +206,21 @@ def test_category_statistics_total_equals_adding_them_in_order() -> None:
             items.append(CatStats(reasons=("no units",)))
         else:
             items.append(CatStats(cats, parts(len(cats)), tuple(parts(len(cats)) for _ in range(5)), ("r",)))
-    folded = reduce(lambda a, b: a + b, items)
     total = CatStats.total(items)
-    assert total.categories == folded.categories == ("b", "a", "c", "d")
-    assert total.reasons == folded.reasons
-    for got, want in zip((total.observed, *total.sampled), (folded.observed, *folded.sampled), strict=True):
+    assert total.categories == ("b", "a", "c", "d")
+    assert total.reasons == ("r", "r", "r", "no units", "r", "r")
+    present = [it for it in items if it.observed is not None]
+    for k, got in enumerate((total.observed, *total.sampled)):
         for name in ("num", "den", "unit_pairs", "any_pairs"):
-            assert np.array_equal(getattr(got, name), getattr(want, name))
+            for slot, category in enumerate(("", *total.categories)):  # slot 0: gamma-cat, every item
+                expected = 0.0
+                for it in present:
+                    part = (it.observed, *it.sampled)[k]
+                    if slot == 0 or category in it.categories:
+                        where = 0 if slot == 0 else 1 + it.categories.index(category)
+                        expected += float(getattr(part, name)[where])
+                assert getattr(got, name)[slot] == expected
+    folded = reduce(lambda a, b: a + b, items)
+    assert folded.categories == total.categories and np.array_equal(folded.observed.num, total.observed.num)
     alone = [CatStats(reasons=("x",)), CatStats(reasons=("y",))]
     assert CatStats.total(alone).observed is None and CatStats.total(alone).reasons == ("x", "y")

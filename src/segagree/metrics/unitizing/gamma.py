@@ -208,31 +208,7 @@ class CatStats:
     reasons: tuple[str, ...] = ()
 
     def __add__(self, other: CatStats) -> CatStats:
-        if other.observed is None or self.observed is None:
-            keep = self if other.observed is None else other
-            return CatStats(keep.categories, keep.observed, keep.sampled, self.reasons + other.reasons)
-        names = tuple(dict.fromkeys((*self.categories, *other.categories)))  # items may differ in categories
-        mine, theirs = self.on(names), other.on(names)
-        assert mine.observed is not None and theirs.observed is not None
-        sampled = tuple(a + b for a, b in zip(mine.sampled, theirs.sampled, strict=True))
-        return CatStats(names, mine.observed + theirs.observed, sampled, self.reasons + other.reasons)
-
-    def on(self, names: tuple[str, ...]) -> CatStats:
-        """The same sums with the gamma-k slots laid out for ``names`` (a superset of the categories)."""
-        if names == self.categories:
-            return self
-        slots = np.array([0, *(1 + names.index(c) for c in self.categories)])
-
-        def spread(p: CategoryParts) -> CategoryParts:
-            def one(values: np.ndarray) -> np.ndarray:
-                out = np.zeros(len(names) + 1)
-                out[slots] = values
-                return out
-
-            return CategoryParts(one(p.num), one(p.den), one(p.unit_pairs), one(p.any_pairs))
-
-        assert self.observed is not None
-        return CatStats(names, spread(self.observed), tuple(spread(p) for p in self.sampled), self.reasons)
+        return CatStats.total([self, other])
 
     @cached_property
     def _stacked(self) -> tuple[np.ndarray, ...]:
@@ -243,9 +219,10 @@ class CatStats:
 
     @staticmethod
     def total(stats: Sequence[CatStats]) -> CatStats:
-        """The statistics added in order (as ``+`` does, float for float: each slot's values are summed
-        in the items' order) without laying every partial sum out again: the pooled bootstrap adds the
-        same items thousands of times."""
+        """The statistics of several items added: gamma-k's slots laid out for every category met (in
+        the order met; items may differ in categories), each slot's values summed in the items' order;
+        items gamma does not apply to add only their reasons. One pass, as the pooled bootstrap adds
+        the same items thousands of times."""
         reasons = tuple(r for st in stats for r in st.reasons)
         present = [st for st in stats if st.observed is not None]
         if not present:

@@ -535,7 +535,7 @@ def _binary_program(rows: np.ndarray, costs: np.ndarray, n_units: int) -> np.nda
 
     solver = _partition_program(n_units)
     solver.setOptionValue("mip_rel_gap", 0.0)
-    # These programs are small and near-integral: presolve and three primal heuristics took over half
+    # These programs are small and near-integral: presolve and two primal heuristics took over half
     # of HiGHS's time on them and found nothing the search does not (they never bear on optimality).
     solver.setOptionValue("presolve", "off")
     solver.setOptionValue("mip_heuristic_run_root_reduced_cost", False)
