@@ -22,6 +22,7 @@ from segagree.formats.checks import check_times, has_webvtt_signature
 from segagree.formats.kept_meta import note_foreign_meta
 from segagree.model import BoundaryScheme, Document, load_scheme
 from segagree.model.losses import Loss, LossReport
+from segagree.model.source import seal
 
 # Format name -> module under segagree.formats, in the order `segagree formats` lists them.
 FORMAT_MODULES = {
@@ -155,6 +156,7 @@ def read_document(
         adapter = format_for(path, "vtt")
     if options.get("encoding") is None:
         options.pop("encoding", None)  # readers of binary/XML/JSON formats take no encoding
+    given = dict(options)
     # Notes of a decoding the reader did not report itself (a detected encoding) go into doc.losses.
     with collect_decode_notes() as notes, paused_gc(), memory_errors(path):
         doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
@@ -164,7 +166,17 @@ def read_document(
     doc.source_path = doc.source_path or str(path)
     doc.source_format = doc.source_format or adapter.name
     check_times(doc, path)
+    # The file as written, for the writers (segagree.model.source); read again from the page
+    # cache rather than threaded through every reader.
+    seal(doc, _file_bytes(Path(path)), adapter.name, given)
     return doc.validate()
+
+
+def _file_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:  # a stream or a file gone since: nothing to give back
+        return None
 
 
 def write_document(
@@ -177,7 +189,9 @@ def write_document(
 ) -> LossReport:
     """Write a Document atomically; return what the format could not hold.
 
-    With ``strict=True`` any loss is an error and nothing is written.
+    A Document unchanged since it was read (:meth:`segagree.model.source.Source.gives_back`),
+    written to its own format with default options, is the file's bytes as read: one rule for
+    every format. With ``strict=True`` any loss is an error and nothing is written.
     """
     adapter = format_for(path, fmt)
     if adapter.write is None:
@@ -187,6 +201,10 @@ def write_document(
         if Path(path).resolve() == Path(doc.source_path).resolve():
             raise SegagreeError("refusing to overwrite the input file", path=path)
     losses = LossReport()
+    if doc.source is not None and doc.source.gives_back(doc, adapter.name, options):
+        with atomic_path(path) as tmp:
+            Path(tmp).write_bytes(doc.source.data or b"")
+        return losses
     kept = doc.meta.get("vtt")
     if adapter.name not in ("vtt", "json") and isinstance(kept, dict) and any(kept.values()):
         # The WebVTT reader keeps these in meta for its writer (and the native JSON keeps meta).

@@ -34,6 +34,8 @@ from segagree.model.scheme import BoundaryScheme
 if TYPE_CHECKING:
     import pandas as pd
 
+    from segagree.model.source import Source
+
 CORE_COLUMNS = ("speaker", "text", "start", "end")
 
 
@@ -154,6 +156,7 @@ class Document:
         source_format: str = "",
         meta: dict[str, Any] | None = None,
         losses: LossReport | None = None,
+        source: Source | None = None,
     ) -> None:
         self.name = name
         self.speakers = speakers
@@ -166,6 +169,8 @@ class Document:
         # What the reader could not carry from the file into the model (see schemas.losses);
         # not part of equality, not serialised.
         self.losses: LossReport = read_losses() if losses is None else losses
+        # What the file held as written (segagree.model.source): not part of equality.
+        self.source: Source | None = source
 
     def __repr__(self) -> str:
         return (
@@ -190,6 +195,7 @@ class Document:
             "source_format": self.source_format,
             "meta": self.meta,
             "losses": self.losses,
+            "source": self.source,
         }
         return Document(**{**fields, **changes})
 
@@ -367,6 +373,7 @@ class Document:
             source_format=self.source_format,
             meta=dict(self.meta),
             losses=self._losses_after_selecting(names),
+            source=self.source,
         ).validate()
 
     def _losses_after_selecting(self, names: list[str]) -> LossReport:
@@ -458,7 +465,8 @@ def from_units(
 
     Each unit is a mapping with ``speaker``, ``tokens`` (list of str), ``boundary`` (code of
     ``scheme``), optional ``start``/``end`` (unit times, seconds), optional ``token_starts``/
-    ``token_ends`` (per-token times) and optional ``meta`` (dict copied to every token row).
+    ``token_ends`` (per-token times), optional ``meta`` (dict copied to every token row) and
+    optional ``value`` (the unit's text as the file spells it, kept in ``Document.source``).
     ``extra_layers`` maps a layer name to its scheme and, per unit, the codes after each token.
     Units with no tokens are skipped (the caller reports them as losses if it cares).
     """
@@ -486,10 +494,13 @@ def from_units(
         cols.token_starts.append(t_starts if has[0] else None)
         cols.token_ends.append(t_ends if has[1] else None)
         metas.append(dict(unit.get("meta") or {}))
+        cols.values.append(unit.get("value"))
         for lname, (_, per_unit) in (extra_layers or {}).items():
             extra_codes[lname].extend(per_unit[i])
     if not token_times:
         cols.token_starts, cols.token_ends = [], []
+    if all(v is None for v in cols.values):
+        cols.values = []
     if any(metas):
         # One row per unit (repeated per token by build): the same values and dtypes as one
         # row per token.
@@ -509,7 +520,9 @@ class UnitColumns:
     has (at least one); ``boundaries`` the code after each unit's last token; ``starts``/``ends``
     unit times (NaN when unknown); ``token_starts``/``token_ends`` optional per-unit token time
     lists (None for a unit without them; an empty list when no unit has any); ``meta`` column ->
-    per-unit values, copied to every token of the unit. :func:`from_units` builds one from unit
+    per-unit values, copied to every token of the unit; ``values`` each unit's text as the file
+    spells it (None where there is none; empty when no unit has one), kept in
+    ``Document.source`` (:mod:`segagree.model.source`). :func:`from_units` builds one from unit
     mappings; a reader with thousands of units may fill one directly.
     """
 
@@ -522,6 +535,7 @@ class UnitColumns:
     token_starts: list[Any] = field(default_factory=list)
     token_ends: list[Any] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    values: list[str | None] = field(default_factory=list)
 
     def add(
         self, speaker: str, tokens: Iterable[str], n: int, boundary: int, start: float = np.nan, end: float = np.nan
@@ -590,4 +604,9 @@ class UnitColumns:
             layers[lname] = Layer(lname, lscheme, lcodes)
         doc = Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields)
         doc._set_speaker_codes(token_codes)
+        if self.values:
+            from segagree.model.source import keep_values
+
+            spans = [(range(f, f + n), int(b)) for f, n, b in zip(first.tolist(), self.sizes, self.boundaries, strict=True)]
+            keep_values(doc, spans, self.values)
         return doc.validate()

@@ -1,0 +1,204 @@
+"""The source, as written: what a Document's file held, kept beside what the model scores.
+
+A reader turns each unit's value into tokens and an endnote (``what's that?`` -> ``what's``,
+``that``, ``?``); scoring sees those. What the annotator wrote is kept here, in one record on the
+Document (:attr:`Document.source`), for every writer:
+
+* ``data``, ``format``, ``options``: the file's bytes as read, the reader's format name and the
+  reader options it was read with;
+* ``fingerprint``: :func:`document_print` of the Document as read. A Document whose print is
+  still this one has not been changed since reading (no decision, no speaker selection), so
+  written to its own format with default options it gives ``data`` back byte for byte
+  (:func:`segagree.formats.write_document`);
+* ``values``: each unit's original value (its text as the file spells it), keyed by
+  :func:`unit_key` of the unit as read: its tokens, boundary code and time span. The key is the
+  unit's content, not its place, so it survives copies, speaker selection, reordering and
+  documents built from parts of others; and a writer that finds a unit's key here knows that
+  unit's tokens, boundary and times are unchanged since reading (:meth:`Source.value_of`);
+* ``structures``: what the file holds that the model does not score (dependent and child tiers,
+  other tiers, comment and header lines), as a name and the number of its items, so the round
+  trip checker (:mod:`segagree.formats.roundtrip`) can count what a conversion keeps. The
+  structures themselves are in ``data``, and the file-level parts a reader writes back to its
+  own format are in ``Document.meta`` (:mod:`segagree.formats.kept_meta`).
+
+Readers give the values through :class:`~segagree.model.UnitColumns` (``values``) or
+:func:`~segagree.model.from_units` (a unit's ``value``); :func:`segagree.formats.read_document`
+fills in the rest.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from segagree.model.document import Document, Unit
+
+# (tokens, boundary code, start s, end s): a unit as read; times None when unknown.
+UnitKey = tuple[tuple[str, ...], int, float | None, float | None]
+# Times are compared to the microsecond: what a reader parsed, not what arithmetic made of it.
+_TIME_DIGITS = 6
+
+
+def _time(t: Any) -> float | None:
+    t = float(t)
+    return None if math.isnan(t) else round(t, _TIME_DIGITS)
+
+
+def unit_key(tokens: Iterable[str], boundary: int, start: Any, end: Any) -> UnitKey:
+    """The key of a unit in :attr:`Source.values`: its tokens, boundary code and time span."""
+    return tuple(str(t) for t in tokens), int(boundary), _time(start), _time(end)
+
+
+@dataclass(eq=False)
+class Source:
+    """What a Document's file held (see the module docstring).
+
+    Attributes:
+        format: the reader's format name (``eaf``, ``textgrid``...); empty for a built Document.
+        data: the file's bytes as read (None when not kept).
+        options: the reader options besides ``encoding`` the file was read with.
+        fingerprint: :func:`document_print` of the Document as read.
+        values: :func:`unit_key` of each unit as read -> its value as the file spells it.
+        structures: what the file holds that the model does not score -> how many items.
+    """
+
+    format: str = ""
+    data: bytes | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    fingerprint: str = ""
+    values: dict[UnitKey, str] = field(default_factory=dict)
+    structures: dict[str, int] = field(default_factory=dict)
+
+    def value_of(self, tokens: Iterable[str], boundary: int, start: Any, end: Any) -> str | None:
+        """The original value of the unit with these tokens, boundary and times, or None when
+        no unit read was this one (it was changed, or the reader kept no value)."""
+        if not self.values:
+            return None
+        return self.values.get(unit_key(tokens, boundary, start, end))
+
+    def unchanged(self, doc: Document) -> bool:
+        """True when ``doc`` is, in every scored and kept field, the Document read from ``data``."""
+        return bool(self.data is not None and self.fingerprint and document_print(doc) == self.fingerprint)
+
+    def gives_back(self, doc: Document, fmt: str, options: dict[str, Any]) -> bool:
+        """True when writing ``doc`` as ``fmt`` with ``options`` can be the source's bytes: the
+        same format, default writer and reader options, and nothing changed since reading."""
+        return fmt == self.format and not options and not self.options and self.unchanged(doc)
+
+    def to_json(self) -> dict[str, Any]:
+        """The native JSON form (``source`` in ``data/document.schema.json``)."""
+        out: dict[str, Any] = {"format": self.format, "fingerprint": self.fingerprint}
+        if self.options:
+            out["options"] = {str(k): _plain(v) for k, v in self.options.items()}
+        if self.data is not None:
+            try:
+                out["text"] = self.data.decode("utf-8")
+            except UnicodeDecodeError:
+                out["base64"] = base64.b64encode(self.data).decode("ascii")
+        out["values"] = [[list(k[0]), k[1], k[2], k[3], v] for k, v in self.values.items()]
+        if self.structures:
+            out["structures"] = dict(self.structures)
+        return out
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Source:
+        """The record :meth:`to_json` wrote."""
+        data: bytes | None = None
+        if isinstance(raw.get("text"), str):
+            data = raw["text"].encode("utf-8")
+        elif isinstance(raw.get("base64"), str):
+            data = base64.b64decode(raw["base64"])
+        values = {
+            unit_key(t, b, np.nan if s is None else s, np.nan if e is None else e): v
+            for t, b, s, e, v in raw.get("values") or []
+        }
+        return cls(
+            format=str(raw.get("format", "")),
+            data=data,
+            options=dict(raw.get("options") or {}),
+            fingerprint=str(raw.get("fingerprint", "")),
+            values=values,
+            structures={str(k): int(n) for k, n in (raw.get("structures") or {}).items()},
+        )
+
+
+def _plain(value: Any) -> Any:
+    """A reader option as JSON (tuples as lists, anything else as its text)."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def keep_values(doc: Document, units: Sequence[tuple[Sequence[int], int]], values: Sequence[str | None]) -> None:
+    """Record each unit's original value in ``doc.source`` (made when missing): ``units`` are
+    (token rows, boundary code) pairs parallel to ``values`` (None: nothing to keep)."""
+    if doc.source is None:
+        doc.source = Source()
+    text, starts, ends = doc.column("text"), doc.column("start"), doc.column("end")
+    kept = doc.source.values
+    for (rows, boundary), value in zip(units, values, strict=True):
+        if value is None or not len(rows):
+            continue
+        kept.setdefault(unit_key(text[list(rows)].tolist(), boundary, starts[rows[0]], ends[rows[-1]]), value)
+
+
+def unit_values(doc: Document, units: Sequence[Unit]) -> list[str | None]:
+    """Each unit's original value when it is unchanged since reading, else None (a writer then
+    writes the value from the tokens, as it always did)."""
+    source = doc.source
+    if source is None or not source.values:
+        return [None] * len(units)
+    text, starts, ends = doc.column("text"), doc.column("start"), doc.column("end")
+    out: list[str | None] = []
+    for u in units:
+        rows = list(u.rows)
+        out.append(source.value_of(text[rows].tolist(), u.boundary, starts[rows[0]], ends[rows[-1]]))
+    return out
+
+
+def _update_array(h: Any, values: np.ndarray) -> None:
+    if values.dtype.kind in "biuf":
+        h.update(np.ascontiguousarray(values).tobytes())
+    else:
+        h.update("\x1f".join(map(str, values.tolist())).encode("utf-8", "surrogatepass"))
+
+
+def document_print(doc: Document) -> str:
+    """A digest of everything a writer writes: name, speakers, every token column, every layer
+    (name, scheme, codes) and ``meta``. Equal prints: the same Document for every writer."""
+    h = hashlib.sha1()
+    h.update(json.dumps([doc.name, list(doc.speakers), doc.column_names()], ensure_ascii=False).encode("utf-8"))
+    for name in doc.column_names():
+        values = doc.column(name)
+        if name in ("start", "end"):
+            values = np.round(np.asarray(values, dtype=float), _TIME_DIGITS)
+        _update_array(h, np.asarray(values))
+    for name, layer in doc.layers.items():
+        h.update(json.dumps([name, layer.scheme.name, layer.scheme.symbols], ensure_ascii=False).encode("utf-8"))
+        h.update(layer.boundaries.tobytes())
+    h.update(json.dumps(doc.meta, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
+
+
+def seal(doc: Document, data: bytes | None, fmt: str, options: dict[str, Any]) -> Source:
+    """Complete ``doc.source`` after reading (made when the reader gave no values): the file's
+    bytes, format, reader options and the Document's print as read."""
+    source = doc.source if doc.source is not None else Source()
+    source.format = source.format or fmt
+    if source.data is None:
+        source.data = data
+    source.options = {k: v for k, v in options.items() if k != "encoding"}
+    now = document_print(doc)
+    # A source that came with the file (the native JSON carries it) still describes the
+    # Document only if the file's Document is the one it was made from.
+    source.fingerprint = now if not source.fingerprint or source.fingerprint == now else ""
+    doc.source = source
+    return source
