@@ -101,6 +101,7 @@ from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.model import BoundaryScheme, Document, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
+from segagree.model.source import unit_values
 
 log = logging.getLogger(__name__)
 
@@ -553,7 +554,9 @@ def _unit_columns(
             symbol = ""
             if code is not None:
                 symbol = symbols.get(code) or symbols.setdefault(code, endnote_text(code, scheme))
-            if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])):
+            if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])) and not _spells_words(
+                value, toks, code, scheme
+            ):
                 built.value_differs.append(aid)
             # Symbolic words have no times: as NaN token times, they changed nothing.
             timed = timed[: len(toks)]
@@ -577,6 +580,7 @@ def _unit_columns(
             cols.add(speaker, toks, len(toks), code)
         else:
             cols.add(speaker, toks, len(toks), code, start, end)
+        cols.values.append(value)
         if t_starts and not times_invented:
             token_times = True
             cols.token_starts.append(t_starts)
@@ -732,12 +736,20 @@ def _note_read_losses(
         )
 
 
+def _spells_words(value: str, toks: list[str], code: int | None, scheme: BoundaryScheme) -> bool:
+    """True when ``value`` read as a label (split at spaces, a final glued endnote split off)
+    gives the unit's words and endnote: the same unit, spelled otherwise."""
+    vtoks, vcode = split_endnote(value.split(), scheme)
+    return vtoks == toks and (vcode == code or code is None)
+
+
 def _endnote_with_words(
     words: list[str], value: str, scheme: BoundaryScheme, own: bool
 ) -> tuple[list[str], int | None]:
     """Tokens and endnote code of a unit that has a word tier."""
     if own:
-        # Written by this module: value = words joined [+ " " + endnote symbol].
+        # Written by this module: value = words joined [+ " " + endnote symbol], or the value
+        # as the source spelled it, whose tokens are the words.
         joined = " ".join(words)
         if value == joined:
             return words, None
@@ -745,6 +757,9 @@ def _endnote_with_words(
             code = scheme.find_code(value[len(joined) + 1 :])
             if code:
                 return words, code
+        vtoks, vcode = split_endnote(value.split(), scheme)
+        if vtoks == words:
+            return words, vcode
     toks, code = split_endnote(words, scheme, glued=False)
     if code is not None:
         return toks, code
@@ -1001,10 +1016,12 @@ def _add_annotations(
         eaf.timeslots[f"ts{n_slots}"] = None
         return f"ts{n_slots}"
 
-    for u, (s, e), tid, kept in zip(units, spans, tier_of_unit, kept_ids, strict=True):
+    originals = unit_values(doc, units)
+    for u, (s, e), tid, kept, original in zip(units, spans, tier_of_unit, kept_ids, originals, strict=True):
         toks = [str(text[r]) for r in u.rows]
         symbol = endnote_text(u.boundary, scheme)
-        value = " ".join(toks) + (f" {symbol}" if symbol else "")
+        # A unit unchanged since reading keeps its value as the annotator wrote it.
+        value = original if original is not None else " ".join(toks) + (f" {symbol}" if symbol else "")
         aid = kept or new_aid()
         eaf.tiers[tid][0][aid] = (slot(s), slot(e), value, None)
         eaf.annotations[aid] = tid

@@ -81,7 +81,7 @@ from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter, check_options
 from segagree.formats.checks import check_times
-from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.formats.endnotes import endnote_text, label_reads_back, split_endnote, unit_layer_to_write
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.formats.praat.text_form import Item as PraatItem
 from segagree.formats.praat.text_form import TextGridFile, dump_textgrid, parse_textgrid
@@ -89,6 +89,7 @@ from segagree.formats.praat.text_form import Tier as PraatTier
 from segagree.formats.timing import MAX_SECONDS
 from segagree.model import BoundaryScheme, Document, UnitColumns
 from segagree.model.losses import LossReport
+from segagree.model.source import unit_values
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
 # The encoding Praat reads a text file in when it has no BOM and is not UTF-8.
@@ -367,7 +368,7 @@ def _read_units(
                         path=path,
                         place=f"tier {ut.name!r}, interval {k}",
                     )
-            unit: dict[str, Any] = {"boundary": code, "start": s, "end": e}
+            unit: dict[str, Any] = {"boundary": code, "start": s, "end": e, "value": label}
             lo = bisect.bisect_left(word_mids, s)
             hi = bisect.bisect_right(word_mids, e)
             if wt is not None and hi > lo:
@@ -436,6 +437,7 @@ def _build_document(
         if not toks:
             continue
         cols.add(str(unit["speaker"]), toks, len(toks), int(unit["boundary"]), float(unit["start"]), float(unit["end"]))
+        cols.values.append(unit["value"])
         t_starts, t_ends = unit.get("token_starts"), unit.get("token_ends")
         cols.token_starts.append(t_starts or None)
         cols.token_ends.append(t_ends or None)
@@ -527,11 +529,7 @@ def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, s
 
 def _reads_back(label: str, tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
     """Whether reading ``label`` alone gives back these tokens and this code."""
-    back, back_code = split_endnote(label.split(), scheme)
-    if back_code is None:
-        back_code = scheme.unclassified_code
-    expected = code if code != 0 else scheme.unclassified_code
-    return back == tokens and back_code == expected
+    return label_reads_back(label, tokens, code, scheme)
 
 
 def _label(tokens: list[str], code: int, scheme: BoundaryScheme, glued: bool = False) -> str:
@@ -678,7 +676,10 @@ def _speaker_items(
     need_words = bool(forced)
     decide = forced is None
     word_times_invented = inner_times = labels_lossy = 0
-    for unit, (us, ue) in zip(units, spans, strict=True):
+    originals = unit_values(doc, units)
+    # Values as written that a label alone would not give back: kept where a word tier is written.
+    spelled_apart: list[tuple[str, int, str]] = []
+    for unit, (us, ue), original in zip(units, spans, originals, strict=True):
         toks = [texts[r] for r in unit.rows]
         ws = [float(starts[r]) for r in unit.rows]
         we = [float(ends[r]) for r in unit.rows]
@@ -696,8 +697,24 @@ def _speaker_items(
             if len(toks) > 1:
                 word_times_invented += 1
             ws, we = _spread(us, ue, len(toks))
-        label = _label(toks, unit.boundary, scheme, glued)
+        if original is not None and _reads_back(original, toks, unit.boundary, scheme):
+            label = original  # as the annotator wrote it
+        else:
+            label = _label(toks, unit.boundary, scheme, glued)
+            if original is not None:
+                spelled_apart.append((unit.speaker, len(per_speaker[unit.speaker]), original))
         per_speaker[unit.speaker].append((us, ue, label, toks, ws, we))
+    if need_words:
+        for speaker, k, original in spelled_apart:
+            us, ue, _, toks, ws, we = per_speaker[speaker][k]
+            per_speaker[speaker][k] = (us, ue, original, toks, ws, we)
+    else:
+        losses.add_count(
+            "labels-respelled",
+            "unit values as the source spells them would not read back as their tokens from a TextGrid label "
+            "(and no word tier is written); they are written from the tokens",
+            len(spelled_apart),
+        )
     if not need_words and inner_times:
         losses.add("times-dropped", "word times inside units are not written (word_tiers=False)", count=inner_times)
     if not need_words and labels_lossy:
