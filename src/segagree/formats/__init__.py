@@ -122,14 +122,13 @@ def format_for(path: str | Path, fmt: str | None = None) -> Adapter:
                 f"unknown format {fmt!r}; known: {', '.join(sorted(FORMAT_MODULES))} (see segagree formats)"
             )
         return adapter(key)
-    name = Path(path).name.lower()
-    matches = [ext for ext in EXTENSIONS if name.endswith(ext)]
-    if not matches:
+    kind = file_kind(path)
+    if not kind:
         raise UsageError(
             f"cannot tell the format from the extension; use --from/--to (extensions: {sorted(EXTENSIONS)})",
             path=path,
         )
-    return adapter(EXTENSIONS[max(matches, key=len)])
+    return adapter(EXTENSIONS[kind])
 
 
 def read_document(
@@ -168,8 +167,14 @@ def read_document(
     check_times(doc, path)
     # The file as written, for the writers (segagree.model.source); read again from the page
     # cache rather than threaded through every reader.
-    seal(doc, _file_bytes(Path(path)), adapter.name, given)
+    seal(doc, _file_bytes(Path(path)), adapter.name, file_kind(path), given)
     return doc.validate()
+
+
+def file_kind(path: str | Path) -> str:
+    """The registered ending of ``path``'s name (``.csv``, ``.segagree.json``), or ''."""
+    name = Path(path).name.lower()
+    return max((ext for ext in EXTENSIONS if name.endswith(ext)), key=len, default="")
 
 
 def _file_bytes(path: Path) -> bytes | None:
@@ -201,7 +206,7 @@ def write_document(
         if Path(path).resolve() == Path(doc.source_path).resolve():
             raise SegagreeError("refusing to overwrite the input file", path=path)
     losses = LossReport()
-    if doc.source is not None and doc.source.gives_back(doc, adapter.name, options):
+    if doc.source is not None and doc.source.gives_back(doc, adapter.name, file_kind(path), options):
         with atomic_path(path) as tmp:
             Path(tmp).write_bytes(doc.source.data or b"")
         return losses

@@ -63,6 +63,8 @@ class Source:
 
     Attributes:
         format: the reader's format name (``eaf``, ``textgrid``...); empty for a built Document.
+        kind: the file name's ending that named the format (``.csv``, ``.tsv``, ``.xlsx`` are all
+            ``table``), empty when the format was named otherwise.
         data: the file's bytes as read (None when not kept).
         options: the reader options besides ``encoding`` the file was read with.
         fingerprint: :func:`document_print` of the Document as read.
@@ -71,6 +73,7 @@ class Source:
     """
 
     format: str = ""
+    kind: str = ""
     data: bytes | None = None
     options: dict[str, Any] = field(default_factory=dict)
     fingerprint: str = ""
@@ -88,14 +91,17 @@ class Source:
         """True when ``doc`` is, in every scored and kept field, the Document read from ``data``."""
         return bool(self.data is not None and self.fingerprint and document_print(doc) == self.fingerprint)
 
-    def gives_back(self, doc: Document, fmt: str, options: dict[str, Any]) -> bool:
-        """True when writing ``doc`` as ``fmt`` with ``options`` can be the source's bytes: the
-        same format, default writer and reader options, and nothing changed since reading."""
-        return fmt == self.format and not options and not self.options and self.unchanged(doc)
+    def gives_back(self, doc: Document, fmt: str, kind: str, options: dict[str, Any]) -> bool:
+        """True when writing ``doc`` as ``fmt`` to a file name ending in ``kind`` with ``options``
+        can be the source's bytes: the same format and kind of file, default writer and reader
+        options, and nothing changed since reading."""
+        return (
+            fmt == self.format and kind == self.kind and not options and not self.options and self.unchanged(doc)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The native JSON form (``source`` in ``data/document.schema.json``)."""
-        out: dict[str, Any] = {"format": self.format, "fingerprint": self.fingerprint}
+        out: dict[str, Any] = {"format": self.format, "kind": self.kind, "fingerprint": self.fingerprint}
         if self.options:
             out["options"] = {str(k): _plain(v) for k, v in self.options.items()}
         if self.data is not None:
@@ -122,6 +128,7 @@ class Source:
         }
         return cls(
             format=str(raw.get("format", "")),
+            kind=str(raw.get("kind", "")),
             data=data,
             options=dict(raw.get("options") or {}),
             fingerprint=str(raw.get("fingerprint", "")),
@@ -188,11 +195,12 @@ def document_print(doc: Document) -> str:
     return h.hexdigest()
 
 
-def seal(doc: Document, data: bytes | None, fmt: str, options: dict[str, Any]) -> Source:
+def seal(doc: Document, data: bytes | None, fmt: str, kind: str, options: dict[str, Any]) -> Source:
     """Complete ``doc.source`` after reading (made when the reader gave no values): the file's
-    bytes, format, reader options and the Document's print as read."""
+    bytes, format, kind of file, reader options and the Document's print as read."""
     source = doc.source if doc.source is not None else Source()
-    source.format = source.format or fmt
+    if not source.format:
+        source.format, source.kind = fmt, kind
     if source.data is None:
         source.data = data
     source.options = {k: v for k, v in options.items() if k != "encoding"}
