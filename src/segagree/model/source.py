@@ -157,6 +157,15 @@ def keep_values(doc: Document, units: Sequence[tuple[Sequence[int], int]], value
         kept.setdefault(unit_key(text[list(rows)].tolist(), boundary, starts[rows[0]], ends[rows[-1]]), value)
 
 
+def keep_structure(doc: Document, name: str, count: int) -> None:
+    """Record in ``doc.source`` (made when missing) that the file holds ``count`` items of a
+    structure the model does not score (``tier 'lex@CHI'``); nothing for none."""
+    if count:
+        if doc.source is None:
+            doc.source = Source()
+        doc.source.structures[name] = doc.source.structures.get(name, 0) + int(count)
+
+
 def unit_values(doc: Document, units: Sequence[Unit]) -> list[str | None]:
     """Each unit's original value when it is unchanged since reading, else None (a writer then
     writes the value from the tokens, as it always did)."""

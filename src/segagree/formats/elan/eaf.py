@@ -101,7 +101,7 @@ from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.model import BoundaryScheme, Document, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
-from segagree.model.source import unit_values
+from segagree.model.source import keep_structure, unit_values
 
 log = logging.getLogger(__name__)
 
@@ -373,6 +373,8 @@ def read(
     doc.set_column("tier", np.repeat(np.asarray(built.tiers, dtype=object), built.cols.sizes))
     doc.set_column("annotation_id", np.repeat(np.asarray(built.aids, dtype=object), built.cols.sizes))
     _note_read_losses(doc.losses, eaf, view, ignored, found.empty, built.dropped, found.word_tiers, own_words)
+    for tier in ignored:
+        keep_structure(doc, f"tier {tier!r}", len(eaf.tiers[tier].aligned) + len(eaf.tiers[tier].refs))
     _note_unit_losses(doc.losses, view, built)
     # A file segagree wrote holds the speakers of a Document: its merge was reported on first reading.
     _note_speaker_sources(doc.losses, view, chosen, tier_speaker, "tier" if own_words else speaker_from, symbolic)

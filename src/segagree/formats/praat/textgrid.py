@@ -89,7 +89,7 @@ from segagree.formats.praat.text_form import Tier as PraatTier
 from segagree.formats.timing import MAX_SECONDS
 from segagree.model import BoundaryScheme, Document, UnitColumns
 from segagree.model.losses import LossReport
-from segagree.model.source import unit_values
+from segagree.model.source import keep_structure, unit_values
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
 # The encoding Praat reads a text file in when it has no BOM and is not UTF-8.
@@ -211,6 +211,9 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     meta["endnote_style"] = "glued" if glued else "separate"
     doc = _build_document(units, path, scheme, sel, meta)
     _note_tier_losses(doc.losses, tiers, used, sel, meta)
+    for t in tiers:
+        if t.name not in used:
+            keep_structure(doc, f"tier {t.name!r}", sum(1 for _, _, lab in t.entries if lab.strip()))
     _note_unit_losses(doc.losses, stats, respaced=stats.style[not glued], style=meta["endnote_style"])
     return doc
 
