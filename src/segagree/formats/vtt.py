@@ -818,7 +818,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
 
-    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme, losses=losses)
 
     spans, invented = cue_times(cues, starts, ends, losses, "WebVTT")
     ms_spans = _ms_spans(spans, losses)
