@@ -138,12 +138,15 @@ def labels_as_written(
     fmt: str,
     *,
     check: bool = True,
+    spacing: bool = True,
     **flags: Any,
 ) -> list[str | None]:
     """Each unit's value as the source spelled it (:mod:`segagree.model.source`) where the unit
     is unchanged since reading and, with ``check``, ``fmt``'s reader gives its tokens back from
     it (:func:`label_reads_back` with ``flags``); else None, and the writer writes the value from
-    the tokens. Values that could not be written as spelled are reported ``labels-respelled``."""
+    the tokens. Values that could not be written as spelled are reported ``labels-respelled``;
+    with ``spacing=False`` (a target that keeps words, not the spaces between them) values whose
+    spacing is not single spaces are reported ``labels-respaced``."""
     originals = unit_values(doc, units)
     if not check or not any(v is not None for v in originals):
         return originals
@@ -161,4 +164,11 @@ def labels_as_written(
         "they are written from the tokens",
         respelled,
     )
+    if not spacing:
+        respaced = sum(1 for v in out if v is not None and v != " ".join(v.split()))
+        losses.add_count(
+            "labels-respaced",
+            f"{fmt} holds words, not the spaces between them: values with other spacing read back with single spaces",
+            respaced,
+        )
     return out

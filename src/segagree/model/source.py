@@ -33,7 +33,7 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -98,6 +98,11 @@ class Source:
         return (
             fmt == self.format and kind == self.kind and not options and not self.options and self.unchanged(doc)
         )
+
+    def without_file(self) -> Source:
+        """A copy that keeps the values and structures but not the file: a writer then writes
+        the Document anew (each unchanged unit as spelled) instead of giving the bytes back."""
+        return replace(self, data=None, fingerprint="", values=dict(self.values), structures=dict(self.structures))
 
     def to_json(self) -> dict[str, Any]:
         """The native JSON form (``source`` in ``data/document.schema.json``)."""

@@ -634,11 +634,14 @@ def _read_meta(
 
 def _note_unit_losses(losses: LossReport, view: _EafView, built: _Built) -> None:
     """Unit values that are not their words, blank and orphan words, repaired word chains."""
-    losses.add_items(
-        "labels-dropped",
-        "unit annotations whose text is not their words (and endnote); the words are read",
-        built.value_differs,
-    )
+    if built.value_differs:
+        # Not a loss: the value is kept as written (Document.source) and written back with it.
+        losses.note(
+            "labels-kept",
+            "unit annotations whose text is not their words (and endnote): the words are scored, the text is "
+            f"kept as written ({', '.join(built.value_differs[:5])})",
+            count=len(built.value_differs),
+        )
     losses.add_count("annotations-dropped", "blank word annotations are not read", built.blank_words)
     losses.add_items(
         "annotations-dropped",

@@ -47,14 +47,18 @@ Mapping to the model (reading):
   (separate or glued, via :func:`split_endnote`); no endnote means the scheme's unclassified
   type. A final word-tier token that repeats the endnote is removed from the tokens.
 * **Not represented** (each reported in ``doc.losses``): point tiers and unselected tiers
-  (names in ``meta['ignored_tiers']``), pause labels (written back as empty intervals), the
-  unit interval's own times and text when a word tier gives the tokens, endnote word intervals,
-  duplicate tier names (renamed), a speaker tier's layout, gaps between intervals (filled),
-  and a file's mix of glued and separate endnotes. Kept in ``meta`` and written back: the
-  file's and each read tier's ``xmin``/``xmax`` and the usual endnote spelling.
+  (names in ``meta['ignored_tiers']``, counted in ``Document.source.structures``), pause
+  labels (written back as empty intervals), the unit interval's own times when a word tier
+  gives the tokens, endnote word intervals, duplicate tier names (renamed), a speaker tier's
+  layout, gaps between intervals (filled). Kept in ``meta`` and written back: the file's and
+  each read tier's ``xmin``/``xmax`` and the usual endnote spelling. Kept in
+  ``Document.source`` (:mod:`segagree.model.source`): the file, and every unit's label as
+  written (a label that differs from its word tier's words is a note, ``labels-kept``).
 
-Writing: one interval tier per speaker whose labels are the unit's tokens joined by spaces
-plus the endnote symbol as a separate token (the unclassified symbol only when the label
+Writing: a unit unchanged since reading gets its label as the source spelled it (from any
+format) where that label reads back as its tokens and endnote, or where a word tier is
+written; otherwise (``labels-respelled`` when a spelling was lost) one interval tier per speaker
+whose labels are the unit's tokens joined by spaces plus the endnote symbol as a separate token (the unclassified symbol only when the label
 would otherwise read back differently, as in ``etc. ;``), with empty intervals filling the gaps, in
 Praat's long (or short) text form (UTF-8) with times at full float precision. A ``<speaker>/words``
 tier per speaker follows when it carries information the labels cannot: word times, or tokens
@@ -214,7 +218,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     for t in tiers:
         if t.name not in used:
             keep_structure(doc, f"tier {t.name!r}", sum(1 for _, _, lab in t.entries if lab.strip()))
-    _note_unit_losses(doc.losses, stats, respaced=stats.style[not glued], style=meta["endnote_style"])
+    _note_unit_losses(doc.losses, stats)
     return doc
 
 
@@ -493,23 +497,22 @@ def _note_tier_losses(
             losses.add("tiers-renamed", f"word tier {w.name!r} of {u!r} is written back as '<speaker>/words'")
 
 
-def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, style: str) -> None:
+def _note_unit_losses(losses: LossReport, stats: _ReadStats) -> None:
     """What the units' labels and word intervals lose in the Document (counted in ``stats``)."""
-    if respaced:
-        losses.add(
-            "labels-respaced",
-            f"labels glue their endnote to the last word in some intervals and not in others; "
-            f"all are written back {style}",
-            count=respaced,
-        )
+    # Labels that glue their endnote where most do not (or the other way round) are no loss: they
+    # are kept as written (Document.source), and only a unit written anew takes the usual style.
     losses.add_items(
         "units-dropped",
         "intervals holding only an endnote have no tokens",
         stats.empty_units,
     )
-    losses.add_count(
-        "labels-dropped", "unit labels whose text differs from their word tier's words", stats.label_differs
-    )
+    if stats.label_differs:
+        # Not a loss: the label is kept as written (Document.source) and written back with it.
+        losses.note(
+            "labels-kept",
+            "unit labels whose text differs from their word tier's words: the words are scored, the labels kept",
+            count=stats.label_differs,
+        )
     if stats.span_differs:
         what = "unit intervals whose times differ from their words' span"
         losses.add("times-dropped", what, count=stats.span_differs)
