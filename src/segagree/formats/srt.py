@@ -755,8 +755,8 @@ def cue_groups(
 
     A subtitle layer's units end in ``<eol>`` (next line, same cue) or ``<eob>`` (cue ends);
     any other layer makes one cue per unit, written as the source spelled it when it is unchanged
-    since reading and one line of plain text (:mod:`segagree.model.source`), else with its
-    endnote glued to the last word. Either way the endnote reads back as part of the words (a
+    since reading, one line of plain text and one written word per token
+    (:mod:`segagree.model.source`), else with its endnote glued to the last word. Either way the endnote reads back as part of the words (a
     subtitle layer has none): counted ``tokens-changed`` in ``losses``.
     """
     cues: list[Cue] = []
@@ -773,10 +773,11 @@ def cue_groups(
                 current = []
             continue
         tokens = words
-        if original is not None and _plain_line(original) and label_reads_back(original, words, unit.boundary, scheme):
-            spelled = original.split()
-            # One written word per token row (styles are per row): a separate endnote joins the last.
-            words = spelled if len(spelled) == len(words) else [*spelled[: len(words) - 1], " ".join(spelled[len(words) - 1 :])]
+        spelled = original.split() if original is not None and _plain_line(original) else []
+        # As spelled where it has one written word per token (a glued endnote or none): a
+        # separate endnote would read back as a word of its own.
+        if len(spelled) == len(words) and label_reads_back(original or "", words, unit.boundary, scheme):
+            words = spelled
         else:
             symbol = endnote_text(unit.boundary, scheme)
             if symbol:
