@@ -710,6 +710,8 @@ def _speaker_items(
             if original is not None:
                 spelled_apart.append((unit.speaker, len(per_speaker[unit.speaker]), original))
         per_speaker[unit.speaker].append((us, ue, label, toks, ws, we))
+    if decide and spelled_apart:
+        need_words = True  # a word tier gives the tokens, so each label can be as spelled
     if need_words:
         for speaker, k, original in spelled_apart:
             us, ue, _, toks, ws, we = per_speaker[speaker][k]
