@@ -10,10 +10,10 @@ from typing import Any, TypedDict
 
 from segagree.api.common import PathLike
 from segagree.errors import SegagreeError, UsageError
-from segagree.formats import format_for, read_document, write_document
+from segagree.formats import file_kind, format_for, read_document, write_document
 from segagree.formats.roundtrip import Difference, as_loss, check_written, unnamed
 from segagree.model import BoundaryScheme, Document, load_scheme
-from segagree.model.losses import LossReport
+from segagree.model.losses import LossReport, read_losses
 
 
 def reader_options(
@@ -195,19 +195,25 @@ def convert(
     fmt = format_for(Path(target), to_format).name
     if strict and check:
         _refuse_unnamed_differences(doc, target, fmt, write_options)
+    given_back = doc.source is not None and doc.source.gives_back(doc, fmt, file_kind(target), dict(write_options))
     losses = write_document(doc, target, to_format, strict=strict, **write_options)
+    read_side = doc.losses
+    if given_back:
+        # The file itself was written: what the model does not carry is in it all the same.
+        read_side = read_losses()
+        read_side.note("file-given-back", "the document is unchanged since reading: the file is written back byte for byte")
     report = ConversionReport(
         source=str(doc.source_path),
         target=str(target),
         format_from=doc.source_format,
         format_to=fmt,
-        read_losses=doc.losses,
+        read_losses=read_side,
         write_losses=losses,
     )
     if check:
         began = time.perf_counter()
         report.differences = check_written(doc, target, fmt)
-        for difference in unnamed(report.differences, doc.losses, losses):
+        for difference in unnamed(report.differences, read_side, losses):
             losses.extend([as_loss(difference)])
         report.check_seconds = time.perf_counter() - began
     return report

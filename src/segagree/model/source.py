@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 
 # (tokens, boundary code, start s, end s): a unit as read; times None when unknown.
 UnitKey = tuple[tuple[str, ...], int, float | None, float | None]
+# Read losses that say the reader repaired the file (a timing spelled otherwise, a guessed
+# encoding, rolling captions collapsed): such a file is written anew, repaired, never given back.
+REPAIRS = ("repaired", "encoding", "read-as-", "rolling-")
 # Times are compared to the microsecond: what a reader parsed, not what arithmetic made of it.
 _TIME_DIGITS = 6
 
@@ -94,9 +97,15 @@ class Source:
     def gives_back(self, doc: Document, fmt: str, kind: str, options: dict[str, Any]) -> bool:
         """True when writing ``doc`` as ``fmt`` to a file name ending in ``kind`` with ``options``
         can be the source's bytes: the same format and kind of file, default writer and reader
-        options, and nothing changed since reading."""
+        options, nothing changed since reading, and nothing repaired on reading (:data:`REPAIRS`)."""
+        repaired = any(loss.kind.startswith(REPAIRS) for loss in doc.losses)
         return (
-            fmt == self.format and kind == self.kind and not options and not self.options and self.unchanged(doc)
+            fmt == self.format
+            and kind == self.kind
+            and not options
+            and not self.options
+            and not repaired
+            and self.unchanged(doc)
         )
 
     def without_file(self) -> Source:
