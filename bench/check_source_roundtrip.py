@@ -48,7 +48,9 @@ def praatio_labels(path: Path, tiers: list[str]) -> dict[str, list[tuple[int, in
     for name in tiers:
         if name in tg.tierNames:
             tier = tg.getTier(name)
-            out[name] = sorted((round(e.start * 1000), round(e.end * 1000), e.label) for e in tier.entries if e.label.strip())
+            out[name] = sorted(
+                (round(e.start * 1000), round(e.end * 1000), e.label) for e in tier.entries if e.label.strip()
+            )
     return out
 
 
@@ -88,13 +90,17 @@ def check_eaf(path: Path, out: Path) -> tuple[str, bool]:
     to_tg = convert(doc, out / "x.TextGrid")
     speakers = list(doc.speakers)
     # A TextGrid has one tier per speaker: compare per speaker when each tier is one speaker.
-    by_speaker = {doc.meta["unit_tiers"][t]: t for t in tiers} if len(set(doc.meta["unit_tiers"].values())) == len(tiers) else {}
+    by_speaker = (
+        {doc.meta["unit_tiers"][t]: t for t in tiers} if len(set(doc.meta["unit_tiers"].values())) == len(tiers) else {}
+    )
     src_vals = pympi_values(path, tiers)
     src_by_speaker = {s: src_vals[t] for s, t in by_speaker.items() if t in src_vals}
     n2, d2, lost2 = _diff(src_by_speaker, praatio_labels(out / "x.TextGrid", speakers), strip=True)
     back = convert(read_document(out / "x.TextGrid"), out / "back.eaf")
     n3, d3, lost3 = _diff(src_by_speaker, pympi_values(out / "back.eaf", speakers))
-    bad = [d for r in (same, anew_report, to_tg, back) for d in unnamed(r.differences or [], r.read_losses, r.write_losses)]
+    bad = [
+        d for r in (same, anew_report, to_tg, back) for d in unnamed(r.differences or [], r.read_losses, r.write_losses)
+    ]
     line = (
         f"{path.name}: eaf->eaf identical={identical} check={seconds:.2f}s; anew: {d1}/{n1} values differ, "
         f"tokens same={tokens_same}; eaf->TextGrid: {d2}/{n2} labels differ (praatio), tiers lost {lost2}; "

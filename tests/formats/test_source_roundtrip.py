@@ -14,11 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SHARED
 from segagree.api.documents import convert
 from segagree.formats import adapters, file_kind, format_for, read_document, write_document
 from segagree.formats.roundtrip import compare, is_named
 from segagree.model.source import Source, document_print, unit_values
+
+from conftest import SHARED
 
 EAF = """<?xml version="1.0" encoding="UTF-8"?>
 <ANNOTATION_DOCUMENT AUTHOR="" DATE="2020-01-01T00:00:00+00:00" FORMAT="3.0" VERSION="3.0">
@@ -48,7 +49,8 @@ EAF = """<?xml version="1.0" encoding="UTF-8"?>
             <ANNOTATION_VALUE>C</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>
     </TIER>
     <LINGUISTIC_TYPE GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="transcription" TIME_ALIGNABLE="true"/>
-    <LINGUISTIC_TYPE CONSTRAINTS="Symbolic_Association" GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="coding" TIME_ALIGNABLE="false"/>
+    <LINGUISTIC_TYPE CONSTRAINTS="Symbolic_Association" GRAPHIC_REFERENCES="false"
+        LINGUISTIC_TYPE_ID="coding" TIME_ALIGNABLE="false"/>
     <CONSTRAINT DESCRIPTION="1-1 association with a parent annotation" STEREOTYPE="Symbolic_Association"/>
 </ANNOTATION_DOCUMENT>
 """
@@ -175,7 +177,12 @@ def test_an_unnamed_difference_becomes_a_loss_of_its_own_kind(eaf: Path, tmp_pat
     def sloppy(eaf_obj, doc, *args, **kwargs):  # type: ignore[no-untyped-def]
         text = doc.column("text").copy()
         text[0] = "WHAT"
-        real(eaf_obj, doc.replace(tokens={**{c: doc.column(c) for c in doc.column_names()}, "text": text}), *args, **kwargs)
+        real(
+            eaf_obj,
+            doc.replace(tokens={**{c: doc.column(c) for c in doc.column_names()}, "text": text}),
+            *args,
+            **kwargs,
+        )
 
     monkeypatch.setattr(eaf_module, "_add_annotations", sloppy)
     doc = read_document(eaf).select_speakers(["CHI", "MOT"])
@@ -238,7 +245,7 @@ def test_every_corpus_file_round_trips(tmp_path: Path) -> None:
             if target.read_bytes() != path.read_bytes():
                 not_identical.append(path.name)
     pairs = 0
-    for own, docs in by_format.items():
+    for docs in by_format.values():
         for k, writer in enumerate(writers):
             chosen = docs if ALL else [docs[k % len(docs)]]
             for path, doc in chosen:

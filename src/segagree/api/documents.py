@@ -201,7 +201,9 @@ def convert(
     if given_back:
         # The file itself was written: what the model does not carry is in it all the same.
         read_side = read_losses()
-        read_side.note("file-given-back", "the document is unchanged since reading: the file is written back byte for byte")
+        read_side.note(
+            "file-given-back", "the document is unchanged since reading: the file is written back byte for byte"
+        )
     report = ConversionReport(
         source=str(doc.source_path),
         target=str(target),
@@ -228,7 +230,9 @@ def _refuse_unnamed_differences(doc: Document, target: Path, fmt: str, write_opt
         write_document(doc, trial, fmt, **write_options)
         found = check_written(doc, trial, fmt)
     if found:
-        raise SegagreeError("--strict: reading the written file back finds " + "; ".join(d.line() for d in found), path=target)
+        raise SegagreeError(
+            "--strict: reading the written file back finds " + "; ".join(d.line() for d in found), path=target
+        )
 
 
 @dataclass

@@ -66,7 +66,7 @@ def convert(
 
     opts = reading.options
     # Only the options the user set: each writer refuses options it does not know.
-    write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
+    write_opts: dict[str, Any] = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
     if source.is_dir():
         _convert_folder(source, output, to, scheme, strict, write_opts, reading, speakers, json_out)
         return

@@ -154,7 +154,9 @@ def labels_as_written(
     out: list[str | None] = []
     respelled = 0
     for unit, value in zip(units, originals, strict=True):
-        if value is not None and not label_reads_back(value, [str(text[r]) for r in unit.rows], unit.boundary, scheme, **flags):
+        if value is not None and not label_reads_back(
+            value, [str(text[r]) for r in unit.rows], unit.boundary, scheme, **flags
+        ):
             respelled += 1
             value = None
         out.append(value)

@@ -1,4 +1,4 @@
-""""Lossless" measured: a written file read back and compared with its Document field by field.
+""" "Lossless" measured: a written file read back and compared with its Document field by field.
 
 A writer's loss report says what it knows it cannot hold; this checker finds what actually
 changed. :func:`check_written` reads the written file back with its format's reader (default
@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from segagree.errors import SegagreeError
-from segagree.model import Document
+from segagree.model import BoundaryScheme, Document
 from segagree.model.losses import Loss, LossReport
 from segagree.model.source import unit_values
 
@@ -52,12 +52,47 @@ NAMED_BY: dict[str, tuple[str, ...]] = {
     "documents": ("documents-",),
     "speakers": ("speaker", "tier", "overlap", "voice"),
     "speaker-order": ("speakers-reordered", "reordered", "speakers-dropped", "speakers-merged"),
-    "words": ("tokens-", "marks-", "tags-", "tag-", "label", "text-", "units-dropped", "rows-dropped", "lines-", "round-trip", "empty-"),
-    "units": ("units-", "layer-", "lines-", "boundary-", "types-", "rows-dropped", "empty-", "overlap", "tokens-dropped", "speakers-merged", "records-", "events-"),
+    "words": (
+        "tokens-",
+        "marks-",
+        "tags-",
+        "tag-",
+        "label",
+        "text-",
+        "units-dropped",
+        "rows-dropped",
+        "lines-",
+        "round-trip",
+        "empty-",
+    ),
+    "units": (
+        "units-",
+        "layer-",
+        "lines-",
+        "boundary-",
+        "types-",
+        "rows-dropped",
+        "empty-",
+        "overlap",
+        "tokens-dropped",
+        "speakers-merged",
+        "records-",
+        "events-",
+    ),
     "boundaries": ("boundary-", "types-", "layer-", "label", "tokens-", "units-dropped", "lines-"),
     "times": ("times-", "timestamp-", "overlap", "end-missing", "gaps-", "reordered"),
     "labels": ("label", "tokens-", "text-", "marks-", "tags-", "tag-", "repaired"),
-    "structures": ("tier-ignored", "annotations-", "dependents-", "meta-dropped", "elements-", "lines-unparsed", "records-", "events-", "sheets-"),
+    "structures": (
+        "tier-ignored",
+        "annotations-",
+        "dependents-",
+        "meta-dropped",
+        "elements-",
+        "lines-unparsed",
+        "records-",
+        "events-",
+        "sheets-",
+    ),
 }
 
 
@@ -76,7 +111,9 @@ class Difference:
     example: str = ""
 
     def line(self) -> str:
-        return f"{self.field}: {self.count} differ on reading the file back" + (f" (first: {self.example})" if self.example else "")
+        return f"{self.field}: {self.count} differ on reading the file back" + (
+            f" (first: {self.example})" if self.example else ""
+        )
 
     def to_json(self) -> dict[str, object]:
         return {"field": self.field, "count": self.count, "example": self.example}
@@ -94,7 +131,7 @@ def check_written(doc: Document, path: str | Path, fmt: str | None = None) -> li
     return compare(doc, back)
 
 
-def _scheme_of(doc: Document) -> object:
+def _scheme_of(doc: Document) -> BoundaryScheme | None:
     """The scheme of the unit layer a reader should use (the document's own, so that endnotes
     of a non-default scheme are read back as written)."""
     if not doc.layers:
@@ -125,17 +162,27 @@ def compare(doc: Document, back: Document) -> list[Difference]:
         n = _token_edits(ta, tb)
         add("words", n, f"speaker {speaker!r}: {_first_change(ta, tb)}")
         ua, ub = a_units[speaker], b_units[speaker]
-        add("units", abs(len(ua.sizes) - len(ub.sizes)), f"speaker {speaker!r}: {len(ua.sizes)} -> {len(ub.sizes)} units")
+        add(
+            "units",
+            abs(len(ua.sizes) - len(ub.sizes)),
+            f"speaker {speaker!r}: {len(ua.sizes)} -> {len(ub.sizes)} units",
+        )
         if n == 0:
             bad = np.flatnonzero(ua.symbols != ub.symbols)
             if bad.size:
                 i = int(bad[0])
-                add("boundaries", int(bad.size), f"speaker {speaker!r}, after {ta[i]!r}: {ua.symbols[i]!r} -> {ub.symbols[i]!r}")
+                add(
+                    "boundaries",
+                    int(bad.size),
+                    f"speaker {speaker!r}, after {ta[i]!r}: {ua.symbols[i]!r} -> {ub.symbols[i]!r}",
+                )
         if ua.sizes != ub.sizes:
             continue
         for name, xa, xb in (("start", ua.starts, ub.starts), ("end", ua.ends, ub.ends)):
             known_a, known_b = ~np.isnan(xa), ~np.isnan(xb)
-            off = (known_a != known_b) | (known_a & known_b & (np.abs(np.nan_to_num(xa) - np.nan_to_num(xb)) > TIME_TOLERANCE))
+            off = (known_a != known_b) | (
+                known_a & known_b & (np.abs(np.nan_to_num(xa) - np.nan_to_num(xb)) > TIME_TOLERANCE)
+            )
             if off.any():
                 i = int(np.flatnonzero(off)[0])
                 add("times", int(off.sum()), f"speaker {speaker!r}, unit {i + 1} {name}: {xa[i]:.6g} -> {xb[i]:.6g}")

@@ -756,8 +756,9 @@ def cue_groups(
     A subtitle layer's units end in ``<eol>`` (next line, same cue) or ``<eob>`` (cue ends);
     any other layer makes one cue per unit, written as the source spelled it when it is unchanged
     since reading, one line of plain text and one written word per token
-    (:mod:`segagree.model.source`), else with its endnote glued to the last word. Either way the endnote reads back as part of the words (a
-    subtitle layer has none): counted ``tokens-changed`` in ``losses``.
+    (:mod:`segagree.model.source`), else with its endnote glued to the last word. Either way
+    the endnote reads back as part of the words (a subtitle layer has none): counted
+    ``tokens-changed`` in ``losses``.
     """
     cues: list[Cue] = []
     current: Cue = []

@@ -30,11 +30,10 @@ import numpy as np
 from segagree.errors import SegagreeError
 from segagree.model.losses import LossReport, read_losses
 from segagree.model.scheme import BoundaryScheme
+from segagree.model.source import Source, keep_values
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from segagree.model.source import Source
 
 CORE_COLUMNS = ("speaker", "text", "start", "end")
 
@@ -73,6 +72,21 @@ def _meta_array(values: Any) -> np.ndarray:
     """A metadata column as an array; text as Python strings (object), as pandas keeps it."""
     array = np.asarray(values)
     return array.astype(object) if array.dtype.kind in "US" else array
+
+
+def _merged_runs(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of equal neighbouring values merged (counts summed); empty runs dropped."""
+    keep = counts > 0
+    values, counts = values[keep], counts[keep]
+    if values.dtype.kind not in "biuf":
+        values = np.asarray([str(v) for v in values.tolist()], dtype=object)
+    if len(values) < 2:
+        return values, counts
+    same = values[1:] == values[:-1]
+    if values.dtype.kind == "f":
+        same |= np.isnan(values[1:]) & np.isnan(values[:-1])
+    starts = np.flatnonzero(np.concatenate(([True], ~np.asarray(same, dtype=bool))))
+    return values[starts], np.add.reduceat(counts, starts)
 
 
 def _normalised_frame(t: pd.DataFrame) -> pd.DataFrame:
@@ -243,6 +257,18 @@ class Document:
                 values = self._columns[name] = values.expand()
             return values
         return self.tokens[name].to_numpy()
+
+    def column_runs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """A column as runs of equal values (value, length), the same however it is stored: a
+        column given per unit is not spread over the tokens to get them (NaN equals NaN; other
+        than numbers, values compare by their text)."""
+        stored = self._columns.get(name) if self._columns is not None else None
+        if isinstance(stored, RepeatedColumn):
+            values, counts = stored.values, stored.counts
+        else:
+            values = self.column(name)
+            counts = np.ones(len(values), dtype=np.int64)
+        return _merged_runs(np.asarray(values), np.asarray(counts, dtype=np.int64))
 
     def _column_arrays(self) -> dict[str, np.ndarray]:
         """Every column, expanded (only while the columns are the storage)."""
@@ -605,8 +631,8 @@ class UnitColumns:
         doc = Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields)
         doc._set_speaker_codes(token_codes)
         if self.values:
-            from segagree.model.source import keep_values
-
-            spans = [(range(f, f + n), int(b)) for f, n, b in zip(first.tolist(), self.sizes, self.boundaries, strict=True)]
+            spans = [
+                (range(f, f + n), int(b)) for f, n, b in zip(first.tolist(), self.sizes, self.boundaries, strict=True)
+            ]
             keep_values(doc, spans, self.values)
         return doc.validate()

@@ -32,14 +32,42 @@ import base64
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from segagree.model.document import Document, Unit
+
+class Document(Protocol):
+    """What this module reads of a :class:`segagree.model.Document` (which imports this module,
+    so it is named here by the parts it has)."""
+
+    source: Source | None
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def speakers(self) -> list[str]: ...
+    @property
+    def layers(self) -> Mapping[str, Any]: ...
+    @property
+    def meta(self) -> dict[str, Any]: ...
+    @property
+    def losses(self) -> Iterable[Any]: ...
+    def column(self, name: str) -> np.ndarray: ...
+    def column_names(self) -> list[str]: ...
+    def column_runs(self, name: str) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class Unit(Protocol):
+    """A unit of a Document's layer (:class:`segagree.model.Unit`): its token rows and boundary."""
+
+    @property
+    def rows(self) -> tuple[int, ...]: ...
+    @property
+    def boundary(self) -> int: ...
+
 
 # (tokens, boundary code, start s, end s): a unit as read; times None when unknown.
 UnitKey = tuple[tuple[str, ...], int, float | None, float | None]
@@ -207,10 +235,14 @@ def document_print(doc: Document) -> str:
     h = hashlib.sha1()
     h.update(json.dumps([doc.name, list(doc.speakers), doc.column_names()], ensure_ascii=False).encode("utf-8"))
     for name in doc.column_names():
-        values = doc.column(name)
         if name in ("start", "end"):
-            values = np.round(np.asarray(values, dtype=float), _TIME_DIGITS)
-        _update_array(h, np.asarray(values))
+            _update_array(h, np.round(np.asarray(doc.column(name), dtype=float), _TIME_DIGITS))
+        elif name in ("speaker", "text"):
+            _update_array(h, np.asarray(doc.column(name)))
+        else:  # metadata: as runs, so a column given per unit is not spread over the tokens
+            values, counts = doc.column_runs(name)
+            _update_array(h, values)
+            h.update(counts.tobytes())
     for name, layer in doc.layers.items():
         h.update(json.dumps([name, layer.scheme.name, layer.scheme.symbols], ensure_ascii=False).encode("utf-8"))
         h.update(layer.boundaries.tobytes())

@@ -55,11 +55,12 @@ Mapping to the model (reading):
   ``Document.source`` (:mod:`segagree.model.source`): the file, and every unit's label as
   written (a label that differs from its word tier's words is a note, ``labels-kept``).
 
-Writing: a unit unchanged since reading gets its label as the source spelled it (from any
-format) where that label reads back as its tokens and endnote, or where a word tier is
-written; otherwise (``labels-respelled`` when a spelling was lost) one interval tier per speaker
-whose labels are the unit's tokens joined by spaces plus the endnote symbol as a separate token (the unclassified symbol only when the label
-would otherwise read back differently, as in ``etc. ;``), with empty intervals filling the gaps, in
+Writing: one interval tier per speaker. A unit unchanged since reading gets its label as the
+source spelled it (from any format) where that label reads back as its tokens and endnote, and
+otherwise too with a word tier written to give the tokens; the other units' labels are their
+tokens joined by spaces plus the endnote symbol as a separate token (the unclassified symbol
+only when the label would otherwise read back differently, as in ``etc. ;``), with empty
+intervals filling the gaps, in
 Praat's long (or short) text form (UTF-8) with times at full float precision. A ``<speaker>/words``
 tier per speaker follows when it carries information the labels cannot: word times, or tokens
 a whitespace split of the label would not give back (``word_tiers=None``, the default; force
