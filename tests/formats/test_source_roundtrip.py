@@ -17,7 +17,7 @@ import pytest
 from segagree.api.documents import convert
 from segagree.formats import adapters, file_kind, format_for, read_document, write_document
 from segagree.formats.roundtrip import compare, is_named
-from segagree.model.source import Source, document_print, unit_values
+from segagree.model.source import REPAIRS, Source, document_print, unit_values
 
 from conftest import SHARED
 
@@ -242,7 +242,8 @@ def test_every_corpus_file_round_trips(tmp_path: Path) -> None:
         if own in writers:
             target = tmp_path / f"same{file_kind(path)}"
             convert(doc, target, check=False)
-            if target.read_bytes() != path.read_bytes():
+            repaired = any(loss.kind.startswith(REPAIRS) for loss in doc.losses)  # written anew, repaired
+            if target.read_bytes() != path.read_bytes() and not repaired:
                 not_identical.append(path.name)
     pairs = 0
     for docs in by_format.values():

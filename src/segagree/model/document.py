@@ -631,8 +631,5 @@ class UnitColumns:
         doc = Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields)
         doc._set_speaker_codes(token_codes)
         if self.values:
-            spans = [
-                (range(f, f + n), int(b)) for f, n, b in zip(first.tolist(), self.sizes, self.boundaries, strict=True)
-            ]
-            keep_values(doc, spans, self.values)
+            keep_values(doc, first.tolist(), self.sizes, self.boundaries, self.values)
         return doc.validate()

@@ -78,14 +78,10 @@ REPAIRS = ("repaired", "encoding", "read-as-", "rolling-")
 _TIME_DIGITS = 6
 
 
-def _time(t: Any) -> float | None:
-    t = float(t)
-    return None if math.isnan(t) else round(t, _TIME_DIGITS)
-
-
 def unit_key(tokens: Iterable[str], boundary: int, start: Any, end: Any) -> UnitKey:
     """The key of a unit in :attr:`Source.values`: its tokens, boundary code and time span."""
-    return tuple(str(t) for t in tokens), int(boundary), _time(start), _time(end)
+    first, last = _times(np.asarray([start, end], dtype=float))
+    return tuple(str(t) for t in tokens), int(boundary), first, last
 
 
 @dataclass(eq=False)
@@ -186,17 +182,36 @@ def _plain(value: Any) -> Any:
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
-def keep_values(doc: Document, units: Sequence[tuple[Sequence[int], int]], values: Sequence[str | None]) -> None:
-    """Record each unit's original value in ``doc.source`` (made when missing): ``units`` are
-    (token rows, boundary code) pairs parallel to ``values`` (None: nothing to keep)."""
+def keep_values(
+    doc: Document, firsts: Sequence[int], sizes: Sequence[int], boundaries: Sequence[int], values: Sequence[str | None]
+) -> None:
+    """Record each unit's original value in ``doc.source`` (made when missing): unit ``i`` is
+    the ``sizes[i]`` token rows from ``firsts[i]`` with boundary ``boundaries[i]`` (a reader's
+    units, rows in order), and ``values[i]`` its value (None: nothing to keep)."""
     if doc.source is None:
         doc.source = Source()
-    text, starts, ends = doc.column("text"), doc.column("start"), doc.column("end")
+    # Whole columns to Python once: a unit's key is then slices and lookups (a quarter of a
+    # million tokens in a few tenths of a second).
+    text = doc.column("text").tolist()
+    starts = _times(doc.column("start"))
+    ends = _times(doc.column("end"))
     kept = doc.source.values
-    for (rows, boundary), value in zip(units, values, strict=True):
-        if value is None or not len(rows):
-            continue
-        kept.setdefault(unit_key(text[list(rows)].tolist(), boundary, starts[rows[0]], ends[rows[-1]]), value)
+    for first, n, boundary, value in zip(firsts, sizes, boundaries, values, strict=True):
+        if value is not None and n:
+            last = first + n - 1
+            kept.setdefault((tuple(text[first : last + 1]), int(boundary), starts[first], ends[last]), value)
+
+
+def _times(column: np.ndarray) -> list[float | None]:
+    """A time column as :func:`unit_key` puts times: rounded, None for unknown."""
+    rounded = np.round(np.asarray(column, dtype=float), _TIME_DIGITS)
+    unknown = np.isnan(rounded)
+    if not unknown.any():
+        return rounded.tolist()
+    out: list[float | None] = rounded.tolist()
+    for i in np.flatnonzero(unknown).tolist():
+        out[i] = None
+    return out
 
 
 def keep_structure(doc: Document, name: str, count: int) -> None:
