@@ -78,7 +78,9 @@ def test_the_reader_keeps_each_value_as_written_and_scores_the_tokens(eaf: Path)
     got = {s: [v for u, v in zip(units, unit_values(doc, units), strict=True) if u.speaker == s] for s in VALUES}
     assert got == VALUES
     assert doc.source is not None and doc.source.structures == {"tier 'vcm@CHI'": 1}
-    assert doc.source.data == eaf.read_bytes()
+    assert doc.source.file_bytes() == eaf.read_bytes()
+    eaf.write_text(EAF.replace("0.", "1."), encoding="utf-8")  # the file changed since: not given back
+    assert doc.source.file_bytes() is None
 
 
 def test_an_unchanged_document_comes_back_byte_for_byte(eaf: Path, tmp_path: Path) -> None:

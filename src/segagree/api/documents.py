@@ -10,7 +10,7 @@ from typing import Any, TypedDict
 
 from segagree.api.common import PathLike
 from segagree.errors import SegagreeError, UsageError
-from segagree.formats import file_kind, format_for, read_document, write_document
+from segagree.formats import file_given_back, format_for, read_document, write_document
 from segagree.formats.roundtrip import Difference, as_loss, check_written, unnamed
 from segagree.model import BoundaryScheme, Document, load_scheme
 from segagree.model.losses import LossReport, read_losses
@@ -195,7 +195,7 @@ def convert(
     fmt = format_for(Path(target), to_format).name
     if strict and check:
         _refuse_unnamed_differences(doc, target, fmt, write_options)
-    given_back = doc.source is not None and doc.source.gives_back(doc, fmt, file_kind(target), dict(write_options))
+    given_back = file_given_back(doc, target, fmt, dict(write_options)) is not None
     losses = write_document(doc, target, to_format, strict=strict, **write_options)
     read_side = doc.losses
     if given_back:

@@ -165,9 +165,8 @@ def read_document(
     doc.source_path = doc.source_path or str(path)
     doc.source_format = doc.source_format or adapter.name
     check_times(doc, path)
-    # The file as written, for the writers (segagree.model.source); read again from the page
-    # cache rather than threaded through every reader.
-    seal(doc, _file_bytes(Path(path)), adapter.name, file_kind(path), given)
+    # Where the file is, for the writers (segagree.model.source).
+    seal(doc, Path(path), adapter.name, file_kind(path), given)
     return doc.validate()
 
 
@@ -177,11 +176,14 @@ def file_kind(path: str | Path) -> str:
     return max((ext for ext in EXTENSIONS if name.endswith(ext)), key=len, default="")
 
 
-def _file_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:  # a stream or a file gone since: nothing to give back
+def file_given_back(doc: Document, path: str | Path, fmt: str, options: dict[str, Any]) -> bytes | None:
+    """The bytes of ``doc``'s file when writing it to ``path`` as ``fmt`` with ``options`` gives
+    the file back (:meth:`segagree.model.source.Source.gives_back`, and the file still the one
+    read), else None."""
+    source = doc.source
+    if source is None or not source.gives_back(doc, fmt, file_kind(path), options):
         return None
+    return source.file_bytes()
 
 
 def write_document(
@@ -206,9 +208,10 @@ def write_document(
         if Path(path).resolve() == Path(doc.source_path).resolve():
             raise SegagreeError("refusing to overwrite the input file", path=path)
     losses = LossReport()
-    if doc.source is not None and doc.source.gives_back(doc, adapter.name, file_kind(path), options):
+    given = file_given_back(doc, path, adapter.name, options)
+    if given is not None:
         with atomic_path(path) as tmp:
-            Path(tmp).write_bytes(doc.source.data or b"")
+            Path(tmp).write_bytes(given)
         return losses
     kept = doc.meta.get("vtt")
     if adapter.name not in ("vtt", "json") and isinstance(kept, dict) and any(kept.values()):
@@ -240,6 +243,8 @@ __all__ = [
     "Loss",
     "LossReport",
     "adapters",
+    "file_given_back",
+    "file_kind",
     "format_for",
     "read_document",
     "write_document",

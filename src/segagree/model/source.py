@@ -4,11 +4,13 @@ A reader turns each unit's value into tokens and an endnote (``what's that?`` ->
 ``that``, ``?``); scoring sees those. What the annotator wrote is kept here, in one record on the
 Document (:attr:`Document.source`), for every writer:
 
-* ``data``, ``format``, ``options``: the file's bytes as read, the reader's format name and the
-  reader options it was read with;
+* ``path`` and ``stamp`` (size and modification time), or ``data``: the file, by where it is
+  (read again when a writer gives it back, and only if its stamp is the one read: a Document
+  holds no copy of its file) or by its bytes (the native JSON carries them); ``format`` and
+  ``options``: the reader's format name and the reader options it was read with;
 * ``fingerprint``: :func:`document_print` of the Document as read. A Document whose print is
   still this one has not been changed since reading (no decision, no speaker selection), so
-  written to its own format with default options it gives ``data`` back byte for byte
+  written to its own format with default options it gives the file back byte for byte
   (:func:`segagree.formats.write_document`);
 * ``values``: each unit's original value (its text as the file spells it), keyed by
   :func:`unit_key` of the unit as read: its tokens, boundary code and time span. The key is the
@@ -18,7 +20,7 @@ Document (:attr:`Document.source`), for every writer:
 * ``structures``: what the file holds that the model does not score (dependent and child tiers,
   other tiers, comment and header lines), as a name and the number of its items, so the round
   trip checker (:mod:`segagree.formats.roundtrip`) can count what a conversion keeps. The
-  structures themselves are in ``data``, and the file-level parts a reader writes back to its
+  structures themselves are in the file, and the file-level parts a reader writes back to its
   own format are in ``Document.meta`` (:mod:`segagree.formats.kept_meta`).
 
 Readers give the values through :class:`~segagree.model.UnitColumns` (``values``) or
@@ -31,9 +33,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -92,7 +94,8 @@ class Source:
         format: the reader's format name (``eaf``, ``textgrid``...); empty for a built Document.
         kind: the file name's ending that named the format (``.csv``, ``.tsv``, ``.xlsx`` are all
             ``table``), empty when the format was named otherwise.
-        data: the file's bytes as read (None when not kept).
+        data: the file's bytes, when carried (the native JSON), else None.
+        path, stamp: where the file is and its (size, modification time in ns) when read.
         options: the reader options besides ``encoding`` the file was read with.
         fingerprint: :func:`document_print` of the Document as read.
         values: :func:`unit_key` of each unit as read -> its value as the file spells it.
@@ -102,6 +105,8 @@ class Source:
     format: str = ""
     kind: str = ""
     data: bytes | None = None
+    path: str = ""
+    stamp: tuple[int, int] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     fingerprint: str = ""
     values: dict[UnitKey, str] = field(default_factory=dict)
@@ -115,8 +120,24 @@ class Source:
         return self.values.get(unit_key(tokens, boundary, start, end))
 
     def unchanged(self, doc: Document) -> bool:
-        """True when ``doc`` is, in every scored and kept field, the Document read from ``data``."""
-        return bool(self.data is not None and self.fingerprint and document_print(doc) == self.fingerprint)
+        """True when ``doc`` is, in every scored and kept field, the Document read from the file."""
+        has_file = self.data is not None or self.stamp is not None
+        return bool(has_file and self.fingerprint and document_print(doc) == self.fingerprint)
+
+    def file_bytes(self) -> bytes | None:
+        """The file as read: ``data``, or the file at ``path`` if its size and modification time
+        are still those read (None when it changed or is gone)."""
+        if self.data is not None:
+            return self.data
+        if not self.path or self.stamp is None:
+            return None
+        try:
+            if _stamp(Path(self.path)) != self.stamp:
+                return None
+            data = Path(self.path).read_bytes()
+        except OSError:
+            return None
+        return data if len(data) == self.stamp[0] else None
 
     def gives_back(self, doc: Document, fmt: str, kind: str, options: dict[str, Any]) -> bool:
         """True when writing ``doc`` as ``fmt`` to a file name ending in ``kind`` with ``options``
@@ -135,18 +156,21 @@ class Source:
     def without_file(self) -> Source:
         """A copy that keeps the values and structures but not the file: a writer then writes
         the Document anew (each unchanged unit as spelled) instead of giving the bytes back."""
-        return replace(self, data=None, fingerprint="", values=dict(self.values), structures=dict(self.structures))
+        return replace(
+            self, data=None, stamp=None, fingerprint="", values=dict(self.values), structures=dict(self.structures)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The native JSON form (``source`` in ``data/document.schema.json``)."""
         out: dict[str, Any] = {"format": self.format, "kind": self.kind, "fingerprint": self.fingerprint}
         if self.options:
             out["options"] = {str(k): _plain(v) for k, v in self.options.items()}
-        if self.data is not None:
+        data = self.file_bytes()
+        if data is not None:
             try:
-                out["text"] = self.data.decode("utf-8")
+                out["text"] = data.decode("utf-8")
             except UnicodeDecodeError:
-                out["base64"] = base64.b64encode(self.data).decode("ascii")
+                out["base64"] = base64.b64encode(data).decode("ascii")
         out["values"] = [[list(k[0]), k[1], k[2], k[3], v] for k, v in self.values.items()]
         if self.structures:
             out["structures"] = dict(self.structures)
@@ -265,14 +289,22 @@ def document_print(doc: Document) -> str:
     return h.hexdigest()
 
 
-def seal(doc: Document, data: bytes | None, fmt: str, kind: str, options: dict[str, Any]) -> Source:
-    """Complete ``doc.source`` after reading (made when the reader gave no values): the file's
-    bytes, format, kind of file, reader options and the Document's print as read."""
+def _stamp(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
+
+
+def seal(doc: Document, path: Path, fmt: str, kind: str, options: dict[str, Any]) -> Source:
+    """Complete ``doc.source`` after reading ``path`` (made when the reader gave no values): the
+    file's place and stamp, format, kind of file, reader options and the Document's print as read."""
     source = doc.source if doc.source is not None else Source()
     if not source.format:
         source.format, source.kind = fmt, kind
     if source.data is None:
-        source.data = data
+        try:
+            source.path, source.stamp = str(path.resolve()), _stamp(path)
+        except OSError:  # a stream or a file gone since: nothing to give back
+            source.path, source.stamp = "", None
     source.options = {k: v for k, v in options.items() if k != "encoding"}
     now = document_print(doc)
     # A source that came with the file (the native JSON carries it) still describes the
