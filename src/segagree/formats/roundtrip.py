@@ -49,10 +49,11 @@ _DIFF_LIMIT = 20_000
 
 # Field -> the loss kinds (prefixes) that name a difference in it.
 NAMED_BY: dict[str, tuple[str, ...]] = {
-    "documents": ("documents-",),
+    "documents": ("documents-", "cues-unordered"),
     "speakers": ("speaker", "tier", "overlap", "voice"),
     "speaker-order": ("speakers-reordered", "reordered", "speakers-dropped", "speakers-merged"),
     "words": (
+        "reordered",
         "tokens-",
         "marks-",
         "tags-",

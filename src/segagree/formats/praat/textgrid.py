@@ -86,19 +86,27 @@ from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter, check_options
 from segagree.formats.checks import check_times
-from segagree.formats.endnotes import endnote_text, label_reads_back, split_endnote, unit_layer_to_write
+from segagree.formats.endnotes import (
+    endnote_text,
+    is_endnote_scheme,
+    label_reads_back,
+    split_endnote,
+    unit_layer_to_write,
+)
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.formats.praat.text_form import Item as PraatItem
 from segagree.formats.praat.text_form import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.formats.praat.text_form import Tier as PraatTier
 from segagree.formats.timing import MAX_SECONDS
-from segagree.model import BoundaryScheme, Document, UnitColumns
+from segagree.model import BoundaryScheme, Document, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
 from segagree.model.source import keep_structure, unit_values
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
 # The encoding Praat reads a text file in when it has no BOM and is not UTF-8.
 PRAAT_LEGACY = "cp1252"
+# The scheme a TextGrid is read back with when nothing says otherwise.
+_READ_BACK = builtin_scheme("dubois")
 _READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "encoding"}
 _WRITE_OPTIONS = {"layer", "word_tiers", "format"}
 # Praat and praatio refuse intervals with start >= end; zero-length units are widened to this.
@@ -544,6 +552,14 @@ def _label(tokens: list[str], code: int, scheme: BoundaryScheme, glued: bool = F
     the unclassified symbol only where it is needed (``etc.`` would otherwise read back as
     ``etc`` with a final ``.``)."""
     symbol = endnote_text(code, scheme)
+    if not is_endnote_scheme(scheme):
+        # Read back with the default scheme: a last word that looks like it ends in an endnote
+        # keeps it only before an explicit unclassified mark (``past. ;``).
+        label = " ".join(tokens)
+        mark = _READ_BACK.unclassified
+        if mark is not None and split_endnote(label.split(), _READ_BACK)[0] != tokens:
+            label = f"{label} {mark.symbol}"
+        return label
     if glued and symbol and tokens:
         label = " ".join(tokens[:-1] + [tokens[-1] + symbol])
         if _reads_back(label, tokens, code, scheme):
@@ -683,6 +699,9 @@ def _speaker_items(
     need_words = bool(forced)
     decide = forced is None
     word_times_invented = inner_times = labels_lossy = 0
+    # A layer of other types (subtitle breaks) is read back as endnotes of the default scheme: a
+    # final ``past.`` would lose its ``.``, so such tokens need a word tier.
+    endnotes = is_endnote_scheme(scheme)
     originals = unit_values(doc, units)
     # Values as written that a label alone would not give back: kept where a word tier is written.
     spelled_apart: list[tuple[str, int, str]] = []
@@ -691,7 +710,9 @@ def _speaker_items(
         ws = [float(starts[r]) for r in unit.rows]
         we = [float(ends[r]) for r in unit.rows]
         has_inner = not invented and (any(not math.isnan(x) for x in ws[1:]) or any(not math.isnan(x) for x in we[:-1]))
-        label_ok = _label_round_trips(toks, unit.boundary, scheme)
+        label_ok = _label_round_trips(toks, unit.boundary, scheme) and (
+            endnotes or split_endnote(_label(toks, unit.boundary, scheme).split(), _READ_BACK)[0] == toks
+        )
         if decide and (has_inner or not label_ok):
             need_words = True
         inner_times += has_inner
