@@ -94,7 +94,7 @@ import srt as srtlib
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
-from segagree.formats.base import Adapter, check_options
+from segagree.formats.base import Adapter, check_options, note_speaker_order
 from segagree.formats.endnotes import endnote_text, label_reads_back
 from segagree.formats.timing import MAX_SECONDS, clock_seconds, is_possible
 from segagree.model import Document, builtin_scheme, from_units
@@ -566,6 +566,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     spans, _ = cue_times(cues, starts, ends, losses, "SRT")
     _check_cue_spans(spans, path, losses)
     mode = speaker_marks_mode(cues, marks_opt, "label", losses)
+    if mode != "none":
+        note_speaker_order(doc, losses, "SubRip")  # speakers are read back as they first speak
     if mode == "label":
         changes = speaker_changes(cues)
         unreadable = sorted(

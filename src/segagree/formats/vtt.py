@@ -100,7 +100,7 @@ from webvtt.vtt import WebVTTCueBlock
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
-from segagree.formats.base import Adapter, check_options
+from segagree.formats.base import Adapter, check_options, note_speaker_order
 from segagree.formats.srt import (
     DASH,
     DEFAULT_SPEAKER,
@@ -825,6 +825,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
 
     # Speaker marks, as the SRT writer chooses them, with voices instead of NAME: labels.
     mode = speaker_marks_mode(cues, marks_opt, "voice", losses)
+    if mode != "none":
+        note_speaker_order(doc, losses, "WebVTT")  # speakers are read back as they first speak
 
     # Interior word start times become timestamp tags; interior end times have no place.
     interior_ends = 0
