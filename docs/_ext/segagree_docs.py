@@ -65,7 +65,7 @@ def api_page() -> str:
     from segagree.api import PUBLIC
 
     lines = [
-        "# API reference",
+        "# Every public name",
         "",
         "Every public name of the Python API (`import segagree`; names load on first use), from",
         "`segagree.__all__`, with its docstring. Generated from the code at each build.",
@@ -96,9 +96,13 @@ def listed_pages(index_text: str) -> set[str]:
 
 
 def unlisted_pages(srcdir: Path, index_text: str) -> list[str]:
-    """The top-level pages (``docs/*.md``) that no toctree of the index names: pages added by a
-    later change join the site (in a last "More" table of contents) without an edit of the index."""
+    """The top-level pages (``docs/*.md``) that no toctree names (the index's, or a page's own for
+    its sub-pages): pages added by a later change join the site (in a last "More" table of
+    contents) without an edit of the index."""
     listed = listed_pages(index_text)
+    for page in srcdir.glob("*.md"):
+        if page.stem != "index":
+            listed |= listed_pages(page.read_text(encoding="utf-8"))
     return sorted(p.stem for p in srcdir.glob("*.md") if p.stem != "index" and p.stem not in listed)
 
 
