@@ -38,11 +38,18 @@ def card_section(name: str, info: dict[str, Any]) -> list[str]:
     better = {"higher": "higher is better", "lower": "lower is better", "none": "a count or description"}
     lines.append(f"- **Direction**: {better.get(str(info.get('better')), info.get('better'))}")
     citation = str(info.get("citation", ""))
-    lines.append(f"- **Reference**: [{citation}]({info['link']})" if info.get("link") else f"- **Reference**: {citation}")
+    lines.append(
+        f"- **Reference**: [{citation}]({info['link']})" if info.get("link") else f"- **Reference**: {citation}"
+    )
     params = info.get("parameters") or {}
     if params:
         lines.append("- **Parameters**: " + "; ".join(f"`{k}` = {v}" for k, v in params.items()))
-    for key, label in (("needs", "Input"), ("annotators", "Annotators"), ("group", "Group"), ("library", "Computed by")):
+    for key, label in (
+        ("needs", "Input"),
+        ("annotators", "Annotators"),
+        ("group", "Group"),
+        ("library", "Computed by"),
+    ):
         if info.get(key):
             lines.append(f"- **{label}**: {info[key]}")
     if info.get("reference"):

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 import segagree
-from conftest import REPO
 from segagree.metrics import numba_import
+
+from conftest import REPO
 
 
 def test_sample_corpora_path_is_the_clones_folder_in_an_editable_install() -> None:

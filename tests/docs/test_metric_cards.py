@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import segagree
-from conftest import REPO
 from segagree.metrics.guides import GUIDES, shown
+
+from conftest import REPO
 
 CARDS = segagree.metric_cards()
 WITH_EXAMPLE = sorted(name for name, card in CARDS.items() if card.example)

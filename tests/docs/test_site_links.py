@@ -20,7 +20,9 @@ def test_broken_pages_and_anchors_are_found_and_good_links_pass(tmp_path: Path) 
         ' <a href="#top">self</a> <a href="sub/">folder</a> <h1 id="top">t</h1>',
         encoding="utf-8",
     )
-    (tmp_path / "time.html").write_text('<section id="a-corpus"></section><a href="index.html">up</a>', encoding="utf-8")
+    (tmp_path / "time.html").write_text(
+        '<section id="a-corpus"></section><a href="index.html">up</a>', encoding="utf-8"
+    )
     (tmp_path / "sub" / "index.html").write_text('<a href="../time.html#a-corpus">ok</a>', encoding="utf-8")
     assert segagree_links.broken_links(tmp_path) == [
         "index.html: time.html#a-whole-corpus (no such anchor)",
