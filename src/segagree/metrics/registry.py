@@ -176,7 +176,7 @@ def guided(card: Card) -> Card:
     from segagree.metrics.guides import GUIDE_FIELDS, GUIDES
 
     guide = GUIDES.get(card.name, {})
-    missing = {k: guide[k] for k in GUIDE_FIELDS if k in guide and not getattr(card, k)}
+    missing: dict[str, Any] = {k: guide[k] for k in GUIDE_FIELDS if k in guide and not getattr(card, k)}
     return dataclasses.replace(card, **missing) if missing else card
 
 
