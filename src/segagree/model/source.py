@@ -75,7 +75,7 @@ class Unit(Protocol):
 UnitKey = tuple[tuple[str, ...], int, float | None, float | None]
 # Read losses that say the reader repaired the file (a timing spelled otherwise, a guessed
 # encoding, rolling captions collapsed): such a file is written anew, repaired, never given back.
-REPAIRS = ("repaired", "encoding", "read-as-", "rolling-")
+REPAIRS = ("repaired", "encoding", "read-as-", "rolling-", "tags-unglued")
 # Times are compared to the microsecond: what a reader parsed, not what arithmetic made of it.
 _TIME_DIGITS = 6
 
