@@ -6,7 +6,9 @@ pyannote.metrics (4.x, ``pyannote.metrics.segmentation``) defines them, for ever
   units sorted by (start, end), all but the last (duplicates count once). Boundaries at most
   ``tolerance`` seconds apart are matched one-to-one; precision = matches / B's boundaries, recall =
   matches / A's boundaries (1 when there is none to find), F1 their harmonic mean. pyannote's default
-  tolerance is 0; ours is 0.2 s.
+  tolerance is 0; ours is 0.2 s. Two boundaries exactly the tolerance apart in the file are matched
+  (distances within :data:`~segagree.metrics.unitizing.shared.TIME_SLACK` of it count as within):
+  pyannote compares the floats and misses some of them (174.710 - 174.510 > 0.2).
 
   ``matching="optimal"`` (the default) takes a maximum matching: the most pairs within the tolerance.
   On points of a line with the rule |a - b| <= tolerance, a two-pointer walk over both sorted lists
@@ -40,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.contract import Measure, UnitSet
-from segagree.metrics.unitizing.shared import time_card
+from segagree.metrics.unitizing.shared import TIME_SLACK, time_card, within
 
 __all__ = [
     "MATCHINGS",
@@ -71,14 +73,14 @@ def boundary_matches(ref: list[float], hyp: list[float], tolerance: float) -> in
     r, h = np.asarray(ref, dtype=float), np.asarray(hyp, dtype=float)
     order = np.argsort(h, kind="stable")
     hs = h[order]
-    lo = np.searchsorted(hs, r - tolerance, side="left")
-    hi = np.searchsorted(hs, r + tolerance, side="right")
+    lo = np.searchsorted(hs, r - tolerance - TIME_SLACK, side="left")
+    hi = np.searchsorted(hs, r + tolerance + TIME_SLACK, side="right")
     counts = np.maximum(hi - lo, 0)
     rows = np.repeat(np.arange(r.size), counts)
     near = [np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist(), strict=True) if b > a]
     cols = order[np.concatenate(near)] if near else np.zeros(0, dtype=np.int64)
     dist = np.abs(r[rows] - h[cols])
-    keep = dist <= tolerance
+    keep = within(dist, tolerance)
     rows, cols, dist = rows[keep], cols[keep], dist[keep]
     taken_r = np.zeros(r.size, dtype=bool)
     taken_h = np.zeros(h.size, dtype=bool)
@@ -98,7 +100,7 @@ def optimal_boundary_matches(ref: list[float], hyp: list[float], tolerance: floa
     h = sorted(hyp)
     i = j = matches = 0
     while i < len(r) and j < len(h):
-        if abs(r[i] - h[j]) <= tolerance:
+        if within(abs(r[i] - h[j]), tolerance):
             matches += 1
             i += 1
             j += 1
