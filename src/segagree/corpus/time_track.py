@@ -168,7 +168,10 @@ def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any,
     if isinstance(per, Mapping) and per:
         reasons = result.get("reasons")
         return [(f"{name}:{cat}", _number(v), _why(v, reasons, cat)) for cat, v in per.items()]
-    note = "" if value is not None else str(result.get("reason") or result.get("not_applicable") or "undefined")
+    if value is None:
+        note = str(result.get("reason") or result.get("not_applicable") or "undefined")
+    else:  # the settings that move the value (gamma-cat's variant ...), where the measure signs it
+        note = str(result.get("signature") or "")
     return [(name, value, note)]
 
 
