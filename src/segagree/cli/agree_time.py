@@ -136,6 +136,21 @@ def _scoring_options() -> list[Callable[[F], F]]:
         click.option(
             "--resolution", metavar="SECONDS|auto", help="alpha-U, uα: seconds per position (default auto: 1 or 0.001)."
         ),
+        click.option(
+            "--collar",
+            type=click.FloatRange(min=0),
+            metavar="SECONDS",
+            help="DER, JER: the collar's total width around each reference boundary, as pyannote.metrics "
+            "(dscore's and md-eval's --collar C is --collar 2C here).",
+        ),
+        click.option(
+            "--skip-overlap", is_flag=True, default=None, help="DER, JER: leave out the reference's overlapped speech."
+        ),
+        click.option(
+            "--jer-mapping",
+            type=click.Choice(("overlap", "jaccard"), case_sensitive=False),
+            help="JER: map speakers by the most co-occurring time (pyannote's, default) or the least error (dscore's).",
+        ),
     ]
 
 
@@ -194,6 +209,9 @@ def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
         "gamma_cat_variant": opts["gamma_cat_variant"] and opts["gamma_cat_variant"].lower(),
         "matching": opts.get("matching") and opts["matching"].lower(),
         "memory_budget_mb": opts.get("memory_budget"),
+        "collar": opts.get("collar"),
+        "skip_overlap": opts.get("skip_overlap"),
+        "jer_mapping": opts.get("jer_mapping") and opts["jer_mapping"].lower(),
     }
 
 
