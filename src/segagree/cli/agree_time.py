@@ -147,9 +147,10 @@ def _scoring_options() -> list[Callable[[F], F]]:
             "--skip-overlap", is_flag=True, default=None, help="DER, JER: leave out the reference's overlapped speech."
         ),
         click.option(
-            "--jer-mapping",
-            type=click.Choice(("overlap", "jaccard"), case_sensitive=False),
-            help="JER: map speakers by the most co-occurring time (pyannote's, default) or the least error (dscore's).",
+            "--convention",
+            type=click.Choice(("pyannote", "dscore"), case_sensitive=False),
+            help="DER, JER: pyannote.metrics' figures (default) or dscore's (md-eval's speaker mapping, merged "
+            "turns; JER on 10 ms frames without collar).",
         ),
     ]
 
@@ -211,7 +212,7 @@ def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
         "memory_budget_mb": opts.get("memory_budget"),
         "collar": opts.get("collar"),
         "skip_overlap": opts.get("skip_overlap"),
-        "jer_mapping": opts.get("jer_mapping") and opts["jer_mapping"].lower(),
+        "convention": opts.get("convention") and opts["convention"].lower(),
     }
 
 

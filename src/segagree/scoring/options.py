@@ -78,7 +78,7 @@ def _reading(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
     """The time measures' parameters (cli.agree_time._scoring_options), each for the measures whose card takes it."""
     keys: tuple[str, ...] = ("alpha", "beta", "delta_empty", "samples", "sampler", "gamma_cat_variant")
-    keys = (*keys, "tolerance", "matching", "min_overlap", "collar", "skip_overlap", "jer_mapping")
+    keys = (*keys, "tolerance", "matching", "min_overlap", "collar", "skip_overlap", "convention")
     rules = {"--" + key.replace("_", "-"): Rule(tracks, key) for key in (*keys, "resolution")}
     return {**rules, "--category": Rule(tracks, "category")}
 

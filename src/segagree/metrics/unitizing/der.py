@@ -28,6 +28,7 @@ import numpy as np
 from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
+    convention,
     hungarian,
     pair_timeline,
     unlabelled_reason,
@@ -38,15 +39,24 @@ __all__ = ["MEASURES", "DiarizationErrorRate", "der_components"]
 COMPONENTS = ("total", "missed_detection", "false_alarm", "confusion", "correct")
 
 
-def der_components(us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool) -> tuple[np.ndarray, dict[str, str]]:
+def der_components(
+    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, style: str = "pyannote"
+) -> tuple[np.ndarray, dict[str, str]]:
     """The five components (:data:`COMPONENTS`) of the pair (A = annotator ``a``, the reference) and
-    the mapping (hypothesis label -> reference label)."""
+    the mapping (hypothesis label -> reference label); ``style`` is the convention (pyannote's, or
+    dscore's: overlapping turns of a speaker merged, speakers mapped on the whole turns)."""
     tl = pair_timeline(us, a, b, collar, skip_overlap)
-    pairs = hungarian(tl.cooccurrence())
-    n_ref, n_hyp = tl.ref.sum(axis=1), tl.hyp.sum(axis=1)
+    ref, hyp = tl.ref, tl.hyp
+    if style == "dscore":
+        ref, hyp = np.minimum(ref, 1.0), np.minimum(hyp, 1.0)
+        whole = pair_timeline(us, a, b, 0.0, False)
+        pairs = hungarian((np.minimum(whole.ref, 1.0) * whole.duration[:, None]).T @ np.minimum(whole.hyp, 1.0))
+    else:
+        pairs = hungarian(tl.cooccurrence())
+    n_ref, n_hyp = ref.sum(axis=1), hyp.sum(axis=1)
     mapped = np.zeros_like(n_ref)
     for r, h in pairs:  # each label mapped once: its turns pair with the mapped label's turns
-        mapped += np.minimum(tl.ref[:, r], tl.hyp[:, h])
+        mapped += np.minimum(ref[:, r], hyp[:, h])
     d = tl.duration
     parts = np.array(
         [
@@ -82,8 +92,8 @@ class DerSums:
         for k, v in other.pairs.items():
             out[k] = out[k] + v if k in out else v.copy()
         mappings = {k: list(v) for k, v in self.mappings.items()}
-        for k, v in other.mappings.items():
-            mappings.setdefault(k, []).extend(v)
+        for k, found in other.mappings.items():
+            mappings.setdefault(k, []).extend(found)
         return DerSums(out, mappings, [*self.reasons, *other.reasons])
 
 
@@ -114,6 +124,7 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
             "collar": "0 (seconds, total around each reference boundary, as pyannote)",
             "skip_overlap": "false",
             "category": "label (the speaker labels)",
+            "convention": "pyannote (or dscore: md-eval's mapping on the whole turns, overlapping turns merged)",
         },
         better="lower",
         needs="times",
@@ -122,11 +133,13 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
         reference="pyannote.metrics 4.2.0 DiarizationErrorRate and dscore's md-eval.pl "
         "(tests/data/unitizing/diarization_reference.json with its script)",
         notes="Speaker labels are the units' categories (--category label). dscore's --collar C is collar 2C "
-        "here; dscore merges a speaker's overlapping turns first, pyannote (and this measure) counts them twice.",
+        "here. convention=dscore gives dscore's (md-eval's) figures: it merges a speaker's overlapping turns and maps "
+        "speakers before the collars are cut.",
     )
 
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> DerSums:
         collar, skip = check_diarization_params(params)
+        style = convention(params)
         out = DerSums()
         why = unlabelled_reason(item)
         if why:
@@ -137,7 +150,7 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
             for b in range(a + 1, n):
                 if not np.any(item.annotator == a) and not np.any(item.annotator == b):
                     continue
-                parts, mapping = der_components(item, a, b, collar, skip)
+                parts, mapping = der_components(item, a, b, collar, skip, style)
                 key = f"{item.annotators[a]}|{item.annotators[b]}"
                 out.pairs[key] = parts
                 out.mappings[key] = [mapping]

@@ -16,6 +16,10 @@ as pyannote.metrics 4.x (``UEMSupportMixin.uemify``, ``HungarianMapper``) comput
   (``scipy.optimize.linear_sum_assignment``) maps each label to at most one of the other side so that
   the total co-occurrence is largest; pairs that never co-occur are not mapped.
 
+``convention="dscore"`` follows dscore (its DER is NIST's ``md-eval.pl``): a speaker's overlapping turns
+are merged first, and DER maps the speakers on the whole turns, before collars and skipped overlap are
+cut (pyannote maps on what is evaluated, so the two differ where a collar moves the best mapping).
+
 Labels are the units' categories (read with ``--category label``: an RTTM turn's speaker name); units
 without a category cannot be told apart and the measures say so instead of scoring them.
 """
@@ -31,12 +35,25 @@ import numpy as np
 from segagree.metrics.contract import UnitSet
 
 __all__ = [
+    "CONVENTIONS",
     "Timeline",
     "check_diarization_params",
+    "convention",
     "hungarian",
     "pair_timeline",
     "unlabelled_reason",
 ]
+
+
+CONVENTIONS = ("pyannote", "dscore")
+
+
+def convention(params: Mapping[str, Any]) -> str:
+    """The ``convention`` parameter, checked: ``pyannote`` (the default) or ``dscore``."""
+    value = str(params.get("convention") or "pyannote").lower()
+    if value not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, not {value!r}")
+    return value
 
 
 def check_diarization_params(params: Mapping[str, Any]) -> tuple[float, bool]:

@@ -8,17 +8,18 @@ an unmapped reference speaker has ``JER_ref = 1``. JER is the mean of ``JER_ref`
 speakers; pooled over recordings and texts, the mean over every reference speaker of every item (the
 sum of the errors over the number of speakers). Hypothesis speakers left unmapped add nothing.
 
-The mapping (``jer_mapping``):
+Two conventions (``convention``):
 
-* ``overlap`` (default, pyannote's): the Hungarian mapping that maximises the total co-occurring time,
-  as DER's;
-* ``jaccard`` (dscore's): the Hungarian mapping that minimises the sum of the pairs' ``JER_ref``.
+* ``pyannote`` (the default): exact times; the collar and skipped overlap cut as for DER; the
+  Hungarian mapping that maximises the total co-occurring time, as DER's;
+* ``dscore``: dscore's ``turns_to_frames`` and ``jer``, step by step: 10 ms frames (frame ``i`` at
+  ``0.01 i`` s, a turn covering the frames from the first at or after its onset to the last before its
+  offset, up to the evaluation map's end), no collar and no skipped overlap (dscore applies them to
+  DER only), and the Hungarian mapping that minimises the sum of the pairs' ``JER_ref``.
 
 With no reference speaker in an item, pyannote gives 1 (its empty metric) and dscore 100 % when the
 hypothesis has speech, 0 when neither has: here the item is left out with the reason when neither
 has speech, and counts as one speaker with error 1 when only the hypothesis has (dscore's file value).
-dscore computes on 10 ms frames, without collars; on times at a 10 ms resolution its figures and these
-(``collar`` 0, ``jer_mapping`` jaccard) agree to the frame.
 """
 
 from __future__ import annotations
@@ -32,27 +33,54 @@ import numpy as np
 from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
+    convention,
     hungarian,
     pair_timeline,
     unlabelled_reason,
 )
 
-__all__ = ["MAPPINGS", "MEASURES", "JaccardErrorRate", "speaker_errors"]
+__all__ = ["MEASURES", "JaccardErrorRate", "speaker_errors"]
 
-MAPPINGS = ("overlap", "jaccard")
-
-
-def _mapping(params: Mapping[str, Any]) -> str:
-    value = str(params.get("jer_mapping") or "overlap").lower()
-    if value not in MAPPINGS:
-        raise ValueError(f"jer_mapping must be one of {MAPPINGS}, not {value!r}")
-    return value
+STEP = 0.010  # dscore's default frame step
 
 
-def speaker_errors(
-    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, mapping: str
-) -> tuple[dict[str, float], dict[str, str]]:
-    """Each reference speaker's ``JER_ref`` and the mapping (reference label -> hypothesis label)."""
+def _frames(us: UnitSet, r: int, first: float, last: float) -> tuple[np.ndarray, list[str]]:
+    """dscore's ``turns_to_frames`` of annotator r's turns: ``(frames, speakers)`` 0/1, and the speakers'
+    labels (sorted, as ``np.unique``), over the frames of the scoring region ``[first, last]``."""
+    sel = us.annotator == r
+    cats = us.category[sel]
+    names, idx = np.unique(cats, return_inverse=True)
+    times = STEP * np.arange(int(last / STEP))
+    x = np.zeros((times.size, names.size), dtype=np.int64)
+    for bi, ei, k in zip(
+        np.searchsorted(times, us.start[sel]).tolist(),
+        np.searchsorted(times, us.end[sel]).tolist(),
+        idx.reshape(-1).tolist(),
+        strict=True,
+    ):
+        x[bi:ei, k] = 1
+    bi, ei = np.searchsorted(times, (first, last)).tolist()
+    labels = list(us.categories)
+    return x[bi:ei], [labels[c] for c in names.tolist()]
+
+
+def _dscore_errors(us: UnitSet, a: int, b: int) -> tuple[np.ndarray, list[str], list[str]]:
+    """``(JER_ref per pair, reference labels, hypothesis labels)`` on dscore's frames (its default UEM:
+    the earliest onset to the latest offset of both)."""
+    sel = (us.annotator == a) | (us.annotator == b)
+    first, last = float(us.start[sel].min()), float(us.end[sel].max())
+    ref, ref_labels = _frames(us, a, first, last)
+    hyp, hyp_labels = _frames(us, b, first, last)
+    inter = (ref.T @ hyp).astype(float)
+    union = ref.sum(axis=0)[:, None] + hyp.sum(axis=0)[None, :] - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1 - inter / union, ref_labels, hyp_labels
+
+
+def _exact_errors(
+    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool
+) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
+    """``(JER_ref per pair, reference labels, hypothesis labels, co-occurrence)`` on exact times."""
     tl = pair_timeline(us, a, b, collar, skip_overlap)
     d = tl.duration
     ref_on, hyp_on = tl.ref > 0, tl.hyp > 0  # a speaker's overlapping turns merged
@@ -65,13 +93,25 @@ def speaker_errors(
     union = (d @ ref_on)[:, None] + (d @ hyp_on)[None, :] - inter
     with np.errstate(divide="ignore", invalid="ignore"):
         error = np.where(union > 0, 1 - inter / union, 1.0)
-    if mapping == "overlap":
-        pairs = hungarian((tl.ref[:, ref_kept] * d[:, None]).T @ tl.hyp[:, hyp_kept])
-    else:
+    return error, ref_labels, hyp_labels, (tl.ref[:, ref_kept] * d[:, None]).T @ tl.hyp[:, hyp_kept]
+
+
+def speaker_errors(
+    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, style: str = "pyannote"
+) -> tuple[dict[str, float], dict[str, str]]:
+    """Each reference speaker's ``JER_ref`` and the mapping (reference label -> hypothesis label), in
+    the convention ``style`` (see the module docstring)."""
+    if style == "dscore":
+        if not bool(np.any((us.annotator == a) | (us.annotator == b))):
+            return {}, {}
+        error, ref_labels, hyp_labels = _dscore_errors(us, a, b)
         from scipy.optimize import linear_sum_assignment
 
         rows, cols = linear_sum_assignment(error) if error.size else ([], [])
         pairs = list(zip(np.asarray(rows).tolist(), np.asarray(cols).tolist(), strict=True))
+    else:
+        error, ref_labels, hyp_labels, cooccurrence = _exact_errors(us, a, b, collar, skip_overlap)
+        pairs = hungarian(cooccurrence)
     errors = dict.fromkeys(ref_labels, 1.0)
     for r, h in pairs:
         errors[ref_labels[r]] = float(error[r, h])
@@ -92,8 +132,8 @@ class JerSums:
         for k, v in other.pairs.items():
             out[k] = out[k] + v if k in out else v.copy()
         speakers = {k: list(v) for k, v in self.speakers.items()}
-        for k, v in other.speakers.items():
-            speakers.setdefault(k, []).extend(v)
+        for k, found in other.speakers.items():
+            speakers.setdefault(k, []).extend(found)
         return JerSums(out, speakers, [*self.reasons, *other.reasons])
 
 
@@ -121,7 +161,7 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
             "collar": "0 (seconds, total around each reference boundary, as pyannote)",
             "skip_overlap": "false",
             "category": "label (the speaker labels)",
-            "jer_mapping": "overlap (pyannote's; or jaccard: dscore's)",
+            "convention": "pyannote (or dscore: 10 ms frames, no collar, the mapping of least error)",
         },
         better="lower",
         needs="times",
@@ -129,13 +169,13 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
         group="diarization",
         reference="pyannote.metrics 4.2.0 JaccardErrorRate and dscore's jer "
         "(tests/data/unitizing/diarization_reference.json with its script)",
-        notes="Speaker labels are the units' categories (--category label). dscore computes on 10 ms frames "
-        "without collars and maps to minimise the error (jer_mapping=jaccard).",
+        notes="Speaker labels are the units' categories (--category label). convention=dscore gives dscore's "
+        "figures: 10 ms frames, no collar, speakers mapped to minimise the error.",
     )
 
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> JerSums:
         collar, skip = check_diarization_params(params)
-        mapping = _mapping(params)
+        style = convention(params)
         out = JerSums()
         why = unlabelled_reason(item)
         if why:
@@ -144,7 +184,7 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
         n = len(item.annotators)
         for a in range(n):
             for b in range(a + 1, n):
-                errors, mapped = speaker_errors(item, a, b, collar, skip, mapping)
+                errors, mapped = speaker_errors(item, a, b, collar, skip, style)
                 key = f"{item.annotators[a]}|{item.annotators[b]}"
                 if errors:
                     out.pairs[key] = np.array([sum(errors.values()), len(errors)])
