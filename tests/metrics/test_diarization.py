@@ -142,3 +142,18 @@ def test_rttm_files_on_the_command_line_give_dscores_figures(tmp_path: Path) -> 
     out = json.loads(collared.stdout)
     assert (f"{100 * out['der']:.2f}", f"{100 * out['jer']:.2f}") == ("15.50", "36.65")
     assert out["measures"]["der"]["pooled"]["der_pairs"]["ref|sys"]["mapping"] == {"A": "s1", "B": "s2", "C": "s3"}
+
+
+def test_purity_coverage_gives_pyannotes_figures_with_the_labels(tmp_path: Path) -> None:
+    # pyannote.metrics 4.2.0 SegmentationPurity/Coverage on these two files: 0.959349593495935 and
+    # 0.8211382113821136; with --category none the gaps between speakers are filled: 1.0 / 0.59
+    import segagree
+
+    (tmp_path / "ref.rttm").write_text(REF_RTTM, encoding="utf-8")
+    (tmp_path / "sys.rttm").write_text(SYS_RTTM, encoding="utf-8")
+    files = [str(tmp_path / "ref.rttm"), str(tmp_path / "sys.rttm")]
+    labelled = segagree.agree_time(files, measures=["purity_coverage"])["measures"]["purity_coverage"]["pooled"]
+    assert labelled["purity"] == pytest.approx(0.959349593495935, abs=1e-12)
+    assert labelled["coverage"] == pytest.approx(0.8211382113821136, abs=1e-12)
+    none = segagree.agree_time(files, measures=["purity_coverage"], category="none")
+    assert none["measures"]["purity_coverage"]["pooled"]["purity"] == 1.0
