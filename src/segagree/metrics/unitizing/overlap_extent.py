@@ -51,7 +51,7 @@ milliseconds before the pairing, so overlaps that tie in the file tie here (floa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -67,7 +67,7 @@ PAIRINGS = ("elan", "greedy", "largest")
 AVERAGES = ("tiers", "units")
 
 
-def _elan_rows(a: list[Any], b: list[Any], window: bool = True) -> tuple[list[tuple[Any, Any] | None], int]:
+def _elan_rows(a: Sequence[Any], b: Sequence[Any], window: bool = True) -> tuple[list[tuple[Any, Any] | None], int]:
     """ELAN's getAverageRatio, step by step (see the module docstring): A's annotations in order,
     each matched to the not yet matched B annotation it overlaps most (the first on ties), with
     ELAN's scan window over B (``last`` is ELAN's ``lastInserted2``), or over all of B. Returns each
@@ -100,7 +100,7 @@ def _elan_rows(a: list[Any], b: list[Any], window: bool = True) -> tuple[list[tu
     return rows, len(b) - len(matched)
 
 
-def _elan_units(a: list[Any], b: list[Any], window: bool = True) -> list[float]:
+def _elan_units(a: Sequence[Any], b: Sequence[Any], window: bool = True) -> list[float]:
     """The compare units' agreements of ELAN's pairing: A's in order, then 0 per unmatched B."""
     return _units_of(*_elan_rows(a, b, window))
 
@@ -110,7 +110,7 @@ def _units_of(rows: list[tuple[Any, Any] | None], unmatched: int) -> list[float]
     return [0.0 if r is None else r[0] / r[1] for r in rows] + [0.0] * unmatched
 
 
-def _largest_first_units(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[float]:
+def _largest_first_units(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> list[float]:
     """One-to-one pairs from the largest overlap down over both tiers, then 0 for each unpaired one."""
     candidates = []
     for i, (sa, ea) in enumerate(a):
@@ -134,7 +134,7 @@ def _largest_first_units(a: list[tuple[float, float]], b: list[tuple[float, floa
 
 
 def overlap_extent_units(
-    a: list[tuple[float, float]], b: list[tuple[float, float]], pairing: str = "elan"
+    a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], pairing: str = "elan"
 ) -> list[float]:
     """The agreement of every compare unit of two tiers' annotations, each tier in time order (see
     the module docstring): ELAN's pairing (default), ``"greedy"`` (ELAN's without its scan window)
@@ -269,12 +269,12 @@ class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
         pick = (2, 3) if average == "tiers" else (0, 1)
         pairs: dict[str, dict[str, Any]] = {}
         for k, v in stats.pairs.items():
-            value = float(v[pick[0]] / v[pick[1]])
-            pairs[k] = {"value": value, "compare_units": int(v[1]), "tier_pairs": int(v[3])}
+            pair_value = float(v[pick[0]] / v[pick[1]])
+            pairs[k] = {"value": pair_value, "compare_units": int(v[1]), "tier_pairs": int(v[3])}
             if average == "tiers" and k in stats.dialog:
                 dialog = stats.dialog[k]
                 pairs[k]["elan_printed"] = {
-                    "multi": _decimal4(value),
+                    "multi": _decimal4(pair_value),
                     "dialog": dialog[0] if len(dialog) == 1 else list(dialog),
                 }
         total = np.sum(list(stats.pairs.values()), axis=0) if stats.pairs else np.zeros(4)
