@@ -344,7 +344,7 @@ class _CategoryMeasure(_GammaBase):
         draws = np.array([p.disorders(variant) for p in stats.sampled]).reshape(len(stats.sampled), -1)
         result = self._result(stats, observed, draws, variant)
         if isinstance(result, GammaCatResult):
-            result = replace(result, signature=setup.signature(self.card.name))
+            result = replace(result, signature=setup.signature(self.card.name, with_variant=True))
         return result
 
     @abstractmethod

@@ -40,10 +40,10 @@ class Setup:
     variant: str = "mathet"
     budget: float | None = None  # bytes the alignment may take (None: a share of the memory available)
 
-    def signature(self, measure: str) -> str:
-        """A sacrebleu-style signature of the measure and every setting that moves its value (the
-        gamma-cat variant for gamma-cat and gamma-k: Mathet 2018's, or pygamma-agreement's)."""
-        variant = {"variant": self.variant} if measure != "gamma" else {}
+    def signature(self, measure: str, with_variant: bool = False) -> str:
+        """A sacrebleu-style signature of the measure and every setting that moves its value (with
+        ``with_variant``, gamma-cat's and gamma-k's: Mathet 2018's variant, or pygamma-agreement's)."""
+        variant = {"variant": self.variant} if with_variant else {}
         d = self.dis
         return signature(
             measure,
