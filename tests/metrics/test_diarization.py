@@ -157,3 +157,30 @@ def test_purity_coverage_gives_pyannotes_figures_with_the_labels(tmp_path: Path)
     assert labelled["coverage"] == pytest.approx(0.8211382113821136, abs=1e-12)
     none = segagree.agree_time(files, measures=["purity_coverage"], category="none")
     assert none["measures"]["purity_coverage"]["pooled"]["purity"] == 1.0
+
+
+def test_a_uem_file_scores_its_regions_only(tmp_path: Path) -> None:
+    # pyannote.metrics 4.2.0 with uem=Timeline([Segment(0, 6), Segment(10, 14)]) on these files:
+    # DER 0.28421052631578947, JER 0.36095238095238097, DER with collar 0.5 and skip_overlap
+    # 0.20689655172413793; dscore -u: DER 28.42, JER 36.10
+    import segagree
+    from segagree.errors import InputError
+
+    (tmp_path / "ref.rttm").write_text(REF_RTTM, encoding="utf-8")
+    (tmp_path / "sys.rttm").write_text(SYS_RTTM, encoding="utf-8")
+    (tmp_path / "a.uem").write_text("rec1 1 0.00 6.00\nrec1 1 10.00 14.00\n", encoding="utf-8")
+    files = [str(tmp_path / "ref.rttm"), str(tmp_path / "sys.rttm")]
+    uem = str(tmp_path / "a.uem")
+    out = segagree.agree_time(files, measures=["der", "jer"], params={"uem": uem})
+    assert out["der"] == pytest.approx(0.28421052631578947, abs=1e-12)
+    assert out["jer"] == pytest.approx(0.36095238095238097, abs=1e-12)
+    cut = segagree.agree_time(files, measures=["der"], params={"uem": uem, "collar": 0.5, "skip_overlap": True})
+    assert cut["der"] == pytest.approx(0.20689655172413793, abs=1e-12)
+    dscore = segagree.agree_time(files, measures=["der", "jer"], params={"uem": uem, "convention": "dscore"})
+    assert (f"{100 * dscore['der']:.2f}", f"{100 * dscore['jer']:.2f}") == ("28.42", "36.10")
+    (tmp_path / "other.uem").write_text("rec9 1 0 5\n", encoding="utf-8")
+    (tmp_path / "bad.uem").write_text("rec1 1 5 2\n", encoding="utf-8")
+    other = segagree.agree_time(files, measures=["der"], params={"uem": str(tmp_path / "other.uem")})
+    assert other["der"] is None and "'rec1'" in other["measures"]["der"]["pooled"]["reason"]
+    with pytest.raises(InputError, match="line 1: a scored region 5 to 2"):
+        segagree.agree_time(files, measures=["der"], params={"uem": str(tmp_path / "bad.uem")})

@@ -84,6 +84,11 @@ def _input_options() -> list[Callable[[F], F]]:
             metavar="START,END",
             help="With --time: the stretch in seconds (default [min(0, first), last]).",
         ),
+        click.option(
+            "--uem",
+            type=click.Path(exists=True, dir_okay=False),
+            help="DER, JER: a NIST UEM file (FILE CHANNEL ONSET OFFSET lines): only its regions are scored.",
+        ),
     ]
 
 
@@ -213,6 +218,7 @@ def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
         "collar": opts.get("collar"),
         "skip_overlap": opts.get("skip_overlap"),
         "convention": opts.get("convention") and opts["convention"].lower(),
+        "uem": opts.get("uem"),
     }
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "decimal",
     "document",
     "lines",
+    "read_uem",
     "source_fields",
     "stream_name",
     "time_fields",
@@ -85,6 +86,28 @@ def lines(path: Path) -> tuple[list[tuple[int, list[str]]], int]:
         if fields:
             out.append((no, fields))
     return out, comments
+
+
+def read_uem(path: Path) -> dict[str, list[tuple[float, float]]]:
+    """A NIST un-partitioned evaluation map (``FILE CHANNEL ONSET OFFSET`` per line, ``;;`` comments):
+    file id -> its scored regions, sorted, as dscore's ``load_uem`` reads it (the channel is not used)."""
+    found, _ = lines(path)
+    out: dict[str, list[tuple[float, float]]] = {}
+    for no, fields in found:
+        if len(fields) != 4:
+            raise InputError(f"{len(fields)} fields, expected FILE CHANNEL ONSET OFFSET", path=path, place=f"line {no}")
+        onset = decimal(fields[2], "onset", path, no)
+        offset = decimal(fields[3], "offset", path, no)
+        if not 0 <= onset < offset <= MAX_SECONDS:
+            raise InputError(
+                f"a scored region {fields[2]} to {fields[3]}; expected 0 <= onset < offset",
+                path=path,
+                place=f"line {no}",
+            )
+        out.setdefault(fields[0], []).append((onset, offset))
+    if not out:
+        raise InputError("no scored region: the UEM holds no FILE CHANNEL ONSET OFFSET line", path=path)
+    return {k: sorted(v) for k, v in out.items()}
 
 
 def stream_name(file_id: str, channel: str) -> str:

@@ -86,7 +86,7 @@ def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _time_input() -> dict[str, Rule]:
     """How agree/review --time find the annotators and the continuum (cli.agree_time._input_options)."""
     names = ("--annotator-tier", "--annotator", "--annotators", "--continuum")
-    return {flag: Rule((TIME,)) for flag in names}
+    return {**{flag: Rule((TIME,)) for flag in names}, "--uem": Rule((TIME,), "uem")}
 
 
 def _plan(run: bool = False) -> dict[str, Rule]:

@@ -31,6 +31,7 @@ from segagree.metrics.unitizing.diarization import (
     convention,
     hungarian,
     pair_timeline,
+    uem_regions,
     unlabelled_reason,
 )
 
@@ -40,16 +41,22 @@ COMPONENTS = ("total", "missed_detection", "false_alarm", "confusion", "correct"
 
 
 def der_components(
-    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, style: str = "pyannote"
+    us: UnitSet,
+    a: int,
+    b: int,
+    collar: float,
+    skip_overlap: bool,
+    style: str = "pyannote",
+    regions: np.ndarray | None = None,
 ) -> tuple[np.ndarray, dict[str, str]]:
     """The five components (:data:`COMPONENTS`) of the pair (A = annotator ``a``, the reference) and
     the mapping (hypothesis label -> reference label); ``style`` is the convention (pyannote's, or
     dscore's: overlapping turns of a speaker merged, speakers mapped on the whole turns)."""
-    tl = pair_timeline(us, a, b, collar, skip_overlap)
+    tl = pair_timeline(us, a, b, collar, skip_overlap, regions)
     ref, hyp = tl.ref, tl.hyp
     if style == "dscore":
         ref, hyp = np.minimum(ref, 1.0), np.minimum(hyp, 1.0)
-        whole = pair_timeline(us, a, b, 0.0, False)
+        whole = pair_timeline(us, a, b, 0.0, False, regions)
         pairs = hungarian((np.minimum(whole.ref, 1.0) * whole.duration[:, None]).T @ np.minimum(whole.hyp, 1.0))
     else:
         pairs = hungarian(tl.cooccurrence())
@@ -123,6 +130,7 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
         parameters={
             "collar": "0 (seconds, total around each reference boundary, as pyannote)",
             "skip_overlap": "false",
+            "uem": "the recording's stretch (or a UEM file's scored regions: --uem FILE)",
             "category": "label (the speaker labels)",
             "convention": "pyannote (or dscore: md-eval's mapping on the whole turns, overlapping turns merged)",
         },
@@ -141,7 +149,9 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
         collar, skip = check_diarization_params(params)
         style = convention(params)
         out = DerSums()
-        why = unlabelled_reason(item)
+        found = uem_regions(item, params)
+        why = unlabelled_reason(item) or (found if isinstance(found, str) else "")
+        regions = None if isinstance(found, str) else found
         if why:
             out.reasons.append(why)
             return out
@@ -150,7 +160,7 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
             for b in range(a + 1, n):
                 if not np.any(item.annotator == a) and not np.any(item.annotator == b):
                     continue
-                parts, mapping = der_components(item, a, b, collar, skip, style)
+                parts, mapping = der_components(item, a, b, collar, skip, style, regions)
                 key = f"{item.annotators[a]}|{item.annotators[b]}"
                 out.pairs[key] = parts
                 out.mappings[key] = [mapping]

@@ -2,8 +2,9 @@
 on one recording cut into elementary intervals, the evaluated regions, and the optimal speaker mapping,
 as pyannote.metrics 4.x (``UEMSupportMixin.uemify``, ``HungarianMapper``) computes them.
 
-* **Evaluated regions**: the evaluation map (the item's continuum; pyannote's default, the union of
-  both extents, scores the same: nothing lies outside it) less, with ``collar`` > 0, a collar of
+* **Evaluated regions**: the evaluation map (a UEM's scored regions for the item's recording, given
+  as the ``uem`` parameter; else the item's continuum: pyannote's default, the union of both extents,
+  scores the same, nothing lies outside it) less, with ``collar`` > 0, a collar of
   ``collar`` seconds centred on every reference turn's start and end (half before, half after:
   pyannote's convention; NIST's ``md-eval.pl -c C`` and dscore's ``--collar C`` remove C on each side,
   pyannote's ``collar = 2 C``), and with ``skip_overlap`` the regions where two reference turns or
@@ -41,6 +42,7 @@ __all__ = [
     "convention",
     "hungarian",
     "pair_timeline",
+    "uem_regions",
     "unlabelled_reason",
 ]
 
@@ -137,8 +139,30 @@ def _counts(points: np.ndarray, s: np.ndarray, e: np.ndarray, label: np.ndarray,
     return np.cumsum(out, axis=0)[:-1]
 
 
-def pair_timeline(us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool) -> Timeline:
-    """Annotator ``a`` (the reference) and ``b`` (the hypothesis) on elementary intervals."""
+def uem_regions(us: UnitSet, params: Mapping[str, Any]) -> np.ndarray | str | None:
+    """The item's scored regions from the ``uem`` parameter (file id -> regions, as
+    :func:`segagree.formats.timed_lists.read_uem` reads a UEM file): ``(n, 2)``; None without a UEM;
+    a reason when the UEM has no region for the item (dscore does not score such a file either)."""
+    uem = params.get("uem")
+    if not uem:
+        return None
+    if not isinstance(uem, Mapping):
+        raise ValueError("uem must map file ids to their scored regions (a UEM file is read by the caller)")
+    name = us.name
+    for key in (name, name.split("/")[0], name.split(":")[0], name.split("/")[-1].split(":")[0]):
+        if key in uem:
+            regions = np.asarray(uem[key], dtype=float).reshape(-1, 2)
+            return _support(regions[:, 0], regions[:, 1])
+    if not name:
+        return "this stream has no recording name to look up in the UEM (name the tiers alike): not scored"
+    return f"the UEM has no scored region for {name!r}: not scored"
+
+
+def pair_timeline(
+    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, regions: np.ndarray | None = None
+) -> Timeline:
+    """Annotator ``a`` (the reference) and ``b`` (the hypothesis) on elementary intervals, evaluated in
+    ``regions`` (a UEM's; default the item's stretch)."""
     rs, re_, rc = _turns(us, a)
     hs, he, hc = _turns(us, b)
     lo, hi = us.continuum
@@ -147,6 +171,8 @@ def pair_timeline(us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool
     first = min(float(lo), float(starts.min())) if starts.size else float(lo)
     last = max(float(hi), float(ends.max())) if ends.size else float(hi)
     uem = np.array([[first, last]]) if last > first else np.zeros((0, 2))
+    if regions is not None:
+        uem, first = regions, float(regions[0, 0]) if regions.size else first
     removed: list[np.ndarray] = []
     if collar > 0 and rs.size:
         edges = np.concatenate([rs, re_])

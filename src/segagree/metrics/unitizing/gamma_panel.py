@@ -48,6 +48,7 @@ def subset(units: UnitSet, names: Sequence[str]) -> UnitSet:
         units.category[keep],
         text,
         units.continuum,
+        units.name,
     )
 
 

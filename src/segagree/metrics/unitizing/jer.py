@@ -36,6 +36,7 @@ from segagree.metrics.unitizing.diarization import (
     convention,
     hungarian,
     pair_timeline,
+    uem_regions,
     unlabelled_reason,
 )
 
@@ -44,13 +45,14 @@ __all__ = ["MEASURES", "JaccardErrorRate", "speaker_errors"]
 STEP = 0.010  # dscore's default frame step
 
 
-def _frames(us: UnitSet, r: int, first: float, last: float) -> tuple[np.ndarray, list[str]]:
+def _frames(us: UnitSet, r: int, regions: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """dscore's ``turns_to_frames`` of annotator r's turns: ``(frames, speakers)`` 0/1, and the speakers'
-    labels (sorted, as ``np.unique``), over the frames of the scoring region ``[first, last]``."""
+    labels (sorted, as ``np.unique``), over the frames of the scoring ``regions``; a speaker with no
+    frame there is gone (dscore trims the turns to the regions first)."""
     sel = us.annotator == r
     cats = us.category[sel]
     names, idx = np.unique(cats, return_inverse=True)
-    times = STEP * np.arange(int(last / STEP))
+    times = STEP * np.arange(int(float(regions[:, 1].max()) / STEP))
     x = np.zeros((times.size, names.size), dtype=np.int64)
     for bi, ei, k in zip(
         np.searchsorted(times, us.start[sel]).tolist(),
@@ -59,18 +61,24 @@ def _frames(us: UnitSet, r: int, first: float, last: float) -> tuple[np.ndarray,
         strict=True,
     ):
         x[bi:ei, k] = 1
-    bi, ei = np.searchsorted(times, (first, last)).tolist()
+    keep = np.zeros(times.size, dtype=bool)
+    for onset, offset in regions.tolist():
+        bi, ei = np.searchsorted(times, (onset, offset)).tolist()
+        keep[bi:ei] = True
+    x = x[keep]
+    present = x.sum(axis=0) > 0
     labels = list(us.categories)
-    return x[bi:ei], [labels[c] for c in names.tolist()]
+    return x[:, present], [labels[c] for c, p in zip(names.tolist(), present.tolist(), strict=True) if p]
 
 
-def _dscore_errors(us: UnitSet, a: int, b: int) -> tuple[np.ndarray, list[str], list[str]]:
+def _dscore_errors(us: UnitSet, a: int, b: int, regions: np.ndarray | None) -> tuple[np.ndarray, list[str], list[str]]:
     """``(JER_ref per pair, reference labels, hypothesis labels)`` on dscore's frames (its default UEM:
     the earliest onset to the latest offset of both)."""
-    sel = (us.annotator == a) | (us.annotator == b)
-    first, last = float(us.start[sel].min()), float(us.end[sel].max())
-    ref, ref_labels = _frames(us, a, first, last)
-    hyp, hyp_labels = _frames(us, b, first, last)
+    if regions is None:
+        sel = (us.annotator == a) | (us.annotator == b)
+        regions = np.array([[float(us.start[sel].min()), float(us.end[sel].max())]])
+    ref, ref_labels = _frames(us, a, regions)
+    hyp, hyp_labels = _frames(us, b, regions)
     inter = (ref.T @ hyp).astype(float)
     union = ref.sum(axis=0)[:, None] + hyp.sum(axis=0)[None, :] - inter
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -78,10 +86,10 @@ def _dscore_errors(us: UnitSet, a: int, b: int) -> tuple[np.ndarray, list[str], 
 
 
 def _exact_errors(
-    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool
+    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, regions: np.ndarray | None
 ) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
     """``(JER_ref per pair, reference labels, hypothesis labels, co-occurrence)`` on exact times."""
-    tl = pair_timeline(us, a, b, collar, skip_overlap)
+    tl = pair_timeline(us, a, b, collar, skip_overlap, regions)
     d = tl.duration
     ref_on, hyp_on = tl.ref > 0, tl.hyp > 0  # a speaker's overlapping turns merged
     # labels with no evaluated time are gone (pyannote crops them away)
@@ -97,20 +105,26 @@ def _exact_errors(
 
 
 def speaker_errors(
-    us: UnitSet, a: int, b: int, collar: float, skip_overlap: bool, style: str = "pyannote"
+    us: UnitSet,
+    a: int,
+    b: int,
+    collar: float,
+    skip_overlap: bool,
+    style: str = "pyannote",
+    regions: np.ndarray | None = None,
 ) -> tuple[dict[str, float], dict[str, str]]:
     """Each reference speaker's ``JER_ref`` and the mapping (reference label -> hypothesis label), in
     the convention ``style`` (see the module docstring)."""
     if style == "dscore":
         if not bool(np.any((us.annotator == a) | (us.annotator == b))):
             return {}, {}
-        error, ref_labels, hyp_labels = _dscore_errors(us, a, b)
+        error, ref_labels, hyp_labels = _dscore_errors(us, a, b, regions)
         from scipy.optimize import linear_sum_assignment
 
         rows, cols = linear_sum_assignment(error) if error.size else ([], [])
         pairs = list(zip(np.asarray(rows).tolist(), np.asarray(cols).tolist(), strict=True))
     else:
-        error, ref_labels, hyp_labels, cooccurrence = _exact_errors(us, a, b, collar, skip_overlap)
+        error, ref_labels, hyp_labels, cooccurrence = _exact_errors(us, a, b, collar, skip_overlap, regions)
         pairs = hungarian(cooccurrence)
     errors = dict.fromkeys(ref_labels, 1.0)
     for r, h in pairs:
@@ -160,6 +174,7 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
         parameters={
             "collar": "0 (seconds, total around each reference boundary, as pyannote)",
             "skip_overlap": "false",
+            "uem": "the recording's stretch (or a UEM file's scored regions: --uem FILE)",
             "category": "label (the speaker labels)",
             "convention": "pyannote (or dscore: 10 ms frames, no collar, the mapping of least error)",
         },
@@ -177,14 +192,16 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
         collar, skip = check_diarization_params(params)
         style = convention(params)
         out = JerSums()
-        why = unlabelled_reason(item)
+        found = uem_regions(item, params)
+        why = unlabelled_reason(item) or (found if isinstance(found, str) else "")
+        regions = None if isinstance(found, str) else found
         if why:
             out.reasons.append(why)
             return out
         n = len(item.annotators)
         for a in range(n):
             for b in range(a + 1, n):
-                errors, mapped = speaker_errors(item, a, b, collar, skip, style)
+                errors, mapped = speaker_errors(item, a, b, collar, skip, style, regions)
                 key = f"{item.annotators[a]}|{item.annotators[b]}"
                 if errors:
                     out.pairs[key] = np.array([sum(errors.values()), len(errors)])
