@@ -148,3 +148,10 @@ def test_foreign_numbers_and_files_are_refused_with_their_line(
     with pytest.raises(InputError, match=message) as err:
         segagree.read(path)
     assert "np.float64" not in str(err.value)
+
+
+def test_kept_fields_the_other_format_cannot_hold_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "a.rttm"
+    path.write_text("SPEAKER rec1 1 2.000 1.000 hello speech spk1 0.87 <NA>\n", encoding="utf-8")
+    report = segagree.convert(path, tmp_path / "a.ctm")
+    assert any(loss.kind == "meta-dropped" and "rttm_fields" in (loss.where or "") for loss in report.write_losses)

@@ -32,6 +32,7 @@ from segagree.formats.timed_lists import (
     clean,
     document,
     lines,
+    note_unheld_columns,
     source_fields,
     stream_name,
     time_fields,
@@ -162,6 +163,7 @@ def write_ctm(doc: Document, path: Path, *, losses: LossReport, **options: Any) 
         out.append(line)
     if any(clean(s) != s for s in doc.speakers):
         losses.add("speaker-changed", "CTM file ids hold no spaces: written with '_'")
+    note_unheld_columns(doc, ("channel", "file_id", "confidence", "ctm_fields"), "a CTM file", losses)
     with atomic_path(path) as tmp:
         tmp.write_text("\n".join(out) + "\n", encoding="utf-8", newline="\n")
 

@@ -28,6 +28,7 @@ from segagree.formats.timed_lists import (
     clean,
     document,
     lines,
+    note_unheld_columns,
     source_fields,
     stream_name,
     time_fields,
@@ -98,6 +99,7 @@ def write_rttm(doc: Document, path: Path, *, losses: LossReport, **options: Any)
         out.append(" ".join([*fields, conf, slat, *rest]))
     if any(clean(s) != s for s in doc.speakers):
         losses.add("speaker-changed", "RTTM file ids hold no spaces: written with '_'")
+    note_unheld_columns(doc, ("channel", "file_id", "rttm_fields"), "an RTTM file", losses)
     with atomic_path(path) as tmp:
         tmp.write_text("\n".join(out) + "\n", encoding="utf-8", newline="\n")
 

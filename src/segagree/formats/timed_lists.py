@@ -28,6 +28,7 @@ from typing import Any
 from segagree.errors import InputError
 from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
+from segagree.formats.kept_meta import note_dropped_columns
 from segagree.formats.timing import MAX_SECONDS
 from segagree.model import Document, builtin_scheme, from_units
 from segagree.model.losses import LossReport
@@ -38,6 +39,7 @@ __all__ = [
     "decimal",
     "document",
     "lines",
+    "note_unheld_columns",
     "read_uem",
     "source_fields",
     "stream_name",
@@ -175,6 +177,11 @@ def timed_rows(doc: Document, losses: LossReport, what: str, layer: str) -> list
     if len(doc.layers) > 1:
         losses.add("layer-dropped", f"{what} holds one layer of units", where=", ".join(list(doc.layers)[1:]))
     return out
+
+
+def note_unheld_columns(doc: Document, held: Sequence[str], target: str, losses: LossReport) -> None:
+    """Report the document's token columns the writer has no place for (``held`` are the ones it writes)."""
+    note_dropped_columns(doc, [c for c in doc.meta_columns() if c not in held], target, losses)
 
 
 def clean(name: str) -> str:
