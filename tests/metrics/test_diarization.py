@@ -184,3 +184,12 @@ def test_a_uem_file_scores_its_regions_only(tmp_path: Path) -> None:
     assert other["der"] is None and "'rec1'" in other["measures"]["der"]["pooled"]["reason"]
     with pytest.raises(InputError, match="line 1: a scored region 5 to 2"):
         segagree.agree_time(files, measures=["der"], params={"uem": str(tmp_path / "bad.uem")})
+
+
+def test_the_signatures_name_the_settings_in_use() -> None:
+    us = pair(CASES[0]["ref"], CASES[0]["hyp"])
+    der = DER.compute([us], {"collar": 0.5, "skip_overlap": True, "convention": "dscore"}).to_dict()
+    assert der["signature"].startswith("der|collar:0.5|skip_overlap:yes|convention:dscore|")
+    assert JER.compute([us], {}).to_dict()["signature"].startswith("jer|collar:0|skip_overlap:no|convention:pyannote|")
+    f1 = get_measure("boundary_f1").compute([us], {"tolerance": 0.5, "matching": "greedy"}).to_dict()
+    assert f1["signature"].startswith("boundary_f1|tolerance:0.5|matching:greedy|")

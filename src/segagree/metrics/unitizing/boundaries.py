@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Measure, UnitSet
 from segagree.metrics.unitizing.shared import TIME_SLACK, time_card, within
 
@@ -210,9 +211,13 @@ class PairResult:
     pairs: dict[str, dict[str, float]]
     pooled: dict[str, Any]
     key: str
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, **self.pooled, self.key: self.pairs}
+        out = {"value": self.value, **self.pooled, self.key: self.pairs}
+        if self.signature:
+            out["signature"] = self.signature
+        return out
 
 
 class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
@@ -230,6 +235,10 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
     def scores(self, sums: np.ndarray) -> dict[str, float]:
         """The scores of summed components."""
 
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings that move the value, for the signature."""
+        return {}
+
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
         out = PairSums()
         for a, b in _pairs(item):
@@ -243,7 +252,8 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
         pairs = {k: self.scores(v) for k, v in stats.pairs.items()}
         if not stats.pairs:
             pooled = {"reason": "no annotator pair with units (an annotator without units against another is 0)"}
-        return PairResult(pooled[self.value_key] if stats.pairs else None, pairs, pooled, self.pairs_key)
+        value = pooled[self.value_key] if stats.pairs else None
+        return PairResult(value, pairs, pooled, self.pairs_key, signature(self.card.name, **self.settings(params)))
 
 
 _REFERENCE = "pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)"
@@ -264,6 +274,9 @@ class BoundaryF1(_Pairwise):
         notes="A boundary is a unit's end, except the last unit's (pyannote); pyannote's default tolerance is 0.",
     )
     value_key, pairs_key = "f1", "boundary_pairs"
+
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"tolerance": f"{float(params.get('tolerance', 0.2)):g}", "matching": _matching(params)}
 
     def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
         ends_a = [e for _, e in _timeline(item, a)]
@@ -298,6 +311,9 @@ class PurityCoverage(_Pairwise):
         notes="A is the reference; A's same-label gaps shorter than purity_tolerance are filled (pyannote).",
     )
     value_key, pairs_key = "f_measure", "purity_pairs"
+
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"purity_tolerance": f"{float(params.get('purity_tolerance', 0.5)):g}"}
 
     def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
         tolerance = float(params.get("purity_tolerance", 0.5))

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
@@ -176,6 +177,10 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
             return DerResult(None, {"reason": reason}, pairs)
         total = np.sum(list(stats.pairs.values()), axis=0)
         pooled = _components_dict(total)
+        collar, skip = check_diarization_params(params)
+        pooled["signature"] = signature(
+            self.card.name, collar=f"{collar:g}", skip_overlap=skip, convention=convention(params)
+        )
         return DerResult(pooled.pop("der"), pooled, pairs)
 
 

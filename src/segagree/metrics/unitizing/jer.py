@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
@@ -226,9 +227,10 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
             reason = stats.reasons[0] if stats.reasons else "no annotator pair with speech"
             return JerResult(None, {"reason": reason}, pairs)
         total = np.sum(list(stats.pairs.values()), axis=0)
-        return JerResult(
-            float(total[0] / total[1]), {"speaker_error": float(total[0]), "speakers": int(total[1])}, pairs
-        )
+        collar, skip = check_diarization_params(params)
+        sig = signature(self.card.name, collar=f"{collar:g}", skip_overlap=skip, convention=convention(params))
+        pooled = {"speaker_error": float(total[0]), "speakers": int(total[1]), "signature": sig}
+        return JerResult(float(total[0] / total[1]), pooled, pairs)
 
 
 MEASURES = (JaccardErrorRate(),)
