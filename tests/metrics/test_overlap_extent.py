@@ -161,6 +161,7 @@ def test_elan_prints_the_companions_figures(name: str) -> None:
     out = MEASURE.compute([unit_set(a, b)], {}).to_dict()
     printed = out["overlap_extent_pairs"]["A|B"]["elan_printed"]
     assert printed == {"dialog": dialog, "multi": multi}
+    assert out["signature"].startswith("overlap_extent|extent_pairing:elan|extent_average:tiers|")
     # the double mean is not the dialog's float: 0.8955239854... against 0.895524
     assert out["value"] == pytest.approx(float(dialog), abs=1e-6) and f"{out['value']:.8f}" != f"{float(dialog):.8f}"
 

@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Card, Measure, UnitSet
 
 __all__ = ["MEASURES", "OverlapExtent", "overlap_extent_units"]
@@ -201,9 +202,11 @@ class ExtentResult:
     value: float | None
     units: int
     pairs: dict[str, dict[str, float]]
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value, "compare_units": self.units, "overlap_extent_pairs": self.pairs}
+        out["signature"] = self.signature
         if self.value is None:
             out["reason"] = "no annotations in any pair"
         return out
@@ -279,7 +282,9 @@ class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
                 }
         total = np.sum(list(stats.pairs.values()), axis=0) if stats.pairs else np.zeros(4)
         value = float(total[pick[0]] / total[pick[1]]) if total[pick[1]] else None
-        return ExtentResult(value, int(total[1]), pairs)
+        pairing = str(params.get("extent_pairing") or "elan").lower()
+        sig = signature(self.card.name, extent_pairing=pairing, extent_average=average)
+        return ExtentResult(value, int(total[1]), pairs, sig)
 
 
 MEASURES = (OverlapExtent(),)
