@@ -193,3 +193,10 @@ def test_the_signatures_name_the_settings_in_use() -> None:
     assert JER.compute([us], {}).to_dict()["signature"].startswith("jer|collar:0|skip_overlap:no|convention:pyannote|")
     f1 = get_measure("boundary_f1").compute([us], {"tolerance": 0.5, "matching": "greedy"}).to_dict()
     assert f1["signature"].startswith("boundary_f1|tolerance:0.5|matching:greedy|")
+
+
+def test_a_recording_where_only_the_system_speaks_is_one_and_adds_no_speaker() -> None:
+    quiet = make_unit_set([(1, 0.0, 2.0, "A")], ("ref", "sys"), (0.0, 2.0))
+    assert JER.compute([quiet], {}).value == 1.0
+    other = pair(CASES[0]["ref"], CASES[0]["hyp"])
+    assert JER.compute([quiet, other], {}).value == pytest.approx(JER.compute([other], {}).value)

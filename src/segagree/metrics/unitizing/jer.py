@@ -19,7 +19,8 @@ Two conventions (``convention``):
 
 With no reference speaker in an item, pyannote gives 1 (its empty metric) and dscore 100 % when the
 hypothesis has speech, 0 when neither has: here the item is left out with the reason when neither
-has speech, and counts as one speaker with error 1 when only the hypothesis has (dscore's file value).
+has speech, and is 1 when only the hypothesis has, adding no speaker to the pooled mean (as both
+tools' overall figures).
 """
 
 from __future__ import annotations
@@ -135,8 +136,8 @@ def speaker_errors(
 
 @dataclass
 class JerSums:
-    """Per pair "A|B": (sum of the speakers' errors, number of reference speakers), and each item's
-    per-speaker errors and mapping (in order)."""
+    """Per pair "A|B": (sum of the speakers' errors, number of reference speakers, items where only B
+    speaks), and each item's per-speaker errors and mapping (in order)."""
 
     pairs: dict[str, np.ndarray] = field(default_factory=dict)
     speakers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -150,6 +151,11 @@ class JerSums:
         for k, found in other.speakers.items():
             speakers.setdefault(k, []).extend(found)
         return JerSums(out, speakers, [*self.reasons, *other.reasons])
+
+
+def _ratio(sums: np.ndarray) -> float:
+    """The mean error over the reference speakers; 1 where only the hypothesis speaks (no speaker)."""
+    return float(sums[0] / sums[1]) if sums[1] else 1.0
 
 
 @dataclass(frozen=True)
@@ -205,9 +211,9 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
                 errors, mapped = speaker_errors(item, a, b, collar, skip, style, regions)
                 key = f"{item.annotators[a]}|{item.annotators[b]}"
                 if errors:
-                    out.pairs[key] = np.array([sum(errors.values()), len(errors)])
-                elif np.any(item.annotator == b):  # speech in B only: dscore's 100 %
-                    out.pairs[key] = np.array([1.0, 1.0])
+                    out.pairs[key] = np.array([sum(errors.values()), len(errors), 0.0])
+                elif np.any(item.annotator == b):  # speech in B only: 1 (dscore's 100 %), no speaker to pool
+                    out.pairs[key] = np.array([0.0, 0.0, 1.0])
                 else:
                     out.reasons.append(f"{key}: no speech on either side")
                     continue
@@ -219,7 +225,7 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
         for k, v in stats.pairs.items():
             detail = stats.speakers.get(k, [])
             pairs[k] = {
-                "jer": float(v[0] / v[1]),
+                "jer": _ratio(v),
                 "speakers": int(v[1]),
                 "detail": detail[0] if len(detail) == 1 else detail,
             }
@@ -230,7 +236,7 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
         collar, skip = check_diarization_params(params)
         sig = signature(self.card.name, collar=f"{collar:g}", skip_overlap=skip, convention=convention(params))
         pooled = {"speaker_error": float(total[0]), "speakers": int(total[1]), "signature": sig}
-        return JerResult(float(total[0] / total[1]), pooled, pairs)
+        return JerResult(_ratio(total), pooled, pairs)
 
 
 MEASURES = (JaccardErrorRate(),)
