@@ -166,6 +166,8 @@ def _human_range(rank: dict[str, Any]) -> str:
     """The humans' range of what the machine is ranked by."""
     if rank["by"] == "change":
         return f"{rank['low']:+.3f} to {rank['high']:+.3f}"
+    if rank["low"] == rank["high"]:
+        return f"consistency {rank['low']:.3f}"
     return f"consistency {rank['low']:.3f} to {rank['high']:.3f}"
 
 

@@ -87,7 +87,8 @@ def read_machine(
         human_values = list(consistency["humans"].values())
         value, lo, hi, by = consistency["machine"], min(human_values), max(human_values), "consistency"
         detail = f"consistency {value:.3f}"
-        against = f"{lo:.3f} to {hi:.3f}"
+        # two humans: one pair, one consistency for both
+        against = f"{lo:.3f}" if abs(hi - lo) <= TIE else f"{lo:.3f} to {hi:.3f}"
         rank, of = consistency["rank"], consistency["of"]
     code = "below" if value < lo - TIE else "above" if value > hi + TIE else "within"
     text = f"{code} the human range: rank {rank} of {of} by {by}; {detail} against the humans' {against}"
