@@ -155,3 +155,15 @@ def test_kept_fields_the_other_format_cannot_hold_are_reported(tmp_path: Path) -
     path.write_text("SPEAKER rec1 1 2.000 1.000 hello speech spk1 0.87 <NA>\n", encoding="utf-8")
     report = segagree.convert(path, tmp_path / "a.ctm")
     assert any(loss.kind == "meta-dropped" and "rttm_fields" in (loss.where or "") for loss in report.write_losses)
+
+
+def test_times_come_back_with_the_files_decimals(tmp_path: Path) -> None:
+    text = "SPEAKER rec1 1 0.5 1.5 <NA> <NA> a <NA> <NA>\nSPEAKER rec1 1 2.0 0.3 <NA> <NA> b <NA> <NA>\n"
+    _, back = _round_trip(tmp_path, "one.rttm", text)
+    assert back == text
+    two = "rec 1 0.10 0.25 hi\nrec 1 0.40 0.20 there\n"
+    _, back = _round_trip(tmp_path, "two.ctm", two)
+    assert back == two
+    mixed = "rec 1 0.1 0.25 hi\n"
+    _, back = _round_trip(tmp_path, "mixed.ctm", mixed)
+    assert back == "rec 1 0.100 0.250 hi\n"

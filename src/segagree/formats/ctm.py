@@ -36,6 +36,8 @@ from segagree.formats.timed_lists import (
     source_fields,
     stream_name,
     time_fields,
+    time_places,
+    time_text,
     timed_rows,
 )
 from segagree.model import Document
@@ -130,6 +132,7 @@ def read_ctm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
                 "text": fields[4],
                 "confidence": fields[5] if len(fields) > 5 else "",
                 "ctm_fields": " ".join(fields[6:]),
+                "times": (fields[2], fields[3]),
             }
         )
     if alt.open_at:
@@ -150,9 +153,12 @@ def write_ctm(doc: Document, path: Path, *, losses: LossReport, **options: Any) 
     confidence = doc.column("confidence") if "confidence" in names else None
     extra = doc.column("ctm_fields") if "ctm_fields" in names else None
     out = []
-    for spk, s, e, label, row in timed_rows(doc, losses, "CTM", "unit"):
+    rows = timed_rows(doc, losses, "CTM", "unit")
+    places = time_places(doc, rows)
+    for spk, s, e, label, row in rows:
         file_id, channel = source_fields(doc, row, spk)
-        line = f"{clean(file_id)} {clean(channel)} {s:.3f} {e - s:.3f} {clean(label)}"
+        start, duration = time_text(places, s, e)
+        line = f"{clean(file_id)} {clean(channel)} {start} {duration} {clean(label)}"
         more = str(extra[row]) if extra is not None and extra[row] else ""
         if confidence is not None and confidence[row]:
             line += f" {confidence[row]}"

@@ -32,6 +32,8 @@ from segagree.formats.timed_lists import (
     source_fields,
     stream_name,
     time_fields,
+    time_places,
+    time_text,
     timed_rows,
 )
 from segagree.model import Document
@@ -75,6 +77,7 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
                 "end": onset + duration,
                 "text": fields[7],
                 "rttm_fields": _kept_fields(fields),
+                "times": (fields[3], fields[4]),
             }
         )
     doc = document(path, rows, "turn", "rttm", ("channel", "file_id", "rttm_fields"))
@@ -91,11 +94,13 @@ def write_rttm(doc: Document, path: Path, *, losses: LossReport, **options: Any)
         raise UsageError(f"unknown RTTM writer option(s) {sorted(options)}")
     kept = doc.column("rttm_fields") if "rttm_fields" in doc.column_names() else None
     out = []
-    for spk, s, e, label, row in timed_rows(doc, losses, "RTTM", "turn"):
+    rows = timed_rows(doc, losses, "RTTM", "turn")
+    places = time_places(doc, rows)
+    for spk, s, e, label, row in rows:
         file_id, channel = source_fields(doc, row, spk)
         slots = (str(kept[row]) if kept is not None and kept[row] else "").split() or [NA] * 4
         ortho, stype, conf, slat, *rest = [*slots, *[NA] * (4 - len(slots))]
-        fields = ["SPEAKER", clean(file_id), clean(channel), f"{s:.3f}", f"{e - s:.3f}", ortho, stype, clean(label)]
+        fields = ["SPEAKER", clean(file_id), clean(channel), *time_text(places, s, e), ortho, stype, clean(label)]
         out.append(" ".join([*fields, conf, slat, *rest]))
     if any(clean(s) != s for s in doc.speakers):
         losses.add("speaker-changed", "RTTM file ids hold no spaces: written with '_'")

@@ -13,7 +13,8 @@ Mapping to the model (reading), for agreement in time (``agree --time``, ``run -
   point and exponent): ``1_000``, ``١٢`` (Arabic-Indic digits), ``inf`` or ``nan``, which Python's
   ``float`` would take, are refused with their line, as are times beyond ten days.
 
-Writing: a line per unit (a unit's words joined with ``_``), times to three decimals; a unit without
+Writing: a line per unit (a unit's words joined with ``_``), times with the decimals of the file read
+when all its times had the same number (kept in ``meta['time_decimals']``), else three; a unit without
 times gets one second after the previous one (reported).
 """
 
@@ -44,10 +45,13 @@ __all__ = [
     "source_fields",
     "stream_name",
     "time_fields",
+    "time_places",
+    "time_text",
     "timed_rows",
 ]
 
 DEFAULT_CHANNEL = "1"
+DEFAULT_DECIMALS = 3  # times as written when the source had no one number of decimals
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
@@ -117,8 +121,20 @@ def stream_name(file_id: str, channel: str) -> str:
     return file_id if channel == DEFAULT_CHANNEL else f"{file_id}:{channel}"
 
 
+def decimals(texts: Sequence[str]) -> int | None:
+    """The one number of decimals the time fields ``texts`` are written with, or None when they differ
+    (or use an exponent): what the writer gives back."""
+    found = set()
+    for text in texts:
+        if "e" in text.lower():
+            return None
+        found.add(len(text.partition(".")[2]))
+    return found.pop() if len(found) == 1 else None
+
+
 def document(path: Path, rows: list[dict[str, Any]], layer: str, fmt: str, columns: Sequence[str]) -> Document:
-    """The Document of the rows (``stream``, ``start``, ``end``, ``text`` and the kept ``columns``)."""
+    """The Document of the rows (``stream``, ``start``, ``end``, ``text``, the kept ``columns`` and
+    ``times``: the time fields as written)."""
     if not rows:
         raise InputError(f"no {'turns' if fmt == 'rttm' else 'words'}: the file holds no timed line", path=path)
     rows.sort(key=lambda r: (r["start"], r["end"], r["stream"]))  # discourse order is time order
@@ -144,6 +160,9 @@ def document(path: Path, rows: list[dict[str, Any]], layer: str, fmt: str, colum
         source_path=str(path),
         source_format=fmt,
     )
+    places = decimals([t for r in rows for t in r.get("times", ())])
+    if places is not None and places != DEFAULT_DECIMALS:
+        doc.meta["time_decimals"] = places  # the writer gives the file's 0.50 back, not 0.500
     for column in columns:  # a column only where a line holds something (channel: other than 1)
         values = [r.get(column, "") for r in rows]
         empty = ("", DEFAULT_CHANNEL) if column == "channel" else ("",)
@@ -187,6 +206,22 @@ def note_unheld_columns(doc: Document, held: Sequence[str], target: str, losses:
 def clean(name: str) -> str:
     """A field without whitespace (``_`` for each run of it; ``_`` for an empty one)."""
     return "_".join(str(name).split()) or "_"
+
+
+def time_places(doc: Document, rows: Sequence[tuple[Any, float, float, Any, Any]]) -> int:
+    """The decimals to write times with: the source file's (``meta['time_decimals']``) when every
+    time of ``rows`` (:func:`timed_rows`) is exact at them, else at least three (a decision may have
+    moved a time between the file's steps)."""
+    places = doc.meta.get("time_decimals", DEFAULT_DECIMALS)
+    if not isinstance(places, int) or not 0 <= places <= 9:
+        return DEFAULT_DECIMALS
+    exact = all(abs(round(t, places) - t) < 1e-9 for _, s, e, _, _ in rows for t in (s, e))
+    return places if exact else max(places, DEFAULT_DECIMALS)
+
+
+def time_text(places: int, start: float, end: float) -> tuple[str, str]:
+    """A unit's start and duration as written, with ``places`` decimals."""
+    return f"{start:.{places}f}", f"{end - start:.{places}f}"
 
 
 def source_fields(doc: Document, row: int, speaker: str) -> tuple[str, str]:
