@@ -188,3 +188,15 @@ def test_times_are_whole_milliseconds_so_file_ties_stay_ties() -> None:
     a, b = [(0.1, 0.5)], [(0.0, 0.3), (0.3, 0.5)]
     out = MEASURE.compute([unit_set(a, b)], {}).to_dict()
     assert out["value"] == pytest.approx((200 / 500) / 2)
+
+
+def test_one_tier_pair_shows_elans_figures_through_agree_time(tmp_path) -> None:
+    import segagree
+
+    a, b, dialog, multi = EAC["irr2"]
+    rows = ["annotator,start,end,category"] + [f"R2,{s},{e},Face" for s, e in a] + [f"R1,{s},{e},Face" for s, e in b]
+    (tmp_path / "irr2.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = segagree.agree_time([str(tmp_path / "irr2.csv")], measures=["overlap_extent"])
+    pooled = out["measures"]["overlap_extent"]["pooled"]
+    assert pooled["elan_printed"] == {"dialog": dialog, "multi": multi}
+    assert dialog in pooled["note"]

@@ -380,7 +380,7 @@ def _note(pooled: dict[str, Any]) -> str:
         return ", ".join(f"{k} {fmt_score(v)}" + ("" if v is not None else f" ({why})") for k, (v, why) in per.items())
     if pooled.get("value") is None:
         return str(pooled.get("reason") or pooled.get("not_applicable") or "undefined")
-    return str(pooled.get("reason") or pooled.get("signature") or "")
+    return str(pooled.get("reason") or pooled.get("note") or pooled.get("signature") or "")
 
 
 def print_plan(plan: dict[str, Any]) -> None:

@@ -171,7 +171,7 @@ def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any,
     if value is None:
         note = str(result.get("reason") or result.get("not_applicable") or "undefined")
     else:  # the settings that move the value (gamma-cat's variant ...), where the measure signs it
-        note = str(result.get("signature") or "")
+        note = str(result.get("note") or result.get("signature") or "")
     return [(name, value, note)]
 
 

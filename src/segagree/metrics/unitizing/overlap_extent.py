@@ -206,6 +206,13 @@ class ExtentResult:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value, "compare_units": self.units, "overlap_extent_pairs": self.pairs}
+        printed = [p["elan_printed"] for p in self.pairs.values() if "elan_printed" in p]
+        if len(self.pairs) == 1 and printed and isinstance(printed[0]["dialog"], str):
+            # one tier pair: ELAN's own figures for it, as its two dialogs print them
+            out["elan_printed"] = printed[0]
+            out["note"] = (
+                f"ELAN prints {printed[0]['dialog']} (Compare annotators), {printed[0]['multi']} (multiple files)"
+            )
         out["signature"] = self.signature
         if self.value is None:
             out["reason"] = "no annotations in any pair"

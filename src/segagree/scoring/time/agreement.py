@@ -36,7 +36,18 @@ __all__ = [
 
 TIME_GROUP = "time"
 # Keys of a result's to_dict that belong to the measure only (never lifted to the top level).
-_OWN_KEYS = {"value", "reason", "not_applicable", "resolution", "parameters", "D_o", "D_e", "signature"}
+_OWN_KEYS = {
+    "value",
+    "reason",
+    "not_applicable",
+    "resolution",
+    "parameters",
+    "D_o",
+    "D_e",
+    "signature",
+    "note",
+    "elan_printed",
+}
 
 
 def time_measures(names: Sequence[str] | None = None) -> list[Measure[Any, Any, Any]]:
