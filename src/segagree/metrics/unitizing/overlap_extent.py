@@ -201,7 +201,7 @@ class ExtentSums:
 class ExtentResult:
     value: float | None
     units: int
-    pairs: dict[str, dict[str, float]]
+    pairs: dict[str, dict[str, Any]]
     signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
