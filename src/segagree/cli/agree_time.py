@@ -84,11 +84,6 @@ def _input_options() -> list[Callable[[F], F]]:
             metavar="START,END",
             help="With --time: the stretch in seconds (default [min(0, first), last]).",
         ),
-        click.option(
-            "--uem",
-            type=click.Path(exists=True, dir_okay=False),
-            help="DER, JER: a NIST UEM file (FILE CHANNEL ONSET OFFSET lines): only its regions are scored.",
-        ),
     ]
 
 
@@ -150,6 +145,11 @@ def _scoring_options() -> list[Callable[[F], F]]:
         ),
         click.option(
             "--skip-overlap", is_flag=True, default=None, help="DER, JER: leave out the reference's overlapped speech."
+        ),
+        click.option(
+            "--uem",
+            type=click.Path(exists=True, dir_okay=False),
+            help="DER, JER: a NIST UEM file (FILE CHANNEL ONSET OFFSET lines): only its regions are scored.",
         ),
         click.option(
             "--convention",

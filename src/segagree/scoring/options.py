@@ -78,7 +78,7 @@ def _reading(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
     """The time measures' parameters (cli.agree_time._scoring_options), each for the measures whose card takes it."""
     keys: tuple[str, ...] = ("alpha", "beta", "delta_empty", "samples", "sampler", "gamma_cat_variant")
-    keys = (*keys, "tolerance", "matching", "min_overlap", "collar", "skip_overlap", "convention")
+    keys = (*keys, "tolerance", "matching", "min_overlap", "collar", "skip_overlap", "convention", "uem")
     rules = {"--" + key.replace("_", "-"): Rule(tracks, key) for key in (*keys, "resolution")}
     return {**rules, "--category": Rule(tracks, "category")}
 
@@ -86,7 +86,7 @@ def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _time_input() -> dict[str, Rule]:
     """How agree/review --time find the annotators and the continuum (cli.agree_time._input_options)."""
     names = ("--annotator-tier", "--annotator", "--annotators", "--continuum")
-    return {**{flag: Rule((TIME,)) for flag in names}, "--uem": Rule((TIME,), "uem")}
+    return {flag: Rule((TIME,)) for flag in names}
 
 
 def _plan(run: bool = False) -> dict[str, Rule]:
