@@ -200,3 +200,24 @@ def test_a_recording_where_only_the_system_speaks_is_one_and_adds_no_speaker() -
     assert JER.compute([quiet], {}).value == 1.0
     other = pair(CASES[0]["ref"], CASES[0]["hyp"])
     assert JER.compute([quiet, other], {}).value == pytest.approx(JER.compute([other], {}).value)
+
+
+def test_a_run_scores_again_when_its_uem_file_is_edited(tmp_path: Path) -> None:
+    import segagree
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "rec.ref.rttm").write_text(REF_RTTM, encoding="utf-8")
+    (corpus / "rec.sys.rttm").write_text(SYS_RTTM, encoding="utf-8")
+    uem = tmp_path / "a.uem"
+
+    def der() -> float:
+        out = tmp_path / "out"
+        segagree.run(corpus, out, time=True, measures=["der"], params={"uem": str(uem)}, report=False)
+        rows = (out / "summary.csv").read_text(encoding="utf-8").splitlines()
+        return float(next(r for r in rows if r.startswith("ALL,ALL,")).split(",")[4])
+
+    uem.write_text("rec1 1 0.00 6.00\nrec1 1 10.00 14.00\n", encoding="utf-8")
+    assert der() == pytest.approx(0.28421052631578947, abs=1e-12)
+    uem.write_text("rec1 1 0.00 14.00\n", encoding="utf-8")  # the whole recording: the plain DER
+    assert der() == pytest.approx(0.2846153846153847, abs=1e-12)

@@ -84,6 +84,11 @@ class TimeConfig:
         scheme_digest = getattr(scheme, "digest", None)
         payload = {**self.to_dict(), "scheme_digest": scheme_digest, "version": version()}
         payload["parameters"] = {k: v for k, v in self.params.items() if k not in SPEED_PARAMS}
+        uem = self.params.get("uem")
+        if isinstance(uem, str | Path) and Path(uem).is_file():  # a UEM file edited in place changes the scores
+            from segagree.corpus.tasks import file_digest
+
+            payload["uem_digest"] = file_digest(Path(uem))
         return json_digest(payload, 16, default=str)
 
 
