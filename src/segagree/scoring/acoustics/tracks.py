@@ -81,52 +81,115 @@ def _sound(path: Path) -> Any:
     return parselmouth.Sound(samples.mean(axis=1), sampling_frequency=float(rate))
 
 
-def _intervals(grid: Any, label: str) -> np.ndarray:
-    from parselmouth.praat import call
+#: Praat's silence grid of the intensity, and de Jong & Wempe's syllable nuclei (version 2 of their
+#: script, step by step: see the module docstring), run by the Praat inside parselmouth on the
+#: selected Sound. A Praat script's loop costs microseconds a step where a call from
+#: Python costs a command look-up (tenths of a millisecond): thousands of peaks an hour.
+#: Output lines: ``S start end`` (silent intervals), ``U start end`` (the nuclei's sounding
+#: intervals), ``N time`` (nuclei); numbers as Praat writes them (round-trip precision).
+ANALYSIS_SCRIPT = """
+form Analysis
+    real Min_pitch 100
+    real Silence_threshold -25
+    real Min_silence 0.1
+    real Min_sounding 0.1
+    real Nuclei_db -25
+    real Min_dip 2
+    real Min_pause 0.3
+endform
+sound = selected("Sound")
+grid = To TextGrid (silences): min_pitch, 0, silence_threshold, min_silence, min_sounding, "silent", "sounding"
+n = Get number of intervals: 1
+for i to n
+    label$ = Get label of interval: 1, i
+    if label$ = "silent"
+        a = Get start time of interval: 1, i
+        b = Get end time of interval: 1, i
+        appendInfoLine: "S ", a, " ", b
+    endif
+endfor
+selectObject: sound
+int50 = To Intensity: 50, 0, "yes"
+low = Get minimum: 0, 0, "Parabolic"
+high = Get maximum: 0, 0, "Parabolic"
+q99 = Get quantile: 0, 0, 0.99
+threshold = q99 + nuclei_db
+if threshold < low
+    threshold = low
+endif
+tg = To TextGrid (silences): nuclei_db - (high - q99), min_pause, 0.1, "silent", "sounding"
+n = Get number of intervals: 1
+for i to n
+    label$ = Get label of interval: 1, i
+    if label$ = "sounding"
+        a = Get start time of interval: 1, i
+        b = Get end time of interval: 1, i
+        appendInfoLine: "U ", a, " ", b
+    endif
+endfor
+selectObject: int50
+matrix = Down to Matrix
+slice = To Sound (slice): 1
+extrema = To PointProcess (extrema): "Left", "yes", "no", "Sinc70"
+npeaks = Get number of points
+count = 0
+for i to npeaks
+    selectObject: extrema
+    t = Get time from index: i
+    selectObject: slice
+    v = Get value at time: t, "Cubic"
+    if v > threshold
+        count += 1
+        peak_time[count] = t
+        peak_value[count] = v
+    endif
+endfor
+selectObject: sound
+pitch = To Pitch (ac): 0.02, 30, 4, "no", 0.03, 0.25, 0.01, 0.35, 0.25, 450
+# The dip is measured from the peak before, kept or not (the 2010 script); the last peak is not tested.
+for p to count - 1
+    selectObject: int50
+    dip = Get minimum: peak_time[p], peak_time[p + 1], "None"
+    if abs(peak_value[p] - dip) > min_dip
+        selectObject: tg
+        k = Get interval at time: 1, peak_time[p]
+        label$ = Get label of interval: 1, k
+        selectObject: pitch
+        f = Get value at time: peak_time[p], "Hertz", "Linear"
+        if f <> undefined and label$ = "sounding"
+            appendInfoLine: "N ", peak_time[p]
+        endif
+    endif
+endfor
+removeObject: grid, int50, tg, matrix, slice, extrema, pitch
+"""
 
-    out = []
-    for i in range(1, int(call(grid, "Get number of intervals", 1)) + 1):
-        if call(grid, "Get label of interval", 1, i) == label:
-            out.append((call(grid, "Get start time of interval", 1, i), call(grid, "Get end time of interval", 1, i)))
-    return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
+def _analysis(sound: Any, settings: CueSettings) -> dict[str, np.ndarray]:
+    """:data:`ANALYSIS_SCRIPT`'s lines by kind, as arrays."""
+    from parselmouth.praat import run
 
-def syllable_nuclei(sound: Any, settings: CueSettings) -> tuple[np.ndarray, np.ndarray]:
-    """(nucleus times, sounding intervals) by de Jong & Wempe's script, version 2 (module docstring)."""
-    from parselmouth.praat import call
-
-    intensity = call(sound, "To Intensity", 50, 0, "yes")
-    low = call(intensity, "Get minimum", 0, 0, "Parabolic")
-    high = call(intensity, "Get maximum", 0, 0, "Parabolic")
-    q99 = call(intensity, "Get quantile", 0, 0, 0.99)
-    threshold = max(q99 + settings.nuclei_silence_db, low)
-    grid_threshold = settings.nuclei_silence_db - (high - q99)
-    grid = call(
-        intensity, "To TextGrid (silences)", grid_threshold, settings.nuclei_min_pause, 0.1, "silent", "sounding"
+    _, info = run(
+        sound,
+        ANALYSIS_SCRIPT,
+        settings.intensity_min_pitch,
+        settings.silence_threshold,
+        settings.min_silence,
+        settings.min_sounding,
+        settings.nuclei_silence_db,
+        settings.nuclei_min_dip,
+        settings.nuclei_min_pause,
+        capture_output=True,
     )
-    sounding = _intervals(grid, "sounding")
-    as_sound = call(call(intensity, "Down to Matrix"), "To Sound (slice)", 1)
-    extrema = call(as_sound, "To PointProcess (extrema)", "Left", "yes", "no", "Sinc70")
-    times = [call(extrema, "Get time from index", i) for i in range(1, int(call(extrema, "Get number of points")) + 1)]
-    peaks = [(t, v) for t in times if (v := call(as_sound, "Get value at time", t, "Cubic")) > threshold]
-    valid = []
-    for (t, v), (t_next, _) in zip(peaks, peaks[1:], strict=False):
-        # The dip is measured from the peak before, whether or not it was kept (the 2010 script).
-        dip = call(intensity, "Get minimum", t, t_next, "None")
-        if abs(v - dip) > settings.nuclei_min_dip:
-            valid.append(t)
-    pitch = call(sound, "To Pitch (ac)", 0.02, 30, 4, "no", 0.03, 0.25, 0.01, 0.35, 0.25, 450)
-    voiced = []
-    for t in valid:
-        f0 = pitch.get_value_at_time(t)
-        if np.isfinite(f0) and _inside(t, sounding):
-            voiced.append(t)
-    return np.asarray(voiced, dtype=np.float64), sounding
-
-
-def _inside(t: float, intervals: np.ndarray) -> bool:
-    i = int(np.searchsorted(intervals[:, 0], t, side="right")) - 1
-    return i >= 0 and t <= intervals[i, 1]
+    rows: dict[str, list[list[float]]] = {"S": [], "U": [], "N": []}
+    for line in str(info).splitlines():
+        kind, *values = line.split()
+        rows[kind].append([float(v) for v in values])
+    return {
+        "S": np.asarray(rows["S"], dtype=np.float64).reshape(-1, 2),
+        "U": np.asarray(rows["U"], dtype=np.float64).reshape(-1, 2),
+        "N": np.asarray(rows["N"], dtype=np.float64).reshape(-1),
+    }
 
 
 def extract_tracks(path: str | os.PathLike[str], settings: CueSettings | None = None) -> Tracks:
@@ -141,27 +204,16 @@ def extract_tracks(path: str | os.PathLike[str], settings: CueSettings | None = 
     f0 = np.asarray(pitch.selected_array["frequency"], dtype=np.float64)
     f0[f0 <= 0] = np.nan
     intensity = call(sound, "To Intensity", settings.intensity_min_pitch, 0, "yes")
-    grid = call(
-        sound,
-        "To TextGrid (silences)",
-        settings.intensity_min_pitch,
-        0,
-        settings.silence_threshold,
-        settings.min_silence,
-        settings.min_sounding,
-        "silent",
-        "sounding",
-    )
-    nuclei, sounding = syllable_nuclei(sound, settings)
+    found = _analysis(sound, settings)
     return Tracks(
         duration=float(sound.duration),
         pitch_times=np.asarray(pitch.xs(), dtype=np.float64),
         f0=f0,
         intensity_times=np.asarray(intensity.xs(), dtype=np.float64),
         intensity=np.asarray(intensity.values[0], dtype=np.float64),
-        silences=_intervals(grid, "silent"),
-        nuclei=nuclei,
-        nuclei_sounding=sounding,
+        silences=found["S"],
+        nuclei=found["N"],
+        nuclei_sounding=found["U"],
         name=path.name,
     )
 
