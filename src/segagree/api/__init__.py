@@ -65,6 +65,7 @@ PUBLIC: dict[str, str] = {
     "adjudicate_time": "segagree.api.reviews",
     "is_time_review": "segagree.api.reviews",
     "ReviewOutcome": "segagree.api.reviews",
+    "CueSettings": "segagree.api.reviews",
     "TimeReviewOutcome": "segagree.api.reviews",
     # corpus runs and panels
     "run": "segagree.api.corpus",
@@ -153,6 +154,7 @@ if TYPE_CHECKING:
     )
     from segagree.api.machine_panel import PanelResult, panel  # noqa: F401
     from segagree.api.reviews import (  # noqa: F401
+        CueSettings,
         ReviewOutcome,
         TimeReviewOutcome,
         adjudicate,

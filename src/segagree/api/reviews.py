@@ -17,6 +17,7 @@ from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.boundary.sf import check_mode
 from segagree.metrics.chance.models import DEFAULT_SIMS
 from segagree.model import Document
+from segagree.scoring.acoustics.settings import CueSettings
 
 if TYPE_CHECKING:
     from segagree.adjudication.time import TimeAdjudication
@@ -42,6 +43,7 @@ class ReviewOutcome:
     operations: int
     sf: float | None
     unpaired_speakers: dict[str, list[str]] = field(default_factory=dict)
+    cues: str = ""  # where the acoustic cues come from, or why there are none ('' without cues)
 
 
 def review(
@@ -64,6 +66,8 @@ def review(
     media: PathLike | None = None,
     margin: float = 1.0,
     metrics: str | Sequence[str] | None = None,
+    cues: bool | None = None,
+    cue_settings: CueSettings | None = None,
 ) -> ReviewOutcome:
     """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
     speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
@@ -76,7 +80,11 @@ def review(
     put the simulated kappa on the Summary sheet. ``common_speakers`` scores the speakers both
     annotations have; the others are in the outcome's ``unpaired_speakers``. ``metrics`` chooses the
     measures besides S_f on the Summary sheet, as ``run(metrics=...)`` does (subtitle measures only
-    when named).
+    when named). ``cues`` gives each row the acoustic cues at its boundary point
+    (:mod:`segagree.scoring.acoustics`: pause, F0 and intensity reset, speech rate, final lengthening)
+    from the recording (``media`` or the one A's file names), with ``cue_settings`` (Praat's defaults);
+    None: when a recording is found; True: always (columns empty with the reason without one); False:
+    never. The recording's tracks are cached beside the output (``.segagree-cues/``).
 
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
@@ -112,6 +120,12 @@ def review(
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
+    if cues is not False:
+        from segagree.corpus.acoustic_cues import attach_cues
+
+        attach_cues(
+            [result], config, media=media, settings=cue_settings, output_dir=output.resolve().parent, always=bool(cues)
+        )
     if page:
         from segagree.outputs.review_page import token_page_data, write_review_page
 
@@ -122,7 +136,9 @@ def review(
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
-    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired)
+    from segagree.corpus.acoustic_cues import cue_summary
+
+    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, cue_summary([result]))
 
 
 def review_time(

@@ -170,8 +170,12 @@ OPTIONS: dict[str, dict[str, Rule]] = {
     },
     "review": {
         "--output": Rule(),
-        "--media": Rule(),  # the review page's recording (with a workbook output: noted, not refused)
+        "--media": Rule(),  # the page's recording and the cues' (with --time: the page's)
         "--margin": Rule(),
+        **{
+            flag: Rule((TOKEN,), instead="the acoustic cues are measured for token reviews only so far")
+            for flag in ("--cues", "--pitch-floor", "--pitch-ceiling", "--silence-threshold")
+        },
         "--scheme": Rule(BOTH),
         "--mode": Rule((TOKEN,), instead=_S_F),
         "--matches": Rule((TOKEN,), instead="a time review lists every aligned group"),

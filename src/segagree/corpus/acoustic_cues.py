@@ -1,0 +1,101 @@
+"""The acoustic cues of a text's token reviews: the recording found as the review page finds it
+(:func:`segagree.files.media.find_media`: ``--media``, else what annotator A's file names), its
+tracks computed or read back from the cache beside the output, and every operation row given the cues
+at its boundary point (:func:`segagree.scoring.acoustics.review_cues.operation_cues`).
+
+Without a recording, without parselmouth or with a recording that cannot be read, the rows still get
+the annotated gaps and final lengthening, and every other cue is empty with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from segagree.corpus.config import RunConfig
+from segagree.corpus.documents import read_text_document
+from segagree.errors import SegagreeError
+from segagree.files.media import find_media
+from segagree.model import Document
+from segagree.scoring.acoustics.settings import CueSettings
+from segagree.scoring.acoustics.tracks import CACHE_DIR, Tracks, cached_tracks, cues_available
+
+__all__ = ["attach_cues", "recording_tracks"]
+
+
+def recording_tracks(
+    doc: Document | None,
+    media: str | os.PathLike[str] | None,
+    settings: CueSettings,
+    cache_dir: Path | None,
+) -> tuple[Tracks | None, str, str]:
+    """(tracks or None, the recording's name, why there are no tracks)."""
+    info = find_media(doc, media)
+    if info.path is None:
+        return None, "", info.note
+    missing = cues_available()
+    if missing:
+        return None, info.path.name, missing
+    try:
+        return cached_tracks(info.path, settings, cache_dir), info.path.name, ""
+    except SegagreeError as err:
+        return None, info.path.name, f"no cues: {info.path.name} {err.message}"
+
+
+def attach_cues(
+    results: Sequence[dict[str, Any]],
+    config: RunConfig,
+    *,
+    media: str | os.PathLike[str] | None = None,
+    settings: CueSettings | None = None,
+    output_dir: Path | None = None,
+    docs: dict[str, Document] | None = None,
+    always: bool = False,
+) -> bool:
+    """Give every operation row of ``results`` (successful token task results of one text, with their
+    ``operation_rows``) its cues, and each result a ``cues`` record (recording, settings, note); the
+    tracks cached under ``output_dir``/:data:`CACHE_DIR`. ``docs``: documents already read, by path.
+    Unless ``always``, nothing is attached when no recording is found (the review then has no cue
+    columns). Returns whether cues were attached."""
+    from segagree.outputs.review_workbook import workbook_settings
+    from segagree.scoring.acoustics.review_cues import AnnotationTimes, operation_cues
+
+    settings = settings or CueSettings()
+    docs = {} if docs is None else docs
+    ok = [r for r in results if r.get("ok") and "operation_rows" in r]
+    if not ok:
+        return False
+    scheme = config.load_scheme()
+    for r in ok:
+        for x in ("a", "b"):
+            path = r[f"file_{x}"]
+            if path not in docs:
+                docs[path] = read_text_document(
+                    path, str(r["text"]), config.format or None, scheme=scheme, **config.reader_options()
+                )
+    cache = None if output_dir is None else Path(output_dir) / CACHE_DIR
+    first = docs[ok[0]["file_a"]]
+    if not always and find_media(first, media).path is None:
+        return False
+    tracks, name, why = recording_tracks(first, media, settings, cache)
+    pairing = workbook_settings(config)
+    for r in ok:
+        layer = str(r["compare"].get("layer") or config.layer)
+        a = AnnotationTimes(docs[r["file_a"]], layer, pairing, tracks)
+        b = AnnotationTimes(docs[r["file_b"]], layer, pairing, tracks)
+        cues = operation_cues(r["operation_rows"], a, b, tracks, settings, recording=name, no_tracks=why)
+        for op, cue in zip(r["operation_rows"], cues, strict=True):
+            op.update(cue)
+        r["cues"] = {"recording": name or "none", "note": why, "settings": settings.to_dict()}
+    return True
+
+
+def cue_summary(results: Sequence[Mapping[str, Any]]) -> str:
+    """One line on a review's cues: the recording they come from, or why there are none."""
+    for r in results:
+        cues = r.get("cues")
+        if cues:
+            return f"cues from {cues['recording']}" if not cues["note"] else f"cues: {cues['note']}"
+    return ""

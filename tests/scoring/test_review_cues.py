@@ -1,0 +1,79 @@
+"""Acoustic cues in the review workbook: the columns, the values at a boundary with a known pause and
+pitch reset, nothing broken without a recording, and adjudication reads a workbook with cues."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from acoustic_audio import two_units
+from time_files import write_textgrid
+
+pytest.importorskip("parselmouth")
+
+from segagree.api.reviews import adjudicate, review  # noqa: E402
+from segagree.outputs.review_workbook import CUE_COLUMNS  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    home = tmp_path_factory.mktemp("review-cues")
+    recording = two_units(home / "two.wav")
+    # A: two units (the boundary in the 0.6 s pause, 2.1 s: F0 100 -> 150 Hz); B: one unit.
+    a = write_textgrid(home / "t.a.TextGrid", {"S": [(0.3, 1.55, "one two three ,"), (2.05, 3.1, "four five .")]}, 3.4)
+    b = write_textgrid(home / "t.b.TextGrid", {"S": [(0.3, 3.1, "one two three four five .")]}, 3.4)
+    return a, b, recording
+
+
+def _rows(path: Path) -> list[dict[str, object]]:
+    import openpyxl
+
+    ws = openpyxl.load_workbook(path, read_only=True)["Operations"]
+    values = list(ws.iter_rows(values_only=True))
+    return [dict(zip(values[0], row, strict=True)) for row in values[1:]]
+
+
+def test_cues_in_the_workbook(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    a, b, recording = pair
+    out = review(a, b, tmp_path / "r.xlsx", kappa=False, media=recording)
+    assert out.cues == "cues from two.wav"
+    (row,) = [r for r in _rows(out.path) if r["operation"] == "deletion"]
+    headers = {key: header for key, header, _, _ in CUE_COLUMNS}
+    assert row[headers["gap"]] == pytest.approx(0.5)
+    assert row[headers["pause"]] == pytest.approx(0.6, abs=0.03)
+    assert 6.0 < row[headers["f0_reset"]] < 7.6  # 102.5 -> 149 Hz
+    assert row[headers["cue_at"]] == pytest.approx(1.8)
+    assert row[headers["cue_from"]] == "two.wav, A's times"
+    # the tracks are cached beside the workbook, and a second review reads them back
+    (cached,) = (tmp_path / ".segagree-cues").iterdir()
+    stamp = cached.stat().st_mtime_ns
+    review(a, b, tmp_path / "again.xlsx", kappa=False, media=recording)
+    assert cached.stat().st_mtime_ns == stamp
+
+
+def test_no_recording(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    a, b, _ = pair
+    plain = review(a, b, tmp_path / "plain.xlsx", kappa=False)
+    assert plain.cues == "" and "pause (s)" not in _rows(plain.path)[0]
+    asked = review(a, b, tmp_path / "asked.xlsx", kappa=False, cues=True)
+    (row,) = [r for r in _rows(asked.path) if r["operation"] == "deletion"]
+    assert row["pause (s)"] is None and row["gap (s)"] == pytest.approx(0.5)
+    assert row["cue note"].startswith("no recording")
+    missing = review(a, b, tmp_path / "missing.xlsx", kappa=False, cues=True, media=tmp_path / "nothing.wav")
+    assert "does not exist" in missing.cues
+
+
+def test_adjudicate_a_workbook_with_cues(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    import openpyxl
+
+    a, b, recording = pair
+    out = review(a, b, tmp_path / "r.xlsx", kappa=False, media=recording)
+    wb = openpyxl.load_workbook(out.path)
+    ws = wb["Operations"]
+    header = [c.value for c in ws[1]]
+    for row in ws.iter_rows(min_row=2):
+        if row[header.index("operation")].value == "deletion":
+            row[header.index("decision")].value = "B"
+    wb.save(out.path)
+    report = adjudicate(out.path, tmp_path / "gold.TextGrid", file_a=a, file_b=b)
+    assert report.applied["B"] == 1 and report.changed == 1
