@@ -120,25 +120,32 @@ def review(
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
-    if cues is not False:
-        from segagree.corpus.acoustic_cues import attach_cues
+    from segagree.corpus.acoustic_cues import attach_cues, cue_summary
 
-        attach_cues(
-            [result], config, media=media, settings=cue_settings, output_dir=output.resolve().parent, always=bool(cues)
-        )
     if page:
         from segagree.outputs.review_page import token_page_data, write_review_page
 
-        data = token_page_data([result], config, output.resolve().parent, media=media, margin=margin)
+        data = token_page_data(
+            [result], config, output.resolve().parent, media=media, margin=margin, cues=cues, cue_settings=cue_settings
+        )
         path = write_review_page(output, data)
+        said = data["cues"]
     else:
+        if cues is not False:
+            attach_cues(
+                [result],
+                config,
+                media=media,
+                settings=cue_settings,
+                output_dir=output.resolve().parent,
+                always=bool(cues),
+            )
         path = write_review_workbook(output, [result], config)
+        said = cue_summary([result])
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
-    from segagree.corpus.acoustic_cues import cue_summary
-
-    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, cue_summary([result]))
+    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, said)
 
 
 def review_time(

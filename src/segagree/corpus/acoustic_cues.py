@@ -53,12 +53,12 @@ def attach_cues(
     output_dir: Path | None = None,
     docs: dict[str, Document] | None = None,
     always: bool = False,
-) -> bool:
+) -> Tracks | None:
     """Give every operation row of ``results`` (successful token task results of one text, with their
     ``operation_rows``) its cues, and each result a ``cues`` record (recording, settings, note); the
     tracks cached under ``output_dir``/:data:`CACHE_DIR`. ``docs``: documents already read, by path.
     Unless ``always``, nothing is attached when no recording is found (the review then has no cue
-    columns). Returns whether cues were attached."""
+    columns). Returns the recording's tracks (None without them)."""
     from segagree.outputs.review_workbook import workbook_settings
     from segagree.scoring.acoustics.review_cues import AnnotationTimes, operation_cues
 
@@ -66,7 +66,7 @@ def attach_cues(
     docs = {} if docs is None else docs
     ok = [r for r in results if r.get("ok") and "operation_rows" in r]
     if not ok:
-        return False
+        return None
     scheme = config.load_scheme()
     for r in ok:
         for x in ("a", "b"):
@@ -78,7 +78,7 @@ def attach_cues(
     cache = None if output_dir is None else Path(output_dir) / CACHE_DIR
     first = docs[ok[0]["file_a"]]
     if not always and find_media(first, media).path is None:
-        return False
+        return None
     tracks, name, why = recording_tracks(first, media, settings, cache)
     pairing = workbook_settings(config)
     for r in ok:
@@ -89,7 +89,7 @@ def attach_cues(
         for op, cue in zip(r["operation_rows"], cues, strict=True):
             op.update(cue)
         r["cues"] = {"recording": name or "none", "note": why, "settings": settings.to_dict()}
-    return True
+    return tracks
 
 
 def cue_summary(results: Sequence[Mapping[str, Any]]) -> str:

@@ -35,7 +35,7 @@ from segagree.files.atomic import atomic_path
 from segagree.model.digest import json_digest
 from segagree.scoring.acoustics.settings import CueSettings
 
-__all__ = ["CACHE_DIR", "Tracks", "cached_tracks", "cues_available", "extract_tracks"]
+__all__ = ["CACHE_DIR", "Tracks", "cached_tracks", "cues_available", "extract_tracks", "on_grid"]
 
 CACHE_DIR = ".segagree-cues"
 _FORMAT = 1  # the cache files' layout; a new layout is a new name
@@ -216,6 +216,24 @@ def extract_tracks(path: str | os.PathLike[str], settings: CueSettings | None = 
         nuclei_sounding=found["U"],
         name=path.name,
     )
+
+
+def on_grid(tracks: Tracks, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """(F0 in Hz, NaN unvoiced; intensity in dB) at ``0, step, 2 step ...`` up to the duration: the
+    nearest pitch frame (within half a frame), the intensity interpolated linearly (what a page draws)."""
+    grid = np.arange(0.0, tracks.duration, step)
+    f0 = np.full(len(grid), np.nan)
+    if len(tracks.pitch_times):
+        dt = float(tracks.pitch_times[1] - tracks.pitch_times[0]) if len(tracks.pitch_times) > 1 else step
+        k = np.clip(np.rint((grid - tracks.pitch_times[0]) / dt).astype(np.int64), 0, len(tracks.f0) - 1)
+        near = np.abs(tracks.pitch_times[k] - grid) <= dt / 2 + 1e-9
+        f0[near] = tracks.f0[k[near]]
+    level = (
+        np.interp(grid, tracks.intensity_times, tracks.intensity)
+        if len(tracks.intensity)
+        else np.full(len(grid), np.nan)
+    )
+    return f0, level
 
 
 def _file_sha1(path: Path) -> str:
