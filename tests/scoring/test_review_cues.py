@@ -77,3 +77,48 @@ def test_adjudicate_a_workbook_with_cues(pair: tuple[Path, Path, Path], tmp_path
     wb.save(out.path)
     report = adjudicate(out.path, tmp_path / "gold.TextGrid", file_a=a, file_b=b)
     assert report.applied["B"] == 1 and report.changed == 1
+
+
+def test_the_page_shows_the_cues_and_tracks(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    import base64
+
+    from segagree.outputs.review_page import page_data
+
+    a, b, recording = pair
+    out = review(a, b, tmp_path / "r.html", kappa=False, media=recording)
+    data = page_data(out.path)
+    assert data["cues"] == "cues from two.wav"
+    (row,) = [r for r in data["pairs"][0]["rows"] if r["kind"] == "deletion"]
+    assert row["cues"]["pause"] == pytest.approx(0.6, abs=0.03)
+    pitch = base64.b64decode(data["media"]["pitch"])
+    level = base64.b64decode(data["media"]["intensity"])
+    assert len(pitch) == len(level) == pytest.approx(3.4 * 50, abs=2)
+    # voiced in the units (0.3-1.5 s, 2.1-3.1 s), unvoiced in the pause (1.6-2.0 s)
+    assert all(pitch[k] for k in range(25, 70)) and not any(pitch[k] for k in range(80, 100))
+    # the pitch bytes rise across the boundary (100 Hz -> 150 Hz on a log scale of 75-600 Hz)
+    assert pitch[110] > pitch[70]
+
+
+def test_cue_profile_by_category() -> None:
+    import numpy as np
+
+    from segagree.scoring.acoustics.profile import cue_profile, operation_points
+
+    rng = np.random.default_rng(3)
+    ops = [
+        {"op": "match", "type_a": ",", "type_b": ",", "pause": float(p), "cue_note": ""}
+        for p in rng.normal(0.5, 0.1, 40)
+    ]
+    ops += [
+        {"op": "insertion", "type_a": "none", "type_b": ".", "pause": float(p), "cue_note": ""}
+        for p in rng.normal(0.1, 0.05, 12)
+    ]
+    ops += [{"op": "deletion", "type_a": ",", "type_b": "none", "pause": None, "cue_note": "overlap"}]
+    rows = {(r["type"], r["category"], r["cue"]): r for r in cue_profile(operation_points("A / B", ops))}
+    agreed, inserted = rows[("all", "agreed", "pause")], rows[("all", "insertion", "pause")]
+    assert agreed["n"] == 40 and agreed["mean"] == pytest.approx(np.mean([o["pause"] for o in ops[:40]]))
+    assert agreed["low"] < agreed["mean"] < agreed["high"] and inserted["high"] < agreed["low"]
+    assert rows[(".", "insertion", "pause")]["n"] == 12 and rows[(",", "agreed", "pause")]["n"] == 40
+    assert rows[("all", "deletion", "pause")]["mean"] is None
+    one = cue_profile([("A / B", ",", "shift", {"pause": 0.3})])
+    assert one[0]["low"] is None and "at least two" in one[0]["note"]

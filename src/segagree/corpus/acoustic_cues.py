@@ -22,7 +22,7 @@ from segagree.model import Document
 from segagree.scoring.acoustics.settings import CueSettings
 from segagree.scoring.acoustics.tracks import CACHE_DIR, Tracks, cached_tracks, cues_available
 
-__all__ = ["attach_cues", "recording_tracks"]
+__all__ = ["attach_cues", "cue_summary", "pair_points", "recording_tracks"]
 
 
 def recording_tracks(
@@ -60,7 +60,7 @@ def attach_cues(
     Unless ``always``, nothing is attached when no recording is found (the review then has no cue
     columns). Returns the recording's tracks (None without them)."""
     from segagree.outputs.review_workbook import workbook_settings
-    from segagree.scoring.acoustics.review_cues import AnnotationTimes, operation_cues
+    from segagree.scoring.acoustics.review_cues import AnnotationTimes, operation_cues, unmarked_cues
 
     settings = settings or CueSettings()
     docs = {} if docs is None else docs
@@ -88,8 +88,18 @@ def attach_cues(
         cues = operation_cues(r["operation_rows"], a, b, tracks, settings, recording=name, no_tracks=why)
         for op, cue in zip(r["operation_rows"], cues, strict=True):
             op.update(cue)
+        r["cue_unmarked"] = unmarked_cues(r["operation_rows"], a, tracks, settings)
         r["cues"] = {"recording": name or "none", "note": why, "settings": settings.to_dict()}
     return tracks
+
+
+def pair_points(result: Mapping[str, Any], pair: str) -> list[Any]:
+    """The cue profile's points of one result with cues (:mod:`segagree.scoring.acoustics.profile`)."""
+    from segagree.scoring.acoustics.profile import operation_points
+
+    points = operation_points(pair, result.get("operation_rows", []))
+    points += [(pair, "", "unmarked", cues) for cues in result.get("cue_unmarked", [])]
+    return points
 
 
 def cue_summary(results: Sequence[Mapping[str, Any]]) -> str:

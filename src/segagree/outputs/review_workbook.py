@@ -474,10 +474,59 @@ def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any
                 part = rows[k * ROWS_PER_SHEET : (k + 1) * ROWS_PER_SHEET]
                 _write_ops_sheet(wb, fmts, sheet, part, long, columns)
         _write_summary_sheet(wb, fmts, names, results, long)
+        if any(r.get("cues") for r in results):
+            _write_cues_sheet(wb, fmts, results)
         _write_about_sheet(wb, fmts, names, results, config, path.resolve().parent, long, more_sheets)
         long.write_sheet(wb, fmts)
         wb.close()
     return path
+
+
+CUES_SHEET = "Cues"
+PROFILE_HEADERS = ("pair", "boundary type", "category", "cue", "n", "mean", "low (95 %)", "high (95 %)", "note")
+
+
+def _write_cues_sheet(wb: Any, fmts: dict[str, Any], results: list[dict[str, Any]]) -> None:
+    """The cue profile of every pair (:func:`segagree.scoring.acoustics.profile.cue_profile`: agreed
+    boundaries, each kind of disagreement, unmarked gaps) and its plot (pause and F0 reset)."""
+    import io
+
+    from segagree.corpus.acoustic_cues import pair_points
+    from segagree.outputs.plots import cue_profile_png
+    from segagree.scoring.acoustics.profile import ALL_TYPES, cue_profile
+
+    ws = wb.add_worksheet(CUES_SHEET)
+    ws.set_column(0, 3, 14)
+    ws.set_column(4, 7, 10, fmts["cue"])
+    ws.set_column(8, 8, 40)
+    ws.write_string(
+        0, 0, "Cue profile: the mean of each cue by boundary type and category, with its interval", fmts["title"]
+    )
+    ws.write_string(
+        1,
+        0,
+        "agreed = match; type change = substitution; shift = transposition (both points); unmarked = "
+        "gaps neither annotator marked (where word times place them); 95 % percentile bootstrap over points",
+    )
+    for c, h in enumerate(PROFILE_HEADERS):
+        ws.write_string(3, c, h, fmts["header"])
+    r, shown_plots = 4, 0
+    for result in results:
+        if not result.get("cues"):
+            continue
+        pair = f"{result['annotator_a']} / {result['annotator_b']}"
+        rows = cue_profile(pair_points(result, pair))
+        for row in rows:
+            for c, key in enumerate(("pair", "type", "category", "cue", "n", "mean", "low", "high", "note")):
+                _write_cell(ws, r, c, row[key])
+            r += 1
+        r += 1
+        overall = [row for row in rows if row["type"] == ALL_TYPES]
+        if any(row["mean"] is not None for row in overall):
+            png = cue_profile_png(overall, title=f"Cue profile, {pair}: agreed against disputed")
+            # the plots to the right of the table, one under the other
+            ws.insert_image(3 + 18 * shown_plots, 10, "cues.png", {"image_data": io.BytesIO(png)})
+            shown_plots += 1
 
 
 def _formats(wb: Any) -> dict[str, Any]:

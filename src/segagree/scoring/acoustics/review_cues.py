@@ -19,6 +19,7 @@ import numpy as np
 
 from segagree.model import Document
 from segagree.scoring.acoustics.boundary_cues import (
+    CUE_KEYS,
     Point,
     SpeakerTimes,
     boundary_cues,
@@ -29,7 +30,7 @@ from segagree.scoring.acoustics.settings import CueSettings
 from segagree.scoring.acoustics.tracks import Tracks
 from segagree.scoring.tokens.pairing import speaker_streams
 
-__all__ = ["REVIEW_CUE_KEYS", "AnnotationTimes", "operation_cues"]
+__all__ = ["REVIEW_CUE_KEYS", "AnnotationTimes", "operation_cues", "unmarked_cues"]
 
 #: The keys an operation row gets (besides :data:`.boundary_cues.CUE_KEYS`).
 REVIEW_CUE_KEYS = ("cue_at", "cue_from", "pause_b", "f0_reset_b", "cue_note")
@@ -128,4 +129,32 @@ def operation_cues(
                 at_b = boundary_cues(point_b, tracks, side_b.times, settings, no_tracks)
                 cues["pause_b"], cues["f0_reset_b"] = at_b["pause"], at_b["f0_reset"]
         out.append(cues)
+    return out
+
+
+def unmarked_cues(
+    operation_rows: Sequence[Mapping[str, Any]],
+    a: AnnotationTimes,
+    tracks: Tracks | None,
+    settings: CueSettings,
+) -> list[dict[str, Any]]:
+    """The cues at the gaps of A's streams where neither annotator has a boundary (no operation row
+    there) and A's token times place the gap (word times; unit times place only A's own boundaries)."""
+    if tracks is None:
+        return []
+    taken: dict[str, set[int]] = {}
+    for op in operation_rows:
+        for key in ("position_a", "position_b_in_a"):
+            if op.get(key) is not None:
+                taken.setdefault(str(op["speaker"]), set()).add(int(op[key]))
+    out = []
+    for speaker, rows in a.streams.items():
+        used = taken.get(speaker, set())
+        for position in range(len(rows) - 1):
+            if position in used:
+                continue
+            point = a.point(speaker, position)
+            if point is not None:
+                cues = boundary_cues(point, tracks, a.times, settings)
+                out.append({k: cues[k] for k in CUE_KEYS})
     return out
