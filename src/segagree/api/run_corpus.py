@@ -114,6 +114,10 @@ def run_corpus(
         return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
 
 
+#: The machine a run's panel reads the others against (``segagree baseline``'s default annotator name).
+PAUSE_BASELINE = "pause"
+
+
 def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, machines: Sequence[str]) -> None:
     """``run --machine``: the panel of the corpus's texts read as the run reads them, written as
     ``panel.csv``, ``panel.json`` and ``panel.html`` beside the summary, its rows added to it.
@@ -141,6 +145,8 @@ def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, 
             read_options=config.reader_options(),
             normalise_speakers=config.normalise_speakers,
             speaker_map=config.speakers or None,
+            # the pause baseline (segagree baseline's default name) is the reference of the others
+            reference=[m for m in machines if m == PAUSE_BASELINE and len(machines) > 1],
         )
     outcome.panel = dict(result)
     columns = ("text", "speaker", "annotators", "measure", "value", "note")
