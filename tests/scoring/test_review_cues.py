@@ -122,3 +122,22 @@ def test_cue_profile_by_category() -> None:
     assert rows[("all", "deletion", "pause")]["mean"] is None
     one = cue_profile([("A / B", ",", "shift", {"pause": 0.3})])
     assert one[0]["low"] is None and "at least two" in one[0]["note"]
+
+
+def test_run_cues_pool_a_profile_into_the_report(tmp_path: Path) -> None:
+    import shutil
+
+    from segagree.api import run
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "sample_corpora" / "recording", corpus)
+    done = run(corpus, tmp_path / "out", cues=True, kappa=False, workbooks=False)
+    profile = done.cue_profile
+    assert profile is not None and profile["texts"] == ["talk"] and profile["plot"] == "plots/cues.png"
+    agreed = next(
+        r for r in profile["rows"] if (r["pair"], r["category"], r["cue"]) == ("all pairs", "agreed", "pause")
+    )
+    assert agreed["n"] == 2 and 0.6 < agreed["mean"] < 0.9  # the recording's 0.73 and 0.80 s pauses
+    assert (tmp_path / "out" / "plots" / "cues.png").is_file()
+    assert (tmp_path / "out" / "cues.csv").read_text(encoding="utf-8").startswith("pair,type,category,cue,n,mean")
+    assert "Acoustic cues at the boundaries" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")

@@ -82,6 +82,7 @@ def run_corpus(
     workbooks: bool = True,
     report: bool = True,
     machines: Sequence[str] = (),
+    cues: bool = False,
     **scoring: Any,
 ) -> RunOutcome:
     """Score a corpus with the track of ``config`` (:class:`~segagree.corpus.config.RunConfig`:
@@ -90,7 +91,8 @@ def run_corpus(
     :func:`segagree.corpus.scheduler.score_corpus` takes ``scoring``: ``jobs``, ``backend``,
     ``resume``, ``progress``. ``outcome.outputs["rebuilt"]`` lists the outputs written this time.
     ``machines`` (token track): judge these annotators against the others as a panel
-    (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report."""
+    (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report.
+    ``cues`` (token track): the cue profile of every text with a recording (:func:`add_cue_profile`)."""
     from segagree.corpus.lock import output_lock
     from segagree.corpus.scheduler import plan_corpus
     from segagree.files.atomic import remove_leftover_temporaries
@@ -108,10 +110,69 @@ def run_corpus(
         outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
         if machines:
             add_panel(corpus_dir, outdir, outcome, config, machines)
+        if cues and token:
+            add_cue_profile(outdir, outcome, config)
         jobs = int(scoring.get("jobs", 1))
         if scoring.get("backend", "loky") != "dask":
             jobs = min(max(jobs, 1), usable_cpus())
         return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+
+
+def add_cue_profile(outdir: Path, outcome: RunOutcome, config: Any) -> None:
+    """``run --cues``: the acoustic cues of every text whose recording is found (as the review finds it:
+    annotator A's file's media), pooled per annotator pair over the texts into one cue profile
+    (:func:`segagree.scoring.acoustics.profile.cue_profile`), written as ``cues.csv`` and
+    ``plots/cues.png`` (pause and F0 reset of every pair together, agreed against disputed); the
+    report shows both. The tracks are cached under ``OUTDIR/.segagree-cues``."""
+    import csv
+    import io
+
+    from segagree.corpus.acoustic_cues import attach_cues, pair_points
+    from segagree.corpus.outcome import texts_of
+    from segagree.corpus.tasks import with_operation_rows
+    from segagree.files.atomic import write_text_atomic
+    from segagree.outputs.plots import cue_profile_png
+    from segagree.scoring.acoustics.profile import ALL_TYPES, cue_profile
+
+    points: list[Any] = []
+    pooled: list[Any] = []
+    with_cues, notes = [], []
+    for text, indexes in texts_of(outcome).items():
+        results = with_operation_rows([outcome.results[i] for i in indexes], config)
+        attach_cues(results, config, output_dir=outdir)
+        for r in results:
+            if r.get("cues"):
+                points += pair_points(r, f"{r['annotator_a']} / {r['annotator_b']}")
+                pooled += pair_points(r, "all pairs")
+                if r["cues"]["note"]:
+                    notes.append(f"{text}: {r['cues']['note']}")
+        if any(r.get("cues") for r in results):
+            with_cues.append(text)
+    if not with_cues:
+        outcome.cue_profile = {
+            "rows": [],
+            "plot": None,
+            "texts": [],
+            "note": "no text names a recording that was found",
+        }
+        return
+    rows = cue_profile(pooled) + cue_profile(points)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=["pair", "type", "category", "cue", "n", "mean", "low", "high", "note"])
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomic(outdir / "cues.csv", buf.getvalue())
+    shown = [r for r in rows if r["pair"] == "all pairs" and r["type"] == ALL_TYPES]
+    plot = None
+    if any(r["mean"] is not None for r in shown):
+        from segagree.files.atomic import atomic_path
+
+        png = cue_profile_png(shown, title="Cue profile, every pair: agreed against disputed boundaries")
+        with atomic_path(outdir / "plots" / "cues.png") as tmp:
+            tmp.write_bytes(png)
+        plot = "plots/cues.png"
+    outcome.cue_profile = {"rows": rows, "plot": plot, "texts": with_cues, "note": "; ".join(notes[:5])}
+    outcome.outputs["cues"] = str(outdir / "cues.csv")
 
 
 #: The machine a run's panel reads the others against (``segagree baseline``'s default annotator name).

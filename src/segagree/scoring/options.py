@@ -208,6 +208,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
         "--review-pages": Rule((TOKEN,), instead="for units in time use segagree review --time TEXT... -o TEXT.html"),
         "--machine": Rule(BOTH),
+        "--cues": Rule((TOKEN,), instead="the acoustic cues are measured on the token track only so far"),
         "--metric": Rule((TOKEN,), instead="--measure chooses the time measures"),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),
