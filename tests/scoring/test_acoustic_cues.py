@@ -56,6 +56,23 @@ def test_tracks_equal_praat(recording: Path, tracks, tmp_path: Path) -> None:
     np.testing.assert_allclose(tracks.nuclei, ref["N"][:, 0], atol=1e-8)
 
 
+def test_speech_equals_praat(tmp_path: Path) -> None:
+    """Synthesised speech (espeak-ng): many syllable nuclei, voiceless stretches, short pauses."""
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
+    wav = tmp_path / "speech.wav"
+    text = "The garden was quiet this morning, and the tomatoes were all gone. Nobody knew what had eaten them."
+    subprocess.run([espeak, "-w", str(wav), text], check=True, capture_output=True)
+    mine = extract_tracks(wav)
+    ref = _praat(wav, tmp_path, "75", "600", "-25")
+    np.testing.assert_allclose(mine.f0, ref["P"][:, 1], atol=1e-6, equal_nan=True)
+    np.testing.assert_allclose(mine.intensity, ref["I"][:, 1], atol=1e-6)
+    np.testing.assert_allclose(mine.silences, ref["S"], atol=1e-8)
+    assert len(mine.nuclei) > 15
+    np.testing.assert_allclose(mine.nuclei, ref["N"][:, 0], atol=1e-8)
+
+
 def test_other_settings_equal_praat(recording: Path, tmp_path: Path) -> None:
     settings = CueSettings(pitch_floor=90, pitch_ceiling=300, silence_threshold=-30)
     mine = extract_tracks(recording, settings)
@@ -136,3 +153,14 @@ def test_bad_settings_and_files(tmp_path: Path) -> None:
     bad.write_bytes(b"not audio")
     with pytest.raises(SegagreeError, match="cannot be read as audio"):
         extract_tracks(bad)
+
+
+def test_the_forked_pitch_is_the_same(recording: Path, tracks, monkeypatch: pytest.MonkeyPatch) -> None:
+    from segagree.scoring.acoustics import tracks as module
+
+    monkeypatch.setattr(module, "PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr("segagree.cpus.usable_cpus", lambda: 2)
+    forked = extract_tracks(recording)
+    np.testing.assert_array_equal(forked.f0, tracks.f0)
+    np.testing.assert_array_equal(forked.pitch_times, tracks.pitch_times)
+    np.testing.assert_array_equal(forked.nuclei, tracks.nuclei)
