@@ -160,7 +160,12 @@ def test_the_forked_pitch_is_the_same(recording: Path, tracks, monkeypatch: pyte
 
     monkeypatch.setattr(module, "PARALLEL_SECONDS", 0.0)
     monkeypatch.setattr("segagree.cpus.usable_cpus", lambda: 2)
+    monkeypatch.setattr("segagree.cpus.can_fork", lambda: True)
+    seen = []
+    real = module._pitch
+    monkeypatch.setattr(module, "_pitch", lambda *a: seen.append(1) or real(*a))
     forked = extract_tracks(recording)
+    assert not seen  # computed in the child (its calls are not this process's)
     np.testing.assert_array_equal(forked.f0, tracks.f0)
     np.testing.assert_array_equal(forked.pitch_times, tracks.pitch_times)
     np.testing.assert_array_equal(forked.nuclei, tracks.nuclei)
