@@ -131,7 +131,7 @@ def test_run_cues_pool_a_profile_into_the_report(tmp_path: Path) -> None:
 
     corpus = tmp_path / "corpus"
     shutil.copytree(Path(__file__).resolve().parents[2] / "sample_corpora" / "recording", corpus)
-    done = run(corpus, tmp_path / "out", cues=True, kappa=False, workbooks=False)
+    done = run(corpus, tmp_path / "out", cues=True, kappa=False)
     profile = done.cue_profile
     assert profile is not None and profile["texts"] == ["talk"] and profile["plot"] == "plots/cues.png"
     agreed = next(
@@ -141,3 +141,5 @@ def test_run_cues_pool_a_profile_into_the_report(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "plots" / "cues.png").is_file()
     assert (tmp_path / "out" / "cues.csv").read_text(encoding="utf-8").startswith("pair,type,category,cue,n,mean")
     assert "Acoustic cues at the boundaries" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    rows = _rows(tmp_path / "out" / "review" / "talk.xlsx")  # the run's workbook has the cue columns
+    assert [r["pause (s)"] for r in rows if r["operation"] == "deletion"] == [pytest.approx(0.744, abs=0.01)]

@@ -133,11 +133,13 @@ def run(
             choose_metrics(settings, metrics)
         if format is not None:
             settings.format = format
+        if cues:
+            settings.cues = True
         if read_options:
             settings.read.update(read_options)
             if "encoding" in settings.read:
                 settings.encoding = settings.read.pop("encoding")
     return run_corpus(
         corpus, out, settings, workbooks=not time and workbooks is not False, report=report, jobs=jobs,
-        backend=backend, resume=resume, progress=progress, machines=tuple(machines or ()), cues=cues,
+        backend=backend, resume=resume, progress=progress, machines=tuple(machines or ()),
     )  # fmt: skip

@@ -82,7 +82,6 @@ def run_corpus(
     workbooks: bool = True,
     report: bool = True,
     machines: Sequence[str] = (),
-    cues: bool = False,
     **scoring: Any,
 ) -> RunOutcome:
     """Score a corpus with the track of ``config`` (:class:`~segagree.corpus.config.RunConfig`:
@@ -92,7 +91,8 @@ def run_corpus(
     ``resume``, ``progress``. ``outcome.outputs["rebuilt"]`` lists the outputs written this time.
     ``machines`` (token track): judge these annotators against the others as a panel
     (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report.
-    ``cues`` (token track): the cue profile of every text with a recording (:func:`add_cue_profile`)."""
+    ``config.cues`` (token track): the cue profile of every text with a recording (:func:`add_cue_profile`)
+    and the cue columns in its review workbook."""
     from segagree.corpus.lock import output_lock
     from segagree.corpus.scheduler import plan_corpus
     from segagree.files.atomic import remove_leftover_temporaries
@@ -110,7 +110,7 @@ def run_corpus(
         outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
         if machines:
             add_panel(corpus_dir, outdir, outcome, config, machines)
-        if cues and token:
+        if token and getattr(config, "cues", False):
             add_cue_profile(outdir, outcome, config)
         jobs = int(scoring.get("jobs", 1))
         if scoring.get("backend", "loky") != "dask":
@@ -370,6 +370,11 @@ class WorkbookWriter:
         digest = workbook_digest([result], self.config, self.scheme_digest)
         if self.current.get(text) == digest and path.is_file():
             return {}
+        if self.config.cues:
+            from segagree.corpus.acoustic_cues import attach_cues
+
+            result = dict(result, operation_rows=[dict(op) for op in result["operation_rows"]])
+            attach_cues([result], self.config, output_dir=self.outdir)
         write_review_workbook(path, [result], self.config)
         return {"workbook": digest}
 
@@ -443,7 +448,12 @@ def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig)
     from segagree.corpus.tasks import with_operation_rows
     from segagree.outputs.review_workbook import write_review_workbook
 
-    return write_review_workbook(path, with_operation_rows(results, config), config)
+    results = with_operation_rows(results, config)
+    if config.cues:
+        from segagree.corpus.acoustic_cues import attach_cues
+
+        attach_cues(results, config, output_dir=path.parent.parent)  # the run's folder: review/TEXT.xlsx
+    return write_review_workbook(path, results, config)
 
 
 __all__ = [
