@@ -143,3 +143,26 @@ def test_run_cues_pool_a_profile_into_the_report(tmp_path: Path) -> None:
     assert "Acoustic cues at the boundaries" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     rows = _rows(tmp_path / "out" / "review" / "talk.xlsx")  # the run's workbook has the cue columns
     assert [r["pause (s)"] for r in rows if r["operation"] == "deletion"] == [pytest.approx(0.744, abs=0.01)]
+
+
+def test_time_review_cues_and_adjudication(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    import openpyxl
+
+    from segagree.api.reviews import adjudicate_time, review_time
+
+    a, b, recording = pair
+    out = review_time([a, b], tmp_path / "t.xlsx", media=recording)
+    assert out["cues"] == "cues from two.wav"
+    wb = openpyxl.load_workbook(out["path"])
+    ws = wb["Alignment"]
+    header = [c.value for c in ws[1]]
+    rows = [dict(zip(header, (c.value for c in row), strict=True)) for row in ws.iter_rows(min_row=2)]
+    # annotators are named by the files' names (t.a, t.b)
+    first = next(r for r in rows if r["t.a start"] == pytest.approx(0.3))
+    assert first["t.a pause (s)"] == pytest.approx(0.6, abs=0.03) and 6.0 < first["t.a F0 reset (st)"] < 7.6
+    assert "no next unit" in next(r for r in rows if r["t.a end"] == pytest.approx(3.1))["cue note"]
+    for row in ws.iter_rows(min_row=2):
+        row[header.index("decision")].value = "t.a"
+    wb.save(out["path"])
+    report = adjudicate_time(out["path"], tmp_path / "gold.TextGrid")
+    assert report is not None and (tmp_path / "gold.TextGrid").is_file()

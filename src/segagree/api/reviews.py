@@ -33,6 +33,7 @@ class TimeReviewOutcome(TypedDict):
     groups: int
     kinds: dict[str, int]
     plots: list[str]
+    cues: str
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,8 @@ def review_time(
     plot: PathLike | None = None,
     media: PathLike | None = None,
     margin: float = 1.0,
+    cues: bool | None = None,
+    cue_settings: CueSettings | None = None,
     **reading: Any,
 ) -> TimeReviewOutcome:
     """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
@@ -167,10 +170,13 @@ def review_time(
     The alignment comes from ``measure`` or from the first measure of the time group that gives one
     (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
     ``plot`` (a .png) also draws each speaker's units and their alignment (``NAME.SPEAKER.png`` when
-    there are several speakers).
+    there are several speakers). ``cues`` (a workbook): each annotator's pause, F0 and intensity reset at
+    the end of its unit in the row, from the recording (``media`` or the first source naming one), as
+    :func:`review`'s ``cues`` (None: when a recording is found).
 
     Returns:
-        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths]}``.
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "cues": "cues from NAME",
+        the reason there are none, or ""}``.
     """
 
     from segagree.outputs.time_review import group_rows, write_time_review
@@ -183,6 +189,7 @@ def review_time(
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
     settings["sources"] = _recorded_sources(sources, Path(output))  # the gold is written on the first one
+    said = ""  # where the cues come from (a workbook), or why there are none
     if Path(output).suffix.lower() in (".html", ".htm"):
         from segagree.outputs.review_page import time_page_data, write_review_page
 
@@ -196,10 +203,20 @@ def review_time(
         )
         path = write_review_page(output, data)
     else:
-        path = write_time_review(output, rows, list(timed.annotators), settings)
+        extra: list[str] = []
+        if cues is not False:
+            from segagree.corpus.acoustic_cues import time_cues
+
+            items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+            columns = time_cues(
+                rows, timed, [Path(p) for p in items if isinstance(p, (str, os.PathLike))], media=media,
+                settings=cue_settings, output_dir=Path(output).resolve().parent, always=bool(cues),
+            )  # fmt: skip
+            extra, said = columns[:-1], (columns[-1] if columns else "")
+        path = write_time_review(output, rows, list(timed.annotators), settings, extra)
     plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
-    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
+    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots, "cues": said}
 
 
 def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Path) -> list[dict[str, str]]:

@@ -167,7 +167,10 @@ def review(
         from segagree.cli.agree_time import run_time_review
 
         opts = {**time_opts, "seed": given_seed(seed), "jobs": None}  # jobs: the measure's default
-        run_time_review(list(files), output, opts, reading, scheme, plot, media=media, margin=margin)
+        run_time_review(
+            list(files), output, opts, reading, scheme, plot, media=media, margin=margin, cues=cues,
+            cue_settings=cue_settings,
+        )  # fmt: skip
         return
     if len(files) != 2:
         raise UsageError(

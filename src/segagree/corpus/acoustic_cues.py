@@ -22,7 +22,7 @@ from segagree.model import Document
 from segagree.scoring.acoustics.settings import CueSettings
 from segagree.scoring.acoustics.tracks import CACHE_DIR, Tracks, cached_tracks, cues_available
 
-__all__ = ["attach_cues", "cue_summary", "pair_points", "recording_tracks"]
+__all__ = ["attach_cues", "cue_summary", "pair_points", "recording_tracks", "sources_media", "time_cues"]
 
 
 def recording_tracks(
@@ -42,6 +42,24 @@ def recording_tracks(
         return cached_tracks(info.path, settings, cache_dir), info.path.name, ""
     except SegagreeError as err:
         return None, info.path.name, f"no cues: {info.path.name} {err.message}"
+
+
+def sources_media(sources: Sequence[Any], media: str | os.PathLike[str] | None) -> Any:
+    """The recording of a time review's sources (:class:`segagree.files.media.MediaInfo`): ``media``,
+    else the first source that names one that exists (else what the first naming one said)."""
+    from segagree.formats import read_document
+
+    info = find_media(None, media) if media is not None else None
+    for path in sources if info is None else ():
+        try:
+            found = find_media(read_document(path))
+        except Exception:  # a units table or a file only the time reader reads: it names no recording
+            continue
+        if found.path is not None or info is None or not info.source:
+            info = found
+        if found.path is not None:
+            break
+    return info or find_media(None)
 
 
 def attach_cues(
@@ -109,3 +127,37 @@ def cue_summary(results: Sequence[Mapping[str, Any]]) -> str:
         if cues:
             return f"cues from {cues['recording']}" if not cues["note"] else f"cues: {cues['note']}"
     return ""
+
+
+def time_cues(
+    rows: list[dict[str, Any]],
+    timed: Any,
+    sources: Sequence[Any],
+    *,
+    media: str | os.PathLike[str] | None = None,
+    settings: CueSettings | None = None,
+    output_dir: Path | None = None,
+    always: bool = False,
+) -> list[str]:
+    """Give a time review's rows their cue columns (:func:`segagree.scoring.acoustics.time_cues.time_row_cues`)
+    from the recording of its sources; returns the columns ([] when none were added: no recording
+    found, unless ``always``), and a last entry ``cues from NAME`` or the reason there are none."""
+    from segagree.scoring.acoustics.time_cues import time_cue_columns, time_row_cues
+
+    settings = settings or CueSettings()
+    info = sources_media(sources, media)
+    if info.path is None and not always:
+        return []
+    tracks, why = None, info.note
+    if info.path is not None:
+        missing = cues_available()
+        if missing:
+            why = missing
+        else:
+            try:
+                tracks = cached_tracks(info.path, settings, None if output_dir is None else output_dir / CACHE_DIR)
+            except SegagreeError as err:
+                why = f"no cues: {info.path.name} {err.message}"
+    annotators = list(timed.annotators)
+    time_row_cues(rows, timed.speakers, annotators, tracks, settings, why)
+    return [*time_cue_columns(annotators), f"cues from {info.path.name}" if tracks is not None else f"cues: {why}"]

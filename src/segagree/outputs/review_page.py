@@ -31,14 +31,13 @@ from urllib.parse import quote
 
 import numpy as np
 
-from segagree.corpus.acoustic_cues import attach_cues, cue_summary
+from segagree.corpus.acoustic_cues import attach_cues, cue_summary, sources_media
 from segagree.corpus.config import RunConfig
 from segagree.corpus.documents import read_text_document
 from segagree.corpus.tasks import file_sha1, with_operation_rows
 from segagree.errors import SegagreeError
 from segagree.files.atomic import write_text_atomic
 from segagree.files.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
-from segagree.formats import read_document
 from segagree.model import NONE_SYMBOL, Document
 from segagree.model.digest import json_digest
 from segagree.outputs.review_workbook import (
@@ -347,16 +346,7 @@ def time_page_data(
     """The page data of a time review (``rows`` from :func:`segagree.outputs.time_review.group_rows`,
     in the workbook's order: row ``i`` is group ``i + 1``); the recording from ``media`` or the
     first source that names one."""
-    info = find_media(None, media) if media is not None else None
-    for path in sources if info is None else ():
-        try:
-            found = find_media(read_document(path))
-        except Exception:  # a units table or a file only the time reader reads: it names no recording
-            continue
-        if found.path is not None or info is None or not info.source:
-            info = found
-        if found.path is not None:
-            break
+    info = sources_media(sources, media)
     out_rows = []
     for n, row in enumerate(rows, start=1):
         members = []
@@ -391,7 +381,7 @@ def time_page_data(
         "kind": "time",
         "text": text,
         "written_by": f"segagree {version()}",
-        "media": media_data(info or find_media(None), page_dir, margin=margin),
+        "media": media_data(info, page_dir, margin=margin),
         "pairs": [
             {
                 "sheet": "Alignment",

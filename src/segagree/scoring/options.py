@@ -170,12 +170,9 @@ OPTIONS: dict[str, dict[str, Rule]] = {
     },
     "review": {
         "--output": Rule(),
-        "--media": Rule(),  # the page's recording and the cues' (with --time: the page's)
+        "--media": Rule(),  # the page's recording and the cues'
         "--margin": Rule(),
-        **{
-            flag: Rule((TOKEN,), instead="the acoustic cues are measured for token reviews only so far")
-            for flag in ("--cues", "--pitch-floor", "--pitch-ceiling", "--silence-threshold")
-        },
+        **{flag: Rule(BOTH) for flag in ("--cues", "--pitch-floor", "--pitch-ceiling", "--silence-threshold")},
         "--scheme": Rule(BOTH),
         "--mode": Rule((TOKEN,), instead=_S_F),
         "--matches": Rule((TOKEN,), instead="a time review lists every aligned group"),
