@@ -169,3 +169,12 @@ def test_the_forked_pitch_is_the_same(recording: Path, tracks, monkeypatch: pyte
     np.testing.assert_array_equal(forked.f0, tracks.f0)
     np.testing.assert_array_equal(forked.pitch_times, tracks.pitch_times)
     np.testing.assert_array_equal(forked.nuclei, tracks.nuclei)
+
+
+def test_too_short_for_praat_is_a_clear_error(tmp_path: Path) -> None:
+    import soundfile
+
+    short = tmp_path / "short.wav"
+    soundfile.write(str(short), np.zeros(400), 8000)
+    with pytest.raises(SegagreeError, match="Praat cannot analyse the recording: .*shorter than window"):
+        extract_tracks(short)

@@ -166,3 +166,15 @@ def test_time_review_cues_and_adjudication(pair: tuple[Path, Path, Path], tmp_pa
     wb.save(out["path"])
     report = adjudicate_time(out["path"], tmp_path / "gold.TextGrid")
     assert report is not None and (tmp_path / "gold.TextGrid").is_file()
+
+
+def test_without_parselmouth_the_rows_say_so(
+    pair: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, recording = pair
+    monkeypatch.setattr("segagree.corpus.acoustic_cues.cues_available", lambda: "praat-parselmouth is not installed")
+    out = review(a, b, tmp_path / "r.xlsx", kappa=False, media=recording)
+    assert out.cues == "cues: praat-parselmouth is not installed"
+    (row,) = [r for r in _rows(out.path) if r["operation"] == "deletion"]
+    assert row["pause (s)"] is None and row["gap (s)"] == pytest.approx(0.5)
+    assert row["cue note"].startswith("praat-parselmouth is not installed")

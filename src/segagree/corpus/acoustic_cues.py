@@ -41,7 +41,7 @@ def recording_tracks(
     try:
         return cached_tracks(info.path, settings, cache_dir), info.path.name, ""
     except SegagreeError as err:
-        return None, info.path.name, f"no cues: {info.path.name} {err.message}"
+        return None, info.path.name, f"{info.path.name}: {err.message}"
 
 
 def sources_media(sources: Sequence[Any], media: str | os.PathLike[str] | None) -> Any:
@@ -157,7 +157,7 @@ def time_cues(
             try:
                 tracks = cached_tracks(info.path, settings, None if output_dir is None else output_dir / CACHE_DIR)
             except SegagreeError as err:
-                why = f"no cues: {info.path.name} {err.message}"
+                why = f"{info.path.name}: {err.message}"
     annotators = list(timed.annotators)
     time_row_cues(rows, timed.speakers, annotators, tracks, settings, why)
     return [*time_cue_columns(annotators), f"cues from {info.path.name}" if tracks is not None else f"cues: {why}"]

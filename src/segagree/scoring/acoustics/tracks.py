@@ -26,7 +26,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -64,7 +64,7 @@ def cues_available() -> str:
     try:
         import parselmouth  # noqa: F401
     except ImportError:
-        return "no cues: praat-parselmouth is not installed (pip install 'segagree[cues]')"
+        return "praat-parselmouth is not installed (pip install 'segagree[cues]')"
     return ""
 
 
@@ -211,6 +211,17 @@ def _pitch_child(send: Any, sound: Any, settings: CueSettings) -> None:
         send.close()
 
 
+def _received(receive: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The forked child's pitch (its error raised here)."""
+    try:
+        kind, payload = receive.recv()
+    except EOFError:
+        raise RuntimeError("the pitch process stopped without a result") from None
+    if kind == "error":
+        raise payload
+    return cast("tuple[np.ndarray, np.ndarray]", payload)
+
+
 #: Recordings longer than this get their pitch in a forked child beside the rest (2 CPUs or more).
 PARALLEL_SECONDS = 60.0
 
@@ -240,21 +251,22 @@ def extract_tracks(path: str | os.PathLike[str], settings: CueSettings | None = 
         child = context.Process(target=_pitch_child, args=(send, sound, settings), daemon=True)
         child.start()
         send.close()
-    intensity = call(sound, "To Intensity", settings.intensity_min_pitch, 0, "yes")
-    found = _analysis(sound, settings)
-    if child is not None and receive is not None:
-        try:
-            kind, payload = receive.recv()
-        except EOFError:
-            kind, payload = "error", RuntimeError(f"the pitch process stopped (exit code {child.exitcode})")
-        finally:
-            receive.close()
+    try:
+        intensity = call(sound, "To Intensity", settings.intensity_min_pitch, 0, "yes")
+        found = _analysis(sound, settings)
+        pitch_times, f0 = _pitch(sound, settings) if child is None else _received(receive)
+    except Exception as err:  # Praat's own error (a recording shorter than its windows ...)
+        if child is not None:
+            child.terminate()
+        if isinstance(err, SegagreeError):
+            raise
+        said = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise SegagreeError(f"Praat cannot analyse the recording: {said}", path=path) from None
+    finally:
+        if child is not None:
+            if receive is not None:
+                receive.close()
             child.join()
-        if kind == "error":
-            raise payload
-        pitch_times, f0 = payload
-    else:
-        pitch_times, f0 = _pitch(sound, settings)
     return Tracks(
         duration=float(sound.duration),
         pitch_times=pitch_times,
