@@ -175,8 +175,8 @@ def review_time(
     :func:`review`'s ``cues`` (None: when a recording is found).
 
     Returns:
-        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "cues": "cues from NAME",
-        the reason there are none, or ""}``.
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "cues"}``; ``cues`` is
+        ``cues from NAME``, the reason there are none, or empty.
     """
 
     from segagree.outputs.time_review import group_rows, write_time_review
