@@ -173,7 +173,9 @@ def test_without_parselmouth_the_rows_say_so(
 ) -> None:
     a, b, recording = pair
     monkeypatch.setattr("segagree.corpus.acoustic_cues.cues_available", lambda: "praat-parselmouth is not installed")
-    out = review(a, b, tmp_path / "r.xlsx", kappa=False, media=recording)
+    quiet = review(a, b, tmp_path / "quiet.xlsx", kappa=False, media=recording)
+    assert quiet.cues == "" and "pause (s)" not in _rows(quiet.path)[0]  # by default: no cue columns
+    out = review(a, b, tmp_path / "r.xlsx", kappa=False, media=recording, cues=True)
     assert out.cues == "cues: praat-parselmouth is not installed"
     (row,) = [r for r in _rows(out.path) if r["operation"] == "deletion"]
     assert row["pause (s)"] is None and row["gap (s)"] == pytest.approx(0.5)

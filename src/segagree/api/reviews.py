@@ -84,8 +84,8 @@ def review(
     when named). ``cues`` gives each row the acoustic cues at its boundary point
     (:mod:`segagree.scoring.acoustics`: pause, F0 and intensity reset, speech rate, final lengthening)
     from the recording (``media`` or the one A's file names), with ``cue_settings`` (Praat's defaults);
-    None: when a recording is found; True: always (columns empty with the reason without one); False:
-    never. The recording's tracks are cached beside the output (``.segagree-cues/``).
+    None: when a recording is found and parselmouth is installed; True: always (columns empty with the
+    reason without them); False: never. The recording's tracks are cached beside the output (``.segagree-cues/``).
 
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.

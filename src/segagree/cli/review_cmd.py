@@ -84,7 +84,8 @@ from segagree.cli.common import (
     "--cues/--no-cues",
     default=None,
     help="The acoustic cues at each row's boundary (pause, F0 and intensity reset, speech rate, final lengthening; "
-    "needs segagree[cues]). Default: when a recording is found; --cues: always (empty with the reason without one).",
+    "needs segagree[cues]). Default: when a recording is found and segagree[cues] is installed; --cues: always "
+    "(empty, with the reason, without them).",
 )
 @click.option(
     "--pitch-floor",

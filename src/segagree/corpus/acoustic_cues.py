@@ -75,8 +75,8 @@ def attach_cues(
     """Give every operation row of ``results`` (successful token task results of one text, with their
     ``operation_rows``) its cues, and each result a ``cues`` record (recording, settings, note); the
     tracks cached under ``output_dir``/:data:`CACHE_DIR`. ``docs``: documents already read, by path.
-    Unless ``always``, nothing is attached when no recording is found (the review then has no cue
-    columns). Returns the recording's tracks (None without them)."""
+    Unless ``always``, nothing is attached when no recording is found or parselmouth is not installed
+    (the review then has no cue columns). Returns the recording's tracks (None without them)."""
     from segagree.outputs.review_workbook import workbook_settings
     from segagree.scoring.acoustics.review_cues import AnnotationTimes, operation_cues, unmarked_cues
 
@@ -95,7 +95,7 @@ def attach_cues(
                 )
     cache = None if output_dir is None else Path(output_dir) / CACHE_DIR
     first = docs[ok[0]["file_a"]]
-    if not always and find_media(first, media).path is None:
+    if not always and (find_media(first, media).path is None or cues_available()):
         return None
     tracks, name, why = recording_tracks(first, media, settings, cache)
     pairing = workbook_settings(config)
@@ -146,7 +146,7 @@ def time_cues(
 
     settings = settings or CueSettings()
     info = sources_media(sources, media)
-    if info.path is None and not always:
+    if not always and (info.path is None or cues_available()):
         return []
     tracks, why = None, info.note
     if info.path is not None:
