@@ -180,3 +180,29 @@ def test_without_parselmouth_the_rows_say_so(
     (row,) = [r for r in _rows(out.path) if r["operation"] == "deletion"]
     assert row["pause (s)"] is None and row["gap (s)"] == pytest.approx(0.5)
     assert row["cue note"].startswith("praat-parselmouth is not installed")
+
+
+@pytest.mark.parametrize("ext", ["cha", "trs"])
+def test_other_timed_formats_give_the_same_cues(tmp_path: Path, ext: str) -> None:
+    """CHAT bullets (the recording named by @Media) and Transcriber turns place the points as ELAN does."""
+    import shutil
+
+    from segagree.api import convert
+
+    sample = Path(__file__).resolve().parents[2] / "sample_corpora" / "recording"
+    shutil.copy(sample / "talk.ogg", tmp_path / "talk.ogg")
+    for x in ("kim", "lee"):
+        convert(sample / f"talk.{x}.eaf", tmp_path / f"talk.{x}.{ext}")
+        if ext == "cha":
+            path = tmp_path / f"talk.{x}.cha"
+            path.write_text(
+                path.read_text(encoding="utf-8").replace("@Languages:", "@Media:\ttalk, audio\n@Languages:")
+            )
+    media = None if ext == "cha" else tmp_path / "talk.ogg"
+    other = review(
+        tmp_path / f"talk.kim.{ext}", tmp_path / f"talk.lee.{ext}", tmp_path / "o.xlsx", kappa=False, media=media
+    )
+    elan = review(sample / "talk.kim.eaf", sample / "talk.lee.eaf", tmp_path / "e.xlsx", kappa=False)
+    assert other.cues == elan.cues == "cues from talk.ogg"
+    keys = ("operation", "pause (s)", "F0 reset (st)", "intensity reset (dB)", "rate before (syl/s)")
+    assert [[r[k] for k in keys] for r in _rows(other.path)] == [[r[k] for k in keys] for r in _rows(elan.path)]
