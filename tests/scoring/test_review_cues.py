@@ -166,6 +166,14 @@ def test_time_review_cues_and_adjudication(pair: tuple[Path, Path, Path], tmp_pa
     wb.save(out["path"])
     report = adjudicate_time(out["path"], tmp_path / "gold.TextGrid")
     assert report is not None and (tmp_path / "gold.TextGrid").is_file()
+    # the time page: each row's cues (its first annotator's unit) and the tracks
+    from segagree.outputs.review_page import page_data
+
+    page = review_time([a, b], tmp_path / "t.html", media=recording)
+    data = page_data(page["path"])
+    assert page["cues"] == data["cues"] == "cues from two.wav" and data["media"]["pitch"]
+    shown = next(r for r in data["pairs"][0]["rows"] if r["members"][0] and r["members"][0][0] == pytest.approx(0.3))
+    assert shown["cues"]["pause"] == pytest.approx(first["t.a pause (s)"]) and "t.a's unit" in shown["cues"]["cue_note"]
 
 
 def test_without_parselmouth_the_rows_say_so(

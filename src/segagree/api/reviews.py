@@ -170,7 +170,7 @@ def review_time(
     The alignment comes from ``measure`` or from the first measure of the time group that gives one
     (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
     ``plot`` (a .png) also draws each speaker's units and their alignment (``NAME.SPEAKER.png`` when
-    there are several speakers). ``cues`` (a workbook): each annotator's pause, F0 and intensity reset at
+    there are several speakers). ``cues``: each annotator's pause, F0 and intensity reset at
     the end of its unit in the row, from the recording (``media`` or the first source naming one), as
     :func:`review`'s ``cues`` (None: when a recording is found).
 
@@ -190,29 +190,29 @@ def review_time(
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
     settings["sources"] = _recorded_sources(sources, Path(output))  # the gold is written on the first one
     said = ""  # where the cues come from (a workbook), or why there are none
+    items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
+    extra: list[str] = []
+    tracks = None
+    if cues is not False:
+        from segagree.corpus.acoustic_cues import time_cues
+
+        extra, said, tracks = time_cues(
+            rows, timed, paths, media=media, settings=cue_settings, output_dir=Path(output).resolve().parent,
+            always=bool(cues),
+        )  # fmt: skip
     if Path(output).suffix.lower() in (".html", ".htm"):
         from segagree.outputs.review_page import time_page_data, write_review_page
 
         check_margin(margin)
-        items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
-        paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
         page_dir = Path(output).resolve().parent
         text = Path(paths[0]).name.split(".")[0] if paths else ""
         data = time_page_data(
-            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text
-        )
+            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text,
+            tracks=tracks, cues=said if extra else "", cue_settings=cue_settings,
+        )  # fmt: skip
         path = write_review_page(output, data)
     else:
-        extra: list[str] = []
-        if cues is not False:
-            from segagree.corpus.acoustic_cues import time_cues
-
-            items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
-            columns = time_cues(
-                rows, timed, [Path(p) for p in items if isinstance(p, (str, os.PathLike))], media=media,
-                settings=cue_settings, output_dir=Path(output).resolve().parent, always=bool(cues),
-            )  # fmt: skip
-            extra, said = columns[:-1], (columns[-1] if columns else "")
         path = write_time_review(output, rows, list(timed.annotators), settings, extra)
     plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))

@@ -138,16 +138,17 @@ def time_cues(
     settings: CueSettings | None = None,
     output_dir: Path | None = None,
     always: bool = False,
-) -> list[str]:
+) -> tuple[list[str], str, Tracks | None]:
     """Give a time review's rows their cue columns (:func:`segagree.scoring.acoustics.time_cues.time_row_cues`)
     from the recording of its sources; returns the columns ([] when none were added: no recording
-    found, unless ``always``), and a last entry ``cues from NAME`` or the reason there are none."""
+    found or no parselmouth, unless ``always``), ``cues from NAME`` or the reason there are none, and
+    the recording's tracks."""
     from segagree.scoring.acoustics.time_cues import time_cue_columns, time_row_cues
 
     settings = settings or CueSettings()
     info = sources_media(sources, media)
     if not always and (info.path is None or cues_available()):
-        return []
+        return [], "", None
     tracks, why = None, info.note
     if info.path is not None:
         missing = cues_available()
@@ -160,4 +161,5 @@ def time_cues(
                 why = f"{info.path.name}: {err.message}"
     annotators = list(timed.annotators)
     time_row_cues(rows, timed.speakers, annotators, tracks, settings, why)
-    return [*time_cue_columns(annotators), f"cues from {info.path.name}" if tracks is not None else f"cues: {why}"]
+    said = f"cues from {info.path.name}" if tracks is not None and info.path is not None else f"cues: {why}"
+    return time_cue_columns(annotators), said, tracks

@@ -342,10 +342,14 @@ def time_page_data(
     media: str | os.PathLike[str] | None = None,
     margin: float = DEFAULT_MARGIN,
     text: str = "",
+    tracks: Tracks | None = None,
+    cues: str = "",
+    cue_settings: CueSettings | None = None,
 ) -> dict[str, Any]:
     """The page data of a time review (``rows`` from :func:`segagree.outputs.time_review.group_rows`,
     in the workbook's order: row ``i`` is group ``i + 1``); the recording from ``media`` or the
-    first source that names one."""
+    first source that names one. With ``cues`` (where they come from), each row shows the cues at
+    the end of its first annotator's unit and the page draws ``tracks``."""
     info = sources_media(sources, media)
     out_rows = []
     for n, row in enumerate(rows, start=1):
@@ -374,6 +378,7 @@ def time_page_data(
                 "types": sorted({str(m[2]) for m in members if m is not None}),
                 "start": min(times) if times else None,
                 "end": max(times) if times else None,
+                **({"cues": _time_row_cues(row, annotators)} if cues else {}),
             }
         )
     home = page_dir.resolve()
@@ -381,7 +386,10 @@ def time_page_data(
         "kind": "time",
         "text": text,
         "written_by": f"segagree {version()}",
-        "media": media_data(info, page_dir, margin=margin),
+        "media": media_data(
+            info, page_dir, margin=margin, tracks=tracks, cue_settings=(cue_settings or CueSettings()).to_dict()
+        ),
+        "cues": cues,
         "pairs": [
             {
                 "sheet": "Alignment",
@@ -397,6 +405,20 @@ def time_page_data(
         ],
         "settings": {**settings, "annotators": list(annotators)},
     }
+
+
+def _time_row_cues(row: Mapping[str, Any], annotators: Sequence[str]) -> dict[str, Any]:
+    """A time row's cues as the page shows a row's: those at the end of its first annotator's unit."""
+    from segagree.scoring.acoustics.time_cues import NOTE_COLUMN, TIME_CUES
+
+    for a in annotators:
+        if row.get(f"{a} start") is not None:
+            cues: dict[str, Any] = {key: row.get(f"{a} {suffix}") for key, suffix in TIME_CUES}
+            return {
+                **cues,
+                "cue_note": f"at the end of {a}'s unit" + (f"; {row[NOTE_COLUMN]}" if row.get(NOTE_COLUMN) else ""),
+            }
+    return {"cue_note": str(row.get(NOTE_COLUMN) or "")}
 
 
 # --- the HTML --------------------------------------------------------------------------------

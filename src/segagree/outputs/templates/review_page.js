@@ -204,11 +204,11 @@
     const parts = [];
     const put = (label, value) => { if (value !== null) parts.push(label + ' ' + value); };
     put('pause', num(c.pause, 2, ' s'));
-    put('gap', c.pause === null ? num(c.gap, 2, ' s') : null);
+    put('gap', c.pause == null ? num(c.gap, 2, ' s') : null);
     put('F0 reset', num(c.f0_reset, 1, ' st', true));
     put('of range', num(c.f0_reset_range, 2, '', true));
     put('intensity', num(c.intensity_reset, 1, ' dB', true));
-    if (c.rate_before !== null || c.rate_after !== null) {
+    if (c.rate_before != null || c.rate_after != null) { // absent (time rows) or null
       parts.push('rate ' + (num(c.rate_before, 1, '') || '–') + ' → ' + (num(c.rate_after, 1, '') || '–') + ' syl/s');
     }
     put('lengthening', num(c.lengthening, 2, '×'));

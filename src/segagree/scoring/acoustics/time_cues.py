@@ -15,7 +15,7 @@ from segagree.scoring.acoustics.boundary_cues import Point, SpeakerTimes, bounda
 from segagree.scoring.acoustics.settings import CueSettings
 from segagree.scoring.acoustics.tracks import Tracks
 
-__all__ = ["TIME_CUES", "time_cue_columns", "time_row_cues"]
+__all__ = ["NOTE_COLUMN", "TIME_CUES", "time_cue_columns", "time_row_cues"]
 
 #: (cue key, column suffix) of each annotator's cue columns in a time review.
 TIME_CUES = (("pause", "pause (s)"), ("f0_reset", "F0 reset (st)"), ("intensity_reset", "intensity reset (dB)"))
