@@ -77,7 +77,6 @@ def attach_cues(
     tracks cached under ``output_dir``/:data:`CACHE_DIR`. ``docs``: documents already read, by path.
     Unless ``always``, nothing is attached when no recording is found or parselmouth is not installed
     (the review then has no cue columns). Returns the recording's tracks (None without them)."""
-    from segagree.outputs.review_workbook import workbook_settings
     from segagree.scoring.acoustics.review_cues import AnnotationTimes, operation_cues, unmarked_cues
 
     settings = settings or CueSettings()
@@ -98,7 +97,7 @@ def attach_cues(
     if not always and (find_media(first, media).path is None or cues_available()):
         return None
     tracks, name, why = recording_tracks(first, media, settings, cache)
-    pairing = workbook_settings(config)
+    pairing = config.to_dict()  # the streams as the comparison paired them: speakers, normalise_speakers
     for r in ok:
         layer = str(r["compare"].get("layer") or config.layer)
         a = AnnotationTimes(docs[r["file_a"]], layer, pairing, tracks)
