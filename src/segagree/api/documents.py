@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from segagree.api.common import PathLike
+from segagree.api.common import PathLike, writes_outputs
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import format_for, read_document, write_document
 from segagree.model import BoundaryScheme, Document, load_scheme
@@ -83,6 +83,7 @@ def read(
     return read_document(Path(path), format, scheme=scheme, **options)
 
 
+@writes_outputs()
 def write(
     doc: Document, path: PathLike, format: str | None = None, *, strict: bool = False, **options: Any
 ) -> LossReport:
@@ -142,6 +143,7 @@ class ConversionReport:
         }
 
 
+@writes_outputs()
 def convert(
     source: PathLike | Document,
     target: PathLike,
@@ -214,6 +216,7 @@ class BatchConversion:
         }
 
 
+@writes_outputs("target")
 def convert_folder(
     source: PathLike,
     target: PathLike,

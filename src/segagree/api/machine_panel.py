@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from segagree.api.common import PathLike, check_seed, writes_outputs
 from segagree.errors import UsageError
-
-PathLike = str | os.PathLike[str]
 
 #: What every number of a panel means (also in the JSON and ``segagree panel --help``).
 DEFINITIONS: dict[str, str] = {
@@ -46,6 +45,7 @@ class PanelResult(dict[str, Any]):
         return {m: r["verdict"] for m, r in self["results"].items()}
 
 
+@writes_outputs("out")
 def panel(
     source: PathLike | Sequence[PathLike] | None,
     machines: str | Sequence[str],
@@ -68,6 +68,7 @@ def panel(
     params: Mapping[str, Any] | None = None,
     category: str = "label",
     out: PathLike | None = None,
+    pairer: Any = None,
 ) -> PanelResult:
     """Judge one or more segmenters against a panel of human annotators (Fournier & Inkpen 2012,
     section 3.4; Medelyan & Witten 2006).
@@ -93,6 +94,8 @@ def panel(
             :func:`agree_time`); ``measure``, ``coefficient`` and ``dataset`` do not apply.
         out: a folder to write ``panel.csv`` (the summary schema), ``panel.json`` and ``panel.html``
             into; their paths are the result's ``outputs``.
+        pairer: how two annotations of a text are paired (``(a, b) -> AnnotationPair``) instead of
+            ``layer``, ``scheme`` and the speaker options (``run --machine`` pairs them as its tasks).
 
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
@@ -100,6 +103,7 @@ def panel(
     from segagree.metrics.chance.panel import panel_statistics
 
     names = [machines] if isinstance(machines, str) else list(machines)
+    check_seed(seed)
     if time:
         from segagree.metrics.unitizing.gamma import GammaMeasure
 
@@ -127,8 +131,9 @@ def panel(
         raise UsageError("reading options (format, read_options, layer) do not apply to a segeval dataset")
     panel_input, chosen, names = _token_panel_input(
         source, names, humans, dataset, layer=layer, scheme=scheme, normalise_speakers=normalise_speakers,
-        speaker_map=speaker_map, format=format, read_options=read_options,
+        speaker_map=speaker_map, format=format, read_options=read_options, pairer=pairer,
     )  # fmt: skip
+    _check_outputs(out)  # every input is read: an output over one is refused before the statistics
     boot: dict[str, Any] = {"n_boot": n_boot, "n_perm": n_perm, "seed": seed, "level": level}
     if measure in SF_SIMILARITIES:
         from segagree.metrics.chance.sf_panel import sf_panel_statistics
@@ -158,6 +163,7 @@ def _token_panel_input(
     speaker_map: Mapping[str, str] | None,
     format: str | None,
     read_options: Mapping[str, Any] | None,
+    pairer: Any = None,
 ) -> tuple[Any, list[str], list[str]]:
     """The token panel's input (:func:`segagree.corpus.panel.read_panel`), its humans and machines:
     from a segeval dataset (a path or a mapping), or from files read as ``compare`` reads them."""
@@ -186,7 +192,17 @@ def _token_panel_input(
         scheme=scheme if not isinstance(scheme, str) else None,
         normalise_speakers=normalise_speakers,
         speaker_map=speaker_map,
+        pairer=pairer,
     )
+
+
+def _check_outputs(out: PathLike | None) -> None:
+    if out is not None:
+        from segagree.files.atomic import check_output
+        from segagree.outputs.panel import panel_paths
+
+        for path in panel_paths(Path(out)).values():
+            check_output(path)
 
 
 def _written(result: PanelResult, out: PathLike | None) -> PanelResult:

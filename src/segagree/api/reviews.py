@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from segagree.api.common import DocumentLike, PathLike, check_margin
+from segagree.api.common import DocumentLike, PathLike, check_margin, writes_outputs
 from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
@@ -44,6 +44,7 @@ class ReviewOutcome:
     unpaired_speakers: dict[str, list[str]] = field(default_factory=dict)
 
 
+@writes_outputs()
 def review(
     a: PathLike,
     b: PathLike,
@@ -125,6 +126,7 @@ def review(
     return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired)
 
 
+@writes_outputs()
 def review_time(
     sources: Sequence[DocumentLike] | DocumentLike,
     output: PathLike,
@@ -214,6 +216,7 @@ def is_time_review(review: PathLike) -> bool:
     return has_alignment_sheet(review)
 
 
+@writes_outputs()
 def adjudicate_time(
     review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip"
 ) -> TimeAdjudication:
@@ -229,6 +232,7 @@ def adjudicate_time(
     return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
 
 
+@writes_outputs()
 def adjudicate(
     review: PathLike,
     output: PathLike,

@@ -163,11 +163,14 @@ def _main(args: list[str]) -> None:
     import click
 
     from segagree.cli.group import app
+    from segagree.files.atomic import output_plan
 
     if threading_is_main():
         signal.signal(signal.SIGINT, _on_sigint)
     try:
-        app.main(args=args, prog_name="segagree", standalone_mode=False)
+        # One output plan per command: whatever the command reads, it never writes over.
+        with output_plan():
+            app.main(args=args, prog_name="segagree", standalone_mode=False)
     except Interrupted:
         print("segagree: interrupted", file=sys.stderr)
         sys.exit(130)

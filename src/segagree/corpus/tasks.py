@@ -94,6 +94,21 @@ def pair_for_run(
     )
 
 
+def run_layer(
+    config: RunConfig, a: Document, b: Document, scheme: BoundaryScheme | None
+) -> tuple[str, BoundaryScheme | None, dict[str, str] | None]:
+    """The layer a run compares ``a`` and ``b`` on (:func:`resolve_layer`): the configured layer
+    where the files have it (an SRT pair has only ``subtitle``, a DISRPT pair ``edu``), else the
+    files' own."""
+    return resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
+
+
+def pair_as_run(config: RunConfig, a: Document, b: Document) -> AnnotationPair:
+    """``a`` and ``b`` paired as a run's task pairs them (the panel of ``run --machine``)."""
+    layer, layer_scheme, merge = run_layer(config, a, b, config.load_scheme())
+    return pair_for_run(config, a, b, layer, layer_scheme, merge)
+
+
 def run_task(
     text: str,
     ann_a: str,
@@ -130,8 +145,7 @@ def run_task(
         a = read_text_document(file_a, text, config.format or None, scheme=scheme, **config.reader_options())
         b = read_text_document(file_b, text, config.format or None, scheme=scheme, **config.reader_options())
         result["format_a"], result["format_b"] = a.source_format, b.source_format
-        # The configured layer where the files have it (an SRT pair has only `subtitle`).
-        layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
+        layer, layer_scheme, merge = run_layer(config, a, b, scheme)
         subtitles = is_subtitle_document(a, layer) and is_subtitle_document(b, layer)
         metrics = [m for m in config.metrics if m not in SF_NAMES]
         sub_names: list[str] = []
