@@ -17,7 +17,8 @@ after the first ``/`` of a text name from a CoNLL-U file, wherever a text's file
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
         if not all(ids.values()):  # a file without words: likewise
             continue
         order = list(dict.fromkeys(d for who in sorted(ids) for d in ids[who]))
+        sets = {who: set(found) for who, found in ids.items()}  # (looked up once per document)
         if len(order) < 2:
             continue
         del texts[text]
@@ -69,7 +71,7 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
                 )
                 continue
             name = f"{text}{DOCUMENT_SEPARATOR}{doc_id}"
-            have = {who: path for who, path in sorted(files.items()) if doc_id in ids[who]}
+            have = {who: path for who, path in sorted(files.items()) if doc_id in sets[who]}
             lacking = [f"{who} ({files[who].name})" for who in sorted(files) if who not in have]
             if lacking:
                 notes.append(f"{name}: document {doc_id!r} is not in the file of {', '.join(lacking)}")
@@ -94,9 +96,11 @@ def document_of(text: str) -> str | None:
     return doc_id if sep else None
 
 
-def select_document(doc: Document, text: str) -> Document:
+def select_document(doc: Document, text: str, split: Mapping[str, Document] | None = None) -> Document:
     """``doc`` restricted to the document ``text`` names (:func:`document_of`), unchanged when the
-    text names none or ``doc`` was not read from a CoNLL-U file."""
+    text names none or ``doc`` was not read from a CoNLL-U file. ``split``: ``doc``'s documents
+    already split (:meth:`~segagree.model.Document.split_speakers`), so that selecting each
+    document of a file costs its own size, not the file's."""
     doc_id = document_of(text)
     if doc_id is None or doc.source_format != CONLLU:
         return doc
@@ -105,21 +109,44 @@ def select_document(doc: Document, text: str) -> Document:
             f"no document {doc_id!r} (text {text!r}); the file has {', '.join(doc.speakers)}",
             path=doc.source_path or None,
         )
-    one = doc.select_speakers([doc_id])
-    # the other documents are other texts of the run, not losses of this one
-    losses = read_losses()
-    losses.extend(loss for loss in one.losses if loss.kind != "speakers-dropped")
+    if split is not None:
+        one = split[doc_id]
+        losses = read_losses()
+        losses.extend(one.losses)
+    else:
+        one = doc.select_speakers([doc_id])
+        # the other documents are other texts of the run, not losses of this one
+        losses = read_losses()
+        losses.extend(loss for loss in one.losses if loss.kind != "speakers-dropped")
     losses.notes[:] = list(one.losses.notes)
     return one.replace(name=text, meta={**one.meta, "documents": [doc_id]}, losses=losses)
 
 
+@dataclass
+class _Whole:
+    """A whole file read for its documents, and those documents split once (on first use)."""
+
+    doc: Document
+    tokens: int
+    split: dict[str, Document] | None = None
+
+    def documents(self) -> dict[str, Document]:
+        if self.split is None:
+            self.split = self.doc.split_speakers()
+        return self.split
+
+
 #: Whole files read for their documents, most recent last: a task per document would otherwise
-#: read (and parse) its annotators' whole files once per document. Two: a task's pair of files.
-_WHOLE_FILES: OrderedDict[tuple[Any, ...], Document] = OrderedDict()
-_WHOLE_FILES_KEPT = 2
+#: read (and parse) its annotators' whole files once per document. A text's tasks pair each of
+#: its annotators with each other, so the files of every annotator are kept (up to
+#: :data:`_WHOLE_FILES_KEPT`, and while they hold at most :data:`_WHOLE_TOKENS_KEPT` tokens; at
+#: least the last two, a task's pair).
+_WHOLE_FILES: OrderedDict[tuple[Any, ...], _Whole] = OrderedDict()
+_WHOLE_FILES_KEPT = 64
+_WHOLE_TOKENS_KEPT = 4_000_000
 
 
-def _read_whole(path: str | Path, fmt: str | None, options: dict[str, Any]) -> Document:
+def _read_whole(path: str | Path, fmt: str | None, options: dict[str, Any]) -> _Whole:
     """:func:`read_document`, reusing this process's last reads of an unchanged file (same size,
     times and inode) with the same format and options."""
     st = Path(path).stat()
@@ -128,10 +155,11 @@ def _read_whole(path: str | Path, fmt: str | None, options: dict[str, Any]) -> D
         _WHOLE_FILES.move_to_end(key)
         return _WHOLE_FILES[key]
     doc = read_document(path, fmt, **options)
-    _WHOLE_FILES[key] = doc
-    while len(_WHOLE_FILES) > _WHOLE_FILES_KEPT:
-        _WHOLE_FILES.popitem(last=False)
-    return doc
+    _WHOLE_FILES[key] = whole = _Whole(doc, doc.n_tokens)
+    held = sum(w.tokens for w in _WHOLE_FILES.values())
+    while len(_WHOLE_FILES) > 2 and (len(_WHOLE_FILES) > _WHOLE_FILES_KEPT or held > _WHOLE_TOKENS_KEPT):
+        held -= _WHOLE_FILES.popitem(last=False)[1].tokens
+    return whole
 
 
 def read_text_document(path: str | Path, text: str, fmt: str | None = None, **options: Any) -> Document:
@@ -141,4 +169,7 @@ def read_text_document(path: str | Path, text: str, fmt: str | None = None, **op
     if document_of(text) is None:
         return read_document(path, fmt, **options)
     # select_document copies what it keeps: the kept whole Document is never changed
-    return select_document(_read_whole(path, fmt, dict(sorted(options.items()))), text)
+    whole = _read_whole(path, fmt, dict(sorted(options.items())))
+    if whole.doc.source_format != CONLLU or document_of(text) not in whole.documents():
+        return select_document(whole.doc, text)  # (the error that names the documents)
+    return select_document(whole.doc, text, whole.documents())

@@ -35,9 +35,21 @@ from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations,
 from segagree.version import version
 
 
+#: SHA-1s of the files this process hashed, by path and (size, times, inode): a file of many
+#: documents is a part of every one of its documents' task keys, and is hashed once.
+_DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
+
+
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes, its first 16 hex digits (part of the resume key)."""
-    return file_sha1(path)[:16]
+    """SHA-1 of a file's bytes, its first 16 hex digits (part of the resume key); a file unchanged
+    since this process last hashed it (same size, times and inode) is not read again."""
+    st = Path(path).stat()
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    name = str(path)
+    known = _DIGESTS.get(name)
+    if known is None or known[0] != stamp:
+        known = _DIGESTS[name] = (stamp, file_sha1(path)[:16])
+    return known[1]
 
 
 def file_sha1(path: Path) -> str:
