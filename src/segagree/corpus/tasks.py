@@ -34,7 +34,6 @@ from segagree.scoring.tokens.pair_figures import figure_data
 from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.version import version
 
-
 #: SHA-1s of the files this process hashed, by path and (size, times, inode): a file of many
 #: documents is a part of every one of its documents' task keys, and is hashed once.
 _DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
