@@ -382,7 +382,9 @@ def print_time(result: dict[str, Any]) -> None:
         per = res.get("speakers", {})
         table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), literal(_note(pooled)))
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
-    head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}"
+    # a table in ms is read in seconds; one of positions (--time-unit index) has no unit
+    unit = " (positions)" if (result.get("plan") or {}).get("time_unit") == "index" else " s"
+    head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}]{unit}; category: {result['category']}"
     out.print(literal(head))
     out.print(table)
     for note in result["notes"]:
