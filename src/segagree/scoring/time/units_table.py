@@ -165,9 +165,7 @@ def _position(cell: str, what: str, where: str) -> float:
         )
     value = int(cell.strip())
     if value < 0:  # (as a time before the recording's start is refused)
-        raise InputError(
-            f"the {what} {cell!r} is negative; a position counts from 0 (--time-unit index)", place=where
-        )
+        raise InputError(f"the {what} {cell!r} is negative; a position counts from 0 (--time-unit index)", place=where)
     if abs(value) > 2**53:  # beyond this a float no longer holds every integer
         raise InputError(f"the {what} {cell!r} is beyond 2**53, the largest exact position", place=where)
     return float(value)
