@@ -152,12 +152,13 @@ def review_time(
         ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths]}``.
     """
 
-    from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.outputs.time_review import group_rows, refuse_reserved_names, write_time_review
     from segagree.outputs.timeline_files import write_timeline_plots
     from segagree.scoring.time.agreement import best_alignments
 
     check_time_parameters(params, [measure] if measure else None, first=1)
     timed = read_time_units(sources, **reading)
+    refuse_reserved_names(list(timed.annotators), output)  # the page's decisions as the workbook's
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
