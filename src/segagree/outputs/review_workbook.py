@@ -346,9 +346,9 @@ def join_continued(cell: object, rest: str) -> str:
 
 class LongCells:
     """Text longer than an XLSX cell holds (:data:`XLSX_MAX_CHARS`), split, never cut: the cell
-    holds the first part ending in :data:`CUT_MARK`, the :data:`CONTINUED_SHEET` sheet the rest (sheet, row and column of
-    the cell, 1-based as Excel shows them, then the parts in order); :func:`continued_cells` of
-    adjudication joins them again."""
+    holds the first part ending in :data:`CUT_MARK`, the :data:`CONTINUED_SHEET` sheet the rest
+    (sheet, row and column of the cell, 1-based as Excel shows them, then the parts in order);
+    :func:`continued_cells` of adjudication joins them again."""
 
     def __init__(self) -> None:
         self.rest: list[tuple[str, int, int, str]] = []
