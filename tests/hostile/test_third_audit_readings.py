@@ -239,3 +239,88 @@ def test_a_cut_review_cell_reads_back_as_cut(tmp_path: Path) -> None:
         cut[0], continued_cells(openpyxl.load_workbook(tmp_path / "r.xlsx"))[("Operations", 2, col + 1)]
     )
     assert CUT_MARK not in whole and all(t in whole for t in tokens[:4])
+
+
+# --- overlap/extent with nested turns --------------------------------------------------------
+
+
+def _scan_reference(a: list[tuple[float, float]], b: list[tuple[float, float]], window: bool) -> list[float]:
+    """ELAN's getAverageRatio scanned as its code does (the brute force the search must equal)."""
+    units: list[float] = []
+    matched: set[int] = set()
+    last = -1
+    for sa, ea in a:
+        overlapping: list[int] = []
+        for j in range(last + 1 if window else 0, len(b)):
+            sb, eb = b[j]
+            if sa < eb and ea > sb:
+                if j not in matched:
+                    overlapping.append(j)
+            elif sb > ea:
+                if window:
+                    last = j - 1 - len(overlapping)
+                break
+        if not overlapping:
+            units.append(0.0)
+            continue
+        best = max(overlapping, key=lambda j: (min(ea, b[j][1]) - max(sa, b[j][0]), -j))
+        matched.add(best)
+        overlap = min(ea, b[best][1]) - max(sa, b[best][0])
+        units.append(overlap / (max(ea, b[best][1]) - min(sa, b[best][0])))
+    return units + [0.0] * (len(b) - len(matched))
+
+
+def _largest_reference(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[float]:
+    pairs = sorted(
+        (-(min(ea, eb) - max(sa, sb)), i, j)
+        for i, (sa, ea) in enumerate(a)
+        for j, (sb, eb) in enumerate(b)
+        if min(ea, eb) - max(sa, sb) > 0
+    )
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    units = []
+    for neg, i, j in pairs:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            units.append(-neg / (max(a[i][1], b[j][1]) - min(a[i][0], b[j][0])))
+    return units + [0.0] * (len(a) + len(b) - 2 * len(units))
+
+
+@pytest.mark.parametrize("short_scan", [None, -1])  # -1: every A annotation searched by the trees
+def test_overlap_extent_equals_elans_scan_on_random_and_nested_turns(
+    monkeypatch: pytest.MonkeyPatch, short_scan: int | None
+) -> None:
+    from segagree.metrics.unitizing import overlap_extent
+
+    if short_scan is not None:
+        monkeypatch.setattr(overlap_extent, "_SHORT_SCAN", short_scan)
+    rng = random.Random(11)
+    for case in range(400):
+        n, m = rng.randint(0, 30), rng.randint(0, 30)
+        if case % 3 == 0:  # nested turns
+            a = sorted((float(i), float(80 - i)) for i in range(n))
+            b = sorted((i + rng.choice([0.0, 0.5]), 80 - i - rng.choice([0.0, 0.5])) for i in range(m))
+        else:
+
+            def spans(k: int) -> list[tuple[float, float]]:
+                starts = (rng.randint(0, 25) for _ in range(k))
+                return sorted((float(s), float(s + rng.choice([0, 1, 2, 3, 5, 8, 20]))) for s in starts)
+
+            a, b = spans(n), spans(m)
+        for window, pairing in ((True, "elan"), (False, "greedy")):
+            assert overlap_extent.overlap_extent_units(a, b, pairing) == _scan_reference(a, b, window), (a, b)
+        assert overlap_extent.overlap_extent_units(a, b, "largest") == _largest_reference(a, b), (a, b)
+
+
+def test_overlap_extent_of_nested_turns_grows_n_log_n() -> None:
+    from segagree.metrics.unitizing.overlap_extent import overlap_extent_units
+
+    def nested(n: int) -> float:
+        a = [(float(i), float(2 * n - i)) for i in range(n)]
+        b = [(i + 0.5, 2 * n - i - 0.5) for i in range(n)]
+        return _cpu(lambda: [overlap_extent_units(a, b, p) for p in ("elan", "greedy", "largest")])
+
+    times = [nested(n) for n in (1000, 2000, 1000, 2000)]
+    assert min(times[1], times[3]) / max(min(times[0], times[2]), 1e-3) < 3.0, times
