@@ -97,27 +97,29 @@ def run_corpus(
     from segagree.files.atomic import remove_leftover_temporaries
 
     corpus, _ = plan_corpus(corpus_dir, config)  # nothing to score: an error before the folder is made
-    with output_plan(outdir, inputs=annotation_files(corpus)), output_lock(outdir):
-        # The lock keeps every other run out of this folder: every temporary file there is a
-        # killed run's, whatever its age.
-        for folder in (outdir, *(outdir / sub for sub in ("review", "texts", "plots"))):
-            remove_leftover_temporaries(folder)
+    with output_plan(outdir, inputs=annotation_files(corpus)):
+        # before the folder, its lock or any temporary file in it is touched
         check_run_outputs(outdir, corpus)
-        if not scoring.get("resume", True):
-            forget_outputs(outdir)
         if machines:
             check_machines(corpus, machines)
-        token = getattr(config, "track", "token") == "token"
-        hook = worker_outputs(outdir, config, workbooks, report) if token else None
-        outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
-        panel_result = add_panel(corpus_dir, outcome, config, machines) if machines else None
-        jobs = int(scoring.get("jobs", 1))
-        if scoring.get("backend", "loky") != "dask":
-            jobs = min(max(jobs, 1), usable_cpus())
-        write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
-        # The panel's own files last: nothing the panel does can cost the run its outputs.
-        _panel_files(outdir, outcome, panel_result)
-        return outcome
+        with output_lock(outdir):
+            # The lock keeps every other run out of this folder: every temporary file there is a
+            # killed run's, whatever its age.
+            for folder in (outdir, *(outdir / sub for sub in ("review", "texts", "plots"))):
+                remove_leftover_temporaries(folder)
+            if not scoring.get("resume", True):
+                forget_outputs(outdir)
+            token = getattr(config, "track", "token") == "token"
+            hook = worker_outputs(outdir, config, workbooks, report) if token else None
+            outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
+            panel_result = add_panel(corpus_dir, outcome, config, machines) if machines else None
+            jobs = int(scoring.get("jobs", 1))
+            if scoring.get("backend", "loky") != "dask":
+                jobs = min(max(jobs, 1), usable_cpus())
+            write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+            # The panel's own files last: nothing the panel does can cost the run its outputs.
+            _panel_files(outdir, outcome, panel_result)
+            return outcome
 
 
 def annotation_files(corpus: Any) -> list[Path]:
