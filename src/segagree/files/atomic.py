@@ -3,10 +3,11 @@
 **The output plan.** A command writes inside one output folder and never over a file it read.
 :func:`output_plan` opens a command's plan (its output folder, resolved); every file the
 command reads through :func:`segagree.files.memory.read_bytes` (annotations, raw texts beside
-an ``.edus`` file, tables) or names with :func:`note_input` (media, workbooks, configuration,
-summary files found in a corpus) is an input of that plan; :func:`check_output` is the one
-check that every output path passes before :func:`atomic_path` writes it: resolved (links
-followed), it must lie inside the resolved output folder and be none of the inputs. Plans nest:
+an ``.edus`` file, tables) or names with :func:`note_input` (configuration, a corpus's files)
+is an input of that plan; :func:`check_output` is the one check that every output path passes
+before :func:`atomic_path` writes it: its folder resolved (links followed; an output that is
+itself a link is replaced by the rename, not written through), it must lie inside the resolved
+output folder and be none of the inputs. Plans nest:
 an inner plan shares the outer one's inputs, so the command line's plan sees what the API read.
 """
 
@@ -46,7 +47,10 @@ class OutputPlan:
     def check(self, path: str | Path) -> None:
         """Refuse an output ``path`` outside the output folder or equal to an input (exit 1,
         naming both paths)."""
-        target = _resolved(path)
+        # The folders are resolved, not the name: an output that is a link is replaced by the
+        # rename, never written through, so only where its folder leads matters.
+        given = Path(path)
+        target = _resolved(given.parent) / given.name
         if target in self.inputs:
             raise SegagreeError(f"refusing to overwrite the input file {self.inputs[target]}", path=path)
         if self.root is not None and not target.is_relative_to(self.root):
