@@ -234,7 +234,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     indent, trail = str(layout.get("indent", "")), str(layout.get("trail", ""))
     if indent.strip() or trail.strip():
         indent, trail = "", ""
-    own = layout.get("lines") if isinstance(layout.get("lines"), dict) else {}
+    kept_lines = layout.get("lines")
+    own: dict[str, Any] = kept_lines if isinstance(kept_lines, dict) else {}
     newline = "\r\n" if layout.get("newline") == "\r\n" else "\n"
     out: list[str] = []
     split = empty = no_boundary = respaced = 0
