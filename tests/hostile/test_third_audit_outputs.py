@@ -196,3 +196,21 @@ def test_segeval_datasets_nested_too_deep_or_with_a_5000_digit_mass_are_clear_er
             done = run_cli(args)
             assert done.returncode == 1 and said in done.stderr, done.stderr
             assert "Traceback" not in done.stderr and "unexpected" not in done.stderr
+
+
+def test_run_machine_on_subtitle_files_writes_the_summary_and_the_panel(tmp_path: Path) -> None:
+    corpus, out = tmp_path / "corpus", tmp_path / "out"
+    corpus.mkdir()
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(40)]
+    for who in ("a", "b", "c", "m"):
+        cues, i, n = [], 0, 1
+        while i < len(words):
+            k = rng.randint(3, 7)
+            cues.append(f"{n}\n00:00:{2 * n:02d},000 --> 00:00:{2 * n + 1:02d},500\n{' '.join(words[i : i + k])}\n")
+            i, n = i + k, n + 1
+        (corpus / f"film.{who}.srt").write_text("\n".join(cues), encoding="utf-8")
+    done = run_cli(["run", corpus, "-o", out, "--no-kappa", "--machine", "m", "--no-report", "--no-workbooks"])
+    assert done.returncode == 0, done.stderr
+    assert (out / "summary.csv").is_file() and (out / "panel.json").is_file()
+    assert json.loads((out / "panel.json").read_text(encoding="utf-8"))["texts"] == ["film"]
