@@ -65,6 +65,8 @@ PUBLIC: dict[str, str] = {
     "adjudicate_time": "segagree.api.reviews",
     "is_time_review": "segagree.api.reviews",
     "ReviewOutcome": "segagree.api.reviews",
+    "CueSettings": "segagree.api.reviews",
+    "pause_baseline": "segagree.api.cue_baseline",
     "TimeReviewOutcome": "segagree.api.reviews",
     # corpus runs and panels
     "run": "segagree.api.corpus",
@@ -76,6 +78,9 @@ PUBLIC: dict[str, str] = {
     "segment": "segagree.api.subtitles",
     "check_style": "segagree.api.subtitles",
     "study": "segagree.api.subtitles",
+    # the sample corpora (the tour's files)
+    "sample_corpora_path": "segagree.api.samples",
+    "copy_sample_corpora": "segagree.api.samples",
     # the model and result types
     "Document": "segagree.model",
     "BoundaryScheme": "segagree.model",
@@ -121,6 +126,7 @@ COMMANDS: dict[str, str] = {
     "panel": "panel",
     "review": "review",
     "review --time": "review_time",
+    "baseline": "pause_baseline",
     "adjudicate": "adjudicate",
     "adjudicate (time review)": "adjudicate_time",
     "run": "run",
@@ -131,6 +137,7 @@ COMMANDS: dict[str, str] = {
     "segment": "segment",
     "degrade": "degrade",
     "study": "study",
+    "demo": "copy_sample_corpora",
 }
 
 # For type checkers and IDEs only (at run time the names load lazily): the same names as PUBLIC and the
@@ -140,6 +147,7 @@ if TYPE_CHECKING:
     from segagree.adjudication.time import TimeAdjudication  # noqa: F401
     from segagree.adjudication.tokens import AdjudicationReport  # noqa: F401
     from segagree.api.corpus import run  # noqa: F401
+    from segagree.api.cue_baseline import pause_baseline  # noqa: F401
     from segagree.api.documents import (  # noqa: F401
         BatchConversion,
         ConversionReport,
@@ -153,6 +161,7 @@ if TYPE_CHECKING:
     )
     from segagree.api.machine_panel import PanelResult, panel  # noqa: F401
     from segagree.api.reviews import (  # noqa: F401
+        CueSettings,
         ReviewOutcome,
         TimeReviewOutcome,
         adjudicate,
@@ -162,6 +171,7 @@ if TYPE_CHECKING:
         review_page_media,
         review_time,
     )
+    from segagree.api.samples import copy_sample_corpora, sample_corpora_path  # noqa: F401
     from segagree.api.scores import (  # noqa: F401
         AgreementResult,
         CompareResult,

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agree": ("agree_cmd", "Chance-corrected agreement (kappa) of two or more annotations of a text."),
     "panel": ("panel_cmd", "Judge a segmenter against a panel of human annotators."),
     "review": ("review_cmd", "Write a review workbook listing every disagreement of two annotations."),
+    "baseline": ("baseline_cmd", "Write the pause baseline of a text: boundaries where the recording pauses."),
     "adjudicate": ("adjudicate_cmd", "Apply a filled-in review workbook and write the gold annotation."),
     "run": ("run_cmd", "Score every pair of annotators of every text of a corpus folder."),
     "convert": ("convert_cmd", "Convert annotations between formats, reporting what the target cannot hold."),
@@ -32,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "degrade": ("degrade_cmd", "Write a degraded copy of a subtitle file: the same words, some breaks changed."),
     "segment": ("segment_cmd", "Drop a subtitle file's breaks and re-break it by length."),
     "check": ("check_cmd", "List the style violations of each cue (no reference needed)."),
+    "demo": ("demo_cmd", "Copy the sample corpora into a folder, to run the tour there."),
     "study": ("study_cmd", "Run every subtitle metric over a grid of degraded references, with plots and a page."),
 }
 
@@ -145,6 +147,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+def _say_on_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def _main(args: list[str]) -> None:
     # The two answers that need nothing, not even click (start-up: python + 10 ms).
     if args == ["--version"]:
@@ -164,6 +170,10 @@ def _main(args: list[str]) -> None:
 
     from segagree.cli.group import app
     from segagree.files.atomic import output_plan
+    from segagree.metrics import numba_import
+
+    # A first command after installing waits while numba compiles: said, not left unexplained.
+    numba_import.first_compile = _say_on_stderr
 
     if threading_is_main():
         signal.signal(signal.SIGINT, _on_sigint)
