@@ -20,11 +20,13 @@ from segagree.cli.common import (
     check_applicable,
     chosen_time_measures,
     count_option,
+    description_column,
     examples,
     fmt_score,
     json_option,
     max_mismatch_option,
     mode_option,
+    new_progress,
     new_table,
     print_json,
     reading_options,
@@ -32,7 +34,6 @@ from segagree.cli.common import (
     scheme_option,
     seed_option,
     speaker_labels_option,
-    stderr,
     stdout,
 )
 
@@ -50,17 +51,10 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     if not enabled or total <= 0:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
 
-    with Progress(
-        TextColumn("simulating chance pairs"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=stderr(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("sims", total=total)
+    with new_progress(description_column(), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()) as bar:
+        task = bar.add_task("simulating chance pairs", total=total)
         yield lambda n: bar.advance(task, n)
 
 

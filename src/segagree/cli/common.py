@@ -61,6 +61,23 @@ def _data_console(**kwargs: Any) -> Console:
         def render_str(self, text: str, **options: Any) -> Any:
             return super().render_str(printable(text), **options)
 
+        @property
+        def file(self) -> Any:
+            # rich's own output (styles, a progress bar's cursor moves) goes to the raw stream
+            # under every wrapper: under SafeStream, and under the FileProxy a live progress bar puts
+            # around sys.stderr (rich unwraps one level only, which left SafeStream escaping rich's
+            # sequences). The data it renders was cleaned in render_str.
+            from rich._null_file import NULL_FILE
+
+            stream = self._file or (sys.stderr if self.stderr else sys.stdout)
+            while hasattr(stream, "rich_proxied_file"):
+                stream = stream.rich_proxied_file
+            return stream if stream is not None else NULL_FILE
+
+        @file.setter
+        def file(self, new_file: Any) -> None:
+            self._file = new_file
+
     return DataConsole(highlight=False, markup=False, **kwargs)
 
 
@@ -74,6 +91,32 @@ def stdout() -> Console:
 def stderr() -> Console:
     """Progress and messages."""
     return _data_console(stderr=True)
+
+
+def new_progress(*columns: Any, disable: bool = False, **kwargs: Any) -> Any:
+    """A rich progress bar on stderr, drawn only when stderr is a terminal (and not ``disable``d).
+
+    The columns are rich's; :func:`description_column` shows a task's description, which may hold
+    a text's name: it goes through :func:`~segagree.cli.safe_text.printable` and is never read as markup."""
+    from rich.progress import Progress
+
+    class DataProgress(Progress):
+        def add_task(self, description: str, *args: Any, **options: Any) -> Any:
+            return super().add_task(printable(description), *args, **options)
+
+        def update(self, task_id: Any, *, description: str | None = None, **options: Any) -> None:
+            text = None if description is None else printable(description)
+            super().update(task_id, description=text, **options)
+
+    err = stderr()
+    return DataProgress(*columns, console=err, disable=disable or not err.is_terminal, transient=True, **kwargs)
+
+
+def description_column() -> Any:
+    """A progress bar's task description, shown as written (no markup)."""
+    from rich.progress import TextColumn
+
+    return TextColumn("{task.description}", style="progress.description", markup=False)
 
 
 def plain_table(

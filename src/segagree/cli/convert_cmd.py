@@ -10,8 +10,10 @@ import click
 from segagree.cli.common import (
     Reading,
     check_writable,
+    description_column,
     examples,
     json_option,
+    new_progress,
     output_option,
     print_json,
     reading_options,
@@ -110,11 +112,11 @@ def _convert_folder(
     if not to:
         raise UsageError("a batch conversion needs --to FORMAT")
     check_writable(output, folder=True)
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
 
-    from segagree.cli.common import stderr
-
-    with Progress(console=stderr(), disable=json_out, transient=True) as bar:
+    with new_progress(
+        description_column(), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), disable=json_out
+    ) as bar:
         task = bar.add_task("converting", total=None)
 
         def advance(path: Path, report: Any) -> None:

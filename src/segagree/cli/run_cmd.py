@@ -18,9 +18,11 @@ from segagree.cli.common import (
     common_speakers_option,
     count_option,
     csv_raw_option,
+    description_column,
     examples,
     fmt_score,
     given_only,
+    new_progress,
     new_table,
     output_option,
     print_json,
@@ -30,7 +32,6 @@ from segagree.cli.common import (
     scheme_option,
     seed_option,
     split_names,
-    stderr,
     stdout,
 )
 
@@ -267,16 +268,14 @@ def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TaskProgressColumn,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
 
-    err = stderr()
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
+    with new_progress(
+        description_column(),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
@@ -284,9 +283,7 @@ def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
-        console=err,
-        disable=disabled or not err.is_terminal,
-        transient=True,
+        disable=disabled,
         # redrawn at each finished pair, not by a thread of its own: a run of a few long texts
         # forks its children from this process, which a running thread would forbid
         auto_refresh=False,
