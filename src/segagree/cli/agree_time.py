@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, split_names, stdout
+from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, print_json, split_names, stdout
 from segagree.scoring.time.categories import CATEGORY_MODES
 
 F = Callable[..., Any]
@@ -369,22 +369,26 @@ def print_plan(plan: dict[str, Any]) -> None:
 
 def print_time(result: dict[str, Any]) -> None:
     """The plan, then one table: a row per measure, a column per speaker and the pooled value."""
+    from segagree.cli.tables import MatrixRow, print_matrix
+
     out = stdout()
     if result.get("plan"):
         print_plan(result["plan"])
     speakers = [s for s in result["speakers"] if s != "ALL"] if len(result["speakers"]) > 1 else []
     span = result["continuum"]
-    table = new_table()
-    for col in ("measure", *speakers, "ALL", "note"):
-        table.add_column(literal(col), justify="left" if col in ("measure", "note") else "right", overflow="fold")
-    for name, res in result["measures"].items():
-        pooled = res["pooled"]
-        per = res.get("speakers", {})
-        table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), literal(_note(pooled)))
+    rows = [
+        MatrixRow(
+            name,
+            {s: _cell(res.get("speakers", {}).get(s)) for s in speakers},
+            _cell(res["pooled"]),
+            _note(res["pooled"]),
+        )
+        for name, res in result["measures"].items()
+    ]
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
     head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}"
     out.print(literal(head))
-    out.print(table)
+    print_matrix("", "measure", "speaker", speakers, rows, note="note")
     for note in result["notes"]:
         out.print(literal(f"note: {note}"))
     out.print("Per-category and per-pair detail: --json")

@@ -10,7 +10,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -78,7 +78,7 @@ def _data_console(**kwargs: Any) -> Console:
         def file(self, new_file: Any) -> None:
             self._file = new_file
 
-    return DataConsole(highlight=False, markup=False, **kwargs)
+    return DataConsole(highlight=False, markup=False, emoji=False, **kwargs)
 
 
 @cache
@@ -117,39 +117,6 @@ def description_column() -> Any:
     from rich.progress import TextColumn
 
     return TextColumn("{task.description}", style="progress.description", markup=False)
-
-
-def plain_table(
-    title: str, header: list[str], rows: list[list[str]], *, sections: Collection[int] = frozenset(), caption: str = ""
-) -> str:
-    """A table as plain text, in the look of rich's SIMPLE_HEAD box: the first column left-aligned,
-    the others right-aligned, a rule under the header, a blank line after each row in ``sections``.
-
-    For the one table every ``compare`` prints: importing rich costs 40 ms of a 1 s command."""
-    title, caption = printable(title), printable(caption)  # names from files: shown, never run
-    header, rows = [printable(c) for c in header], [[printable(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        text = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
-        return " " + "  ".join(text) + " "
-
-    width = len(line(header))
-    out = [title.center(width).rstrip(), line(header).rstrip(), "─" * width]
-    for i, row in enumerate(rows):
-        out.append(line(row).rstrip())
-        if i in sections:
-            out.append("")
-    if caption:
-        out.append(caption.center(width).rstrip())
-    return "\n".join(out)
-
-
-def new_table(**kwargs: Any) -> Any:
-    """A rich Table (imported on first use)."""
-    from rich.table import Table
-
-    return Table(**kwargs)
 
 
 def say(message: str) -> None:

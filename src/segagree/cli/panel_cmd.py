@@ -13,13 +13,13 @@ from segagree.cli.common import (
     examples,
     fmt_score,
     json_option,
-    plain_table,
     print_json,
     reading_options,
     say,
     seed_option,
 )
 from segagree.cli.safe_text import printable
+from segagree.cli.tables import ScoreTable
 
 _EPILOG = """Reading the numbers: a machine's change is read against the changes that each held-out
 human causes (the human range), never only against 0; its consistency rank among the humans
@@ -167,23 +167,21 @@ def _print(result: dict[str, Any]) -> None:
     if result["measure"] != coef:
         coef = f"{coef} ({result['measure'].upper()})"
     head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
-    rows = []
+    table = ScoreTable(head, title=f"panel: {', '.join(result['humans'])} and each machine")
     for name, r in result["results"].items():
         changes = [h["change"] for h in r["human_changes"]["per_human"].values()]
         rng = f"{min(changes):+.3f} to {max(changes):+.3f}" if changes else ""
-        rows.append(
-            [
-                name,
-                fmt_score(r["added"]["humans"]),
-                fmt_score(r["added"]["with_machine"]),
-                f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "",
-                _interval(r["added"].get("interval")),
-                rng,
-                f"{r['consistency']['rank']} of {r['consistency']['of']}",
-                fmt_score(r["chance"].get("mean")),
-            ]
+        table.add_row(
+            name,
+            fmt_score(r["added"]["humans"]),
+            fmt_score(r["added"]["with_machine"]),
+            f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "",
+            _interval(r["added"].get("interval")),
+            rng,
+            f"{r['consistency']['rank']} of {r['consistency']['of']}",
+            fmt_score(r["chance"].get("mean")),
         )
-    click.echo(plain_table(f"panel: {', '.join(result['humans'])} and each machine", head, rows))
+    table.print()
     for name, r in result["results"].items():
         click.echo(printable(f"{name}: {r['verdict']}"))
     for note in result.get("notes") or []:
