@@ -32,6 +32,7 @@ from segagree.cli.common import (
     say_unpaired,
     scheme_option,
     seed_option,
+    show,
     speaker_labels_option,
     stdout,
 )
@@ -267,7 +268,7 @@ def _print_documents(result: dict[str, Any]) -> None:
         else:
             lines = [f"{k} [{fmt_score(v['low'])}, {fmt_score(v['high'])}]" for k, v in pair["ci"].items()]
             out.print(f"{int(ci['level'] * 100)}% bootstrap over {ci['unit']}s: " + "; ".join(lines))
-        out.print(pair["signature"], soft_wrap=True)
+        show(pair["signature"])
         out.print()
     if many:
         _print_pairwise(result)

@@ -93,6 +93,13 @@ def stderr() -> Console:
     return _data_console(stderr=True)
 
 
+def show(text: str) -> None:
+    """A line of results on stdout, printed as written: wrapped at the width on a terminal, one
+    line otherwise (for scripts and grep)."""
+    out = stdout()
+    out.print(text, soft_wrap=not out.is_terminal)
+
+
 def new_progress(*columns: Any, disable: bool = False, **kwargs: Any) -> Any:
     """A rich progress bar on stderr, drawn only when stderr is a terminal (and not ``disable``d).
 

@@ -26,6 +26,7 @@ from segagree.cli.common import (
     say,
     say_unpaired,
     scheme_option,
+    show,
     speaker_labels_option,
     split_names,
     stdout,
@@ -156,7 +157,7 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     sf, sf_b = api.SF_NAMES
     out = stdout()
     if result.get(sf) is None and result.get("sf_not_applicable"):
-        out.print(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}", soft_wrap=True)
+        show(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}")
         _print_other(result, [])
         return
     # "edits" (M+S+T+I+D) is left to --json: with it the table did not fit 80 columns.
@@ -177,10 +178,10 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
             end_section=i == len(speakers) - 1,
         )
     table.print()
-    out.print(result["signature"], soft_wrap=True)
+    show(result["signature"])
     for side, names in sorted((result.get("unpaired_speakers") or {}).items()):
         if names:
-            out.print(f"not scored, speakers only in {side.upper()}: {', '.join(names)}", soft_wrap=True)
+            show(f"not scored, speakers only in {side.upper()}: {', '.join(names)}")
     if result["metrics"]:
         _print_other(result, speakers)
     if result["mismatches"]:
@@ -193,14 +194,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
     from segagree.cli.tables import MatrixRow, ScoreTable, print_matrix
 
     suber, info, metrics = api.CompareResult(result).suber()
-    out = stdout()
     if suber is not None:
         table = ScoreTable(["metric", "value"], title=f"SubER metrics ({info.get('signature', 'suber')})")
         for sub, value in suber.items():
             table.add_row(sub, f"{value:.3f}")
         table.print()
         for sub, reason in (info.get("not_applicable") or {}).items():
-            out.print(f"{sub}: not applicable: {reason}", soft_wrap=True)
+            show(f"{sub}: not applicable: {reason}")
     if not metrics:
         return
     rows, notes, params = [], [], []
@@ -227,7 +227,7 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
             "words): F1, Pk, WindowDiff, S and B use the hypothesis's breaks projected onto the reference"
         )
     for line in [*(f"parameters: {p}" for p in params), *notes]:
-        out.print(line, soft_wrap=True)
+        show(line)
 
 
 def _value_text(value: Any) -> str:

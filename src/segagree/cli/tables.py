@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from segagree.cli.common import stdout
+from segagree.cli.common import show, stdout
 from segagree.cli.safe_text import printable
 
 #: A label column (names of speakers, texts) is folded to no fewer characters than this.
@@ -97,17 +97,17 @@ class ScoreTable:
         if self.narrowest() <= out.width or len(self.columns) <= 2:
             out.print(self.render())
             if self.caption:  # under the table, not wrapped to its width
-                out.print(printable(self.caption), soft_wrap=True)
+                show(printable(self.caption))
             return
         if self.title:
-            out.print(printable(self.title), soft_wrap=True)
+            show(printable(self.title))
         for cells, _ in self.rows:
             record = ScoreTable([self.columns[0], cells[0]], text=[cells[0]])
             for name, cell in zip(self.columns[1:], cells[1:], strict=False):
                 record.add_row(name, cell)
             out.print(record.render())
         if self.caption:
-            out.print(printable(self.caption), soft_wrap=True)
+            show(printable(self.caption))
 
 
 @dataclass(frozen=True)
