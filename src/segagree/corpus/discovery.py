@@ -7,10 +7,10 @@ Two layouts, any formats mixed:
 * **one folder per annotator**, each holding ``TEXT.EXT`` files (``ann1/garden.txt``).
 
 The first layout wins when the corpus folder itself holds annotation files; folders are then
-not annotators (they may hold other material) and are listed as skipped, with the reason. A text needs at least two annotators; texts
-with fewer are listed as skipped. Two files of one annotator for one text is an error for
-that text. A text whose CoNLL-U / DISRPT files hold two or more documents is one text per
-document (:mod:`segagree.corpus.documents`).
+not annotators (they may hold other material) and are listed as skipped, with the reason. A
+text needs at least two annotators; texts with fewer are listed as skipped. Two files of one
+annotator for one text is an error for that text. A text whose CoNLL-U / DISRPT files hold
+two or more documents is one text per document (:mod:`segagree.corpus.documents`).
 """
 
 from __future__ import annotations
