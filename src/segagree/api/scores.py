@@ -295,13 +295,17 @@ def metric_cards() -> dict[str, MetricCard]:
     return cards()
 
 
-def write_operations(result: CompareResult, path: PathLike, *, a: Document, b: Document) -> int:
+def write_operations(
+    result: CompareResult, path: PathLike, *, a: Document, b: Document, csv_guard: bool | None = None
+) -> int:
     """Write the operation rows of a :func:`compare` result (made with ``review_rows=True``) to a CSV file,
-    atomically (``compare --ops``); a text cell a spreadsheet would run gets a ``'`` in front. Returns the
-    number of operations."""
+    atomically (``compare --ops``). The cells hold the data as it is (a Du Bois ``--`` stays ``--``), for
+    pandas and R; with ``csv_guard=True`` (``--csv-guard``; None: ``SEGAGREE_CSV_GUARD``), for a
+    spreadsheet, a text cell a spreadsheet would run gets a ``'`` in front (:mod:`segagree.files.cells`).
+    Returns the number of operations."""
     from segagree.scoring.tokens.operations import write_operations_csv
 
-    write_operations_csv(result, Path(path), a=a, b=b)
+    write_operations_csv(result, Path(path), a=a, b=b, raw=None if csv_guard is None else not csv_guard)
     return len(result["operations"])
 
 

@@ -180,25 +180,34 @@ def json_option(what: str = "print one JSON object instead of tables") -> Callab
     return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
 
 
-def csv_raw_option(f: F) -> F:
-    """--csv-raw: report CSVs keep cells starting with = + - @ as they are (the default puts a ``'``
-    in front, OWASP's rule against CSV injection; :mod:`segagree.files.cells`). It sets
-    ``SEGAGREE_CSV_RAW=1`` for the command, which every report CSV writer reads."""
+def csv_guard_option(f: F) -> F:
+    """--csv-guard: report CSVs written for a spreadsheet, a ``'`` in front of each text cell starting
+    with = + - @ (OWASP's rule against CSV injection; :mod:`segagree.files.cells`). By default they
+    hold the data as it is, for pandas and R. It sets ``SEGAGREE_CSV_GUARD=1`` for the command, which
+    every report CSV writer reads. ``--csv-raw``, the old switch to what is now the default, is
+    accepted with a deprecation note."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
-        if kwargs.pop("csv_raw"):
-            from segagree.files.cells import RAW_ENV
+        from segagree.files.cells import GUARD_ENV
 
-            os.environ[RAW_ENV] = "1"
+        if kwargs.pop("csv_raw"):
+            say(
+                "note: --csv-raw is deprecated: report CSVs hold the data as it is by default now "
+                "(--csv-guard writes them for a spreadsheet)"
+            )
+        if kwargs.pop("csv_guard"):
+            os.environ[GUARD_ENV] = "1"
         return f(*args, **kwargs)
 
+    raw = click.option("--csv-raw", is_flag=True, hidden=True)(command)
     return click.option(
-        "--csv-raw",
+        "--csv-guard",
         is_flag=True,
-        help="Report CSVs keep cells starting with = + - @ as written (by default a ' is put in front of such "
-        "text, so that a spreadsheet shows it instead of running it; numbers are never changed).",
-    )(command)
+        help="Report CSVs for a spreadsheet: a ' in front of text starting with = + - @, so that a spreadsheet "
+        "shows it instead of running it (by default they hold the data as it is, for pandas and R; numbers are "
+        "never changed).",
+    )(raw)
 
 
 def output_option(help: str, *, metavar: str | None = None, file: bool = True) -> Callable[[F], F]:

@@ -13,7 +13,7 @@ from segagree.cli.common import (
     SpeakerLabels,
     check_applicable,
     check_writable,
-    csv_raw_option,
+    csv_guard_option,
     examples,
     fmt_score,
     given_only,
@@ -71,7 +71,7 @@ from segagree.cli.common import (
 @click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
 @measure_parameter_options
 @json_option()
-@csv_raw_option
+@csv_guard_option
 def compare(
     file_a: Path,
     file_b: Path,

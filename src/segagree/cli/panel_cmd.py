@@ -10,6 +10,7 @@ import click
 from segagree.cli.common import (
     Reading,
     check_writable,
+    csv_guard_option,
     examples,
     fmt_score,
     json_option,
@@ -88,6 +89,7 @@ def _interval(ci: dict[str, Any] | None) -> str:
 )
 @reading_options
 @json_option()
+@csv_guard_option
 def panel(
     sources: tuple[Path, ...],
     machines: tuple[str, ...],

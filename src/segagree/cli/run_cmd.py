@@ -17,7 +17,7 @@ from segagree.cli.common import (
     check_writable,
     common_speakers_option,
     count_option,
-    csv_raw_option,
+    csv_guard_option,
     description_column,
     examples,
     fmt_score,
@@ -118,7 +118,7 @@ from segagree.cli.common import (
 )
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 @corpus_time_options
-@csv_raw_option
+@csv_guard_option
 def run(
     corpus: Path,
     output: Path,

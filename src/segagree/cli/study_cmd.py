@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import check_writable, csv_raw_option, examples, json_option, print_json, say
+from segagree.cli.common import check_writable, csv_guard_option, examples, json_option, print_json, say
 
 
 @click.command(
@@ -26,7 +26,7 @@ from segagree.cli.common import check_writable, csv_raw_option, examples, json_o
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel processes.")
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print the written paths and the analysis as one JSON object")
-@csv_raw_option
+@csv_guard_option
 def study(
     reference: Path,
     hypotheses: tuple[Path, ...],
