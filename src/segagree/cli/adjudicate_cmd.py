@@ -20,7 +20,7 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
     )
 )
 @click.argument("review", type=click.Path(dir_okay=False, path_type=Path))
-@output_option("The gold annotation to write (format by extension).")
+@output_option("The gold annotation to write (format by extension; '-': standard output, with --to).")
 @click.option(
     "--undecided",
     default="keep-a",
@@ -79,9 +79,29 @@ def adjudicate(
     The About sheet's source paths are followed only into the workbook's folder, the current folder
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.
     """
-    import segagree.api as api
+
+    from segagree.cli.streams import output_file
 
     check_writable(output)
+    with output_file(output, to) as target:
+        _apply(review, target, undecided, allow_undecided, sheet, to, file_a, file_b, sources, strict)
+
+
+def _apply(
+    review: Path,
+    output: Path,
+    undecided: str,
+    allow_undecided: bool,
+    sheet: str | None,
+    to: str | None,
+    file_a: Path | None,
+    file_b: Path | None,
+    sources: tuple[Path, ...],
+    strict: bool,
+) -> None:
+    """adjudicate's work, into ``output`` (a temporary file for ``-o -``)."""
+    import segagree.api as api
+
     if api.is_time_review(review):  # from review --time: gold units from the aligned groups
         if file_a or file_b or sources or strict:
             from segagree.errors import UsageError

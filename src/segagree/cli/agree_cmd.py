@@ -178,7 +178,10 @@ def agree(
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
     opts = reading.options
     sch = api.load_scheme(scheme)
-    docs = [api.read(p, reading.format, scheme=sch, **opts) for p in paths]
+    from segagree.cli.streams import input_files
+
+    with input_files(paths, reading.format) as local:
+        docs = [api.read(p, reading.format, scheme=sch, **opts) for p in local]
     n_speakers = len({s for d in docs for s in d.speakers})
     n_pairs = len(docs) * (len(docs) - 1) // 2
     total = 0 if exact else sims * n_speakers * n_pairs

@@ -35,8 +35,12 @@ def check(file: Path, profile: str, fps: float | None, from_: str | None, json_o
     minimum gap in frames at a frame rate, line balance. Each profile cites its guideline.
     """
     import segagree.api as api
+    from segagree.cli.streams import input_file
 
-    res = api.check_style(file, profile, frame_rate=fps, format=from_)
+    with input_file(file, from_) as local:
+        res = api.check_style(local, profile, frame_rate=fps, format=from_)
+    if str(file) == "-":
+        res["file"] = "-"
     if json_out:
         print_json(res)
         return

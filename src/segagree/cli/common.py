@@ -444,8 +444,11 @@ def check_writable(path: Path, *, folder: bool = False) -> None:
     ``path`` is an output file (or a folder with ``folder=True``) that may not exist yet; its
     nearest existing ancestor must be a folder we may write into.
     """
+    from segagree.cli.streams import is_stdio
     from segagree.errors import SegagreeError
 
+    if is_stdio(path) and not folder:
+        return  # standard output (cli/streams.py)
     if path.exists():
         if folder and not path.is_dir():
             raise SegagreeError("a file is in the way: the output must be a folder", path=path)

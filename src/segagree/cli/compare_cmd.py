@@ -61,7 +61,11 @@ from segagree.cli.common import (
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
-@click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
+@click.option(
+    "--ops",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write every edit operation to a CSV ('-': to standard output, instead of the table).",
+)
 @click.option(
     "--language",
     type=click.Choice(["zh", "ja", "ko"]),
@@ -99,14 +103,19 @@ def compare(
     then reported as not applicable when the words are too different to align).
     """
     import segagree.api as api
+    from segagree.cli.streams import input_files, is_stdio, output_file
+    from segagree.errors import UsageError
 
     check_applicable("compare", "token", lambda: _chosen(metric), choose="--metric")
     opts = reading.options
     if ops is not None:
         check_writable(ops)
+        if is_stdio(ops) and json_out:
+            raise UsageError("--ops - and --json both write to standard output: give --ops a file name")
     sch = api.load_scheme(scheme)
-    a = api.read(file_a, reading.format, scheme=sch, **opts)
-    b = api.read(file_b, reading.format, scheme=sch, **opts)
+    with input_files([file_a, file_b], reading.format) as (path_a, path_b):
+        a = api.read(path_a, reading.format, scheme=sch, **opts)
+        b = api.read(path_b, reading.format, scheme=sch, **opts)
     result = api.compare(
         a,
         b,
@@ -123,10 +132,13 @@ def compare(
         metric_options=_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
     )
     if ops is not None:
-        n = api.write_operations(result, ops, a=a, b=b)
-        say(f"wrote {n} operations to {ops}")
+        with output_file(ops, "csv") as ops_path:
+            n = api.write_operations(result, ops_path, a=a, b=b)
+        say(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
+    if is_stdio(ops):
+        return  # standard output holds the operations: the table would be in the way
     if json_out:
         print_json(result)
         return

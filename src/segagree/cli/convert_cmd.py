@@ -31,7 +31,9 @@ from segagree.cli.common import (
     )
 )
 @click.argument("source", type=click.Path(path_type=Path))
-@output_option("Output file (or folder for a batch).", metavar="FILE|FOLDER", file=False)
+@output_option(
+    "Output file (or folder for a batch; '-': standard output, with --to).", metavar="FILE|FOLDER", file=False
+)
 @click.option("--to", metavar="FORMAT", help="Output format (default: by extension); e.g. praat, elan, csv, srt.")
 @scheme_option
 @click.option("--layer", metavar="NAME", help="Layer to write for one-layer formats (default iu).")
@@ -61,6 +63,7 @@ def convert(
     """Convert annotations between formats, reporting what the target cannot hold.
 
     SOURCE is an annotation file, or a folder for a batch conversion (then --to is needed).
+    '-' reads standard input (with --from) and -o - writes to standard output (with --to).
     The loss report lists what reading and writing lost; 'lossless' means nothing was.
     """
     import segagree.api as api
@@ -68,25 +71,31 @@ def convert(
     opts = reading.options
     # Only the options the user set: each writer refuses options it does not know.
     write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
+    from segagree.cli.streams import input_file, is_stdio, output_file, shown
+    from segagree.errors import UsageError
+
     if source.is_dir():
         _convert_folder(source, output, to, scheme, strict, write_opts, reading, speakers, json_out)
         return
     check_writable(output)
-    report = api.convert(
-        source,
-        output,
-        from_format=reading.format,
-        to_format=to,
-        scheme=scheme,
-        speakers=list(speakers) or None,
-        strict=strict,
-        read_options=opts,
-        **write_opts,
-    )
+    if is_stdio(output) and json_out:
+        raise UsageError("-o - and --json both write to standard output: give -o a file name")
+    with input_file(source, reading.format) as local, output_file(output, to) as target:
+        report = api.convert(
+            local,
+            target,
+            from_format=reading.format,
+            to_format=to,
+            scheme=scheme,
+            speakers=list(speakers) or None,
+            strict=strict,
+            read_options=opts,
+            **write_opts,
+        )
     if json_out:
         print_json(report.to_dict())
         return
-    say(f"wrote {output} ({report.format_to})")
+    say(f"wrote {shown(output)} ({report.format_to})")
     for line in report.lines():
         say(f"  loss: {line}")
     for line in report.note_lines():

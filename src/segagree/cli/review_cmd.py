@@ -121,6 +121,10 @@ def review(
             click.get_current_context(),
         )
     check_track("review", time_opts, first=1)
+    from segagree.cli.streams import input_files, is_stdio
+
+    if is_stdio(output):
+        raise UsageError("review writes a workbook (.xlsx) or a page (.html), told by the name: give -o a file name")
     check_writable(output)
     page = output.suffix.lower() in (".html", ".htm")
     if not page and (media is not None or margin != 1.0):  # reported, not refused: same options for both outputs
@@ -135,24 +139,24 @@ def review(
         raise UsageError(
             f"review compares two annotations FILE_A FILE_B (or units in time with --time), got {len(files)}"
         )
-    file_a, file_b = files
-    outcome = api.review(
-        file_a,
-        file_b,
-        output,
-        scheme=scheme,
-        mode=mode.lower(),
-        matches=matches,
-        kappa=kappa,
-        sims=sims,
-        seed=seed,
-        max_mismatch=max_mismatch,
-        media=media,
-        margin=margin,
-        metrics=list(metrics) or None,
-        **speaker_labels.api_keywords(),
-        **reading.api_keywords(),
-    )
+    with input_files(list(files), reading.format) as (file_a, file_b):
+        outcome = api.review(
+            file_a,
+            file_b,
+            output,
+            scheme=scheme,
+            mode=mode.lower(),
+            matches=matches,
+            kappa=kappa,
+            sims=sims,
+            seed=seed,
+            max_mismatch=max_mismatch,
+            media=media,
+            margin=margin,
+            metrics=list(metrics) or None,
+            **speaker_labels.api_keywords(),
+            **reading.api_keywords(),
+        )
     say_unpaired(outcome.unpaired_speakers)
     sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"
     say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")

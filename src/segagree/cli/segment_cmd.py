@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from segagree.cli.common import check_writable, json_option
-from segagree.cli.degrade_cmd import rebreak_command, say_written
+from segagree.cli.degrade_cmd import read_then_write, rebreak_command, say_written
 
 
 @rebreak_command(
@@ -34,5 +34,6 @@ def segment(
     import segagree.api as api
 
     check_writable(output)
-    res = api.segment(source, output, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines, format=from_)
+    with read_then_write(source, output, from_) as (doc, target):
+        res = api.segment(doc, target, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines)
     say_written(res, output, json_out)

@@ -49,12 +49,10 @@ class ScoreTable:
         from rich.table import Table
 
         table = Table(
-            title=printable(self.title) or None,
             box=box.SIMPLE_HEAD,
             show_edge=False,
             collapse_padding=True,
             highlight=False,
-            title_justify="left",
         )
         for i, name in enumerate(self.columns):
             cells = [row[i] for row, _ in self.rows if i < len(row)]
@@ -94,20 +92,20 @@ class ScoreTable:
         """The table at the terminal's width; where even its narrowest layout is too wide, a small
         table per row (a line per column), so that no number is cut."""
         out = stdout()
+        if self.title:  # a line of its own: not wrapped to the table's width
+            show(self.title)
         if self.narrowest() <= out.width or len(self.columns) <= 2:
             out.print(self.render())
             if self.caption:  # under the table, not wrapped to its width
-                show(printable(self.caption))
+                show(self.caption)
             return
-        if self.title:
-            show(printable(self.title))
         for cells, _ in self.rows:
             record = ScoreTable([self.columns[0], cells[0]], text=[cells[0]])
             for name, cell in zip(self.columns[1:], cells[1:], strict=False):
                 record.add_row(name, cell)
             out.print(record.render())
         if self.caption:
-            show(printable(self.caption))
+            show(self.caption)
 
 
 @dataclass(frozen=True)
