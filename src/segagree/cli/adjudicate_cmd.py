@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from segagree.cli.common import check_writable, examples, output_option, say
+from segagree.cli.common import (
+    check_writable,
+    done,
+    examples,
+    json_option,
+    output_option,
+    print_json,
+    quiet_option,
+    say,
+)
 
 _UNDECIDED = {"keep-a": "a", "error": "error"}
 
@@ -55,6 +65,8 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
 @click.option(
     "--strict", is_flag=True, help="A check that cannot run (B's file missing or changed) is an error, not a warning."
 )
+@json_option("print what was applied and written as one JSON object")
+@quiet_option
 def adjudicate(
     review: Path,
     output: Path,
@@ -66,6 +78,8 @@ def adjudicate(
     file_b: Path | None,
     sources: tuple[Path, ...],
     strict: bool,
+    json_out: bool,
+    quiet: bool,
 ) -> None:
     """Apply a filled-in review workbook and write the gold annotation.
 
@@ -80,11 +94,21 @@ def adjudicate(
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.
     """
 
-    from segagree.cli.streams import output_file
+    from segagree.cli.streams import is_stdio, output_file, shown
+    from segagree.errors import UsageError
 
     check_writable(output)
+    if is_stdio(output) and json_out:
+        raise UsageError("-o - and --json both write to standard output: give -o a file name")
     with output_file(output, to) as target:
-        _apply(review, target, undecided, allow_undecided, sheet, to, file_a, file_b, sources, strict)
+        report = _apply(review, target, undecided, allow_undecided, sheet, to, file_a, file_b, sources, strict)
+    if json_out:
+        print_json(report_record(report))
+        return
+    lines = report.lines()
+    done(lines[0].replace(str(target), shown(output)))  # "wrote ...": the gold file
+    for line in lines[1:]:  # warnings and losses are said even with --quiet
+        (say if line.startswith(("warning:", "loss:", "times-", "undecided groups")) else done)(line)
 
 
 def _apply(
@@ -98,7 +122,7 @@ def _apply(
     file_b: Path | None,
     sources: tuple[Path, ...],
     strict: bool,
-) -> None:
+) -> Any:
     """adjudicate's work, into ``output`` (a temporary file for ``-o -``)."""
     import segagree.api as api
 
@@ -109,11 +133,8 @@ def _apply(
             raise UsageError(
                 "--file-a, --file-b, --sources and --strict apply to an operations workbook, not a time review"
             )
-        decided = api.adjudicate_time(review, output, format=to, undecided="skip" if undecided == "keep-a" else "error")
-        for line in decided.lines():
-            say(line)
-        return
-    report = api.adjudicate(
+        return api.adjudicate_time(review, output, format=to, undecided="skip" if undecided == "keep-a" else "error")
+    return api.adjudicate(
         review,
         output,
         undecided=_UNDECIDED[undecided],
@@ -125,5 +146,13 @@ def _apply(
         sources=sources,
         strict=strict,
     )
-    for line in report.lines():
-        say(line)
+
+
+def report_record(report: Any) -> dict[str, Any]:
+    """An adjudication's report (token or time) as a JSON object: its fields, paths as text, the
+    losses as their JSON list, and its lines as the command prints them."""
+    import dataclasses
+
+    record = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)}
+    out = {k: v.to_json() if hasattr(v, "to_json") else str(v) if isinstance(v, Path) else v for k, v in record.items()}
+    return {**out, "lines": report.lines()}

@@ -28,6 +28,7 @@ from segagree.cli.common import (
     mode_option,
     new_progress,
     print_json,
+    quiet_option,
     reading_options,
     say_unpaired,
     scheme_option,
@@ -118,7 +119,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @click.option("--n-boot", default=1000, show_default=True, type=AT_LEAST_ONE, metavar="N", help="Bootstrap resamples.")
 @time_options
 @json_option()
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 def agree(
     files: tuple[Path, ...],
     dataset: Path | None,

@@ -295,15 +295,16 @@ def run_time_review(
     *,
     media: Path | None = None,
     margin: float = 1.0,
-) -> None:
-    """Write the review workbook of the best alignment (called by ``review`` with ``--time``)."""
+) -> dict[str, Any] | None:
+    """Write the review workbook of the best alignment (called by ``review`` with ``--time``); what
+    was written (None for ``--plan``), said on stderr unless ``--quiet``."""
     import segagree.api as api
-    from segagree.cli.common import say
+    from segagree.cli.common import done
     from segagree.errors import UsageError
 
     if opts.get("plan_only"):
         show_plan(files, opts, reading, scheme, None, False)
-        return
+        return None
     if len(opts["measures"]) > 1:
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
@@ -313,11 +314,12 @@ def run_time_review(
         files, output, measure=measure, params=measure_params(opts), plot=plot, media=media, margin=margin, **reading_kw
     )
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
-    say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
+    done(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:
-        say(f"wrote {path}: the units and their alignment")
+        done(f"wrote {path}: the units and their alignment")
     if page:
-        say(api.review_page_media(out["path"]))
+        done(api.review_page_media(out["path"]))
+    return dict(out)
 
 
 def literal(text: Any) -> Any:

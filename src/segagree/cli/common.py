@@ -126,6 +126,36 @@ def description_column() -> Any:
     return TextColumn("{task.description}", style="progress.description", markup=False)
 
 
+class Quiet:
+    """Whether ``-q``/``--quiet`` was given (set by :func:`quiet_option`; read by :func:`done`)."""
+
+    on = False
+
+
+def quiet_option(f: F) -> F:
+    """-q/--quiet: no progress bar and no closing "wrote ..." line on stderr (:func:`done`); notes,
+    warnings and errors are still said, and the outputs written."""
+
+    def remember(_ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        Quiet.on = bool(value)
+        return bool(value)
+
+    return click.option(
+        "--quiet",
+        "-q",
+        is_flag=True,
+        callback=remember,
+        help="No progress bar and no closing 'wrote' line (the outputs are written; notes, warnings and errors "
+        "are still said).",
+    )(f)
+
+
+def done(message: str) -> None:
+    """What a command did ("wrote ..."), on stderr unless ``--quiet``."""
+    if not Quiet.on:
+        say(message)
+
+
 def say(message: str) -> None:
     """One message on stderr, printed as written (no markup); wrapped with a hanging indent
     at the terminal's width when stderr is a terminal (one line otherwise, for scripts)."""

@@ -14,6 +14,7 @@ from segagree.cli.common import (
     check_applicable,
     check_writable,
     csv_guard_option,
+    done,
     examples,
     fmt_score,
     given_only,
@@ -22,8 +23,8 @@ from segagree.cli.common import (
     mode_option,
     pair_arguments,
     print_json,
+    quiet_option,
     reading_options,
-    say,
     say_unpaired,
     scheme_option,
     show,
@@ -75,6 +76,7 @@ from segagree.cli.common import (
 @click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
 @measure_parameter_options
 @json_option()
+@quiet_option
 @csv_guard_option
 def compare(
     file_a: Path,
@@ -93,6 +95,7 @@ def compare(
     max_cpl: int,
     seed: int | None,
     json_out: bool,
+    quiet: bool,
     **time_params: Any,
 ) -> None:
     """Compare two segmentations of the same text: S_f, S_f^B and other metrics.
@@ -134,7 +137,7 @@ def compare(
     if ops is not None:
         with output_file(ops, "csv") as ops_path:
             n = api.write_operations(result, ops_path, a=a, b=b)
-        say(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
+        done(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
     if is_stdio(ops):

@@ -8,14 +8,17 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    Quiet,
     Reading,
     check_writable,
     description_column,
+    done,
     examples,
     json_option,
     new_progress,
     output_option,
     print_json,
+    quiet_option,
     reading_options,
     say,
     scheme_option,
@@ -48,6 +51,7 @@ from segagree.cli.common import (
 @click.option("--strict", is_flag=True, help="Treat any loss as an error (exit 1) and write nothing.")
 @reading_options
 @json_option("print the loss report as one JSON object")
+@quiet_option
 def convert(
     source: Path,
     output: Path,
@@ -59,6 +63,7 @@ def convert(
     strict: bool,
     reading: Reading,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Convert annotations between formats, reporting what the target cannot hold.
 
@@ -95,13 +100,13 @@ def convert(
     if json_out:
         print_json(report.to_dict())
         return
-    say(f"wrote {shown(output)} ({report.format_to})")
+    done(f"wrote {shown(output)} ({report.format_to})")
     for line in report.lines():
         say(f"  loss: {line}")
     for line in report.note_lines():
         say(f"  note: {line}")
     if report.lossless:
-        say("  lossless")
+        done("  lossless")
 
 
 def _convert_folder(
@@ -124,7 +129,7 @@ def _convert_folder(
     from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
 
     with new_progress(
-        description_column(), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), disable=json_out
+        description_column(), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), disable=json_out or Quiet.on
     ) as bar:
         task = bar.add_task("converting", total=None)
 
@@ -149,7 +154,7 @@ def _convert_folder(
     if json_out:
         print_json(batch.to_dict())
     else:
-        say(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
+        done(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
         for src, out in batch.renamed:
             say(f"  named {out} (not by its stem alone: another input has the name {src.stem}): {src}")
         for msg in batch.failed:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import F, check_writable, examples, json_option, print_json, say
+from segagree.cli.common import F, check_writable, done, examples, json_option, print_json, quiet_option, say
 
 
 def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.Command]:
@@ -26,7 +26,7 @@ def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.C
             metavar="FILE",
             help="Output file ('-': standard output, in the input's format).",
         )(f)
-        f = click.argument(argument, type=click.Path(path_type=Path))(f)
+        f = quiet_option(click.argument(argument, type=click.Path(path_type=Path))(f))
         return click.command(epilog=examples(*example_lines))(f)
 
     return make
@@ -58,6 +58,7 @@ def degrade(
     seed: int,
     from_: str | None,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Write a degraded copy of a subtitle file: the same words, some breaks changed.
 
@@ -101,6 +102,6 @@ def say_written(res: dict[str, Any], output: Path, json_out: bool, what: str = "
         return
     from segagree.cli.streams import shown
 
-    say(f"wrote {shown(output)} ({res['format']}): {what}{res['breaks_before']} breaks -> {res['breaks_after']}{more}")
+    done(f"wrote {shown(output)} ({res['format']}): {what}{res['breaks_before']} breaks -> {res['breaks_after']}{more}")
     for loss in res["losses"]:
         say(f"  note: {loss['kind']}: {loss['message']}" + (f" ({loss['count']})" if "count" in loss else ""))

@@ -11,10 +11,12 @@ from segagree.cli.common import (
     Reading,
     check_writable,
     csv_guard_option,
+    done,
     examples,
     fmt_score,
     json_option,
     print_json,
+    quiet_option,
     reading_options,
     say,
     seed_option,
@@ -89,6 +91,7 @@ def _interval(ci: dict[str, Any] | None) -> str:
 )
 @reading_options
 @json_option()
+@quiet_option
 @csv_guard_option
 def panel(
     sources: tuple[Path, ...],
@@ -106,6 +109,7 @@ def panel(
     output: Path | None,
     reading: Reading,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Judge a segmenter against a panel of human annotators.
 
@@ -157,7 +161,7 @@ def panel(
         out=output,
     )
     for path in (result.get("outputs") or {}).values():
-        say(f"wrote {path}")
+        done(f"wrote {path}")
     if json_out:
         print_json(result)
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,14 @@ from segagree.cli.common import (
     check_track,
     check_writable,
     count_option,
+    done,
     examples,
+    json_option,
     max_mismatch_option,
     mode_option,
     output_option,
+    print_json,
+    quiet_option,
     reading_options,
     say,
     say_unpaired,
@@ -79,6 +84,8 @@ from segagree.cli.common import (
     metavar="SECONDS",
     help="With an .html output: seconds played before and after each row's span.",
 )
+@json_option("print what was written as one JSON object")
+@quiet_option
 def review(
     files: tuple[Path, ...],
     output: Path,
@@ -95,6 +102,8 @@ def review(
     plot: Path | None,
     media: Path | None,
     margin: float,
+    json_out: bool,
+    quiet: bool,
     **time_opts: Any,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
@@ -133,7 +142,10 @@ def review(
         from segagree.cli.agree_time import run_time_review
 
         opts = {**time_opts, "seed": given_seed(seed), "jobs": None}  # jobs: the measure's default
-        run_time_review(list(files), output, opts, reading, scheme, plot, media=media, margin=margin)
+        with input_files(list(files), reading.format) as local:
+            written = run_time_review(local, output, opts, reading, scheme, plot, media=media, margin=margin)
+        if json_out and written is not None:
+            print_json(written)
         return
     if len(files) != 2:
         raise UsageError(
@@ -158,7 +170,10 @@ def review(
             **reading.api_keywords(),
         )
     say_unpaired(outcome.unpaired_speakers)
+    if json_out:
+        print_json({**dataclasses.asdict(outcome), "path": str(outcome.path)})
+        return
     sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"
-    say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
+    done(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
     if page:
-        say(api.review_page_media(outcome.path))
+        done(api.review_page_media(outcome.path))

@@ -23,7 +23,14 @@ from segagree.cli.degrade_cmd import read_then_write, rebreak_command, say_writt
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print what was done as one JSON object")
 def segment(
-    source: Path, output: Path, baseline: str, max_cpl: int, max_lines: int, from_: str | None, json_out: bool
+    source: Path,
+    output: Path,
+    baseline: str,
+    max_cpl: int,
+    max_lines: int,
+    from_: str | None,
+    json_out: bool,
+    quiet: bool,
 ) -> None:
     """Drop a subtitle file's breaks and re-break it by length.
 

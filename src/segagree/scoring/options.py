@@ -168,6 +168,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--seed": Rule((ANY,), "seed"),
         **_measure_parameters((ANY,)),
         "--json": Rule(),
+        "--quiet": Rule(),
     },
     "review": {
         "--output": Rule(),
@@ -189,6 +190,8 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         **_measure_parameters((TIME,)),
         "--plot": Rule((TIME,), instead="a token review lists edit operations (no timeline)"),
         "--metric": Rule((TOKEN,), instead="--measure chooses the measure whose alignment a time review shows"),
+        "--json": Rule(),
+        "--quiet": Rule(),
     },
     "run": {
         "--output": Rule(),
