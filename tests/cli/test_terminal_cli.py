@@ -116,7 +116,7 @@ def test_agree_draws_its_progress_bar_and_table(cols):
     import segagree
 
     files = ["garden.ann1.txt", "garden.ann2.txt"]
-    result = segagree.agree([SAMPLE / f for f in files], sims=300, seed=1)
+    result = segagree.agree(*(SAMPLE / f for f in files), sims=300, seed=1)
     raw = drive(["agree", *files, "--sims", "300", "--seed", "1"], cols, SAMPLE)
     assert "simulating chance pairs" in raw  # the bar was drawn, on the terminal only
     pooled = result["pairs"][0]["pooled"]

@@ -18,7 +18,7 @@ from segagree.cli.common import (
     say,
 )
 
-_UNDECIDED = {"keep-a": "a", "error": "error"}
+_UNDECIDED = ("keep-a", "error")  # the API's values too
 
 
 @click.command(
@@ -133,13 +133,13 @@ def _apply(
             raise UsageError(
                 "--file-a, --file-b, --sources and --strict apply to an operations workbook, not a time review"
             )
-        return api.adjudicate_time(review, output, format=to, undecided="skip" if undecided == "keep-a" else "error")
+        return api.adjudicate_time(review, output, to=to, undecided=undecided)
     return api.adjudicate(
         review,
         output,
-        undecided=_UNDECIDED[undecided],
+        undecided=undecided,
         sheet=sheet,
-        format=to,
+        to=to,
         allow_missing_rows=allow_undecided,
         file_a=file_a,
         file_b=file_b,

@@ -189,7 +189,7 @@ def agree(
     show = not quiet and sys.stderr.isatty()
     with _progress(total, show) as progress:
         result = api.agree(
-            docs,
+            *docs,
             names=[p.name for p in paths],
             scheme=sch,
             layer=layer,

@@ -157,10 +157,10 @@ def run(
     machinery (--jobs texts in parallel, --backend, --fresh, resume, segagree.toml's [time]).
     """
     import segagree.api as api
-    from segagree.errors import SegagreeError
+    from segagree.errors import MissingFileError, SegagreeError
 
     if not corpus.exists():
-        raise SegagreeError("no such folder", path=corpus)
+        raise MissingFileError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
