@@ -148,3 +148,15 @@ def test_names_from_files_are_shown_escaped_on_a_terminal(tmp_path):
     raw = drive(["compare", "t.a.csv", "t.b.csv"], 80, tmp_path)
     assert "\x1b]0" not in raw and "\x07" not in raw
     assert "S\\x1b]0;pwned\\x07" in raw
+
+
+def test_the_safe_stream_passes_a_lone_style_reset_only():
+    import io
+
+    from segagree.cli.safe_text import SafeStream
+
+    raw = io.StringIO()
+    stream = SafeStream(raw)
+    for text in ("\x1b[0m", "\x1b[31m", "name \x1b[0m", "\x1b]0;t\x07", "\r"):
+        stream.write(text)
+    assert raw.getvalue() == "\x1b[0m\\x1b[31mname \\x1b[0m\\x1b]0;t\\x07\\x0d"
