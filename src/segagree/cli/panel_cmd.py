@@ -20,8 +20,8 @@ from segagree.cli.common import (
     reading_options,
     say,
     seed_option,
+    show,
 )
-from segagree.cli.safe_text import printable
 from segagree.cli.tables import ScoreTable
 
 _EPILOG = """Reading the numbers: a machine's change is read against the changes that each held-out
@@ -189,6 +189,6 @@ def _print(result: dict[str, Any]) -> None:
         )
     table.print()
     for name, r in result["results"].items():
-        click.echo(printable(f"{name}: {r['verdict']}"))
+        show(f"{name}: {r['verdict']}")
     for note in result.get("notes") or []:
         say(f"note: {note}")
