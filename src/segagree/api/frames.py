@@ -32,8 +32,10 @@ def _number(value: Any) -> float | None:
 def compare_frame(result: Mapping[str, Any]) -> pd.DataFrame:
     """A row per speaker and the pooled row ``ALL``: tokens, S_f, S_f^B, cost, edits, the operation
     counts, and a column per other metric (its per-speaker value, the pooled value on ``ALL``)."""
+    from segagree.metrics.boundary.sf import SF_NAMES
+
     metrics = {name: res for name, res in (result.get("metrics") or {}).items() if isinstance(res, Mapping)}
-    base = ["n_tokens", "sf", "sf_b", "cost", "edits", *COUNTS]
+    base = ["n_tokens", *SF_NAMES, "cost", "edits", *COUNTS]
     rows = []
     for speaker, stats in [*result["per_speaker"].items(), (POOLED, result)]:
         row: dict[str, Any] = {"speaker": speaker, **{k: stats.get(k) for k in base}}
@@ -47,16 +49,17 @@ def compare_frame(result: Mapping[str, Any]) -> pd.DataFrame:
 def agreement_frame(result: Mapping[str, Any]) -> pd.DataFrame:
     """A row per pair of annotators and speaker (and each pair's pooled row ``ALL``): tokens, S_f,
     S_f^B, their kappas, the chance expectations E[S] and the kappas' Monte Carlo standard errors."""
+    from segagree.metrics.boundary.sf import SF_NAMES
     from segagree.metrics.chance.kappa import KAPPA_NAMES
 
-    columns = ["a", "b", "speaker", "n_tokens", "sf", "sf_b"]
+    columns = ["a", "b", "speaker", "n_tokens", *SF_NAMES]
     for kappa in KAPPA_NAMES:
         columns += [kappa, f"{kappa}_chance_mean", f"{kappa}_se"]
     rows = []
     for pair in result.get("pairs") or []:
         for speaker, stats in [*pair["speakers"].items(), (POOLED, pair["pooled"])]:
             row = {"a": pair["a"], "b": pair["b"], "speaker": speaker}
-            row.update({k: stats.get(k) for k in ("n_tokens", "sf", "sf_b")})
+            row.update({k: stats.get(k) for k in ("n_tokens", *SF_NAMES)})
             for kappa in KAPPA_NAMES:
                 est = stats.get(kappa) or {}
                 row[kappa] = est.get("kappa")

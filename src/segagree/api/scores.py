@@ -82,8 +82,9 @@ class CompareResult(dict):
 
         metrics = f", metrics={names(self.get('metrics') or {})}" if self.get("metrics") else ""
         speakers = names(self.get("per_speaker") or {})
+        sf, sf_b = _sf_names()
         return (
-            f"CompareResult(sf={short(self.get('sf'))}, sf_b={short(self.get('sf_b'))}, speakers={speakers}{metrics})"
+            f"CompareResult({sf}={short(self.get(sf))}, {sf_b}={short(self.get(sf_b))}, speakers={speakers}{metrics})"
         )
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython: the same short form
