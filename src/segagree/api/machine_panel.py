@@ -26,7 +26,10 @@ DEFINITIONS: dict[str, str] = {
     "boundaries per item (permutation), and the observed value corrected for it",
     "interval": "percentile bootstrap interval over items (texts, or speaker streams of texts), paired: the "
     "same resampled items for both panels of a change",
-    "verdict": "the machine's change read against the held-out humans' changes, and its consistency rank",
+    "rank": "the machine's rank among the humans, by what the verdict reads: its change among the held-out "
+    "humans' changes (three humans or more), else its consistency among theirs (two humans)",
+    "verdict": "the machine's value read against the humans' range of it, with its rank, and a word when the "
+    "humans themselves agree at or below chance",
 }
 
 

@@ -136,6 +136,27 @@ def _scoring_options() -> list[Callable[[F], F]]:
         click.option(
             "--resolution", metavar="SECONDS|auto", help="alpha-U, uα: seconds per position (default auto: 1 or 0.001)."
         ),
+        click.option(
+            "--collar",
+            type=click.FloatRange(min=0),
+            metavar="SECONDS",
+            help="DER, JER: the collar's total width around each reference boundary, as pyannote.metrics "
+            "(dscore's and md-eval's --collar C is --collar 2C here).",
+        ),
+        click.option(
+            "--skip-overlap", is_flag=True, default=None, help="DER, JER: leave out the reference's overlapped speech."
+        ),
+        click.option(
+            "--uem",
+            type=click.Path(exists=True, dir_okay=False),
+            help="DER, JER: a NIST UEM file (FILE CHANNEL ONSET OFFSET lines): only its regions are scored.",
+        ),
+        click.option(
+            "--convention",
+            type=click.Choice(("pyannote", "dscore"), case_sensitive=False),
+            help="DER, JER: pyannote.metrics' figures (default) or dscore's (md-eval's speaker mapping, merged "
+            "turns; JER on 10 ms frames without collar).",
+        ),
     ]
 
 
@@ -194,6 +215,10 @@ def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
         "gamma_cat_variant": opts["gamma_cat_variant"] and opts["gamma_cat_variant"].lower(),
         "matching": opts.get("matching") and opts["matching"].lower(),
         "memory_budget_mb": opts.get("memory_budget"),
+        "collar": opts.get("collar"),
+        "skip_overlap": opts.get("skip_overlap"),
+        "convention": opts.get("convention") and opts["convention"].lower(),
+        "uem": opts.get("uem"),
     }
 
 
@@ -362,7 +387,7 @@ def _note(pooled: dict[str, Any]) -> str:
         return ", ".join(f"{k} {fmt_score(v)}" + ("" if v is not None else f" ({why})") for k, (v, why) in per.items())
     if pooled.get("value") is None:
         return str(pooled.get("reason") or pooled.get("not_applicable") or "undefined")
-    return str(pooled.get("reason") or "")
+    return str(pooled.get("reason") or pooled.get("note") or pooled.get("signature") or "")
 
 
 def print_plan(plan: dict[str, Any]) -> None:

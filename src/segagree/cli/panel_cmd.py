@@ -178,6 +178,15 @@ def panel(
     _print(result)
 
 
+def _human_range(rank: dict[str, Any]) -> str:
+    """The humans' range of what the machine is ranked by."""
+    if rank["by"] == "change":
+        return f"{rank['low']:+.3f} to {rank['high']:+.3f}"
+    if rank["low"] == rank["high"]:
+        return f"consistency {rank['low']:.3f}"
+    return f"consistency {rank['low']:.3f} to {rank['high']:.3f}"
+
+
 def _print(result: dict[str, Any]) -> None:
     coef = result["coefficient"]
     if result["measure"] != coef:
@@ -185,17 +194,15 @@ def _print(result: dict[str, Any]) -> None:
     head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
     table = ScoreTable(head, title=f"panel: {', '.join(result['humans'])} and each machine")
     for name, r in result["results"].items():
-        # a held-out human's change is None where one human is left (two humans)
-        changes = [h["change"] for h in r["human_changes"]["per_human"].values() if h["change"] is not None]
-        rng = f"{min(changes):+.3f} to {max(changes):+.3f}" if changes else ""
+        rank = r["rank"]
         table.add_row(
             name,
             fmt_score(r["added"]["humans"]),
             fmt_score(r["added"]["with_machine"]),
-            f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "",
+            f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "-",
             _interval(r["added"].get("interval")),
-            rng,
-            f"{r['consistency']['rank']} of {r['consistency']['of']}",
+            _human_range(rank),
+            f"{rank['rank']} of {rank['of']} by {rank['by']}",
             fmt_score(r["chance"].get("mean")),
         )
     table.print()

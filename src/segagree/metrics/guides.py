@@ -467,6 +467,41 @@ GUIDES: dict[str, dict[str, str]] = {
             'measures=["overlap_extent"])["overlap_extent"] -> 0.4079'
         ),
     },
+    "der": {
+        "formula": (
+            r"\text{DER} = \frac{\text{missed} + \text{false alarm} + \text{confusion}}"
+            r"{\text{scored speaker time}}"
+        ),
+        "range": "0 or more (above 1 when the system talks much more than the reference)",
+        "reading": (
+            "the share of the reference's speaker time that the system gets wrong after its speaker "
+            "labels are mapped to the reference's at best: speech missed, speech added, and speech "
+            "given to the wrong speaker; 0 is perfect. A collar forgives the time around the "
+            "reference's boundaries"
+        ),
+        "link": "https://github.com/pyannote/pyannote-metrics",
+        "example": (
+            'segagree.agree_time(["diarization/meeting.ref.rttm", "diarization/meeting.sys.rttm"], '
+            'measures=["der"])["der"] -> 0.2846'
+        ),
+    },
+    "jer": {
+        "formula": (
+            r"\text{JER} = \operatorname{mean}_{r} \left(1 - "
+            r"\frac{|R_r \cap H_{m(r)}|}{|R_r \cup H_{m(r)}|}\right)"
+        ),
+        "range": "[0, 1]",
+        "reading": (
+            "for each reference speaker, how much of the time that it or its mapped system speaker "
+            "talks they do not share, averaged over the reference speakers (each weighs the same, "
+            "however long it talks); 1 for a speaker the system never maps; 0 is perfect"
+        ),
+        "link": "https://github.com/nryant/dscore",
+        "example": (
+            'segagree.agree_time(["diarization/meeting.ref.rttm", "diarization/meeting.sys.rttm"], '
+            'measures=["jer"])["jer"] -> 0.3665'
+        ),
+    },
     "suber_metrics": {
         "range": "0 or more for error rates (SubER, WER, TER: %), [0, 100] for BLEU and chrF",
         "reading": (

@@ -78,7 +78,7 @@ def _reading(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
     """The time measures' parameters (cli.agree_time._scoring_options), each for the measures whose card takes it."""
     keys: tuple[str, ...] = ("alpha", "beta", "delta_empty", "samples", "sampler", "gamma_cat_variant")
-    keys = (*keys, "tolerance", "matching", "min_overlap")
+    keys = (*keys, "tolerance", "matching", "min_overlap", "collar", "skip_overlap", "convention", "uem")
     rules = {"--" + key.replace("_", "-"): Rule(tracks, key) for key in (*keys, "resolution")}
     return {**rules, "--category": Rule(tracks, "category")}
 
@@ -238,7 +238,7 @@ def takers(key: str, cards: Mapping[str, Any] | None = None) -> list[str]:
     :data:`GROUP_PARAMETERS`)."""
     cards = _cards() if cards is None else cards
     group = GROUP_PARAMETERS.get(key)
-    return [n for n, c in cards.items() if (c.group == group if group else key in c.parameters)]
+    return [n for n, c in cards.items() if (group is not None and c.group == group) or key in c.parameters]
 
 
 def _not_taken(key: str, chosen: Sequence[str], cards: Mapping[str, Any], choose: str) -> str | None:
