@@ -92,3 +92,12 @@ def test_errors_are_also_the_standard_exceptions(tmp_path):
     shutil.copy(A, tmp_path / "a.txt")
     assert run_cli(["compare", "a.txt", "absent.txt"], cwd=tmp_path).returncode == 1
     assert run_cli(["compare", "a.txt", "a.txt", "--mode", "fastest"], cwd=tmp_path).returncode == 2
+
+
+def test_the_panel_frame_holds_each_machines_numbers():
+    result = segagree.panel(SAMPLE / "panel", machines=["seg"])
+    assert repr(result).startswith("PanelResult(coefficient=") and len(repr(result)) < 300
+    row = result.to_frame().set_index("machine").loc["seg"]
+    seg = result.machines["seg"]
+    assert row["change"] == seg["added"]["change"] and row["rank"] == seg["rank"]["rank"]
+    assert row["humans_low"] == seg["rank"]["low"] and row["verdict"] == seg["verdict"]

@@ -107,12 +107,13 @@ def _per_category(stats: Mapping[str, Any]) -> dict[str, tuple[Any, str | None]]
 
 def panel_frame(result: Mapping[str, Any]) -> pd.DataFrame:
     """A row per machine: the humans' coefficient, with the machine added, the change and its
-    interval, the held-out humans' range of changes, the consistency rank, chance and the verdict."""
+    interval, its rank among the held-out humans and what it is ranked by (with the humans' range
+    of that), chance and the verdict."""
     rows = []
     for machine, r in (result.get("results") or {}).items():
         added = r.get("added") or {}
         interval = added.get("interval") or {}
-        changes = [h["change"] for h in ((r.get("human_changes") or {}).get("per_human") or {}).values()]
+        rank = r.get("rank") or r.get("consistency") or {}
         rows.append(
             {
                 "machine": machine,
@@ -121,16 +122,17 @@ def panel_frame(result: Mapping[str, Any]) -> pd.DataFrame:
                 "change": added.get("change"),
                 "change_low": interval.get("low") if isinstance(interval, Mapping) else None,
                 "change_high": interval.get("high") if isinstance(interval, Mapping) else None,
-                "human_change_min": min(changes) if changes else None,
-                "human_change_max": max(changes) if changes else None,
-                "rank": (r.get("consistency") or {}).get("rank"),
-                "of": (r.get("consistency") or {}).get("of"),
+                "rank": rank.get("rank"),
+                "of": rank.get("of"),
+                "ranked_by": rank.get("by"),
+                "humans_low": rank.get("low"),
+                "humans_high": rank.get("high"),
                 "chance": (r.get("chance") or {}).get("mean"),
                 "verdict": r.get("verdict"),
             }
         )
-    columns = ["machine", "humans", "with_machine", "change", "change_low", "change_high"]
-    return _frame(rows, [*columns, "human_change_min", "human_change_max", "rank", "of", "chance", "verdict"])
+    columns = ["machine", "humans", "with_machine", "change", "change_low", "change_high", "rank", "of"]
+    return _frame(rows, [*columns, "ranked_by", "humans_low", "humans_high", "chance", "verdict"])
 
 
 def short(value: Any) -> str:

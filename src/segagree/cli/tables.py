@@ -1,4 +1,5 @@
-"""The command line's result tables, all drawn by rich in one look, at the terminal's width.
+"""The command line's result tables, all drawn by rich in one look, at the terminal's width (into a
+pipe or a file, at their own width: a row is one line).
 
 One box (rich's ``SIMPLE_HEAD``: a rule under the header, no vertical lines, which leaves the
 width to the numbers), label columns left-aligned and folded when space runs short, number
@@ -65,14 +66,19 @@ class ScoreTable:
             table.add_row(*cells, end_section=end)
         return table
 
-    def fits(self) -> bool:
-        """Whether the table is shown at the terminal's width without folding a label or a header."""
+    def natural_width(self) -> int:
+        """The table's width with nothing folded."""
         from rich.measure import Measurement
 
         console = stdout()
         # measured without a bound: rich's own measure is clamped to the width it is given
-        natural = Measurement.get(console, console.options.update_width(1 << 20), self.render()).maximum
-        return natural <= console.width
+        return Measurement.get(console, console.options.update_width(1 << 20), self.render()).maximum
+
+    def fits(self) -> bool:
+        """Whether the table is shown at the terminal's width without folding a label or a header
+        (always, into a pipe or a file: there a row is one line, whatever its length)."""
+        console = stdout()
+        return not console.is_terminal or self.natural_width() <= console.width
 
     def narrowest(self) -> int:
         """The width the table needs at least: every number and header word whole, labels folded to
@@ -94,6 +100,16 @@ class ScoreTable:
         out = stdout()
         if self.title:  # a line of its own: not wrapped to the table's width
             show(self.title)
+        if not out.is_terminal:  # a pipe or a file: a row per line, for scripts and grep
+            before = out.width
+            out.width = max(before, self.natural_width())  # rich clamps print(width=) to the console's
+            try:
+                out.print(self.render())
+            finally:
+                out.width = before
+            if self.caption:
+                show(self.caption)
+            return
         if self.narrowest() <= out.width or len(self.columns) <= 2:
             out.print(self.render())
             if self.caption:  # under the table, not wrapped to its width
