@@ -84,7 +84,7 @@ def test_convert_refuses_to_overwrite_the_raw_text_its_edus_reader_read(tmp_path
     assert done.returncode == 1 and "refusing to overwrite the input file a.out" in done.stderr, done.stderr
     assert raw.read_text(encoding="utf-8") == "One two three.\nFour five.\n"
     with pytest.raises(SegagreeError, match="refusing to overwrite"):  # the Python API too
-        segagree.convert(tmp_path / "a.out.edus", raw, to_format="text")
+        segagree.convert(tmp_path / "a.out.edus", raw, to="text")
 
 
 def test_run_writes_no_workbook_through_a_linked_folder_outside_the_output_folder(tmp_path: Path) -> None:

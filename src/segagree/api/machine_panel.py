@@ -47,6 +47,25 @@ class PanelResult(dict[str, Any]):
         """machine -> its verdict in words."""
         return {m: r["verdict"] for m, r in self["results"].items()}
 
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: a row per machine (the humans' coefficient, with the machine, the change
+        and its interval, the humans' range, rank, chance, verdict); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import panel_frame
+
+        return panel_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names
+
+        verdicts = {m: str(v).split(":")[0] for m, v in self.verdicts.items()} if self.get("results") else {}
+        return (
+            f"PanelResult(coefficient={self.get('coefficient')!r}, humans={names(self.get('humans') or [])}, "
+            f"verdicts={verdicts!r})"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
 
 @writes_outputs("out")
 def panel(

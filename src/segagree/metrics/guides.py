@@ -212,7 +212,7 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.7275/fk79-fv58",
         "example": (
-            'segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=200, '
+            'segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, '
             'seed=1)["pairs"][0]["pooled"]["kappa_sf"]["kappa"] -> 0.8141'
         ),
     },
@@ -228,7 +228,7 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.7275/fk79-fv58",
         "example": (
-            'segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=200, '
+            'segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, '
             'seed=1)["pairs"][0]["pooled"]["kappa_sf_b"]["kappa"] -> 0.7374'
         ),
     },
@@ -242,8 +242,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "chance": ("0: agreement no better than annotators placing boundaries at random in the pooled proportions"),
         "link": "https://aclanthology.org/N12-1016/",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["pi"] -> 0.5871'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["pi"] -> 0.5871'
         ),
     },
     "fleiss_kappa": {
@@ -256,8 +256,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "chance": ("0: agreement no better than each annotator placing boundaries at random in their own proportions"),
         "link": "https://aclanthology.org/N12-1016/",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["kappa"] -> 0.5877'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["kappa"] -> 0.5877'
         ),
     },
     "bias": {
@@ -270,8 +270,8 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.1162/coli.07-034-R2",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["bias"] -> 0.0005'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["bias"] -> 0.0005'
         ),
     },
     "gamma": {
