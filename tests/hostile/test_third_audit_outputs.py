@@ -181,7 +181,7 @@ def test_a_negative_seed_is_a_usage_error(tmp_path: Path, command: str) -> None:
 def test_the_api_refuses_a_negative_seed(tmp_path: Path) -> None:
     files = _tables(tmp_path, {"t.a.csv": TABLE, "t.b.csv": TABLE_B})
     with pytest.raises(UsageError, match="seed"):
-        segagree.agree([files["t.a.csv"], files["t.b.csv"]], seed=-5, sims=10)
+        segagree.agree(files["t.a.csv"], files["t.b.csv"], seed=-5, sims=10)
 
 
 def test_segeval_datasets_nested_too_deep_or_with_a_5000_digit_mass_are_clear_errors(tmp_path: Path) -> None:
