@@ -6,6 +6,7 @@ are at /work/refs (see docs/formats-neighbours.md) and are skipped otherwise."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -16,10 +17,10 @@ from cli_process import run_cli
 
 import segagree
 
-REFS = Path("/work/refs")
+REFS = Path(os.environ.get("SEGAGREE_REFS", "/work/refs"))
 SEG_EVAL, UD_EVAL = REFS / "seg_eval.py", REFS / "conll18_ud_eval.py"
-needs_seg_eval = pytest.mark.skipif(not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs")
-needs_ud_eval = pytest.mark.skipif(not UD_EVAL.is_file(), reason="no copy of conll18_ud_eval.py at /work/refs")
+needs_seg_eval = pytest.mark.skipif(not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs (or $SEGAGREE_REFS)")
+needs_ud_eval = pytest.mark.skipif(not UD_EVAL.is_file(), reason="no copy of conll18_ud_eval.py at /work/refs (or $SEGAGREE_REFS)")
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "it", "slept", ".", ",", "!"]
 # multiword tokens: the token's form and its syntactic words

@@ -36,6 +36,8 @@ a blank line after each sentence of the ``sentence`` layer, ``# newdoc id`` per 
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,7 @@ from segagree.files.atomic import atomic_path
 from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter
-from segagree.model import Document, Layer, builtin_scheme, from_units
+from segagree.model import Document, Layer, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
 from segagree.model.scheme import BoundaryScheme
 
@@ -58,6 +60,9 @@ B_CONN, I_CONN = "Seg=B-Conn", "Seg=I-Conn"
 #: the file's own spelling written back.
 NEWDOC_KEYS = ("newdoc id", "newdoc_id")
 CONN, OUTSIDE = 1, 2  # codes of the connective scheme's <conn> and <o>
+#: Token columns of the lines kept with a word: before it (comments, its document's newdoc line,
+#: a multiword token's range line), after it (empty nodes), one line per ``\n``.
+BEFORE, AFTER = "conllu_before", "conllu_after"
 
 
 def _newdoc_key(line: str) -> tuple[str, str] | None:
@@ -66,180 +71,276 @@ def _newdoc_key(line: str) -> tuple[str, str] | None:
     return (key.strip(), value.strip()) if key.strip() in NEWDOC_KEYS else None
 
 
-class _Stream:
-    """A run of one document's words as they are read: columns, and where sentences end and units begin."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.columns: list[list[str]] = []
-        self.sentence_end: list[bool] = []
-        self.begins: list[bool] = []
-        self.conn: list[str] = []  # "B", "I" or "" per word (MISC's Seg=B-Conn / Seg=I-Conn)
-
-    def connective_codes(self) -> tuple[list[int], int]:
-        """The ``connective`` layer's code after each word (:data:`CONN` where a connective span
-        ends, :data:`OUTSIDE` where a stretch outside connectives ends, 0 inside either), and the
-        number of ``I-Conn`` words with no connective before them (read as outside, as seg_eval.py
-        ignores spans that do not begin with B-Conn)."""
-        n = len(self.conn)
-        inside = [False] * n
-        orphans = 0
-        for i, label in enumerate(self.conn):
-            if label == "B":
-                inside[i] = True
-            elif label == "I":
-                inside[i] = i > 0 and inside[i - 1]
-                orphans += not inside[i]
-        codes = [0] * n
-        for i in range(n):
-            if i == n - 1:
-                codes[i] = CONN if inside[i] else OUTSIDE
-            elif inside[i]:  # a span ends before a word that is not its I-Conn
-                codes[i] = 0 if self.conn[i + 1] == "I" else CONN
-            elif self.conn[i + 1] == "B":
-                codes[i] = OUTSIDE
-        return codes, orphans
+_RANGE = re.compile(r"[1-9][0-9]*-[1-9][0-9]*")
+_EMPTY = re.compile(r"[0-9]+\.[1-9][0-9]*")
 
 
-def _parse(text: str, path: Path) -> tuple[list[_Stream], dict[str, int], str]:
-    streams: list[_Stream] = []
-    counts = {"multiword": 0, "empty": 0, "comments": 0}
-    current: _Stream | None = None
-    newdoc_key = ""
-    for no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        line = raw.rstrip("\n")
-        if not line.strip():
-            if current is not None and current.columns:
-                current.sentence_end[-1] = True
+@dataclass
+class _Parsed:
+    """A CoNLL-U file as read: its words in file order and what stands around them."""
+
+    lines: list[str] = field(default_factory=list)  # each word's line, as written
+    forms: list[str] = field(default_factory=list)
+    begins: list[bool] = field(default_factory=list)  # MISC holds BeginSeg=Yes
+    conn: list[str] = field(default_factory=list)  # "B", "I" or "" (Seg=B-Conn / Seg=I-Conn)
+    sentence_end: list[bool] = field(default_factory=list)  # a blank line follows the word
+    runs: list[tuple[int, str]] = field(default_factory=list)  # (first word, document id as written)
+    # lines kept with a word: comments, newdoc and multiword-token lines before it, empty nodes after it
+    before: dict[int, list[str]] = field(default_factory=dict)
+    after: dict[int, list[str]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("multiword", "empty", "comments"), 0))
+    newdoc_key: str = ""
+    wordless: list[str] = field(default_factory=list)  # documents that hold no word
+    trailing: list[str] = field(default_factory=list)  # comment lines after the last word
+    final_blank: bool = False  # a blank line after the last word
+
+
+def _bad_id(word_id: str, path: Path, no: int) -> InputError:
+    return InputError(
+        f"word ID {word_id!r} is not a number, a range (3-4) or an empty node (3.1)", path=path, place=f"line {no}"
+    )
+
+
+def _parse(text: str, path: Path) -> _Parsed:
+    """One pass over the lines (the reader's loop: no more work per word than DISRPT's
+    seg_eval.py does); a multiword token's range must be followed by its words."""
+    out = _Parsed()
+    lines, forms, begins, conn, ends = out.lines, out.forms, out.begins, out.conn, out.sentence_end
+    pending: list[str] = []  # lines waiting for the next word
+    doc_open = False  # a newdoc line is waiting for its first word
+    range_end = 0  # the last word of the multiword token being read
+    sentence_words = 0  # the words of the sentence being read
+    last_word = 0  # the ID of the sentence's last word
+    rows = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if rows[-1] == "":
+        rows.pop()  # what follows the last line break is no line
+    for no, line in enumerate(rows, 1):
+        if not line or line.isspace():
+            if range_end > last_word:
+                raise InputError(
+                    f"the multiword token ends at word {range_end}, after the sentence", path=path, place=f"line {no}"
+                )
+            if sentence_words:
+                ends[-1] = True
+            sentence_words = last_word = range_end = 0
             continue
-        if line.startswith("#"):
+        if line[0] == "#":
             newdoc = _newdoc_key(line)
-            if newdoc is not None:
-                newdoc_key = newdoc_key or newdoc[0]  # the file's first spelling is written back
-                current = _Stream(newdoc[1] or f"document {len(streams) + 1}")
-                streams.append(current)
+            if newdoc is None:
+                out.counts["comments"] += 1
             else:
-                counts["comments"] += 1
+                if doc_open:
+                    out.wordless.append(out.runs.pop()[1] or "(empty id)")
+                out.newdoc_key = out.newdoc_key or newdoc[0]  # the file's first spelling is written back
+                out.runs.append((len(lines), newdoc[1]))
+                doc_open = True
+            pending.append(line)
             continue
-        cols = line.split("\t")
-        if len(cols) != 10:
-            raise InputError(f"expected 10 tab-separated columns, found {len(cols)}", path=path, place=f"line {no}")
-        word_id = cols[0]
-        if "-" in word_id:
-            counts["multiword"] += 1
-            continue
-        if "." in word_id:
-            counts["empty"] += 1
-            continue
-        if not word_id.isdigit():
+        if line.count("\t") != 9:
             raise InputError(
-                f"word ID {word_id!r} is not a number, a range or an empty node", path=path, place=f"line {no}"
+                f"expected 10 tab-separated columns, found {line.count(chr(9)) + 1}", path=path, place=f"line {no}"
             )
-        if not cols[1]:
+        tab = line.index("\t")
+        word_id = line[:tab]
+        if not (word_id.isascii() and word_id.isdigit()):
+            if _RANGE.fullmatch(word_id):
+                first, last = map(int, word_id.split("-"))
+                if first != last_word + 1 or last < first:
+                    raise InputError(
+                        f"multiword token {word_id} does not cover the next words ({last_word + 1}...)",
+                        path=path,
+                        place=f"line {no}",
+                    )
+                out.counts["multiword"] += 1
+                range_end = last
+                pending.append(line)
+            elif _EMPTY.fullmatch(word_id):
+                out.counts["empty"] += 1
+                if sentence_words and not pending:
+                    out.after.setdefault(len(lines) - 1, []).append(line)
+                else:
+                    pending.append(line)
+            else:
+                raise _bad_id(word_id, path, no)
+            continue
+        form_end = line.index("\t", tab + 1)
+        if form_end == tab + 1:
             raise InputError("empty FORM", path=path, place=f"line {no}")
-        if current is None:
-            current = _Stream(NO_DOCUMENT)
-            streams.append(current)
-        misc = cols[9].split("|")
-        current.columns.append(cols)
-        current.sentence_end.append(False)
-        current.begins.append(BEGIN in misc)
-        current.conn.append("B" if B_CONN in misc else "I" if I_CONN in misc else "")
-    return [s for s in streams if s.columns], counts, newdoc_key or NEWDOC_KEYS[0]
+        last_word = int(word_id)
+        if pending:
+            out.before[len(lines)] = pending
+            pending = []
+        if not out.runs:
+            out.runs.append((0, None))  # words before any newdoc
+        doc_open = False
+        lines.append(line)
+        forms.append(line[tab + 1 : form_end])
+        ends.append(False)
+        sentence_words += 1
+        misc = line[line.rindex("\t") + 1 :]
+        if "Seg=" in misc:
+            items = misc.split("|")
+            begins.append(BEGIN in items)
+            conn.append("B" if B_CONN in items else "I" if I_CONN in items else "")
+        else:
+            begins.append(False)
+            conn.append("")
+    if range_end > last_word:
+        raise InputError(f"the multiword token ends at word {range_end}, after the file's last word", path=path)
+    if doc_open:
+        out.wordless.append(out.runs.pop()[1] or "(empty id)")
+    out.trailing = pending
+    out.final_blank = bool(ends) and ends[-1]
+    return out
+
+
+def _document_names(ids: list[str | None]) -> list[str]:
+    """Each run's document name: its id; words before any newdoc are the document ``TEXT``; an
+    empty id is ``document K`` (its place among the file's newdoc lines), made unique among the
+    file's ids so that it never joins a document of that name."""
+    taken = {i for i in ids if i}
+    names = []
+    for k, doc_id in enumerate(ids, 1):
+        if doc_id:
+            names.append(doc_id)
+            continue
+        base = NO_DOCUMENT if doc_id is None else f"document {k}"
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base} ({n})"
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 def document_ids(path: Path) -> list[str]:
     """The ids of a file's documents that hold words, in order of first appearance, as :func:`read`
-    names its speakers (words before any ``# newdoc id`` are the document ``TEXT``); a scan of the
-    lines' first characters, so a corpus run can list a file's documents without reading it whole.
-    An InputError where a line is neither a comment nor ten columns (the error :func:`read` gives)."""
-    ids: dict[str, None] = {}
-    current: str | None = None
-    seen = 0
-    text = decode_text(read_bytes(path), path).replace("\r\n", "\n").replace("\r", "\n")
-    for no, raw in enumerate(text.split("\n"), 1):
-        newdoc = _newdoc_key(raw) if raw.startswith("#") else None
-        if newdoc is not None:
-            seen += 1
-            current = newdoc[1] or f"document {seen}"
-        elif raw.strip() and not raw.startswith("#"):
-            columns = raw.count("\t") + 1
-            if columns != 10:
-                raise InputError(f"expected 10 tab-separated columns, found {columns}", path=path, place=f"line {no}")
-            if current is None:  # words before any newdoc: read() opens the stream TEXT for them
-                seen += 1
-                current = NO_DOCUMENT
-            ids.setdefault(current)
-    return list(ids)
+    names its speakers; an InputError where :func:`read` gives one."""
+    parsed = _parse(decode_text(read_bytes(path), path), path)
+    return list(dict.fromkeys(_document_names([doc_id for _, doc_id in parsed.runs])))
 
 
 def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     """Read a CoNLL-U or DISRPT file (see the module docstring); ``scheme`` is not used."""
     if options:
         raise UsageError(f"unknown CoNLL-U reader option(s) {sorted(options)}")
-    runs, counts, newdoc_key = _parse(decode_text(read_bytes(path), path), path)
-    if not runs:
+    parsed = _parse(decode_text(read_bytes(path), path), path)
+    n = len(parsed.lines)
+    if not n:
         raise InputError("no words: a CoNLL-U file needs at least one word line", path=path)
-    has_units = any(any(r.begins) for r in runs)
-    has_conn = any(any(r.conn) for r in runs)
-    has_sentences = any(any(r.sentence_end[:-1]) for r in runs) or not (has_units or has_conn)
-    # A document id met again continues that document's stream (a conversation's speakers).
-    names = list(dict.fromkeys(r.name for r in runs))
-    # per layer, the code after each word of each run; a run ends its units (another document's
-    # words follow, or the file ends)
-    codes: dict[str, list[list[int]]] = {"edu": [], "sentence": [], "connective": []}
+    starts = [first for first, _ in parsed.runs]
+    run_names = _document_names([doc_id for _, doc_id in parsed.runs])
+    sizes = np.diff(np.asarray([*starts, n], dtype=np.int64))
+    run_last = np.zeros(n, dtype=bool)
+    run_last[np.cumsum(sizes) - 1] = True
+    begins = np.asarray(parsed.begins, dtype=bool)
+    ends = np.asarray(parsed.sentence_end, dtype=bool)
+    has_units, has_conn = bool(begins.any()), any(parsed.conn)
+    has_sentences = bool((ends & ~run_last).any()) or not (has_units or has_conn)
+    codes: dict[str, np.ndarray] = {}
+    if has_units:
+        edu = run_last.copy()
+        edu[:-1] |= begins[1:]
+        codes["edu"] = edu.astype(np.int16)
     orphans = 0
-    for r in runs:
-        n = len(r.columns)
-        codes["edu"].append([int((i + 1 < n and r.begins[i + 1]) or i == n - 1) for i in range(n)])
-        codes["sentence"].append([int(r.sentence_end[i] or i == n - 1) for i in range(n)])
-        conn, lost = r.connective_codes()
-        codes["connective"].append(conn)
-        orphans += lost
-    present = [name for name, has in (("edu", has_units), ("connective", has_conn), ("sentence", has_sentences)) if has]
-    main_layer, others = present[0], present[1:]
-    units: list[dict[str, Any]] = []
-    extra_codes: dict[str, list[list[int]]] = {name: [] for name in others}
-    for k, r in enumerate(runs):
-        main, start = codes[main_layer][k], 0
-        for i, code in enumerate(main):
-            if code:
-                units.append({"speaker": r.name, "tokens": [c[1] for c in r.columns[start : i + 1]], "boundary": code})
-                for name in others:
-                    extra_codes[name].append(codes[name][k][start : i + 1])
-                start = i + 1
-    doc = from_units(
+    if has_conn:
+        codes["connective"], orphans = _connective_codes(parsed.conn, starts, n)
+    if has_sentences:
+        codes["sentence"] = (ends | run_last).astype(np.int16)
+    main_layer = next(name for name in ("edu", "connective", "sentence") if name in codes)
+    main = codes[main_layer]
+    cut = np.flatnonzero(main)
+    names = list(dict.fromkeys(run_names))
+    run_of_unit = np.searchsorted(np.asarray(starts), cut, side="right") - 1
+    units = UnitColumns(
+        speakers=[run_names[k] for k in run_of_unit.tolist()],
+        texts=np.asarray(parsed.forms, dtype=object),
+        sizes=np.diff(np.concatenate(([-1], cut))).tolist(),
+        boundaries=main[cut].tolist(),
+        starts=[np.nan] * len(cut),
+        ends=[np.nan] * len(cut),
+    )
+    blank_between = len(starts) > 1 and bool(ends[np.asarray(starts[1:]) - 1].all())
+    doc = units.build(
         path.name,
-        units,
         layer=main_layer,
         scheme=builtin_scheme(main_layer),
         speakers=names,
-        extra_layers={name: (builtin_scheme(name), extra_codes[name]) for name in others},
+        extra_layers={k: (builtin_scheme(k), v) for k, v in codes.items() if k != main_layer},
         source_path=str(path),
         source_format="conllu",
         meta={
             "documents": names if names != [NO_DOCUMENT] else [],
-            "newdoc": newdoc_key,
+            "newdoc": parsed.newdoc_key or NEWDOC_KEYS[0],
             # DISRPT's .tok files have no sentences but a blank line between documents
-            "blank_between_documents": len(runs) > 1 and all(r.sentence_end[-1] for r in runs[:-1]),
+            "blank_between_documents": blank_between,
+            "final_blank": parsed.final_blank,
         },
     )
-    doc.set_column("conllu", ["\t".join(c) for r in runs for c in r.columns])
-    counts["orphans"] = orphans
+    doc.set_column("conllu", parsed.lines)
+    if parsed.before or parsed.after:
+        doc.set_column(BEFORE, _sparse(parsed.before, n))
+        doc.set_column(AFTER, _sparse(parsed.after, n))
+    _note_reading(doc, parsed, orphans)
+    return doc
+
+
+def _sparse(lines: dict[int, list[str]], n: int) -> np.ndarray:
+    out = np.full(n, "", dtype=object)
+    for i, kept in lines.items():
+        out[i] = "\n".join(kept)
+    return out
+
+
+def _connective_codes(labels: list[str], starts: list[int], n: int) -> tuple[np.ndarray, int]:
+    """The ``connective`` layer's code after each word (:data:`CONN` where a connective span ends,
+    :data:`OUTSIDE` where a stretch outside connectives ends, 0 inside either), each run of a
+    document closed at its end, and the number of ``I-Conn`` words with no connective before them
+    (read as outside, as seg_eval.py ignores spans that do not begin with B-Conn)."""
+    codes = np.zeros(n, dtype=np.int16)
+    orphans = 0
+    bounds = [*starts, n]
+    for lo, hi in zip(bounds, bounds[1:], strict=False):
+        inside = False
+        for i in range(lo, hi):
+            label = labels[i]
+            if label == "B":
+                inside = True
+            elif label == "I":
+                orphans += not inside
+            else:
+                inside = False
+            nxt = labels[i + 1] if i + 1 < hi else ""
+            if i == hi - 1:
+                codes[i] = CONN if inside else OUTSIDE
+            elif inside:  # a span ends before a word that is not its I-Conn
+                codes[i] = 0 if nxt == "I" else CONN
+            elif nxt == "B":
+                codes[i] = OUTSIDE
+    return codes, orphans
+
+
+def _note_reading(doc: Document, parsed: _Parsed, orphans: int) -> None:
+    """What the model does not score, said: kept lines and orphans (reported by their count)."""
+    counts = {**parsed.counts, "orphans": orphans}
     notes = {
-        "multiword": ("multiword-tokens", "multiword token lines are not tokens (their words are) and are not written"),
-        "empty": ("empty-nodes", "empty nodes (enhanced dependencies) are not words: skipped"),
-        "comments": ("comments", "comment lines other than '# newdoc id' are not kept"),
+        "multiword": ("multiword-tokens", "multiword token lines are not tokens (their words are): kept for CoNLL-U"),
+        "empty": ("empty-nodes", "empty nodes (enhanced dependencies) are not words: kept for CoNLL-U"),
+        "comments": ("comments", "comment lines other than '# newdoc id' are not scored: kept for CoNLL-U"),
         "orphans": (
             "connective-orphans",
             "Seg=I-Conn words with no connective before them are read as outside connectives "
-            "(seg_eval.py counts no span that does not begin with B-Conn) and written without it",
+            "(seg_eval.py counts no span that does not begin with B-Conn); kept for CoNLL-U",
         ),
     }
     for key, (kind, message) in notes.items():
         if counts[key]:
-            doc.losses.add(kind, message, count=counts[key])
-    return doc
+            doc.losses.note(kind, message, count=counts[key])
+    if parsed.wordless:
+        doc.losses.add("documents-dropped", "documents without words are not kept", where=", ".join(parsed.wordless))
+    if parsed.trailing:
+        doc.losses.add("comments", "comment lines after the last word are not kept", count=len(parsed.trailing))
 
 
 def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
@@ -250,13 +351,6 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         raise UsageError(f"CoNLL-U holds the layers {', '.join(WRITTEN_LAYERS)}, not {layer!r}")
     if options:
         raise UsageError(f"unknown CoNLL-U writer option(s) {sorted(options)}")
-    n = doc.n_tokens
-    words = doc.column("text").tolist()
-    speakers = [doc.speakers[i] for i in doc.speaker_codes().tolist()]
-    kept = doc.column("conllu").tolist() if "conllu" in doc.column_names() else [""] * n
-    edu = doc.layers["edu"].boundaries.tolist() if "edu" in doc.layers else None
-    sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
-    conn = _connective_labels(doc) if "connective" in doc.layers else [""] * n
     for name in doc.layers:
         if name not in WRITTEN_LAYERS:
             losses.add(
@@ -264,48 +358,141 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                 f"layer {name!r}: CoNLL-U holds sentences, BeginSeg units and connective spans only",
                 where=name,
             )
-    between_documents = bool(doc.meta.get("blank_between_documents"))
-    newdoc_key = doc.meta.get("newdoc") if doc.meta.get("newdoc") in NEWDOC_KEYS else NEWDOC_KEYS[0]
-    # a tab or a line break in a name or a word would break the columns: written as a space
-    names = {s: " ".join(s.split()) or "document" for s in doc.speakers}
-    changed_names = sorted(s for s in doc.speakers if names[s] != s)
-    if changed_names:
-        losses.add("speaker-changed", "document ids hold no tabs or line breaks", where=", ".join(changed_names))
-    forms = [" ".join(w.replace("\t", " ").split()) or "_" for w in words]
-    changed_forms = sum(f != w for f, w in zip(forms, words, strict=True))
-    if changed_forms:
-        losses.add("tokens-changed", "a FORM holds no tab, line break or leading space", count=changed_forms)
-    lines: list[str] = []
-    word_id = 0
-    for i in range(n):
-        new_doc = i == 0 or speakers[i] != speakers[i - 1]
-        if new_doc:
-            if (sentence is not None or between_documents) and lines and lines[-1] != "":
-                lines.append("")
-            if speakers[i] != NO_DOCUMENT or len(doc.speakers) > 1:
-                lines.append(f"# {newdoc_key} = {names[speakers[i]]}")
-            word_id = 0
-        word_id += 1
-        cols = kept[i].split("\t") if kept[i] and kept[i].count("\t") == 9 else [str(word_id), forms[i], *["_"] * 8]
-        cols[0], cols[1] = str(word_id), forms[i]
-        items = [m for m in cols[9].split("|") if m and m != "_" and m != BEGIN]
-        # a connective label goes back where the file had one (DISRPT writes Seg=...|SpaceAfter=No)
-        at = next((k for k, m in enumerate(items) if m in (B_CONN, I_CONN)), 0)
-        misc = [m for m in items if m not in (B_CONN, I_CONN)]
-        if conn[i]:
-            misc.insert(at, B_CONN if conn[i] == "B" else I_CONN)
-        begins = edu is not None and (new_doc or edu[i - 1] != 0)
-        cols[9] = "|".join(([BEGIN] if begins else []) + misc) or "_"
-        lines.append("\t".join(cols))
-        last_of_doc = i == n - 1 or speakers[i + 1] != speakers[i]
-        if (sentence is not None and sentence[i]) or (sentence is not None and last_of_doc):
-            lines.append("")
-            word_id = 0
-    text = "\n".join(lines).rstrip("\n") + "\n" + ("\n" if sentence is not None else "")
+    text = "\n".join(_lines(doc, losses)) + "\n"
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
     if doc.has_times:
         losses.add("times-dropped", "CoNLL-U has no times")
+
+
+def _one_line(value: str) -> str:
+    """A value with no tab or line break (which would break the columns or start a line)."""
+    return " ".join(value.replace("\t", " ").split())
+
+
+def _kept(doc: Document, name: str, n: int) -> list[str]:
+    return doc.column(name).tolist() if name in doc.column_names() else [""] * n
+
+
+class _Writer:
+    """The state of one write: the lines so far, IDs renumbered per sentence, and what changed."""
+
+    def __init__(self, losses: LossReport) -> None:
+        self.lines: list[str] = []
+        self.losses = losses
+        self.word_id = 0
+        self.changed: dict[str, int] = {}
+
+    def count(self, kind: str) -> None:
+        self.changed[kind] = self.changed.get(kind, 0) + 1
+
+    def kept_line(self, line: str, shift: int, sentence_start: bool) -> None:
+        """A kept comment, multiword-token or empty-node line, its IDs moved by ``shift``; a
+        comment only at a sentence's start (CoNLL-U has comments before sentences only)."""
+        if line.startswith("#"):
+            if sentence_start and "\r" not in line:
+                self.lines.append(line)
+            else:
+                self.count("comments")
+            return
+        cols = line.split("\t")
+        if len(cols) != 10 or "\r" in line:
+            self.count("kept lines")
+            return
+        if _RANGE.fullmatch(cols[0]):
+            first, last = (int(x) + shift for x in cols[0].split("-"))
+            cols[0] = f"{first}-{last}"
+        elif _EMPTY.fullmatch(cols[0]):
+            head, _, tail = cols[0].partition(".")
+            cols[0] = f"{int(head) + shift}.{tail}"
+        else:
+            self.count("kept lines")
+            return
+        self.lines.append("\t".join(cols))
+
+
+def _lines(doc: Document, losses: LossReport) -> list[str]:
+    """The file's lines: each document's newdoc line, each word with its kept lines, blank lines
+    after sentences (and between the documents of a file that had them there)."""
+    n = doc.n_tokens
+    forms = [_one_line(w) or "_" for w in doc.column("text").tolist()]
+    changed_forms = sum(f != w for f, w in zip(forms, doc.column("text").tolist(), strict=True))
+    if changed_forms:
+        losses.add("tokens-changed", "a FORM holds no tab, line break or leading space", count=changed_forms)
+    speakers = [doc.speakers[i] for i in doc.speaker_codes().tolist()]
+    kept, before, after = _kept(doc, "conllu", n), _kept(doc, BEFORE, n), _kept(doc, AFTER, n)
+    edu = doc.layers["edu"].boundaries.tolist() if "edu" in doc.layers else None
+    sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
+    conn = _connective_labels(doc) if "connective" in doc.layers else [""] * n
+    between_documents = bool(doc.meta.get("blank_between_documents"))
+    key = doc.meta.get("newdoc") if doc.meta.get("newdoc") in NEWDOC_KEYS else NEWDOC_KEYS[0]
+    names = {s: _one_line(s) or "document" for s in doc.speakers}
+    changed_names = sorted(s for s in doc.speakers if names[s] != s)
+    if changed_names:
+        losses.add("speaker-changed", "document ids hold no tabs or line breaks", where=", ".join(changed_names))
+    out = _Writer(losses)
+    sentence_start = True
+    for i in range(n):
+        new_doc = i == 0 or speakers[i] != speakers[i - 1]
+        if new_doc:
+            if (sentence is not None or between_documents) and out.lines and out.lines[-1] != "":
+                out.lines.append("")
+            sentence_start, out.word_id = True, 0
+        cols = kept[i].split("\t") if kept[i].count("\t") == 9 and "\n" not in kept[i] else []
+        if not cols:
+            if kept[i]:
+                out.count("kept lines")
+            cols = [str(out.word_id + 1), forms[i], *["_"] * 8]
+        shift = out.word_id + 1 - int(cols[0]) if cols[0].isdigit() else 0
+        own = before[i].split("\n") if before[i] else []
+        newdoc = [ln for ln in own if ln.startswith("#") and _newdoc_key(ln) is not None]
+        if new_doc and (speakers[i] != NO_DOCUMENT or len(doc.speakers) > 1):
+            # the file's own line where it names this document (an empty id named by its place)
+            if not any(_newdoc_key(ln)[1] in (speakers[i], "") for ln in newdoc):  # type: ignore[index]
+                own = [ln for ln in own if ln not in newdoc]
+                out.lines.append(f"# {key} = {names[speakers[i]]}")
+        else:
+            own = [ln for ln in own if ln not in newdoc]
+        for line in own:
+            out.kept_line(line, shift, sentence_start)
+        out.word_id += 1
+        cols = [_one_line(c) or "_" for c in cols]
+        cols[0], cols[1] = str(out.word_id), forms[i]
+        # an orphan I-Conn stays where it reads back as one (after a word outside connectives)
+        orphan = not conn[i] and (new_doc or not conn[i - 1])
+        cols[9] = _misc(cols[9], conn[i], edu is not None and (new_doc or edu[i - 1] != 0), orphan)
+        out.lines.append("\t".join(cols))
+        for line in after[i].split("\n") if after[i] else []:
+            out.kept_line(line, shift, False)
+        sentence_start = False
+        last_of_doc = i == n - 1 or speakers[i + 1] != speakers[i]
+        if sentence is not None and (sentence[i] or last_of_doc):
+            out.lines.append("")
+            sentence_start, out.word_id = True, 0
+    if out.lines and out.lines[-1] == "" and doc.meta.get("final_blank") is False:
+        out.lines.pop()
+    elif doc.meta.get("final_blank") and out.lines[-1:] != [""]:
+        out.lines.append("")
+    for kind, count in out.changed.items():
+        losses.add(
+            "conllu-lines-dropped",
+            f"{kind} that no longer fit where the words are (or hold a line break) are not written",
+            where=kind,
+            count=count,
+        )
+    return out.lines
+
+
+def _misc(misc: str, conn: str, begins: bool, orphan: bool) -> str:
+    """MISC with ``BeginSeg=Yes`` first where a unit begins and the connective label back in its
+    place (DISRPT writes ``Seg=B-Conn|SpaceAfter=No``); a kept orphan ``I-Conn`` where ``orphan``."""
+    items = [m for m in misc.split("|") if m and m != "_" and m != BEGIN]
+    at = next((k for k, m in enumerate(items) if m in (B_CONN, I_CONN)), 0)
+    keep = orphan and I_CONN in items
+    items = [m for m in items if m not in (B_CONN, I_CONN)]
+    if conn or keep:
+        items.insert(at, B_CONN if conn == "B" else I_CONN)
+    return "|".join(([BEGIN] if begins else []) + items) or "_"
 
 
 def with_unmarked_layer(doc: Document, name: str) -> Document:
