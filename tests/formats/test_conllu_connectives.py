@@ -16,7 +16,9 @@ import pytest
 import segagree
 
 SEG_EVAL = Path(os.environ.get("SEGAGREE_REFS", "/work/refs")) / "seg_eval.py"
-needs_seg_eval = pytest.mark.skipif(not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs (or $SEGAGREE_REFS)")
+needs_seg_eval = pytest.mark.skipif(
+    not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs (or $SEGAGREE_REFS)"
+)
 
 ROW = "{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t{misc}"
 

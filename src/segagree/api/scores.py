@@ -139,6 +139,7 @@ def compare(
     with_operations: bool = True,
     review_rows: bool = True,
     common_speakers: bool = False,
+    one_stream: bool = False,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -165,6 +166,9 @@ def compare(
             faster on a long text); review_rows: add the operations' review rows with context.
         common_speakers: score only the speakers both annotations have (with words); the
             others are in the result's ``unpaired_speakers`` (``{"a": [...], "b": [...]}``).
+        one_stream: two CoNLL-U files' documents scored as one stream each, in file order, as the
+            official scripts score a file (by default only where one file has no documents; the
+            result's ``notes`` says so).
 
     Raises:
         MismatchError: different speakers (without ``common_speakers``), or different
@@ -192,6 +196,7 @@ def compare(
         metric_options=metric_options,
         with_operations=with_operations,
         review_rows=review_rows,
+        one_stream=one_stream,
         **paired,
     )
     return CompareResult(result)

@@ -58,6 +58,23 @@ from segagree.cli.common import (
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
 @click.option("--align", is_flag=True, help="Align differing transcripts instead of refusing them.")
+@click.option(
+    "--one-stream",
+    is_flag=True,
+    help="CoNLL-U / DISRPT: score each file as one stream of its words in file order, as the official scripts "
+    "do, instead of pairing documents by id (the default only where one file has no '# newdoc id').",
+)
+@click.option(
+    "--disrpt-version",
+    type=click.Choice(["2023", "2019"]),
+    help="disrpt_seg: how seg_eval.py builds connective spans, as in the 2023 shared task (default) or 2019.",
+)
+@click.option(
+    "--first-token",
+    type=click.Choice(["marked", "always"]),
+    help="disrpt_seg: a document's first token begins a unit where the file marks it, as seg_eval.py counts "
+    "(default), or always.",
+)
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
@@ -81,6 +98,9 @@ def compare(
     layer: str | None,
     transpositions: bool,
     align: bool,
+    one_stream: bool,
+    disrpt_version: str | None,
+    first_token: str | None,
     max_mismatch: float,
     speaker_labels: SpeakerLabels,
     reading: Reading,
@@ -120,13 +140,23 @@ def compare(
         **speaker_labels.api_keywords(),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
-        metric_options=_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
+        metric_options=_metric_options(
+            language=language,
+            max_cpl=max_cpl,
+            seed=seed,
+            version=disrpt_version,
+            first_token=first_token,
+            **time_params,
+        ),
+        one_stream=one_stream,
     )
     if ops is not None:
         n = api.write_operations(result, ops, a=a, b=b)
         say(f"wrote {n} operations to {ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
+    for note in result.get("notes") or []:
+        say(note)
     if json_out:
         print_json(result)
         return

@@ -509,6 +509,58 @@ def with_unmarked_layer(doc: Document, name: str) -> Document:
     return doc.replace(layers={**doc.layers, name: Layer(name, builtin_scheme(name), codes)})
 
 
+def surface_forms(doc: Document) -> list[str]:
+    """Each token's characters as ``conll18_ud_eval.py`` counts them: its form without whitespace
+    (Unicode category Zs), and a multiword token's form on its first word (its other words none).
+    A Document not read from CoNLL-U: its tokens' texts without whitespace."""
+    import unicodedata
+
+    def bare(form: str) -> str:
+        return "".join(ch for ch in form if unicodedata.category(ch) != "Zs") if not form.isalnum() else form
+
+    forms = [bare(f) for f in doc.column("text").tolist()]
+    if BEFORE not in doc.column_names():
+        return forms
+    for i, kept in enumerate(doc.column(BEFORE).tolist()):
+        for line in kept.split("\n") if kept else ():
+            cols = line.split("\t")
+            if len(cols) == 10 and _RANGE.fullmatch(cols[0]):
+                first, last = map(int, cols[0].split("-"))
+                forms[i] = bare(cols[1])
+                for k in range(i + 1, min(i + last - first + 1, len(forms))):
+                    forms[k] = ""
+    return forms
+
+
+def script_marks(doc: Document, layer: str) -> np.ndarray | None:
+    """Each token's DISRPT label as ``seg_eval.py`` reads its MISC column (the first of
+    ``BeginSeg=Yes``, ``Seg=B-Conn``, ``Seg=I-Conn`` the field holds, as a substring; codes of
+    :data:`segagree.metrics.boundary.segment_match.MARKS`), from the words' kept columns; None
+    where the Document has none, or where ``layer`` (``edu`` or ``connective``) no longer says
+    what they say (a Document changed since it was read)."""
+    if "conllu" not in doc.column_names() or layer not in ("edu", "connective") or layer not in doc.layers:
+        return None
+    kept = doc.column("conllu").tolist()
+    misc = [line[line.rfind("\t") + 1 :] for line in kept]
+    marks = np.zeros(len(kept), dtype=np.int8)
+    for i, field in enumerate(misc):
+        if "Seg=" in field:
+            marks[i] = 1 if BEGIN in field else 2 if B_CONN in field else 3 if I_CONN in field else 0
+    codes = doc.layers[layer].boundaries
+    first = np.zeros(len(kept), dtype=bool)
+    for rows in doc.speaker_rows().values():
+        if len(rows):
+            first[rows[0]] = True
+    if layer == "edu":
+        starts = np.zeros(len(kept), dtype=bool)
+        starts[1:] = codes[:-1] != 0
+        agrees = np.array_equal((marks == 1) & ~first, starts & ~first)
+    else:
+        labels = _connective_labels(doc)
+        agrees = all((m == 2) == (lab == "B") for m, lab in zip(marks.tolist(), labels, strict=True))
+    return marks if agrees else None
+
+
 def _connective_labels(doc: Document) -> list[str]:
     """Each token's connective label from the ``connective`` layer: "B" on the first word of a unit
     ending in ``<conn>``, "I" on its other words, "" elsewhere (a stream's unclosed end is outside)."""
