@@ -140,14 +140,10 @@ def compare(
         **speaker_labels.api_keywords(),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
-        metric_options=_metric_options(
-            language=language,
-            max_cpl=max_cpl,
-            seed=seed,
-            version=disrpt_version,
-            first_token=first_token,
-            **time_params,
-        ),
+        metric_options={
+            **_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
+            **{k: v for k, v in (("version", disrpt_version), ("first_token", first_token)) if v},
+        },
         one_stream=one_stream,
     )
     if ops is not None:
@@ -178,6 +174,8 @@ def _metric_options(**values: Any) -> dict[str, Any]:
 
 
 COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions")
+#: More speakers than this: the other metrics' table shows the pooled values only.
+MAX_SPEAKER_COLUMNS = 6
 
 
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
@@ -228,10 +226,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
             out.print(f"{sub}: not applicable: {reason}", markup=False)
     if not metrics:
         return
+    notes = []
+    if len(speakers) > MAX_SPEAKER_COLUMNS:  # a DISRPT file's dozens of documents: one column each does not fit
+        notes.append(f"per-speaker values of the {len(speakers)} speakers (documents): in --json")
+        speakers = []
     other = Table(title="other metrics (pooled from summed statistics)")
     for col in ("metric", *speakers, "ALL", "parameters"):
         other.add_column(col, justify="left" if col in ("metric", "parameters") else "right", overflow="fold")
-    notes = []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
         applicable = res.get("applicable", True) and not res.get("not_applicable")
@@ -245,6 +246,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
             notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
         for speaker, reason in (res.get("skipped") or {}).items():
             notes.append(f"{name}: speaker {speaker} not scored: {reason}")
+        if applicable and {"correct", "gold", "system"} <= set(prf):
+            # an official scorer's own figures, every digit (seg_eval.py prints str of the floats)
+            notes.append(
+                f"{name} ({res.get('signature') or prf.get('signature', '')}): gold {prf['gold']}, system "
+                f"{prf['system']}, correct {prf['correct']}, precision {prf['precision']!r}, recall "
+                f"{prf['recall']!r}, F {prf['f1']!r}"
+            )
     out.print(other)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):

@@ -543,9 +543,9 @@ def script_marks(doc: Document, layer: str) -> np.ndarray | None:
     kept = doc.column("conllu").tolist()
     misc = [line[line.rfind("\t") + 1 :] for line in kept]
     marks = np.zeros(len(kept), dtype=np.int8)
-    for i, field in enumerate(misc):
-        if "Seg=" in field:
-            marks[i] = 1 if BEGIN in field else 2 if B_CONN in field else 3 if I_CONN in field else 0
+    for i, value in enumerate(misc):
+        if "Seg=" in value:
+            marks[i] = 1 if BEGIN in value else 2 if B_CONN in value else 3 if I_CONN in value else 0
     codes = doc.layers[layer].boundaries
     first = np.zeros(len(kept), dtype=bool)
     for rows in doc.speaker_rows().values():

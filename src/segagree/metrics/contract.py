@@ -213,7 +213,8 @@ class TokenPair:
             what sentence-level scorers (RST-DT's intra-sentential EDU score) read.
         marks_a, marks_b: where both files are CoNLL-U, each token's DISRPT label as the file
             writes it (:data:`segagree.metrics.boundary.segment_match.MARKS`: what DISRPT's
-            ``seg_eval.py`` reads), on the same index (else None).
+            ``seg_eval.py`` reads), on the same index (else None); ``marks_next``: A's and B's
+            label of the word their files have after this stream (-1 at the file's end).
     """
 
     a: np.ndarray
@@ -224,6 +225,7 @@ class TokenPair:
     sentences: np.ndarray | None = None
     marks_a: np.ndarray | None = None
     marks_b: np.ndarray | None = None
+    marks_next: tuple[int, int] = (-1, -1)
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,7 @@ def token_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, A
             sentences=pair.sentences_a.get(s),
             marks_a=pair.marks_a.get(s),
             marks_b=pair.marks_b.get(s),
+            marks_next=pair.marks_next.get(s, (-1, -1)),
         )
     return items
 

@@ -71,6 +71,7 @@ class MatchScore:
 
     measure: str
     counts: MatchCounts
+    signature: str = ""
 
     @property
     def precision(self) -> float:
@@ -95,6 +96,7 @@ class MatchScore:
             "correct": c.correct,
             "gold": c.gold,
             "system": c.system,
+            **({"signature": self.signature} if self.signature else {}),
         }
 
 
@@ -208,12 +210,15 @@ def sentence_counts(item: CharacterPair) -> MatchCounts:
     return MatchCounts(correct, len(gold), len(system))
 
 
-def script_spans(marks: np.ndarray, version: str = "2023") -> set[tuple[int, int]]:
+def script_spans(marks: np.ndarray, version: str = "2023", after: int = -1) -> set[tuple[int, int]]:
     """The connective spans ``seg_eval.py``'s ``parse_data`` builds from a stream's labels
     (:data:`MARKS` codes), quirks included: a span ends at a word without a label; an ``I-Conn``
-    moves the end of the span being read (or, after none, of the next one); a last span is kept
-    only if it has an end. The 2023 script also closes a span at the next ``B-Conn``; the 2019
-    script does not (the later ``B-Conn`` takes its place)."""
+    moves the end of the span being read (or, after none, of the next one); the file's last span
+    is kept only if it has an end. The 2023 script also closes a span at the next ``B-Conn``; the
+    2019 script does not (the later ``B-Conn`` takes its place). ``after``: the label of the word
+    the file has after this stream (another document's first), -1 at the file's end; a span open
+    at the stream's end is closed there as that word closes it (one that runs on into the next
+    document, an ``I-Conn`` there, ends here)."""
     if version not in VERSIONS:
         raise UsageError(f"disrpt_seg: version is 2023 or 2019, not {version!r}")
     spans: set[tuple[int, int]] = set()
@@ -227,11 +232,11 @@ def script_spans(marks: np.ndarray, version: str = "2023") -> set[tuple[int, int
             start = i
         elif mark == I_CONN:
             end = i
-        elif start > -1:
+        elif mark == NONE and start > -1:  # (a BeginSeg label leaves the span as it is)
             spans.add((start, end if end != -1 else start))
             start = end = -1
-    if start > -1 and end > -1:
-        spans.add((start, end))
+    if start > -1 and (end > -1 or (after > -1 and (closes or after != B_CONN))):
+        spans.add((start, end if end != -1 else start))
     return spans
 
 
@@ -251,7 +256,7 @@ class UdSentences(Measure[CharacterPair, MatchCounts, MatchScore]):
         return sentence_counts(item)
 
     def score(self, stats: MatchCounts, params: Mapping[str, Any]) -> MatchScore:
-        return MatchScore(self.card.name, stats)
+        return MatchScore(self.card.name, stats, "ud_sentences|conll18_ud_eval:1.2|on:characters")
 
 
 class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
@@ -268,7 +273,8 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
         code = connective_code(item.scheme)
         if code is not None:  # seg_eval.py's "conn" mode: exact spans
             if marks:
-                spans_a, spans_b = script_spans(item.marks_a, version), script_spans(item.marks_b, version)
+                spans_a = script_spans(item.marks_a, version, item.marks_next[0])
+                spans_b = script_spans(item.marks_b, version, item.marks_next[1])
             else:
                 spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)
             return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
@@ -278,7 +284,8 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
         return MatchCounts(len(gold & system), len(gold), len(system))
 
     def score(self, stats: MatchCounts, params: Mapping[str, Any]) -> MatchScore:
-        return MatchScore(self.card.name, stats)
+        version, first = str(params.get("version") or "2023"), str(params.get("first_token") or "marked")
+        return MatchScore(self.card.name, stats, f"disrpt_seg|seg_eval:1.0.1/{version}|first_token:{first}")
 
 
 MEASURES = (UdSentences(), DisrptSegmentation())

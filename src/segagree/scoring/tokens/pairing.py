@@ -225,13 +225,16 @@ def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> N
     marks = [script_marks(pair.a, layer), script_marks(pair.b, layer)]
     if marks[0] is None or marks[1] is None:
         return
-    for doc, own, positions, out in (
-        (pair.a, marks[0], pair.positions_a, pair.marks_a),
-        (pair.b, marks[1], pair.positions_b, pair.marks_b),
+    after: list[dict[str, int]] = [{}, {}]
+    for k, (doc, own, positions, out) in enumerate(
+        ((pair.a, marks[0], pair.positions_a, pair.marks_a), (pair.b, marks[1], pair.positions_b, pair.marks_b))
     ):
         rows = stream_rows(doc, rename)
         for s in pair.speakers:
             out[s] = own[rows[s]][positions[s]]
+            last = int(rows[s][-1]) if len(rows[s]) else len(own)
+            after[k][s] = int(own[last + 1]) if last + 1 < len(own) else -1
+    pair.marks_next = {s: (after[0][s], after[1][s]) for s in pair.speakers}
 
 
 def on_common_index(own: np.ndarray, positions: np.ndarray) -> np.ndarray:
