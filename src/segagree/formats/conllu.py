@@ -578,8 +578,8 @@ def _connective_labels(doc: Document) -> list[str]:
 
 ADAPTER = Adapter(
     name="conllu",
-    extensions=(".conllu", ".tok"),
-    description="CoNLL-U (Universal Dependencies sentences) and DISRPT .tok/.conllu discourse units "
+    extensions=(".conllu", ".conll", ".tok"),
+    description="CoNLL-U (Universal Dependencies sentences) and DISRPT .tok/.conllu (2019: .conll) discourse units "
     "(BeginSeg=Yes) and connective spans (Seg=B-Conn/I-Conn); documents (# newdoc id) as speakers",
     read=read,
     write=write,
