@@ -58,6 +58,8 @@ class CompareResult(dict):
 
     def suber(self) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
         """(SubER's values or None, SubER's information, the other metrics) of :attr:`metrics`."""
+        if not any(name.startswith("suber") for name in self["metrics"]):
+            return None, {}, dict(self["metrics"])  # no need to import the subtitle measures
         from segagree.scoring.subtitles.evaluation import split_suber
 
         return split_suber(self["metrics"])

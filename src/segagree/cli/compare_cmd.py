@@ -29,8 +29,8 @@ from segagree.cli.common import (
     scheme_option,
     speaker_labels_option,
     split_names,
-    stdout,
 )
+from segagree.cli.safe_text import printable
 
 
 @click.command(
@@ -183,7 +183,7 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 
     sf, sf_b = api.SF_NAMES
     if result.get(sf) is None and result.get("sf_not_applicable"):
-        stdout().print(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}", soft_wrap=True)
+        print(printable(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}"))
         _print_other(result, [])
         return
     # "edits" (M+S+T+I+D) is left to --json: with it the table did not fit 80 columns.
@@ -209,30 +209,25 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 
 
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
-    from rich.table import Table
-
+    """The other metrics as a plain-text table (rich's import costs more than a DISRPT file's scoring),
+    then their notes: what was not applicable or not scored, an official scorer's figures in full."""
     import segagree.api as api
 
     suber, info, metrics = api.CompareResult(result).suber()
-    out = stdout()
+    lines: list[str] = []
     if suber is not None:
-        table = Table(title=f"SubER metrics ({info.get('signature', 'suber')})")
-        table.add_column("metric")
-        table.add_column("value", justify="right")
-        for sub, value in suber.items():
-            table.add_row(sub, f"{value:.3f}")
-        out.print(table)
+        rows = [[sub, f"{value:.3f}"] for sub, value in suber.items()]
+        lines.append(plain_table(f"SubER metrics ({info.get('signature', 'suber')})", ["metric", "value"], rows))
         for sub, reason in (info.get("not_applicable") or {}).items():
-            out.print(f"{sub}: not applicable: {reason}", markup=False)
+            lines.append(f"{sub}: not applicable: {reason}")
     if not metrics:
+        print("\n".join(printable(line) for line in lines))
         return
     notes = []
     if len(speakers) > MAX_SPEAKER_COLUMNS:  # a DISRPT file's dozens of documents: one column each does not fit
         notes.append(f"per-speaker values of the {len(speakers)} speakers (documents): in --json")
         speakers = []
-    other = Table(title="other metrics (pooled from summed statistics)")
-    for col in ("metric", *speakers, "ALL", "parameters"):
-        other.add_column(col, justify="left" if col in ("metric", "parameters") else "right", overflow="fold")
+    rows = []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
         applicable = res.get("applicable", True) and not res.get("not_applicable")
@@ -241,7 +236,7 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
         prf = res if "precision" in res else res.get("pooled") or {}
         if "precision" in prf and "recall" in prf and res["value"] is not None:
             pooled_value += f" (P {prf['precision']:.3f}, R {prf['recall']:.3f})"
-        other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
+        rows.append([name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res)])
         if res.get("reason") or res.get("not_applicable"):
             notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
         for speaker, reason in (res.get("skipped") or {}).items():
@@ -253,15 +248,15 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
                 f"{prf['system']}, correct {prf['correct']}, precision {prf['precision']!r}, recall "
                 f"{prf['recall']!r}, F {prf['f1']!r}"
             )
-    out.print(other)
+    header = ["metric", *speakers, "ALL", "parameters"]
+    lines.append(plain_table("other metrics (pooled from summed statistics)", header, rows))
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):
         notes.append(
             f"imperfect text ({text['hypothesis_words']} hypothesis words, {text['reference_words']} reference "
             "words): F1, Pk, WindowDiff, S and B use the hypothesis's breaks projected onto the reference"
         )
-    for note in notes:
-        out.print(note, markup=False)
+    print("\n".join([*lines, *(printable(note) for note in notes)]))
 
 
 def _value_text(value: Any) -> str:

@@ -71,6 +71,7 @@ def _newdoc_key(line: str) -> tuple[str, str] | None:
     return (key.strip(), value.strip()) if key.strip() in NEWDOC_KEYS else None
 
 
+_MAX_ID = 12  # longer word IDs (none in practice) are read one by one
 _RANGE = re.compile(r"[1-9][0-9]*-[1-9][0-9]*")
 _EMPTY = re.compile(r"[0-9]+\.[1-9][0-9]*")
 
@@ -102,96 +103,153 @@ def _bad_id(word_id: str, path: Path, no: int) -> InputError:
 
 
 def _parse(text: str, path: Path) -> _Parsed:
-    """One pass over the lines (the reader's loop: no more work per word than DISRPT's
-    seg_eval.py does); a multiword token's range must be followed by its words."""
-    out = _Parsed()
-    lines, forms, begins, conn, ends = out.lines, out.forms, out.begins, out.conn, out.sentence_end
-    pending: list[str] = []  # lines waiting for the next word
-    doc_open = False  # a newdoc line is waiting for its first word
-    range_end = 0  # the last word of the multiword token being read
-    sentence_words = 0  # the words of the sentence being read
-    last_word = 0  # the ID of the sentence's last word
-    rows = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if rows[-1] == "":
-        rows.pop()  # what follows the last line break is no line
-    for no, line in enumerate(rows, 1):
+    """Read the lines: the word lines in bulk (where each line's tabs are, found by numpy over the
+    characters), the few others (comments, blank lines, multiword tokens, empty nodes) one by one,
+    so that reading costs no more than DISRPT's seg_eval.py's own loop over the file. A multiword
+    token's range must be followed by its words."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text and not text.endswith("\n"):
+        text += "\n"  # the last line ends like the others
+    # one code per character (UTF-32): positions in the array are positions in the text
+    chars = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    ends = np.flatnonzero(chars == 10)
+    starts = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64)
+    tabs = np.flatnonzero(chars == 9)
+    first_tab = np.searchsorted(tabs, starts)
+    n_tabs = np.searchsorted(tabs, ends) - first_tab
+    tab1 = tabs[np.minimum(first_tab, len(tabs) - 1)] if len(tabs) else starts
+    tab2 = tabs[np.minimum(first_tab + 1, len(tabs) - 1)] if len(tabs) else starts
+    id_length = tab1 - starts
+    word = (n_tabs == 9) & (id_length > 0) & (id_length <= _MAX_ID)
+    for j in range(int(id_length[word].max()) if word.any() else 0):  # an ID of ASCII digits only
+        code = chars[np.minimum(starts + j, len(chars) - 1)]
+        word &= (j >= id_length) | ((code >= 48) & (code <= 57))
+    reader = _Lines(text, starts, ends, path)
+    reader.tab1, reader.tab2 = tab1, tab2
+    done = 0
+    for k in np.flatnonzero(~word).tolist():
+        if k > done:
+            reader.words(done, k)
+        reader.other(k, int(n_tabs[k]))
+        done = k + 1
+    if len(starts) > done:
+        reader.words(done, len(starts))
+    # the words whose line holds "Seg=" (a unit's or a connective's label, in MISC or elsewhere)
+    seg_rows = np.unique(np.searchsorted(ends, [m.start() for m in re.finditer("Seg=", text)]))
+    word_rows = np.flatnonzero(word)
+    seg_rows = seg_rows[word[seg_rows]] if len(seg_rows) else seg_rows
+    return reader.finish(np.searchsorted(word_rows, seg_rows).tolist())
+
+
+class _Lines:
+    """The state of :func:`_parse`: the words so far, and the lines waiting for the next word."""
+
+    def __init__(self, text: str, starts: np.ndarray, ends: np.ndarray, path: Path) -> None:
+        self.text, self.starts, self.ends, self.path = text, starts, ends, path
+        self.rows = text.split("\n")
+        self.tab1 = self.tab2 = starts
+        self.out = _Parsed()
+        self.pending: list[str] = []  # lines waiting for the next word
+        self.doc_open = False  # a newdoc line is waiting for its first word
+        self.range_end = 0  # the last word of the multiword token being read
+        self.sentence_words = 0  # the words of the sentence being read
+        self.last_word = 0  # the ID of the sentence's last word
+
+    def line(self, k: int) -> str:
+        return self.rows[k]
+
+    def words(self, lo: int, hi: int) -> None:
+        """Word lines ``lo`` to ``hi`` (exclusive): ten columns, a number for ID."""
+        out, text = self.out, self.text
+        a, b = self.tab1[lo:hi] + 1, self.tab2[lo:hi]
+        empty = np.flatnonzero(a == b)
+        if len(empty):
+            raise InputError("empty FORM", path=self.path, place=f"line {lo + int(empty[0]) + 1}")
+        if self.pending:
+            out.before[len(out.lines)] = self.pending
+            self.pending = []
+        if not out.runs:
+            out.runs.append((0, None))  # words before any newdoc
+        self.doc_open = False
+        out.lines.extend(self.rows[lo:hi])
+        out.forms.extend([text[x:y] for x, y in zip(a.tolist(), b.tolist(), strict=True)])
+        out.sentence_end.extend([False] * (hi - lo))
+        self.sentence_words += hi - lo
+        self.last_word = int(text[int(self.starts[hi - 1]) : int(self.tab1[hi - 1])])
+
+    def other(self, k: int, n_tabs: int) -> None:
+        """Line ``k``: blank, a comment, a multiword token or an empty node (else an error)."""
+        line, no, out = self.line(k), k + 1, self.out
         if not line or line.isspace():
-            if range_end > last_word:
+            if self.range_end > self.last_word:
                 raise InputError(
-                    f"the multiword token ends at word {range_end}, after the sentence", path=path, place=f"line {no}"
+                    f"the multiword token ends at word {self.range_end}, after the sentence",
+                    path=self.path,
+                    place=f"line {no}",
                 )
-            if sentence_words:
-                ends[-1] = True
-            sentence_words = last_word = range_end = 0
-            continue
-        if line[0] == "#":
+            if self.sentence_words:
+                out.sentence_end[-1] = True
+            self.sentence_words = self.last_word = self.range_end = 0
+        elif line[0] == "#":
             newdoc = _newdoc_key(line)
             if newdoc is None:
                 out.counts["comments"] += 1
             else:
-                if doc_open:
+                if self.doc_open:
                     out.wordless.append(out.runs.pop()[1] or "(empty id)")
                 out.newdoc_key = out.newdoc_key or newdoc[0]  # the file's first spelling is written back
-                out.runs.append((len(lines), newdoc[1]))
-                doc_open = True
-            pending.append(line)
-            continue
-        if line.count("\t") != 9:
+                out.runs.append((len(out.lines), newdoc[1]))
+                self.doc_open = True
+            self.pending.append(line)
+        elif n_tabs != 9:
             raise InputError(
-                f"expected 10 tab-separated columns, found {line.count(chr(9)) + 1}", path=path, place=f"line {no}"
+                f"expected 10 tab-separated columns, found {n_tabs + 1}", path=self.path, place=f"line {no}"
             )
-        tab = line.index("\t")
-        word_id = line[:tab]
-        if not (word_id.isascii() and word_id.isdigit()):
-            if _RANGE.fullmatch(word_id):
-                first, last = map(int, word_id.split("-"))
-                if first != last_word + 1 or last < first:
-                    raise InputError(
-                        f"multiword token {word_id} does not cover the next words ({last_word + 1}...)",
-                        path=path,
-                        place=f"line {no}",
-                    )
-                out.counts["multiword"] += 1
-                range_end = last
-                pending.append(line)
-            elif _EMPTY.fullmatch(word_id):
-                out.counts["empty"] += 1
-                if sentence_words and not pending:
-                    out.after.setdefault(len(lines) - 1, []).append(line)
-                else:
-                    pending.append(line)
-            else:
-                raise _bad_id(word_id, path, no)
-            continue
-        form_end = line.index("\t", tab + 1)
-        if form_end == tab + 1:
-            raise InputError("empty FORM", path=path, place=f"line {no}")
-        last_word = int(word_id)
-        if pending:
-            out.before[len(lines)] = pending
-            pending = []
-        if not out.runs:
-            out.runs.append((0, None))  # words before any newdoc
-        doc_open = False
-        lines.append(line)
-        forms.append(line[tab + 1 : form_end])
-        ends.append(False)
-        sentence_words += 1
-        misc = line[line.rindex("\t") + 1 :]
-        if "Seg=" in misc:
-            items = misc.split("|")
-            begins.append(BEGIN in items)
-            conn.append("B" if B_CONN in items else "I" if I_CONN in items else "")
         else:
-            begins.append(False)
-            conn.append("")
-    if range_end > last_word:
-        raise InputError(f"the multiword token ends at word {range_end}, after the file's last word", path=path)
-    if doc_open:
-        out.wordless.append(out.runs.pop()[1] or "(empty id)")
-    out.trailing = pending
-    out.final_blank = bool(ends) and ends[-1]
-    return out
+            self.node(line, line[: line.index("\t")], no)
+
+    def node(self, line: str, word_id: str, no: int) -> None:
+        """A multiword token's range line or an empty node, kept with the words it stands by."""
+        out = self.out
+        if _RANGE.fullmatch(word_id):
+            first, last = map(int, word_id.split("-"))
+            if first != self.last_word + 1 or last < first:
+                raise InputError(
+                    f"multiword token {word_id} does not cover the next words ({self.last_word + 1}...)",
+                    path=self.path,
+                    place=f"line {no}",
+                )
+            out.counts["multiword"] += 1
+            self.range_end = last
+            self.pending.append(line)
+        elif _EMPTY.fullmatch(word_id):
+            out.counts["empty"] += 1
+            if self.sentence_words and not self.pending:
+                out.after.setdefault(len(out.lines) - 1, []).append(line)
+            else:
+                self.pending.append(line)
+        else:
+            raise _bad_id(word_id, self.path, no)
+
+    def finish(self, labelled: list[int]) -> _Parsed:
+        """The words read, ``labelled`` those whose line holds ``Seg=``."""
+        out = self.out
+        if self.range_end > self.last_word:
+            raise InputError(
+                f"the multiword token ends at word {self.range_end}, after the file's last word", path=self.path
+            )
+        if self.doc_open:
+            out.wordless.append(out.runs.pop()[1] or "(empty id)")
+        out.trailing = self.pending
+        out.final_blank = bool(out.sentence_end) and out.sentence_end[-1]
+        n = len(out.lines)
+        out.begins, out.conn = [False] * n, [""] * n
+        for i in labelled:
+            line = out.lines[i]
+            items = line[line.rindex("\t") + 1 :].split("|")
+            out.begins[i] = BEGIN in items
+            out.conn[i] = "B" if B_CONN in items else "I" if I_CONN in items else ""
+        return out
 
 
 def _document_names(ids: list[str | None]) -> list[str]:
@@ -541,11 +599,10 @@ def script_marks(doc: Document, layer: str) -> np.ndarray | None:
     if "conllu" not in doc.column_names() or layer not in ("edu", "connective") or layer not in doc.layers:
         return None
     kept = doc.column("conllu").tolist()
-    misc = [line[line.rfind("\t") + 1 :] for line in kept]
     marks = np.zeros(len(kept), dtype=np.int8)
-    for i, value in enumerate(misc):
-        if "Seg=" in value:
-            marks[i] = 1 if BEGIN in value else 2 if B_CONN in value else 3 if I_CONN in value else 0
+    for i in [i for i, line in enumerate(kept) if "Seg=" in line]:  # the few labelled words only
+        value = kept[i][kept[i].rfind("\t") + 1 :]
+        marks[i] = 1 if BEGIN in value else 2 if B_CONN in value else 3 if I_CONN in value else 0
     codes = doc.layers[layer].boundaries
     first = np.zeros(len(kept), dtype=bool)
     for rows in doc.speaker_rows().values():

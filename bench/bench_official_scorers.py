@@ -1,0 +1,103 @@
+"""Benchmark: segagree's official figures beside the official scripts, whole commands, in one run.
+
+    .venv/bin/python bench/bench_official_scorers.py GOLD.tok [GOLD.conllu ...] --refs DIR [--repeat 5]
+
+For each gold file a prediction is written as ``check_official_scorers.py`` writes one (``--seed``),
+and, with ``--no-documents``, without its ``# newdoc`` lines (a segmenter's output). Then, turn by
+turn (so a busy machine slows both alike), each command runs ``--repeat`` times:
+
+* DISRPT's ``seg_eval.py GOLD PRED`` against ``segagree compare GOLD PRED --metric disrpt_seg``;
+* for a ``.conllu`` gold, CoNLL 2018's ``conll18_ud_eval.py -v GOLD PRED`` against ``segagree compare
+  GOLD PRED --metric ud_sentences``.
+
+Both run by this interpreter (``sys.executable``). Printed: the median wall time of each, the ratio
+segagree / script, and whether segagree's counts and floats are the script's (every printed digit).
+The scripts are third-party: keep them outside the repository (``DIR/seg_eval.py``,
+``DIR/conll18_ud_eval.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_official_scorers import perturbed  # noqa: E402
+
+
+def _time(args: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+    start = time.perf_counter()
+    proc = subprocess.run(args, capture_output=True, text=True)
+    return time.perf_counter() - start, proc
+
+
+def _printed(stdout: str) -> dict[str, str]:
+    return {k: v for k, _, v in (ln[2:].rpartition(": ") for ln in stdout.splitlines() if ln.startswith("o "))}
+
+
+def _seg_eval_same(stdout: str, pooled: dict) -> bool:
+    printed = _printed(stdout)
+    gold = next(v for k, v in printed.items() if k.startswith("Gold"))
+    pred = next(v for k, v in printed.items() if k.startswith("Predicted"))
+    floats = [printed[k] for k in ("Precision", "Recall", "F-Score")]
+    mine = [pooled["precision"], pooled["recall"], pooled["f1"]]
+    return (gold, pred) == (str(pooled["gold"]), str(pooled["system"])) and all(
+        p == repr(float(v)) or (p == "0" and v == 0) for p, v in zip(floats, mine, strict=True)
+    )
+
+
+def _ud_same(stdout: str, pooled: dict) -> bool:
+    row = next(ln for ln in stdout.splitlines() if ln.startswith("Sentences"))
+    cells = [c.strip() for c in row.split("|")[1:4]]
+    return cells == [f"{100 * pooled[k]:.2f}" for k in ("precision", "recall", "f1")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("gold", type=Path, nargs="+")
+    parser.add_argument("--refs", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-documents", action="store_true", help="predictions without '# newdoc' lines")
+    args = parser.parse_args()
+    py = sys.executable
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for gold in args.gold:
+            pred = Path(tmp) / f"pred{len(rows)}{gold.suffix}"
+            text = perturbed(gold, args.seed)
+            if args.no_documents:
+                text = "\n".join(ln for ln in text.split("\n") if not ln.startswith("# newdoc"))
+            pred.write_text(text, encoding="utf-8")
+            pairs = [("disrpt_seg", [py, str(args.refs / "seg_eval.py"), str(gold), str(pred)], _seg_eval_same)]
+            if gold.suffix.lower() == ".conllu":
+                pairs.append(
+                    ("ud_sentences", [py, str(args.refs / "conll18_ud_eval.py"), "-v", str(gold), str(pred)], _ud_same)
+                )
+            for metric, script, same in pairs:
+                mine = [py, "-m", "segagree", "compare", str(gold), str(pred), "--metric", metric]
+                t_script, t_mine = [], []
+                for _ in range(args.repeat):
+                    t, proc_script = _time(script)
+                    t_script.append(t)
+                    t, _ = _time(mine)
+                    t_mine.append(t)
+                got = json.loads(subprocess.run([*mine, "--json"], capture_output=True, text=True).stdout)
+                ok = same(proc_script.stdout, got["metrics"][metric]["pooled"])
+                a, b = statistics.median(t_script), statistics.median(t_mine)
+                rows.append((gold.name, metric, got["n_tokens"], a, b, ok))
+    print(f"{'file':32} {'measure':13} {'words':>7} {'script s':>9} {'segagree s':>10} {'ratio':>6}  same numbers")
+    for name, metric, words, a, b, ok in rows:
+        words_text = "-" if words is None else str(words)
+        print(f"{name:32} {metric:13} {words_text:>7} {a:9.3f} {b:10.3f} {b / a:6.2f}  {'yes' if ok else 'NO'}")
+    return 0 if all(r[-1] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
