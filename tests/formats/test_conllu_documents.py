@@ -180,3 +180,35 @@ def test_a_kept_value_with_a_line_break_is_not_written_as_a_line_of_its_own(tmp_
     written = (tmp_path / "back.conllu").read_text(encoding="utf-8")
     assert "\n# newdoc id = evil" not in written and segagree.read(tmp_path / "back.conllu").speakers == ["a"]
     assert not report.lossless
+
+
+DISRPT = (
+    "# newdoc id = d1\n"
+    + "\n".join(
+        ROW.format(i=i, w=w, misc="BeginSeg=Yes" if b else "_")
+        for i, (w, b) in enumerate(
+            [("It", True), ("rained", False), (",", False), ("so", True), ("we", False), ("left", False), (".", False)],
+            1,
+        )
+    )
+    + "\n# newdoc id = d2\n"
+    + "\n".join(
+        ROW.format(i=i, w=w, misc="BeginSeg=Yes" if b else "_")
+        for i, (w, b) in enumerate([("Then", True), ("what", False), ("?", False), ("Nothing", True)], 1)
+    )
+    + "\n"
+)
+
+
+@pytest.mark.parametrize("via", ["eaf", "TextGrid"])
+def test_disrpt_units_through_elan_or_a_textgrid_come_back_as_beginseg(tmp_path: Path, via: str) -> None:
+    source = tmp_path / "x.tok"
+    source.write_text(DISRPT, encoding="utf-8")
+    segagree.convert(source, tmp_path / f"x.{via}")
+    report = segagree.convert(tmp_path / f"x.{via}", tmp_path / "back.tok")
+    back = segagree.read(tmp_path / "back.tok")
+    original = segagree.read(source)
+    # every word (punctuation included) and every unit start come back
+    assert back.column("text").tolist() == original.column("text").tolist()
+    assert back.layers["edu"] == original.layers["edu"] and back.speakers == original.speakers
+    assert "layer-renamed" in {loss.kind for loss in report.write_losses}

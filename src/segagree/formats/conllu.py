@@ -409,14 +409,22 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         raise UsageError(f"CoNLL-U holds the layers {', '.join(WRITTEN_LAYERS)}, not {layer!r}")
     if options:
         raise UsageError(f"unknown CoNLL-U writer option(s) {sorted(options)}")
+    units = _foreign_units(doc)
     for name in doc.layers:
-        if name not in WRITTEN_LAYERS:
+        if name not in WRITTEN_LAYERS and (units is None or name != units.name):
             losses.add(
                 "layer-dropped",
                 f"layer {name!r}: CoNLL-U holds sentences, BeginSeg units and connective spans only",
                 where=name,
             )
-    text = "\n".join(_lines(doc, losses)) + "\n"
+    if units is not None:
+        losses.add(
+            "layer-renamed",
+            f"the units of layer {units.name!r} are written as DISRPT units (BeginSeg=Yes on each unit's first "
+            "word) and read back as layer 'edu'",
+            where=units.name,
+        )
+    text = "\n".join(_lines(doc, losses, units)) + "\n"
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
     if doc.has_times:
@@ -469,9 +477,30 @@ class _Writer:
         self.lines.append("\t".join(cols))
 
 
-def _lines(doc: Document, losses: LossReport) -> list[str]:
+def _foreign_units(doc: Document) -> Layer | None:
+    """The unit layer of a Document that holds none of CoNLL-U's layers (read from ELAN, a
+    TextGrid, a transcript): written as DISRPT's ``BeginSeg`` units, so that its units survive."""
+    if any(name in doc.layers for name in WRITTEN_LAYERS) or not doc.layers:
+        return None
+    return doc.layer()
+
+
+def _endnote_words(layer: Layer | None) -> list[str] | None:
+    """After each token, the endnote its unit ends with where the scheme writes one (``.``, ``,``,
+    ``?``: a transcript's punctuation, which its reader took off the words): written as a word of
+    its own, so the words of a DISRPT file sent through a TextGrid come back."""
+    if layer is None:
+        return None
+    written = {k + 1: t.symbol for k, t in enumerate(layer.scheme.types) if not t.symbol.startswith("<")}
+    if not written:
+        return None
+    return [written.get(int(c), "") for c in layer.boundaries.tolist()]
+
+
+def _lines(doc: Document, losses: LossReport, units: Layer | None = None) -> list[str]:
     """The file's lines: each document's newdoc line, each word with its kept lines, blank lines
-    after sentences (and between the documents of a file that had them there)."""
+    after sentences (and between the documents of a file that had them there); ``units``: a
+    foreign unit layer written as ``BeginSeg`` units (:func:`_foreign_units`)."""
     n = doc.n_tokens
     forms = [_one_line(w) or "_" for w in doc.column("text").tolist()]
     changed_forms = sum(f != w for f, w in zip(forms, doc.column("text").tolist(), strict=True))
@@ -479,7 +508,15 @@ def _lines(doc: Document, losses: LossReport) -> list[str]:
         losses.add("tokens-changed", "a FORM holds no tab, line break or leading space", count=changed_forms)
     speakers = [doc.speakers[i] for i in doc.speaker_codes().tolist()]
     kept, before, after = _kept(doc, "conllu", n), _kept(doc, BEFORE, n), _kept(doc, AFTER, n)
-    edu = doc.layers["edu"].boundaries.tolist() if "edu" in doc.layers else None
+    edu_layer = doc.layers.get("edu", units)
+    edu = edu_layer.boundaries.tolist() if edu_layer is not None else None
+    endnotes = _endnote_words(units)
+    if endnotes is not None and any(endnotes):
+        losses.note(
+            "endnotes-as-words",
+            "units' endnotes written as words after the units' last words",
+            count=sum(map(bool, endnotes)),
+        )
     sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
     conn = _connective_labels(doc) if "connective" in doc.layers else [""] * n
     between_documents = bool(doc.meta.get("blank_between_documents"))
@@ -522,6 +559,9 @@ def _lines(doc: Document, losses: LossReport) -> list[str]:
         out.lines.append("\t".join(cols))
         for line in after[i].split("\n") if after[i] else []:
             out.kept_line(line, shift, False)
+        if endnotes is not None and endnotes[i]:
+            out.word_id += 1
+            out.lines.append("\t".join([str(out.word_id), endnotes[i], *["_"] * 8]))
         sentence_start = False
         last_of_doc = i == n - 1 or speakers[i + 1] != speakers[i]
         if sentence is not None and (sentence[i] or last_of_doc):
@@ -544,13 +584,20 @@ def _lines(doc: Document, losses: LossReport) -> list[str]:
 def _misc(misc: str, conn: str, begins: bool, orphan: bool) -> str:
     """MISC with ``BeginSeg=Yes`` first where a unit begins and the connective label back in its
     place (DISRPT writes ``Seg=B-Conn|SpaceAfter=No``); a kept orphan ``I-Conn`` where ``orphan``."""
-    items = [m for m in misc.split("|") if m and m != "_" and m != BEGIN]
+    items = [m for m in misc.split("|") if m and m != "_"]
+    was_conn = "B" if B_CONN in items else "I" if I_CONN in items else ""
+    if (BEGIN in items) == begins and (was_conn == conn or (orphan and was_conn == "I" and not conn)):
+        return misc  # the labels the file had: the field as written
+    begin_at = items.index(BEGIN) if BEGIN in items else 0  # where the file had it (GUM writes it last)
+    items = [m for m in items if m != BEGIN]
     at = next((k for k, m in enumerate(items) if m in (B_CONN, I_CONN)), 0)
     keep = orphan and I_CONN in items
     items = [m for m in items if m not in (B_CONN, I_CONN)]
     if conn or keep:
         items.insert(at, B_CONN if conn == "B" else I_CONN)
-    return "|".join(([BEGIN] if begins else []) + items) or "_"
+    if begins:
+        items.insert(min(begin_at, len(items)), BEGIN)
+    return "|".join(items) or "_"
 
 
 def with_unmarked_layer(doc: Document, name: str) -> Document:
