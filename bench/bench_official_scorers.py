@@ -3,7 +3,8 @@
     .venv/bin/python bench/bench_official_scorers.py GOLD.tok [GOLD.conllu ...] --refs DIR [--repeat 5]
 
 For each gold file a prediction is written as ``check_official_scorers.py`` writes one (``--seed``),
-and, with ``--no-documents``, without its ``# newdoc`` lines (a segmenter's output). Then, turn by
+and, with ``--no-documents``, without its ``# newdoc`` lines (a segmenter's output), with ``--glue``
+retokenised (punctuation glued to the word before it: ``ud_sentences`` only). Then, turn by
 turn (so a busy machine slows both alike), each command runs ``--repeat`` times:
 
 * DISRPT's ``seg_eval.py GOLD PRED`` against ``segagree compare GOLD PRED --metric disrpt_seg``;
@@ -28,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_official_scorers import perturbed  # noqa: E402
+from check_official_scorers import glued, perturbed  # noqa: E402
 
 
 def _time(args: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
@@ -65,6 +66,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-documents", action="store_true", help="predictions without '# newdoc' lines")
+    parser.add_argument(
+        "--glue", action="store_true", help=".conllu predictions retokenised: punctuation glued (ud_sentences only)"
+    )
     args = parser.parse_args()
     py = sys.executable
     rows = []
@@ -74,8 +78,12 @@ def main() -> int:
             text = perturbed(gold, args.seed)
             if args.no_documents:
                 text = "\n".join(ln for ln in text.split("\n") if not ln.startswith("# newdoc"))
+            if args.glue and gold.suffix.lower() == ".conllu":
+                text = glued(text)
             pred.write_text(text, encoding="utf-8")
             pairs = [("disrpt_seg", [py, str(args.refs / "seg_eval.py"), str(gold), str(pred)], _seg_eval_same)]
+            if args.glue and gold.suffix.lower() == ".conllu":
+                pairs = []  # seg_eval.py needs the same tokens
             if gold.suffix.lower() == ".conllu":
                 pairs.append(
                     ("ud_sentences", [py, str(args.refs / "conll18_ud_eval.py"), "-v", str(gold), str(pred)], _ud_same)

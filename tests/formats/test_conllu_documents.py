@@ -151,9 +151,16 @@ def test_a_document_id_with_brackets_keeps_its_name_in_the_panel_rows() -> None:
         ("a-b\tx\t_\t_\t_\t_\t_\t_\t_\t_", "word ID 'a-b' is not a number"),
         ("x.y\tx\t_\t_\t_\t_\t_\t_\t_\t_", "word ID 'x.y' is not a number"),
         ("١\tx\t_\t_\t_\t_\t_\t_\t_\t_", "is not a number"),
-        ("1-2\tdel\t_\t_\t_\t_\t_\t_\t_\t_", "multiword token ends at word 2"),
-        ("1-2\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t_\t_\t_\t_\n\n", "multiword token ends at word 2"),
-        ("2-3\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n2\tde\t_\t_\t_\t_\t_\t_\t_\t_", "does not cover the next words"),
+        ("3-4\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t_\t_\t_\t_", "begins at word 3, not 1"),
+        ("1-2\tdel\t_\t_\t_\t_\t_\t_\t_\t_", "multiword token 1-2 has not had its words"),
+        (
+            "1-2\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n1\tde\t_\t_\t_\t_\t_\t_\t_\t_\n\n",
+            "multiword token 1-2 has not had its words",
+        ),
+        (
+            "2-3\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n2\tde\t_\t_\t_\t_\t_\t_\t_\t_",
+            "multiword token 2-3 has not had its words",
+        ),
     ],
 )
 def test_word_ids_that_are_neither_words_ranges_nor_empty_nodes_are_refused(
@@ -163,7 +170,7 @@ def test_word_ids_that_are_neither_words_ranges_nor_empty_nodes_are_refused(
     path.write_text(f"# newdoc id = a\n1\tok\t_\t_\t_\t_\t_\t_\t_\t_\n\n# newdoc id = b\n{body}\n", encoding="utf-8")
     with pytest.raises(InputError, match=message):
         segagree.read(path)
-    proc = run_cli(["convert", path, "--to", "text", "-o", path.with_suffix(".txt")]) if "-3" in body else None
+    proc = run_cli(["convert", path, "--to", "text", "-o", path.with_suffix(".txt")]) if body.startswith("-3") else None
     if proc is not None:
         assert proc.returncode == 1 and "line 5" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -205,10 +212,16 @@ def test_disrpt_units_through_elan_or_a_textgrid_come_back_as_beginseg(tmp_path:
     source = tmp_path / "x.tok"
     source.write_text(DISRPT, encoding="utf-8")
     segagree.convert(source, tmp_path / f"x.{via}")
-    report = segagree.convert(tmp_path / f"x.{via}", tmp_path / "back.tok")
+    report = segagree.convert(tmp_path / f"x.{via}", tmp_path / "back.tok", endnotes="words")
     back = segagree.read(tmp_path / "back.tok")
     original = segagree.read(source)
     # every word (punctuation included) and every unit start come back
     assert back.column("text").tolist() == original.column("text").tolist()
     assert back.layers["edu"] == original.layers["edu"] and back.speakers == original.speakers
     assert "layer-renamed" in {loss.kind for loss in report.write_losses}
+    # without --endnotes words: the units still, the punctuation a TextGrid took as endnotes reported
+    report = segagree.convert(tmp_path / f"x.{via}", tmp_path / "plain.tok")
+    assert segagree.read(tmp_path / "plain.tok").layers["edu"].boundaries.sum() == 4
+    if via == "TextGrid":
+        dropped = {loss.kind: loss.count for loss in report.write_losses}
+        assert dropped["types-dropped"] == 3

@@ -152,6 +152,8 @@ class _Lines:
         self.pending: list[str] = []  # lines waiting for the next word
         self.doc_open = False  # a newdoc line is waiting for its first word
         self.range_end = 0  # the last word of the multiword token being read
+        self.range_first = 0  # the word a multiword token's range line waits for (0: none)
+        self.range_id = ""  # the range of the last multiword token, as written
         self.sentence_words = 0  # the words of the sentence being read
         self.last_word = 0  # the ID of the sentence's last word
 
@@ -165,6 +167,15 @@ class _Lines:
         empty = np.flatnonzero(a == b)
         if len(empty):
             raise InputError("empty FORM", path=self.path, place=f"line {lo + int(empty[0]) + 1}")
+        if self.range_first:
+            first = int(text[int(self.starts[lo]) : int(self.tab1[lo])])
+            if first != self.range_first:
+                raise InputError(
+                    f"the multiword token before this word begins at word {self.range_first}, not {first}",
+                    path=self.path,
+                    place=f"line {lo + 1}",
+                )
+            self.range_first = 0
         if self.pending:
             out.before[len(out.lines)] = self.pending
             self.pending = []
@@ -181,20 +192,16 @@ class _Lines:
         """Line ``k``: blank, a comment, a multiword token or an empty node (else an error)."""
         line, no, out = self.line(k), k + 1, self.out
         if not line or line.isspace():
-            if self.range_end > self.last_word:
-                raise InputError(
-                    f"the multiword token ends at word {self.range_end}, after the sentence",
-                    path=self.path,
-                    place=f"line {no}",
-                )
+            self.check_range(no)
             if self.sentence_words:
                 out.sentence_end[-1] = True
-            self.sentence_words = self.last_word = self.range_end = 0
+            self.sentence_words = 0
         elif line[0] == "#":
             newdoc = _newdoc_key(line)
             if newdoc is None:
                 out.counts["comments"] += 1
             else:
+                self.check_range(no)
                 if self.doc_open:
                     out.wordless.append(out.runs.pop()[1] or "(empty id)")
                 out.newdoc_key = out.newdoc_key or newdoc[0]  # the file's first spelling is written back
@@ -213,14 +220,11 @@ class _Lines:
         out = self.out
         if _RANGE.fullmatch(word_id):
             first, last = map(int, word_id.split("-"))
-            if first != self.last_word + 1 or last < first:
-                raise InputError(
-                    f"multiword token {word_id} does not cover the next words ({self.last_word + 1}...)",
-                    path=self.path,
-                    place=f"line {no}",
-                )
+            self.check_range(no)
+            if last < first:
+                raise InputError(f"multiword token {word_id} ends before it begins", path=self.path, place=f"line {no}")
             out.counts["multiword"] += 1
-            self.range_end = last
+            self.range_first, self.range_end, self.range_id = first, last, word_id
             self.pending.append(line)
         elif _EMPTY.fullmatch(word_id):
             out.counts["empty"] += 1
@@ -231,13 +235,22 @@ class _Lines:
         else:
             raise _bad_id(word_id, self.path, no)
 
+    def check_range(self, no: int | None) -> None:
+        """A multiword token read before line ``no`` (None: the file's end) must have had its words."""
+        if self.range_first or self.range_end > self.last_word:
+            where = f"before line {no}" if no else "at the file's end"
+            raise InputError(
+                f"the multiword token {self.range_id} has not had its words "
+                f"(the last word is {self.last_word}) {where}",
+                path=self.path,
+                place=None if no is None else f"line {no}",
+            )
+        self.range_end = 0
+
     def finish(self, labelled: list[int]) -> _Parsed:
         """The words read, ``labelled`` those whose line holds ``Seg=``."""
         out = self.out
-        if self.range_end > self.last_word:
-            raise InputError(
-                f"the multiword token ends at word {self.range_end}, after the file's last word", path=self.path
-            )
+        self.check_range(None)
         if self.doc_open:
             out.wordless.append(out.runs.pop()[1] or "(empty id)")
         out.trailing = self.pending
@@ -407,6 +420,9 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     layer = options.pop("layer", None)
     if layer is not None and layer not in WRITTEN_LAYERS:
         raise UsageError(f"CoNLL-U holds the layers {', '.join(WRITTEN_LAYERS)}, not {layer!r}")
+    endnotes = options.pop("endnotes", None)
+    if endnotes not in (None, "words", "drop"):
+        raise UsageError(f"CoNLL-U writes endnotes as 'words' or drops them ('drop'), not {endnotes!r}")
     if options:
         raise UsageError(f"unknown CoNLL-U writer option(s) {sorted(options)}")
     units = _foreign_units(doc)
@@ -424,7 +440,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
             "word) and read back as layer 'edu'",
             where=units.name,
         )
-    text = "\n".join(_lines(doc, losses, units)) + "\n"
+    text = "\n".join(_lines(doc, losses, units, endnotes == "words")) + "\n"
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
     if doc.has_times:
@@ -497,10 +513,29 @@ def _endnote_words(layer: Layer | None) -> list[str] | None:
     return [written.get(int(c), "") for c in layer.boundaries.tolist()]
 
 
-def _lines(doc: Document, losses: LossReport, units: Layer | None = None) -> list[str]:
+def _report_endnotes(endnotes: list[str], as_words: bool, losses: LossReport) -> list[str] | None:
+    """The endnotes to write as words (``as_words``), or None with the loss reported."""
+    count = sum(map(bool, endnotes))
+    shown = ", ".join(sorted({e for e in endnotes if e}))
+    if as_words:
+        losses.add(
+            "tokens-added", f"the units' endnotes ({shown}) are written as words after their last words", count=count
+        )
+        return endnotes
+    losses.add(
+        "types-dropped",
+        f"BeginSeg units have no types: the units' endnotes ({shown}: a transcript's punctuation, or the words '.' "
+        "and ',' of a DISRPT file sent through a TextGrid) are not written; write them as words with --endnotes words",
+        count=count,
+    )
+    return None
+
+
+def _lines(doc: Document, losses: LossReport, units: Layer | None = None, endnote_words: bool = False) -> list[str]:
     """The file's lines: each document's newdoc line, each word with its kept lines, blank lines
     after sentences (and between the documents of a file that had them there); ``units``: a
-    foreign unit layer written as ``BeginSeg`` units (:func:`_foreign_units`)."""
+    foreign unit layer written as ``BeginSeg`` units (:func:`_foreign_units`), its endnotes as
+    words after the units' last words with ``endnote_words`` (else reported as dropped)."""
     n = doc.n_tokens
     forms = [_one_line(w) or "_" for w in doc.column("text").tolist()]
     changed_forms = sum(f != w for f, w in zip(forms, doc.column("text").tolist(), strict=True))
@@ -512,11 +547,7 @@ def _lines(doc: Document, losses: LossReport, units: Layer | None = None) -> lis
     edu = edu_layer.boundaries.tolist() if edu_layer is not None else None
     endnotes = _endnote_words(units)
     if endnotes is not None and any(endnotes):
-        losses.note(
-            "endnotes-as-words",
-            "units' endnotes written as words after the units' last words",
-            count=sum(map(bool, endnotes)),
-        )
+        endnotes = _report_endnotes(endnotes, endnote_words, losses)
     sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
     conn = _connective_labels(doc) if "connective" in doc.layers else [""] * n
     between_documents = bool(doc.meta.get("blank_between_documents"))
