@@ -11,8 +11,9 @@ turn (so a busy machine slows both alike), each command runs ``--repeat`` times:
 * for a ``.conllu`` gold, CoNLL 2018's ``conll18_ud_eval.py -v GOLD PRED`` against ``segagree compare
   GOLD PRED --metric ud_sentences``.
 
-Both run by this interpreter (``sys.executable``). Printed: the median wall time of each, the ratio
-segagree / script, and whether segagree's counts and floats are the script's (every printed digit).
+Both run by this interpreter (``sys.executable``). Printed: the median wall time and CPU time (user +
+system: steadier on a shared machine) of each, the ratios segagree / script, and whether segagree's
+counts and floats are the script's (every printed digit).
 The scripts are third-party: keep them outside the repository (``DIR/seg_eval.py``,
 ``DIR/conll18_ud_eval.py``).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,10 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_official_scorers import glued, perturbed  # noqa: E402
 
 
-def _time(args: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+def _time(args: list[str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """Wall and CPU seconds (user + system) of one command, and its result."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(args, capture_output=True, text=True)
-    return time.perf_counter() - start, proc
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, proc
 
 
 def _printed(stdout: str) -> dict[str, str]:
@@ -90,20 +96,23 @@ def main() -> int:
                 )
             for metric, script, same in pairs:
                 mine = [py, "-m", "segagree", "compare", str(gold), str(pred), "--metric", metric]
-                t_script, t_mine = [], []
+                runs: dict[str, list[tuple[float, float]]] = {"script": [], "mine": []}
                 for _ in range(args.repeat):
-                    t, proc_script = _time(script)
-                    t_script.append(t)
-                    t, _ = _time(mine)
-                    t_mine.append(t)
+                    wall, cpu, proc_script = _time(script)
+                    runs["script"].append((wall, cpu))
+                    wall, cpu, _ = _time(mine)
+                    runs["mine"].append((wall, cpu))
                 got = json.loads(subprocess.run([*mine, "--json"], capture_output=True, text=True).stdout)
                 ok = same(proc_script.stdout, got["metrics"][metric]["pooled"])
-                a, b = statistics.median(t_script), statistics.median(t_mine)
-                rows.append((gold.name, metric, got["n_tokens"], a, b, ok))
-    print(f"{'file':32} {'measure':13} {'words':>7} {'script s':>9} {'segagree s':>10} {'ratio':>6}  same numbers")
+                med = {k: [statistics.median(t[i] for t in v) for i in (0, 1)] for k, v in runs.items()}
+                rows.append((gold.name, metric, got["n_tokens"], med["script"], med["mine"], ok))
+    print(f"{'file':26} {'measure':12} {'words':>6}  wall: script segagree ratio   cpu: script segagree ratio  same")
     for name, metric, words, a, b, ok in rows:
         words_text = "-" if words is None else str(words)
-        print(f"{name:32} {metric:13} {words_text:>7} {a:9.3f} {b:10.3f} {b / a:6.2f}  {'yes' if ok else 'NO'}")
+        print(
+            f"{name:26} {metric:12} {words_text:>6}  {a[0]:12.3f} {b[0]:8.3f} {b[0] / a[0]:5.2f}  "
+            f"{a[1]:11.3f} {b[1]:8.3f} {b[1] / a[1]:5.2f}  {'yes' if ok else 'NO'}"
+        )
     return 0 if all(r[-1] for r in rows) else 1
 
 

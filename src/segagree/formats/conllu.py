@@ -1,20 +1,21 @@
-"""CoNLL-U (Universal Dependencies) and the DISRPT shared tasks' ``.tok`` / ``.conllu`` files.
+"""CoNLL-U (Universal Dependencies) and the DISRPT shared tasks' ``.tok`` / ``.conllu`` / ``.conll`` files.
 
 CoNLL-U holds one word per line in ten tab-separated columns (ID, FORM, LEMMA, UPOS, XPOS, FEATS,
 HEAD, DEPREL, DEPS, MISC), ``#`` comment lines, and a blank line after every sentence. DISRPT's
 files use the same columns and mark discourse units in MISC: ``BeginSeg=Yes`` on a unit's first
-word (its ``.tok`` files have no sentence breaks).
+word (its ``.tok`` files have no sentence breaks; its 2019 ``.conll`` files are CoNLL-U).
 
 Mapping to the model (reading):
 
 * **Tokens**: the syntactic words (integer IDs), as DISRPT's scorer counts them. A multiword token
-  (a range line ``1-2``) is not a token: its words are; empty nodes (``1.1``) are skipped. Both are
-  reported (``multiword-tokens``, ``empty-nodes``).
-* **Speakers**: each document (``# newdoc id = ...``, or DISRPT's ``# newdoc_id = ...``, whose
-  spelling is written back) is a speaker, its words one stream, so a
-  DISRPT file's documents are scored one by one and pooled over the file (micro-average). Words
-  before any ``newdoc`` belong to the speaker ``TEXT``; an id met again continues its document
-  (the speakers of a conversation written as documents take turns).
+  (a range line ``1-2``) is not a token: its words are; empty nodes (``1.1``) are not words. Both
+  are kept with the words they stand by (noted: ``multiword-tokens``, ``empty-nodes``); an ID that
+  is none of these is refused, as is a range its words do not follow.
+* **Speakers**: each document (``# newdoc id = ...``, or DISRPT's ``# newdoc_id = ...``) is a
+  speaker, its words one stream, so a DISRPT file's documents are scored one by one and pooled
+  over the file (micro-average). Words before any ``newdoc`` belong to the speaker ``TEXT``; an
+  empty id is ``document K`` made unique; an id met again continues its document (the speakers of
+  a conversation written as documents take turns).
 * **Layers**: ``sentence`` (scheme ``sentence``): a boundary after a sentence's last word, where
   the file has blank lines; ``edu`` (scheme ``edu``): a boundary before every ``BeginSeg=Yes``
   word (after the word before it) and at each document's end; ``connective`` (scheme
@@ -25,13 +26,10 @@ Mapping to the model (reading):
   units). A span thus begins after a boundary and ends at ``<conn>``; an ``I-Conn`` with no
   connective before it is read as outside (``connective-orphans``). The main layer is ``edu``
   where the file marks units, else ``connective`` where it marks connectives, else ``sentence``.
-* Every word's ten columns are kept in the token column ``conllu`` (tab-joined) for the writer.
-  Comments other than ``newdoc`` are counted and reported (``comments``).
-
-Writing: a word per line with its kept columns (or ``ID FORM _ _ _ _ _ _ _ MISC`` for words read
-from elsewhere), IDs renumbered per sentence, ``BeginSeg=Yes`` in MISC from the ``edu`` layer,
-``Seg=B-Conn`` / ``Seg=I-Conn`` from the ``connective`` layer (where the word's MISC had its label),
-a blank line after each sentence of the ``sentence`` layer, ``# newdoc id`` per speaker.
+* Every word's line is kept in the token column ``conllu``, the lines before it (comments, its
+  document's newdoc line, a multiword token's range) in :data:`BEFORE` and the empty nodes after
+  it in :data:`AFTER`, for the writer (:mod:`segagree.formats.conllu_write`), for the official
+  scorers' own reading of the labels (:func:`script_marks`) and characters (:func:`surface_forms`).
 """
 
 from __future__ import annotations
@@ -44,36 +42,30 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import InputError, UsageError
-from segagree.files.atomic import atomic_path
 from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter
+from segagree.formats.conllu_columns import (
+    AFTER,
+    B_CONN,
+    BEFORE,
+    BEGIN,
+    CONN,
+    EMPTY,
+    I_CONN,
+    NEWDOC_KEYS,
+    NO_DOCUMENT,
+    OUTSIDE,
+    RANGE,
+    WRITTEN_LAYERS,
+    connective_labels,
+    newdoc_key,
+)
+from segagree.formats.conllu_write import write
 from segagree.model import Document, Layer, UnitColumns, builtin_scheme
-from segagree.model.losses import LossReport
 from segagree.model.scheme import BoundaryScheme
 
-NO_DOCUMENT = "TEXT"
-WRITTEN_LAYERS = ("edu", "sentence", "connective")
-BEGIN = "BeginSeg=Yes"
-B_CONN, I_CONN = "Seg=B-Conn", "Seg=I-Conn"
-#: UD writes ``# newdoc id = X``, the DISRPT shared tasks ``# newdoc_id = X``: both are read, and
-#: the file's own spelling written back.
-NEWDOC_KEYS = ("newdoc id", "newdoc_id")
-CONN, OUTSIDE = 1, 2  # codes of the connective scheme's <conn> and <o>
-#: Token columns of the lines kept with a word: before it (comments, its document's newdoc line,
-#: a multiword token's range line), after it (empty nodes), one line per ``\n``.
-BEFORE, AFTER = "conllu_before", "conllu_after"
-
-
-def _newdoc_key(line: str) -> tuple[str, str] | None:
-    """(key as spelled, id) of a ``# newdoc id = X`` / ``# newdoc_id = X`` line, else None."""
-    key, _, value = line[1:].partition("=")
-    return (key.strip(), value.strip()) if key.strip() in NEWDOC_KEYS else None
-
-
 _MAX_ID = 12  # longer word IDs (none in practice) are read one by one
-_RANGE = re.compile(r"[1-9][0-9]*-[1-9][0-9]*")
-_EMPTY = re.compile(r"[0-9]+\.[1-9][0-9]*")
 
 
 @dataclass
@@ -197,7 +189,7 @@ class _Lines:
                 out.sentence_end[-1] = True
             self.sentence_words = 0
         elif line[0] == "#":
-            newdoc = _newdoc_key(line)
+            newdoc = newdoc_key(line)
             if newdoc is None:
                 out.counts["comments"] += 1
             else:
@@ -218,7 +210,7 @@ class _Lines:
     def node(self, line: str, word_id: str, no: int) -> None:
         """A multiword token's range line or an empty node, kept with the words it stands by."""
         out = self.out
-        if _RANGE.fullmatch(word_id):
+        if RANGE.fullmatch(word_id):
             first, last = map(int, word_id.split("-"))
             self.check_range(no)
             if last < first:
@@ -226,7 +218,7 @@ class _Lines:
             out.counts["multiword"] += 1
             self.range_first, self.range_end, self.range_id = first, last, word_id
             self.pending.append(line)
-        elif _EMPTY.fullmatch(word_id):
+        elif EMPTY.fullmatch(word_id):
             out.counts["empty"] += 1
             if self.sentence_words and not self.pending:
                 out.after.setdefault(len(out.lines) - 1, []).append(line)
@@ -414,223 +406,6 @@ def _note_reading(doc: Document, parsed: _Parsed, orphans: int) -> None:
         doc.losses.add("comments", "comment lines after the last word are not kept", count=len(parsed.trailing))
 
 
-def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
-    """Write a Document as CoNLL-U (see the module docstring). ``layer`` (what adjudication names:
-    the layer its decisions changed) must be one the format holds; every such layer is written."""
-    layer = options.pop("layer", None)
-    if layer is not None and layer not in WRITTEN_LAYERS:
-        raise UsageError(f"CoNLL-U holds the layers {', '.join(WRITTEN_LAYERS)}, not {layer!r}")
-    endnotes = options.pop("endnotes", None)
-    if endnotes not in (None, "words", "drop"):
-        raise UsageError(f"CoNLL-U writes endnotes as 'words' or drops them ('drop'), not {endnotes!r}")
-    if options:
-        raise UsageError(f"unknown CoNLL-U writer option(s) {sorted(options)}")
-    units = _foreign_units(doc)
-    for name in doc.layers:
-        if name not in WRITTEN_LAYERS and (units is None or name != units.name):
-            losses.add(
-                "layer-dropped",
-                f"layer {name!r}: CoNLL-U holds sentences, BeginSeg units and connective spans only",
-                where=name,
-            )
-    if units is not None:
-        losses.add(
-            "layer-renamed",
-            f"the units of layer {units.name!r} are written as DISRPT units (BeginSeg=Yes on each unit's first "
-            "word) and read back as layer 'edu'",
-            where=units.name,
-        )
-    text = "\n".join(_lines(doc, losses, units, endnotes == "words")) + "\n"
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8", newline="\n")
-    if doc.has_times:
-        losses.add("times-dropped", "CoNLL-U has no times")
-
-
-def _one_line(value: str) -> str:
-    """A value with no tab or line break (which would break the columns or start a line)."""
-    return " ".join(value.replace("\t", " ").split())
-
-
-def _kept(doc: Document, name: str, n: int) -> list[str]:
-    return doc.column(name).tolist() if name in doc.column_names() else [""] * n
-
-
-class _Writer:
-    """The state of one write: the lines so far, IDs renumbered per sentence, and what changed."""
-
-    def __init__(self, losses: LossReport) -> None:
-        self.lines: list[str] = []
-        self.losses = losses
-        self.word_id = 0
-        self.changed: dict[str, int] = {}
-
-    def count(self, kind: str) -> None:
-        self.changed[kind] = self.changed.get(kind, 0) + 1
-
-    def kept_line(self, line: str, shift: int, sentence_start: bool) -> None:
-        """A kept comment, multiword-token or empty-node line, its IDs moved by ``shift``; a
-        comment only at a sentence's start (CoNLL-U has comments before sentences only)."""
-        if line.startswith("#"):
-            if sentence_start and "\r" not in line:
-                self.lines.append(line)
-            else:
-                self.count("comments")
-            return
-        cols = line.split("\t")
-        if len(cols) != 10 or "\r" in line:
-            self.count("kept lines")
-            return
-        if _RANGE.fullmatch(cols[0]):
-            first, last = (int(x) + shift for x in cols[0].split("-"))
-            cols[0] = f"{first}-{last}"
-        elif _EMPTY.fullmatch(cols[0]):
-            head, _, tail = cols[0].partition(".")
-            cols[0] = f"{int(head) + shift}.{tail}"
-        else:
-            self.count("kept lines")
-            return
-        self.lines.append("\t".join(cols))
-
-
-def _foreign_units(doc: Document) -> Layer | None:
-    """The unit layer of a Document that holds none of CoNLL-U's layers (read from ELAN, a
-    TextGrid, a transcript): written as DISRPT's ``BeginSeg`` units, so that its units survive."""
-    if any(name in doc.layers for name in WRITTEN_LAYERS) or not doc.layers:
-        return None
-    return doc.layer()
-
-
-def _endnote_words(layer: Layer | None) -> list[str] | None:
-    """After each token, the endnote its unit ends with where the scheme writes one (``.``, ``,``,
-    ``?``: a transcript's punctuation, which its reader took off the words): written as a word of
-    its own, so the words of a DISRPT file sent through a TextGrid come back."""
-    if layer is None:
-        return None
-    written = {k + 1: t.symbol for k, t in enumerate(layer.scheme.types) if not t.symbol.startswith("<")}
-    if not written:
-        return None
-    return [written.get(int(c), "") for c in layer.boundaries.tolist()]
-
-
-def _report_endnotes(endnotes: list[str], as_words: bool, losses: LossReport) -> list[str] | None:
-    """The endnotes to write as words (``as_words``), or None with the loss reported."""
-    count = sum(map(bool, endnotes))
-    shown = ", ".join(sorted({e for e in endnotes if e}))
-    if as_words:
-        losses.add(
-            "tokens-added", f"the units' endnotes ({shown}) are written as words after their last words", count=count
-        )
-        return endnotes
-    losses.add(
-        "types-dropped",
-        f"BeginSeg units have no types: the units' endnotes ({shown}: a transcript's punctuation, or the words '.' "
-        "and ',' of a DISRPT file sent through a TextGrid) are not written; write them as words with --endnotes words",
-        count=count,
-    )
-    return None
-
-
-def _lines(doc: Document, losses: LossReport, units: Layer | None = None, endnote_words: bool = False) -> list[str]:
-    """The file's lines: each document's newdoc line, each word with its kept lines, blank lines
-    after sentences (and between the documents of a file that had them there); ``units``: a
-    foreign unit layer written as ``BeginSeg`` units (:func:`_foreign_units`), its endnotes as
-    words after the units' last words with ``endnote_words`` (else reported as dropped)."""
-    n = doc.n_tokens
-    forms = [_one_line(w) or "_" for w in doc.column("text").tolist()]
-    changed_forms = sum(f != w for f, w in zip(forms, doc.column("text").tolist(), strict=True))
-    if changed_forms:
-        losses.add("tokens-changed", "a FORM holds no tab, line break or leading space", count=changed_forms)
-    speakers = [doc.speakers[i] for i in doc.speaker_codes().tolist()]
-    kept, before, after = _kept(doc, "conllu", n), _kept(doc, BEFORE, n), _kept(doc, AFTER, n)
-    edu_layer = doc.layers.get("edu", units)
-    edu = edu_layer.boundaries.tolist() if edu_layer is not None else None
-    endnotes = _endnote_words(units)
-    if endnotes is not None and any(endnotes):
-        endnotes = _report_endnotes(endnotes, endnote_words, losses)
-    sentence = doc.layers["sentence"].boundaries.tolist() if "sentence" in doc.layers else None
-    conn = _connective_labels(doc) if "connective" in doc.layers else [""] * n
-    between_documents = bool(doc.meta.get("blank_between_documents"))
-    key = doc.meta.get("newdoc") if doc.meta.get("newdoc") in NEWDOC_KEYS else NEWDOC_KEYS[0]
-    names = {s: _one_line(s) or "document" for s in doc.speakers}
-    changed_names = sorted(s for s in doc.speakers if names[s] != s)
-    if changed_names:
-        losses.add("speaker-changed", "document ids hold no tabs or line breaks", where=", ".join(changed_names))
-    out = _Writer(losses)
-    sentence_start = True
-    for i in range(n):
-        new_doc = i == 0 or speakers[i] != speakers[i - 1]
-        if new_doc:
-            if (sentence is not None or between_documents) and out.lines and out.lines[-1] != "":
-                out.lines.append("")
-            sentence_start, out.word_id = True, 0
-        cols = kept[i].split("\t") if kept[i].count("\t") == 9 and "\n" not in kept[i] else []
-        if not cols:
-            if kept[i]:
-                out.count("kept lines")
-            cols = [str(out.word_id + 1), forms[i], *["_"] * 8]
-        shift = out.word_id + 1 - int(cols[0]) if cols[0].isdigit() else 0
-        own = before[i].split("\n") if before[i] else []
-        newdoc = [ln for ln in own if ln.startswith("#") and _newdoc_key(ln) is not None]
-        if new_doc and (speakers[i] != NO_DOCUMENT or len(doc.speakers) > 1):
-            # the file's own line where it names this document (an empty id named by its place)
-            if not any(_newdoc_key(ln)[1] in (speakers[i], "") for ln in newdoc):  # type: ignore[index]
-                own = [ln for ln in own if ln not in newdoc]
-                out.lines.append(f"# {key} = {names[speakers[i]]}")
-        else:
-            own = [ln for ln in own if ln not in newdoc]
-        for line in own:
-            out.kept_line(line, shift, sentence_start)
-        out.word_id += 1
-        cols = [_one_line(c) or "_" for c in cols]
-        cols[0], cols[1] = str(out.word_id), forms[i]
-        # an orphan I-Conn stays where it reads back as one (after a word outside connectives)
-        orphan = not conn[i] and (new_doc or not conn[i - 1])
-        cols[9] = _misc(cols[9], conn[i], edu is not None and (new_doc or edu[i - 1] != 0), orphan)
-        out.lines.append("\t".join(cols))
-        for line in after[i].split("\n") if after[i] else []:
-            out.kept_line(line, shift, False)
-        if endnotes is not None and endnotes[i]:
-            out.word_id += 1
-            out.lines.append("\t".join([str(out.word_id), endnotes[i], *["_"] * 8]))
-        sentence_start = False
-        last_of_doc = i == n - 1 or speakers[i + 1] != speakers[i]
-        if sentence is not None and (sentence[i] or last_of_doc):
-            out.lines.append("")
-            sentence_start, out.word_id = True, 0
-    if out.lines and out.lines[-1] == "" and doc.meta.get("final_blank") is False:
-        out.lines.pop()
-    elif doc.meta.get("final_blank") and out.lines[-1:] != [""]:
-        out.lines.append("")
-    for kind, count in out.changed.items():
-        losses.add(
-            "conllu-lines-dropped",
-            f"{kind} that no longer fit where the words are (or hold a line break) are not written",
-            where=kind,
-            count=count,
-        )
-    return out.lines
-
-
-def _misc(misc: str, conn: str, begins: bool, orphan: bool) -> str:
-    """MISC with ``BeginSeg=Yes`` first where a unit begins and the connective label back in its
-    place (DISRPT writes ``Seg=B-Conn|SpaceAfter=No``); a kept orphan ``I-Conn`` where ``orphan``."""
-    items = [m for m in misc.split("|") if m and m != "_"]
-    was_conn = "B" if B_CONN in items else "I" if I_CONN in items else ""
-    if (BEGIN in items) == begins and (was_conn == conn or (orphan and was_conn == "I" and not conn)):
-        return misc  # the labels the file had: the field as written
-    begin_at = items.index(BEGIN) if BEGIN in items else 0  # where the file had it (GUM writes it last)
-    items = [m for m in items if m != BEGIN]
-    at = next((k for k, m in enumerate(items) if m in (B_CONN, I_CONN)), 0)
-    keep = orphan and I_CONN in items
-    items = [m for m in items if m not in (B_CONN, I_CONN)]
-    if conn or keep:
-        items.insert(at, B_CONN if conn == "B" else I_CONN)
-    if begins:
-        items.insert(min(begin_at, len(items)), BEGIN)
-    return "|".join(items) or "_"
-
-
 def with_unmarked_layer(doc: Document, name: str) -> Document:
     """``doc`` with the layer ``name`` (``edu`` or ``connective``) a CoNLL-U file that marks none
     of its kind has: a prediction that begins no unit (no ``BeginSeg=Yes``) or finds no connective
@@ -660,7 +435,7 @@ def surface_forms(doc: Document) -> list[str]:
     for i, kept in enumerate(doc.column(BEFORE).tolist()):
         for line in kept.split("\n") if kept else ():
             cols = line.split("\t")
-            if len(cols) == 10 and _RANGE.fullmatch(cols[0]):
+            if len(cols) == 10 and RANGE.fullmatch(cols[0]):
                 first, last = map(int, cols[0].split("-"))
                 forms[i] = bare(cols[1])
                 for k in range(i + 1, min(i + last - first + 1, len(forms))):
@@ -691,24 +466,9 @@ def script_marks(doc: Document, layer: str) -> np.ndarray | None:
         starts[1:] = codes[:-1] != 0
         agrees = np.array_equal((marks == 1) & ~first, starts & ~first)
     else:
-        labels = _connective_labels(doc)
+        labels = connective_labels(doc)
         agrees = all((m == 2) == (lab == "B") for m, lab in zip(marks.tolist(), labels, strict=True))
     return marks if agrees else None
-
-
-def _connective_labels(doc: Document) -> list[str]:
-    """Each token's connective label from the ``connective`` layer: "B" on the first word of a unit
-    ending in ``<conn>``, "I" on its other words, "" elsewhere (a stream's unclosed end is outside)."""
-    codes = doc.layers["connective"].boundaries
-    labels = [""] * doc.n_tokens
-    for rows in doc.speaker_rows().values():
-        kind = 0
-        for k in range(len(rows) - 1, -1, -1):  # each word takes the type of the boundary ending its unit
-            kind = int(codes[rows[k]]) or (kind if k < len(rows) - 1 else OUTSIDE)
-            if kind == CONN:
-                first = k == 0 or codes[rows[k - 1]] != 0
-                labels[rows[k]] = "B" if first else "I"
-    return labels
 
 
 ADAPTER = Adapter(
@@ -719,3 +479,19 @@ ADAPTER = Adapter(
     read=read,
     write=write,
 )
+
+
+__all__ = [
+    "AFTER",
+    "ADAPTER",
+    "BEFORE",
+    "NEWDOC_KEYS",
+    "NO_DOCUMENT",
+    "WRITTEN_LAYERS",
+    "document_ids",
+    "read",
+    "script_marks",
+    "surface_forms",
+    "with_unmarked_layer",
+    "write",
+]
