@@ -77,7 +77,8 @@ class _Parsed:
     begins: list[bool] = field(default_factory=list)  # MISC holds BeginSeg=Yes
     conn: list[str] = field(default_factory=list)  # "B", "I" or "" (Seg=B-Conn / Seg=I-Conn)
     sentence_end: list[bool] = field(default_factory=list)  # a blank line follows the word
-    runs: list[tuple[int, str]] = field(default_factory=list)  # (first word, document id as written)
+    # (first word, document id as written; None for the words before any newdoc)
+    runs: list[tuple[int, str | None]] = field(default_factory=list)
     # lines kept with a word: comments, newdoc and multiword-token lines before it, empty nodes after it
     before: dict[int, list[str]] = field(default_factory=dict)
     after: dict[int, list[str]] = field(default_factory=dict)

@@ -272,7 +272,7 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
         marks = item.marks_a is not None and item.marks_b is not None
         code = connective_code(item.scheme)
         if code is not None:  # seg_eval.py's "conn" mode: exact spans
-            if marks:
+            if item.marks_a is not None and item.marks_b is not None:
                 spans_a = script_spans(item.marks_a, version, item.marks_next[0])
                 spans_b = script_spans(item.marks_b, version, item.marks_next[1])
             else:
