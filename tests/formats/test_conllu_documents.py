@@ -225,3 +225,20 @@ def test_disrpt_units_through_elan_or_a_textgrid_come_back_as_beginseg(tmp_path:
     if via == "TextGrid":
         dropped = {loss.kind: loss.count for loss in report.write_losses}
         assert dropped["types-dropped"] == 3
+
+
+def test_an_empty_node_counts_as_seg_eval_counts_it(tmp_path: Path) -> None:
+    """seg_eval.py counts every line with a tab as a token, an empty node's too."""
+    gold, pred = tmp_path / "gold.conllu", tmp_path / "pred.conllu"
+    body = [
+        ROW.format(i=1, w="one", misc="BeginSeg=Yes"),
+        ROW.format(i=2, w="two", misc="_"),
+        ROW.format(i="2.1", w="gap", misc="{m}"),
+        ROW.format(i=3, w="three", misc="BeginSeg=Yes"),
+    ]
+    gold.write_text("# newdoc id = d\n" + "\n".join(body).format(m="BeginSeg=Yes") + "\n\n", encoding="utf-8")
+    pred.write_text("# newdoc id = d\n" + "\n".join(body).format(m="_") + "\n\n", encoding="utf-8")
+    g, p = _labels(gold.read_text()), _labels(pred.read_text())
+    tp = sum(x and y for x, y in zip(g, p, strict=True))
+    pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
+    assert (pooled["correct"], pooled["gold"], pooled["system"]) == (tp, sum(g), sum(p)) == (2, 3, 2)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError
-from segagree.formats.conllu import NO_DOCUMENT, script_marks, with_unmarked_layer
+from segagree.formats.conllu import NO_DOCUMENT, empty_node_marks, script_marks, with_unmarked_layer
 from segagree.model import BoundaryScheme, Document, Layer
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.stream_alignment import project_pair
@@ -235,6 +235,21 @@ def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> N
             last = int(rows[s][-1]) if len(rows[s]) else len(own)
             after[k][s] = int(own[last + 1]) if last + 1 < len(own) else -1
     pair.marks_next = {s: (after[0][s], after[1][s]) for s in pair.speakers}
+    if layer == "edu":
+        _add_empty_nodes(pair, rename)
+
+
+def _add_empty_nodes(pair: AnnotationPair, rename: Mapping[str, str]) -> None:
+    """seg_eval.py counts empty nodes (``44.1``) as tokens: in EDU mode, where a stream's order does
+    not matter, both files' empty-node labels are added at the end of the stream's labels, paired in
+    order, where both files have as many (else the script refuses the files, and so are they left)."""
+    nodes = [empty_node_marks(pair.a), empty_node_marks(pair.b)]
+    rows = [stream_rows(pair.a, rename), stream_rows(pair.b, rename)]
+    for s in pair.speakers:
+        extra = [[m for r in rows[k][s].tolist() for m in nodes[k][r]] for k in (0, 1)]
+        if extra[0] and len(extra[0]) == len(extra[1]):
+            pair.marks_a[s] = np.concatenate([pair.marks_a[s], np.asarray(extra[0], dtype=pair.marks_a[s].dtype)])
+            pair.marks_b[s] = np.concatenate([pair.marks_b[s], np.asarray(extra[1], dtype=pair.marks_b[s].dtype)])
 
 
 def on_common_index(own: np.ndarray, positions: np.ndarray) -> np.ndarray:
