@@ -14,7 +14,8 @@ turn (so a busy machine slows both alike), each command runs ``--repeat`` times:
 Both run by this interpreter (``sys.executable``). Printed: the median wall time and CPU time (user +
 system: steadier on a shared machine) of each, the ratios segagree / script, and whether segagree's
 counts and floats are the script's (every printed digit).
-The scripts are third-party: keep them outside the repository (``DIR/seg_eval.py``,
+segagree's bytecode is compiled first (as an installed package has it). The scripts are third-party:
+keep them outside the repository (``DIR/seg_eval.py``,
 ``DIR/conll18_ud_eval.py``).
 """
 
@@ -77,6 +78,13 @@ def main() -> int:
     )
     args = parser.parse_args()
     py = sys.executable
+    # an installed package has its bytecode; without it (PYTHONDONTWRITEBYTECODE, a fresh checkout)
+    # every run would compile the modules first
+    import compileall
+
+    import segagree
+
+    compileall.compile_dir(str(Path(segagree.__file__).parent), quiet=1)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for gold in args.gold:

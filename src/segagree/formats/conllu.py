@@ -474,19 +474,21 @@ def script_marks(doc: Document, layer: str) -> np.ndarray | None:
     return marks if agrees else None
 
 
-def empty_node_marks(doc: Document) -> list[list[int]]:
-    """Per token, the DISRPT labels of the empty nodes kept with it (``4.1`` lines, which
+def empty_node_marks(doc: Document) -> dict[int, list[int]]:
+    """Token row -> the DISRPT labels of the empty nodes kept with it (``4.1`` lines, which
     ``seg_eval.py`` counts as tokens of their own), read as :func:`script_marks` reads a word's."""
-    out: list[list[int]] = [[] for _ in range(doc.n_tokens)]
+    out: dict[int, list[int]] = {}
     for column in (BEFORE, AFTER):
         if column not in doc.column_names():
             continue
-        for i, kept in enumerate(doc.column(column).tolist()):
-            for line in kept.split("\n") if kept else ():
+        kept = doc.column(column)
+        for i in np.flatnonzero(kept != "").tolist():  # the few words with kept lines
+            for line in kept[i].split("\n"):
                 cols = line.split("\t")
                 if len(cols) == 10 and EMPTY.fullmatch(cols[0]):
                     value = cols[9]
-                    out[i].append(1 if BEGIN in value else 2 if B_CONN in value else 3 if I_CONN in value else 0)
+                    mark = 1 if BEGIN in value else 2 if B_CONN in value else 3 if I_CONN in value else 0
+                    out.setdefault(i, []).append(mark)
     return out
 
 

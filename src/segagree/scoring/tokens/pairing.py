@@ -244,9 +244,11 @@ def _add_empty_nodes(pair: AnnotationPair, rename: Mapping[str, str]) -> None:
     not matter, both files' empty-node labels are added at the end of the stream's labels, paired in
     order, where both files have as many (else the script refuses the files, and so are they left)."""
     nodes = [empty_node_marks(pair.a), empty_node_marks(pair.b)]
+    if not nodes[0] and not nodes[1]:
+        return
     rows = [stream_rows(pair.a, rename), stream_rows(pair.b, rename)]
     for s in pair.speakers:
-        extra = [[m for r in rows[k][s].tolist() for m in nodes[k][r]] for k in (0, 1)]
+        extra = [[m for r in rows[k][s].tolist() for m in nodes[k].get(r, ())] for k in (0, 1)]
         if extra[0] and len(extra[0]) == len(extra[1]):
             pair.marks_a[s] = np.concatenate([pair.marks_a[s], np.asarray(extra[0], dtype=pair.marks_a[s].dtype)])
             pair.marks_b[s] = np.concatenate([pair.marks_b[s], np.asarray(extra[1], dtype=pair.marks_b[s].dtype)])
