@@ -242,3 +242,33 @@ def test_an_empty_node_counts_as_seg_eval_counts_it(tmp_path: Path) -> None:
     tp = sum(x and y for x, y in zip(g, p, strict=True))
     pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
     assert (pooled["correct"], pooled["gold"], pooled["system"]) == (tp, sum(g), sum(p)) == (2, 3, 2)
+
+
+def test_a_review_of_a_prediction_without_documents_adjudicates_into_the_golds_documents(tmp_path: Path) -> None:
+    import openpyxl
+
+    from segagree.adjudication.tokens import adjudicate
+    from segagree.corpus.config import RunConfig
+    from segagree.corpus.tasks import run_task
+    from segagree.outputs.review_workbook import OPS_HEADERS, write_review_workbook
+
+    gold, pred = tmp_path / "t.gold.tok", tmp_path / "t.pred.tok"
+    gold.write_text(
+        _file({"a": [("one", True), ("two", False), ("three", True)], "b": [("four", True), ("five", False)]})
+    )
+    pred.write_text(_file({None: [(w, k in (0, 1, 3)) for k, w in enumerate(["one", "two", "three", "four", "five"])]}))
+    config = RunConfig()
+    config.kappa.enabled = False
+    result = run_task("t", "gold", "pred", str(gold), str(pred), config)
+    assert result["ok"], result["error"]
+    book = write_review_workbook(tmp_path / "t.xlsx", [result], config)
+    wb = openpyxl.load_workbook(book)
+    sheet = wb["Operations"]
+    column = [c.value for c in sheet[1]].index(OPS_HEADERS["decision"]) + 1
+    for r in range(2, sheet.max_row + 1):
+        sheet.cell(r, column).value = "B"
+    wb.save(book)
+    adjudicate(book, tmp_path / "gold2.tok", sources=[tmp_path])
+    back = segagree.read(tmp_path / "gold2.tok")
+    # B's units on the gold's words, in the gold's documents
+    assert back.speakers == ["a", "b"] and back.layers["edu"].boundaries.tolist() == [1, 0, 1, 0, 1]

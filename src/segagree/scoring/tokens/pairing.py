@@ -303,4 +303,9 @@ def speaker_streams(doc: Document, settings: dict[str, Any]) -> dict[str, np.nda
     streams: dict[str, list[int]] = {}
     for i, s in enumerate(doc.tokens["speaker"]):
         streams.setdefault(rename.get(s, s), []).append(i)
-    return {s: np.asarray(rows, dtype=np.int64) for s, rows in streams.items()}
+    out = {s: np.asarray(rows, dtype=np.int64) for s, rows in streams.items()}
+    if doc.meta.get("documents") and NO_DOCUMENT not in out:
+        # a CoNLL-U file whose documents were compared as one stream with a file without any
+        # (document_stream): that stream is every word in file order
+        out[NO_DOCUMENT] = np.arange(doc.n_tokens, dtype=np.int64)
+    return out
