@@ -113,7 +113,12 @@ def character_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[st
         differs = character_difference(streams[0][s][0], streams[1][s][0])
         if differs:
             where = f"document {s!r}: " if s != NO_DOCUMENT or len(common) > 1 else ""
-            raise MismatchError(f"{where}{differs}")
+            hint = (
+                ""
+                if merge
+                else " (documents merged or split in one file: score each file as one stream with --one-stream)"
+            )
+            raise MismatchError(f"{where}{differs}{hint}")
     return {s: CharacterPair(streams[0][s][0], streams[1][s][0], streams[0][s][1], streams[1][s][1]) for s in common}
 
 

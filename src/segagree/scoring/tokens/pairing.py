@@ -189,9 +189,16 @@ def pair_annotations(
     only_a = [s for s in arr_a if s not in arr_b]
     only_b = [s for s in arr_b if s not in arr_a]
     if (only_a or only_b) and not common_speakers:
+        documents = "documents" in a.meta and "documents" in b.meta
         raise MismatchError(
-            f"the annotations have different speakers ({_unpaired_text(a, only_a, b, only_b)}); score the "
-            "shared ones with --common-speakers, or pair them with --rename OLD=NEW (for run: "
+            f"the annotations have different {'documents' if documents else 'speakers'} "
+            f"({_unpaired_text(a, only_a, b, only_b)}); "
+            + (
+                "score each file as one stream of its words, as the official scripts do, with --one-stream; or "
+                if documents
+                else ""
+            )
+            + "score the shared ones with --common-speakers, or pair them with --rename OLD=NEW (for run: "
             "common_speakers = true or a [speakers] table in segagree.toml)"
         )
     order_a = [s for s in order_a if s in arr_b]
