@@ -202,6 +202,8 @@ class _Lines:
                 out.newdoc_key = out.newdoc_key or newdoc[0]  # the file's first spelling is written back
                 out.runs.append((len(out.lines), newdoc[1]))
                 self.doc_open = True
+                if newdoc[1] and line == f"# {out.newdoc_key} = {newdoc[1]}":
+                    return  # the line the writer writes: nothing to keep (a .tok file keeps no column)
             self.pending.append(line)
         elif n_tabs != 9:
             raise InputError(
