@@ -114,9 +114,9 @@ def character_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[st
         if differs:
             where = f"document {s!r}: " if s != NO_DOCUMENT or len(common) > 1 else ""
             hint = (
-                ""
-                if merge
-                else " (documents merged or split in one file: score each file as one stream with --one-stream)"
+                " (the files' documents differ: score each file as one stream with --one-stream)"
+                if not merge and set(streams[0]) != set(streams[1])
+                else ""
             )
             raise MismatchError(f"{where}{differs}{hint}")
     return {s: CharacterPair(streams[0][s][0], streams[1][s][0], streams[0][s][1], streams[1][s][1]) for s in common}
@@ -310,6 +310,8 @@ def run_on_documents(
             taken = {k: v for k, v in given.items() if k in measure.card.parameters}
             if taken and isinstance(out[name], dict) and not out[name].get("signature"):
                 out[name]["params"] = {**taken, **(out[name].get("params") or {})}
+    except SegagreeError:
+        raise  # (also a ValueError: an input's error stays one)
     except ValueError as err:
         raise UsageError(str(err)) from None
     return out
