@@ -60,6 +60,8 @@ class CompareResult(dict):
 
     def suber(self) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
         """(SubER's values or None, SubER's information, the other metrics) of :attr:`metrics`."""
+        if not any(name.startswith("suber") for name in self["metrics"]):
+            return None, {}, dict(self["metrics"])  # no need to import the subtitle measures
         from segagree.scoring.subtitles.evaluation import split_suber
 
         return split_suber(self["metrics"])
@@ -178,6 +180,7 @@ def compare(
     with_operations: bool = True,
     review_rows: bool = True,
     common_speakers: bool = False,
+    one_stream: bool = False,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -204,6 +207,9 @@ def compare(
             faster on a long text); review_rows: add the operations' review rows with context.
         common_speakers: score only the speakers both annotations have (with words); the
             others are in the result's ``unpaired_speakers`` (``{"a": [...], "b": [...]}``).
+        one_stream: two CoNLL-U files' documents scored as one stream each, in file order, as the
+            official scripts score a file (by default only where one file has no documents; the
+            result's ``notes`` says so).
 
     Raises:
         MismatchError: different speakers (without ``common_speakers``), or different
@@ -240,6 +246,7 @@ def compare(
         metric_options=metric_options,
         with_operations=with_operations,
         review_rows=review_rows,
+        one_stream=one_stream,
         **paired,
     )
     return CompareResult(result)
