@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 import segagree
-from conftest import REPO
 from segagree.api import PUBLIC
+
+from conftest import REPO
 
 FUNCTIONS = {name: getattr(segagree, name) for name in PUBLIC if inspect.isfunction(getattr(segagree, name))}
 WITH_EXAMPLES = sorted(name for name, f in FUNCTIONS.items() if ">>>" in (f.__doc__ or ""))
