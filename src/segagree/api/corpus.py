@@ -96,6 +96,14 @@ def run(
         SegagreeError: the folder does not exist, or holds nothing to score, or another run holds
             the output folder.
         UsageError: an option that does not apply to the track, an unknown measure, a bad value.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.run("panel", "panel_results", sims=50, workbooks=False, report=False)
+            >>> outcome
+            RunOutcome(track='token', texts=4, tasks=24 (24 scored, 0 reused, 0 failed),
+                outputs=['rebuilt', 'summary_csv', 'summary_json'])
     """
     corpus, out = Path(corpus), Path(out)
     if jobs < 1:

@@ -126,6 +126,14 @@ def panel(
 
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> result = segagree.panel("panel", "seg", n_boot=200, n_perm=50)
+            >>> print(result["results"]["seg"]["verdict"])
+            below the human range: rank 4 of 4 by change; change -0.190 [-0.261, -0.141]
+            against the humans' -0.028 to +0.030
     """
     names = [machines] if isinstance(machines, str) else list(machines)
     check_seed(seed)

@@ -91,6 +91,13 @@ def review(
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
         SegagreeError: a file cannot be read, or the pair cannot be scored.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> outcome.path, outcome.operations
+            (PosixPath('garden.review.xlsx'), 11)
     """
     from segagree.corpus.run_settings import choose_metrics, review_settings
     from segagree.corpus.tasks import run_task
@@ -179,6 +186,19 @@ def review_time(
     Returns:
         ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "cues"}``; ``cues`` is
         ``cues from NAME``, the reason there are none, or empty.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.review_time(["time/kim.TextGrid", "time/lee.TextGrid"], "time.review.xlsx")
+            >>> outcome["groups"], outcome["kinds"]
+            (8, {'shifted': 3, 'unmatched': 4, 'category mismatch': 1})
     """
 
     from segagree.outputs.time_review import group_rows, refuse_reserved_names, write_time_review
@@ -244,14 +264,37 @@ def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Pa
 
 
 def review_page_media(page: PathLike) -> str:
-    """One line on a review page's recording: which file it plays and what named it, or why it plays none."""
+    """One line on a review page's recording: which file it plays and what named it, or why it plays none.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the file is not a review page segagree wrote (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("recording/talk.kim.eaf", "recording/talk.lee.eaf", "talk.review.html")
+            >>> segagree.review_page_media("talk.review.html")
+            'recording recording/talk.ogg (named by ELAN MEDIA_DESCRIPTOR; margin 1 s)'
+    """
     from segagree.outputs.review_page import media_line
 
     return media_line(page)
 
 
 def is_time_review(review: PathLike) -> bool:
-    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet)."""
+    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> segagree.is_time_review("garden.review.xlsx")
+            False
+    """
     from segagree.adjudication.time import is_time_review as has_alignment_sheet
 
     return has_alignment_sheet(review)
@@ -311,6 +354,22 @@ def adjudicate(
         file_a, file_b, sources: where A's and B's files are (else the About sheet's paths, followed only
             into the workbook's folder, the current folder or ``sources``; their SHA-1 must match).
         strict: any loss writing the gold is an error.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the workbook is damaged or a decision cell holds something other than A, B, both,
+            neither or other (naming the row; also a ``ValueError``).
+        SegagreeError: a source file changed since the workbook was written (its SHA-1 differs), rows
+            are missing (unless ``allow_missing_rows``), or ``output`` is a source file.
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> report = segagree.adjudicate("garden.review.xlsx", "garden.gold.txt", undecided="keep-a")
+            >>> report.output, report.changed, len(report.undecided)
+            (PosixPath('garden.gold.txt'), 0, 11)
     """
     from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
 

@@ -76,13 +76,24 @@ def panel_rows(result: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         yield row(machine, "panel:verdict", "", r["verdict"])
     item_text = result.get("item_text") or {}
     for item, per in (result.get("per_item") or {}).items():
-        text, _, speaker = item.partition(" [")
+        text, speaker = _text_and_speaker(item, item_text.get(item))
         for machine, values in per.items():
             added = values["added"]
-            place = {"text": item_text.get(item, text), "speaker": speaker.rstrip("]") or ALL}
+            place = {"text": text, "speaker": speaker}
             yield {**row(humans, f"panel:{coef}:humans", added["humans"]), **place}
             yield {**row(f"{humans}+{machine}", f"panel:{coef}:with_machine", added["with_machine"]), **place}
             yield {**row(machine, f"panel:{coef}:added_change", added["change"]), **place}
+
+
+def _text_and_speaker(item: str, text: str | None) -> tuple[str, str]:
+    """An item's text and speaker: ``TEXT [SPEAKER]`` for one speaker of a text of several, else
+    the text (whose name may itself hold brackets: a document ``a [b]``), speaker ALL."""
+    if text is None:
+        text = item
+    rest = item[len(text) :] if item.startswith(text) else ""
+    if rest.startswith(" [") and rest.endswith("]"):
+        return text, rest[2:-1]
+    return text, ALL
 
 
 def panel_csv(result: Mapping[str, Any]) -> str:
