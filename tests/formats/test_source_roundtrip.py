@@ -254,7 +254,7 @@ def test_every_corpus_file_round_trips(tmp_path: Path) -> None:
             for path, doc in chosen:
                 target = tmp_path / f"cross{adapters()[writer].extensions[0]}"
                 try:
-                    report = convert(doc, target, to_format=writer)
+                    report = convert(doc, target, to=writer)
                 except SegagreeError:
                     continue  # refused with a message: nothing written, nothing to compare
                 pairs += 1

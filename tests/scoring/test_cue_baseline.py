@@ -11,7 +11,7 @@ import pytest
 from acoustic_audio import two_units
 from time_files import write_textgrid
 
-from segagree.scoring.acoustics.baseline import gap_f1, fit_pause_baseline, pause_boundaries
+from segagree.scoring.acoustics.baseline import fit_pause_baseline, gap_f1, pause_boundaries
 
 
 def test_fit_is_the_best_threshold_by_brute_force() -> None:

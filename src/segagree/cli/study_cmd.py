@@ -6,7 +6,16 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import check_writable, csv_raw_option, examples, json_option, print_json, say
+from segagree.cli.common import (
+    SEED,
+    check_writable,
+    csv_guard_option,
+    done,
+    examples,
+    json_option,
+    print_json,
+    quiet_option,
+)
 
 
 @click.command(
@@ -17,7 +26,7 @@ from segagree.cli.common import check_writable, csv_raw_option, examples, json_o
 @click.argument("reference", type=click.Path(path_type=Path))
 @click.argument("hypotheses", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), metavar="DIR", help="Output folder.")
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--seeds", "n_seeds", type=click.IntRange(min=1), default=3, show_default=True, help="Number of seeds.")
 @click.option(
     "--steps", type=click.IntRange(min=1), default=4, show_default=True, help="p from 0 to 1 in this many steps."
@@ -26,7 +35,8 @@ from segagree.cli.common import check_writable, csv_raw_option, examples, json_o
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel processes.")
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print the written paths and the analysis as one JSON object")
-@csv_raw_option
+@quiet_option
+@csv_guard_option
 def study(
     reference: Path,
     hypotheses: tuple[Path, ...],
@@ -38,6 +48,7 @@ def study(
     jobs: int,
     from_: str | None,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Run every subtitle metric over a grid of degraded references, with plots and a page.
 
@@ -64,4 +75,4 @@ def study(
     if json_out:
         print_json(res)
         return
-    say(f"wrote {res['csv']} ({res['rows']} rows), {res['html']} and {len(res['plots'])} plots")
+    done(f"wrote {res['csv']} ({res['rows']} rows), {res['html']} and {len(res['plots'])} plots")

@@ -32,7 +32,8 @@ class BaselineFit:
 
 
 def gap_f1(marked: np.ndarray, gold: np.ndarray) -> float:
-    """F1 of the gaps ``marked`` against the gaps ``gold`` (boolean arrays over the same gaps); 1 when both are empty."""
+    """F1 of the gaps ``marked`` against the gaps ``gold`` (boolean arrays over the same gaps); 1 when
+    both are empty."""
     hits = int(np.count_nonzero(marked & gold))
     total = int(np.count_nonzero(marked)) + int(np.count_nonzero(gold))
     return 1.0 if total == 0 else 2 * hits / total
