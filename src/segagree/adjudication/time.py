@@ -6,7 +6,14 @@ timed format segagree writes (by the output's extension).
 
 Decisions: an **annotator's name** keeps that annotator's unit; ``none`` keeps no unit; ``edit``
 keeps the unit typed into the *gold start*, *gold end* and *gold category* columns; empty is
-undecided. The workbook is written by :func:`segagree.outputs.time_review.write_time_review`.
+undecided: the reference annotator's unit of the group is kept (``--undecided keep-a``, as a text
+review keeps A's boundary), or none is written (``skip``), or the groups are refused (``error``).
+
+Each gold unit carries its **origin**, the reference annotator's unit of its group
+(:class:`~segagree.formats.gold_spans.Origin`): the unit itself when that annotator's unit was kept,
+else the unit the decision replaced; the tier replacers keep a kept unit as its file wrote it (value,
+id, dependent annotations) and continue a replaced one (its dependents kept where they still fit).
+The report counts the gold's units per tier by where they came from. The workbook is written by :func:`segagree.outputs.time_review.write_time_review`.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from segagree.errors import InputError, SegagreeError
 from segagree.files.xlsx_guard import check_workbook
 from segagree.formats import LossReport, write_document
 from segagree.formats.endnotes import split_endnote
+from segagree.formats.gold_spans import Origin, same_time
 from segagree.model import builtin_scheme, from_units
 from segagree.outputs.time_review import (
     ABOUT_SHEET,
@@ -56,27 +64,89 @@ def is_time_review(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+#: Undecided groups: ``a`` keeps the reference (first) annotator's unit of the group (none where
+#: it has none), ``skip`` writes no unit, ``error`` refuses.
+TimeUndecided = Literal["a", "skip", "error"]
+_RULES = {"a": "--undecided keep-a", "skip": "--undecided skip", "error": "--undecided error"}
+_LIST_LIMIT = 20
+_UNDECIDED_KEPT = "undecided"  # the source of a gold unit kept by the undecided rule
+
+
 @dataclass
 class TimeAdjudication:
-    """What :func:`adjudicate_time` did: decisions by kind, undecided rows, and the writer's losses."""
+    """What :func:`adjudicate_time` did.
+
+    Attributes:
+        output: the gold file written.
+        units: the number of gold units written.
+        decisions: decided groups by decision (annotator name, ``none``, ``edit``).
+        undecided: the undecided groups (their numbers).
+        undecided_kept: undecided groups whose reference unit the rule kept.
+        rule: the undecided rule (``a``, ``skip``).
+        reference_annotator: the first annotator (whose units ``keep-a`` keeps).
+        by_tier: per gold tier, the gold units by where they came from (an annotator's name,
+            ``edit``, or ``undecided`` for a reference unit kept by the rule).
+        losses: what the writer could not keep, one line per dependent annotation.
+        reference: the file the gold was written on (its other tiers, extent and header kept).
+    """
 
     output: str
     units: int
     decisions: Counter[str] = field(default_factory=Counter)
     undecided: list[int] = field(default_factory=list)
     losses: LossReport = field(default_factory=LossReport)
-    reference: str = ""  # the file the gold was written on (its other tiers, extent and header kept)
+    reference: str = ""
+    undecided_kept: int = 0
+    rule: str = "a"
+    reference_annotator: str = ""
+    by_tier: dict[str, Counter[str]] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         done = ", ".join(f"{k} {n}" for k, n in sorted(self.decisions.items())) or "none"
         out = [f"wrote {self.output}: {self.units} gold units (decisions: {done})"]
-        if self.reference:
-            out.append(f"the gold is {self.reference} with the reviewed tiers replaced; everything else kept")
+        for tier, sources in self.by_tier.items():
+            n = sum(sources.values())
+            out.append(f"  tier {tier!r}: {n} unit{'s' * (n != 1)} ({_sources(sources, self.reference_annotator)})")
         if self.undecided:
-            out.append(f"undecided groups (no unit written): {', '.join(map(str, self.undecided[:20]))}")
+            who = self.reference_annotator or "the first annotator"
+            if self.rule == "a":
+                without = len(self.undecided) - self.undecided_kept
+                how = f"{self.undecided_kept} kept as {who}'s unit by {_RULES['a']}" + (
+                    f", {without} without a unit of {who} (none written)" if without else ""
+                )
+            else:
+                how = f"no unit written ({_RULES.get(self.rule, self.rule)})"
+            out.append(f"undecided groups: {len(self.undecided)} ({how}): {_listing(self.undecided)}")
+        dropped = self.decisions.get(NONE_DECISION, 0)
+        if dropped:
+            out.append(f"groups decided none (no unit written): {dropped}")
+        if self.reference:
+            out.append(
+                f"the gold is {self.reference} with the reviewed tiers holding these units; its other tiers, "
+                "extent and header as they were, and each unit kept from it as written with its dependent "
+                "annotations" + (" (except as listed below)" if self.losses else "")
+            )
         out.extend(self.losses.lines())
         out.extend(self.losses.note_lines())
         return out
+
+
+def _sources(sources: Counter[str], reference: str) -> str:
+    """``from kim 3, from lee 1, edited 1, undecided kept as kim's 2``."""
+    parts = []
+    for source, n in sources.items():
+        if source == EDIT_DECISION:
+            parts.append(f"edited {n}")
+        elif source == _UNDECIDED_KEPT:
+            parts.append(f"undecided kept as {reference}'s {n}")
+        else:
+            parts.append(f"from {source} {n}")
+    return ", ".join(parts)
+
+
+def _listing(groups: list[int]) -> str:
+    shown = ", ".join(map(str, groups[:_LIST_LIMIT]))
+    return shown + (f" and {len(groups) - _LIST_LIMIT} more" if len(groups) > _LIST_LIMIT else "")
 
 
 def _read_rows(workbook: Path) -> tuple[list[str], list[dict[str, Any]], list[str]]:
@@ -151,7 +221,25 @@ def _gold_unit(row: dict[str, Any], decision: str, annotators: list[str], where:
         "category": category,
         "item": speaker,  # the review's speaker (recording/speaker) the unit belongs to
         "where": where,
+        "origin": _origin(row, decision, annotators, start, end, text, where),
     }
+
+
+def _origin(
+    row: dict[str, Any], decision: str, annotators: list[str], start: float, end: float, text: str, where: str
+) -> Origin | None:
+    """The reference (first) annotator's unit of the group, which the gold unit is (the reference's
+    unit chosen) or replaces (another's unit, or an edit): the unit of its file that the writer
+    keeps as written, or continues with the new times or label."""
+    reference = annotators[0] if annotators else ""
+    if not reference or row.get(f"{reference} start") is None:
+        return None
+    ref_start = _number(row[f"{reference} start"], f"{reference} start", where)
+    ref_end = _number(row[f"{reference} end"], f"{reference} end", where)
+    ref_text = str(row.get(f"{reference} text") or row.get(f"{reference} category") or "").strip()
+    same_label = text == ref_text
+    kept = decision == reference or (same_label and same_time(start, ref_start) and same_time(end, ref_end))
+    return Origin(ref_start, ref_end, kept=kept, same_label=same_label)
 
 
 def _tier_name(settings: Mapping[str, Any], speaker: str, decision: str, annotators: list[str]) -> str:
@@ -175,37 +263,52 @@ def adjudicate_time(
     output: str | os.PathLike[str],
     *,
     fmt: str | None = None,
-    undecided: Literal["skip", "error"] = "skip",
+    undecided: TimeUndecided = "a",
 ) -> TimeAdjudication:
-    """Turn a filled-in time review into gold units and write them (see the module docstring)."""
+    """Turn a filled-in time review into gold units and write them (see the module docstring).
+
+    ``undecided``: ``a`` keeps the reference (first) annotator's unit of an undecided group,
+    as ``--undecided keep-a`` keeps A's boundary in a text review; ``skip`` writes none;
+    ``error`` refuses, naming the groups.
+    """
     workbook = Path(workbook)
     if is_decisions_file(workbook):  # the review page's export
         annotators, rows = read_time_decisions(workbook, UNIT_FIELDS)
     else:
         annotators, rows, _ = _read_rows(workbook)
     refuse_reserved_names(annotators, workbook)
-    report = TimeAdjudication(str(output), 0)
+    reference = annotators[0] if annotators else ""
+    report = TimeAdjudication(str(output), 0, rule=undecided, reference_annotator=reference)
     gold: list[dict[str, Any]] = []
     for row in rows:
         where = f"{workbook}: sheet {ALIGNMENT_SHEET!r}, row {row['_row']}"
         decision = str(row.get("decision") or "").strip()
         if not decision:
             report.undecided.append(int(row["group"]))
+            if undecided == "a" and reference and row.get(f"{reference} start") is not None:
+                gold.append(_gold_unit(row, reference, annotators, where) | {"taken": _UNDECIDED_KEPT})
+                report.undecided_kept += 1
             continue
         report.decisions[decision] += 1
         unit = _gold_unit(row, decision, annotators, where)
         if unit is not None:
-            gold.append(unit)
+            gold.append(unit | {"taken": decision})
     if report.undecided and undecided == "error":
-        raise SegagreeError(f"undecided groups: {report.undecided[:20]}", path=workbook)
+        raise SegagreeError(
+            f"{len(report.undecided)} undecided groups: {_listing(report.undecided)}; decide them, or keep "
+            f"{reference or 'the first annotator'}'s units there with --undecided keep-a",
+            path=workbook,
+        )
     if not gold:
         raise SegagreeError("no gold unit: every decision is none or empty", path=workbook)
     report.units = len(gold)
+    for u in sorted(gold, key=lambda u: (u["start"], u["end"])):
+        report.by_tier.setdefault(u["speaker"], Counter())[u["taken"]] += 1
     settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
-    reference, why = reference_file(workbook, settings, annotators, Path(output), fmt)
-    if reference is not None:  # the reference annotator's file, the reviewed tiers replaced
-        report.losses = write_on_reference(reference, gold, Path(output), settings)
-        report.reference = f"{_shown(reference.path)} (annotator {reference.annotator})"
+    reference_path, why = reference_file(workbook, settings, annotators, Path(output), fmt)
+    if reference_path is not None:  # the reference annotator's file, the reviewed tiers replaced
+        report.losses = write_on_reference(reference_path, gold, Path(output), settings)
+        report.reference = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
         return report
     overlaps = _overlaps(gold)
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)

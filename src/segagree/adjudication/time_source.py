@@ -30,6 +30,7 @@ from segagree.adjudication.time_table_gold import replace_table_rows
 from segagree.errors import SegagreeError
 from segagree.formats import LossReport, format_for
 from segagree.formats.elan.replace_tier import replace_eaf_tier
+from segagree.formats.gold_spans import GoldSpan, Origin
 from segagree.formats.praat.replace_tier import replace_textgrid_tier
 from segagree.scoring.time.units import item_name
 from segagree.scoring.time.units_table import is_units_table
@@ -149,23 +150,19 @@ def write_on_reference(
             "gold units chosen on one tier overlap, and a tier cannot hold both (choose one, or edit one's "
             "times): " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
         )
-    spans = {
-        item: [(float(u["start"]), float(u["end"]), str(u["text"])) for u in sorted(us, key=_time_order)]
-        for item, us in by_item.items()
-    }
+    ordered = {item: sorted(us, key=_time_order) for item, us in by_item.items()}
+    spans = {item: [(float(u["start"]), float(u["end"]), str(u["text"])) for u in us] for item, us in ordered.items()}
+    origins = {item: [u.get("origin") for u in us] for item, us in ordered.items()}
     if ref.kind == "table":  # a table's label is its category column (the text column is not rewritten)
         categories = {
-            item: [
-                (float(u["start"]), float(u["end"]), str(u.get("category") or u["text"]))
-                for u in sorted(us, key=_time_order)
-            ]
-            for item, us in by_item.items()
+            item: [(float(u["start"]), float(u["end"]), str(u.get("category") or u["text"])) for u in us]
+            for item, us in ordered.items()
         }
         return replace_table_rows(ref.path, output, ref.annotator, ref.items, categories, settings)
     if len(spans) != 1 and ref.kind in ("eaf", "textgrid"):
-        return _several_tiers(ref, spans, output, settings)
+        return _several_tiers(ref, spans, origins, output, settings)
     (item, units_of), *_ = spans.items()
-    return _replace_one(ref, ref.path, output, ref.items[item][0], units_of, settings)
+    return _replace_one(ref, ref.path, output, ref.items[item][0], units_of, origins[item], settings)
 
 
 def _time_order(u: Mapping[str, Any]) -> tuple[float, float]:
@@ -177,18 +174,20 @@ def _replace_one(
     source: Path,
     output: Path,
     tier: str,
-    spans: Sequence[tuple[float, float, str]],
+    spans: Sequence[GoldSpan],
+    origins: Sequence[Origin | None],
     settings: Mapping[str, Any],
 ) -> LossReport:
     if ref.kind == "eaf":
-        return replace_eaf_tier(source, output, tier, spans)
+        return replace_eaf_tier(source, output, tier, spans, origins)
     gaps = (settings.get("plan") or {}).get("gap_labels") or []
-    return replace_textgrid_tier(source, output, tier, spans, gaps)
+    return replace_textgrid_tier(source, output, tier, spans, gaps, origins)
 
 
 def _several_tiers(
     ref: ReferenceFile,
-    spans: Mapping[str, Sequence[tuple[float, float, str]]],
+    spans: Mapping[str, Sequence[GoldSpan]],
+    origins: Mapping[str, Sequence[Origin | None]],
     output: Path,
     settings: Mapping[str, Any],
 ) -> LossReport:
@@ -199,7 +198,7 @@ def _several_tiers(
         source = ref.path
         for k, (item, units) in enumerate(spans.items()):
             target = output if k == len(spans) - 1 else Path(scratch) / f"step{k}{output.suffix}"
-            step = _replace_one(ref, source, target, ref.items[item][0], units, settings)
+            step = _replace_one(ref, source, target, ref.items[item][0], units, origins[item], settings)
             losses.losses.extend(x for x in step.losses if x not in losses.losses)
             losses.notes.extend(x for x in step.notes if x not in losses.notes)
             source = target

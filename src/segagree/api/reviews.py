@@ -215,17 +215,20 @@ def is_time_review(review: PathLike) -> bool:
 
 
 def adjudicate_time(
-    review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip"
+    review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "a"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
-    edit): on the first annotator's file, only the reviewed tier replaced (its other tiers, extent
-    and header kept; same format), else in any timed format (by the output's extension, or
-    ``format``) with a ``source-not-kept`` loss; returns the report
-    (:class:`segagree.adjudication.time.TimeAdjudication`)."""
+    edit): on the first annotator's file, only the reviewed tiers replaced (its other tiers, extent
+    and header kept, and each unit kept from it as written with its dependent annotations; same
+    format), else in any timed format (by the output's extension, or ``format``) with a
+    ``source-not-kept`` loss; returns the report (:class:`segagree.adjudication.time.TimeAdjudication`).
+
+    ``undecided``: ``a`` keeps the first annotator's unit of an undecided group (as ``a`` keeps A's
+    boundary in :func:`adjudicate`), ``skip`` writes none, ``error`` refuses."""
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
-    if undecided not in ("skip", "error"):
-        raise UsageError(f"undecided must be skip or error, not {undecided!r}")
+    if undecided not in ("a", "skip", "error"):
+        raise UsageError(f"undecided must be a, skip or error, not {undecided!r}")
     return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
 
 
