@@ -13,7 +13,8 @@ Each gold unit carries its **origin**, the reference annotator's unit of its gro
 (:class:`~segagree.formats.gold_spans.Origin`): the unit itself when that annotator's unit was kept,
 else the unit the decision replaced; the tier replacers keep a kept unit as its file wrote it (value,
 id, dependent annotations) and continue a replaced one (its dependents kept where they still fit).
-The report counts the gold's units per tier by where they came from. The workbook is written by :func:`segagree.outputs.time_review.write_time_review`.
+The report counts the gold's units per tier by where they came from. The workbook is written by
+:func:`segagree.outputs.time_review.write_time_review`.
 """
 
 from __future__ import annotations

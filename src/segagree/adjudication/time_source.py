@@ -19,13 +19,13 @@ units alone with that reason as a loss (``source-not-kept``).
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from segagree.adjudication.checks import allowed_roots, digest_problem
+from segagree.adjudication.steps import Step, replace_in_steps
 from segagree.adjudication.time_table_gold import replace_table_rows
 from segagree.errors import SegagreeError
 from segagree.formats import LossReport, format_for
@@ -191,15 +191,11 @@ def _several_tiers(
     output: Path,
     settings: Mapping[str, Any],
 ) -> LossReport:
-    """Several reviewed tiers of one file: replaced one after the other, the steps between written to
-    a scratch folder beside the output (the source is read, never written)."""
-    losses = LossReport()
-    with tempfile.TemporaryDirectory(dir=output.resolve().parent, prefix=".segagree-gold-") as scratch:
-        source = ref.path
-        for k, (item, units) in enumerate(spans.items()):
-            target = output if k == len(spans) - 1 else Path(scratch) / f"step{k}{output.suffix}"
-            step = _replace_one(ref, source, target, ref.items[item][0], units, origins[item], settings)
-            losses.losses.extend(x for x in step.losses if x not in losses.losses)
-            losses.notes.extend(x for x in step.notes if x not in losses.notes)
-            source = target
-    return losses
+    """Several reviewed tiers of one file: replaced one after the other (:mod:`segagree.adjudication.steps`)."""
+
+    def step(item: str) -> Step:
+        return lambda source, target: _replace_one(
+            ref, source, target, ref.items[item][0], spans[item], origins[item], settings
+        )
+
+    return replace_in_steps(ref.path, output, [step(item) for item in spans])

@@ -84,6 +84,13 @@ def endnote_text(code: int, scheme: BoundaryScheme) -> str:
     return scheme.symbol(code)
 
 
+def unit_value(tokens: list[str], code: int, scheme: BoundaryScheme) -> str:
+    """A unit written as one annotation value: its tokens joined by spaces, then its endnote
+    (:func:`endnote_text`) after a space."""
+    symbol = endnote_text(code, scheme)
+    return " ".join(tokens) + (f" {symbol}" if symbol else "")
+
+
 def note_unit_layer_losses(layer_name: str, scheme: BoundaryScheme, losses: LossReport, fmt: str) -> None:
     """Record what a format that reads its units back as an ``iu`` endnote layer loses of
     ``layer_name``: its name, and its types when they are not endnotes."""

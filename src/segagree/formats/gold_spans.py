@@ -30,12 +30,14 @@ class Origin:
             replaces it (a decision changed its times or its label).
         same_label: the gold unit's label is the source unit's (only its times changed): the
             value is written as the file had it.
+        annotation_id: the source annotation's id (ELAN), which identifies it before its span.
     """
 
     start: float
     end: float
     kept: bool
     same_label: bool = True
+    annotation_id: str = ""  # the source annotation's id, where the caller knows it (ELAN)
 
 
 def same_time(a: float, b: float) -> bool:

@@ -238,13 +238,19 @@ class _Placing:
     def span_of(self, al: Any) -> tuple[int | None, int | None]:
         return self.slots.get(al.get("TIME_SLOT_REF1")), self.slots.get(al.get("TIME_SLOT_REF2"))
 
-    def _find(self, span: tuple[int, int], value: str | None) -> Any:
-        """The first unused annotation of the tier with that span (and value, unless None)."""
+    def _find(self, span: tuple[int, int], value: str | None, aid: str = "") -> Any:
+        """The first unused annotation of the tier with that id (if given), else with that span
+        (and value, unless None)."""
         for ann in self.annotations:
             al = ann.find("ALIGNABLE_ANNOTATION")
-            if id(ann) in self.used or self.span_of(al) != span:
+            if id(ann) in self.used:
                 continue
-            if value is None or (al.findtext("ANNOTATION_VALUE") or "") == value:
+            if aid:
+                found = al.get("ANNOTATION_ID") == aid
+            else:
+                found = self.span_of(al) == span
+                found = found and (value is None or (al.findtext("ANNOTATION_VALUE") or "") == value)
+            if found:
                 self.used.add(id(ann))
                 return ann
         return None
@@ -253,7 +259,7 @@ class _Placing:
         """The annotation of one gold unit: its source annotation (kept or continued), an equal
         one, or a new one."""
         if origin is not None:
-            ann = self._find((_ms(origin.start), _ms(origin.end)), None)
+            ann = self._find((_ms(origin.start), _ms(origin.end)), None, origin.annotation_id)
             if ann is not None:
                 al = ann.find("ALIGNABLE_ANNOTATION")
                 if self.span_of(al) != (s_ms, e_ms):

@@ -21,8 +21,8 @@ from segagree.errors import InputError
 from segagree.files.atomic import atomic_path
 from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
-from segagree.formats.praat.text_form import Item, TextGridFile, Tier, dump_textgrid, parse_textgrid
 from segagree.formats.gold_spans import Origin, same_time
+from segagree.formats.praat.text_form import Item, TextGridFile, Tier, dump_textgrid, parse_textgrid
 from segagree.model.losses import LossReport
 
 __all__ = ["replace_textgrid_tier"]
@@ -73,7 +73,8 @@ def replace_textgrid_tier(
         "gaps-dropped", f"intervals of tier {tier_name!r} labelled as gaps ({', '.join(sorted(gaps))})", kept_gaps
     )
     labels = _source_labels(old, gold, origins)
-    new = Tier(old.name, True, old.xmin, old.xmax, [Item(s, e, x, 0) for (s, e, _), x in zip(gold, labels)], old.line)
+    items = [Item(s, e, x, 0) for (s, e, _), x in zip(gold, labels, strict=True)]
+    new = Tier(old.name, True, old.xmin, old.xmax, items, old.line)
     tiers = [new if t is old else t for t in grid.tiers]
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
     encoding = detect_encoding(raw, None, _LEGACY)
