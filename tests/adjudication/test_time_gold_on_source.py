@@ -196,13 +196,21 @@ def test_changed_source_refused(elan_review: tuple[Path, Path, Path]) -> None:
     assert result.returncode == 1 and "kim.eaf changed since" in result.stderr
 
 
-def test_other_format_says_what_is_not_kept(elan_review: tuple[Path, Path, Path]) -> None:
+def test_other_format_keeps_the_tiers_not_reviewed_and_says_what_is_not_kept(
+    elan_review: tuple[Path, Path, Path],
+) -> None:
+    from praatio import textgrid
+
     book, _, _ = elan_review
     decided = _decide(book, lambda row: "lee")
-    result = run_cli(["adjudicate", str(decided), "-o", str(book.with_name("gold.TextGrid"))])
+    gold = book.with_name("gold.TextGrid")
+    result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
     assert result.returncode == 0, result.stderr
     said = result.stdout + result.stderr
-    assert "source-not-kept" in said and "write it as eaf" in said
+    assert "source-converted" in said and "tier-ignored [tier 'upper_body']" in said and "lossless" not in said
+    grid = textgrid.openTextgrid(str(gold), includeEmptyIntervals=False)  # read by praatio
+    assert [(e.start, e.end, e.label) for e in grid.getTier("notes").entries] == [(0.0, 12.0, "session one")]
+    assert [(e.start, e.end) for e in grid.getTier("movement").entries] == [(0, 1), (1, 4), (5, 7), (7, 9)]
 
 
 def _grid(path: Path, tiers: list[tuple[str, str, list[Any]]], xmax: float) -> Path:

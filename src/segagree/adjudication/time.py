@@ -1,8 +1,10 @@
 """Adjudication of a time review: the decisions of a review workbook (or a review page's decisions
 file) read back (openpyxl) into gold units, written on the reference annotator's file (the first
-annotator's: its other tiers, extent and header kept, :mod:`segagree.adjudication.time_source`), or,
-when that file cannot be used (said as a ``source-not-kept`` loss), one tier per speaker in any
-timed format segagree writes (by the output's extension).
+annotator's: its other tiers, extent and header kept, :mod:`segagree.adjudication.time_source`);
+in another format, that file converted with its other tiers' units kept
+(:mod:`segagree.adjudication.time_convert`); or, when that file cannot be used (said as a
+``source-not-kept`` loss), one tier per speaker in any timed format segagree writes (by the
+output's extension).
 
 Decisions: an **annotator's name** keeps that annotator's unit; ``none`` keeps no unit; ``edit``
 keeps the unit typed into the *gold start*, *gold end* and *gold category* columns; empty is
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from segagree.adjudication.decisions import decisions_kind, is_decisions_file, read_time_decisions
+from segagree.adjudication.time_convert import write_converted
 from segagree.adjudication.time_source import reference_file, write_on_reference
 from segagree.errors import InputError, SegagreeError
 from segagree.files.xlsx_guard import check_workbook
@@ -101,6 +104,7 @@ class TimeAdjudication:
     rule: str = "a"
     reference_annotator: str = ""
     by_tier: dict[str, Counter[str]] = field(default_factory=dict)
+    converted: str = ""  # the reference file the gold was converted from (another format)
 
     def lines(self) -> list[str]:
         done = ", ".join(f"{k} {n}" for k, n in sorted(self.decisions.items())) or "none"
@@ -126,6 +130,11 @@ class TimeAdjudication:
                 f"the gold is {self.reference} with the reviewed tiers holding these units; its other tiers, "
                 "extent and header as they were, and each unit kept from it as written with its dependent "
                 "annotations" + (" (except as listed below)" if self.losses else "")
+            )
+        if self.converted:
+            out.append(
+                f"the gold is {self.converted} converted: the units of its tiers not reviewed kept, the reviewed "
+                "tiers holding these units; what the conversion does not keep is listed below"
             )
         out.extend(self.losses.lines())
         out.extend(self.losses.note_lines())
@@ -307,25 +316,40 @@ def adjudicate_time(
         report.by_tier.setdefault(u["speaker"], Counter())[u["taken"]] += 1
     settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
     reference_path, why = reference_file(workbook, settings, annotators, Path(output), fmt)
+    if reference_path is not None and reference_path.other_format:  # converted, other tiers' units kept
+        report.losses = write_converted(reference_path, gold, Path(output), fmt)
+        report.converted = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
+        _flag_overlaps(report.losses, gold)
+        return report
     if reference_path is not None:  # the reference annotator's file, the reviewed tiers replaced
         report.losses = write_on_reference(reference_path, gold, Path(output), settings)
         report.reference = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
         return report
-    overlaps = _overlaps(gold)
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
     report.losses.add(
         "source-not-kept",
         "the gold holds the adjudicated units alone, not the reference annotator's other tiers, extent and "
         f"header: {why}",
     )
+    _flag_overlaps(report.losses, gold)
+    return report
+
+
+def _flag_overlaps(losses: LossReport, gold: list[dict[str, Any]]) -> None:
+    """A gold written from units (not on the reference file, which refuses them): overlapping
+    choices on one tier reported, each pair with its times and rows."""
+    overlaps = _overlaps(gold)
     if overlaps:
-        report.losses.add(
+        losses.add(
             "gold-overlap",
             "gold units chosen on one tier overlap; the written tier cannot hold both as decided "
-            "(choose one, or edit one's times): " + "; ".join(overlaps[:5]),
+            "(choose one, or edit one's times): " + "; ".join(overlaps[:5]) + _more(len(overlaps), 5),
             count=len(overlaps),
         )
-    return report
+
+
+def _more(n: int, shown: int) -> str:
+    return f" and {n - shown} more" if n > shown else ""
 
 
 def _shown(path: Path) -> str:

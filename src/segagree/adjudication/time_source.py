@@ -11,9 +11,11 @@ extent and its header are kept, written by the same format's tier replacer
 The file is found from the review's settings (``sources``: each file's path relative to the
 review, its absolute path and full SHA-1) and plan (which file and tier each annotator's units
 came from): a recorded path is followed only into the review's folder or the current folder, and
-the file's SHA-1 must be the recorded one. When the file cannot be used (a review without
-``sources``, the file missing, an output in another format, a reviewed speaker the reference
-annotator has no tier for), :func:`reference_file` says why, and the gold is written from the
+the file's SHA-1 must be the recorded one. A gold written in another format than the
+file's is the file read as a document with the reviewed tiers' units replaced
+(:mod:`segagree.adjudication.time_convert`). When the file cannot be used (a review without
+``sources``, the file missing, a units table written in another format, a reviewed speaker the
+reference annotator has no tier for), :func:`reference_file` says why, and the gold is written from the
 units alone with that reason as a loss (``source-not-kept``).
 """
 
@@ -50,6 +52,9 @@ class ReferenceFile:
     kind: str  # "eaf", "textgrid" or "table"
     annotator: str
     items: dict[str, tuple[str, str, str]]  # review item -> (tier, speaker, recording) of the plan
+    #: the gold's format when it is not the file's (the gold is then converted from the file read as
+    #: a document, its other tiers' units kept: :mod:`segagree.adjudication.time_convert`)
+    other_format: str = ""
 
 
 def _candidates(workbook: Path, entry: Mapping[str, Any]) -> list[Path]:
@@ -98,7 +103,7 @@ def reference_file(
     if kind not in _KEPT_FORMATS:
         return None, f"{name} is a {kind} file; the gold keeps the rest of ELAN, TextGrid and units-table files only"
     out_kind = format_for(output, fmt).name
-    if out_kind != ("table" if kind == "table" else kind):
+    if out_kind != kind and kind == "table":
         return None, f"the gold is written as {out_kind}, the reference file {name} is {kind}: write it as {kind}"
     items = {
         item_name(str(r.get("recording") or ""), str(r.get("speaker") or "")): (
@@ -108,7 +113,7 @@ def reference_file(
         )
         for r in rows
     }
-    return ReferenceFile(found[0], kind, reference, items), ""
+    return ReferenceFile(found[0], kind, reference, items, "" if out_kind == kind else out_kind), ""
 
 
 def gold_overlaps(units: Sequence[Mapping[str, Any]]) -> list[str]:
