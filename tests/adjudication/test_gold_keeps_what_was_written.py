@@ -1,0 +1,310 @@
+"""A gold file edits only what the decisions change: every tier not reviewed, every dependent
+annotation of a kept unit and every value as the annotator spelled it stay; a changed unit keeps
+the children that still fit, and each one that does not is listed on its own line; undecided
+groups of a time review are kept by the rule named. Checked with independent readers: pympi for
+ELAN (annotations per tier, children per parent), praatio for TextGrid, csv for a units table."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pympi
+import pytest
+from click.testing import CliRunner
+from praatio import textgrid
+
+from segagree.cli import app
+from segagree.outputs.review_workbook import OPS_HEADERS
+
+HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<ANNOTATION_DOCUMENT AUTHOR="" DATE="2025-01-02T03:04:05+00:00" FORMAT="3.0" VERSION="3.0" \
+xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+xsi:noNamespaceSchemaLocation="http://www.mpi.nl/tools/elan/EAFv3.0.xsd">
+    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">
+        <PROPERTY NAME="lastUsedAnnotation">{last}</PROPERTY>
+    </HEADER>
+    <TIME_ORDER>
+{slots}
+    </TIME_ORDER>
+{tiers}
+    <LINGUISTIC_TYPE GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="transcription" TIME_ALIGNABLE="true"/>
+    <LINGUISTIC_TYPE CONSTRAINTS="Symbolic_Association" GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="code" \
+TIME_ALIGNABLE="false"/>
+    <LINGUISTIC_TYPE CONSTRAINTS="Included_In" GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="inc" \
+TIME_ALIGNABLE="true"/>
+    <CONSTRAINT DESCRIPTION="Time alignable annotations within the parent annotation's time interval, gaps are \
+allowed" STEREOTYPE="Included_In"/>
+    <CONSTRAINT DESCRIPTION="1-1 association with a parent annotation" STEREOTYPE="Symbolic_Association"/>
+</ANNOTATION_DOCUMENT>
+"""
+
+# (start ms, end ms, value, {symbolic child tier: value}, [(start, end, value) on word@TIER])
+Unit = tuple[int, int, str, dict[str, str], list[tuple[int, int, str]]]
+
+REF: dict[str, list[Unit]] = {
+    "CHI": [
+        (0, 1000, "0.", {"lex@CHI": "0", "vcm@CHI": "N"}, [(100, 400, "w1")]),
+        (2000, 3000, "what's that?", {"lex@CHI": "W", "vcm@CHI": "C"}, [(2100, 2500, "w2")]),
+        (5000, 6000, "nice colors.", {"lex@CHI": "W", "vcm@CHI": "C"}, []),
+    ],
+    "FA1": [
+        (1000, 2000, "look.", {"xds@FA1": "C"}, []),
+        (3500, 4500, "yes.", {"xds@FA1": "A"}, [(4300, 4500, "w3")]),
+    ],
+    "FA2": [(7000, 8000, "hello there.", {}, [])],  # never reviewed
+}
+# The trainee's units: other times, one other label; no coding.
+TRAINEE: dict[str, list[Unit]] = {
+    "CHI": [(0, 1100, "0.", {}, []), (2000, 2800, "what's that?", {}, []), (5200, 6000, "nice colours.", {}, [])],
+    "FA1": [(1000, 2000, "look.", {}, []), (3500, 4200, "yes.", {}, [])],
+}
+# Same tokens as REF's CHI and FA1, other boundaries: "what's that?" split, "look." typed ','.
+SPLITTER: dict[str, list[Unit]] = {
+    "CHI": [
+        (0, 1000, "0.", {}, []),
+        (2000, 2500, "what's,", {}, []),
+        (2500, 3000, "that?", {}, []),
+        (5000, 6000, "nice colors.", {}, []),
+    ],
+    "FA1": [(1000, 2000, "look,", {}, []), (3500, 4500, "yes.", {}, [])],
+}
+
+
+def _annotation(aid: str, ts1: str, ts2: str, value: str) -> str:
+    return (
+        f'        <ANNOTATION>\n            <ALIGNABLE_ANNOTATION ANNOTATION_ID="{aid}" TIME_SLOT_REF1="{ts1}" '
+        f'TIME_SLOT_REF2="{ts2}">\n                <ANNOTATION_VALUE>{value}</ANNOTATION_VALUE>\n'
+        "            </ALIGNABLE_ANNOTATION>\n        </ANNOTATION>"
+    )
+
+
+def _reference(aid: str, parent: str, value: str) -> str:
+    return (
+        f'        <ANNOTATION>\n            <REF_ANNOTATION ANNOTATION_ID="{aid}" ANNOTATION_REF="{parent}">\n'
+        f"                <ANNOTATION_VALUE>{value}</ANNOTATION_VALUE>\n            </REF_ANNOTATION>\n"
+        "        </ANNOTATION>"
+    )
+
+
+def _eaf(path: Path, units: dict[str, list[Unit]]) -> Path:
+    """An ELAN file: a speaker tier per key (participant = tier id), its Symbolic_Association child
+    tiers and an Included_In child ``word@TIER`` where its units have them."""
+    slots: list[str] = []
+    n = 0
+
+    def slot(ms: int) -> str:
+        slots.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{len(slots) + 1}" TIME_VALUE="{ms}"/>')
+        return f"ts{len(slots)}"
+
+    body = []
+    for tier, us in units.items():
+        own: list[str] = []
+        children: dict[str, list[str]] = {}
+        for s, e, value, kids, words in us:
+            n += 1
+            parent = f"a{n}"
+            own.append(_annotation(parent, slot(s), slot(e), value))
+            for child, child_value in kids.items():
+                n += 1
+                children.setdefault(child, []).append(_reference(f"a{n}", parent, child_value))
+            for ws, we, wv in words:
+                n += 1
+                children.setdefault(f"word@{tier}", []).append(_annotation(f"a{n}", slot(ws), slot(we), wv))
+        body.append(
+            f'    <TIER LINGUISTIC_TYPE_REF="transcription" PARTICIPANT="{tier}" TIER_ID="{tier}">\n'
+            + "\n".join(own)
+            + "\n    </TIER>"
+        )
+        for child, anns in children.items():
+            kind = "inc" if child.startswith("word@") else "code"
+            body.append(
+                f'    <TIER LINGUISTIC_TYPE_REF="{kind}" PARENT_REF="{tier}" PARTICIPANT="{tier}" TIER_ID="{child}">\n'
+                + "\n".join(anns)
+                + "\n    </TIER>"
+            )
+    path.write_text(HEAD.format(last=n, slots="\n".join(slots), tiers="\n".join(body)), encoding="utf-8")
+    return path
+
+
+def _tiers(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every tier read by pympi: aligned annotations (start, end, value), symbolic ones (the
+    parent's value, value)."""
+    eaf = pympi.Elan.Eaf(str(path))
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    for tier in eaf.get_tier_names():
+        if eaf.tiers[tier][1]:
+            parents = {aid: v for t in eaf.tiers for aid, (_, _, v, _) in eaf.tiers[t][0].items()}
+            out[tier] = sorted((parents[ref], v) for ref, v, _, _ in eaf.tiers[tier][1].values())
+        else:
+            out[tier] = sorted(eaf.get_annotation_data_for_tier(tier))
+    return out
+
+
+def _children(path: Path, tier: str) -> dict[str, int]:
+    """pympi: per annotation value of ``tier``, how many symbolic annotations of other tiers refer to it."""
+    eaf = pympi.Elan.Eaf(str(path))
+    ids = {aid: v for aid, (_, _, v, _) in eaf.tiers[tier][0].items()}
+    count = dict.fromkeys(ids.values(), 0)
+    for other in eaf.tiers:
+        for ref, _, _, _ in eaf.tiers[other][1].values():
+            if ref in ids:
+                count[ids[ref]] += 1
+    return count
+
+
+def _cli(args: Sequence[str]) -> str:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture
+def time_review(tmp_path: Path) -> Path:
+    ref, trainee = _eaf(tmp_path / "ref.eaf", REF), _eaf(tmp_path / "trainee.eaf", TRAINEE)
+    book = tmp_path / "review.xlsx"
+    _cli(["review", "--time", ref, trainee, "--tier", "CHI", "--tier", "FA1", "-o", book])
+    return book
+
+
+def _decide(book: Path, choose: Callable[[dict[str, Any]], str | None], sheet: str = "Alignment") -> Path:
+    wb = openpyxl.load_workbook(book)
+    ws = wb[sheet]
+    header = [c.value for c in ws[1]]
+    col = header.index("decision" if sheet == "Alignment" else OPS_HEADERS["decision"]) + 1
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, col).value = choose(dict(zip(header, [c.value for c in ws[r]], strict=False)))
+    out = book.with_name("decided.xlsx")
+    wb.save(out)
+    return out
+
+
+def test_time_gold_keeping_every_reference_unit_keeps_the_whole_file(time_review: Path) -> None:
+    decided = _decide(time_review, lambda row: "ref")
+    gold = time_review.with_name("gold.eaf")
+    said = _cli(["adjudicate", decided, "-o", gold])
+    ref = time_review.with_name("ref.eaf")
+    assert _tiers(gold) == _tiers(ref)  # every tier, dependent and not reviewed, value for value
+    assert _children(gold, "CHI") == {"0.": 2, "what's that?": 2, "nice colors.": 2}
+    assert _children(gold, "FA1") == {"look.": 1, "yes.": 1}
+    assert "tier 'CHI': 3 units (from ref 3)" in said and "tier 'FA1': 2 units (from ref 2)" in said
+    assert "dependent-" not in said
+
+
+def test_time_gold_changed_units_keep_the_children_that_fit(time_review: Path) -> None:
+    # Groups in time order: CHI 0-1, FA1 look, CHI what's that, FA1 yes, CHI nice colors.
+    choices = {0.0: "trainee", 1.0: "none", 2.0: "trainee", 3.5: "trainee", 5.0: "trainee"}
+    decided = _decide(time_review, lambda row: choices[row["ref start"]])
+    gold = time_review.with_name("gold.eaf")
+    said = _cli(["adjudicate", decided, "-o", gold])
+    tiers = _tiers(gold)
+    assert tiers["CHI"] == [(0, 1100, "0."), (2000, 2800, "what's that?"), (5200, 6000, "nice colours .")]
+    # Symbolic children follow their unit (new times, or a new label); 'look.' went, and its code.
+    assert _children(gold, "CHI") == {"0.": 2, "what's that?": 2, "nice colours .": 2}
+    assert _children(gold, "FA1") == {"yes.": 1}
+    assert tiers["FA2"] == _tiers(time_review.with_name("ref.eaf"))["FA2"]
+    assert tiers["word@CHI"] == [(100, 400, "w1"), (2100, 2500, "w2")]  # still inside their units
+    lines = said.splitlines()
+    assert "dependent-dropped [tier 'xds@FA1' 1-2 s]: 'C' referred to an annotation of 'FA1'" in said
+    assert any(line.startswith("dependent-outside [tier 'word@FA1' 4.3-4.5 s]: 'w3'") for line in lines)
+    assert sum(line.startswith("dependent-") for line in lines) == 2  # one line each, nothing else
+    assert "groups decided none (no unit written): 1" in said
+
+
+def test_time_gold_undecided_kept_by_the_rule(time_review: Path) -> None:
+    # Only CHI's first group decided (the trainee's); everything else undecided.
+    decided = _decide(time_review, lambda row: "trainee" if row["ref start"] == 0 else None)
+    gold = time_review.with_name("gold.eaf")
+    said = _cli(["adjudicate", decided, "-o", gold])
+    tiers = _tiers(gold)
+    assert tiers["CHI"] == [(0, 1100, "0."), (2000, 3000, "what's that?"), (5000, 6000, "nice colors.")]
+    assert tiers["FA1"] == [(1000, 2000, "look."), (3500, 4500, "yes.")]
+    assert "undecided groups: 4 (4 kept as ref's unit by --undecided keep-a)" in said
+    assert "tier 'CHI': 3 units (from trainee 1, undecided kept as ref's 2)" in said
+    result = CliRunner().invoke(app, ["adjudicate", str(decided), "-o", str(gold), "--undecided", "error"])
+    assert result.exit_code == 1 and "4 undecided groups: 2, 3, 4, 5" in str(result.exception)
+
+
+def test_time_gold_on_a_units_table_keeps_every_undecided_unit(tmp_path: Path) -> None:
+    table = tmp_path / "units.csv"
+    rows = [("annotator", "start", "end", "category")]
+    for k in range(26):  # 26 units each, the trainee's shifted; 3 groups decided
+        rows += [("ref", str(2 * k), str(2 * k + 1), "a"), ("trainee", str(2 * k + 0.2), str(2 * k + 1), "a")]
+    with table.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    book = tmp_path / "review.xlsx"
+    _cli(["review", "--time", table, "-o", book])
+    decided = _decide(book, lambda row: "trainee" if row["ref start"] in (0, 2, 4) else None)
+    gold = tmp_path / "gold.csv"
+    said = _cli(["adjudicate", decided, "-o", gold])
+    with gold.open(newline="", encoding="utf-8") as f:
+        kept = [r for r in csv.DictReader(f)]
+    assert len(kept) == 26 and {r["annotator"] for r in kept} == {"ref"}
+    assert sorted(float(r["start"]) for r in kept)[:4] == [0.2, 2.2, 4.2, 6.0]
+    assert "undecided groups: 23 (23 kept as ref's unit by --undecided keep-a)" in said
+    assert "and 3 more" in said  # 20 named, the rest counted
+    assert "26 gold units" in said
+
+
+def test_time_gold_as_textgrid_keeps_the_tier_not_reviewed(time_review: Path) -> None:
+    decided = _decide(time_review, lambda row: "ref")
+    gold = time_review.with_name("gold.TextGrid")
+    said = _cli(["adjudicate", decided, "-o", gold])
+    grid = textgrid.openTextgrid(str(gold), includeEmptyIntervals=False)
+    assert [(e.start, e.end) for e in grid.getTier("FA2").entries] == [(7.0, 8.0)]
+    assert len(grid.getTier("CHI").entries) == 3 and len(grid.getTier("FA1").entries) == 2
+    assert "tier-ignored [tier 'lex@CHI']" in said and "lossless" not in said  # the coding said, not kept
+
+
+@pytest.fixture
+def text_review(tmp_path: Path) -> Path:
+    ref, other = _eaf(tmp_path / "ref.eaf", REF), _eaf(tmp_path / "other.eaf", SPLITTER)
+    book = tmp_path / "text.xlsx"
+    _cli(["review", ref, other, "--common-speakers", "-o", book])
+    return book
+
+
+def test_text_gold_keeping_a_is_a_itself(text_review: Path) -> None:
+    decided = _decide(text_review, lambda row: "A", sheet="Operations")
+    gold = text_review.with_name("gold.eaf")
+    said = _cli(["adjudicate", decided, "-o", gold])
+    ref = text_review.with_name("ref.eaf")
+    assert _tiers(gold) == _tiers(ref) and gold.read_bytes() == ref.read_bytes()
+    assert "with only the changed units edited" in said and "lossless" in said
+
+
+def test_text_gold_edits_only_the_changed_units(text_review: Path) -> None:
+    decided = _decide(text_review, lambda row: "B", sheet="Operations")
+    gold = text_review.with_name("gold.eaf")
+    said = _cli(["adjudicate", decided, "-o", gold])
+    tiers, ref = _tiers(gold), _tiers(text_review.with_name("ref.eaf"))
+    # The split unit continues 'what's that?' (its codes stay), its second half is new; the
+    # retyped 'look' keeps its code; the kept units as the annotator spelled them.
+    assert tiers["CHI"] == [
+        (0, 1000, "0."),
+        (2000, 2500, "what's ,"),
+        (2500, 3000, "that ?"),
+        (5000, 6000, "nice colors."),
+    ]
+    assert _children(gold, "CHI") == {"0.": 2, "what's ,": 2, "that ?": 0, "nice colors.": 2}
+    assert _children(gold, "FA1") == {"look ,": 1, "yes.": 1}
+    for tier in ("FA2", "word@CHI", "word@FA1", "lex@CHI"):
+        assert len(tiers[tier]) == len(ref[tier]), tier
+    assert "dependent-" not in said
+
+
+def test_untimed_text_gold_as_textgrid_says_what_was_done(tmp_path: Path) -> None:
+    from conftest import REPO
+
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for name in ("ann1", "ann2"):
+        (folder / f"garden.{name}.txt").write_bytes((REPO / "sample_corpora" / f"garden.{name}.txt").read_bytes())
+    book = tmp_path / "garden.xlsx"
+    _cli(["review", folder / "garden.ann1.txt", folder / "garden.ann2.txt", "-o", book])
+    said = _cli(["adjudicate", book, "-o", tmp_path / "gold.TextGrid"])
+    assert "every unit was given 1 s in discourse order (no unit has a time)" in said
+    assert "interpolated" not in said
