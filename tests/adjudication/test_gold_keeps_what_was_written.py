@@ -308,3 +308,67 @@ def test_untimed_text_gold_as_textgrid_says_what_was_done(tmp_path: Path) -> Non
     said = _cli(["adjudicate", book, "-o", tmp_path / "gold.TextGrid"])
     assert "every unit was given 1 s in discourse order (no unit has a time)" in said
     assert "interpolated" not in said
+
+
+def _grid(path: Path, tiers: list[tuple[str, str, list[Any]]], xmax: float = 10) -> Path:
+    """A long-form TextGrid: interval tiers (gaps as empty intervals) and point tiers."""
+    out = ['File type = "ooTextFile"', 'Object class = "TextGrid"', "", "xmin = 0", f"xmax = {xmax}"]
+    out += ["tiers? <exists>", f"size = {len(tiers)}", "item []:"]
+    for k, (name, kind, items) in enumerate(tiers, 1):
+        out += [f"    item [{k}]:", f'        class = "{kind}"', f'        name = "{name}"', "        xmin = 0"]
+        out.append(f"        xmax = {xmax}")
+        if kind == "IntervalTier":
+            cells, t = [], 0.0
+            for a, b, x in [*items, (xmax, xmax, "")]:
+                if a > t:
+                    cells.append((t, a, ""))
+                if b > a:
+                    cells.append((a, b, x))
+                t = b
+            out.append(f"        intervals: size = {len(cells)}")
+            for i, (a, b, x) in enumerate(cells, 1):
+                out += [f"        intervals [{i}]:", f"            xmin = {a}", f"            xmax = {b}"]
+                out.append(f'            text = "{x}"')
+        else:
+            out.append(f"        points: size = {len(items)}")
+            for i, (t, x) in enumerate(items, 1):
+                out += [f"        points [{i}]:", f"            number = {t}", f'            mark = "{x}"']
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
+def test_text_gold_in_textgrid_keeps_pauses_point_tiers_and_spellings(tmp_path: Path) -> None:
+    a = _grid(
+        tmp_path / "a.TextGrid",
+        [
+            ("CHI", "IntervalTier", [(0, 1, "0."), (1.2, 1.5, "sil"), (2, 3, "what's that?"), (5, 6, "nice colors.")]),
+            ("FA1", "IntervalTier", [(1, 2, "look."), (3.5, 4.5, "yes.")]),
+            ("events", "TextTier", [(0.5, "laugh")]),
+        ],
+    )
+    b = _grid(
+        tmp_path / "b.TextGrid",
+        [
+            ("CHI", "IntervalTier", [(0, 1, "0."), (2, 2.5, "what's,"), (2.5, 3, "that?"), (5, 6, "nice colors.")]),
+            ("FA1", "IntervalTier", [(1, 2, "look,"), (3.5, 4.5, "yes.")]),
+        ],
+    )
+    book = tmp_path / "tg.xlsx"
+    _cli(["review", a, b, "-o", book, "--no-kappa"])
+    gold = tmp_path / "gold.TextGrid"
+    _cli(["adjudicate", _decide(book, lambda row: "B", sheet="Operations"), "-o", gold])
+    grid = textgrid.openTextgrid(str(gold), includeEmptyIntervals=False)
+
+    def entries(tier: str) -> list[tuple[Any, ...]]:
+        return [tuple(e) for e in grid.getTier(tier).entries]
+
+    # B's boundaries, the unchanged units and the pause as written, new ones spelled as the file does.
+    assert entries("CHI") == [
+        (0, 1, "0."),
+        (1.2, 1.5, "sil"),
+        (2, 2.5, "what's,"),
+        (2.5, 3, "that?"),
+        (5, 6, "nice colors."),
+    ]
+    assert entries("FA1") == [(1, 2, "look,"), (3.5, 4.5, "yes.")]
+    assert entries("events") == [(0.5, "laugh")] and (grid.minTimestamp, grid.maxTimestamp) == (0, 10)

@@ -1,25 +1,28 @@
-"""The gold of a token review written on annotator A's own ELAN file: only the changed units edited.
+"""The gold of a token review written on annotator A's own file (ELAN, TextGrid): only the
+changed units edited.
 
-The gold annotation has A's tokens with adjudicated boundaries. Written to ELAN from an ELAN file,
-it is A's file with, on each unit tier, only the units the decisions changed replaced
-(:func:`segagree.formats.elan.replace_tier.replace_eaf_tier`); every other tier (dependent tiers
-such as ``lex@CHI``, ``xds@FA1``, tiers not reviewed), the time slots, the header and every unit
-the decisions left as it was stay the elements they were, values spelled as the annotator wrote
-them. A unit is identified by its **source identity**, the reader's token columns ``tier`` and
-``annotation_id`` (the annotation its tokens came from), never by its re-joined text: a gold unit
-whose tokens and boundary are exactly one annotation's is that annotation, kept.
+The gold annotation has A's tokens with adjudicated boundaries. Written to ELAN from an ELAN file
+(or to TextGrid from a TextGrid), it is A's file with, on each unit tier, only the units the
+decisions changed replaced (:func:`segagree.formats.elan.replace_tier.replace_eaf_tier`,
+:func:`segagree.formats.praat.replace_tier.replace_textgrid_tier`, which keeps the tier's pauses).
+Every other tier (dependent tiers such as ``lex@CHI`` or ``xds@FA1``, tiers not reviewed, a
+TextGrid's point tiers), the time slots, the header and every unit the decisions left as it was
+stay the elements they were, values spelled as the annotator wrote them. A unit is identified by
+its **source identity**, the reader's token columns ``tier`` and ``annotation_id`` (the annotation
+its tokens came from; in a TextGrid, its tier and time span), never by its re-joined text: a gold
+unit whose tokens and boundary are exactly one annotation's is that annotation, kept.
 
 A changed unit (a boundary added, moved, removed or retyped inside or at its end) is written as
-its tokens joined and its endnote (:func:`segagree.formats.endnotes.unit_value`) with the times
-of its first and last tokens; a token edge without a time (a split inside an annotation, B's
-file not at hand) gets one interpolated by token count across the annotation it lies in
-(``times-interpolated``, one line per unit). A changed unit that starts where an annotation
-started continues that annotation (same id: its symbolic dependents stay); every dependent
-annotation that no longer fits is listed by the replacer, one per line.
+its tokens and its endnote (:func:`segagree.formats.endnotes.unit_value`, glued to the last word
+where the file glues them) with the times of its first and last tokens; a token edge without a
+time (a split inside an annotation, B's file not at hand) gets one interpolated by token count
+across the annotation it lies in (``times-interpolated``, one line per unit). A changed unit that
+starts where an annotation started continues that annotation (same id: its symbolic dependents
+stay); every dependent annotation that no longer fits is listed by the replacer, one per line.
 
-When this cannot be done (not an ELAN file written to ELAN, tokens without the source columns or
-read from word tiers, a unit across two tiers, changed units that would overlap on a tier) :func:`write_on_source` says
-why, and the caller writes the gold from the model instead.
+When this cannot be done (another output format, tokens without the source columns or read from
+word tiers, speakers that are not tier names, a unit across two tiers, changed units that would
+overlap on a tier) :func:`write_on_source` says why, and the caller writes the gold from the model.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from segagree.adjudication.steps import Step, replace_in_steps
 from segagree.formats.elan.replace_tier import replace_eaf_tier
 from segagree.formats.endnotes import unit_value
 from segagree.formats.gold_spans import GoldSpan, Origin
+from segagree.formats.praat.replace_tier import replace_textgrid_tier
 from segagree.model import Document, Unit
 from segagree.model.losses import LossReport
 
@@ -65,7 +69,7 @@ def write_on_source(
     for p in placed:
         by_tier.setdefault(p.tier, []).append(p)
     a_units = doc_a.units(layer)
-    tier_col = doc_a.column("tier")
+    tier_col = _tiers_of(doc_a)
     a_count: dict[str, int] = {}
     for u in a_units:
         a_count[str(tier_col[u.rows[0]])] = a_count.get(str(tier_col[u.rows[0]]), 0) + 1
@@ -80,22 +84,24 @@ def write_on_source(
         overlap = next((b for a, b in zip(units, units[1:], strict=False) if b.span[0] < a.span[1] - 1e-9), None)
         if overlap is not None:
             return None, f"changed units of tier {tier!r} would overlap at {overlap.span[0]:g} s"
-        steps.append(_step(tier, [p.span for p in units], [p.origin for p in units]))
+        steps.append(_step(doc_a.source_format, tier, [p.span for p in units], [p.origin for p in units]))
     losses.extend(replace_in_steps(Path(doc_a.source_path), output, steps))
     return losses, ""
 
 
-def _step(tier: str, spans: Sequence[GoldSpan], origins: Sequence[Origin | None]) -> Step:
-    return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins)
+def _step(kind: str, tier: str, spans: Sequence[GoldSpan], origins: Sequence[Origin | None]) -> Step:
+    if kind == "eaf":
+        return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins)
+    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, (), origins, keep_between=True)
 
 
 def _unusable(doc_a: Document, layer: str, target: str) -> str:
     """Why A's file cannot be the gold's base (empty when it can)."""
-    if target != "eaf" or doc_a.source_format != "eaf":
+    if target != doc_a.source_format or target not in ("eaf", "textgrid"):
         return f"A's file is {doc_a.source_format or 'not a file'}, the gold is written as {target}"
     if not doc_a.source_path or not Path(doc_a.source_path).is_file():
         return "A's file is not at hand"
-    if any(c not in doc_a.column_names() for c in _SOURCE_COLUMNS):
+    if target == "eaf" and any(c not in doc_a.column_names() for c in _SOURCE_COLUMNS):
         return "A's tokens do not record the annotation they came from"
     if len(doc_a.layers) != 1 or layer not in doc_a.layers:
         return f"layer {layer!r} is not the one A's annotations are units of"
@@ -103,15 +109,24 @@ def _unusable(doc_a: Document, layer: str, target: str) -> str:
     if isinstance(words, dict) and words:
         # Tokens read from word annotations: a changed unit would need its words re-divided.
         return f"A's tokens come from word tiers ({', '.join(sorted(map(str, words.values())))})"
+    if target == "textgrid" and (doc_a.meta.get("speaker_tier") or doc_a.meta.get("renamed_tiers")):
+        return "A's speakers are not its tiers' names (a speaker tier, or renamed tiers)"
     return ""
+
+
+def _tiers_of(doc_a: Document) -> np.ndarray:
+    """Each token's source tier: the ELAN reader's ``tier`` column, else (TextGrid) its speaker."""
+    if "tier" in doc_a.column_names():
+        return doc_a.column("tier")
+    return np.asarray(doc_a.column("speaker"), dtype=object)
 
 
 def _place_units(doc_a: Document, gold: Document, layer: str) -> tuple[list[_Placed], LossReport, str]:
     """Each gold unit's tier, span, value and origin; the times interpolated (as losses)."""
     losses = LossReport()
     a_units = doc_a.units(layer)
-    tier = doc_a.column("tier")
-    aid = doc_a.column("annotation_id")
+    tier = _tiers_of(doc_a)
+    aid = doc_a.column("annotation_id") if "annotation_id" in doc_a.column_names() else np.full(len(tier), "")
     a_start = doc_a.column("start").astype(float)
     a_end = doc_a.column("end").astype(float)
     starts, ends = gold.column("start").astype(float), gold.column("end").astype(float)
@@ -122,6 +137,7 @@ def _place_units(doc_a: Document, gold: Document, layer: str) -> tuple[list[_Pla
         owner[list(u.rows)] = k
     first_rows = {u.rows[0]: u for u in a_units}
     scheme = gold.layer(layer).scheme
+    glued = doc_a.meta.get("endnote_style") == "glued"  # how the file spells endnotes (TextGrid)
     placed: list[_Placed] = []
     for g in gold.units(layer):
         t = str(tier[g.rows[0]])
@@ -136,7 +152,7 @@ def _place_units(doc_a: Document, gold: Document, layer: str) -> tuple[list[_Pla
             continue
         s, s_known = _edge(starts, g.rows[0], True, a_units[owner[g.rows[0]]], a_start, a_end)
         e, e_known = _edge(ends, g.rows[-1], False, a_units[owner[g.rows[-1]]], a_start, a_end)
-        value = unit_value([str(text[r]) for r in g.rows], g.boundary, scheme)
+        value = unit_value([str(text[r]) for r in g.rows], g.boundary, scheme, glued=glued, alone=True)
         if not (s_known and e_known):
             losses.add(
                 "times-interpolated",

@@ -37,6 +37,7 @@ def replace_textgrid_tier(
     gold: Sequence[tuple[float, float, str]],
     gap_labels: Sequence[str] = (),
     origins: Sequence[Origin | None] = (),
+    keep_between: bool = False,
 ) -> LossReport:
     """Write ``source`` to ``output`` with the interval tier ``tier_name`` holding ``gold``
     (ordered, not overlapping: the caller checks), everything else kept (see the module docstring).
@@ -45,6 +46,8 @@ def replace_textgrid_tier(
 
     ``gap_labels``: the labels the review read as gaps (pauses): such intervals of the replaced tier
     are not gold units and are not kept; they are counted as a loss (``gaps-dropped``).
+    ``keep_between``: labelled intervals of the tier that overlap no gold unit (pauses between the
+    units of a token review) are kept as they were instead.
 
     Raises:
         InputError: no such interval tier (or two of that name), or a gold unit outside the tier's range.
@@ -74,6 +77,13 @@ def replace_textgrid_tier(
     )
     labels = _source_labels(old, gold, origins)
     items = [Item(s, e, x, 0) for (s, e, _), x in zip(gold, labels, strict=True)]
+    if keep_between:
+        items += [
+            it
+            for it in old.items
+            if it.label.strip() and not any(s < it.end - 1e-9 and it.start < e - 1e-9 for s, e, _ in gold)
+        ]
+        items.sort(key=lambda it: (it.start, it.end))
     new = Tier(old.name, True, old.xmin, old.xmax, items, old.line)
     tiers = [new if t is old else t for t in grid.tiers]
     long_form = re.search(r"^\s*item ?\[", text, re.MULTILINE) is not None
