@@ -60,7 +60,7 @@ REF: dict[str, list[Unit]] = {
 # The trainee's units: other times, one other label; no coding.
 TRAINEE: dict[str, list[Unit]] = {
     "CHI": [(0, 1100, "0.", {}, []), (2000, 2800, "what's that?", {}, []), (5200, 6000, "nice colours.", {}, [])],
-    "FA1": [(1000, 2000, "look.", {}, []), (3500, 4200, "yes.", {}, [])],
+    "FA1": [(1000, 2000, "look.", {}, []), (3500, 4200, "yes.", {}, []), (6000, 6500, "hm.", {}, [])],
 }
 # Same tokens as REF's CHI and FA1, other boundaries: "what's that?" split, "look." typed ','.
 SPLITTER: dict[str, list[Unit]] = {
@@ -183,7 +183,7 @@ def _decide(book: Path, choose: Callable[[dict[str, Any]], str | None], sheet: s
 
 
 def test_time_gold_keeping_every_reference_unit_keeps_the_whole_file(time_review: Path) -> None:
-    decided = _decide(time_review, lambda row: "ref")
+    decided = _decide(time_review, lambda row: "ref" if row["ref start"] is not None else "none")
     gold = time_review.with_name("gold.eaf")
     said = _cli(["adjudicate", decided, "-o", gold])
     ref = time_review.with_name("ref.eaf")
@@ -197,7 +197,7 @@ def test_time_gold_keeping_every_reference_unit_keeps_the_whole_file(time_review
 def test_time_gold_changed_units_keep_the_children_that_fit(time_review: Path) -> None:
     # Groups in time order: CHI 0-1, FA1 look, CHI what's that, FA1 yes, CHI nice colors.
     choices = {0.0: "trainee", 1.0: "none", 2.0: "trainee", 3.5: "trainee", 5.0: "trainee"}
-    decided = _decide(time_review, lambda row: choices[row["ref start"]])
+    decided = _decide(time_review, lambda row: choices.get(row["ref start"], "none"))
     gold = time_review.with_name("gold.eaf")
     said = _cli(["adjudicate", decided, "-o", gold])
     tiers = _tiers(gold)
@@ -211,7 +211,7 @@ def test_time_gold_changed_units_keep_the_children_that_fit(time_review: Path) -
     assert "dependent-dropped [tier 'xds@FA1' 1-2 s]: 'C' referred to an annotation of 'FA1'" in said
     assert any(line.startswith("dependent-outside [tier 'word@FA1' 4.3-4.5 s]: 'w3'") for line in lines)
     assert sum(line.startswith("dependent-") for line in lines) == 2  # one line each, nothing else
-    assert "groups decided none (no unit written): 1" in said
+    assert "groups decided none (no unit written): 2" in said
 
 
 def test_time_gold_undecided_kept_by_the_rule(time_review: Path) -> None:
@@ -222,10 +222,12 @@ def test_time_gold_undecided_kept_by_the_rule(time_review: Path) -> None:
     tiers = _tiers(gold)
     assert tiers["CHI"] == [(0, 1100, "0."), (2000, 3000, "what's that?"), (5000, 6000, "nice colors.")]
     assert tiers["FA1"] == [(1000, 2000, "look."), (3500, 4500, "yes.")]
-    assert "undecided groups: 4 (4 kept as ref's unit by --undecided keep-a)" in said
+    # The trainee's lone 'hm.' is undecided too: no unit of ref there, so none is written.
+    assert "undecided groups: 5 (4 kept as ref's unit by --undecided keep-a, 1 without a unit of ref" in said
     assert "tier 'CHI': 3 units (from trainee 1, undecided kept as ref's 2)" in said
+    assert "tier 'FA1': 2 units (undecided kept as ref's 2)" in said and "5 gold units" in said
     result = CliRunner().invoke(app, ["adjudicate", str(decided), "-o", str(gold), "--undecided", "error"])
-    assert result.exit_code == 1 and "4 undecided groups: 2, 3, 4, 5" in str(result.exception)
+    assert result.exit_code == 1 and "5 undecided groups: 2, 3, 4, 5, 6" in str(result.exception)
 
 
 def test_time_gold_on_a_units_table_keeps_every_undecided_unit(tmp_path: Path) -> None:
@@ -250,7 +252,7 @@ def test_time_gold_on_a_units_table_keeps_every_undecided_unit(tmp_path: Path) -
 
 
 def test_time_gold_as_textgrid_keeps_the_tier_not_reviewed(time_review: Path) -> None:
-    decided = _decide(time_review, lambda row: "ref")
+    decided = _decide(time_review, lambda row: "ref" if row["ref start"] is not None else "none")
     gold = time_review.with_name("gold.TextGrid")
     said = _cli(["adjudicate", decided, "-o", gold])
     grid = textgrid.openTextgrid(str(gold), includeEmptyIntervals=False)
@@ -294,6 +296,8 @@ def test_text_gold_edits_only_the_changed_units(text_review: Path) -> None:
     for tier in ("FA2", "word@CHI", "word@FA1", "lex@CHI"):
         assert len(tiers[tier]) == len(ref[tier]), tier
     assert "dependent-" not in said
+    assert "tier 'CHI': 4 units (2 kept as written, 1 changed, 1 new)" in said
+    assert "tier 'FA2': 1 unit (1 kept as written)" in said
 
 
 def test_untimed_text_gold_as_textgrid_says_what_was_done(tmp_path: Path) -> None:

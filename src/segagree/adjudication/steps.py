@@ -16,7 +16,7 @@ from segagree.files.atomic import atomic_path
 from segagree.files.memory import read_bytes
 from segagree.model.losses import LossReport
 
-__all__ = ["Step", "replace_in_steps"]
+__all__ = ["Step", "replace_in_steps", "units_said"]
 
 #: One tier replaced: (file read, file written) -> what could not be kept.
 Step = Callable[[Path, Path], LossReport]
@@ -37,3 +37,8 @@ def replace_in_steps(source: Path, output: Path, steps: Sequence[Step]) -> LossR
             losses.extend(step(current, target))
             current = target
     return losses
+
+
+def units_said(n: int) -> str:
+    """``1 unit``, ``3 units``: how a gold's report counts units."""
+    return f"{n} unit{'s' * (n != 1)}"

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from segagree.adjudication.decisions import decisions_kind, is_decisions_file, read_time_decisions
+from segagree.adjudication.steps import units_said
 from segagree.adjudication.time_convert import write_converted
 from segagree.adjudication.time_source import reference_file, write_on_reference
 from segagree.errors import InputError, SegagreeError
@@ -110,8 +111,8 @@ class TimeAdjudication:
         done = ", ".join(f"{k} {n}" for k, n in sorted(self.decisions.items())) or "none"
         out = [f"wrote {self.output}: {self.units} gold units (decisions: {done})"]
         for tier, sources in self.by_tier.items():
-            n = sum(sources.values())
-            out.append(f"  tier {tier!r}: {n} unit{'s' * (n != 1)} ({_sources(sources, self.reference_annotator)})")
+            said = units_said(sum(sources.values()))
+            out.append(f"  tier {tier!r}: {said} ({_sources(sources, self.reference_annotator)})")
         if self.undecided:
             who = self.reference_annotator or "the first annotator"
             if self.rule == "a":
@@ -295,8 +296,10 @@ def adjudicate_time(
         decision = str(row.get("decision") or "").strip()
         if not decision:
             report.undecided.append(int(row["group"]))
-            if undecided == "a" and reference and row.get(f"{reference} start") is not None:
-                gold.append(_gold_unit(row, reference, annotators, where) | {"taken": _UNDECIDED_KEPT})
+            has_unit = undecided == "a" and bool(reference) and row.get(f"{reference} start") is not None
+            kept = _gold_unit(row, reference, annotators, where) if has_unit else None
+            if kept is not None:
+                gold.append(kept | {"taken": _UNDECIDED_KEPT})
                 report.undecided_kept += 1
             continue
         report.decisions[decision] += 1

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from segagree.adjudication.steps import Step, replace_in_steps
+from segagree.adjudication.steps import Step, replace_in_steps, units_said
 from segagree.formats.elan.replace_tier import replace_eaf_tier
 from segagree.formats.endnotes import unit_value
 from segagree.formats.gold_spans import GoldSpan, Origin
@@ -42,7 +42,7 @@ from segagree.formats.praat.replace_tier import replace_textgrid_tier
 from segagree.model import Document, Unit
 from segagree.model.losses import LossReport
 
-__all__ = ["write_on_source"]
+__all__ = ["OnSource", "write_on_source"]
 
 _SOURCE_COLUMNS = ("tier", "annotation_id")
 
@@ -54,11 +54,32 @@ class _Placed:
     origin: Origin | None
 
 
+@dataclass
+class OnSource:
+    """A gold written on A's file: the losses, and per tier what its units are."""
+
+    losses: LossReport
+    #: tier -> (units kept as written, changed units continuing an annotation, new units, A's
+    #: annotations removed)
+    tiers: dict[str, tuple[int, int, int, int]]
+
+    def lines(self) -> list[str]:
+        out = []
+        for tier, (kept, changed, new, removed) in self.tiers.items():
+            parts = [f"{kept} kept as written"] + [
+                f"{n} {what}"
+                for n, what in ((changed, "changed"), (new, "new"), (removed, "of A's removed (merged)"))
+                if n
+            ]
+            out.append(f"  tier {tier!r}: {units_said(kept + changed + new)} ({', '.join(parts)})")
+        return out
+
+
 def write_on_source(
     doc_a: Document, gold: Document, layer: str, output: Path, target: str
-) -> tuple[LossReport | None, str]:
-    """Write ``gold`` (A's tokens, adjudicated ``layer``) on A's ELAN file (see the module
-    docstring). Returns the losses, or None and why it could not be done."""
+) -> tuple[OnSource | None, str]:
+    """Write ``gold`` (A's tokens, adjudicated ``layer``) on A's file (see the module docstring).
+    Returns what was written, or None and why it could not be done."""
     why = _unusable(doc_a, layer, target)
     if why:
         return None, why
@@ -86,7 +107,13 @@ def write_on_source(
             return None, f"changed units of tier {tier!r} would overlap at {overlap.span[0]:g} s"
         steps.append(_step(doc_a.source_format, tier, [p.span for p in units], [p.origin for p in units]))
     losses.extend(replace_in_steps(Path(doc_a.source_path), output, steps))
-    return losses, ""
+    counts: dict[str, tuple[int, int, int, int]] = {}
+    for tier, units in by_tier.items():
+        kept = sum(p.origin is not None and p.origin.kept for p in units)
+        continued = sum(p.origin is not None and not p.origin.kept for p in units)
+        new = len(units) - kept - continued
+        counts[tier] = (kept, continued, new, a_count.get(tier, 0) - kept - continued)
+    return OnSource(losses, counts), ""
 
 
 def _step(kind: str, tier: str, spans: Sequence[GoldSpan], origins: Sequence[Origin | None]) -> Step:

@@ -62,7 +62,7 @@ from segagree.adjudication.checks import (
     refuse_duplicate_ids,
 )
 from segagree.adjudication.decisions import is_decisions_file, read_token_decisions
-from segagree.adjudication.token_source import write_on_source
+from segagree.adjudication.token_source import OnSource, write_on_source
 from segagree.corpus.documents import read_text_document
 from segagree.errors import SegagreeError, UsageError
 from segagree.files.memory import OutOfMemory
@@ -127,8 +127,9 @@ class AdjudicationReport:
     losses: LossReport = field(default_factory=LossReport)
     warnings: list[str] = field(default_factory=list)
     unnamed_missing: int = 0
-    #: the gold is A's file with only the changed units edited (else written from the model)
-    on_source: bool = False
+    #: the gold is A's file with only the changed units edited: what its tiers hold (else None:
+    #: written from the model)
+    on_source: OnSource | None = None
 
     def lines(self) -> list[str]:
         """A short human-readable report."""
@@ -143,11 +144,12 @@ class AdjudicationReport:
             + _listing([*self.undecided, *unnamed])
         )
         out.append(f"rows needing attention ('other'): {len(self.attention)}" + _listing(self.attention))
-        if self.on_source:
+        if self.on_source is not None:
             out.append(
                 f"the gold is {self.base} with only the changed units edited: every other unit, tier and "
                 "dependent annotation as written" + (" (except as listed below)" if self.losses else "")
             )
+            out.extend(self.on_source.lines())
         out.extend(f"warning: {w}" for w in self.warnings)
         out.extend(f"loss: {line}" for line in self.losses.lines())
         if not self.losses:
@@ -313,14 +315,14 @@ def adjudicate(
 
 def _write_gold(
     doc: Document, gold: Document, layer: str, output: Path, fmt: str | None, target: str
-) -> tuple[LossReport, bool]:
+) -> tuple[LossReport, OnSource | None]:
     """Write the gold: on A's own file where it can be (only the changed units edited,
     :mod:`segagree.adjudication.token_source`), else from the model, with what A's file held that
     the model does not (its read losses: dependent tiers, ...) reported as not kept. Returns the
-    losses and whether the gold was written on A's file."""
-    losses, why = write_on_source(doc, gold, layer, output, target)
-    if losses is not None:
-        return losses, True
+    losses and, for a gold written on A's file, what its tiers hold."""
+    on_source, why = write_on_source(doc, gold, layer, output, target)
+    if on_source is not None:
+        return on_source.losses, on_source
     options: dict[str, Any] = {"layer": layer} if layer != "iu" else {}
     losses = write_document(gold, output, fmt, **options)
     if doc.losses:
@@ -330,7 +332,7 @@ def _write_gold(
             "beyond them is not in the gold:",
         )
         losses.extend(doc.losses)
-    return losses, False
+    return losses, None
 
 
 def _refuse_missing_rows(workbook: Path, sheet_name: str, missing_rows: Sequence[int], n_missing: int) -> None:
