@@ -376,3 +376,16 @@ def test_text_gold_in_textgrid_keeps_pauses_point_tiers_and_spellings(tmp_path: 
     ]
     assert entries("FA1") == [(1, 2, "look,"), (3.5, 4.5, "yes.")]
     assert entries("events") == [(0.5, "laugh")] and (grid.minTimestamp, grid.maxTimestamp) == (0, 10)
+
+
+def test_time_gold_keeps_the_units_the_review_did_not_hold(tmp_path: Path) -> None:
+    # A pause label is no unit of the review: the gold keeps it where no gold unit overlaps it.
+    units = {**REF, "CHI": [*REF["CHI"], (3200, 3400, "sil", {"lex@CHI": "P"}, [])]}
+    ref, trainee = _eaf(tmp_path / "ref.eaf", units), _eaf(tmp_path / "trainee.eaf", TRAINEE)
+    book = tmp_path / "review.xlsx"
+    _cli(["review", "--time", ref, trainee, "--tier", "CHI", "--tier", "FA1", "-o", book])
+    decided = _decide(book, lambda row: "ref" if row["ref start"] is not None else "none")
+    gold = tmp_path / "gold.eaf"
+    said = _cli(["adjudicate", decided, "-o", gold])
+    assert (3200, 3400, "sil") in _tiers(gold)["CHI"] and _tiers(gold) == _tiers(ref)
+    assert "unit-dropped" not in said

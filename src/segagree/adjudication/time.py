@@ -325,7 +325,7 @@ def adjudicate_time(
         _flag_overlaps(report.losses, gold)
         return report
     if reference_path is not None:  # the reference annotator's file, the reviewed tiers replaced
-        report.losses = write_on_reference(reference_path, gold, Path(output), settings)
+        report.losses = write_on_reference(reference_path, gold, Path(output), settings, _reviewed(rows, reference))
         report.reference = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
         return report
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
@@ -353,6 +353,17 @@ def _flag_overlaps(losses: LossReport, gold: list[dict[str, Any]]) -> None:
 
 def _more(n: int, shown: int) -> str:
     return f" and {n - shown} more" if n > shown else ""
+
+
+def _reviewed(rows: list[dict[str, Any]], reference: str) -> dict[str, list[tuple[float, float]]]:
+    """Per review item (speaker), the spans of the reference annotator's units the review holds:
+    the tier's other units were not reviewed and stay."""
+    out: dict[str, list[tuple[float, float]]] = {}
+    for row in rows:
+        start, end = row.get(f"{reference} start"), row.get(f"{reference} end")
+        if start is not None and end is not None:
+            out.setdefault(str(row.get("speaker") or ""), []).append((float(start), float(end)))
+    return out
 
 
 def _shown(path: Path) -> str:

@@ -130,9 +130,15 @@ def gold_overlaps(units: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def write_on_reference(
-    ref: ReferenceFile, gold: Sequence[Mapping[str, Any]], output: Path, settings: Mapping[str, Any]
+    ref: ReferenceFile,
+    gold: Sequence[Mapping[str, Any]],
+    output: Path,
+    settings: Mapping[str, Any],
+    reviewed: Mapping[str, Sequence[tuple[float, float]]] | None = None,
 ) -> LossReport:
     """Write the gold units (``item``, ``start``, ``end``, ``text``, ``where`` each) on the reference file.
+    ``reviewed``: per item, the spans of the reference annotator's units the review held (an ELAN
+    tier's other annotations stay).
 
     Raises:
         SegagreeError: a reviewed item the reference annotator has no tier for, or gold units that
@@ -164,43 +170,25 @@ def write_on_reference(
             for item, us in ordered.items()
         }
         return replace_table_rows(ref.path, output, ref.annotator, ref.items, categories, settings)
-    if len(spans) != 1 and ref.kind in ("eaf", "textgrid"):
-        return _several_tiers(ref, spans, origins, output, settings)
-    (item, units_of), *_ = spans.items()
-    return _replace_one(ref, ref.path, output, ref.items[item][0], units_of, origins[item], settings)
+    held = {item: (reviewed or {}).get(item, []) if reviewed is not None else None for item in spans}
+    steps = [_step(ref, ref.items[item][0], spans[item], origins[item], held[item], settings) for item in spans]
+    return replace_in_steps(ref.path, output, steps)
 
 
 def _time_order(u: Mapping[str, Any]) -> tuple[float, float]:
     return (float(u["start"]), float(u["end"]))
 
 
-def _replace_one(
+def _step(
     ref: ReferenceFile,
-    source: Path,
-    output: Path,
     tier: str,
     spans: Sequence[GoldSpan],
     origins: Sequence[Origin | None],
+    reviewed: Sequence[tuple[float, float]] | None,
     settings: Mapping[str, Any],
-) -> LossReport:
+) -> Step:
+    """One reviewed tier replaced (:mod:`segagree.adjudication.steps` runs them one after the other)."""
     if ref.kind == "eaf":
-        return replace_eaf_tier(source, output, tier, spans, origins)
+        return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins, reviewed)
     gaps = (settings.get("plan") or {}).get("gap_labels") or []
-    return replace_textgrid_tier(source, output, tier, spans, gaps, origins)
-
-
-def _several_tiers(
-    ref: ReferenceFile,
-    spans: Mapping[str, Sequence[GoldSpan]],
-    origins: Mapping[str, Sequence[Origin | None]],
-    output: Path,
-    settings: Mapping[str, Any],
-) -> LossReport:
-    """Several reviewed tiers of one file: replaced one after the other (:mod:`segagree.adjudication.steps`)."""
-
-    def step(item: str) -> Step:
-        return lambda source, target: _replace_one(
-            ref, source, target, ref.items[item][0], spans[item], origins[item], settings
-        )
-
-    return replace_in_steps(ref.path, output, [step(item) for item in spans])
+    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, gaps, origins)

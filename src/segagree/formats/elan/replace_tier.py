@@ -140,10 +140,14 @@ def replace_eaf_tier(
     tier_id: str,
     gold: Sequence[GoldSpan],
     origins: Sequence[Origin | None] = (),
+    reviewed: Sequence[tuple[float, float]] | None = None,
 ) -> LossReport:
     """Write ``source`` to ``output`` with tier ``tier_id``'s annotations replaced by ``gold``
     (ordered, not overlapping: the caller checks), everything else kept (see the module docstring).
     ``origins``: for each gold unit, the source annotation it is or replaces (None: a new unit).
+    ``reviewed``: the spans (s) of the tier's annotations the review held; given, an annotation
+    the review did not hold (outside its window, a pause) stays as it was where no gold unit
+    overlaps it, and is listed where one does (``unit-dropped``).
 
     Raises:
         InputError: the file has no such tier, or the tier holds symbolic annotations (no times).
@@ -169,6 +173,9 @@ def replace_eaf_tier(
         rounded += abs(s_ms - start * 1000.0) > 1e-6 or abs(e_ms - end * 1000.0) > 1e-6
         origin = origins[k] if k < len(origins) else None
         new_children.append(state.place(s_ms, e_ms, value, origin))
+    if reviewed is not None:
+        new_children += _not_reviewed(state, gold, reviewed, tier_id, losses)
+        new_children.sort(key=lambda ann: state.span_of(ann.find("ALIGNABLE_ANNOTATION"))[0] or 0)
     removed = [ann for ann in state.annotations if id(ann) not in state.used]
     removed_spans = {}
     for ann in removed:
@@ -210,6 +217,31 @@ def replace_eaf_tier(
     with atomic_path(output, inputs=(source,)) as tmp:
         tmp.write_bytes(etree.tostring(tree, xml_declaration=True, encoding=encoding) + b"\n")
     return losses
+
+
+def _not_reviewed(
+    state: _Placing, gold: Sequence[GoldSpan], reviewed: Sequence[tuple[float, float]], tier_id: str, losses: LossReport
+) -> list[Any]:
+    """The annotations of the tier the review did not hold, kept where no gold unit overlaps
+    them; the others listed as dropped."""
+    held = {(_ms(s), _ms(e)) for s, e in reviewed}
+    spans = [(_ms(s), _ms(e)) for s, e, _ in gold]
+    kept = []
+    for ann in state.annotations:
+        al = ann.find("ALIGNABLE_ANNOTATION")
+        a, b = state.span_of(al)
+        if id(ann) in state.used or (a, b) in held or a is None or b is None:
+            continue
+        if any(s < b and a < e for s, e in spans):
+            losses.add(
+                "unit-dropped",
+                f"{al.findtext('ANNOTATION_VALUE') or ''!r} was not in the review and overlaps a gold unit",
+                where=_place(tier_id, a, b),
+            )
+            continue
+        state.used.add(id(ann))
+        kept.append(ann)
+    return kept
 
 
 def _place(tier: str, a: int | None, b: int | None) -> str:
