@@ -389,3 +389,17 @@ def test_time_gold_keeps_the_units_the_review_did_not_hold(tmp_path: Path) -> No
     said = _cli(["adjudicate", decided, "-o", gold])
     assert (3200, 3400, "sil") in _tiers(gold)["CHI"] and _tiers(gold) == _tiers(ref)
     assert "unit-dropped" not in said
+
+
+def test_time_gold_in_textgrid_keeps_pauses_and_lists_those_under_a_gold_unit(tmp_path: Path) -> None:
+    ref = _grid(tmp_path / "ref.TextGrid", [("arms", "IntervalTier", [(0, 2, "up."), (2, 3, "sil"), (5, 6, "sil")])])
+    other = _grid(tmp_path / "other.TextGrid", [("arms", "IntervalTier", [(0, 2, "up."), (4.5, 5.5, "down.")])])
+    book = tmp_path / "review.xlsx"
+    _cli(["review", "--time", ref, other, "-o", book])
+    decided = _decide(book, lambda row: "ref" if row["ref start"] is not None else "other")
+    gold = tmp_path / "gold.TextGrid"
+    said = _cli(["adjudicate", decided, "-o", gold])
+    grid = textgrid.openTextgrid(str(gold), includeEmptyIntervals=False)
+    # The first pause stays; the second lies under the chosen 4.5-5.5 s unit, and is said.
+    assert [tuple(e) for e in grid.getTier("arms").entries] == [(0, 2, "up."), (2, 3, "sil"), (4.5, 5.5, "down .")]
+    assert "unit-dropped [tier 'arms' 5-6 s]: 'sil' was not in the review and overlaps a gold unit" in said

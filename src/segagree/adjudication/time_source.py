@@ -137,8 +137,8 @@ def write_on_reference(
     reviewed: Mapping[str, Sequence[tuple[float, float]]] | None = None,
 ) -> LossReport:
     """Write the gold units (``item``, ``start``, ``end``, ``text``, ``where`` each) on the reference file.
-    ``reviewed``: per item, the spans of the reference annotator's units the review held (an ELAN
-    tier's other annotations stay).
+    ``reviewed``: per item, the spans of the reference annotator's units the review held (a tier's
+    other annotations, such as pauses, stay where no gold unit overlaps them).
 
     Raises:
         SegagreeError: a reviewed item the reference annotator has no tier for, or gold units that
@@ -191,4 +191,4 @@ def _step(
     if ref.kind == "eaf":
         return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins, reviewed)
     gaps = (settings.get("plan") or {}).get("gap_labels") or []
-    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, gaps, origins)
+    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, gaps, origins, reviewed)

@@ -91,9 +91,11 @@ def write_on_source(
         by_tier.setdefault(p.tier, []).append(p)
     a_units = doc_a.units(layer)
     tier_col = _tiers_of(doc_a)
-    a_count: dict[str, int] = {}
+    a_start, a_end = doc_a.column("start").astype(float), doc_a.column("end").astype(float)
+    held: dict[str, list[tuple[float, float]]] = {}
     for u in a_units:
-        a_count[str(tier_col[u.rows[0]])] = a_count.get(str(tier_col[u.rows[0]]), 0) + 1
+        held.setdefault(str(tier_col[u.rows[0]]), []).append((float(a_start[u.rows[0]]), float(a_end[u.rows[-1]])))
+    a_count = {tier: len(spans) for tier, spans in held.items()}
     changed = [
         tier
         for tier, units in by_tier.items()
@@ -105,7 +107,8 @@ def write_on_source(
         overlap = next((b for a, b in zip(units, units[1:], strict=False) if b.span[0] < a.span[1] - 1e-9), None)
         if overlap is not None:
             return None, f"changed units of tier {tier!r} would overlap at {overlap.span[0]:g} s"
-        steps.append(_step(doc_a.source_format, tier, [p.span for p in units], [p.origin for p in units]))
+        spans, origins = [p.span for p in units], [p.origin for p in units]
+        steps.append(_step(doc_a.source_format, tier, spans, origins, held.get(tier, [])))
     losses.extend(replace_in_steps(Path(doc_a.source_path), output, steps))
     counts: dict[str, tuple[int, int, int, int]] = {}
     for tier, units in by_tier.items():
@@ -116,10 +119,13 @@ def write_on_source(
     return OnSource(losses, counts), ""
 
 
-def _step(kind: str, tier: str, spans: Sequence[GoldSpan], origins: Sequence[Origin | None]) -> Step:
+def _step(
+    kind: str, tier: str, spans: Sequence[GoldSpan], origins: Sequence[Origin | None], held: list[tuple[float, float]]
+) -> Step:
     if kind == "eaf":
         return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins)
-    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, (), origins, keep_between=True)
+    # ``held``: A's units of the tier; what else the tier holds (pauses) is kept.
+    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, (), origins, held)
 
 
 def _unusable(doc_a: Document, layer: str, target: str) -> str:
