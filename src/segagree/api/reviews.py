@@ -247,7 +247,9 @@ def adjudicate(
 ) -> AdjudicationReport:
     """Apply the decisions of a filled-in review workbook (from :func:`review` or :func:`run`) to annotator
     A's file and write the gold annotation (``segagree adjudicate``); a time review goes to
-    :func:`adjudicate_time`.
+    :func:`adjudicate_time`. Written in A's own format (ELAN, TextGrid), the gold is A's file with
+    only the changed units edited (:mod:`segagree.adjudication.token_source`); else it is written
+    from the adjudicated tokens, and what A's file held beyond them is reported.
 
     Args:
         review: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
