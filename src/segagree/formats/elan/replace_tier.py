@@ -258,6 +258,13 @@ class _Placing:
         self.slots = _slot_times(root)
         self.annotations = list(tier.iterfind("ANNOTATION"))
         self.used: set[int] = set()
+        # The tier's annotations by id and by span (ms), in file order: each gold unit looks up its own.
+        self.by_id: dict[str, list[Any]] = {}
+        self.by_span: dict[tuple[int | None, int | None], list[Any]] = {}
+        for ann in self.annotations:
+            al = ann.find("ALIGNABLE_ANNOTATION")
+            self.by_id.setdefault(al.get("ANNOTATION_ID") or "", []).append(ann)
+            self.by_span.setdefault(self.span_of(al), []).append(ann)
         self.refs: Counter[str] = Counter()
         for al in root.iter("ALIGNABLE_ANNOTATION"):
             self.refs.update((al.get("TIME_SLOT_REF1"), al.get("TIME_SLOT_REF2")))
@@ -273,16 +280,11 @@ class _Placing:
     def _find(self, span: tuple[int, int], value: str | None, aid: str = "") -> Any:
         """The first unused annotation of the tier with that id (if given), else with that span
         (and value, unless None)."""
-        for ann in self.annotations:
+        for ann in self.by_id.get(aid, []) if aid else self.by_span.get(span, []):
             al = ann.find("ALIGNABLE_ANNOTATION")
             if id(ann) in self.used:
                 continue
-            if aid:
-                found = al.get("ANNOTATION_ID") == aid
-            else:
-                found = self.span_of(al) == span
-                found = found and (value is None or (al.findtext("ANNOTATION_VALUE") or "") == value)
-            if found:
+            if aid or value is None or (al.findtext("ANNOTATION_VALUE") or "") == value:
                 self.used.add(id(ann))
                 return ann
         return None
