@@ -403,3 +403,25 @@ def test_time_gold_in_textgrid_keeps_pauses_and_lists_those_under_a_gold_unit(tm
     # The first pause stays; the second lies under the chosen 4.5-5.5 s unit, and is said.
     assert [tuple(e) for e in grid.getTier("arms").entries] == [(0, 2, "up."), (2, 3, "sil"), (4.5, 5.5, "down .")]
     assert "unit-dropped [tier 'arms' 5-6 s]: 'sil' was not in the review and overlaps a gold unit" in said
+
+
+def test_an_annotator_named_gold_is_not_taken_for_the_edit_columns(tmp_path: Path) -> None:
+    # gold.eaf's columns are 'gold start', 'gold end', 'gold category', like the edit's.
+    ref, trainee = _eaf(tmp_path / "gold.eaf", REF), _eaf(tmp_path / "trainee.eaf", TRAINEE)
+    book = tmp_path / "review.xlsx"
+    _cli(["review", "--time", ref, trainee, "--tier", "CHI", "--tier", "FA1", "-o", book])
+    wb = openpyxl.load_workbook(book)
+    ws = wb["Alignment"]
+    header = [c.value for c in ws[1]]
+    edit = [i + 1 for i, h in enumerate(header) if h in ("gold start", "gold end")][2:]  # the edit's two
+    for r in range(2, ws.max_row + 1):
+        first = ws.cell(r, header.index("gold start") + 1).value
+        ws.cell(r, header.index("decision") + 1).value = (
+            "edit" if first == 0 else "gold" if first is not None else "none"
+        )
+    ws.cell(2, edit[0]).value, ws.cell(2, edit[1]).value = 0.05, 0.95
+    wb.save(book)
+    gold = tmp_path / "out.eaf"
+    _cli(["adjudicate", book, "-o", gold])
+    assert _tiers(gold)["CHI"][0][:2] == (50, 950)  # the edit's times, on gold's own annotation
+    assert _children(gold, "CHI") == {"0.": 2, "what's that?": 2, "nice colors.": 2}  # label unchanged: as written

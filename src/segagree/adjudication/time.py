@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from segagree.adjudication.decisions import decisions_kind, is_decisions_file, read_time_decisions
+from segagree.adjudication.decisions import EDIT_KEYS, decisions_kind, is_decisions_file, read_time_decisions
 from segagree.adjudication.steps import units_said
 from segagree.adjudication.time_convert import write_converted
 from segagree.adjudication.time_source import reference_file, write_on_reference
@@ -183,14 +183,27 @@ def _read_rows(workbook: Path) -> tuple[list[str], list[dict[str, Any]], list[st
     missing = [c for c in review_columns(annotators) if c not in header]
     if missing:
         raise InputError(f"the {ALIGNMENT_SHEET} sheet lacks the columns {missing}", path=workbook)
-    rows = [
-        dict(zip(header, values, strict=False)) | {"_row": n} for n, values in enumerate(table[1:], start=2) if values
-    ]
+    rows = [_row_of(header, values) | {"_row": n} for n, values in enumerate(table[1:], start=2) if values]
     wb.close()
     rows = [r for r in rows if r.get("group") is not None]
     for r in rows:
         r["_settings"] = settings
     return annotators, rows, header
+
+
+def _row_of(header: list[str], values: tuple[Any, ...]) -> dict[str, Any]:
+    """A row by column name: an annotator's columns are the first of a name (an annotator named
+    ``gold`` has a ``gold start`` column, and so has the edit), the edit's the last, kept under
+    :data:`~segagree.adjudication.decisions.EDIT_KEYS`."""
+    row: dict[str, Any] = {}
+    for name, value in zip(header, values, strict=False):
+        row.setdefault(name, value)
+    for key, internal in EDIT_KEYS.items():
+        name = f"gold {key}"
+        if name in header:
+            at = len(header) - 1 - header[::-1].index(name)
+            row[internal] = values[at] if at < len(values) else None
+    return row
 
 
 def _number(value: Any, what: str, where: str) -> float:
@@ -208,8 +221,9 @@ def _gold_unit(row: dict[str, Any], decision: str, annotators: list[str], where:
     if decision == NONE_DECISION:
         return None
     if decision == EDIT_DECISION:
-        start, end = _number(row["gold start"], "gold start", where), _number(row["gold end"], "gold end", where)
-        label = str(row.get("gold category") or "").strip()
+        start = _number(row.get(EDIT_KEYS["start"]), "gold start", where)
+        end = _number(row.get(EDIT_KEYS["end"]), "gold end", where)
+        label = str(row.get(EDIT_KEYS["category"]) or "").strip()
         text = category = label
     elif decision in annotators:
         if row.get(f"{decision} start") is None:
