@@ -425,3 +425,16 @@ def test_an_annotator_named_gold_is_not_taken_for_the_edit_columns(tmp_path: Pat
     _cli(["adjudicate", book, "-o", gold])
     assert _tiers(gold)["CHI"][0][:2] == (50, 950)  # the edit's times, on gold's own annotation
     assert _children(gold, "CHI") == {"0.": 2, "what's that?": 2, "nice colors.": 2}  # label unchanged: as written
+
+
+def test_text_gold_keeps_the_annotations_the_reader_skipped(tmp_path: Path) -> None:
+    # A blank annotation and an endnote-only one (with a code) are no units: a changed tier keeps them.
+    units = {**REF, "CHI": [*REF["CHI"], (3300, 3600, "", {}, []), (3700, 3900, ".", {"lex@CHI": "E"}, [])]}
+    ref, other = _eaf(tmp_path / "ref.eaf", units), _eaf(tmp_path / "other.eaf", SPLITTER)
+    book = tmp_path / "text.xlsx"
+    _cli(["review", ref, other, "--common-speakers", "-o", book, "--no-kappa"])
+    gold = tmp_path / "gold.eaf"
+    _cli(["adjudicate", _decide(book, lambda row: "B", sheet="Operations"), "-o", gold])
+    chi = _tiers(gold)["CHI"]
+    assert (3300, 3600, "") in chi and (3700, 3900, ".") in chi and len(chi) == 6
+    assert _children(gold, "CHI")["."] == 1

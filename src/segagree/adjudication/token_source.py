@@ -122,9 +122,10 @@ def write_on_source(
 def _step(
     kind: str, tier: str, spans: Sequence[GoldSpan], origins: Sequence[Origin | None], held: list[tuple[float, float]]
 ) -> Step:
+    # ``held``: A's units of the tier; what else the tier holds (pauses, blank or endnote-only
+    # annotations the reader skipped) is kept where no gold unit overlaps it.
     if kind == "eaf":
-        return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins)
-    # ``held``: A's units of the tier; what else the tier holds (pauses) is kept.
+        return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins, held)
     return lambda source, target: replace_textgrid_tier(source, target, tier, spans, (), origins, held)
 
 
