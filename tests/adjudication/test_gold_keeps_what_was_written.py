@@ -248,7 +248,7 @@ def test_time_gold_on_a_units_table_keeps_every_undecided_unit(tmp_path: Path) -
     assert sorted(float(r["start"]) for r in kept)[:4] == [0.2, 2.2, 4.2, 6.0]
     assert "undecided groups: 23 (23 kept as ref's unit by --undecided keep-a)" in said
     assert "and 3 more" in said  # 20 named, the rest counted
-    assert "26 gold units" in said
+    assert "26 gold units" in said and "the reviewed speakers' rows holding these units" in said
 
 
 def test_time_gold_as_textgrid_keeps_the_tier_not_reviewed(time_review: Path) -> None:

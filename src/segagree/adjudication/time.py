@@ -106,6 +106,7 @@ class TimeAdjudication:
     reference_annotator: str = ""
     by_tier: dict[str, Counter[str]] = field(default_factory=dict)
     converted: str = ""  # the reference file the gold was converted from (another format)
+    reference_kind: str = ""  # eaf, textgrid or table
 
     def lines(self) -> list[str]:
         done = ", ".join(f"{k} {n}" for k, n in sorted(self.decisions.items())) or "none"
@@ -126,7 +127,12 @@ class TimeAdjudication:
         dropped = self.decisions.get(NONE_DECISION, 0)
         if dropped:
             out.append(f"groups decided none (no unit written): {dropped}")
-        if self.reference:
+        if self.reference and self.reference_kind == "table":
+            out.append(
+                f"the gold is {self.reference} with the reviewed speakers' rows holding these units; its header "
+                "and other rows as they were, each row kept from it cell for cell"
+            )
+        elif self.reference:
             out.append(
                 f"the gold is {self.reference} with the reviewed tiers holding these units; its other tiers, "
                 "extent and header as they were, and each unit kept from it as written with its dependent "
@@ -341,6 +347,7 @@ def adjudicate_time(
     if reference_path is not None:  # the reference annotator's file, the reviewed tiers replaced
         report.losses = write_on_reference(reference_path, gold, Path(output), settings, _reviewed(rows, reference))
         report.reference = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
+        report.reference_kind = reference_path.kind
         return report
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
     report.losses.add(
