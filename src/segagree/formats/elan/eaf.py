@@ -97,7 +97,7 @@ from segagree.formats.base import Adapter
 from segagree.formats.checks import check_times
 from segagree.formats.elan.parse import EafFile, read_structure
 from segagree.formats.elan.xml_text import eaf_bytes
-from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to_write, unit_value
+from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to_write
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.model import BoundaryScheme, Document, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
@@ -1003,7 +1003,8 @@ def _add_annotations(
 
     for u, (s, e), tid, kept in zip(units, spans, tier_of_unit, kept_ids, strict=True):
         toks = [str(text[r]) for r in u.rows]
-        value = unit_value(toks, u.boundary, scheme)
+        symbol = endnote_text(u.boundary, scheme)
+        value = " ".join(toks) + (f" {symbol}" if symbol else "")
         aid = kept or new_aid()
         eaf.tiers[tid][0][aid] = (slot(s), slot(e), value, None)
         eaf.annotations[aid] = tid
