@@ -308,16 +308,16 @@ def adjudicate_time(
     else:
         annotators, rows, _ = _read_rows(workbook)
     refuse_reserved_names(annotators, workbook)
-    reference = annotators[0] if annotators else ""
-    report = TimeAdjudication(str(output), 0, rule=undecided, reference_annotator=reference)
+    first = annotators[0] if annotators else ""  # the reference annotator
+    report = TimeAdjudication(str(output), 0, rule=undecided, reference_annotator=first)
     gold: list[dict[str, Any]] = []
     for row in rows:
         where = f"{workbook}: sheet {ALIGNMENT_SHEET!r}, row {row['_row']}"
         decision = str(row.get("decision") or "").strip()
         if not decision:
             report.undecided.append(int(row["group"]))
-            has_unit = undecided == "a" and bool(reference) and row.get(f"{reference} start") is not None
-            kept = _gold_unit(row, reference, annotators, where) if has_unit else None
+            has_unit = undecided == "a" and bool(first) and row.get(f"{first} start") is not None
+            kept = _gold_unit(row, first, annotators, where) if has_unit else None
             if kept is not None:
                 gold.append(kept | {"taken": _UNDECIDED_KEPT})
                 report.undecided_kept += 1
@@ -329,25 +329,25 @@ def adjudicate_time(
     if report.undecided and undecided == "error":
         raise SegagreeError(
             f"{len(report.undecided)} undecided groups: {_listing(report.undecided)}; decide them, or keep "
-            f"{reference or 'the first annotator'}'s units there with --undecided keep-a",
+            f"{first or 'the first annotator'}'s units there with --undecided keep-a",
             path=workbook,
         )
     if not gold:
         raise SegagreeError("no gold unit: every decision is none or empty", path=workbook)
     report.units = len(gold)
+    settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
+    reference, why = reference_file(workbook, settings, annotators, Path(output), fmt)
     for u in sorted(gold, key=lambda u: (u["start"], u["end"])):
         report.by_tier.setdefault(u["speaker"], Counter())[u["taken"]] += 1
-    settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
-    reference_path, why = reference_file(workbook, settings, annotators, Path(output), fmt)
-    if reference_path is not None and reference_path.other_format:  # converted, other tiers' units kept
-        report.losses = write_converted(reference_path, gold, Path(output), fmt)
-        report.converted = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
+    if reference is not None and reference.other_format:  # converted, other tiers' units kept
+        report.losses = write_converted(reference, gold, Path(output), fmt)
+        report.converted = f"{_shown(reference.path)} (annotator {reference.annotator})"
         _flag_overlaps(report.losses, gold)
         return report
-    if reference_path is not None:  # the reference annotator's file, the reviewed tiers replaced
-        report.losses = write_on_reference(reference_path, gold, Path(output), settings, _reviewed(rows, reference))
-        report.reference = f"{_shown(reference_path.path)} (annotator {reference_path.annotator})"
-        report.reference_kind = reference_path.kind
+    if reference is not None:  # the reference annotator's file, the reviewed tiers replaced
+        report.losses = write_on_reference(reference, gold, Path(output), settings, _reviewed(rows, first))
+        report.reference = f"{_shown(reference.path)} (annotator {reference.annotator})"
+        report.reference_kind = reference.kind
         return report
     report.losses = write_document(_gold_document(gold, workbook, settings.get("continuum")), Path(output), fmt)
     report.losses.add(
