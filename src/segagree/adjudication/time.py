@@ -71,7 +71,7 @@ def is_time_review(path: str | os.PathLike[str]) -> bool:
 
 #: Undecided groups: ``a`` keeps the reference (first) annotator's unit of the group (none where
 #: it has none), ``skip`` writes no unit, ``error`` refuses.
-TimeUndecided = Literal["a", "skip", "error"]
+TimeUndecided = Literal["a", "keep-a", "skip", "error"]  # "keep-a": the command line's name of "a"
 _RULES = {"a": "--undecided keep-a", "skip": "--undecided skip", "error": "--undecided error"}
 _LIST_LIMIT = 20
 _UNDECIDED_KEPT = "undecided"  # the source of a gold unit kept by the undecided rule
@@ -303,6 +303,8 @@ def adjudicate_time(
     ``error`` refuses, naming the groups.
     """
     workbook = Path(workbook)
+    if undecided == "keep-a":
+        undecided = "a"
     if is_decisions_file(workbook):  # the review page's export
         annotators, rows = read_time_decisions(workbook, UNIT_FIELDS)
     else:

@@ -223,12 +223,13 @@ def adjudicate_time(
     format), else in any timed format (by the output's extension, or ``format``) with a
     ``source-not-kept`` loss; returns the report (:class:`segagree.adjudication.time.TimeAdjudication`).
 
-    ``undecided``: ``a`` keeps the first annotator's unit of an undecided group (as ``a`` keeps A's
-    boundary in :func:`adjudicate`), ``skip`` writes none, ``error`` refuses."""
+    ``undecided``: ``a`` (or ``keep-a``, the command line's name) keeps the first annotator's unit of
+    an undecided group (as ``a`` keeps A's boundary in :func:`adjudicate`), ``skip`` writes none,
+    ``error`` refuses."""
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
-    if undecided not in ("a", "skip", "error"):
-        raise UsageError(f"undecided must be a, skip or error, not {undecided!r}")
+    if undecided not in ("a", "keep-a", "skip", "error"):
+        raise UsageError(f"undecided must be keep-a, skip or error, not {undecided!r}")
     return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
 
 
