@@ -226,6 +226,11 @@ def test_time_gold_undecided_kept_by_the_rule(time_review: Path) -> None:
     assert "undecided groups: 5 (4 kept as ref's unit by --undecided keep-a, 1 without a unit of ref" in said
     assert "tier 'CHI': 3 units (from trainee 1, undecided kept as ref's 2)" in said
     assert "tier 'FA1': 2 units (undecided kept as ref's 2)" in said and "5 gold units" in said
+    # The API's keep-a is the command line's.
+    import segagree
+
+    by_api = segagree.adjudicate_time(decided, gold.with_name("api.eaf"), undecided="keep-a")
+    assert by_api.undecided_kept == 4 and _tiers(gold.with_name("api.eaf")) == tiers
     result = CliRunner().invoke(app, ["adjudicate", str(decided), "-o", str(gold), "--undecided", "error"])
     assert result.exit_code == 1 and "5 undecided groups: 2, 3, 4, 5, 6" in str(result.exception)
 
