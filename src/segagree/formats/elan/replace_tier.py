@@ -167,12 +167,15 @@ def replace_eaf_tier(
         raise InputError("the file has no TIME_ORDER", path=source)
     state = _Placing(root, tier, order)
     rounded = 0
-    new_children: list[Any] = []
-    for k, (start, end, value) in enumerate(gold):
+    placed: dict[int, Any] = {}
+    # Units with an origin first: an equal-looking unit without one must not take their annotation.
+    first_origins = sorted(range(len(gold)), key=lambda k: k >= len(origins) or origins[k] is None)
+    for k in first_origins:
+        start, end, value = gold[k]
         s_ms, e_ms = _ms(start), _ms(end)
         rounded += abs(s_ms - start * 1000.0) > 1e-6 or abs(e_ms - end * 1000.0) > 1e-6
-        origin = origins[k] if k < len(origins) else None
-        new_children.append(state.place(s_ms, e_ms, value, origin))
+        placed[k] = state.place(s_ms, e_ms, value, origins[k] if k < len(origins) else None)
+    new_children = [placed[k] for k in range(len(gold))]
     if reviewed is not None:
         new_children += _not_reviewed(state, gold, reviewed, tier_id, losses)
         new_children.sort(key=lambda ann: state.span_of(ann.find("ALIGNABLE_ANNOTATION"))[0] or 0)
