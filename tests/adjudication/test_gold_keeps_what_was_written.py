@@ -443,3 +443,12 @@ def test_text_gold_keeps_the_annotations_the_reader_skipped(tmp_path: Path) -> N
     chi = _tiers(gold)["CHI"]
     assert (3300, 3600, "") in chi and (3700, 3900, ".") in chi and len(chi) == 6
     assert _children(gold, "CHI")["."] == 1
+
+
+def test_a_gold_of_several_tiers_never_overwrites_a(text_review: Path) -> None:
+    ref = text_review.with_name("ref.eaf")
+    before = ref.read_bytes()
+    decided = _decide(text_review, lambda row: "B", sheet="Operations")  # two tiers change
+    result = CliRunner().invoke(app, ["adjudicate", str(decided), "-o", str(ref)])
+    assert result.exit_code == 1 and "refusing to overwrite an input file" in str(result.exception)
+    assert ref.read_bytes() == before and not list(ref.parent.glob(".segagree-gold-*"))

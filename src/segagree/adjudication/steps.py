@@ -25,17 +25,18 @@ Step = Callable[[Path, Path], LossReport]
 def replace_in_steps(source: Path, output: Path, steps: Sequence[Step]) -> LossReport:
     """Run ``steps`` from ``source`` to ``output``; their losses merged in order (no duplicates)."""
     losses = LossReport()
-    if not steps:
-        data = read_bytes(source)
-        with atomic_path(output, inputs=(source,)) as tmp:
-            tmp.write_bytes(data)
-        return losses
-    with tempfile.TemporaryDirectory(dir=output.resolve().parent, prefix=".segagree-gold-") as scratch:
-        current = source
-        for k, step in enumerate(steps):
-            target = output if k == len(steps) - 1 else Path(scratch) / f"step{k}{output.suffix}"
-            losses.extend(step(current, target))
-            current = target
+    # The output as a whole is one atomic write that refuses to overwrite the source (each step
+    # only sees the file before it).
+    with atomic_path(output, inputs=(source,)) as final:
+        if not steps:
+            final.write_bytes(read_bytes(source))
+            return losses
+        with tempfile.TemporaryDirectory(dir=output.resolve().parent, prefix=".segagree-gold-") as scratch:
+            current = source
+            for k, step in enumerate(steps):
+                target = final if k == len(steps) - 1 else Path(scratch) / f"step{k}{output.suffix}"
+                losses.extend(step(current, target))
+                current = target
     return losses
 
 
