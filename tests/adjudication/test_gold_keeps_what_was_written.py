@@ -209,8 +209,8 @@ def test_time_gold_changed_units_keep_the_children_that_fit(time_review: Path) -
     assert tiers["word@CHI"] == [(100, 400, "w1"), (2100, 2500, "w2")]  # still inside their units
     lines = said.splitlines()
     assert "dependent-dropped [tier 'xds@FA1' 1-2 s]: 'C' referred to an annotation of 'FA1'" in said
-    assert any(line.startswith("dependent-outside [tier 'word@FA1' 4.3-4.5 s]: 'w3'") for line in lines)
-    assert sum(line.startswith("dependent-") for line in lines) == 2  # one line each, nothing else
+    assert any(line.startswith("loss: dependent-outside [tier 'word@FA1' 4.3-4.5 s]: 'w3'") for line in lines)
+    assert sum(line.startswith("loss: dependent-") for line in lines) == 2  # one line each, nothing else
     assert "groups decided none (no unit written): 2" in said
 
 

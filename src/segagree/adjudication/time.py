@@ -143,7 +143,7 @@ class TimeAdjudication:
                 f"the gold is {self.converted} converted: the units of its tiers not reviewed kept, the reviewed "
                 "tiers holding these units; what the conversion does not keep is listed below"
             )
-        out.extend(self.losses.lines())
+        out.extend(f"loss: {line}" for line in self.losses.lines())  # as a token review says them
         out.extend(self.losses.note_lines())
         return out
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from segagree.api.common import PathLike
 from segagree.api.time_units import check_time_parameters
-from segagree.errors import SegagreeError, UsageError
+from segagree.errors import MissingFileError, SegagreeError, UsageError
 from segagree.formats import format_for
 
 if TYPE_CHECKING:
@@ -95,6 +95,14 @@ def run(
         SegagreeError: the folder does not exist, or holds nothing to score, or another run holds
             the output folder.
         UsageError: an option that does not apply to the track, an unknown measure, a bad value.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.run("panel", "panel_results", sims=50, workbooks=False, report=False)
+            >>> outcome
+            RunOutcome(track='token', texts=4, tasks=24 (24 scored, 0 reused, 0 failed),
+                outputs=['rebuilt', 'summary_csv', 'summary_json'])
     """
     corpus, out = Path(corpus), Path(out)
     if jobs < 1:
@@ -102,7 +110,7 @@ def run(
     if backend not in ("loky", "dask"):
         raise UsageError(f"backend must be loky or dask, not {backend!r}")
     if not corpus.exists():
-        raise SegagreeError("no such folder", path=corpus)
+        raise MissingFileError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     from segagree.api.run_corpus import run_corpus

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from segagree.api.common import PathLike
+from segagree.api.common import PathLike, renamed_keywords
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import format_for, read_document, write_document
 from segagree.model import BoundaryScheme, Document, load_scheme
@@ -37,6 +37,12 @@ def reader_options(
             where continuation lines carry their own bullets) or ``main-tiers``.
         no_speaker: Transcriber: the speaker of text in a turn without one (default ``unknown``).
         speaker_from: ELAN: ``participant`` (default) or ``tier``, where a unit tier's speaker comes from.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> segagree.reader_options(tiers=["ROSA", "BEN"], encoding="utf-8")
+            {'encoding': 'utf-8', 'tiers': ['ROSA', 'BEN']}
     """
     raw = {
         "encoding": encoding,
@@ -77,6 +83,15 @@ def read(
 
     Raises:
         InputError: the file cannot be read as that format (naming the place).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> doc = segagree.read("garden.ann1.txt")
+            >>> doc.speakers
+            ['ROSA', 'BEN', 'MAYA']
+            >>> len(doc.tokens)
+            186
     """
     if encoding is not None:
         options["encoding"] = encoding
@@ -94,6 +109,20 @@ def write(
         format: the format name or an alias.
         strict: treat any loss as an error and write nothing.
         options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
+
+    Raises:
+        UsageError: an unknown format, metric or option value (also a ``ValueError``). A format segagree
+            cannot write is one too.
+        SegagreeError: ``strict`` and the target loses something (nothing is written), or ``path`` is
+            one of the files the Document was read from.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> doc = segagree.read("garden.ann1.txt")
+            >>> losses = segagree.write(doc, "garden.ann1.TextGrid")
+            >>> [loss.kind for loss in losses]  # a plain transcript has no times: TextGrid needs some
+            ['times-invented']
     """
     return write_document(doc, Path(path), format, strict=strict, **options)
 
@@ -142,12 +171,13 @@ class ConversionReport:
         }
 
 
+@renamed_keywords(from_format="format", to_format="to")
 def convert(
     source: PathLike | Document,
     target: PathLike,
     *,
-    from_format: str | None = None,
-    to_format: str | None = None,
+    format: str | None = None,
+    to: str | None = None,
     scheme: BoundaryScheme | str | None = None,
     speakers: Sequence[str] | None = None,
     strict: bool = False,
@@ -158,8 +188,10 @@ def convert(
 
     Args:
         source: the input file, or a Document already read.
-        target: the output file (format by extension unless ``to_format``).
-        from_format, to_format: format names or aliases.
+        target: the output file (format by extension unless ``to``).
+        format, to: the input's and the output's format names or aliases (the command line's
+            ``--from`` and ``--to``; default: by extension). The former ``from_format=`` and
+            ``to_format=`` are deprecated.
         scheme: the endnote scheme (see :func:`read`).
         speakers: keep only these speakers.
         strict: any loss (reading or writing) is an error, and nothing is written.
@@ -168,22 +200,37 @@ def convert(
 
     Returns:
         The :class:`ConversionReport`: both sides' losses; ``report.lossless``.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+        SegagreeError: ``strict`` and reading or writing loses something (nothing is written), or
+            ``target`` is the source.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> report = segagree.convert("garden.ann1.txt", "garden.ann1.eaf")
+            >>> report.lossless, report.format_to
+            (False, 'eaf')
     """
     if isinstance(source, Document):
         doc = source
     else:
-        doc = read_document(Path(source), from_format, scheme=scheme, **dict(read_options or {}))
+        doc = read_document(Path(source), format, scheme=scheme, **dict(read_options or {}))
     if speakers:
         doc = doc.select_speakers(list(speakers))
     if strict and doc.losses:
         raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
     target = Path(target)
-    losses = write_document(doc, target, to_format, strict=strict, **write_options)
+    losses = write_document(doc, target, to, strict=strict, **write_options)
     return ConversionReport(
         source=str(doc.source_path),
         target=str(target),
         format_from=doc.source_format,
-        format_to=format_for(Path(target), to_format).name,
+        format_to=format_for(Path(target), to).name,
         read_losses=doc.losses,
         write_losses=losses,
     )
@@ -214,12 +261,13 @@ class BatchConversion:
         }
 
 
+@renamed_keywords(from_format="format", to_format="to")
 def convert_folder(
     source: PathLike,
     target: PathLike,
-    to_format: str,
+    to: str,
     *,
-    from_format: str | None = None,
+    format: str | None = None,
     scheme: BoundaryScheme | str | None = None,
     speakers: Sequence[str] | None = None,
     strict: bool = False,
@@ -227,7 +275,8 @@ def convert_folder(
     progress: Callable[[Path, ConversionReport | None], None] | None = None,
     **write_options: Any,
 ) -> BatchConversion:
-    """Convert every annotation file below a folder into ``to_format``, keeping the sub-folders.
+    """Convert every annotation file below a folder into the format ``to``, keeping the sub-folders
+    (``format``: the input format, default by extension; as :func:`convert`).
 
     A file that cannot be read or written is listed in ``failed`` (the others are still
     converted); ``progress(path, report_or_None)`` is called after each file.
@@ -235,11 +284,18 @@ def convert_folder(
     Raises:
         UsageError: an unknown or read-only target format.
         SegagreeError: the folder holds no annotation file.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> batch = segagree.convert_folder("panel", "panel_as_elan", "eaf")
+            >>> len(batch.converted), batch.failed
+            (16, [])
     """
     from segagree.formats.batch import annotation_files, plan_outputs
 
     source, target = Path(source), Path(target)
-    fmt = format_for("x", to_format)
+    fmt = format_for("x", to)
     if not fmt.can_write:
         raise UsageError(f"format {fmt.name!r} cannot be written")
     files = annotation_files(source)
@@ -259,8 +315,8 @@ def convert_folder(
             report = convert(
                 path,
                 out,
-                from_format=from_format,
-                to_format=to_format,
+                format=format,
+                to=to,
                 scheme=sch,
                 speakers=speakers,
                 strict=strict,
@@ -287,7 +343,15 @@ class FormatInfo(TypedDict):
 
 def list_formats() -> dict[str, FormatInfo]:
     """Every format segagree reads (all) and writes (``write``), by name, in the registry's order, with its
-    extensions, the aliases ``--from``/``--to`` accept and a description (``segagree formats``)."""
+    extensions, the aliases ``--from``/``--to`` accept and a description (``segagree formats``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> formats = segagree.list_formats()
+            >>> formats["textgrid"]["extensions"], formats["textgrid"]["write"]
+            (['.textgrid'], True)
+    """
     from segagree.formats import ALIASES, adapters
 
     aliases: dict[str, list[str]] = {}

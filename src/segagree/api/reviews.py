@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from segagree.api.common import DocumentLike, PathLike, check_margin
+from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value
 from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
@@ -90,6 +90,13 @@ def review(
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
         SegagreeError: a file cannot be read, or the pair cannot be scored.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> outcome.path, outcome.operations
+            (PosixPath('garden.review.xlsx'), 11)
     """
     from segagree.corpus.run_settings import choose_metrics, review_settings
     from segagree.corpus.tasks import run_task
@@ -177,6 +184,19 @@ def review_time(
     Returns:
         ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "cues"}``; ``cues`` is
         ``cues from NAME``, the reason there are none, or empty.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.review_time(["time/kim.TextGrid", "time/lee.TextGrid"], "time.review.xlsx")
+            >>> outcome["groups"], outcome["kinds"]
+            (8, {'shifted': 3, 'unmatched': 4, 'category mismatch': 1})
     """
 
     from segagree.outputs.time_review import group_rows, write_time_review
@@ -241,45 +261,73 @@ def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Pa
 
 
 def review_page_media(page: PathLike) -> str:
-    """One line on a review page's recording: which file it plays and what named it, or why it plays none."""
+    """One line on a review page's recording: which file it plays and what named it, or why it plays none.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the file is not a review page segagree wrote (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("recording/talk.kim.eaf", "recording/talk.lee.eaf", "talk.review.html")
+            >>> segagree.review_page_media("talk.review.html")
+            'recording recording/talk.ogg (named by ELAN MEDIA_DESCRIPTOR; margin 1 s)'
+    """
     from segagree.outputs.review_page import media_line
 
     return media_line(page)
 
 
 def is_time_review(review: PathLike) -> bool:
-    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet)."""
+    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> segagree.is_time_review("garden.review.xlsx")
+            False
+    """
     from segagree.adjudication.time import is_time_review as has_alignment_sheet
 
     return has_alignment_sheet(review)
 
 
+@renamed_keywords(format="to")
 def adjudicate_time(
-    review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "a"
+    review: PathLike, output: PathLike, *, to: str | None = None, undecided: str = "keep-a"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
     edit): on the first annotator's file, only the reviewed tiers replaced (its other tiers, extent
     and header kept, and each unit kept from it as written with its dependent annotations; same
-    format), else in any timed format (by the output's extension, or ``format``) with a
+    format), else in any timed format (by the output's extension, or ``to``) with a
     ``source-not-kept`` loss; returns the report (:class:`segagree.adjudication.time.TimeAdjudication`).
 
-    ``undecided``: ``a`` (or ``keep-a``, the command line's name) keeps the first annotator's unit of
-    an undecided group (as ``a`` keeps A's boundary in :func:`adjudicate`), ``skip`` writes none,
-    ``error`` refuses."""
+    ``undecided``: ``keep-a`` keeps the first annotator's unit of an undecided group (as ``keep-a``
+    keeps A's boundary in :func:`adjudicate`), ``skip`` writes none, ``error`` refuses.
+
+    Raises:
+        UsageError: an unknown ``undecided``; InputError: the workbook cannot be read.
+    """
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
-    if undecided not in ("a", "keep-a", "skip", "error"):
+    if undecided not in ("keep-a", "skip", "error"):
         raise UsageError(f"undecided must be keep-a, skip or error, not {undecided!r}")
-    return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
+    return adjudicate_workbook(review, output, fmt=to, undecided=undecided)  # type: ignore[arg-type]
 
 
+@renamed_keywords(format="to")
 def adjudicate(
     review: PathLike,
     output: PathLike,
     *,
-    undecided: str = "a",
+    undecided: str = "keep-a",
     sheet: str | None = None,
-    format: str | None = None,
+    to: str | None = None,
     allow_missing_rows: bool = False,
     file_a: PathLike | None = None,
     file_b: PathLike | None = None,
@@ -294,24 +342,43 @@ def adjudicate(
 
     Args:
         review: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
-        output: the gold file (format by extension unless ``format``).
-        undecided: rows without a decision: ``a`` (keep A's boundary and list them) or ``error``.
+        output: the gold file (format by extension unless ``to``, the command line's ``--to``; the
+            former ``format=`` is deprecated).
+        undecided: rows without a decision: ``keep-a`` (keep A's boundary and list them; the former
+            ``a`` is deprecated) or ``error``.
         sheet: the operations sheet (default: the only one, or the one of a text).
         allow_missing_rows: accept a workbook whose rows were deleted.
         file_a, file_b, sources: where A's and B's files are (else the About sheet's paths, followed only
             into the workbook's folder, the current folder or ``sources``; their SHA-1 must match).
         strict: any loss writing the gold is an error.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the workbook is damaged or a decision cell holds something other than A, B, both,
+            neither or other (naming the row; also a ``ValueError``).
+        SegagreeError: a source file changed since the workbook was written (its SHA-1 differs), rows
+            are missing (unless ``allow_missing_rows``), or ``output`` is a source file.
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> report = segagree.adjudicate("garden.review.xlsx", "garden.gold.txt", undecided="keep-a")
+            >>> report.output, report.changed, len(report.undecided)
+            (PosixPath('garden.gold.txt'), 0, 11)
     """
     from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
 
-    if undecided not in ("a", "error"):
-        raise UsageError(f"undecided must be a or error, not {undecided!r}")
+    undecided = renamed_value("adjudicate", "undecided", undecided, {"a": "keep-a"})
+    if undecided not in ("keep-a", "error"):
+        raise UsageError(f"undecided must be keep-a or error, not {undecided!r}")
     return adjudicate_workbook(
         Path(review),
         Path(output),
-        undecided=undecided,  # type: ignore[arg-type]
+        undecided="a" if undecided == "keep-a" else "error",
         sheet=sheet,
-        fmt=format,
+        fmt=to,
         allow_missing_rows=allow_missing_rows,
         file_a=None if file_a is None else Path(file_a),
         file_b=None if file_b is None else Path(file_b),

@@ -13,6 +13,8 @@ from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model import BoundaryScheme, Document, load_scheme
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from segagree.metrics.contract import Card as MetricCard
 
 
@@ -58,6 +60,8 @@ class CompareResult(dict):
 
     def suber(self) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
         """(SubER's values or None, SubER's information, the other metrics) of :attr:`metrics`."""
+        if not any(name.startswith("suber") for name in self["metrics"]):
+            return None, {}, dict(self["metrics"])  # no need to import the subtitle measures
         from segagree.scoring.subtitles.evaluation import split_suber
 
         return split_suber(self["metrics"])
@@ -67,6 +71,26 @@ class CompareResult(dict):
         if metric in _sf_names():
             return self[metric]
         return self["metrics"][metric]["value"]
+
+    def to_frame(self) -> pd.DataFrame:
+        """A pandas DataFrame: a row per speaker and the pooled row ``ALL`` (tokens, S_f, S_f^B, cost,
+        edits, operation counts, a column per other metric); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import compare_frame
+
+        return compare_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names, short
+
+        metrics = f", metrics={names(self.get('metrics') or {})}" if self.get("metrics") else ""
+        speakers = names(self.get("per_speaker") or {})
+        sf, sf_b = _sf_names()
+        return (
+            f"CompareResult({sf}={short(self.get(sf))}, {sf_b}={short(self.get(sf_b))}, speakers={speakers}{metrics})"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython: the same short form
+        printer.text(repr(self))
 
 
 class AgreementResult(dict):
@@ -96,6 +120,23 @@ class AgreementResult(dict):
     @property
     def multi(self) -> dict[str, Any] | None:
         return self.get("multi")
+
+    def to_frame(self) -> pd.DataFrame:
+        """A pandas DataFrame: a row per pair of annotators and speaker, with each pair's pooled row
+        ``ALL`` (S_f, S_f^B, their kappas, E[S] and the Monte Carlo errors); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import agreement_frame
+
+        return agreement_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names, short
+
+        pairs = self.get("pairs") or []
+        first = f", kappa_sf={short(self.kappa)}" if pairs else ""
+        return f"AgreementResult(annotators={names(self.get('annotators') or [])}, pairs={len(pairs)}{first})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
 
 def _sf_names() -> tuple[str, ...]:
@@ -139,6 +180,7 @@ def compare(
     with_operations: bool = True,
     review_rows: bool = True,
     common_speakers: bool = False,
+    one_stream: bool = False,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -165,10 +207,22 @@ def compare(
             faster on a long text); review_rows: add the operations' review rows with context.
         common_speakers: score only the speakers both annotations have (with words); the
             others are in the result's ``unpaired_speakers`` (``{"a": [...], "b": [...]}``).
+        one_stream: two CoNLL-U files' documents scored as one stream each, in file order, as the
+            official scripts score a file (by default only where one file has no documents; the
+            result's ``notes`` says so).
 
     Raises:
         MismatchError: different speakers (without ``common_speakers``), or different
             transcripts without ``align``.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> result = segagree.compare("garden.ann1.txt", "garden.ann2.txt", metrics=["pk"])
+            >>> result
+            CompareResult(sf=0.9435, sf_b=0.7439, speakers=['BEN', 'MAYA', 'ROSA'], metrics=['pk'])
+            >>> round(result.value("pk"), 4)
+            0.0559
     """
     from segagree.scoring.tokens.compare import compare_documents
 
@@ -192,14 +246,14 @@ def compare(
         metric_options=metric_options,
         with_operations=with_operations,
         review_rows=review_rows,
+        one_stream=one_stream,
         **paired,
     )
     return CompareResult(result)
 
 
 def agree(
-    annotations: Sequence[DocumentLike],
-    *,
+    *annotations: DocumentLike | Sequence[DocumentLike],
     names: Sequence[str] | None = None,
     sims: int = DEFAULT_SIMS,
     seed: int = 12345,
@@ -231,6 +285,9 @@ def agree(
     exact value (``exact=True``, without transpositions). For three or more annotators also
     Fleiss-style multi-pi, multi-kappa and bias (Artstein & Poesio 2008).
 
+    ``agree(a, b, c)`` as ``compare(a, b)``; the former ``agree([a, b, c])`` (one list) still works,
+    with a DeprecationWarning.
+
     Args:
         annotations: paths or Documents (two or more, the same text).
         names: annotator labels (default: the file names).
@@ -247,10 +304,28 @@ def agree(
             standard errors are at most this (each pair reports ``n_simulations_used`` and
             ``stopped_early``).
         other arguments: as in :func:`compare`.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        MismatchError: the annotations share no speaker or their transcripts differ beyond
+            ``max_mismatch`` (also a ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> result = segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, seed=1)
+            >>> result
+            AgreementResult(annotators=['garden.ann1.txt', 'garden.ann2.txt'], pairs=1, kappa_sf=0.8141)
+            >>> round(result.kappa, 4)
+            0.8141
     """
     from segagree.metrics.chance.sf_kappa import CHANCE_MODELS
     from segagree.scoring.tokens.agreement import agree_documents
 
+    items = _annotations(annotations)
     check_mode(mode)
     if chance not in CHANCE_MODELS:
         raise UsageError(f"chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
@@ -265,9 +340,9 @@ def agree(
     if exact and (mc_tolerance is not None or progress is not None):
         given = "mc_tolerance" if mc_tolerance is not None else "progress"
         raise UsageError(f"{given} follows the simulations; with exact=True nothing is simulated")
-    docs = [as_document(x, format, sch, read_options or {}) for x in annotations]
+    docs = [as_document(x, format, sch, read_options or {}) for x in items]
     if names is None:
-        names = [annotator_label(x, i) for i, x in enumerate(annotations)]
+        names = [annotator_label(x, i) for i, x in enumerate(items)]
     result = agree_documents(
         docs,
         names=names,
@@ -288,20 +363,59 @@ def agree(
     return AgreementResult(result)
 
 
+def _annotations(given: tuple[Any, ...]) -> tuple[DocumentLike, ...]:
+    """agree's annotations: ``agree(a, b, ...)``, or the former ``agree([a, b, ...])`` with a warning."""
+    if len(given) == 1 and isinstance(given[0], list | tuple):
+        import warnings
+
+        warnings.warn(
+            "agree([a, b, ...]) is deprecated, use agree(a, b, ...) (as compare(a, b))",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        given = tuple(given[0])
+    if len(given) < 2:
+        raise UsageError(f"agree needs two or more annotations of the same text, got {len(given)}")
+    return given
+
+
 def metric_cards() -> dict[str, MetricCard]:
-    """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry."""
+    """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> card = segagree.metric_cards()["pk"]
+            >>> card.range, card.better
+            ('[0, 1]', 'lower')
+    """
     from segagree.scoring.metric_runner import metric_cards as cards
 
     return cards()
 
 
-def write_operations(result: CompareResult, path: PathLike, *, a: Document, b: Document) -> int:
+def write_operations(
+    result: CompareResult, path: PathLike, *, a: Document, b: Document, csv_guard: bool | None = None
+) -> int:
     """Write the operation rows of a :func:`compare` result (made with ``review_rows=True``) to a CSV file,
-    atomically (``compare --ops``); a text cell a spreadsheet would run gets a ``'`` in front. Returns the
-    number of operations."""
+    atomically (``compare --ops``). The cells hold the data as it is (a Du Bois ``--`` stays ``--``), for
+    pandas and R; with ``csv_guard=True`` (``--csv-guard``; None: ``SEGAGREE_CSV_GUARD``), for a
+    spreadsheet, a text cell a spreadsheet would run gets a ``'`` in front (:mod:`segagree.files.cells`).
+    Returns the number of operations.
+
+    Raises:
+        SegagreeError: ``path`` is one of the two annotation files, or cannot be written.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> a, b = segagree.read("garden.ann1.txt"), segagree.read("garden.ann2.txt")
+            >>> segagree.write_operations(segagree.compare(a, b), "garden.operations.csv", a=a, b=b)
+            41
+    """
     from segagree.scoring.tokens.operations import write_operations_csv
 
-    write_operations_csv(result, Path(path), a=a, b=b)
+    write_operations_csv(result, Path(path), a=a, b=b, raw=None if csv_guard is None else not csv_guard)
     return len(result["operations"])
 
 
@@ -312,6 +426,22 @@ def agree_dataset(path: PathLike, *, n_boot: int = 1000, seed: int = 12345) -> d
     Returns:
         A JSON-ready dict: ``multi``, ``pairwise``, ``ci`` (per similarity), ``coders``, ``items``,
         ``definitions`` and ``dataset`` (the path).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the file is not a segeval dataset (JSON with ``segmentation_type`` and ``items``),
+            naming what is wrong (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> import json
+            >>> masses = {"an1": [2, 3, 6], "an2": [2, 3, 6], "an3": [5, 6]}
+            >>> data = {"segmentation_type": "linear", "items": {"text": masses}}
+            >>> _ = open("tiny.json", "w").write(json.dumps(data))
+            >>> result = segagree.agree_dataset("tiny.json", n_boot=100)
+            >>> sorted(result)
+            ['ci', 'coders', 'dataset', 'definitions', 'items', 'kind', 'multi', 'pairwise']
     """
     from segagree.scoring.tokens.agreement import agree_dataset as score_dataset
     from segagree.scoring.tokens.agreement import load_segeval_json
@@ -322,11 +452,22 @@ def agree_dataset(path: PathLike, *, n_boot: int = 1000, seed: int = 12345) -> d
 
 
 def measure_names(metrics: str | None) -> list[str]:
-    """The measures :func:`compare` scores with ``metrics``: S_f, S_f^B and the ones named (groups expanded)."""
+    """The measures :func:`compare` scores with ``metrics``: S_f, S_f^B and the ones named (groups expanded).
+
+    Raises:
+        UsageError: an unknown metric or group name (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> segagree.measure_names("boundary")
+            ['sf', 'sf_b', 's', 'b', 'b_scheme', 'bed', 'pk', 'windowdiff', 'winpr', 'a', 'ghd']
+    """
     from segagree.metrics.boundary.sf import SF_NAMES
 
     if not metrics:
         return list(SF_NAMES)
     from segagree.scoring.metric_runner import resolve_metric_names
 
-    return [*SF_NAMES, *resolve_metric_names(metrics)]
+    # S_f and S_f^B are always computed; a group that names them too (boundary) lists them once
+    return list(dict.fromkeys([*SF_NAMES, *resolve_metric_names(metrics)]))

@@ -53,6 +53,19 @@ def read_time_units(
         missing_as_empty: score a tier only some annotators' files have (default: left out, listed).
         time_unit, text_column: a units table's time unit (``s``/``ms``, or ``index``: integer positions with
             no unit and no limit) and recording column.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> units = segagree.read_time_units(["time/kim.TextGrid", "time/lee.TextGrid"])
+            >>> units.annotators
+            ['kim', 'lee']
     """
     from segagree.scoring.time.reading import read_timed_units
     from segagree.scoring.time.units import UnitReading
@@ -81,9 +94,51 @@ def read_time_units(
 def time_plan(sources: Sequence[DocumentLike] | DocumentLike, **reading: Any) -> dict[str, Any]:
     """The annotation plan of :func:`agree_time` without scoring (``agree --time --plan``): which file and
     tier is which annotator, speaker and recording, the units and gaps of each (see
-    :mod:`segagree.scoring.time.plan`). ``reading`` takes :func:`read_time_units`'s keywords."""
+    :mod:`segagree.scoring.time.plan`). ``reading`` takes :func:`read_time_units`'s keywords.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> plan = segagree.time_plan(["time/kim.TextGrid", "time/lee.TextGrid"])
+            >>> sorted(plan)
+            ['annotators', 'gap_labels', 'gaps', 'left_out', 'notes', 'rows', 'source', 'time_unit', 'units']
+    """
     timed = read_time_units(sources, **reading)
     return timed.to_dict()["plan"]
+
+
+class TimeAgreementResult(dict[str, Any]):
+    """The result of :func:`agree_time`: a JSON-ready dict (the ``agree --time --json`` contract):
+    ``result[name]`` a measure's pooled value, ``result["measures"][name]`` its pooled and
+    per-speaker results, ``annotators``, ``speakers``, ``units``, ``continuum``, ``notes``."""
+
+    @property
+    def measures(self) -> dict[str, dict[str, Any]]:
+        """measure -> its ``pooled`` and per-speaker (``speakers``) results."""
+        return dict(self.get("measures") or {})
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: a row per measure and speaker, the pooled row ``ALL`` (a row per
+        category for a measure with one value per category); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import time_frame
+
+        return time_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names, short
+
+        values = ", ".join(f"{m}={short(self.get(m))}" for m in list(self.measures)[:3])
+        more = ", ..." if len(self.measures) > 3 else ""
+        return f"TimeAgreementResult(annotators={names(self.get('annotators') or [])}, {values}{more})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
 
 def agree_time(
@@ -93,7 +148,7 @@ def agree_time(
     params: Mapping[str, Any] | None = None,
     jobs: int | None = None,
     **reading: Any,
-) -> dict[str, Any]:
+) -> TimeAgreementResult:
     """Time-based unitizing agreement of annotators who drew their own time spans.
 
     Scores every measure of the ``time`` group (or ``measures``), per speaker and pooled: e.g.
@@ -113,8 +168,23 @@ def agree_time(
         result["measures"][name]["pooled"], result[name]   # for each name of `segagree metrics`
 
     Returns:
-        A JSON-ready dict (see :mod:`segagree.scoring.time.agreement`): ``result[name]`` is a measure's
-        pooled value, ``result["measures"][name]["speakers"]`` its per-speaker results.
+        A :class:`TimeAgreementResult`, a JSON-ready dict (see :mod:`segagree.scoring.time.agreement`):
+        ``result[name]`` is a measure's pooled value, ``result["measures"][name]["speakers"]`` its
+        per-speaker results; ``result.to_frame()`` a DataFrame of them.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown measure, or an option no chosen measure takes (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> files = ["time/kim.TextGrid", "time/lee.TextGrid"]
+            >>> result = segagree.agree_time(files, measures=["gamma", "boundary_f1"])
+            >>> round(result["gamma"], 4), round(result["boundary_f1"], 4)
+            (0.2946, 0.8)
     """
     from segagree.scoring.time.agreement import score_time
 
@@ -122,7 +192,7 @@ def agree_time(
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise UsageError(f"jobs must be a whole number of at least 1, not {jobs!r}")
     timed = read_time_units(sources, **reading)
-    return score_time(timed, measures, params, jobs)
+    return TimeAgreementResult(score_time(timed, measures, params, jobs))
 
 
 def check_time_parameters(params: Mapping[str, Any] | None, measures: Sequence[str] | None, first: int = 0) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from segagree.errors import InputError, SegagreeError
 from segagree.formats import format_for, read_document
-from segagree.formats.conllu import document_ids
+from segagree.formats.conllu import NO_DOCUMENT, document_ids
 from segagree.model import Document
 from segagree.model.losses import read_losses
 
@@ -56,19 +56,27 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
             continue
         if not all(ids.values()):  # a file without words: likewise
             continue
+        bare = sorted(who for who, found in ids.items() if found == [NO_DOCUMENT])
+        if bare and len(ids) > len(bare) and any(len(found) > 1 for found in ids.values()):
+            # a segmenter's output has no newdoc lines: the files are compared whole, one stream each
+            notes.append(
+                f"{text}: not split into documents: the file of {', '.join(bare)} has no '# newdoc id' lines, so "
+                "each file is scored as one stream of its words, as the official scripts score it"
+            )
+            continue
         order = list(dict.fromkeys(d for who in sorted(ids) for d in ids[who]))
         if len(order) < 2:
             continue
         del texts[text]
         for doc_id in order:
-            if not usable_id(doc_id):
+            part = text_part(doc_id)
+            if part != doc_id:
                 notes.append(
-                    f"{text}: document {doc_id!r} left out: a document id names a text and its outputs "
-                    "(review/TEXT/DOCUMENT.xlsx), so it may hold no '/', '\\' or control characters and "
-                    "may not be '.' or '..'"
+                    f"{text}: document {doc_id[:80]!r}{'...' if len(doc_id) > 80 else ''} is the text {text}/{part} "
+                    "(a document id names a text and its outputs, review/TEXT/DOCUMENT.xlsx: one holding a path "
+                    "separator, a control character, or too long for a file name, is named by a safe form of it)"
                 )
-                continue
-            name = f"{text}{DOCUMENT_SEPARATOR}{doc_id}"
+            name = f"{text}{DOCUMENT_SEPARATOR}{part}"
             have = {who: path for who, path in sorted(files.items()) if doc_id in ids[who]}
             lacking = [f"{who} ({files[who].name})" for who in sorted(files) if who not in have]
             if lacking:
@@ -77,15 +85,35 @@ def split_documents(texts: MutableMapping[str, dict[str, Path]], fmt: str | None
     return notes
 
 
+#: The longest document id used as it is in a text name (bytes of UTF-8): file systems allow 255
+#: per name, and outputs add to it (``DOCUMENT.xlsx``, a page's hash).
+MAX_ID_BYTES = 120
+
+
 def usable_id(doc_id: str) -> bool:
-    """Whether a document id can be the last part of a text name, which outputs use as a path
-    (``review/TEXT/DOCUMENT.xlsx``): no separator, no control character, not ``.`` or ``..``."""
+    """Whether a document id can be the last part of a text name as it is, which outputs use as a
+    path (``review/TEXT/DOCUMENT.xlsx``): no separator, no control character, not ``.`` or ``..``,
+    at most :data:`MAX_ID_BYTES` bytes."""
     return (
         doc_id not in ("", ".", "..")
         and "/" not in doc_id
         and "\\" not in doc_id
         and all(ch.isprintable() for ch in doc_id)
+        and len(doc_id.encode("utf-8", "surrogatepass")) <= MAX_ID_BYTES
     )
+
+
+def text_part(doc_id: str) -> str:
+    """The last part of the text name of document ``doc_id``: the id where :func:`usable_id`, else a
+    safe form of it, its readable start and a hash of the whole id (two ids never share one)."""
+    if usable_id(doc_id):
+        return doc_id
+    import hashlib
+
+    readable = "".join(ch if ch.isprintable() and ch not in "/\\" else "_" for ch in doc_id)
+    readable = readable.encode("utf-8", "ignore")[:60].decode("utf-8", "ignore").strip(". ") or "document"
+    digest = hashlib.sha1(doc_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{readable}~{digest}"
 
 
 def document_of(text: str) -> str | None:
@@ -97,9 +125,10 @@ def document_of(text: str) -> str | None:
 def select_document(doc: Document, text: str) -> Document:
     """``doc`` restricted to the document ``text`` names (:func:`document_of`), unchanged when the
     text names none or ``doc`` was not read from a CoNLL-U file."""
-    doc_id = document_of(text)
-    if doc_id is None or doc.source_format != CONLLU:
+    part = document_of(text)
+    if part is None or doc.source_format != CONLLU:
         return doc
+    doc_id = next((s for s in doc.speakers if text_part(s) == part), part)
     if doc_id not in doc.speakers:
         raise InputError(
             f"no document {doc_id!r} (text {text!r}); the file has {', '.join(doc.speakers)}",

@@ -43,6 +43,14 @@ class RunOutcome:
     #: Lines of the results log skipped as damaged (their tasks scored again), one note each.
     log_notes: list[str] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        # short, as the API's other results print (the texts, tasks and files are attributes)
+        failed = sum(1 for p in self.pairs if not p.get("ok"))
+        return (
+            f"RunOutcome(track={self.track!r}, texts={len(self.corpus.texts)}, tasks={self.computed + self.reused}"
+            f" ({self.computed} scored, {self.reused} reused, {failed} failed), outputs={sorted(self.outputs)})"
+        )
+
     @property
     def track(self) -> str:
         """``token`` or ``time`` (:mod:`segagree.corpus.tracks`)."""

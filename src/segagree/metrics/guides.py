@@ -176,7 +176,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "range": "[0, 1]",
         "reading": (
             "the CoNLL 2018 shared task's sentence score: a system sentence counts only when a "
-            "gold sentence spans exactly the same characters; the value is F1"
+            "gold sentence spans exactly the same characters (so any two tokenisations of the same "
+            "text compare); the value is F1"
         ),
         "link": "https://aclanthology.org/K18-2001/",
     },
@@ -185,7 +186,9 @@ GUIDES: dict[str, dict[str, str]] = {
         "range": "[0, 1]",
         "reading": (
             "the DISRPT shared task's score: token by token, does each token begin a discourse "
-            "unit on both sides; the value is F1 over the whole file, as seg_eval.py prints it"
+            "unit on both sides (on connectives: exact spans, built as the 2023 script builds them, "
+            "or the 2019 script with version = 2019); the value is F1 over the whole file, as "
+            "seg_eval.py prints it"
         ),
         "link": "https://aclanthology.org/W19-2701/",
     },
@@ -212,7 +215,7 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.7275/fk79-fv58",
         "example": (
-            'segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=200, '
+            'segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, '
             'seed=1)["pairs"][0]["pooled"]["kappa_sf"]["kappa"] -> 0.8141'
         ),
     },
@@ -228,7 +231,7 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.7275/fk79-fv58",
         "example": (
-            'segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=200, '
+            'segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, '
             'seed=1)["pairs"][0]["pooled"]["kappa_sf_b"]["kappa"] -> 0.7374'
         ),
     },
@@ -242,8 +245,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "chance": ("0: agreement no better than annotators placing boundaries at random in the pooled proportions"),
         "link": "https://aclanthology.org/N12-1016/",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["pi"] -> 0.5871'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["pi"] -> 0.5871'
         ),
     },
     "fleiss_kappa": {
@@ -256,8 +259,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "chance": ("0: agreement no better than each annotator placing boundaries at random in their own proportions"),
         "link": "https://aclanthology.org/N12-1016/",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["kappa"] -> 0.5877'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["kappa"] -> 0.5877'
         ),
     },
     "bias": {
@@ -270,8 +273,8 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.1162/coli.07-034-R2",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["bias"] -> 0.0005'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["bias"] -> 0.0005'
         ),
     },
     "gamma": {
@@ -465,6 +468,41 @@ GUIDES: dict[str, dict[str, str]] = {
         "example": (
             'segagree.agree_time(["time/kim.TextGrid", "time/lee.TextGrid"], '
             'measures=["overlap_extent"])["overlap_extent"] -> 0.4079'
+        ),
+    },
+    "der": {
+        "formula": (
+            r"\text{DER} = \frac{\text{missed} + \text{false alarm} + \text{confusion}}"
+            r"{\text{scored speaker time}}"
+        ),
+        "range": "0 or more (above 1 when the system talks much more than the reference)",
+        "reading": (
+            "the share of the reference's speaker time that the system gets wrong after its speaker "
+            "labels are mapped to the reference's at best: speech missed, speech added, and speech "
+            "given to the wrong speaker; 0 is perfect. A collar forgives the time around the "
+            "reference's boundaries"
+        ),
+        "link": "https://github.com/pyannote/pyannote-metrics",
+        "example": (
+            'segagree.agree_time(["diarization/meeting.ref.rttm", "diarization/meeting.sys.rttm"], '
+            'measures=["der"])["der"] -> 0.2846'
+        ),
+    },
+    "jer": {
+        "formula": (
+            r"\text{JER} = \operatorname{mean}_{r} \left(1 - "
+            r"\frac{|R_r \cap H_{m(r)}|}{|R_r \cup H_{m(r)}|}\right)"
+        ),
+        "range": "[0, 1]",
+        "reading": (
+            "for each reference speaker, how much of the time that it or its mapped system speaker "
+            "talks they do not share, averaged over the reference speakers (each weighs the same, "
+            "however long it talks); 1 for a speaker the system never maps; 0 is perfect"
+        ),
+        "link": "https://github.com/nryant/dscore",
+        "example": (
+            'segagree.agree_time(["diarization/meeting.ref.rttm", "diarization/meeting.sys.rttm"], '
+            'measures=["jer"])["jer"] -> 0.3665'
         ),
     },
     "suber_metrics": {

@@ -252,6 +252,10 @@ def text_context(
         "corpus_root": corpus_root,
         "config": config,
         "pairs": pairs,
+        # what the pairs compared, which the files' layers decide over the configured ones
+        "layers_used": sorted({str(r["compare"]["layer"]) for r in results if r["compare"].get("layer")}),
+        "schemes_used": sorted({str(r["compare"]["scheme"]["name"]) for r in results if r["compare"].get("scheme")}),
+        "notes": sorted({n for r in results for n in r["compare"].get("notes") or []}),
         "kappa_on": kappa_on,
         "kappa_note": kappa_note(how_seen),
         "mismatches": mismatches,
