@@ -77,6 +77,7 @@ from segagree.outputs.review_workbook import (
     SCHEME_JSON_LABEL,
     SETTINGS_JSON_LABEL,
     SOURCE_HEADERS,
+    join_continued,
     review_rows,
 )
 from segagree.scoring.tokens.pairing import speaker_streams
@@ -477,7 +478,7 @@ def _rows(ws: Any, sheet: str, long: Continued) -> Any:
             continue
         if long:
             values = tuple(
-                ("" if v is None else str(v)) + long[(sheet, excel_row, c)] if (sheet, excel_row, c) in long else v
+                join_continued(v, long[(sheet, excel_row, c)]) if (sheet, excel_row, c) in long else v
                 for c, v in enumerate(values, start=1)
             )
         yield excel_row, values

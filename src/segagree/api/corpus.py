@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from segagree.api.common import PathLike
+from segagree.api.common import PathLike, check_seed, writes_outputs
 from segagree.api.time_units import check_time_parameters
 from segagree.errors import MissingFileError, SegagreeError, UsageError
 from segagree.formats import format_for
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from segagree.corpus.outcome import RunOutcome
 
 
+@writes_outputs("out")
 def run(
     corpus: PathLike,
     out: PathLike,
@@ -132,10 +133,12 @@ def run(
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
         check_time_parameters(params, measures)
+        check_seed(seed)
         settings: Any = time_settings(corpus, config, seed, scheme, format, read_options, measures, params, category)
         if layer is not None or reading:
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
     else:
+        check_seed(seed)
         settings = token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
         if metrics:
             choose_metrics(settings, metrics)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from segagree.api.common import PathLike, renamed_keywords
+from segagree.api.common import PathLike, renamed_keywords, writes_outputs
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import format_for, read_document, write_document
 from segagree.model import BoundaryScheme, Document, load_scheme
@@ -98,6 +98,7 @@ def read(
     return read_document(Path(path), format, scheme=scheme, **options)
 
 
+@writes_outputs()
 def write(
     doc: Document, path: PathLike, format: str | None = None, *, strict: bool = False, **options: Any
 ) -> LossReport:
@@ -172,6 +173,7 @@ class ConversionReport:
 
 
 @renamed_keywords(from_format="format", to_format="to")
+@writes_outputs()
 def convert(
     source: PathLike | Document,
     target: PathLike,
@@ -262,6 +264,7 @@ class BatchConversion:
 
 
 @renamed_keywords(from_format="format", to_format="to")
+@writes_outputs("target")
 def convert_folder(
     source: PathLike,
     target: PathLike,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value
+from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value, writes_outputs
 from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
@@ -47,6 +47,7 @@ class ReviewOutcome:
     cues: str = ""  # where the acoustic cues come from, or why there are none ('' without cues)
 
 
+@writes_outputs()
 def review(
     a: PathLike,
     b: PathLike,
@@ -156,6 +157,7 @@ def review(
     return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, said)
 
 
+@writes_outputs()
 def review_time(
     sources: Sequence[DocumentLike] | DocumentLike,
     output: PathLike,
@@ -199,12 +201,13 @@ def review_time(
             (8, {'shifted': 3, 'unmatched': 4, 'category mismatch': 1})
     """
 
-    from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.outputs.time_review import group_rows, refuse_reserved_names, write_time_review
     from segagree.outputs.timeline_files import write_timeline_plots
     from segagree.scoring.time.agreement import best_alignments
 
     check_time_parameters(params, [measure] if measure else None, first=1)
     timed = read_time_units(sources, **reading)
+    refuse_reserved_names(list(timed.annotators), output)  # the page's decisions as the workbook's
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
@@ -298,6 +301,7 @@ def is_time_review(review: PathLike) -> bool:
 
 
 @renamed_keywords(format="to")
+@writes_outputs()
 def adjudicate_time(
     review: PathLike, output: PathLike, *, to: str | None = None, undecided: str = "keep-a"
 ) -> TimeAdjudication:
@@ -321,6 +325,7 @@ def adjudicate_time(
 
 
 @renamed_keywords(format="to")
+@writes_outputs()
 def adjudicate(
     review: PathLike,
     output: PathLike,

@@ -6,7 +6,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from segagree.api.common import DocumentLike, PathLike, annotator_label, as_document, pairing
+from segagree.api.common import (
+    DocumentLike,
+    PathLike,
+    annotator_label,
+    as_document,
+    check_seed,
+    pairing,
+    writes_outputs,
+)
 from segagree.errors import UsageError
 from segagree.metrics.boundary.sf import check_mode
 from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
@@ -333,6 +341,7 @@ def agree(
     paired = pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     if sims < 1 or jobs < 1 or n_boot < 1 or (threads is not None and threads < 1):
         raise UsageError("sims, jobs, threads and n_boot must be at least 1")
+    check_seed(seed)
     if threads is None:
         from segagree.cpus import usable_cpus
 
@@ -394,6 +403,7 @@ def metric_cards() -> dict[str, MetricCard]:
     return cards()
 
 
+@writes_outputs()
 def write_operations(
     result: CompareResult, path: PathLike, *, a: Document, b: Document, csv_guard: bool | None = None
 ) -> int:
@@ -446,6 +456,7 @@ def agree_dataset(path: PathLike, *, n_boot: int = 1000, seed: int = 12345) -> d
     from segagree.scoring.tokens.agreement import agree_dataset as score_dataset
     from segagree.scoring.tokens.agreement import load_segeval_json
 
+    check_seed(seed)
     result = score_dataset(load_segeval_json(Path(path)), n_boot=n_boot, seed=seed)
     result["dataset"] = str(path)
     return result

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree.api.common import DocumentLike, PathLike, as_document
+from segagree.api.common import DocumentLike, PathLike, as_document, writes_outputs
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import write_document
 from segagree.model import Document
@@ -25,6 +25,7 @@ def _write_same_format(doc: Document, source: Document, output: PathLike, notes:
     return {"output": str(output), "format": source.source_format, "losses": losses.to_json() if losses else []}
 
 
+@writes_outputs()
 def degrade(
     reference: DocumentLike,
     output: PathLike,
@@ -62,6 +63,7 @@ def degrade(
     return {**res.to_dict(), **_write_same_format(res.document, doc, output, res.notes)}
 
 
+@writes_outputs()
 def segment(
     source: DocumentLike,
     output: PathLike,
@@ -137,6 +139,7 @@ def check_style(
     return res
 
 
+@writes_outputs("out_dir")
 def study(
     reference: DocumentLike,
     hypotheses: Sequence[DocumentLike] = (),

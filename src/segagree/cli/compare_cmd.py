@@ -9,6 +9,7 @@ import click
 
 from segagree.cli.agree_time import measure_parameter_options
 from segagree.cli.common import (
+    SEED,
     Reading,
     SpeakerLabels,
     check_applicable,
@@ -91,7 +92,7 @@ from segagree.cli.common import (
     help="Subtitle metrics: SubER's tokenisation for Chinese, Japanese or Korean (its -l).",
 )
 @click.option("--max-cpl", type=int, default=42, show_default=True, help="Subtitle metrics: characters per line.")
-@click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
+@click.option("--seed", type=SEED, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
 @measure_parameter_options
 @json_option()
 @quiet_option
