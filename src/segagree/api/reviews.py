@@ -316,6 +316,14 @@ def adjudicate_time(
 
     Raises:
         UsageError: an unknown ``undecided``; InputError: the workbook cannot be read.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review_time(["time/kim.TextGrid", "time/lee.TextGrid"], "time.review.xlsx")
+            >>> gold = segagree.adjudicate_time("time.review.xlsx", "time.gold.TextGrid", undecided="keep-a")
+            >>> gold.output, gold.units
+            ('time.gold.TextGrid', 6)
     """
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
