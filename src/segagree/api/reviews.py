@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value, writes_outputs
 from segagree.api.scores import CompareResult
@@ -306,22 +306,30 @@ def adjudicate_time(
     review: PathLike, output: PathLike, *, to: str | None = None, undecided: str = "keep-a"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
-    edit): on the first annotator's file, only the reviewed tier replaced (its other tiers, extent
-    and header kept; same format), else in any timed format (by the output's extension, or
-    ``to``) with a ``source-not-kept`` loss; returns the report
-    (:class:`segagree.adjudication.time.TimeAdjudication`). ``undecided``: ``keep-a`` (an undecided
-    group writes no unit; the former ``skip`` is deprecated) or ``error``.
+    edit): on the first annotator's file, only the reviewed tiers replaced (its other tiers, extent
+    and header kept, and each unit kept from it as written with its dependent annotations; same
+    format), else in any timed format (by the output's extension, or ``to``) with a
+    ``source-not-kept`` loss; returns the report (:class:`segagree.adjudication.time.TimeAdjudication`).
+
+    ``undecided``: ``keep-a`` keeps the first annotator's unit of an undecided group (as ``keep-a``
+    keeps A's boundary in :func:`adjudicate`), ``skip`` writes none, ``error`` refuses.
 
     Raises:
         UsageError: an unknown ``undecided``; InputError: the workbook cannot be read.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review_time(["time/kim.TextGrid", "time/lee.TextGrid"], "time.review.xlsx")
+            >>> gold = segagree.adjudicate_time("time.review.xlsx", "time.gold.TextGrid", undecided="keep-a")
+            >>> gold.output, gold.units
+            ('time.gold.TextGrid', 6)
     """
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
-    undecided = renamed_value("adjudicate_time", "undecided", undecided, {"skip": "keep-a"})
-    if undecided not in ("keep-a", "error"):
-        raise UsageError(f"undecided must be keep-a or error, not {undecided!r}")
-    mode: Literal["skip", "error"] = "skip" if undecided == "keep-a" else "error"
-    return adjudicate_workbook(review, output, fmt=to, undecided=mode)
+    if undecided not in ("keep-a", "skip", "error"):
+        raise UsageError(f"undecided must be keep-a, skip or error, not {undecided!r}")
+    return adjudicate_workbook(review, output, fmt=to, undecided=undecided)  # type: ignore[arg-type]
 
 
 @renamed_keywords(format="to")
@@ -341,7 +349,9 @@ def adjudicate(
 ) -> AdjudicationReport:
     """Apply the decisions of a filled-in review workbook (from :func:`review` or :func:`run`) to annotator
     A's file and write the gold annotation (``segagree adjudicate``); a time review goes to
-    :func:`adjudicate_time`.
+    :func:`adjudicate_time`. Written in A's own format (ELAN, TextGrid), the gold is A's file with
+    only the changed units edited (:mod:`segagree.adjudication.token_source`); else it is written
+    from the adjudicated tokens, and what A's file held beyond them is reported.
 
     Args:
         review: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
