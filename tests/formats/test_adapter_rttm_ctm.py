@@ -37,7 +37,11 @@ def test_rttm_turns_give_the_gamma_of_the_same_units_as_a_table(tmp_path: Path) 
 
 def test_rttm_and_ctm_write_back_what_they_read(tmp_path: Path) -> None:
     ref = _rttm(tmp_path / "ref.rttm", REF)
-    report = segagree.convert(ref, tmp_path / "back.rttm")
+    assert segagree.convert(ref, tmp_path / "same.rttm").lossless  # unchanged: given back, SPKR-INFO too
+    assert (tmp_path / "same.rttm").read_bytes() == ref.read_bytes()
+    doc = segagree.read(ref)
+    doc.source = doc.source.without_file()
+    report = segagree.convert(doc, tmp_path / "back.rttm")
     assert not report.lossless and not report.write_losses  # the SPKR-INFO record was not read: said
     assert segagree.read(tmp_path / "back.rttm").differences(segagree.read(ref)) == []
     ctm = tmp_path / "words.ctm"
@@ -69,8 +73,13 @@ def test_damaged_lines_are_refused_with_their_place(tmp_path: Path, name: str, t
 def _round_trip(tmp_path: Path, name: str, text: str) -> tuple[object, str]:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
+    same = tmp_path / f"same{path.suffix}"
+    segagree.convert(path, same)
+    assert same.read_bytes() == path.read_bytes()  # unchanged: the file given back
+    doc = segagree.read(path)
+    doc.source = doc.source.without_file()  # the writer's own form
     back = tmp_path / f"back{path.suffix}"
-    report = segagree.convert(path, back)
+    report = segagree.convert(doc, back)
     return report, back.read_text(encoding="utf-8")
 
 

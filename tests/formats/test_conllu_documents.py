@@ -219,12 +219,13 @@ def test_disrpt_units_through_elan_or_a_textgrid_come_back_as_beginseg(tmp_path:
     assert back.column("text").tolist() == original.column("text").tolist()
     assert back.layers["edu"] == original.layers["edu"] and back.speakers == original.speakers
     assert "layer-renamed" in {loss.kind for loss in report.write_losses}
-    # without --endnotes words: the units still, the punctuation a TextGrid took as endnotes reported
+    # without --endnotes words: the units still; a TextGrid label marks a final word that looks
+    # like an endnote as unclassified (``. ;``), so the punctuation comes back as words
     report = segagree.convert(tmp_path / f"x.{via}", tmp_path / "plain.tok")
     assert segagree.read(tmp_path / "plain.tok").layers["edu"].boundaries.sum() == 4
     if via == "TextGrid":
-        dropped = {loss.kind: loss.count for loss in report.write_losses}
-        assert dropped["types-dropped"] == 3
+        assert segagree.read(tmp_path / "plain.tok").column("text").tolist() == original.column("text").tolist()
+        assert "types-dropped" not in report.write_losses.kinds()
 
 
 def test_an_empty_node_counts_as_seg_eval_counts_it(tmp_path: Path) -> None:

@@ -71,6 +71,8 @@ def _round_trip(src: Path, tmp_path: Path) -> RoundTrip:
 def _write_and_read(doc: Document, src: Path, tmp_path: Path) -> RoundTrip:
     """``doc`` (read from ``src``) written to its format in ``tmp_path`` and read back."""
     out = tmp_path / (src.name.split(".")[0] + ".out" + OUT_EXT[doc.source_format])
+    if doc.source is not None:  # the writer's own form, not the file given back
+        doc.source = doc.source.without_file()
     losses = write_document(doc, out)
     return doc, read_document(out), losses, out
 
@@ -248,7 +250,8 @@ def test_convert_never_says_lossless_for_a_lossy_conversion(tmp_path: Path) -> N
         assert proc.returncode == 0, proc.stderr
         return proc.stderr
 
-    err = convert(CORPORA / "textgrid" / "praatio_mary.TextGrid", tmp_path / "mary.TextGrid")
+    # (to its own format the unchanged file is given back whole, point tier included: lossless)
+    err = convert(CORPORA / "textgrid" / "praatio_mary.TextGrid", tmp_path / "mary.eaf")
     assert "lossless" not in err and "pitch" in err
     src = tmp_path / "plain.TextGrid"
     src.write_text(NARROW, encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,9 +10,10 @@ from typing import Any, TypedDict
 
 from segagree.api.common import PathLike, renamed_keywords, writes_outputs
 from segagree.errors import SegagreeError, UsageError
-from segagree.formats import format_for, read_document, write_document
+from segagree.formats import file_given_back, format_for, read_document, write_document
+from segagree.formats.roundtrip import Difference, as_loss, check_written, unnamed
 from segagree.model import BoundaryScheme, Document, load_scheme
-from segagree.model.losses import LossReport
+from segagree.model.losses import LossReport, read_losses
 
 
 def reader_options(
@@ -135,7 +137,11 @@ class ConversionReport:
     Attributes:
         source, target: the two files.
         read_losses: what the source held that the model does not carry.
-        write_losses: what the target format cannot hold.
+        write_losses: what the target format cannot hold, and every difference the round trip
+            check found that no other loss names (as a loss of kind ``<field>-changed``).
+        differences: what reading the written file back found changed, field by field
+            (:mod:`segagree.formats.roundtrip`); None when the check was not run.
+        check_seconds: how long the check took.
     """
 
     source: str
@@ -144,11 +150,14 @@ class ConversionReport:
     format_to: str
     read_losses: LossReport = field(default_factory=LossReport)
     write_losses: LossReport = field(default_factory=LossReport)
+    differences: list[Difference] | None = None
+    check_seconds: float = 0.0
 
     @property
     def lossless(self) -> bool:
-        """True when neither side lost anything."""
-        return not self.read_losses and not self.write_losses
+        """True when neither side lost anything and, measured, the file read back is the
+        Document that was written (an unchecked conversion is never called lossless)."""
+        return not self.read_losses and not self.write_losses and self.differences == []
 
     def lines(self) -> list[str]:
         """Every loss as one line, reading side first."""
@@ -168,6 +177,7 @@ class ConversionReport:
             "lossless": self.lossless,
             "read_losses": self.read_losses.to_json(),
             "write_losses": self.write_losses.to_json(),
+            "differences": None if self.differences is None else [d.to_json() for d in self.differences],
             "notes": [n.to_json() for n in [*self.read_losses.notes, *self.write_losses.notes]],
         }
 
@@ -184,6 +194,7 @@ def convert(
     speakers: Sequence[str] | None = None,
     strict: bool = False,
     read_options: Mapping[str, Any] | None = None,
+    check: bool = True,
     **write_options: Any,
 ) -> ConversionReport:
     """Convert an annotation file (or a Document) into another format.
@@ -198,10 +209,13 @@ def convert(
         speakers: keep only these speakers.
         strict: any loss (reading or writing) is an error, and nothing is written.
         read_options: reader options (see :func:`reader_options`).
+        check: read the written file back and compare it with the Document field by field
+            (:mod:`segagree.formats.roundtrip`); without it the report is never lossless.
         write_options: writer options (``layer``, ``layout``...).
 
     Returns:
-        The :class:`ConversionReport`: both sides' losses; ``report.lossless``.
+        The :class:`ConversionReport`: both sides' losses, the differences the check found;
+        ``report.lossless``.
 
     Raises:
         MissingFileError: a file is not there (also a ``FileNotFoundError``).
@@ -227,15 +241,47 @@ def convert(
     if strict and doc.losses:
         raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
     target = Path(target)
+    fmt = format_for(Path(target), to).name
+    if strict and check:
+        _refuse_unnamed_differences(doc, target, fmt, write_options)
+    given_back = file_given_back(doc, target, fmt, dict(write_options)) is not None
     losses = write_document(doc, target, to, strict=strict, **write_options)
-    return ConversionReport(
+    read_side = doc.losses
+    if given_back:
+        # The file itself was written: what the model does not carry is in it all the same.
+        read_side = read_losses()
+        read_side.note(
+            "file-given-back", "the document is unchanged since reading: the file is written back byte for byte"
+        )
+    report = ConversionReport(
         source=str(doc.source_path),
         target=str(target),
         format_from=doc.source_format,
-        format_to=format_for(Path(target), to).name,
-        read_losses=doc.losses,
+        format_to=fmt,
+        read_losses=read_side,
         write_losses=losses,
     )
+    if check:
+        began = time.perf_counter()
+        report.differences = check_written(doc, target, fmt)
+        for difference in unnamed(report.differences, read_side, losses):
+            losses.extend([as_loss(difference)])
+        report.check_seconds = time.perf_counter() - began
+    return report
+
+
+def _refuse_unnamed_differences(doc: Document, target: Path, fmt: str, write_options: Mapping[str, Any]) -> None:
+    """--strict: write into a scratch file and check it first; any difference is an error."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        trial = Path(scratch) / target.name
+        write_document(doc, trial, fmt, **write_options)
+        found = check_written(doc, trial, fmt)
+    if found:
+        raise SegagreeError(
+            "--strict: reading the written file back finds " + "; ".join(d.line() for d in found), path=target
+        )
 
 
 @dataclass

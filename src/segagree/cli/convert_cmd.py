@@ -76,14 +76,15 @@ def convert(
 
     SOURCE is an annotation file, or a folder for a batch conversion (then --to is needed).
     '-' reads standard input (with --from) and -o - writes to standard output (with --to).
-    The loss report lists what reading and writing lost; 'lossless' means nothing was.
+    The loss report lists what reading and writing lost; 'lossless' means nothing was, measured:
+    the written file is read back and compared with the document field by field.
     """
     import segagree.api as api
 
     opts = reading.options
     # Only the options the user set: each writer refuses options it does not know.
     given = (("layer", layer), ("layout", layout), ("endnotes", endnotes))
-    write_opts = {k: v for k, v in given if v is not None}
+    write_opts: dict[str, Any] = {k: v for k, v in given if v is not None}
     from segagree.cli.streams import input_file, is_stdio, output_file, shown
     from segagree.errors import UsageError
 

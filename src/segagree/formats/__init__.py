@@ -22,6 +22,7 @@ from segagree.formats.checks import check_times, has_webvtt_signature
 from segagree.formats.kept_meta import note_foreign_meta
 from segagree.model import BoundaryScheme, Document, load_scheme
 from segagree.model.losses import Loss, LossReport
+from segagree.model.source import seal
 
 # Format name -> module under segagree.formats, in the order `segagree formats` lists them.
 FORMAT_MODULES = {
@@ -122,14 +123,13 @@ def format_for(path: str | Path, fmt: str | None = None) -> Adapter:
                 f"unknown format {fmt!r}; known: {', '.join(sorted(FORMAT_MODULES))} (see segagree formats)"
             )
         return adapter(key)
-    name = Path(path).name.lower()
-    matches = [ext for ext in EXTENSIONS if name.endswith(ext)]
-    if not matches:
+    kind = file_kind(path)
+    if not kind:
         raise UsageError(
             f"cannot tell the format from the extension; use --from/--to (extensions: {sorted(EXTENSIONS)})",
             path=path,
         )
-    return adapter(EXTENSIONS[max(matches, key=len)])
+    return adapter(EXTENSIONS[kind])
 
 
 def read_document(
@@ -156,6 +156,7 @@ def read_document(
         adapter = format_for(path, "vtt")
     if options.get("encoding") is None:
         options.pop("encoding", None)  # readers of binary/XML/JSON formats take no encoding
+    given = dict(options)
     # Notes of a decoding the reader did not report itself (a detected encoding) go into doc.losses.
     with collect_decode_notes() as notes, paused_gc(), memory_errors(path):
         doc = adapter.read(Path(path), scheme=load_scheme(scheme), **options)
@@ -165,7 +166,25 @@ def read_document(
     doc.source_path = doc.source_path or str(path)
     doc.source_format = doc.source_format or adapter.name
     check_times(doc, path)
+    # Where the file is, for the writers (segagree.model.source).
+    seal(doc, Path(path), adapter.name, file_kind(path), given)
     return doc.validate()
+
+
+def file_kind(path: str | Path) -> str:
+    """The registered ending of ``path``'s name (``.csv``, ``.segagree.json``), or ''."""
+    name = Path(path).name.lower()
+    return max((ext for ext in EXTENSIONS if name.endswith(ext)), key=len, default="")
+
+
+def file_given_back(doc: Document, path: str | Path, fmt: str, options: dict[str, Any]) -> bytes | None:
+    """The bytes of ``doc``'s file when writing it to ``path`` as ``fmt`` with ``options`` gives
+    the file back (:meth:`segagree.model.source.Source.gives_back`, and the file still the one
+    read), else None."""
+    source = doc.source
+    if source is None or not source.gives_back(doc, fmt, file_kind(path), options):
+        return None
+    return source.file_bytes()
 
 
 def write_document(
@@ -178,7 +197,9 @@ def write_document(
 ) -> LossReport:
     """Write a Document atomically; return what the format could not hold.
 
-    With ``strict=True`` any loss is an error and nothing is written.
+    A Document unchanged since it was read (:meth:`segagree.model.source.Source.gives_back`),
+    written to its own format with default options, is the file's bytes as read: one rule for
+    every format. With ``strict=True`` any loss is an error and nothing is written.
     """
     adapter = format_for(path, fmt)
     if adapter.write is None:
@@ -188,6 +209,11 @@ def write_document(
         if Path(path).resolve() == Path(doc.source_path).resolve():
             raise SegagreeError("refusing to overwrite the input file", path=path)
     losses = LossReport()
+    given = file_given_back(doc, path, adapter.name, options)
+    if given is not None:
+        with atomic_path(path) as tmp:
+            Path(tmp).write_bytes(given)
+        return losses
     kept = doc.meta.get("vtt")
     if adapter.name not in ("vtt", "json") and isinstance(kept, dict) and any(kept.values()):
         # The WebVTT reader keeps these in meta for its writer (and the native JSON keeps meta).
@@ -218,6 +244,8 @@ __all__ = [
     "Loss",
     "LossReport",
     "adapters",
+    "file_given_back",
+    "file_kind",
     "format_for",
     "read_document",
     "write_document",

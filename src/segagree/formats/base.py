@@ -6,6 +6,13 @@ target format cannot hold in the :class:`LossReport` they are given (times inven
 dropped, speakers merged, times rounded) instead of failing; ``--strict`` turns losses into
 errors afterwards. Safe file input and output (atomic writes, decoding, the memory guard) is
 :mod:`segagree.files`.
+
+What the annotators wrote (:mod:`segagree.model.source`): a reader gives each unit's value as
+written (``UnitColumns.values`` or a unit's ``value`` in ``from_units``) and counts what the model
+does not score (``keep_structure``); a writer asks for each unit's value with
+``unit_values(doc, units)`` (or :func:`segagree.formats.endnotes.labels_as_written`, which also
+checks the target's reader gives the tokens back) and writes it where it is not None. Giving an
+unchanged file back byte for byte is done once, in :func:`segagree.formats.write_document`.
 """
 
 from __future__ import annotations

@@ -9,10 +9,13 @@ tokens (``..``, ``...``, ``(..)``, ``(0.4)``) are words, never endnotes, even at
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
-from segagree.model import BoundaryScheme, Document, Layer
+from segagree.model import BoundaryScheme, Document, Layer, Unit
 from segagree.model.losses import LossReport
+from segagree.model.source import unit_values
 
 # Pauses (DT1 `..` `...` `...(1.2)`, DT2 `(.)` `(..)` `(...)` `(1.2)`) are tokens, never endnotes.
 PAUSE = re.compile(r"^(\.{2,}(\(\d+(\.\d+)?\))?|\((\.{1,3}|\d+(\.\d+)?)\))$")
@@ -144,3 +147,60 @@ def looks_like_endnote(token: str) -> bool:
     """True for a punctuation-only token that is not a pause (``!``, ``,,``, ``-``): at the
     end of a unit it was meant as an endnote, so an unknown one is worth an error."""
     return bool(_PUNCTUATION_ONLY.match(token)) and not is_pause(token)
+
+
+def label_reads_back(label: str, tokens: list[str], code: int, scheme: BoundaryScheme, **flags: Any) -> bool:
+    """Whether a reader that splits ``label`` at whitespace and finds its endnote with
+    :func:`split_endnote` (``flags``: its ``glued``, ``unclassified_token``, ``aliases``) gives
+    back these tokens and this boundary code (no endnote: the scheme's unclassified type)."""
+    back, back_code = split_endnote(label.split(), scheme, **flags)
+    if back_code is None:
+        back_code = scheme.unclassified_code
+    expected = code if code != 0 else scheme.unclassified_code
+    return back == tokens and back_code == expected
+
+
+def labels_as_written(
+    doc: Document,
+    units: Sequence[Unit],
+    scheme: BoundaryScheme,
+    losses: LossReport,
+    fmt: str,
+    *,
+    check: bool = True,
+    spacing: bool = True,
+    **flags: Any,
+) -> list[str | None]:
+    """Each unit's value as the source spelled it (:mod:`segagree.model.source`) where the unit
+    is unchanged since reading and, with ``check``, ``fmt``'s reader gives its tokens back from
+    it (:func:`label_reads_back` with ``flags``); else None, and the writer writes the value from
+    the tokens. Values that could not be written as spelled are reported ``labels-respelled``;
+    with ``spacing=False`` (a target that keeps words, not the spaces between them) values whose
+    spacing is not single spaces are reported ``labels-respaced``."""
+    originals = unit_values(doc, units)
+    if not check or not any(v is not None for v in originals):
+        return originals
+    text = doc.column("text")
+    out: list[str | None] = []
+    respelled = 0
+    for unit, value in zip(units, originals, strict=True):
+        if value is not None and not label_reads_back(
+            value, [str(text[r]) for r in unit.rows], unit.boundary, scheme, **flags
+        ):
+            respelled += 1
+            value = None
+        out.append(value)
+    losses.add_count(
+        "labels-respelled",
+        f"unit values as the source spells them would not read back as their tokens from {fmt}; "
+        "they are written from the tokens",
+        respelled,
+    )
+    if not spacing:
+        respaced = sum(1 for v in out if v is not None and v != " ".join(v.split()))
+        losses.add_count(
+            "labels-respaced",
+            f"{fmt} holds words, not the spaces between them: values with other spacing read back with single spaces",
+            respaced,
+        )
+    return out

@@ -59,7 +59,7 @@ from segagree.errors import InputError, SegagreeError
 from segagree.files.atomic import atomic_path
 from segagree.files.xml import check_xml_text, note_xml_read_losses, read_root
 from segagree.formats.base import Adapter
-from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.formats.endnotes import endnote_text, labels_as_written, split_endnote, unit_layer_to_write
 from segagree.formats.timing import BadTime, parse_seconds
 from segagree.model import BoundaryScheme, Document, builtin_scheme, from_units
 from segagree.model.losses import LossReport
@@ -333,7 +333,8 @@ def _read_tier(
                 place=f"line {ev.sourceline}, tier {tid!r}",
             )
         found.ud_in_events += sum(1 for c in ev if c.tag == "ud-information")
-        words = _event_text(ev).split()
+        written = _event_text(ev)
+        words = written.split()
         if not words:
             found.empty += 1
             continue
@@ -355,6 +356,7 @@ def _read_tier(
             "start": line.time(s_id),
             "end": line.time(e_id),
             "meta": {"exb_tier": tid, "exb_start": s_id, "exb_end": e_id},
+            "value": written,
         }
         found.units.append((index[s_id], t_pos, e_pos, unit))
 
@@ -601,10 +603,12 @@ def _write(doc: Document, path: Path, *, losses: LossReport) -> None:
     pos = {p["id"]: i for i, p in enumerate(timeline)}
     events: dict[str, list[tuple[int, int, str]]] = {a.get("id", ""): [] for a in tiers_out}
     changed = 0
+    originals = labels_as_written(doc, units, scheme, losses, "an EXMARaLDA event")
     for k, u in enumerate(units):
         words = [str(text[r]) for r in u.rows]
         symbol = endnote_text(u.boundary, scheme)
-        value = " ".join([*words, symbol] if symbol else words)
+        # An unchanged unit keeps its event text as the annotator wrote it.
+        value = originals[k] or " ".join([*words, symbol] if symbol else words)
         back, code = split_endnote(value.split(), scheme)
         if back != words or (code if code is not None else scheme.unclassified_code) != u.boundary:
             changed += 1

@@ -100,12 +100,13 @@ import srt as srtlib
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
-from segagree.formats.base import Adapter, check_options
-from segagree.formats.endnotes import endnote_text
+from segagree.formats.base import Adapter, check_options, note_speaker_order
+from segagree.formats.endnotes import endnote_text, label_reads_back
 from segagree.formats.timing import MAX_SECONDS, clock_seconds, is_possible
 from segagree.model import Document, builtin_scheme, from_units
 from segagree.model.losses import LossReport, read_losses
 from segagree.model.scheme import BoundaryScheme
+from segagree.model.source import unit_values
 
 log = logging.getLogger(__name__)
 
@@ -587,7 +588,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     style_col = tok["style"].fillna("").astype(str).tolist() if "style" in tok else [""] * len(texts)
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
-    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=layer.scheme)
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=layer.scheme, losses=losses)
     # SRT has cue times only: word times inside a cue (WebVTT timestamp tags, word tiers) are lost.
     inner = sum(
         int(not math.isnan(starts[r]) and r != c[0][1][0]) + int(not math.isnan(ends[r]) and r != c[-1][1][-1])
@@ -599,6 +600,8 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     spans, _ = cue_times(cues, starts, ends, losses, "SRT")
     _check_cue_spans(spans, path, losses)
     mode = speaker_marks_mode(cues, marks_opt, "label", losses)
+    if mode != "none":
+        note_speaker_order(doc, losses, "SubRip")  # speakers are read back as they first speak
     if mode == "label":
         changes = speaker_changes(cues)
         unreadable = sorted(
@@ -609,6 +612,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
                 "speakers-merged",
                 f"speaker names {unreadable} are written as NAME: labels "
                 "the reader does not recognise; reading back merges them",
+            )
+        # The reader takes ALL-CAPS labels by default; others only with speaker_labels="any".
+        any_only = sorted({s for s in changes if s not in unreadable and not LABEL_CAPS.fullmatch(s + ": ")})
+        if any_only:
+            losses.add(
+                "speakers-merged",
+                f"speaker names {any_only[:5]} are written as NAME: labels that the reader takes only with "
+                "speaker_labels='any'; by default reading back merges them into the text",
+                count=len(any_only),
             )
     subs = _subtitles(doc, cues, spans, style_col, mode)
     # reindex=False: compose would otherwise sort by time and drop zero-length cues.
@@ -766,30 +778,65 @@ Cue = list[tuple[str, tuple[int, ...], list[str]]]
 
 
 def cue_groups(
-    doc: Document, layer: str, texts: list[str], *, subtitle_mode: bool, eol: int | None, scheme: Any
+    doc: Document,
+    layer: str,
+    texts: list[str],
+    *,
+    subtitle_mode: bool,
+    eol: int | None,
+    scheme: Any,
+    losses: LossReport | None = None,
 ) -> list[Cue]:
     """A layer's units grouped into cues: each cue a list of (speaker, rows, tokens) lines.
 
     A subtitle layer's units end in ``<eol>`` (next line, same cue) or ``<eob>`` (cue ends);
-    any other layer makes one cue per unit, its endnote glued to the last word.
+    any other layer makes one cue per unit, written as the source spelled it when it is unchanged
+    since reading, one line of plain text and one written word per token
+    (:mod:`segagree.model.source`), else with its endnote glued to the last word. Either way
+    the endnote reads back as part of the words (a subtitle layer has none): counted
+    ``tokens-changed`` in ``losses``.
     """
     cues: list[Cue] = []
     current: Cue = []
-    for unit in doc.units(layer):
+    units = doc.units(layer)
+    originals = [None] * len(units) if subtitle_mode else unit_values(doc, units)
+    changed = 0
+    for unit, original in zip(units, originals, strict=True):
         words = [texts[r] for r in unit.rows]
         if subtitle_mode:
             current.append((unit.speaker, unit.rows, words))
             if unit.boundary != eol:
                 cues.append(current)
                 current = []
+            continue
+        tokens = words
+        spelled = original.split() if original is not None and _plain_line(original) else []
+        # As spelled where it has one written word per token (a glued endnote or none): a
+        # separate endnote would read back as a word of its own.
+        if len(spelled) == len(words) and label_reads_back(original or "", words, unit.boundary, scheme):
+            words = spelled
         else:
             symbol = endnote_text(unit.boundary, scheme)
             if symbol:
                 words = [*words[:-1], words[-1] + symbol]
-            cues.append([(unit.speaker, unit.rows, words)])
+        changed += words != tokens
+        cues.append([(unit.speaker, unit.rows, words)])
     if current:
         cues.append(current)
+    if losses is not None:
+        losses.add_count(
+            "tokens-changed",
+            "units whose endnote is written in the cue text: it reads back as part of the words",
+            changed,
+        )
     return cues
+
+
+def _plain_line(value: str) -> bool:
+    """A unit value a cue line can hold as it is: one line, no styling or speaker mark the
+    reader would take for one (``<i>``, ``{\\an8}``, a leading dash)."""
+    stripped = value.strip()
+    return bool(stripped) and "\n" not in value and "\r" not in value and not stripped.startswith(("-", "<", "{"))
 
 
 def subtitle_layer_to_write(

@@ -42,6 +42,7 @@ from segagree.formats.kept_meta import note_words_between_spaces
 from segagree.formats.timing import BadTime, parse_seconds
 from segagree.model import BoundaryScheme, Document, UnitColumns, factorize
 from segagree.model.losses import LossReport, read_losses
+from segagree.model.source import unit_values
 
 log = logging.getLogger(__name__)
 
@@ -260,6 +261,7 @@ def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_
             count=int(empty_rows.size),
         )
     cols.meta = {columns[c]: np.asarray(cells[c], dtype=object)[rows] for c in meta_cols}
+    cols.values = np.asarray(cells[text_col], dtype=object)[rows].tolist()  # the Utterance as written
     return cols.build(
         path.name.split(".")[0],
         layer="iu",
@@ -396,7 +398,12 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
     varying: dict[str, int] = {}
     inner_times = split = empty = 0
     odd_speakers: set[str] = set()
-    for unit, words in doc.iter_unit_texts(lay.name):
+    units = doc.units(lay.name) if doc.speakers else []
+    originals = unit_values(doc, units)
+    text = doc.column("text")
+    respelled = 0
+    for unit, original in zip(units, originals, strict=True):
+        words = [str(text[r]) for r in unit.rows]
         note = endnote_text(unit.boundary, lay.scheme)
         # The reader's own rule (segsimflex's): only a final token that is exactly a type's symbol.
         if note == "" and words and _read_endnote(words, lay.scheme) is not None:
@@ -419,13 +426,23 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
                 rec[c] = ""
                 varying[c] = varying.get(c, 0) + 1
         rec["Speaker"] = unit.speaker
-        rec["Utterance"] = " ".join([*words, note] if note else words)
+        if original is not None and _row_reads_back(original, words, unit.boundary, lay.scheme):
+            rec["Utterance"] = original  # as the annotator wrote it
+        else:
+            respelled += original is not None
+            rec["Utterance"] = " ".join([*words, note] if note else words)
         if has_times:
             rec["Start"] = _cell(starts[unit.rows[0]])
             rec["End"] = _cell(ends[unit.rows[-1]])
         records.append(rec)
     for c, n in varying.items():
         losses.add("meta-dropped", f"column {c!r} varies within units; a row per unit cannot hold it", count=n)
+    losses.add_count(
+        "labels-respelled",
+        "unit values as the source spells them would not read back as their tokens from a table row; "
+        "they are written from the tokens",
+        respelled,
+    )
     losses.add_count(
         "times-dropped", "a table holds unit times only; word times inside units are not kept", inner_times
     )
@@ -465,6 +482,18 @@ def write(doc: Document, path: Path, *, losses: LossReport, layer: str | None = 
         lines = [_delimited_line(columns, sep)]
         lines += [_delimited_line(row, sep) for row in table]
         path.write_text("".join(lines), encoding="utf-8", newline="")
+
+
+def _row_reads_back(value: str, tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
+    """Whether the reader's rule (words between single spaces; a final token that is exactly a
+    type's symbol is the endnote, else unclassified) gives these tokens and code from ``value``."""
+    words = [w for w in value.split(" ") if w]
+    found = _read_endnote(words, scheme) if words else None
+    if found:
+        words = words[:-1]
+    else:
+        found = scheme.unclassified_code
+    return words == tokens and found == (code or scheme.unclassified_code)
 
 
 def _write_xlsx(path: Path, columns: list[str], table: list[list[Any]]) -> None:

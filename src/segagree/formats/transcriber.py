@@ -61,7 +61,7 @@ from segagree.errors import InputError, SegagreeError
 from segagree.files.atomic import atomic_path
 from segagree.files.xml import check_xml_text, note_xml_read_losses, read_root
 from segagree.formats.base import Adapter
-from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.formats.endnotes import endnote_text, labels_as_written, split_endnote, unit_layer_to_write
 from segagree.formats.timing import BadTime, parse_seconds
 from segagree.model import BoundaryScheme, Document, builtin_scheme, from_units
 from segagree.model.losses import LossReport
@@ -351,6 +351,7 @@ def _units(
                 "speaker": name,
                 "tokens": toks,
                 "boundary": code,
+                "value": " ".join(p.words),  # the words as written, endnote glued or not
                 "start": p.start,
                 "end": p.end,
                 "meta": {
@@ -439,6 +440,11 @@ class _TrsWriter:
         self.tok = doc.tokens
         self.text = self.tok["text"].to_numpy()
         self.units = doc.units(layer_name)
+        # Each unchanged unit's words as the source spelled them, where they read back as its tokens.
+        spelled = labels_as_written(doc, self.units, scheme, losses, "a Transcriber turn", spacing=False)
+        self.originals: dict[tuple[int, ...], str] = {
+            u.rows: v for u, v in zip(self.units, spelled, strict=True) if v is not None
+        }
         self.spans: list[tuple[float, float]] = []
         self.table: list[dict[str, str]] = []
         self.name_of: dict[str, str] = {}
@@ -666,10 +672,16 @@ class _TrsWriter:
         words = [str(self.text[r]) for r in u.rows]
         symbol = endnote_text(u.boundary, scheme)
         toks = [*words, symbol] if symbol else words
+        marks = json.loads(self.col("trs_marks", u.rows[0]) or "[]")
+        original = self.originals.get(u.rows)
+        if original is not None:
+            spelled = original.split()
+            # As the annotator wrote it, where the kept marks still fall between the same words.
+            if len(spelled) == len(toks) or not marks:
+                toks = spelled
         back, back_code = split_endnote(" ".join(toks).split(), scheme)
         if back != words or (back_code if back_code is not None else scheme.unclassified_code) != u.boundary:
             self.changed += 1
-        marks = json.loads(self.col("trs_marks", u.rows[0]) or "[]")
         pos = 0
         for m_pos, tag, m_attrs in sorted(marks, key=lambda m: m[0]):
             if tag not in MARK_TAGS:

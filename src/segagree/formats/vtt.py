@@ -100,7 +100,7 @@ from webvtt.vtt import WebVTTCueBlock
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
-from segagree.formats.base import Adapter, check_options
+from segagree.formats.base import Adapter, check_options, note_speaker_order
 from segagree.formats.srt import (
     DASH,
     DEFAULT_SPEAKER,
@@ -876,13 +876,15 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     starts = tok["start"].to_numpy(dtype=float)
     ends = tok["end"].to_numpy(dtype=float)
 
-    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme)
+    cues = cue_groups(doc, layer.name, texts, subtitle_mode=subtitle_mode, eol=eol, scheme=scheme, losses=losses)
 
     spans, invented = cue_times(cues, starts, ends, losses, "WebVTT")
     ms_spans = _ms_spans(spans, losses)
 
     # Speaker marks, as the SRT writer chooses them, with voices instead of NAME: labels.
     mode = speaker_marks_mode(cues, marks_opt, "voice", losses)
+    if mode != "none":
+        note_speaker_order(doc, losses, "WebVTT")  # speakers are read back as they first speak
 
     # Interior word start times become timestamp tags; interior end times have no place.
     interior_ends = 0

@@ -30,6 +30,7 @@ import numpy as np
 from segagree.errors import SegagreeError
 from segagree.model.losses import LossReport, read_losses
 from segagree.model.scheme import BoundaryScheme
+from segagree.model.source import Source, keep_values
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,6 +72,21 @@ def _meta_array(values: Any) -> np.ndarray:
     """A metadata column as an array; text as Python strings (object), as pandas keeps it."""
     array = np.asarray(values)
     return array.astype(object) if array.dtype.kind in "US" else array
+
+
+def _merged_runs(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of equal neighbouring values merged (counts summed); empty runs dropped."""
+    keep = counts > 0
+    values, counts = values[keep], counts[keep]
+    if values.dtype.kind not in "biuf":
+        values = np.asarray([str(v) for v in values.tolist()], dtype=object)
+    if len(values) < 2:
+        return values, counts
+    same = values[1:] == values[:-1]
+    if values.dtype.kind == "f":
+        same |= np.isnan(values[1:]) & np.isnan(values[:-1])
+    starts = np.flatnonzero(np.concatenate(([True], ~np.asarray(same, dtype=bool))))
+    return values[starts], np.add.reduceat(counts, starts)
 
 
 def _normalised_frame(t: pd.DataFrame) -> pd.DataFrame:
@@ -154,6 +170,7 @@ class Document:
         source_format: str = "",
         meta: dict[str, Any] | None = None,
         losses: LossReport | None = None,
+        source: Source | None = None,
     ) -> None:
         self.name = name
         self.speakers = speakers
@@ -166,6 +183,8 @@ class Document:
         # What the reader could not carry from the file into the model (see schemas.losses);
         # not part of equality, not serialised.
         self.losses: LossReport = read_losses() if losses is None else losses
+        # What the file held as written (segagree.model.source): not part of equality.
+        self.source: Source | None = source
 
     def __repr__(self) -> str:
         return (
@@ -190,6 +209,7 @@ class Document:
             "source_format": self.source_format,
             "meta": self.meta,
             "losses": self.losses,
+            "source": self.source,
         }
         return Document(**{**fields, **changes})
 
@@ -237,6 +257,18 @@ class Document:
                 values = self._columns[name] = values.expand()
             return values
         return self.tokens[name].to_numpy()
+
+    def column_runs(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """A column as runs of equal values (value, length), the same however it is stored: a
+        column given per unit is not spread over the tokens to get them (NaN equals NaN; other
+        than numbers, values compare by their text)."""
+        stored = self._columns.get(name) if self._columns is not None else None
+        if isinstance(stored, RepeatedColumn):
+            values, counts = stored.values, stored.counts
+        else:
+            values = self.column(name)
+            counts = np.ones(len(values), dtype=np.int64)
+        return _merged_runs(np.asarray(values), np.asarray(counts, dtype=np.int64))
 
     def _column_arrays(self) -> dict[str, np.ndarray]:
         """Every column, expanded (only while the columns are the storage)."""
@@ -367,6 +399,7 @@ class Document:
             source_format=self.source_format,
             meta=dict(self.meta),
             losses=self._losses_after_selecting(names),
+            source=self.source,
         ).validate()
 
     def split_speakers(self) -> dict[str, Document]:
@@ -488,7 +521,8 @@ def from_units(
 
     Each unit is a mapping with ``speaker``, ``tokens`` (list of str), ``boundary`` (code of
     ``scheme``), optional ``start``/``end`` (unit times, seconds), optional ``token_starts``/
-    ``token_ends`` (per-token times) and optional ``meta`` (dict copied to every token row).
+    ``token_ends`` (per-token times), optional ``meta`` (dict copied to every token row) and
+    optional ``value`` (the unit's text as the file spells it, kept in ``Document.source``).
     ``extra_layers`` maps a layer name to its scheme and, per unit, the codes after each token.
     Units with no tokens are skipped (the caller reports them as losses if it cares).
     """
@@ -516,10 +550,13 @@ def from_units(
         cols.token_starts.append(t_starts if has[0] else None)
         cols.token_ends.append(t_ends if has[1] else None)
         metas.append(dict(unit.get("meta") or {}))
+        cols.values.append(unit.get("value"))
         for lname, (_, per_unit) in (extra_layers or {}).items():
             extra_codes[lname].extend(per_unit[i])
     if not token_times:
         cols.token_starts, cols.token_ends = [], []
+    if all(v is None for v in cols.values):
+        cols.values = []
     if any(metas):
         # One row per unit (repeated per token by build): the same values and dtypes as one
         # row per token.
@@ -539,7 +576,9 @@ class UnitColumns:
     has (at least one); ``boundaries`` the code after each unit's last token; ``starts``/``ends``
     unit times (NaN when unknown); ``token_starts``/``token_ends`` optional per-unit token time
     lists (None for a unit without them; an empty list when no unit has any); ``meta`` column ->
-    per-unit values, copied to every token of the unit. :func:`from_units` builds one from unit
+    per-unit values, copied to every token of the unit; ``values`` each unit's text as the file
+    spells it (None where there is none; empty when no unit has one), kept in
+    ``Document.source`` (:mod:`segagree.model.source`). :func:`from_units` builds one from unit
     mappings; a reader with thousands of units may fill one directly.
     """
 
@@ -552,6 +591,7 @@ class UnitColumns:
     token_starts: list[Any] = field(default_factory=list)
     token_ends: list[Any] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    values: list[str | None] = field(default_factory=list)
 
     def add(
         self, speaker: str, tokens: Iterable[str], n: int, boundary: int, start: float = np.nan, end: float = np.nan
@@ -620,4 +660,6 @@ class UnitColumns:
             layers[lname] = Layer(lname, lscheme, lcodes)
         doc = Document(name=name, speakers=order, tokens=table, layers=layers, **doc_fields)
         doc._set_speaker_codes(token_codes)
+        if self.values:
+            keep_values(doc, first.tolist(), self.sizes, self.boundaries, self.values)
         return doc.validate()

@@ -8,7 +8,9 @@ The contract every adapter keeps ("lossless" must be true):
 * a **writer** records in the ``losses`` report it is given everything the Document holds that
   the target format cannot (times invented, layer dropped, speakers merged, times rounded).
 
-``convert`` says "lossless" only when both are empty; ``--strict`` turns any loss into an error.
+``convert`` says "lossless" only when both are empty and, measured, reading the written file back
+finds no difference (:mod:`segagree.formats.roundtrip`; a difference no loss names is added as a
+loss of its own kind); ``--strict`` turns any loss into an error.
 Each loss says what kind it is, where (tier, speaker, cue, line) and how much (a count).
 """
 

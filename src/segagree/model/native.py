@@ -1,8 +1,10 @@
 """The native JSON form of a Document, and its JSON Schema (``data/document.schema.json``).
 
 Tokens are stored column-wise (speaker index, text, start, end, extra metadata columns);
-each layer stores its scheme in full and one symbol (or null) per token. The form is
-lossless: ``document_from_json(document_to_json(doc)) == doc``.
+each layer stores its scheme in full and one symbol (or null) per token; ``source`` carries
+the :class:`~segagree.model.source.Source` (the file the Document was read from, and each unit's
+value as written), so a Document read back from JSON still writes its labels as spelled. The
+form is lossless: ``document_from_json(document_to_json(doc)) == doc``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from segagree.errors import InputError
 from segagree.model.document import CORE_COLUMNS, Document, Layer
 from segagree.model.scheme import scheme_from_dict
+from segagree.model.source import Source
 
 FORMAT_TAG = "document/1"
 # How deep JSON objects and arrays may nest in ``meta`` (real metadata nests a few levels):
@@ -186,6 +189,8 @@ def document_to_json(doc: Document, changed: list[str] | None = None) -> dict[st
         out["annotator"] = doc.annotator
     out["meta"] = jsonable(dict(doc.meta), changed)
     out.update(speakers=list(doc.speakers), tokens=tokens, layers=layers)
+    if doc.source is not None and doc.source.format:
+        out["source"] = doc.source.to_json()
     return out
 
 
@@ -315,4 +320,5 @@ def document_from_json(data: Any, *, source: str = "<json>") -> Document:
         layers=layers,
         annotator=data.get("annotator", ""),
         meta=dict(data.get("meta") or {}),
+        source=Source.from_json(data["source"]) if isinstance(data.get("source"), dict) else None,
     ).validate()

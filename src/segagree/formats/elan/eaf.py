@@ -101,6 +101,7 @@ from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.model import BoundaryScheme, Document, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
+from segagree.model.source import keep_structure, unit_values
 
 log = logging.getLogger(__name__)
 
@@ -372,6 +373,8 @@ def read(
     doc.set_column("tier", np.repeat(np.asarray(built.tiers, dtype=object), built.cols.sizes))
     doc.set_column("annotation_id", np.repeat(np.asarray(built.aids, dtype=object), built.cols.sizes))
     _note_read_losses(doc.losses, eaf, view, ignored, found.empty, built.dropped, found.word_tiers, own_words)
+    for tier in ignored:
+        keep_structure(doc, f"tier {tier!r}", len(eaf.tiers[tier].aligned) + len(eaf.tiers[tier].refs))
     _note_unit_losses(doc.losses, view, built)
     # A file segagree wrote holds the speakers of a Document: its merge was reported on first reading.
     _note_speaker_sources(doc.losses, view, chosen, tier_speaker, "tier" if own_words else speaker_from, symbolic)
@@ -553,7 +556,9 @@ def _unit_columns(
             symbol = ""
             if code is not None:
                 symbol = symbols.get(code) or symbols.setdefault(code, endnote_text(code, scheme))
-            if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])):
+            if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])) and not _spells_words(
+                value, toks, code, scheme
+            ):
                 built.value_differs.append(aid)
             # Symbolic words have no times: as NaN token times, they changed nothing.
             timed = timed[: len(toks)]
@@ -577,6 +582,7 @@ def _unit_columns(
             cols.add(speaker, toks, len(toks), code)
         else:
             cols.add(speaker, toks, len(toks), code, start, end)
+        cols.values.append(value)
         if t_starts and not times_invented:
             token_times = True
             cols.token_starts.append(t_starts)
@@ -628,11 +634,14 @@ def _read_meta(
 
 def _note_unit_losses(losses: LossReport, view: _EafView, built: _Built) -> None:
     """Unit values that are not their words, blank and orphan words, repaired word chains."""
-    losses.add_items(
-        "labels-dropped",
-        "unit annotations whose text is not their words (and endnote); the words are read",
-        built.value_differs,
-    )
+    if built.value_differs:
+        # Not a loss: the value is kept as written (Document.source) and written back with it.
+        losses.note(
+            "labels-kept",
+            "unit annotations whose text is not their words (and endnote): the words are scored, the text is "
+            f"kept as written ({', '.join(built.value_differs[:5])})",
+            count=len(built.value_differs),
+        )
     losses.add_count("annotations-dropped", "blank word annotations are not read", built.blank_words)
     losses.add_items(
         "annotations-dropped",
@@ -732,12 +741,20 @@ def _note_read_losses(
         )
 
 
+def _spells_words(value: str, toks: list[str], code: int | None, scheme: BoundaryScheme) -> bool:
+    """True when ``value`` read as a label (split at spaces, a final glued endnote split off)
+    gives the unit's words and endnote: the same unit, spelled otherwise."""
+    vtoks, vcode = split_endnote(value.split(), scheme)
+    return vtoks == toks and (vcode == code or code is None)
+
+
 def _endnote_with_words(
     words: list[str], value: str, scheme: BoundaryScheme, own: bool
 ) -> tuple[list[str], int | None]:
     """Tokens and endnote code of a unit that has a word tier."""
     if own:
-        # Written by this module: value = words joined [+ " " + endnote symbol].
+        # Written by this module: value = words joined [+ " " + endnote symbol], or the value
+        # as the source spelled it, whose tokens are the words.
         joined = " ".join(words)
         if value == joined:
             return words, None
@@ -745,6 +762,9 @@ def _endnote_with_words(
             code = scheme.find_code(value[len(joined) + 1 :])
             if code:
                 return words, code
+        vtoks, vcode = split_endnote(value.split(), scheme)
+        if vtoks == words:
+            return words, vcode
     toks, code = split_endnote(words, scheme, glued=False)
     if code is not None:
         return toks, code
@@ -1001,10 +1021,12 @@ def _add_annotations(
         eaf.timeslots[f"ts{n_slots}"] = None
         return f"ts{n_slots}"
 
-    for u, (s, e), tid, kept in zip(units, spans, tier_of_unit, kept_ids, strict=True):
+    originals = unit_values(doc, units)
+    for u, (s, e), tid, kept, original in zip(units, spans, tier_of_unit, kept_ids, originals, strict=True):
         toks = [str(text[r]) for r in u.rows]
         symbol = endnote_text(u.boundary, scheme)
-        value = " ".join(toks) + (f" {symbol}" if symbol else "")
+        # A unit unchanged since reading keeps its value as the annotator wrote it.
+        value = original if original is not None else " ".join(toks) + (f" {symbol}" if symbol else "")
         aid = kept or new_aid()
         eaf.tiers[tid][0][aid] = (slot(s), slot(e), value, None)
         eaf.annotations[aid] = tid

@@ -47,15 +47,20 @@ Mapping to the model (reading):
   (separate or glued, via :func:`split_endnote`); no endnote means the scheme's unclassified
   type. A final word-tier token that repeats the endnote is removed from the tokens.
 * **Not represented** (each reported in ``doc.losses``): point tiers and unselected tiers
-  (names in ``meta['ignored_tiers']``), pause labels (written back as empty intervals), the
-  unit interval's own times and text when a word tier gives the tokens, endnote word intervals,
-  duplicate tier names (renamed), a speaker tier's layout, gaps between intervals (filled),
-  and a file's mix of glued and separate endnotes. Kept in ``meta`` and written back: the
-  file's and each read tier's ``xmin``/``xmax`` and the usual endnote spelling.
+  (names in ``meta['ignored_tiers']``, counted in ``Document.source.structures``), pause
+  labels (written back as empty intervals), the unit interval's own times when a word tier
+  gives the tokens, endnote word intervals, duplicate tier names (renamed), a speaker tier's
+  layout, gaps between intervals (filled). Kept in ``meta`` and written back: the file's and
+  each read tier's ``xmin``/``xmax`` and the usual endnote spelling. Kept in
+  ``Document.source`` (:mod:`segagree.model.source`): the file, and every unit's label as
+  written (a label that differs from its word tier's words is a note, ``labels-kept``).
 
-Writing: one interval tier per speaker whose labels are the unit's tokens joined by spaces
-plus the endnote symbol as a separate token (the unclassified symbol only when the label
-would otherwise read back differently, as in ``etc. ;``), with empty intervals filling the gaps, in
+Writing: one interval tier per speaker. A unit unchanged since reading gets its label as the
+source spelled it (from any format) where that label reads back as its tokens and endnote, and
+otherwise too with a word tier written to give the tokens; the other units' labels are their
+tokens joined by spaces plus the endnote symbol as a separate token (the unclassified symbol
+only when the label would otherwise read back differently, as in ``etc. ;``), with empty
+intervals filling the gaps, in
 Praat's long (or short) text form (UTF-8) with times at full float precision. A ``<speaker>/words``
 tier per speaker follows when it carries information the labels cannot: word times, or tokens
 a whitespace split of the label would not give back (``word_tiers=None``, the default; force
@@ -81,18 +86,27 @@ from segagree.files.encoding import decode_text, detect_encoding
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter, check_options
 from segagree.formats.checks import check_times
-from segagree.formats.endnotes import endnote_text, split_endnote, unit_layer_to_write
+from segagree.formats.endnotes import (
+    endnote_text,
+    is_endnote_scheme,
+    label_reads_back,
+    split_endnote,
+    unit_layer_to_write,
+)
 from segagree.formats.kept_meta import note_dropped_columns
 from segagree.formats.praat.text_form import Item as PraatItem
 from segagree.formats.praat.text_form import TextGridFile, dump_textgrid, parse_textgrid
 from segagree.formats.praat.text_form import Tier as PraatTier
 from segagree.formats.timing import MAX_SECONDS
-from segagree.model import BoundaryScheme, Document, UnitColumns
+from segagree.model import BoundaryScheme, Document, UnitColumns, builtin_scheme
 from segagree.model.losses import LossReport
+from segagree.model.source import keep_structure, unit_values
 
 DEFAULT_GAP_LABELS: tuple[str, ...] = ("_", "sil", "<sil>", "sp", "<p:>", "#")
 # The encoding Praat reads a text file in when it has no BOM and is not UTF-8.
 PRAAT_LEGACY = "cp1252"
+# The scheme a TextGrid is read back with when nothing says otherwise.
+_READ_BACK = builtin_scheme("dubois")
 _READ_OPTIONS = {"tiers", "speaker_tier", "word_tier", "gap_labels", "encoding"}
 _WRITE_OPTIONS = {"layer", "word_tiers", "format"}
 # Praat and praatio refuse intervals with start >= end; zero-length units are widened to this.
@@ -210,7 +224,10 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     meta["endnote_style"] = "glued" if glued else "separate"
     doc = _build_document(units, path, scheme, sel, meta)
     _note_tier_losses(doc.losses, tiers, used, sel, meta)
-    _note_unit_losses(doc.losses, stats, respaced=stats.style[not glued], style=meta["endnote_style"])
+    for t in tiers:
+        if t.name not in used:
+            keep_structure(doc, f"tier {t.name!r}", sum(1 for _, _, lab in t.entries if lab.strip()))
+    _note_unit_losses(doc.losses, stats)
     return doc
 
 
@@ -367,7 +384,7 @@ def _read_units(
                         path=path,
                         place=f"tier {ut.name!r}, interval {k}",
                     )
-            unit: dict[str, Any] = {"boundary": code, "start": s, "end": e}
+            unit: dict[str, Any] = {"boundary": code, "start": s, "end": e, "value": label}
             lo = bisect.bisect_left(word_mids, s)
             hi = bisect.bisect_right(word_mids, e)
             if wt is not None and hi > lo:
@@ -436,6 +453,7 @@ def _build_document(
         if not toks:
             continue
         cols.add(str(unit["speaker"]), toks, len(toks), int(unit["boundary"]), float(unit["start"]), float(unit["end"]))
+        cols.values.append(unit["value"])
         t_starts, t_ends = unit.get("token_starts"), unit.get("token_ends")
         cols.token_starts.append(t_starts or None)
         cols.token_ends.append(t_ends or None)
@@ -488,23 +506,22 @@ def _note_tier_losses(
             losses.add("tiers-renamed", f"word tier {w.name!r} of {u!r} is written back as '<speaker>/words'")
 
 
-def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, style: str) -> None:
+def _note_unit_losses(losses: LossReport, stats: _ReadStats) -> None:
     """What the units' labels and word intervals lose in the Document (counted in ``stats``)."""
-    if respaced:
-        losses.add(
-            "labels-respaced",
-            f"labels glue their endnote to the last word in some intervals and not in others; "
-            f"all are written back {style}",
-            count=respaced,
-        )
+    # Labels that glue their endnote where most do not (or the other way round) are no loss: they
+    # are kept as written (Document.source), and only a unit written anew takes the usual style.
     losses.add_items(
         "units-dropped",
         "intervals holding only an endnote have no tokens",
         stats.empty_units,
     )
-    losses.add_count(
-        "labels-dropped", "unit labels whose text differs from their word tier's words", stats.label_differs
-    )
+    if stats.label_differs:
+        # Not a loss: the label is kept as written (Document.source) and written back with it.
+        losses.note(
+            "labels-kept",
+            "unit labels whose text differs from their word tier's words: the words are scored, the labels kept",
+            count=stats.label_differs,
+        )
     if stats.span_differs:
         what = "unit intervals whose times differ from their words' span"
         losses.add("times-dropped", what, count=stats.span_differs)
@@ -527,11 +544,7 @@ def _note_unit_losses(losses: LossReport, stats: _ReadStats, *, respaced: int, s
 
 def _reads_back(label: str, tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
     """Whether reading ``label`` alone gives back these tokens and this code."""
-    back, back_code = split_endnote(label.split(), scheme)
-    if back_code is None:
-        back_code = scheme.unclassified_code
-    expected = code if code != 0 else scheme.unclassified_code
-    return back == tokens and back_code == expected
+    return label_reads_back(label, tokens, code, scheme)
 
 
 def _label(tokens: list[str], code: int, scheme: BoundaryScheme, glued: bool = False) -> str:
@@ -539,6 +552,14 @@ def _label(tokens: list[str], code: int, scheme: BoundaryScheme, glued: bool = F
     the unclassified symbol only where it is needed (``etc.`` would otherwise read back as
     ``etc`` with a final ``.``)."""
     symbol = endnote_text(code, scheme)
+    if not is_endnote_scheme(scheme):
+        # Read back with the default scheme: a last word that looks like it ends in an endnote
+        # keeps it only before an explicit unclassified mark (``past. ;``).
+        label = " ".join(tokens)
+        mark = _READ_BACK.unclassified
+        if mark is not None and split_endnote(label.split(), _READ_BACK)[0] != tokens:
+            label = f"{label} {mark.symbol}"
+        return label
     if glued and symbol and tokens:
         label = " ".join(tokens[:-1] + [tokens[-1] + symbol])
         if _reads_back(label, tokens, code, scheme):
@@ -680,12 +701,20 @@ def _speaker_items(
     need_words = bool(forced)
     decide = forced is None
     word_times_invented = inner_times = labels_lossy = 0
-    for unit, (us, ue) in zip(units, spans, strict=True):
+    # A layer of other types (subtitle breaks) is read back as endnotes of the default scheme: a
+    # final ``past.`` would lose its ``.``, so such tokens need a word tier.
+    endnotes = is_endnote_scheme(scheme)
+    originals = unit_values(doc, units)
+    # Values as written that a label alone would not give back: kept where a word tier is written.
+    spelled_apart: list[tuple[str, int, str]] = []
+    for unit, (us, ue), original in zip(units, spans, originals, strict=True):
         toks = [texts[r] for r in unit.rows]
         ws = [float(starts[r]) for r in unit.rows]
         we = [float(ends[r]) for r in unit.rows]
         has_inner = not invented and (any(not math.isnan(x) for x in ws[1:]) or any(not math.isnan(x) for x in we[:-1]))
-        label_ok = _label_round_trips(toks, unit.boundary, scheme)
+        label_ok = _label_round_trips(toks, unit.boundary, scheme) and (
+            endnotes or split_endnote(_label(toks, unit.boundary, scheme).split(), _READ_BACK)[0] == toks
+        )
         if decide and (has_inner or not label_ok):
             need_words = True
         inner_times += has_inner
@@ -698,8 +727,26 @@ def _speaker_items(
             if len(toks) > 1:
                 word_times_invented += 1
             ws, we = _spread(us, ue, len(toks))
-        label = _label(toks, unit.boundary, scheme, glued)
+        if original is not None and _reads_back(original, toks, unit.boundary, scheme):
+            label = original  # as the annotator wrote it
+        else:
+            label = _label(toks, unit.boundary, scheme, glued)
+            if original is not None:
+                spelled_apart.append((unit.speaker, len(per_speaker[unit.speaker]), original))
         per_speaker[unit.speaker].append((us, ue, label, toks, ws, we))
+    if decide and spelled_apart:
+        need_words = True  # a word tier gives the tokens, so each label can be as spelled
+    if need_words:
+        for speaker, k, original in spelled_apart:
+            us, ue, _, toks, ws, we = per_speaker[speaker][k]
+            per_speaker[speaker][k] = (us, ue, original, toks, ws, we)
+    else:
+        losses.add_count(
+            "labels-respelled",
+            "unit values as the source spells them would not read back as their tokens from a TextGrid label "
+            "(and no word tier is written); they are written from the tokens",
+            len(spelled_apart),
+        )
     if not need_words and inner_times:
         losses.add("times-dropped", "word times inside units are not written (word_tiers=False)", count=inner_times)
     if not need_words and labels_lossy:
