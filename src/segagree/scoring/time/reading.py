@@ -16,6 +16,7 @@ from typing import Any
 
 from segagree.errors import InputError, UsageError
 from segagree.formats import format_for, read_document
+from segagree.formats.elan.tab_export import is_elan_export
 from segagree.model import Document
 from segagree.scoring.time.plan import DEFAULT_GAP_LABELS, PlanRow, TimePlan, match_tiers, select_tiers
 from segagree.scoring.time.units import (
@@ -259,7 +260,7 @@ def read_by_plan(
     if how.time_unit != "s" or how.text_column:
         raise UsageError("--time-unit and --text-column read units tables (CSV/TSV); these files are not units tables")
     for s in paths:
-        if looks_like_table(s) and how.fmt is None and not is_transcript_table(s):
+        if looks_like_table(s) and how.fmt is None and not (is_transcript_table(s) or is_elan_export(s)):
             raise InputError(
                 f"not a units table and not a transcript table (Speaker, Utterance); {expected_columns()}", path=s
             )
