@@ -122,7 +122,13 @@ def _built(
     units: list[RawUnit], found: Sequence[str], how: UnitReading, plan: TimePlan, notes: list[str]
 ) -> TimedUnits:
     timed = build_timed_units(
-        units, found, annotators=how.annotators, continuum=how.continuum, category=how.category, notes=notes
+        units,
+        found,
+        annotators=how.annotators,
+        continuum=how.continuum,
+        category=how.category,
+        notes=notes,
+        window=how.window,
     )
     plan.annotators = list(timed.annotators)
     timed.plan = plan
@@ -161,7 +167,7 @@ def _doc_tiers(doc: Document, units: Sequence[RawUnit], renames: Mapping[str, st
 def _file_units(doc: Document, annotator: str, how: UnitReading) -> tuple[list[RawUnit], list[str]]:
     """One annotator's units (speaker = the tier as renamed) and its tiers after ``--tier``."""
     renames = dict(how.speaker_map or {})
-    raw = document_units(doc, annotator, how.category, how.layer)
+    raw = document_units(doc, annotator, how.category, how.layer, untimed=how.untimed)
     raw = [_with(u, speaker=renames.get(u.speaker, u.speaker)) for u in raw]
     tiers = _doc_tiers(doc, raw, renames)
     spec = list(how.options.get("tiers") or [])
@@ -226,7 +232,7 @@ def _read_files(docs: Sequence[Document], how: UnitReading) -> TimedUnits:
 def _read_tiers(doc: Document, how: UnitReading) -> TimedUnits:
     """One file whose tiers are the annotators; a tier without units is one only when named."""
     gaps = _gap_set(how)
-    units, counted = _split_gaps(document_units(doc, None, how.category, how.layer), gaps)
+    units, counted = _split_gaps(document_units(doc, None, how.category, how.layer, untimed=how.untimed), gaps)
     named = list(how.annotator_tiers or []) or list(how.annotators or [])
     with_units = list(dict.fromkeys(u.annotator for u in units))
     tiers = list(dict.fromkeys([*doc.speakers, *with_units, *(t for t in named if t in doc.speakers)]))
