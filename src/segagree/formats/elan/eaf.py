@@ -62,7 +62,11 @@ annotation per unit whose value is the tokens joined by spaces, plus
 ``" " + symbol`` when the boundary is typed; and a ``<speaker>-words`` child tier (type
 ``words``, ``Symbolic_Subdivision``) with the tokens, so they round-trip exactly. Units of one
 speaker that overlap in time go to an extra tier ``<speaker> (2)`` with the same participant,
-since ELAN forbids overlaps within a tier. Times are written in ms (``times-rounded`` loss if
+since ELAN forbids overlaps within a tier (each such unit listed, ``units-moved``). A document
+read from CHAT has a tier per speaker code whose values are its main tiers as written, its
+dependent tiers as ``mor@CHI`` child tiers, and what ELAN has no place for in a header property,
+so that reading the file back gives the CHAT file again (:mod:`segagree.formats.chat.elan_bridge`).
+Times are written in ms (``times-rounded`` loss if
 that loses precision); a document without times gets invented times, 1 s per unit in
 discourse order (``times-invented`` loss, and a header property so that reading it back gives
 NaN times again); units without a time get unaligned slots (``times-unaligned``). ELAN has no
