@@ -120,3 +120,21 @@ def test_cli_window_and_untimed_in_agree_and_run(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     summary = (out / "summary.json").read_text(encoding="utf-8")
     assert '"continuum": [0.0, 3.5]' in summary and '"window": {"start": 0.0, "end": 3.5' in summary
+
+
+def test_a_review_made_with_a_window_is_not_adjudicated(tmp_path: Path) -> None:
+    import openpyxl
+
+    from segagree.errors import SegagreeError
+
+    review = tmp_path / "r.xlsx"
+    segagree.review_time(write_table(tmp_path / "u.csv", ROWS), review, window=(2, 10))
+    book = openpyxl.load_workbook(review)
+    sheet = book["Alignment"]
+    column = [c.value for c in sheet[1]].index("decision") + 1
+    for row in range(2, sheet.max_row + 1):
+        sheet.cell(row, column).value = "kim"
+    book.save(review)
+    with pytest.raises(SegagreeError, match="--window 2.0,10.0"):
+        segagree.adjudicate_time(review, tmp_path / "gold.csv")
+    assert not (tmp_path / "gold.csv").exists()
