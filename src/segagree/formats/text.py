@@ -295,7 +295,7 @@ def _num(value: float) -> str:
 ADAPTER = Adapter(
     name="text",
     extensions=(".txt", ".trn"),
-    description="Du Bois-style transcript, one unit per line (or Rezonator's tab-separated import)",
+    description="Du Bois transcript, one unit per line (or Rezonator's tab-separated import); reads ELAN's tab export",
     read=read,
     write=write,
 )
