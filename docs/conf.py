@@ -18,15 +18,19 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx_click",
+    "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax copied into the site, so formulas render offline
     "segagree_docs",  # the metric cards and the API reference, generated from the code
+    "segagree_links",  # every link between the pages, and every anchor, checked offline
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 # _generated/notes.md is a fragment that differences.md includes, not a page of its own
 exclude_patterns = ["_build", "_generated/README.md", "_generated/notes.md"]
 myst_heading_anchors = 3
-myst_enable_extensions = ["colon_fence"]
-# Code in the pages is shown as written; the tests run it (tests/docs).
-suppress_warnings = ["myst.xref_missing", "misc.highlighting_failure"]
+myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
+# Options are shown as typed: no "--metric" turned into an en dash, no quotes curled, so that a
+# command copied from a page runs.
+smartquotes = False
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

@@ -10,32 +10,57 @@ from typing import Any
 
 
 def cards_page() -> str:
-    """The metric reference page: every card of the registry (name, title, definition, parameters,
-    citation, reference implementation)."""
+    """The metric reference page: every card of the registry (title, formula, range, how to read
+    it, chance level, worked example, parameters, citation with its link, reference implementation)."""
     from segagree.api import metric_cards
 
     lines = [
-        "# Metric reference",
+        "# Metric cards",
         "",
         "Every measure segagree computes, from its card in the registry (`segagree metrics NAME` prints",
-        "the same). Generated from the code at each build.",
+        "the same). Generated from the code at each build; each worked example is run by the tests",
+        "(`tests/docs/test_metric_cards.py`) in the sample corpora (`segagree demo DIR` copies them).",
         "",
     ]
     for name, card in metric_cards().items():
-        info = card.to_dict()
-        lines += [f"## `{name}`: {info.get('title', '')}", ""]
-        for key in ("definition", "citation", "better", "needs", "annotators", "group", "library", "reference"):
-            value = info.get(key)
-            if value not in (None, "", [], {}):
-                lines.append(f"- **{key}**: {value}")
-        params = info.get("parameters") or {}
-        if params:
-            lines.append("- **parameters**: " + "; ".join(f"`{k}` = {v}" for k, v in params.items()))
-        notes = info.get("notes")
-        if notes:
-            lines.append(f"- **notes**: {notes}")
-        lines.append("")
+        lines += card_section(name, card.to_dict())
     return "\n".join(lines) + "\n"
+
+
+def card_section(name: str, info: dict[str, Any]) -> list[str]:
+    """One card as a section of the metric page."""
+    lines = [f"## `{name}`: {info.get('title', '')}", "", str(info.get("definition", "")), ""]
+    if info.get("formula"):
+        lines += ["$$", str(info["formula"]), "$$", ""]
+    for key, label in (("range", "Range"), ("reading", "How to read it"), ("chance", "Chance level")):
+        if info.get(key):
+            lines.append(f"- **{label}**: {info[key]}")
+    better = {"higher": "higher is better", "lower": "lower is better", "none": "a count or description"}
+    lines.append(f"- **Direction**: {better.get(str(info.get('better')), info.get('better'))}")
+    citation = str(info.get("citation", ""))
+    lines.append(
+        f"- **Reference**: [{citation}]({info['link']})" if info.get("link") else f"- **Reference**: {citation}"
+    )
+    params = info.get("parameters") or {}
+    if params:
+        lines.append("- **Parameters**: " + "; ".join(f"`{k}` = {v}" for k, v in params.items()))
+    for key, label in (
+        ("needs", "Input"),
+        ("annotators", "Annotators"),
+        ("group", "Group"),
+        ("library", "Computed by"),
+    ):
+        if info.get(key):
+            lines.append(f"- **{label}**: {info[key]}")
+    if info.get("reference"):
+        lines.append(f"- **Checked against**: {info['reference']}")
+    if info.get("notes"):
+        lines.append(f"- **Notes**: {info['notes']}")
+    lines.append("")
+    if info.get("example"):
+        expression, _, value = str(info["example"]).partition(" -> ")
+        lines += ["Worked example:", "", "```python", f">>> {expression.strip()}", value.strip(), "```", ""]
+    return lines
 
 
 def notes_fragment() -> str:
@@ -65,7 +90,7 @@ def api_page() -> str:
     from segagree.api import PUBLIC
 
     lines = [
-        "# API reference",
+        "# Every public name",
         "",
         "Every public name of the Python API (`import segagree`; names load on first use), from",
         "`segagree.__all__`, with its docstring. Generated from the code at each build.",
@@ -96,9 +121,13 @@ def listed_pages(index_text: str) -> set[str]:
 
 
 def unlisted_pages(srcdir: Path, index_text: str) -> list[str]:
-    """The top-level pages (``docs/*.md``) that no toctree of the index names: pages added by a
-    later change join the site (in a last "More" table of contents) without an edit of the index."""
+    """The top-level pages (``docs/*.md``) that no toctree names (the index's, or a page's own for
+    its sub-pages): pages added by a later change join the site (in a last "More" table of
+    contents) without an edit of the index."""
     listed = listed_pages(index_text)
+    for page in srcdir.glob("*.md"):
+        if page.stem != "index":
+            listed |= listed_pages(page.read_text(encoding="utf-8"))
     return sorted(p.stem for p in srcdir.glob("*.md") if p.stem != "index" and p.stem not in listed)
 
 

@@ -7,6 +7,7 @@ unmarked block fails here, so no example is left out in silence, and the marked 
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -69,6 +70,8 @@ def _commands(block: Block) -> list[tuple[int, str]]:
             i += 1
             line = line[:-1] + " " + lines[i].strip()
         i += 1
+        if block.lang == "console" and not line.startswith("$ "):
+            continue  # a console block's output lines
         line = line.strip().removeprefix("$ ")
         if line.startswith("segagree "):
             out.append((block.line + 1 + start, shlex.split(line, comments=True)))
@@ -178,7 +181,9 @@ def test_the_command_parser_finds_inputs_not_outputs() -> None:
     assert _absent_inputs(commands) == []
     assert _absent_inputs(commands[1:]) == [(2, commands[1][1], ["results/review/x.xlsx"])]
     block = Block("x.md", 10, "console", "$ segagree compare a.txt \\\n    b.txt  # two files\nsegagree x\n", None)
-    assert _commands(block) == [(11, "segagree compare a.txt b.txt"), (13, "segagree x")]
+    assert _commands(block) == [(11, "segagree compare a.txt b.txt")]  # "segagree x" is its output
+    sh = Block("x.md", 10, "sh", "segagree compare a.txt \\\n    b.txt  # two files\nsegagree x\n", None)
+    assert _commands(sh) == [(11, "segagree compare a.txt b.txt"), (13, "segagree x")]
 
 
 @pytest.mark.parametrize("block", [b for b in PYTHON if b.not_run is None], ids=lambda b: b.where)
@@ -187,7 +192,59 @@ def test_python_examples_run(block: Block, sample: Path) -> None:
     assert proc.returncode == 0, f"{block.where}\n{proc.stderr}"
 
 
-@pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.where)
+def _shown_outputs(block: Block) -> list[tuple[int, str, list[str]]]:
+    """A console block's commands (``$ segagree ...``) with the output lines the page shows under
+    each (``...`` stands for lines left out)."""
+    out: list[tuple[int, str, list[str]]] = []
+    for i, line in enumerate(block.body.splitlines()):
+        if line.startswith("$ "):
+            out.append((block.line + 1 + i, line[2:].split("  #")[0].strip(), []))
+        elif out:
+            out[-1][2].append(line)
+    return out
+
+
+def _normalised(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def shows_in_order(shown: list[str], printed: str) -> str | None:
+    """None when every line ``shown`` (``...`` skipped) is a line of ``printed``, in order and
+    whitespace aside; else the first shown line that is not."""
+    lines = _normalised(printed)
+    at = 0
+    for want in _normalised("\n".join(shown)):
+        if want == "...":
+            continue
+        while at < len(lines) and lines[at] != want:
+            at += 1
+        if at == len(lines):
+            return want
+        at += 1
+    return None
+
+
+def test_shown_output_is_matched_line_by_line_in_order() -> None:
+    printed = "a  b\nc\nd\n"
+    assert shows_in_order(["a b", "...", "d"], printed) is None
+    assert shows_in_order(["d", "c"], printed) == "c"
+    assert shows_in_order(["e"], printed) == "e"
+
+
+CONSOLE = [b for b in RUNNABLE if b.lang == "console" and any(shown for _, _, shown in _shown_outputs(b))]
+
+
+@pytest.mark.parametrize("block", CONSOLE, ids=lambda b: b.where)
+def test_console_examples_print_what_the_page_shows(block: Block, sample: Path) -> None:
+    """A console block shows a command's output: run at 80 columns, it prints those lines."""
+    for line, cmd, shown in _shown_outputs(block):
+        proc = run_cli(shlex.split(cmd)[1:], cwd=sample, env={**os.environ, "COLUMNS": "80"})
+        assert proc.returncode == 0, f"{block.page}:{line}: {cmd}\n{proc.stderr}"
+        missing = shows_in_order(shown, proc.stdout + proc.stderr)
+        assert missing is None, f"{block.page}:{line}: {cmd} no longer prints {missing!r}:\n{proc.stdout}{proc.stderr}"
+
+
+@pytest.mark.parametrize("block", [b for b in RUNNABLE if b not in CONSOLE], ids=lambda b: b.where)
 def test_shell_examples_run(block: Block, sample: Path) -> None:
     """A block's commands in order, in one copy of sample_corpora (a later one may read what an
     earlier one wrote)."""

@@ -76,6 +76,9 @@ PUBLIC: dict[str, str] = {
     "segment": "segagree.api.subtitles",
     "check_style": "segagree.api.subtitles",
     "study": "segagree.api.subtitles",
+    # the sample corpora (the tour's files)
+    "sample_corpora_path": "segagree.api.samples",
+    "copy_sample_corpora": "segagree.api.samples",
     # the model and result types
     "Document": "segagree.model",
     "BoundaryScheme": "segagree.model",
@@ -131,6 +134,7 @@ COMMANDS: dict[str, str] = {
     "segment": "segment",
     "degrade": "degrade",
     "study": "study",
+    "demo": "copy_sample_corpora",
 }
 
 # For type checkers and IDEs only (at run time the names load lazily): the same names as PUBLIC and the
@@ -162,6 +166,7 @@ if TYPE_CHECKING:
         review_page_media,
         review_time,
     )
+    from segagree.api.samples import copy_sample_corpora, sample_corpora_path  # noqa: F401
     from segagree.api.scores import (  # noqa: F401
         AgreementResult,
         CompareResult,

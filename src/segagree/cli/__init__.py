@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "degrade": ("degrade_cmd", "Write a degraded copy of a subtitle file: the same words, some breaks changed."),
     "segment": ("segment_cmd", "Drop a subtitle file's breaks and re-break it by length."),
     "check": ("check_cmd", "List the style violations of each cue (no reference needed)."),
+    "demo": ("demo_cmd", "Copy the sample corpora into a folder, to run the tour there."),
     "study": ("study_cmd", "Run every subtitle metric over a grid of degraded references, with plots and a page."),
 }
 
@@ -145,6 +146,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+def _say_on_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def _main(args: list[str]) -> None:
     # The two answers that need nothing, not even click (start-up: python + 10 ms).
     if args == ["--version"]:
@@ -163,6 +168,10 @@ def _main(args: list[str]) -> None:
     import click
 
     from segagree.cli.group import app
+    from segagree.metrics import numba_import
+
+    # A first command after installing waits while numba compiles: said, not left unexplained.
+    numba_import.first_compile = _say_on_stderr
 
     if threading_is_main():
         signal.signal(signal.SIGINT, _on_sigint)

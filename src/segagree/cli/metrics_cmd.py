@@ -70,16 +70,21 @@ def _card_text(card: Any, width: int) -> str:
     lines = [f"{card.name}: {card.title}", ""]
     fields = [
         ("definition", card.definition),
+        *[(label, text) for label, text in (("range", card.range), ("how to read", card.reading)) if text],
+        *([("chance", card.chance)] if card.chance else []),
         (
             "parameters",
             "; ".join(f"{k} = {v}" for k, v in card.parameters.items()) or "none",
         ),
         ("citation", card.citation or "-"),
+        *([("link", card.link)] if card.link else []),
         ("computed by", card.library),
     ]
     if card.reference:
         fields.append(("checked against", card.reference))
     fields.append(("better", card.better))
+    if card.example:
+        fields.append(("example", card.example))
     pad = max(len(label) for label, _ in fields) + 2
     for label, text in fields:
         lines.append(_wrap(text, width, " " * pad, first=(label + ":").ljust(pad)))

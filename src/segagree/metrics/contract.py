@@ -75,6 +75,13 @@ class Card:
         library: what computes it (``"segagree"``, or e.g. ``"sacrebleu"``).
         reference: the implementation (or published example) it is checked against.
         notes: where it deliberately differs from a reference, and anything a user should know.
+        formula: the definition as a LaTeX formula (rendered on the documentation's card), or "".
+        range: the values it can take (``[0, 1]``, ``[-1, 1]``, ``0 or more``).
+        reading: how to read a value: what 1 and 0 (or its best and worst) mean, what moves it.
+        chance: what it is under chance agreement, for measures that have a chance level.
+        link: the citation's DOI or address (``https://...``).
+        example: a worked example: a Python expression (run in the sample corpora, ``segagree``
+            imported), ``->``, and its value as shown; the tests run it.
     """
 
     name: str
@@ -89,6 +96,12 @@ class Card:
     library: str = "segagree"
     reference: str = ""
     notes: str = ""
+    formula: str = ""
+    range: str = ""
+    reading: str = ""
+    chance: str = ""
+    link: str = ""
+    example: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
@@ -98,6 +111,10 @@ class Card:
             raise ValueError(f"measure card {self.name!r}: needs must be one of {INPUT_KINDS}, not {self.needs!r}")
         if self.better not in ("higher", "lower", "none"):
             raise ValueError(f"measure card {self.name!r}: better must be higher, lower or none")
+        if self.link and not self.link.startswith("https://"):
+            raise ValueError(f"measure card {self.name!r}: link must be an https:// address, not {self.link!r}")
+        if self.example and " -> " not in self.example:
+            raise ValueError(f"measure card {self.name!r}: example must read 'expression -> value'")
 
     @classmethod
     def from_text(cls, text: str, **fields: Any) -> Card:
@@ -164,6 +181,12 @@ class Card:
             "library": self.library,
             "reference": self.reference,
             "notes": self.notes,
+            "formula": self.formula,
+            "range": self.range,
+            "reading": self.reading,
+            "chance": self.chance,
+            "link": self.link,
+            "example": self.example,
         }
 
 

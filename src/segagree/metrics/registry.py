@@ -12,6 +12,7 @@ Adding a measure: write its module (card, statistics, score), add one line here,
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import sys
 from collections.abc import Iterable
@@ -20,7 +21,16 @@ from typing import Any
 from segagree.errors import UsageError
 from segagree.metrics.contract import Card, Measure
 
-__all__ = ["ENTRY_POINT_GROUP", "MEASURES", "all_measures", "cards", "get_measure", "group_names", "known_names"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "MEASURES",
+    "all_measures",
+    "cards",
+    "get_measure",
+    "group_names",
+    "guided",
+    "known_names",
+]
 
 ENTRY_POINT_GROUP = "segagree.metrics"
 
@@ -161,9 +171,18 @@ def all_measures() -> list[Measure[Any, Any, Any]]:
     return [get_measure(n) for n in known_names()]
 
 
+def guided(card: Card) -> Card:
+    """``card`` with its reading guide (:mod:`segagree.metrics.guides`) in the fields it leaves empty."""
+    from segagree.metrics.guides import GUIDE_FIELDS, GUIDES
+
+    guide = GUIDES.get(card.name, {})
+    missing: dict[str, Any] = {k: guide[k] for k in GUIDE_FIELDS if k in guide and not getattr(card, k)}
+    return dataclasses.replace(card, **missing) if missing else card
+
+
 def cards() -> dict[str, Card]:
-    """name -> card of every measure."""
-    return {m.name: m.card for m in all_measures()}
+    """name -> card of every measure, with its reading guide."""
+    return {m.name: guided(m.card) for m in all_measures()}
 
 
 def group_names(group: str) -> list[str]:

@@ -36,7 +36,7 @@ from typing import Any
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.contract import Card, Measure, NotApplicableResult, TokenPair, TokenSet
-from segagree.metrics.registry import MEASURES, get_measure, known_names
+from segagree.metrics.registry import MEASURES, get_measure, guided, known_names
 from segagree.model import Document
 from segagree.scoring.tokens.pairing import AnnotationPair
 
@@ -350,8 +350,8 @@ def metric_cards() -> dict[str, Card]:
     """name -> card of every metric: the registry's, then subtitle cards not yet in it."""
     from segagree.metrics.subtitles import scores as subtitles
 
-    cards = {name: get_measure(name).card for name in known_names()}
+    cards = {name: guided(get_measure(name).card) for name in known_names()}
     for card in getattr(subtitles, "METRIC_CARDS", ()):
         if card["name"] not in cards:
-            cards[card["name"]] = _legacy_card(card)
+            cards[card["name"]] = guided(_legacy_card(card))
     return cards
