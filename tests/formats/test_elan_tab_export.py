@@ -54,6 +54,15 @@ def test_default_export_is_read_as_tiers_with_times(tmp_path, name):
     assert doc.meta["unit_tier_attrs"]["CHI"]["PARTICIPANT"] == "CHI"
 
 
+def test_dependent_tiers_of_the_export_are_listed_not_read(tmp_path):
+    path = tmp_path / "aclew.txt"
+    path.write_text(DEFAULT_EXPORT + "vcm@CHI\tCHI\t120077\t121000\t923\tC\nxds@FA1\t\t120500\t122100\t1600\tT\n")
+    doc = read_document(path)
+    assert doc.speakers == ["CHI", "FA1"] and len(units(doc)) == 3
+    ignored = sorted((x.where, x.count) for x in doc.losses.losses if x.kind == "tier-ignored")
+    assert ignored == [("tier 'vcm@CHI'", 1), ("tier 'xds@FA1'", 1)]
+
+
 def test_every_time_format_and_no_participant_column(tmp_path):
     # tier, then begin/end/duration each as hh:mm:ss.ms, ss.msec, msec (ELAN's order), then the value
     row = "A\t00:00:01.500\t1.5\t1500\t00:00:02.250\t2.25\t2250\t00:00:00.750\t0.75\t750\tso I went ,\n"

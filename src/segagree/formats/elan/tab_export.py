@@ -29,7 +29,8 @@ the plan says), each annotation a unit with its times and its value split at whi
 value's final endnote (``.`` ``?`` ``,`` ``--``, or glued: ``colors.``) is the unit's boundary, as in
 the ELAN reader; each tier's participant is kept as the ELAN reader keeps it
 (``meta['unit_tier_attrs']``). Blank values are skipped (counted), values holding only an endnote are
-listed.
+listed. A tier named ``NAME@PARENT`` whose parent is a tier of the file (ELAN's and the ACLEW template's
+dependent tiers: ``vcm@CHI``, ``xds@FA1``) is a dependent tier, not units: it is listed as not read.
 """
 
 from __future__ import annotations
@@ -361,6 +362,14 @@ def _add(found: _Found, tier: str, participant: str, start: float, end: float, v
     found.rows.append(_Row(tier, participant, start, end, value, line))
 
 
+def _dependent_tiers(found: _Found) -> dict[str, int]:
+    """The tiers named ``NAME@PARENT`` whose parent is a tier of the export (ELAN's and ACLEW's naming of
+    dependent tiers: ``vcm@CHI``, ``xds@FA1``, ``mor@CHI``), with their number of annotations."""
+    tiers = set(found.tiers)
+    dependent = [t for t in found.tiers if "@" in t and t.rsplit("@", 1)[1] in tiers]
+    return {t: sum(1 for r in found.rows if r.tier == t) for t in dependent}
+
+
 def read_export(
     path: Path,
     text: str,
@@ -378,6 +387,13 @@ def read_export(
         )
     stem = path.name.split(".")[0]
     found = _collect(split_rows(text, sep), shape, path, stem, sep)
+    dependent = _dependent_tiers(found)
+    for tier, n in dependent.items():
+        losses.add(
+            "tier-ignored", "a dependent tier (named NAME@PARENT) is not read as units", where=f"tier {tier!r}", count=n
+        )
+    found.rows = [r for r in found.rows if r.tier not in dependent]
+    found.tiers = [t for t in found.tiers if t not in dependent]
     if not found.rows:
         raise InputError("no units: every annotation value is empty", path=path)
     order = {t: i for i, t in enumerate(found.tiers)}
