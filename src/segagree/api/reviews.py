@@ -25,13 +25,15 @@ if TYPE_CHECKING:
 
 class TimeReviewOutcome(TypedDict):
     """What :func:`review_time` wrote: the workbook or page, the measure whose alignment it lists, the
-    number of aligned groups, the groups per kind and the timeline plots."""
+    number of aligned groups, the groups per kind, the timeline plots and the reading's notes (what was
+    skipped, the window)."""
 
     path: str
     measure: str
     groups: int
     kinds: dict[str, int]
     plots: list[str]
+    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,7 @@ def review_time(
     there are several speakers).
 
     Returns:
-        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths]}``.
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "notes": [...]}``.
     """
 
     from segagree.outputs.time_review import group_rows, write_time_review
@@ -176,7 +178,14 @@ def review_time(
         path = write_time_review(output, rows, list(timed.annotators), settings)
     plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
-    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots}
+    return {
+        "path": str(path),
+        "measure": name,
+        "groups": len(rows),
+        "kinds": kinds,
+        "plots": plots,
+        "notes": list(timed.notes),
+    }
 
 
 def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Path) -> list[dict[str, str]]:

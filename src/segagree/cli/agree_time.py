@@ -331,6 +331,8 @@ def run_time_review(
     say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:
         say(f"wrote {path}: the units and their alignment")
+    for note in out.get("notes", []):
+        say(f"note: {note}")
     if page:
         say(api.review_page_media(out["path"]))
 
