@@ -109,6 +109,7 @@ def test_tab_inside_a_value_stays_in_the_value(tmp_path):
         ("A\tA\t5000\t300\tyes .\n", "ends"),  # begin + duration, or end + duration: cannot be told apart
         ("A\t00:00:01:12\t00:00:02:00\tyes .\n", "SMPTE"),
         ("A\t1000\t2000\t500\tyes .\n", "duration"),  # a third time that is no duration
+        ("A\t1000\t2000\t1000\tyes\x00 .\n", "NUL"),
     ],
 )
 def test_ambiguous_or_unreadable_exports_are_refused(tmp_path, content, why):

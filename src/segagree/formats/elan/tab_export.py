@@ -38,6 +38,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,21 +126,29 @@ def _time_roles(formats: list[str]) -> tuple[tuple[tuple[str, str], ...], str | 
 
 def _headerless(rows: list[list[str]]) -> ExportShape | None:
     """The shape of rows with no header, or None when they are not an ELAN export: at most two
-    label cells, then two or more time columns, then the value (which may hold tabs: more cells)."""
+    label cells, then two to twelve time columns (three groups of at most four formats), then the
+    value (which may hold tabs: more cells). Columns are looked at only as far as the shape needs."""
     width = min(len(r) for r in rows)
-    formats = [_column_format(rows, j) for j in range(width)]
+    known: dict[int, str | None] = {}
+
+    def fmt(j: int) -> str | None:
+        if j not in known:
+            known[j] = _column_format(rows, j)
+        return known[j]
+
+    most = 3 * len(TIME_FORMATS)
     for first in range(min(3, width)):
-        if first and formats[first - 1] is not None:
+        if first and fmt(first - 1) is not None:
             return None  # a time column before: the run of times started earlier
-        if formats[first] is None:
+        if fmt(first) is None:
             continue
         end = first
-        while end < width and formats[end] is not None:
+        while end < width and end - first <= most and fmt(end) is not None:
             end += 1
         if end == width:
             end -= 1  # the value is a number in every row: it is the last cell, not a time
-        run = [f or "" for f in formats[first:end]]
-        if len(run) < 2:
+        run = [fmt(j) or "" for j in range(first, end)]
+        if not 2 <= len(run) <= most:
             return None  # one number before a text (a units table, a numbered list) is no ELAN export
         labels = ("tier", "participant")[:first]
         times, refusal = _time_roles(run)
@@ -385,8 +394,17 @@ def read_export(
         raise InputError(
             f"an ELAN tab-delimited export ({shape.describe()}) that cannot be read: {shape.refusal}", path=path
         )
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError("a NUL character (a binary file?); expected an ELAN export", path=path, place=f"line {line}")
     stem = path.name.split(".")[0]
-    found = _collect(split_rows(text, sep), shape, path, stem, sep)
+    try:
+        if sep != "\t" and csv.field_size_limit() < len(text):
+            csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # a cell may be as long as the file
+        rows = split_rows(text, sep)
+    except csv.Error as err:
+        raise InputError(f"not a readable ELAN CSV export: {err}", path=path) from err
+    found = _collect(rows, shape, path, stem, sep)
     dependent = _dependent_tiers(found)
     for tier, n in dependent.items():
         losses.add(
