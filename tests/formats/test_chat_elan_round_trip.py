@@ -103,3 +103,27 @@ def test_real_chat_files_come_back_byte_for_byte(name: str, tmp_path: Path) -> N
     write_document(read_document(source), tmp_path / "x.eaf")
     write_document(read_document(tmp_path / "x.eaf"), tmp_path / name)
     assert (tmp_path / name).read_bytes() == source.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["teicorpo_short.cha", "teicorpo_064.cha"])
+def test_dependent_tiers_are_those_of_pylangacqs_conversion(name: str, tmp_path: Path) -> None:
+    """pylangacq's own CHAT-to-ELAN conversion (``to_elan``) as the reference: the same ``mor@CHI``
+    tiers holding the same values (its output carries CHAT's bullet bytes, which XML cannot hold:
+    they are removed before pympi parses it)."""
+    import re
+
+    pylangacq = pytest.importorskip("pylangacq")
+    pympi = pytest.importorskip("pympi")
+    source = shared_path("corpora", "chat", name)
+    ref_path, ours_path = tmp_path / "ref.eaf", tmp_path / "ours.eaf"
+    text = pylangacq.read_chat(str(source), strict=False).to_elan_strs()[0]
+    ref_path.write_text(re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f]", "", text), encoding="utf-8")
+    write_document(read_document(source), ours_path)
+    ref, ours = pympi.Elan.Eaf(str(ref_path)), pympi.Elan.Eaf(str(ours_path))
+
+    def dependents(eaf: object) -> dict[str, list[str]]:
+        tiers = [t for t in eaf.get_tier_names() if "@" in t]  # type: ignore[attr-defined]
+        data = eaf.get_ref_annotation_data_for_tier  # type: ignore[attr-defined]
+        return {t: sorted(" ".join(v.split()) for *_, v, _ in data(t)) for t in tiers}
+
+    assert dependents(ours) == dependents(ref) != {}
