@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -200,9 +201,16 @@ def chat_stash(properties: dict[str, str]) -> dict[str, Any]:
     return stash if isinstance(stash, dict) else {}
 
 
+@lru_cache(maxsize=8192)
+def _terminator(value: str, ca: bool) -> str | None:
+    """A main tier's terminator (asked for twice per unit on reading: once for the boundary, once
+    for the ``terminator`` column)."""
+    return tokenise(value, ca=ca)[1]
+
+
 def value_boundary(value: str, scheme: BoundaryScheme, iu_layout: bool, ca: bool = False) -> int | None:
     """The boundary code of a CHAT main tier written as an ELAN value: its terminator's."""
-    _, term = tokenise(value, ca=ca)
+    term = _terminator(value, ca)
     if term is None and iu_layout:
         return terminator_code(",", scheme)
     return terminator_code(term, scheme)
@@ -225,7 +233,8 @@ def restore_chat_columns(
     starts, ends = doc.column("start"), doc.column("end")
     meta: dict[str, Any] = stash["meta"] if isinstance(stash.get("meta"), dict) else {}
     cols: dict[str, list[str]] = {c: [] for c in WRITTEN_COLUMNS}
-    for u, tid, aid in zip(doc.units(), tiers, aids, strict=True):
+    units = list(doc.units())
+    for u, tid, aid in zip(units, tiers, aids, strict=True):
         code = _OVERFLOW.sub("", tid)
         value = value_of.get(aid, "")
         entry: dict[str, Any] = kept[aid] if isinstance(kept.get(aid), dict) else {}
@@ -238,14 +247,21 @@ def restore_chat_columns(
         cols["chat_raw"].append(raw)
         cols["chat_deps"].append(dep_text)
         cols["chat_before"].append(str(entry.get("before", "")))
-        cols["terminator"].append(tokenise(value, ca=bool(meta.get("ca")))[1] or "")
+        cols["terminator"].append(_terminator(value, bool(meta.get("ca"))) or "")
+    firsts = np.asarray([u.rows[0] for u in units], dtype=np.int64)
+    owner = np.full(doc.n_tokens, -1, dtype=np.int64)  # each token's unit
+    for k, u in enumerate(units):
+        if u.rows[-1] - u.rows[0] + 1 == len(u.rows):
+            owner[u.rows[0] : u.rows[-1] + 1] = k  # (a slice: one fancy index per unit was most of the time)
+        else:
+            owner[list(u.rows)] = k
     for name, per_unit in cols.items():
-        values = np.full(doc.n_tokens, "", dtype=object)
-        for u, v in zip(doc.units(), per_unit, strict=True):
-            if name in ("chat_code", "terminator"):
-                values[list(u.rows)] = v
-            else:
-                values[u.rows[0]] = v
+        per = np.asarray(per_unit, dtype=object)
+        if name in ("chat_code", "terminator"):  # on every token of the unit, as the CHAT reader has them
+            values = np.where(owner >= 0, per[np.maximum(owner, 0)], "").astype(object)
+        else:  # on the unit's first token only
+            values = np.full(doc.n_tokens, "", dtype=object)
+            values[firsts] = per
         doc.set_column(name, values)
     if meta:
         doc.meta["chat"] = meta
