@@ -166,3 +166,12 @@ def test_export_of_a_real_eaf_reads_as_pympi_reads_the_eaf(tmp_path):
     )
     assert len(got) + dropped == len(expected)
     assert set(got) <= set(expected)
+
+
+def test_media_lines_and_a_file_name_column_of_a_multi_file_export(tmp_path):
+    path = tmp_path / "many.txt"
+    rows = "".join(line.rstrip("\n") + "\tsession1.eaf\n" for line in DEFAULT_EXPORT.splitlines(keepends=True))
+    path.write_text('"#file:///data/session1.wav -- offset: 0"\n\n' + rows, encoding="utf-8")
+    doc = read_document(path)
+    assert [u[3] for u in units(doc)] == ["what's that", "nice colors", "0"]
+    assert any(item.kind == "columns-ignored" for item in doc.losses.notes)

@@ -86,7 +86,7 @@ def read(
         if not units:
             raise InputError("no units: every line is empty", path=path)
         return from_units(Path(path).stem, units, meta={"layout": "rezonator"}, **common)
-    shape = sniff(text) if "\t" in first else None
+    shape = sniff(text)
     if shape is not None:
         return read_export(Path(path), text, shape, scheme, sep="\t", source_format="text", losses=losses)
     cols = _dubois_units(lines, path, scheme, glued)

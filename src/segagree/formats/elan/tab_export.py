@@ -195,12 +195,23 @@ def _named_shape(header: list[str]) -> ExportShape | None:
     return shape
 
 
+def _is_row(cells: list[str]) -> bool:
+    """A row of data or header: not blank, and not one of the ``#`` lines ELAN writes before the rows
+    (``"#file:///.../rec.wav -- offset: 0"`` media lines, ``"#name"`` file lines of a multi-file export)."""
+    return any(c.strip() for c in cells) and not cells[0].lstrip('"').startswith("#")
+
+
+def _file_column(rows: list[list[str]], value_at: int) -> bool:
+    """Whether the last cell of every row, after the value, is a file name (a multi-file export)."""
+    return all(len(r) > value_at + 1 and r[-1].strip().lower().endswith(".eaf") for r in rows)
+
+
 def export_shape(rows: list[list[str]], *, foreign_header: bool = True) -> ExportShape | None:
     """The columns of an ELAN export (:class:`ExportShape`, whose ``refusal`` says why one cannot be
     read), or None when ``rows`` (the first rows of a file, split at the separator) are not one.
     ``foreign_header``: a first row that does not fit the rows below it may be a header in another
     language (tab-separated files: a CSV file with a header of its own is a table)."""
-    rows = [r for r in rows if any(c.strip() for c in r)]
+    rows = [r for r in rows if _is_row(r)]
     if not rows:
         return None
     named = _named_shape(rows[0])
@@ -265,6 +276,7 @@ class _Found:
     blank: int = 0
     tiers: list[str] = field(default_factory=list)
     participants: dict[str, str] = field(default_factory=dict)
+    file_column: bool = False
 
 
 def _seconds(cell: str, fmt: str) -> float:
@@ -313,10 +325,12 @@ def _row_times(cells: list[str], columns: list[tuple[int, str, str]], path: Path
 def _collect(rows: list[list[str]], shape: ExportShape, path: Path, stem: str, sep: str) -> _Found:
     """Every annotation of the rows (line numbers counted over blank lines too)."""
     found = _Found()
-    data = [(line, cells) for line, cells in enumerate(rows, start=1) if any(c.strip() for c in cells)]
+    data = [(line, cells) for line, cells in enumerate(rows, start=1) if _is_row(cells)]
     header = data.pop(0)[1] if shape.header and data else []
     time_at = _time_columns(header, shape)
     width = max(j for j, _, _ in time_at) + 1
+    file_column = not shape.tiers and shape.value_column is None and _file_column([c for _, c in data], width)
+    found.file_column = file_column
     for line, cells in data:
         if len(cells) <= width and not shape.tiers:
             raise InputError(
@@ -332,7 +346,8 @@ def _collect(rows: list[list[str]], shape: ExportShape, path: Path, stem: str, s
         if shape.value_column is not None:
             value = cells[shape.value_column] if shape.value_column < len(cells) else ""
         else:
-            value = sep.join(cells[width:])  # a tab inside a value splits it into cells
+            # A tab inside a value splits it into cells; a multi-file export ends each row with the file.
+            value = sep.join(cells[width : len(cells) - file_column])
         tier = label.get("tier") or label.get("participant") or stem
         _add(found, tier, label.get("participant", ""), start, end, value, line)
     return found
@@ -437,7 +452,7 @@ def read_export(
     losses.note("read-as-elan-export", f"read as ELAN's tab-delimited export: {shape.describe()}")
     losses.add_count("annotations-blank", "blank annotation values are not units", found.blank)
     losses.add_items("units-dropped", "annotation values holding only an endnote are not units", only_endnote)
-    if shape.ignored:
+    if shape.ignored or found.file_column:
         losses.note("columns-ignored", "the file name and path columns are not read")
     meta: dict[str, Any] = {"layout": "elan-export", "elan_export": shape.describe()}
     if any(found.participants.values()):
