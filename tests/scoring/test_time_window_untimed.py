@@ -138,3 +138,19 @@ def test_a_review_made_with_a_window_is_not_adjudicated(tmp_path: Path) -> None:
     with pytest.raises(SegagreeError, match="--window 2.0,10.0"):
         segagree.adjudicate_time(review, tmp_path / "gold.csv")
     assert not (tmp_path / "gold.csv").exists()
+
+
+def test_segagree_toml_sets_a_run_window(tmp_path: Path) -> None:
+    import json
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    write_table(corpus / "t.kim.csv", [r for r in ROWS if r[0] == "kim"])
+    write_table(corpus / "t.lee.csv", [r for r in ROWS if r[0] == "lee"])
+    (corpus / "segagree.toml").write_text("[time]\nwindow = [2, 10]\n", encoding="utf-8")
+    segagree.run(corpus, tmp_path / "out", time=True, measures=["alpha_u"], report=False)
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert '"continuum": [2.0, 10.0]' in json.dumps(summary)
+    (corpus / "segagree.toml").write_text("[time]\nwindow = [10, 2]\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="window"):
+        segagree.run(corpus, tmp_path / "out2", time=True, measures=["alpha_u"], report=False)
