@@ -43,22 +43,27 @@ def dependents(path: Path) -> dict[str, list[str]]:
     return {t: sorted(" ".join(v.split()) for *_, v, _ in eaf.get_ref_annotation_data_for_tier(t)) for t in tiers}
 
 
+def check(source: Path, tmp: Path) -> str:
+    """One file's line of the table."""
+    eaf, back, ref = tmp / "x.eaf", tmp / source.name, tmp / "ref.eaf"
+    to_eaf = best(lambda: write_document(read_document(source), eaf))
+    to_cha = best(lambda: write_document(read_document(eaf), back))
+    same = back.read_bytes() == source.read_bytes()
+    reader = pylangacq.read_chat(str(source), strict=False)
+    theirs = best(reader.to_elan_strs)
+    ref.write_text(_NOT_XML.sub("", reader.to_elan_strs()[0]), encoding="utf-8")
+    ours, reference = dependents(eaf), dependents(ref)
+    moved = {t for t in ours if t.endswith(")")}  # overlapping utterances on an extra tier
+    agree = all(ours.get(t) == v for t, v in reference.items() if not any(m.startswith(t) for m in moved))
+    return f"{source.name:38} {str(same):>5} {str(agree):>15} {to_eaf:9.3f} {to_cha:9.3f} {theirs:12.3f}"
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
     print(f"{'file':38} {'back':>5} {'deps=pylangacq':>15} {'to eaf s':>9} {'to cha s':>9} {'pylangacq s':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         for source in sorted(CHAT.iterdir()):
-            eaf, back, ref = Path(tmp) / "x.eaf", Path(tmp) / source.name, Path(tmp) / "ref.eaf"
-            to_eaf = best(lambda: write_document(read_document(source), eaf))
-            to_cha = best(lambda: write_document(read_document(eaf), back))
-            same = back.read_bytes() == source.read_bytes()
-            reader = pylangacq.read_chat(str(source), strict=False)
-            theirs = best(lambda: reader.to_elan_strs())
-            ref.write_text(_NOT_XML.sub("", reader.to_elan_strs()[0]), encoding="utf-8")
-            ours, reference = dependents(eaf), dependents(ref)
-            moved = {t for t in ours if t.endswith(")")}  # overlapping utterances on an extra tier
-            agree = all(ours.get(t) == v for t, v in reference.items() if not any(m.startswith(t) for m in moved))
-            print(f"{source.name:38} {str(same):>5} {str(agree):>15} {to_eaf:9.3f} {to_cha:9.3f} {theirs:12.3f}")
+            print(check(source, Path(tmp)))
 
 
 if __name__ == "__main__":
