@@ -154,3 +154,8 @@ def test_segagree_toml_sets_a_run_window(tmp_path: Path) -> None:
     (corpus / "segagree.toml").write_text("[time]\nwindow = [10, 2]\n", encoding="utf-8")
     with pytest.raises(UsageError, match="window"):
         segagree.run(corpus, tmp_path / "out2", time=True, measures=["alpha_u"], report=False)
+
+
+def test_an_unknown_untimed_mode_is_refused_for_tables_too(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="untimed must be one of"):
+        segagree.read_time_units(write_table(tmp_path / "u.csv", ROWS), untimed="drop")

@@ -22,11 +22,13 @@ from segagree.scoring.time.plan import DEFAULT_GAP_LABELS, PlanRow, TimePlan, ma
 from segagree.scoring.time.units import (
     CATEGORY_MODES,
     SINGLE,
+    UNTIMED_MODES,
     RawUnit,
     TimedUnits,
     UnitReading,
     build_timed_units,
     check_unit,
+    check_window,
     document_units,
     reader_notes,
 )
@@ -307,6 +309,15 @@ def check_category(category: str) -> None:
         raise UsageError(f"category must be one of {CATEGORY_MODES}, not {category!r}")
 
 
+def _check_reading(how: UnitReading) -> None:
+    """Refuse a category, an untimed mode or a window that cannot be (before any file is read)."""
+    check_category(how.category)
+    if how.untimed not in UNTIMED_MODES:
+        raise UsageError(f"untimed must be one of {UNTIMED_MODES}, not {how.untimed!r}")
+    if how.window is not None:
+        check_window(how.window)
+
+
 def annotator_names(
     sources: Sequence[str | Path | Document], named: Mapping[str, str | Path] | None = None
 ) -> tuple[list[str | Path | Document], list[str | None], list[str]]:
@@ -363,7 +374,7 @@ def read_timed_units(
     """Read units from files (one per annotator, one with a tier per annotator, or units tables)
     or Documents, by the annotation plan (:mod:`segagree.scoring.time.plan`); the result's ``plan``
     says how each file and tier was read. ``named`` maps annotator -> file (see :func:`annotator_names`)."""
-    check_category(how.category)
+    _check_reading(how)
     if not sources and not named:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
     items, names, notes = annotator_names(sources, named)
@@ -383,5 +394,5 @@ def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = _DE
     """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
     not the file stem; units tables name their own annotators (a header-only table declares the
     given name with no units)."""
-    check_category(how.category)
+    _check_reading(how)
     return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))
