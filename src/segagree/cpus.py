@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 
 def usable_cpus() -> int:
@@ -12,3 +13,12 @@ def usable_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def can_fork() -> bool:
+    """Whether a forked child may do work: on Linux (macOS's system libraries are not fork-safe,
+    Windows has no fork), from a process running no other thread (a lock another thread holds at
+    the fork would stay held in the child: a notebook or a caller's thread pool)."""
+    import threading
+
+    return sys.platform.startswith("linux") and threading.active_count() == 1

@@ -257,7 +257,7 @@ def test_page_is_self_contained_and_escapes_the_annotation(tmp_path: Path) -> No
 def test_media_and_margin_with_a_workbook_are_reported(tmp_path: Path) -> None:
     case = _make_case("eaf", tmp_path, True)
     done = CliRunner().invoke(app, ["review", *case["args"], "-o", str(tmp_path / "r.xlsx"), "--margin", "2"])
-    assert done.exit_code == 0 and "--media and --margin apply to the review page" in done.output
+    assert done.exit_code == 0 and "--margin applies to the review page" in done.output
     done = CliRunner().invoke(app, ["review", *case["args"], "-o", str(tmp_path / "r.html"), "--margin", "-1"])
     assert done.exit_code == 2 and "--margin" in done.output
 

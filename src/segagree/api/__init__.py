@@ -65,6 +65,8 @@ PUBLIC: dict[str, str] = {
     "adjudicate_time": "segagree.api.reviews",
     "is_time_review": "segagree.api.reviews",
     "ReviewOutcome": "segagree.api.reviews",
+    "CueSettings": "segagree.api.reviews",
+    "pause_baseline": "segagree.api.cue_baseline",
     "TimeReviewOutcome": "segagree.api.reviews",
     # corpus runs and panels
     "run": "segagree.api.corpus",
@@ -124,6 +126,7 @@ COMMANDS: dict[str, str] = {
     "panel": "panel",
     "review": "review",
     "review --time": "review_time",
+    "baseline": "pause_baseline",
     "adjudicate": "adjudicate",
     "adjudicate (time review)": "adjudicate_time",
     "run": "run",
@@ -144,6 +147,7 @@ if TYPE_CHECKING:
     from segagree.adjudication.time import TimeAdjudication  # noqa: F401
     from segagree.adjudication.tokens import AdjudicationReport  # noqa: F401
     from segagree.api.corpus import run  # noqa: F401
+    from segagree.api.cue_baseline import pause_baseline  # noqa: F401
     from segagree.api.documents import (  # noqa: F401
         BatchConversion,
         ConversionReport,
@@ -157,6 +161,7 @@ if TYPE_CHECKING:
     )
     from segagree.api.machine_panel import PanelResult, panel  # noqa: F401
     from segagree.api.reviews import (  # noqa: F401
+        CueSettings,
         ReviewOutcome,
         TimeReviewOutcome,
         adjudicate,

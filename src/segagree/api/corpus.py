@@ -45,6 +45,7 @@ def run(
     review_pages: bool | None = None,
     machines: Sequence[str] | None = None,
     metrics: str | Sequence[str] | None = None,
+    cues: bool = False,
 ) -> RunOutcome:
     """Score every text of a corpus folder and write the outputs: every pair of annotators on their
     shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
@@ -81,6 +82,9 @@ def run(
         metrics: token track: the measures computed besides S_f and S_f^B (names or groups, as
             :func:`compare`'s), instead of ``segagree.toml``'s; a subtitle text gets only the subtitle
             measures named (``"subtitles"`` for all of them), none when none is.
+        cues: token track: the acoustic cues at every boundary of every text whose recording is found,
+            pooled into a cue profile (``cues.csv``, ``plots/cues.png``, a section of the report; needs
+            ``segagree[cues]``).
 
     Example::
 
@@ -114,6 +118,8 @@ def run(
         keywords |= {"review_pages": review_pages, "workbooks": workbooks or None}
         if metrics:
             raise UsageError("metrics are the token track's measures; run(time=True) takes measures=")
+        if cues:
+            raise UsageError("the acoustic cues are measured on the token track only so far; run(time=True) has none")
         given = [k for k, v in keywords.items() if v is not None and not keyword_applies("run", k, TIME)]
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
@@ -127,6 +133,8 @@ def run(
             choose_metrics(settings, metrics)
         if format is not None:
             settings.format = format
+        if cues:
+            settings.cues = True
         if read_options:
             settings.read.update(read_options)
             if "encoding" in settings.read:

@@ -68,6 +68,7 @@ def panel(
     params: Mapping[str, Any] | None = None,
     category: str = "label",
     out: PathLike | None = None,
+    reference: str | Sequence[str] = (),
 ) -> PanelResult:
     """Judge one or more segmenters against a panel of human annotators (Fournier & Inkpen 2012,
     section 3.4; Medelyan & Witten 2006).
@@ -93,13 +94,92 @@ def panel(
             :func:`agree_time`); ``measure``, ``coefficient`` and ``dataset`` do not apply.
         out: a folder to write ``panel.csv`` (the summary schema), ``panel.json`` and ``panel.html``
             into; their paths are the result's ``outputs``.
+        reference: reference machines (such as the pause baseline, :func:`segagree.pause_baseline`),
+            judged like the others and added to ``machines`` if missing; every other machine's
+            verdict then begins by where its change stands against each reference's ("above the
+            pause baseline, ..."), also under ``against_reference``.
 
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
     """
+    names = [machines] if isinstance(machines, str) else list(machines)
+    references = [reference] if isinstance(reference, str) else list(reference)
+    names += [r for r in references if r not in names]
+    return _against_reference(
+        _judged(
+            source,
+            names,
+            humans,
+            dataset=dataset,
+            measure=measure,
+            coefficient=coefficient,
+            n_boot=n_boot,
+            n_perm=n_perm,
+            seed=seed,
+            level=level,
+            layer=layer,
+            scheme=scheme,
+            normalise_speakers=normalise_speakers,
+            speaker_map=speaker_map,
+            format=format,
+            read_options=read_options,
+            time=time,
+            params=params,
+            category=category,
+            out=None,
+        ),
+        references,
+        out,
+    )
+
+
+def _against_reference(result: PanelResult, references: Sequence[str], out: PathLike | None) -> PanelResult:
+    """Each non-reference machine's change read against each reference machine's (the verdict's start)."""
+    machines = result["results"]
+    for name, r in machines.items():
+        if name in references:
+            continue
+        mine = r["added"]["change"]
+        readings = {}
+        for ref in references:
+            theirs = machines[ref]["added"]["change"]
+            if mine is None or theirs is None:
+                continue
+            side = "above" if mine > theirs + 1e-12 else "below" if mine < theirs - 1e-12 else "level with"
+            readings[ref] = {"change": theirs, "reading": side}
+        if readings:
+            r["against_reference"] = readings
+            said = ", ".join(f"{v['reading']} the {ref} baseline" for ref, v in readings.items())
+            r["verdict"] = f"{said}, {r['verdict']}"
+    return _written(result, out)
+
+
+def _judged(
+    source: PathLike | Sequence[PathLike] | None,
+    names: list[str],
+    humans: Sequence[str] | None,
+    *,
+    dataset: PathLike | Mapping[str, Mapping[str, Sequence[int]]] | None,
+    measure: str,
+    coefficient: str,
+    n_boot: int,
+    n_perm: int,
+    seed: int,
+    level: float,
+    layer: str | None,
+    scheme: Any,
+    normalise_speakers: bool,
+    speaker_map: Mapping[str, str] | None,
+    format: str | None,
+    read_options: Mapping[str, Any] | None,
+    time: bool,
+    params: Mapping[str, Any] | None,
+    category: str,
+    out: PathLike | None,
+) -> PanelResult:
+    """:func:`panel`'s numbers (its arguments, ``names`` the machines)."""
     from segagree.metrics.chance.panel import panel_statistics
 
-    names = [machines] if isinstance(machines, str) else list(machines)
     if time:
         from segagree.metrics.unitizing.gamma import GammaMeasure
 

@@ -17,6 +17,7 @@ from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.boundary.sf import check_mode
 from segagree.metrics.chance.models import DEFAULT_SIMS
 from segagree.model import Document
+from segagree.scoring.acoustics.settings import CueSettings
 
 if TYPE_CHECKING:
     from segagree.adjudication.time import TimeAdjudication
@@ -34,6 +35,7 @@ class TimeReviewOutcome(TypedDict):
     kinds: dict[str, int]
     plots: list[str]
     notes: list[str]
+    cues: str
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class ReviewOutcome:
     operations: int
     sf: float | None
     unpaired_speakers: dict[str, list[str]] = field(default_factory=dict)
+    cues: str = ""  # where the acoustic cues come from, or why there are none ('' without cues)
 
 
 def review(
@@ -66,6 +69,8 @@ def review(
     media: PathLike | None = None,
     margin: float = 1.0,
     metrics: str | Sequence[str] | None = None,
+    cues: bool | None = None,
+    cue_settings: CueSettings | None = None,
 ) -> ReviewOutcome:
     """Write the review workbook (.xlsx) of one pair of annotations: every edit operation with its
     speaker, position, context and cost, and a decision column for :func:`adjudicate`'s input.
@@ -78,7 +83,11 @@ def review(
     put the simulated kappa on the Summary sheet. ``common_speakers`` scores the speakers both
     annotations have; the others are in the outcome's ``unpaired_speakers``. ``metrics`` chooses the
     measures besides S_f on the Summary sheet, as ``run(metrics=...)`` does (subtitle measures only
-    when named).
+    when named). ``cues`` gives each row the acoustic cues at its boundary point
+    (:mod:`segagree.scoring.acoustics`: pause, F0 and intensity reset, speech rate, final lengthening)
+    from the recording (``media`` or the one A's file names), with ``cue_settings`` (Praat's defaults);
+    None: when a recording is found and parselmouth is installed; True: always (columns empty with the
+    reason without them); False: never. The recording's tracks are cached beside the output (``.segagree-cues/``).
 
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
@@ -114,17 +123,32 @@ def review(
     result = run_task(text, "A", "B", str(a), str(b), config)
     if not result["ok"]:
         raise SegagreeError(result["error"])
+    from segagree.corpus.acoustic_cues import attach_cues, cue_summary
+
     if page:
         from segagree.outputs.review_page import token_page_data, write_review_page
 
-        data = token_page_data([result], config, output.resolve().parent, media=media, margin=margin)
+        data = token_page_data(
+            [result], config, output.resolve().parent, media=media, margin=margin, cues=cues, cue_settings=cue_settings
+        )
         path = write_review_page(output, data)
+        said = data["cues"]
     else:
+        if cues is not False:
+            attach_cues(
+                [result],
+                config,
+                media=media,
+                settings=cue_settings,
+                output_dir=output.resolve().parent,
+                always=bool(cues),
+            )
         path = write_review_workbook(output, [result], config)
+        said = cue_summary([result])
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
-    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired)
+    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, said)
 
 
 def review_time(
@@ -136,6 +160,8 @@ def review_time(
     plot: PathLike | None = None,
     media: PathLike | None = None,
     margin: float = 1.0,
+    cues: bool | None = None,
+    cue_settings: CueSettings | None = None,
     **reading: Any,
 ) -> TimeReviewOutcome:
     """Write the review workbook (.xlsx) of a best alignment of units in time: one row per aligned group
@@ -146,10 +172,14 @@ def review_time(
     The alignment comes from ``measure`` or from the first measure of the time group that gives one
     (gamma's, Mathet et al. 2015); ``params`` are its parameters, ``reading`` :func:`read_time_units`'s.
     ``plot`` (a .png) also draws each speaker's units and their alignment (``NAME.SPEAKER.png`` when
-    there are several speakers).
+    there are several speakers). ``cues``: each annotator's pause, F0 and intensity reset at
+    the end of its unit in the row, from the recording (``media`` or the first source naming one), as
+    :func:`review`'s ``cues`` (None: when a recording is found).
 
     Returns:
-        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "notes": [...]}``.
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "notes": [...], "cues"}``;
+        ``notes`` are the reading's (the window, skipped CHAT utterances); ``cues`` is ``cues from NAME``,
+        the reason there are none, or empty.
     """
 
     from segagree.outputs.time_review import group_rows, write_time_review
@@ -162,20 +192,31 @@ def review_time(
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
     settings["sources"] = _recorded_sources(sources, Path(output))  # the gold is written on the first one
+    said = ""  # where the cues come from (a workbook), or why there are none
+    items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
+    paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
+    extra: list[str] = []
+    tracks = None
+    if cues is not False:
+        from segagree.corpus.acoustic_cues import time_cues
+
+        extra, said, tracks = time_cues(
+            rows, timed, paths, media=media, settings=cue_settings, output_dir=Path(output).resolve().parent,
+            always=bool(cues),
+        )  # fmt: skip
     if Path(output).suffix.lower() in (".html", ".htm"):
         from segagree.outputs.review_page import time_page_data, write_review_page
 
         check_margin(margin)
-        items = [sources] if isinstance(sources, (str, os.PathLike, Document)) else list(sources)
-        paths = [Path(p) for p in items if isinstance(p, (str, os.PathLike))]
         page_dir = Path(output).resolve().parent
         text = Path(paths[0]).name.split(".")[0] if paths else ""
         data = time_page_data(
-            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text
-        )
+            rows, list(timed.annotators), settings, paths, page_dir, media=media, margin=margin, text=text,
+            tracks=tracks, cues=said if extra else "", cue_settings=cue_settings,
+        )  # fmt: skip
         path = write_review_page(output, data)
     else:
-        path = write_time_review(output, rows, list(timed.annotators), settings)
+        path = write_time_review(output, rows, list(timed.annotators), settings, extra)
     plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
     return {
@@ -185,6 +226,7 @@ def review_time(
         "kinds": kinds,
         "plots": plots,
         "notes": list(timed.notes),
+        "cues": said,
     }
 
 

@@ -90,7 +90,9 @@ def run_corpus(
     :func:`segagree.corpus.scheduler.score_corpus` takes ``scoring``: ``jobs``, ``backend``,
     ``resume``, ``progress``. ``outcome.outputs["rebuilt"]`` lists the outputs written this time.
     ``machines`` (token track): judge these annotators against the others as a panel
-    (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report."""
+    (:func:`segagree.api.machine_panel.panel`), its rows in the summary and its page in the report.
+    ``config.cues`` (token track): the cue profile of every text with a recording (:func:`add_cue_profile`)
+    and the cue columns in its review workbook."""
     from segagree.corpus.lock import output_lock
     from segagree.corpus.scheduler import plan_corpus
     from segagree.files.atomic import remove_leftover_temporaries
@@ -108,10 +110,73 @@ def run_corpus(
         outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
         if machines:
             add_panel(corpus_dir, outdir, outcome, config, machines)
+        if token and getattr(config, "cues", False):
+            add_cue_profile(outdir, outcome, config)
         jobs = int(scoring.get("jobs", 1))
         if scoring.get("backend", "loky") != "dask":
             jobs = min(max(jobs, 1), usable_cpus())
         return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+
+
+def add_cue_profile(outdir: Path, outcome: RunOutcome, config: Any) -> None:
+    """``run --cues``: the acoustic cues of every text whose recording is found (as the review finds it:
+    annotator A's file's media), pooled per annotator pair over the texts into one cue profile
+    (:func:`segagree.scoring.acoustics.profile.cue_profile`), written as ``cues.csv`` and
+    ``plots/cues.png`` (pause and F0 reset of every pair together, agreed against disputed); the
+    report shows both. The tracks are cached under ``OUTDIR/.segagree-cues``."""
+    import csv
+    import io
+
+    from segagree.corpus.acoustic_cues import attach_cues, pair_points
+    from segagree.corpus.outcome import texts_of
+    from segagree.corpus.tasks import with_operation_rows
+    from segagree.files.atomic import write_text_atomic
+    from segagree.outputs.plots import cue_profile_png
+    from segagree.scoring.acoustics.profile import ALL_TYPES, cue_profile
+
+    points: list[Any] = []
+    pooled: list[Any] = []
+    with_cues, notes = [], []
+    for text, indexes in texts_of(outcome).items():
+        results = with_operation_rows([outcome.results[i] for i in indexes], config)
+        attach_cues(results, config, output_dir=outdir)
+        for r in results:
+            if r.get("cues"):
+                points += pair_points(r, f"{r['annotator_a']} / {r['annotator_b']}")
+                pooled += pair_points(r, "all pairs")
+                if r["cues"]["note"]:
+                    notes.append(f"{text}: {r['cues']['note']}")
+        if any(r.get("cues") for r in results):
+            with_cues.append(text)
+    if not with_cues:
+        outcome.cue_profile = {
+            "rows": [],
+            "plot": None,
+            "texts": [],
+            "note": "no text names a recording that was found",
+        }
+        return
+    rows = cue_profile(pooled) + cue_profile(points)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=["pair", "type", "category", "cue", "n", "mean", "low", "high", "note"])
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomic(outdir / "cues.csv", buf.getvalue())
+    shown = [r for r in rows if r["pair"] == "all pairs" and r["type"] == ALL_TYPES]
+    plot = None
+    if any(r["mean"] is not None for r in shown):
+        from segagree.files.atomic import atomic_path
+
+        png = cue_profile_png(shown, title="Cue profile, every pair: agreed against disputed boundaries")
+        with atomic_path(outdir / "plots" / "cues.png") as tmp:
+            tmp.write_bytes(png)
+        plot = "plots/cues.png"
+    outcome.cue_profile = {"rows": rows, "plot": plot, "texts": with_cues, "note": "; ".join(notes[:5])}
+    outcome.outputs["cues"] = str(outdir / "cues.csv")
+
+
+#: The machine a run's panel reads the others against (``segagree baseline``'s default annotator name).
+PAUSE_BASELINE = "pause"
 
 
 def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, machines: Sequence[str]) -> None:
@@ -141,6 +206,8 @@ def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, 
             read_options=config.reader_options(),
             normalise_speakers=config.normalise_speakers,
             speaker_map=config.speakers or None,
+            # the pause baseline (segagree baseline's default name) is the reference of the others
+            reference=[m for m in machines if m == PAUSE_BASELINE and len(machines) > 1],
         )
     outcome.panel = dict(result)
     columns = ("text", "speaker", "annotators", "measure", "value", "note")
@@ -303,6 +370,11 @@ class WorkbookWriter:
         digest = workbook_digest([result], self.config, self.scheme_digest)
         if self.current.get(text) == digest and path.is_file():
             return {}
+        if self.config.cues:
+            from segagree.corpus.acoustic_cues import attach_cues
+
+            result = dict(result, operation_rows=[dict(op) for op in result["operation_rows"]])
+            attach_cues([result], self.config, output_dir=self.outdir)
         write_review_workbook(path, [result], self.config)
         return {"workbook": digest}
 
@@ -376,7 +448,12 @@ def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig)
     from segagree.corpus.tasks import with_operation_rows
     from segagree.outputs.review_workbook import write_review_workbook
 
-    return write_review_workbook(path, with_operation_rows(results, config), config)
+    results = with_operation_rows(results, config)
+    if config.cues:
+        from segagree.corpus.acoustic_cues import attach_cues
+
+        attach_cues(results, config, output_dir=path.parent.parent)  # the run's folder: review/TEXT.xlsx
+    return write_review_workbook(path, results, config)
 
 
 __all__ = [

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agree": ("agree_cmd", "Chance-corrected agreement (kappa) of two or more annotations of a text."),
     "panel": ("panel_cmd", "Judge a segmenter against a panel of human annotators."),
     "review": ("review_cmd", "Write a review workbook listing every disagreement of two annotations."),
+    "baseline": ("baseline_cmd", "Write the pause baseline of a text: boundaries where the recording pauses."),
     "adjudicate": ("adjudicate_cmd", "Apply a filled-in review workbook and write the gold annotation."),
     "run": ("run_cmd", "Score every pair of annotators of every text of a corpus folder."),
     "convert": ("convert_cmd", "Convert annotations between formats, reporting what the target cannot hold."),

@@ -310,6 +310,8 @@ def run_time_review(
     *,
     media: Path | None = None,
     margin: float = 1.0,
+    cues: bool | None = None,
+    cue_settings: Any = None,
 ) -> None:
     """Write the review workbook of the best alignment (called by ``review`` with ``--time``)."""
     import segagree.api as api
@@ -325,8 +327,9 @@ def run_time_review(
     reading_kw = _reading(opts, reading, scheme, None)
     page = output.suffix.lower() in (".html", ".htm")
     out = api.review_time(
-        files, output, measure=measure, params=measure_params(opts), plot=plot, media=media, margin=margin, **reading_kw
-    )
+        files, output, measure=measure, params=measure_params(opts), plot=plot, media=media, margin=margin,
+        cues=cues, cue_settings=cue_settings, **reading_kw,
+    )  # fmt: skip
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
     say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:
@@ -335,6 +338,8 @@ def run_time_review(
         say(f"note: {note}")
     if page:
         say(api.review_page_media(out["path"]))
+    if out.get("cues"):
+        say(out["cues"])
 
 
 def literal(text: Any) -> Any:

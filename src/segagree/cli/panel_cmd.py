@@ -49,6 +49,14 @@ def _interval(ci: dict[str, Any] | None) -> str:
 @click.option(
     "--machine", "machines", multiple=True, metavar="NAME", help="An annotator judged as a segmenter (repeat)."
 )
+@click.option(
+    "--reference",
+    "references",
+    multiple=True,
+    metavar="NAME",
+    help="A reference machine (repeat), such as the pause baseline (segagree baseline): judged too, and every "
+    "other machine's verdict says whether it is above or below it.",
+)
 @click.option("--humans", metavar="NAMES", help="The human annotators, a comma list (default: everyone not a machine).")
 @click.option(
     "--dataset",
@@ -91,6 +99,7 @@ def _interval(ci: dict[str, Any] | None) -> str:
 def panel(
     sources: tuple[Path, ...],
     machines: tuple[str, ...],
+    references: tuple[str, ...],
     humans: str | None,
     dataset: Path | None,
     measure: str | None,
@@ -115,7 +124,7 @@ def panel(
     """
     from segagree.api import panel as run_panel  # the API function (loaded on first use)
 
-    if not machines:
+    if not machines and not references:
         raise click.UsageError("name the segmenter(s) to judge with --machine NAME")
     if dataset is not None and sources:
         raise click.UsageError("give either annotation files (or a corpus folder) or --dataset, not both")
@@ -153,6 +162,7 @@ def panel(
         format=reading.format,
         read_options=reading.options,
         out=output,
+        reference=list(references),
     )
     for path in (result.get("outputs") or {}).values():
         say(f"wrote {path}")
@@ -169,7 +179,8 @@ def _print(result: dict[str, Any]) -> None:
     head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
     rows = []
     for name, r in result["results"].items():
-        changes = [h["change"] for h in r["human_changes"]["per_human"].values()]
+        # a held-out human's change is None where one human is left (two humans)
+        changes = [h["change"] for h in r["human_changes"]["per_human"].values() if h["change"] is not None]
         rng = f"{min(changes):+.3f} to {max(changes):+.3f}" if changes else ""
         rows.append(
             [

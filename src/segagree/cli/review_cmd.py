@@ -69,7 +69,8 @@ from segagree.cli.common import (
 @click.option(
     "--media",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="With an .html output: the recording (default: the one the annotation names; linked, not copied).",
+    help="The recording (default: the one annotation A names): played by the .html page (linked, not copied) "
+    "and measured for the acoustic cues.",
 )
 @click.option(
     "--margin",
@@ -78,6 +79,37 @@ from segagree.cli.common import (
     show_default=True,
     metavar="SECONDS",
     help="With an .html output: seconds played before and after each row's span.",
+)
+@click.option(
+    "--cues/--no-cues",
+    default=None,
+    help="The acoustic cues at each row's boundary (pause, F0 and intensity reset, speech rate, final lengthening; "
+    "needs segagree[cues]). Default: when a recording is found and segagree[cues] is installed; --cues: always "
+    "(empty, with the reason, without them).",
+)
+@click.option(
+    "--pitch-floor",
+    type=click.FloatRange(min=0, min_open=True),
+    default=75.0,
+    show_default=True,
+    metavar="HZ",
+    help="Cues: Praat's pitch floor.",
+)
+@click.option(
+    "--pitch-ceiling",
+    type=click.FloatRange(min=0, min_open=True),
+    default=600.0,
+    show_default=True,
+    metavar="HZ",
+    help="Cues: Praat's pitch ceiling.",
+)
+@click.option(
+    "--silence-threshold",
+    type=float,
+    default=-25.0,
+    show_default=True,
+    metavar="DB",
+    help="Cues: Praat's silence threshold (dB below the maximum intensity).",
 )
 def review(
     files: tuple[Path, ...],
@@ -95,6 +127,10 @@ def review(
     plot: Path | None,
     media: Path | None,
     margin: float,
+    cues: bool | None,
+    pitch_floor: float,
+    pitch_ceiling: float,
+    silence_threshold: float,
     **time_opts: Any,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
@@ -123,13 +159,19 @@ def review(
     check_track("review", time_opts, first=1)
     check_writable(output)
     page = output.suffix.lower() in (".html", ".htm")
-    if not page and (media is not None or margin != 1.0):  # reported, not refused: same options for both outputs
-        say("note: --media and --margin apply to the review page (an .html output); the workbook has no recording")
+    if not page and margin != 1.0:  # reported, not refused: same options for both outputs
+        say("note: --margin applies to the review page (an .html output); the workbook plays no recording")
+    cue_settings = api.CueSettings(
+        pitch_floor=pitch_floor, pitch_ceiling=pitch_ceiling, silence_threshold=silence_threshold
+    )
     if time_opts.pop("time_mode"):
         from segagree.cli.agree_time import run_time_review
 
         opts = {**time_opts, "seed": given_seed(seed), "jobs": None}  # jobs: the measure's default
-        run_time_review(list(files), output, opts, reading, scheme, plot, media=media, margin=margin)
+        run_time_review(
+            list(files), output, opts, reading, scheme, plot, media=media, margin=margin, cues=cues,
+            cue_settings=cue_settings,
+        )  # fmt: skip
         return
     if len(files) != 2:
         raise UsageError(
@@ -150,6 +192,8 @@ def review(
         media=media,
         margin=margin,
         metrics=list(metrics) or None,
+        cues=cues,
+        cue_settings=cue_settings,
         **speaker_labels.api_keywords(),
         **reading.api_keywords(),
     )
@@ -158,3 +202,5 @@ def review(
     say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
     if page:
         say(api.review_page_media(outcome.path))
+    if outcome.cues:
+        say(outcome.cues)

@@ -103,6 +103,12 @@ from segagree.cli.common import (
     "panel.csv/.json/.html in the output folder, its rows in the summary (repeat for several).",
 )
 @click.option(
+    "--cues",
+    is_flag=True,
+    help="The acoustic cues at every boundary of every text whose recording is found, pooled into a cue profile: "
+    "cues.csv, plots/cues.png and a report section (agreed against disputed; needs segagree[cues]).",
+)
+@click.option(
     "--sample-jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -137,6 +143,7 @@ def run(
     fresh: bool,
     metrics: tuple[str, ...],
     machines: tuple[str, ...],
+    cues: bool,
     sample_jobs: int | None,
     reading: Reading,
     common_speakers: bool | None,
@@ -189,6 +196,7 @@ def run(
             "review_pages": review_pages,
             "machines": list(machines),
             "metrics": list(metrics) or None,
+            "cues": cues,
         }
     if time_mode:
         keywords["machines"] = list(machines)

@@ -107,6 +107,7 @@ class RunConfig:
     read: dict[str, Any] = field(default_factory=dict)
     report_plots: str = "corpus"
     review_pages: bool = False  # run --review-pages: about 0.09 s of CPU per text
+    cues: bool = False  # run --cues: acoustic cues in the workbooks and the cue profile in the report
     # run --metric: the subtitle measures a subtitle text gets (None: every one)
     subtitle_metrics: list[str] | None = None
     kappa: KappaSettings = field(default_factory=KappaSettings)
@@ -148,7 +149,7 @@ class RunConfig:
 
 #: Settings that change only how results are written, never a score (of the token track: ``time``
 #: holds the time track's settings, which key that track's tasks, :mod:`segagree.corpus.time_track`).
-OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "review_pages", "time"})
+OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "review_pages", "time", "cues"})
 #: Keys of the ``[time]`` table: the measures, the category, the time measures' parameters.
 TIME_SETTINGS = frozenset(
     {"measures", "category", "alpha", "beta", "delta_empty", "samples", "seed", "sampler", "jobs"}
@@ -163,7 +164,7 @@ def _hash(payload: dict[str, Any]) -> str:
     return json_digest(payload, 12)
 
 
-_BOOLS = ("transpositions", "align", "normalise_speakers", "common_speakers", "review_matches", "review_pages")
+_BOOLS = ("transpositions", "align", "normalise_speakers", "common_speakers", "review_matches", "review_pages", "cues")
 _STRINGS = ("scheme", "layer", "mode", "reference", "format", "encoding", "report_plots")
 _TABLES = ("read", "time", "speakers")
 MAX_SIMS = 10_000_000  # simulated annotations per speaker (the default is 1,000)

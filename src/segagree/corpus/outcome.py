@@ -38,6 +38,8 @@ class RunOutcome:
     #: ``run --machine``: the panel's results (``segagree panel --json``) and its summary rows.
     panel: dict[str, Any] | None = None
     panel_rows: list[dict[str, Any]] = field(default_factory=list)
+    #: ``run --cues``: the pooled cue profile (``rows``, ``plot``, ``texts``, ``note``).
+    cue_profile: dict[str, Any] | None = None
     #: Lines of the results log skipped as damaged (their tasks scored again), one note each.
     log_notes: list[str] = field(default_factory=list)
 

@@ -125,12 +125,10 @@ def execute(
 
 
 def _can_fork() -> bool:
-    """Whether a forked child may score a task: on Linux (macOS's system libraries are not
-    fork-safe, Windows has no fork), from a process running no other thread (a lock another thread
-    holds at the fork would stay held in the child: a notebook or a caller's thread pool)."""
-    import threading
+    """Whether a forked child may score a task (:func:`segagree.cpus.can_fork`)."""
+    from segagree.cpus import can_fork
 
-    return sys.platform.startswith("linux") and threading.active_count() == 1
+    return can_fork()
 
 
 def _forked_child(send: Any, task: Task, config: Any, hook: TextHook | None) -> None:

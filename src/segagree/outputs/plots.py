@@ -336,3 +336,35 @@ def scores_png(entries: Sequence[Mapping[str, Any]], *, title: str) -> bytes:
     ax.spines[["top", "right"]].set_visible(False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8.5, frameon=False)
     return _png(fig)
+
+
+def cue_profile_png(
+    rows: Sequence[Mapping[str, Any]], *, title: str, cues: Sequence[str] = ("pause", "f0_reset")
+) -> bytes:
+    """The cue profile (:func:`segagree.scoring.acoustics.profile.cue_profile`'s rows of one pair and
+    type, ``all``): per cue a panel, the mean of each category (agreed, the kinds of disagreement,
+    unmarked) with its 95 % bootstrap interval; the agreed mean as a dotted line."""
+    names = {"pause": "pause (s)", "f0_reset": "F0 reset (semitones)", "intensity_reset": "intensity reset (dB)"}
+    fig = _figure(4.2 * len(cues), 3.4)
+    for k, cue in enumerate(cues, start=1):
+        ax = fig.add_subplot(1, len(cues), k)
+        mine = [r for r in rows if r["cue"] == cue and r["mean"] is not None]
+        labels = [f"{r['category']}\n(n={r['n']})" for r in mine]
+        y = np.arange(len(mine))
+        means = np.array([r["mean"] for r in mine], dtype=float)
+        lows = np.array([r["low"] if r["low"] is not None else r["mean"] for r in mine], dtype=float)
+        highs = np.array([r["high"] if r["high"] is not None else r["mean"] for r in mine], dtype=float)
+        colours = [OKABE_ITO[0] if r["category"] == "agreed" else OKABE_ITO[5] for r in mine]
+        if len(mine):
+            ax.errorbar(means, y, xerr=[means - lows, highs - means], fmt="none", ecolor="#555555", capsize=3)
+            ax.scatter(means, y, c=colours, edgecolors="black", linewidths=0.5, zorder=3)
+            for r in mine:
+                if r["category"] == "agreed":
+                    ax.axvline(r["mean"], color=OKABE_ITO[0], linewidth=0.8, linestyle=":")
+        ax.set_yticks(y, labels=labels, fontsize=8)
+        ax.set_ylim(len(mine) - 0.5, -0.5)
+        ax.set_xlabel(names.get(cue, cue), fontsize=9)
+        if cue == "f0_reset":
+            ax.axvline(0, color="#888888", linewidth=0.6)
+    fig.suptitle(plain(title), fontsize=10)
+    return _png(fig)

@@ -346,6 +346,25 @@ class _Entry:
         results = (self.outcome.panel or {}).get("results") or {}
         return [{"machine": m, "verdict": r["verdict"]} for m, r in results.items()]
 
+    def cues(self) -> dict[str, Any] | None:
+        """``run --cues``: the pooled cue profile's pause and F0 reset rows, and its plot."""
+        found = self.outcome.cue_profile
+        if not found:
+            return None
+        shown = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
+        table = [
+            {
+                "category": r["category"],
+                "cue": r["cue"],
+                "n": r["n"],
+                "mean": shown(r["mean"]),
+                "interval": "–" if r["low"] is None else f"[{r['low']:.3f}, {r['high']:.3f}]",
+            }
+            for r in found["rows"]
+            if r["pair"] == "all pairs" and r["type"] == "all" and r["cue"] in ("pause", "f0_reset") and r["n"]
+        ]
+        return {**found, "table": table}
+
     def context(self) -> dict[str, Any]:
         """The template's variables, step by step."""
         figures = _Figures(self.outcome, dots_wanted=0 < len(self.scored) <= MAX_DOTS)
@@ -383,6 +402,7 @@ class _Entry:
             "subtitles": subtitles,
             "schemes": sorted(figures.schemes),
             "panel": self.panel(),
+            "cues": self.cues(),
             **self.settings(),
         }
 

@@ -31,16 +31,17 @@ from urllib.parse import quote
 
 import numpy as np
 
+from segagree.corpus.acoustic_cues import attach_cues, cue_summary, sources_media
 from segagree.corpus.config import RunConfig
 from segagree.corpus.documents import read_text_document
 from segagree.corpus.tasks import file_sha1, with_operation_rows
 from segagree.errors import SegagreeError
 from segagree.files.atomic import write_text_atomic
 from segagree.files.media import PEAKS_PER_SECOND, MediaInfo, find_media, waveform_peaks
-from segagree.formats import read_document
 from segagree.model import NONE_SYMBOL, Document
 from segagree.model.digest import json_digest
 from segagree.outputs.review_workbook import (
+    CUE_KEYS,
     DECISIONS,
     SOURCE_HEADERS,
     review_rows,
@@ -48,6 +49,8 @@ from segagree.outputs.review_workbook import (
     source_values,
     workbook_settings,
 )
+from segagree.scoring.acoustics.settings import CueSettings
+from segagree.scoring.acoustics.tracks import Tracks, on_grid
 from segagree.scoring.tokens.pairing import speaker_streams
 from segagree.version import version
 
@@ -90,10 +93,43 @@ def _relative(path: Path, start: Path) -> str:
 # --- the recording -------------------------------------------------------------------------------
 
 
-def media_data(info: MediaInfo, page_dir: Path, *, margin: float = DEFAULT_MARGIN) -> dict[str, Any]:
+def _track_bytes(values: np.ndarray, low: float, high: float, log: bool = False) -> str:
+    """A track as base64 bytes: 0 where undefined, else 1..255 over ``low..high`` (log scale: pitch)."""
+    v = np.log2(values / low) / np.log2(high / low) if log else (values - low) / max(high - low, 1e-9)
+    out = np.where(np.isfinite(v), 1 + np.rint(np.clip(v, 0, 1) * 254), 0).astype(np.uint8)
+    return base64.b64encode(out.tobytes()).decode("ascii")
+
+
+def prosody_data(tracks: Tracks | None, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The pitch and intensity tracks the page draws under the waveform (on the peaks' grid): base64
+    bytes (0: unvoiced or none), the Hz range of the pitch bytes (log scale) and the dB range of the
+    intensity bytes."""
+    if tracks is None:
+        return {"pitch": "", "intensity": "", "pitch_hz": None, "intensity_db": None}
+    f0, level = on_grid(tracks, 1.0 / PEAKS_PER_SECOND)
+    settings = settings or {}
+    low, high = float(settings.get("pitch_floor", 75.0)), float(settings.get("pitch_ceiling", 600.0))
+    finite = level[np.isfinite(level)]
+    db = (float(finite.min()), float(finite.max())) if len(finite) else (0.0, 1.0)
+    return {
+        "pitch": _track_bytes(f0, low, high, log=True),
+        "intensity": _track_bytes(level, *db),
+        "pitch_hz": [low, high],
+        "intensity_db": [round(db[0], 3), round(db[1], 3)],
+    }
+
+
+def media_data(
+    info: MediaInfo,
+    page_dir: Path,
+    *,
+    margin: float = DEFAULT_MARGIN,
+    tracks: Tracks | None = None,
+    cue_settings: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """What the page knows of the recording: its address relative to the page, the waveform peaks
-    (base64 bytes 0..255, ``peak_seconds`` apart), and notes saying why playback or the waveform is
-    missing."""
+    (base64 bytes 0..255, ``peak_seconds`` apart), the pitch and intensity tracks where the cues were
+    measured (:func:`prosody_data`), and notes saying why playback or the waveform is missing."""
     out: dict[str, Any] = {
         "src": None,
         "name": "",
@@ -103,6 +139,7 @@ def media_data(info: MediaInfo, page_dir: Path, *, margin: float = DEFAULT_MARGI
         "peaks": "",
         "peak_seconds": 1.0 / PEAKS_PER_SECOND,
         "peaks_note": "",
+        **prosody_data(tracks, cue_settings),
     }
     if info.path is None:
         return out
@@ -235,6 +272,7 @@ def _token_pair(
                 "start": min(times) if times else None,
                 "end": max(times) if times else None,
                 "t": [row[k] for k in TECHNICAL_KEYS],
+                **({"cues": {k: row[k] for k in CUE_KEYS}} if result.get("cues") else {}),
             }
         )
     return {
@@ -256,21 +294,36 @@ def token_page_data(
     *,
     media: str | os.PathLike[str] | None = None,
     margin: float = DEFAULT_MARGIN,
+    cues: bool | None = False,
+    cue_settings: CueSettings | None = None,
 ) -> dict[str, Any]:
     """The page data of a text's token reviews (one entry per annotator pair, as the workbook's
-    sheets); the recording from ``media`` or from annotator A's file of the first pair."""
-    results = [r for r in results_for_text if r.get("ok")]
+    sheets); the recording from ``media`` or from annotator A's file of the first pair. ``cues``
+    as :func:`segagree.api.review`'s (the tracks cached beside the page)."""
+    results: Sequence[Mapping[str, Any]] = [r for r in results_for_text if r.get("ok")]
     names = sheet_names([(r["annotator_a"], r["annotator_b"]) for r in results])
     home = page_dir.resolve()
     docs: dict[str, Document] = {}  # each file read once (a text of 3+ annotators has it in several pairs)
+    tracks = None
+    if cues is not False:
+        # copies: the cues go into the page's rows, not into the caller's results
+        copies: list[dict[str, Any]] = [
+            dict(r, operation_rows=[dict(op) for op in r["operation_rows"]]) for r in results
+        ]
+        results = copies
+        tracks = attach_cues(
+            copies, config, media=media, settings=cue_settings, output_dir=page_dir, docs=docs, always=bool(cues)
+        )
     pairs = [_token_pair(name, r, config, home, docs) for name, r in zip(names, results, strict=True)]
     doc = docs[results[0]["file_a"]] if media is None and results else None
+    shown = (results[0].get("cues") or {}).get("settings") if results else None
     return {
         "kind": "tokens",
         "text": str(results[0]["text"]) if results else "",
         "written_by": f"segagree {version()}",
-        "media": media_data(find_media(doc, media), page_dir, margin=margin),
+        "media": media_data(find_media(doc, media), page_dir, margin=margin, tracks=tracks, cue_settings=shown),
         "pairs": pairs,
+        "cues": cue_summary(results),
         "settings": workbook_settings(config),
         "scheme": config.load_scheme().to_dict(),
     }
@@ -289,20 +342,15 @@ def time_page_data(
     media: str | os.PathLike[str] | None = None,
     margin: float = DEFAULT_MARGIN,
     text: str = "",
+    tracks: Tracks | None = None,
+    cues: str = "",
+    cue_settings: CueSettings | None = None,
 ) -> dict[str, Any]:
     """The page data of a time review (``rows`` from :func:`segagree.outputs.time_review.group_rows`,
     in the workbook's order: row ``i`` is group ``i + 1``); the recording from ``media`` or the
-    first source that names one."""
-    info = find_media(None, media) if media is not None else None
-    for path in sources if info is None else ():
-        try:
-            found = find_media(read_document(path))
-        except Exception:  # a units table or a file only the time reader reads: it names no recording
-            continue
-        if found.path is not None or info is None or not info.source:
-            info = found
-        if found.path is not None:
-            break
+    first source that names one. With ``cues`` (where they come from), each row shows the cues at
+    the end of its first annotator's unit and the page draws ``tracks``."""
+    info = sources_media(sources, media)
     out_rows = []
     for n, row in enumerate(rows, start=1):
         members = []
@@ -330,6 +378,7 @@ def time_page_data(
                 "types": sorted({str(m[2]) for m in members if m is not None}),
                 "start": min(times) if times else None,
                 "end": max(times) if times else None,
+                **({"cues": _time_row_cues(row, annotators)} if cues else {}),
             }
         )
     home = page_dir.resolve()
@@ -337,7 +386,10 @@ def time_page_data(
         "kind": "time",
         "text": text,
         "written_by": f"segagree {version()}",
-        "media": media_data(info or find_media(None), page_dir, margin=margin),
+        "media": media_data(
+            info, page_dir, margin=margin, tracks=tracks, cue_settings=(cue_settings or CueSettings()).to_dict()
+        ),
+        "cues": cues,
         "pairs": [
             {
                 "sheet": "Alignment",
@@ -353,6 +405,20 @@ def time_page_data(
         ],
         "settings": {**settings, "annotators": list(annotators)},
     }
+
+
+def _time_row_cues(row: Mapping[str, Any], annotators: Sequence[str]) -> dict[str, Any]:
+    """A time row's cues as the page shows a row's: those at the end of its first annotator's unit."""
+    from segagree.scoring.acoustics.time_cues import NOTE_COLUMN, TIME_CUES
+
+    for a in annotators:
+        if row.get(f"{a} start") is not None:
+            cues: dict[str, Any] = {key: row.get(f"{a} {suffix}") for key, suffix in TIME_CUES}
+            return {
+                **cues,
+                "cue_note": f"at the end of {a}'s unit" + (f"; {row[NOTE_COLUMN]}" if row.get(NOTE_COLUMN) else ""),
+            }
+    return {"cue_note": str(row.get(NOTE_COLUMN) or "")}
 
 
 # --- the HTML --------------------------------------------------------------------------------

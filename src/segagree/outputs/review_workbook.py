@@ -121,6 +121,33 @@ OPS_HEADERS: dict[str, str] = {key: header for key, header, _, _ in OPS_COLUMNS}
 OPS_INDEX: dict[str, int] = {key: col for col, (key, _, _, _) in enumerate(OPS_COLUMNS)}
 TECHNICAL = ("row_id", "position_b_in_a", "span_a_from", "span_a_to")
 
+#: The acoustic cue columns (segagree.scoring.acoustics), after the comment, where the review has cues:
+#: what the recording gives at the row's boundary point (that of the annotator who has the boundary).
+CUE_COLUMNS: tuple[tuple[str, str, float, str], ...] = (
+    ("cue_at", "at (s)", 8, "cue: the boundary point's time in the recording (the middle of the annotated gap)"),
+    ("gap", "gap (s)", 7, "cue: the annotated pause, from the end of the token before to the speaker's next token"),
+    ("pause", "pause (s)", 8, "cue: seconds of Praat's silent intervals at the gap (To TextGrid (silences))"),
+    ("f0_reset", "F0 reset (st)", 9, "cue: median F0 after the boundary over median F0 before, in semitones"),
+    ("f0_reset_range", "F0 reset / range", 9, "cue: the F0 reset as a share of the speaker's F0 range (5-95 %)"),
+    ("intensity_reset", "intensity reset (dB)", 10, "cue: mean intensity after the boundary minus before"),
+    ("rate_before", "rate before (syl/s)", 9, "cue: syllable nuclei (de Jong & Wempe) per second of speech before"),
+    ("rate_after", "rate after (syl/s)", 9, "cue: the same after the boundary"),
+    ("lengthening", "final lengthening", 9, "cue: the last word's duration over the speaker's mean for words as long"),
+    ("pause_b", "pause at B's point (s)", 9, "cue: for a transposition, the pause at B's point"),
+    ("f0_reset_b", "F0 reset at B's point (st)", 9, "cue: for a transposition, the F0 reset at B's point"),
+    ("cue_from", "cues from", 22, "cue: the recording and whose token times placed the point"),
+    ("cue_note", "cue note", 30, "cue: why a cue is empty (no recording, no times, unvoiced, overlap ...)"),
+)
+CUE_KEYS = tuple(key for key, _, _, _ in CUE_COLUMNS)
+
+
+def ops_columns(cues: bool) -> tuple[tuple[str, str, float, str], ...]:
+    """The operations sheet's columns: :data:`OPS_COLUMNS`, with :data:`CUE_COLUMNS` after the comment."""
+    if not cues:
+        return OPS_COLUMNS
+    at = OPS_INDEX["comment"] + 1
+    return OPS_COLUMNS[:at] + CUE_COLUMNS + OPS_COLUMNS[at:]
+
 
 def source_values(name: str, res: dict[str, Any], home: Path, matches: bool, more: Sequence[str] = ()) -> list[str]:
     """The About sheet's sources row of a pair (:data:`SOURCE_HEADERS`), paths relative to ``home``;
@@ -276,6 +303,7 @@ FROM_OPERATION = (
     "op",
     "cost",
     "position_b_in_a",
+    *CUE_KEYS,
 )
 _REVIEW_ROW_KEYS = (*FROM_OPERATION, "row_id", "decision", "comment", "span_a_from", "span_a_to")
 
@@ -437,18 +465,68 @@ def write_review_workbook(path: str | Path, results_for_text: list[dict[str, Any
         long = LongCells()
         more_sheets: dict[str, list[str]] = {}
         for name, result in zip(names, results, strict=True):
-            rows = list(review_values(result, OPS_WRITTEN, matches=config.review_matches))
+            columns = ops_columns(bool(result.get("cues")))
+            rows = list(review_values(result, written_keys(columns), matches=config.review_matches))
             # Past a sheet's rows, the operations continue on more sheets (named in About).
             more = continuation_names(name, len(rows), [*names, *(n for v in more_sheets.values() for n in v)])
             more_sheets[name] = more
             for k, sheet in enumerate([name, *more]):
                 part = rows[k * ROWS_PER_SHEET : (k + 1) * ROWS_PER_SHEET]
-                _write_ops_sheet(wb, fmts, sheet, part, long)
+                _write_ops_sheet(wb, fmts, sheet, part, long, columns)
         _write_summary_sheet(wb, fmts, names, results, long)
+        if any(r.get("cues") for r in results):
+            _write_cues_sheet(wb, fmts, results)
         _write_about_sheet(wb, fmts, names, results, config, path.resolve().parent, long, more_sheets)
         long.write_sheet(wb, fmts)
         wb.close()
     return path
+
+
+CUES_SHEET = "Cues"
+PROFILE_HEADERS = ("pair", "boundary type", "category", "cue", "n", "mean", "low (95 %)", "high (95 %)", "note")
+
+
+def _write_cues_sheet(wb: Any, fmts: dict[str, Any], results: list[dict[str, Any]]) -> None:
+    """The cue profile of every pair (:func:`segagree.scoring.acoustics.profile.cue_profile`: agreed
+    boundaries, each kind of disagreement, unmarked gaps) and its plot (pause and F0 reset)."""
+    import io
+
+    from segagree.corpus.acoustic_cues import pair_points
+    from segagree.outputs.plots import cue_profile_png
+    from segagree.scoring.acoustics.profile import ALL_TYPES, cue_profile
+
+    ws = wb.add_worksheet(CUES_SHEET)
+    ws.set_column(0, 3, 14)
+    ws.set_column(4, 7, 10, fmts["cue"])
+    ws.set_column(8, 8, 40)
+    ws.write_string(
+        0, 0, "Cue profile: the mean of each cue by boundary type and category, with its interval", fmts["title"]
+    )
+    ws.write_string(
+        1,
+        0,
+        "agreed = match; type change = substitution; shift = transposition (both points); unmarked = "
+        "gaps neither annotator marked (where word times place them); 95 % percentile bootstrap over points",
+    )
+    for c, h in enumerate(PROFILE_HEADERS):
+        ws.write_string(3, c, h, fmts["header"])
+    r, shown_plots = 4, 0
+    for result in results:
+        if not result.get("cues"):
+            continue
+        pair = f"{result['annotator_a']} / {result['annotator_b']}"
+        rows = cue_profile(pair_points(result, pair))
+        for row in rows:
+            for c, key in enumerate(("pair", "type", "category", "cue", "n", "mean", "low", "high", "note")):
+                _write_cell(ws, r, c, row[key])
+            r += 1
+        r += 1
+        overall = [row for row in rows if row["type"] == ALL_TYPES]
+        if any(row["mean"] is not None for row in overall):
+            png = cue_profile_png(overall, title=f"Cue profile, {pair}: agreed against disputed")
+            # the plots to the right of the table, one under the other
+            ws.insert_image(3 + 18 * shown_plots, 10, "cues.png", {"image_data": io.BytesIO(png)})
+            shown_plots += 1
 
 
 def _formats(wb: Any) -> dict[str, Any]:
@@ -470,6 +548,7 @@ def _formats(wb: Any) -> dict[str, Any]:
         "wrap": wb.add_format({"text_wrap": True, "valign": "top"}),
         "num": wb.add_format({"num_format": "0.0000"}),
         "cost": wb.add_format({"num_format": "0.###"}),
+        "cue": wb.add_format({"num_format": "0.00"}),
         "input": wb.add_format({"bg_color": "#FFFFFF", "border": 1, "border_color": "#A6A6A6"}),
     }
     for op, colour in OP_COLOURS.items():
@@ -493,32 +572,45 @@ def _write_cell(
         ws.write_string(row, col, str(value), fmt)
 
 
-#: The operations sheet's columns with a value (the reviewer's decision and comment stay empty).
-OPS_WRITTEN = tuple(key for key, _, _, _ in OPS_COLUMNS if key not in ("decision", "comment"))
+def written_keys(columns: Sequence[tuple[str, str, float, str]]) -> tuple[str, ...]:
+    """The columns with a value (the reviewer's decision and comment stay empty)."""
+    return tuple(key for key, _, _, _ in columns if key not in ("decision", "comment"))
 
 
-def _ops_cells(name: str, r: int, values: list[Any], long: LongCells) -> list[Any]:
-    """The cells of operations row ``r`` (sheet row, 0-based) from its values under
-    :data:`OPS_WRITTEN`: numbers, text (longer than a cell holds: its first part, the rest on the
+#: The operations sheet's columns with a value without cues.
+OPS_WRITTEN = written_keys(OPS_COLUMNS)
+
+
+def _ops_cells(name: str, r: int, values: list[Any], long: LongCells, cols: Sequence[int]) -> list[Any]:
+    """The cells of operations row ``r`` (sheet row, 0-based) from its values (``cols``: their
+    columns): numbers, text (longer than a cell holds: its first part, the rest on the
     continuation sheet), None for no cell."""
     for i, value in enumerate(values):
         kind = value.__class__
         if kind is str:
             if len(value) > XLSX_MAX_CHARS:
-                values[i] = long.cut(name, r, OPS_INDEX[OPS_WRITTEN[i]], value)
+                values[i] = long.cut(name, r, cols[i], value)
         elif value is not None and kind is not int and kind is not float:
             if not isinstance(value, int | float) or isinstance(value, bool):
-                values[i] = long.cut(name, r, OPS_INDEX[OPS_WRITTEN[i]], str(value))
+                values[i] = long.cut(name, r, cols[i], str(value))
     return values
 
 
-def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[list[Any]], long: LongCells) -> None:
-    """One operations sheet: ``rows`` are the values under :data:`OPS_WRITTEN` (:func:`review_values`)."""
+def _write_ops_sheet(
+    wb: Any,
+    fmts: dict[str, Any],
+    name: str,
+    rows: list[list[Any]],
+    long: LongCells,
+    columns: Sequence[tuple[str, str, float, str]] = OPS_COLUMNS,
+) -> None:
+    """One operations sheet of ``columns``: ``rows`` are the values under :func:`written_keys`
+    (:func:`review_values`)."""
     from segagree.outputs.xlsx_rows import rows_worksheet_class
 
     ws = wb.add_worksheet(name, worksheet_class=rows_worksheet_class())
-    keys = [c[0] for c in OPS_COLUMNS]
-    for col, (key, header, width, _) in enumerate(OPS_COLUMNS):
+    keys = [c[0] for c in columns]
+    for col, (key, header, width, _) in enumerate(columns):
         technical = key in TECHNICAL
         ws.write_string(0, col, header, fmts["tech_header" if technical else "header"])
         # Formats per column, not per cell: a cell written without a format takes its column's,
@@ -528,14 +620,16 @@ def _write_ops_sheet(wb: Any, fmts: dict[str, Any], name: str, rows: list[list[A
             col_fmt = fmts["tech"]
         elif key == "cost":
             col_fmt = fmts["cost"]
+        elif key in CUE_KEYS and key not in ("cue_from", "cue_note"):
+            col_fmt = fmts["cue"]
         elif key in ("decision", "comment"):
             col_fmt = fmts["input"]
         else:
             col_fmt = None
         ws.set_column(col, col, width, col_fmt)
     # The rows in bulk (XlsxWriter's per-cell cost was most of a workbook's CPU), the same file.
-    columns = [OPS_INDEX[key] for key in OPS_WRITTEN]
-    ws.write_rows(1, columns, (_ops_cells(name, r, values, long) for r, values in enumerate(rows, start=1)))
+    cols = [keys.index(key) for key in written_keys(columns)]
+    ws.write_rows(1, cols, (_ops_cells(name, r, values, long, cols) for r, values in enumerate(rows, start=1)))
     last = max(len(rows), 1)
     ncols = len(keys)
     ws.freeze_panes(1, 0)
@@ -734,6 +828,9 @@ def _write_about_sheet(
     settings = workbook_settings(config)
     for key, value in settings.items():
         facts.append((f"setting: {key}", json.dumps(value, ensure_ascii=False)))
+    for res in results[:1]:
+        for key, value in (res.get("cues") or {}).items():
+            facts.append((f"cues: {key}", value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)))
     scheme = config.load_scheme()
     facts.append((SETTINGS_JSON_LABEL, json.dumps(settings, ensure_ascii=False, sort_keys=True)))
     facts.append((SCHEME_JSON_LABEL, json.dumps(scheme.to_dict(), ensure_ascii=False)))
@@ -757,8 +854,12 @@ def _write_about_sheet(
         for c, v in enumerate(values):
             long.write(ws, ABOUT_SHEET, r, c, str(v))
     r += 1
+    cued = any(res.get("cues") for res in results)
     glossaries = (
-        ("Columns of the operations sheets", [(header, definition) for _, header, _, definition in OPS_COLUMNS]),
+        (
+            "Columns of the operations sheets",
+            [(header, definition) for _, header, _, definition in ops_columns(cued)],
+        ),
         ("Decisions (segagree adjudicate applies them to annotator A's file)", DECISION_MEANINGS),
         ("Numbers of the Summary sheet", SUMMARY_DEFINITIONS),
     )

@@ -125,17 +125,22 @@ def review_columns(annotators: list[str]) -> list[str]:
 
 
 def write_time_review(
-    path: str | os.PathLike[str], rows: list[dict[str, Any]], annotators: list[str], settings: dict[str, Any]
+    path: str | os.PathLike[str],
+    rows: list[dict[str, Any]],
+    annotators: list[str],
+    settings: dict[str, Any],
+    extra: Sequence[str] = (),
 ) -> Path:
-    """Write the workbook: the Alignment sheet (``rows`` from :func:`group_rows`) and an About sheet
-    with the settings (JSON) and the column definitions."""
+    """Write the workbook: the Alignment sheet (``rows`` from :func:`group_rows`; ``extra``: more of
+    their columns at the right, such as the acoustic cues) and an About sheet with the settings (JSON)
+    and the column definitions."""
     import xlsxwriter
 
     path = Path(path)
     if path.suffix.lower() != ".xlsx":
         raise UsageError("the review workbook must be an .xlsx file", path=path)
     refuse_reserved_names(annotators, path)
-    columns = review_columns(annotators)
+    columns = [*review_columns(annotators), *extra]
     if len(rows) >= XLSX_MAX_ROWS:
         raise SegagreeError(f"{len(rows)} groups do not fit one sheet ({XLSX_MAX_ROWS - 1} rows at most)", path=path)
     with atomic_path(path) as tmp:

@@ -170,8 +170,9 @@ OPTIONS: dict[str, dict[str, Rule]] = {
     },
     "review": {
         "--output": Rule(),
-        "--media": Rule(),  # the review page's recording (with a workbook output: noted, not refused)
+        "--media": Rule(),  # the page's recording and the cues'
         "--margin": Rule(),
+        **{flag: Rule(BOTH) for flag in ("--cues", "--pitch-floor", "--pitch-ceiling", "--silence-threshold")},
         "--scheme": Rule(BOTH),
         "--mode": Rule((TOKEN,), instead=_S_F),
         "--matches": Rule((TOKEN,), instead="a time review lists every aligned group"),
@@ -204,6 +205,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--workbooks": Rule((TOKEN,), instead="for units in time use segagree review --time on a text"),
         "--review-pages": Rule((TOKEN,), instead="for units in time use segagree review --time TEXT... -o TEXT.html"),
         "--machine": Rule(BOTH),
+        "--cues": Rule((TOKEN,), instead="the acoustic cues are measured on the token track only so far"),
         "--metric": Rule((TOKEN,), instead="--measure chooses the time measures"),
         "--report": Rule(BOTH),
         "--fresh": Rule(BOTH),

@@ -17,7 +17,10 @@
   const LETTERS = TIME ? {n: 'none', e: 'edit'} : {a: 'A', b: 'B', h: 'both', n: 'neither', o: 'other'};
   const media = $('sgr-audio');
   const margin = Number(data.media.margin) || 0;
-  const peaks = data.media.peaks ? Uint8Array.from(atob(data.media.peaks), (c) => c.charCodeAt(0)) : null;
+  const bytes = (b64) => (b64 ? Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)) : null);
+  const peaks = bytes(data.media.peaks);
+  const pitch = bytes(data.media.pitch); // 0: unvoiced; 1..255 over pitch_hz on a log scale
+  const level = bytes(data.media.intensity); // 0: none; 1..255 over intensity_db
   let pairIndex = 0;
   let current = -1; // index into the pair's rows
   let stopAt = null;
@@ -192,6 +195,28 @@
     });
     return box;
   }
+  // The acoustic cues of a row (segagree.scoring.acoustics), as one line; '' without cues.
+  function cueText(row) {
+    const c = row.cues;
+    if (!c) return '';
+    const num = (v, digits, unit, sign) => (v === null || v === undefined ? null
+      : (sign && v > 0 ? '+' : '') + Number(v).toFixed(digits) + unit);
+    const parts = [];
+    const put = (label, value) => { if (value !== null) parts.push(label + ' ' + value); };
+    put('pause', num(c.pause, 2, ' s'));
+    put('gap', c.pause == null ? num(c.gap, 2, ' s') : null);
+    put('F0 reset', num(c.f0_reset, 1, ' st', true));
+    put('of range', num(c.f0_reset_range, 2, '', true));
+    put('intensity', num(c.intensity_reset, 1, ' dB', true));
+    if (c.rate_before != null || c.rate_after != null) { // absent (time rows) or null
+      parts.push('rate ' + (num(c.rate_before, 1, '') || '–') + ' → ' + (num(c.rate_after, 1, '') || '–') + ' syl/s');
+    }
+    put('lengthening', num(c.lengthening, 2, '×'));
+    put("B's point: pause", num(c.pause_b, 2, ' s'));
+    put('F0 reset', num(c.f0_reset_b, 1, ' st', true));
+    const text = parts.join(' · ');
+    return c.cue_note ? (text ? text + ' (' + c.cue_note + ')' : c.cue_note) : text;
+  }
   function rowElement(row, index) {
     const li = el('li', 'sgr-row k-' + row.kind.split(' ')[0]);
     li.dataset.index = String(index);
@@ -199,6 +224,7 @@
     meta.appendChild(el('b', '', '#' + row.id + ' ' + row.kind));
     meta.appendChild(el('small', '', 'cost ' + Number(row.cost).toFixed(3) + (row.speaker ? ' · ' + row.speaker : '')));
     meta.appendChild(el('small', '', fmt(row.start) + ' – ' + fmt(row.end)));
+    if (row.cues) meta.appendChild(el('small', 'sgr-cue', cueText(row)));
     li.appendChild(meta);
     if (TIME) {
       li.appendChild(timeSide(row));
@@ -324,12 +350,13 @@
     const row = currentRow();
     const edit = $('sgr-edit');
     edit.textContent = '';
-    if (!row) { $('sgr-current').textContent = 'no row'; drawStrip(); return; }
+    if (!row) { $('sgr-current').textContent = 'no row'; $('sgr-cues').textContent = ''; drawStrip(); return; }
     const d = decisionOf(row.id) || {};
     $('sgr-current').textContent = '#' + row.id + ' ' + row.kind + ', ' + fmt(row.start) + ' – ' + fmt(row.end)
       + ' · decision: ' + (d.decision || 'undecided');
     $('sgr-play-note').textContent = !media ? (data.media.note || 'no recording')
       : row.start === null ? 'no time for this row in the annotations: it cannot be played' : '';
+    $('sgr-cues').textContent = cueText(row);
     const field = (label, key, value, type) => {
       const lab = el('label', '', label + ' ');
       const input = el('input');
@@ -397,7 +424,54 @@
         if (t >= from && t <= to) ctx.fillRect(Math.round(x(t)) - 1, side * band, 2, band);
       });
     }
+    drawProsody(row, from, to);
     drawPlayhead();
+  }
+  // Pitch (dots, log scale) and intensity (line) under the waveform, both annotators' boundaries.
+  function drawProsody(row, from, to) {
+    const canvas = $('sgr-prosody');
+    const ctx = canvas && canvas.getContext && canvas.getContext('2d');
+    if (!ctx) return;
+    const w = canvas.width, h = canvas.height;
+    ctx.clearRect(0, 0, w, h);
+    if (!pitch && !level) {
+      ctx.fillStyle = '#888';
+      ctx.fillText(data.cues || 'no pitch or intensity: the cues were not measured', 8, 16);
+      return;
+    }
+    const step = Number(data.media.peak_seconds), scale = w / Math.max(to - from, 1e-6);
+    const x = (t) => (t - from) * scale;
+    if (level) {
+      ctx.strokeStyle = '#9a9a9a';
+      ctx.beginPath();
+      for (let px = 0; px < w; px++) {
+        const i = Math.floor((from + px / scale) / step);
+        const v = i >= 0 && i < level.length ? level[i] : 0;
+        if (v) ctx.lineTo(px, h - 2 - ((v - 1) / 254) * (h - 4)); else ctx.moveTo(px, h);
+      }
+      ctx.stroke();
+    }
+    if (pitch) {
+      ctx.fillStyle = '#0b7a75';
+      for (let px = 0; px < w; px++) {
+        const i = Math.floor((from + px / scale) / step);
+        const v = i >= 0 && i < pitch.length ? pitch[i] : 0;
+        if (v) ctx.fillRect(px, h - 3 - ((v - 1) / 254) * (h - 6), 2, 2);
+      }
+      const hz = data.media.pitch_hz || [];
+      ctx.fillStyle = '#0b7a75';
+      ctx.fillText(hz.length ? hz[1] + ' Hz' : '', 4, 10);
+      ctx.fillText(hz.length ? hz[0] + ' Hz' : '', 4, h - 2);
+    }
+    const n = pair().annotators.length;
+    const colours = ['#c0392b', '#1f5fa8', '#2e7d32', '#6a1b9a', '#ef6c00'];
+    for (let side = 0; side < n; side++) {
+      ctx.fillStyle = colours[side % colours.length];
+      const band = h / n;
+      boundaryTimes(side, row.speaker).forEach((t) => {
+        if (t >= from && t <= to) ctx.fillRect(Math.round(x(t)) - 1, side * band, 2, band);
+      });
+    }
   }
   function drawPlayhead() {
     const row = currentRow();
