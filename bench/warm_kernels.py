@@ -23,7 +23,7 @@ SAMPLE = Path(__file__).resolve().parents[1] / "sample_corpora"
 
 def main() -> None:
     start = time.process_time()
-    segagree.agree([SAMPLE / "garden.ann1.txt", SAMPLE / "garden.ann2.txt"], sims=20)
+    segagree.agree(SAMPLE / "garden.ann1.txt", SAMPLE / "garden.ann2.txt", sims=20)
     segagree.compare(SAMPLE / "film.ref.srt", SAMPLE / "film.mt.srt", metrics="subtitles")
     print(f"numba kernels ready ({time.process_time() - start:.1f} s of CPU)")
 

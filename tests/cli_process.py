@@ -76,6 +76,7 @@ def _child(
     out: int,
     err: int,
     script: tuple[str, Callable[[], Any]] | None = None,
+    stdin: str | Path | None = None,
 ) -> None:
     """In the forked child: run the command line (``script``: another console script's name and
     entry point, run as its launcher does) and leave with its exit status (never returns)."""
@@ -90,7 +91,7 @@ def _child(
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-        devnull = os.open(os.devnull, os.O_RDONLY)
+        devnull = os.open(os.devnull if stdin is None else stdin, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(out, 1)
         os.dup2(err, 2)
@@ -215,18 +216,20 @@ def run_cli(
     timeout: float = 300,
     preexec: Callable[[], None] | None = None,
     script: str = "segagree",
+    stdin: str | Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``segagree ARGS`` as :func:`subprocess.run` would give it (``capture_output=True``,
     ``text=True``), in a child forked from this process (see the module docstring). ``preexec``
     runs in the child before the command (``subprocess``'s ``preexec_fn``: resource limits).
     ``script`` names another console script installed beside this Python (e.g. ``suber``, a
-    reference tool), run by its entry point in the forked child the same way."""
+    reference tool), run by its entry point in the forked child the same way. ``stdin``: a file the
+    command reads as its standard input (default: none, as ``/dev/null``)."""
     argv = [str(a) for a in args]
     if script != "segagree":
         if env is not None or not hasattr(os, "fork"):
             launcher = [str(Path(sys.executable).parent / script), *argv]
             return subprocess.run(launcher, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
-        return _forked(argv, cwd, env, timeout, preexec, (script, _entry_point(script)))
+        return _forked(argv, cwd, env, timeout, preexec, (script, _entry_point(script)), stdin)
     if _needs_new_interpreter(argv, env):
         full = {**(env if env is not None else os.environ)}
         src = str(Path(__file__).resolve().parents[1] / "src")
@@ -239,9 +242,10 @@ def run_cli(
             env=full,
             timeout=timeout,
             preexec_fn=preexec,  # noqa: PLW1509 - resource limits only, set before the program starts
+            stdin=None if stdin is None else Path(stdin).open("rb"),  # noqa: SIM115 - closed with the child
         )
     _load_once()
-    return _forked(argv, cwd, env, timeout, preexec, None)
+    return _forked(argv, cwd, env, timeout, preexec, None, stdin)
 
 
 def _forked(
@@ -251,6 +255,7 @@ def _forked(
     timeout: float,
     preexec: Callable[[], None] | None,
     script: tuple[str, Callable[[], Any]] | None,
+    stdin: str | Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Fork, run the command in the child (:func:`_child`), collect its streams and exit status."""
     prog = script[0] if script else "segagree"
@@ -274,7 +279,7 @@ def _forked(
                 preexec()
             except BaseException:  # noqa: BLE001 - as a failed preexec_fn: the command does not run
                 os._exit(255)
-        _child(argv, cwd, env, out_w, err_w, script)
+        _child(argv, cwd, env, out_w, err_w, script, stdin)
     os.close(out_w)
     os.close(err_w)
     chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}

@@ -67,10 +67,10 @@ def test_compare_align_and_speaker_rule(sample, tmp_path):
 
 
 def test_agree_and_convert_and_write(sample):
-    res = segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=50, n_boot=20, seed=3)
+    res = segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=50, n_boot=20, seed=3)
     assert isinstance(res, segagree.AgreementResult)
     assert res.kappa == res.pairs[0]["pooled"]["kappa_sf"]["kappa"]
-    again = segagree.agree([segagree.read("garden.ann1.txt"), "garden.ann2.txt"], sims=50, n_boot=20, seed=3)
+    again = segagree.agree(segagree.read("garden.ann1.txt"), "garden.ann2.txt", sims=50, n_boot=20, seed=3)
     assert again.kappa == res.kappa
     report = segagree.convert("garden.ann1.txt", "g.segagree.json")
     assert report.lossless and report.to_dict()["lossless"] is True

@@ -86,3 +86,34 @@ def test_run_time_with_a_machine_writes_the_same_panel(tmp_path: Path) -> None:
     alone = json.loads(run_cli(["panel", TIME, "--machine", "vad", "--time", "--category", "none", "--json"]).stdout)
     assert written["results"] == alone["results"]
     assert 'href="panel.html"' in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+
+
+def test_two_humans_and_a_machine_write_every_output_with_one_rank(tmp_path: Path) -> None:
+    proc = run_cli(["panel", PANEL, "--machine", "seg", "--humans", "ann1,ann2", "-o", tmp_path / "out", *FAST])
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    verdict = re.search(r"seg: (below|within|above) the human range: rank (\d) of 3 by consistency", proc.stdout)
+    assert verdict, proc.stdout
+    table_rank = re.search(r"(\d) of 3 by consistency  ", proc.stdout)
+    assert table_rank and table_rank.group(1) == verdict.group(2)
+    written = json.loads((tmp_path / "out" / "panel.json").read_text(encoding="utf-8"))
+    seg = written["results"]["seg"]
+    assert seg["rank"]["rank"] == int(verdict.group(2)) and seg["rank"]["by"] == "consistency"
+    with (tmp_path / "out" / "panel.csv").open(encoding="utf-8") as fh:
+        rank_rows = [r for r in csv.DictReader(fh) if r["measure"] == "panel:rank"]
+    assert [r["note"] for r in rank_rows] == [f"rank {verdict.group(2)} of 3 by consistency"]
+    page = (tmp_path / "out" / "panel.html").read_text(encoding="utf-8")
+    assert f"{verdict.group(2)} of 3 by consistency" in page
+
+
+def test_two_humans_through_the_api_on_every_panel() -> None:
+    import segagree
+
+    token = segagree.panel(PANEL, "seg", humans=["ann1", "ann3"], n_boot=20, n_perm=5)
+    sf = segagree.panel(PANEL, "seg", humans=["ann1", "ann3"], measure="sf", n_boot=20, n_perm=5)
+    timed = segagree.panel(TIME, "vad", humans=["kim", "lee"], time=True, category="none", n_boot=20)
+    for result in (token, sf, timed):
+        r = result["results"][result["machines"][0]]
+        assert r["rank"]["by"] == "consistency" and r["rank"]["of"] == 3
+        assert f"rank {r['rank']['rank']} of 3 by consistency" in r["verdict"]
+        assert all(h["change"] is None for h in r["human_changes"]["per_human"].values())
+        assert r["chance"]["humans_mean"] is not None

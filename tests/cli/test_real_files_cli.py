@@ -326,8 +326,8 @@ def test_compare_time_parameters_and_gamma_cat_without_categories(tmp_path: Path
     kim, lee = _two_textgrids(tmp_path)
     proc = segagree("compare", kim, lee, "--metric", "boundary_f1", "--tolerance", "0.02", "--common-speakers")
     assert proc.returncode == 0, proc.stderr
-    row = next(ln for ln in proc.stdout.splitlines() if "boundary_f1" in ln)
-    assert "tolerance:0.02" in row
+    row = next(ln for ln in proc.stdout.splitlines() if ln.startswith("parameters: boundary_f1"))
+    assert "tolerance:0.02" in row  # under the table, a line per metric
     args = ("compare", kim, lee, "--metric", "gamma_cat", "--category", "none", "--samples", "5", "--seed", "1")
     table = segagree(*args)
     assert table.returncode == 0, table.stderr

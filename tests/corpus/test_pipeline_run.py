@@ -196,3 +196,19 @@ def test_sample_corpus_run_scores_subtitles_with_the_reference_as_a(tmp_path):
     assert "Subtitle metrics" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     garden = next(r for r in outcome.results if r["text"] == "garden")
     assert "subtitles" not in garden
+
+
+def test_folders_beside_named_files_are_reported_as_skipped(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("garden.ann1.txt", "garden.ann2.txt"):
+        shutil.copy(SAMPLE / name, corpus / name)
+    for folder in ("tables", "extra", ".git"):
+        (corpus / folder).mkdir()
+    found = find_annotations(corpus)
+    assert found.layout == "names" and list(found.texts) == ["garden"]
+    (line,) = found.skipped
+    assert line.startswith("extra/, tables/: 2 folders not read") and ".git" not in line
+    shutil.rmtree(corpus / "extra")
+    (line,) = find_annotations(corpus).skipped
+    assert line.startswith("tables/: a folder not read (the corpus folder holds TEXT.ANNOTATOR.EXT files")

@@ -45,7 +45,8 @@ def test_rttm_and_ctm_write_back_what_they_read(tmp_path: Path) -> None:
     doc = segagree.read(ctm)
     assert doc.speakers == ["rec2", "rec1"] or doc.speakers == ["rec1", "rec2"]
     assert doc.column("confidence").tolist().count("0.98") == 1
-    assert segagree.convert(ctm, tmp_path / "back.ctm").lossless
+    report = segagree.convert(ctm, tmp_path / "back.ctm")
+    assert not report.write_losses and "comments-dropped" in doc.losses.kinds()  # the comment: said
     assert segagree.read(tmp_path / "back.ctm").differences(doc) == []
 
 
@@ -63,3 +64,106 @@ def test_damaged_lines_are_refused_with_their_place(tmp_path: Path, name: str, t
     path.write_text(text)
     with pytest.raises(InputError, match=message):
         segagree.read(path)
+
+
+def _round_trip(tmp_path: Path, name: str, text: str) -> tuple[object, str]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    back = tmp_path / f"back{path.suffix}"
+    report = segagree.convert(path, back)
+    return report, back.read_text(encoding="utf-8")
+
+
+def test_rttm_channels_and_filled_na_fields_are_written_back(tmp_path: Path) -> None:
+    text = (
+        "SPEAKER rec1 2 0.500 1.500 <NA> <NA> spk0 <NA> <NA>\nSPEAKER rec1 1 2.000 1.000 hello speech spk1 0.87 <NA>\n"
+    )
+    report, back = _round_trip(tmp_path, "a.rttm", text)
+    assert back == text and not report.write_losses  # type: ignore[attr-defined]
+    doc = segagree.read(tmp_path / "a.rttm")
+    assert doc.speakers == ["rec1:2", "rec1"]  # channel 2 is a stream of its own
+
+
+def test_ctm_channels_are_streams_and_fields_seven_and_eight_come_back(tmp_path: Path) -> None:
+    text = (
+        "7654 A 11.340 0.200 YES 0.91 lex x\n"
+        "7654 B 1.340 0.200 I 0.88\n"
+        "7654 A 12.000 0.340 YOU 1 lex y\n"
+        "7654 B 2.000 0.340 CAN <NA> frag\n"
+    )
+    report, back = _round_trip(tmp_path, "a.ctm", text)
+    assert not report.write_losses  # type: ignore[attr-defined]
+    assert sorted(back.splitlines()) == sorted(text.splitlines())
+    doc = segagree.read(tmp_path / "a.ctm")
+    assert set(doc.speakers) == {"7654:A", "7654:B"}
+    units = segagree.agree_time([tmp_path / "a.ctm", tmp_path / "back.ctm"], measures=["boundary_f1"])
+    assert set(units["speakers"]) == {"7654:A", "7654:B"}
+
+
+def test_sctk_alternations_read_the_first_alternative_and_say_so(tmp_path: Path) -> None:
+    path = tmp_path / "ref.ctm"
+    path.write_text(
+        ";; SCTK's example\n7654 A 11.34 0.2 YES\n7654 A * * <ALT_BEGIN>\n7654 A 12.00 0.34 UM\n"
+        "7654 A * * <ALT>\n7654 A 12.00 0.34 UH\n7654 A * * <ALT_END>\n7654 A 13.30 0.5 CAN\n",
+        encoding="utf-8",
+    )
+    doc = segagree.read(path)
+    assert doc.column("text").tolist() == ["YES", "UM", "CAN"]
+    assert "alternatives-dropped" in doc.losses.kinds()
+    path.write_text("7654 A * * <ALT>\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: <ALT> outside an alternation"):
+        segagree.read(path)
+
+
+def test_a_small_negative_start_is_clamped_with_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "a.ctm"
+    path.write_text("rec 1 -0.01 0.20 hi\nrec 1 0.30 0.10 there\n", encoding="utf-8")
+    doc = segagree.read(path)
+    assert doc.column("start").tolist()[0] == 0.0 and doc.column("end").tolist()[0] == pytest.approx(0.19)
+    assert any(loss.kind == "times-clamped" and loss.where == "line 1" for loss in doc.losses)
+    path.write_text("rec 1 -3.00 0.20 hi\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: a word starting at -3.00 s"):
+        segagree.read(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("a.ctm", "SPEAKER rec1 1 1.20 1.00 <NA> <NA> spk0 <NA> <NA>\n", r"line 1: this is an RTTM line"),
+        ("a.rttm", "SPEAKER rec1 1 1_000 2.0 <NA> <NA> s <NA> <NA>\n", r"line 1: onset '1_000' is not a number"),
+        ("a.rttm", "SPEAKER rec1 1 \u0661\u0662 2.0 <NA> <NA> s <NA> <NA>\n", r"line 1: onset '١٢' is not a number"),
+        ("a.rttm", "SPEAKER rec1 1 nan 2.0 <NA> <NA> s <NA> <NA>\n", r"line 1: onset 'nan' is not a number"),
+        (
+            "a.rttm",
+            "SPEAKER rec1 1 9 2 <NA> <NA> s <NA> <NA>\nSPEAKER rec1 1 1e15 2 <NA> <NA> s <NA> <NA>\n",
+            r"line 2: a turn ending at 1e\+15 s is beyond ten days",
+        ),
+    ],
+)
+def test_foreign_numbers_and_files_are_refused_with_their_line(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message) as err:
+        segagree.read(path)
+    assert "np.float64" not in str(err.value)
+
+
+def test_kept_fields_the_other_format_cannot_hold_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "a.rttm"
+    path.write_text("SPEAKER rec1 1 2.000 1.000 hello speech spk1 0.87 <NA>\n", encoding="utf-8")
+    report = segagree.convert(path, tmp_path / "a.ctm")
+    assert any(loss.kind == "meta-dropped" and "rttm_fields" in (loss.where or "") for loss in report.write_losses)
+
+
+def test_times_come_back_with_the_files_decimals(tmp_path: Path) -> None:
+    text = "SPEAKER rec1 1 0.5 1.5 <NA> <NA> a <NA> <NA>\nSPEAKER rec1 1 2.0 0.3 <NA> <NA> b <NA> <NA>\n"
+    _, back = _round_trip(tmp_path, "one.rttm", text)
+    assert back == text
+    two = "rec 1 0.10 0.25 hi\nrec 1 0.40 0.20 there\n"
+    _, back = _round_trip(tmp_path, "two.ctm", two)
+    assert back == two
+    mixed = "rec 1 0.1 0.25 hi\n"
+    _, back = _round_trip(tmp_path, "mixed.ctm", mixed)
+    assert back == "rec 1 0.100 0.250 hi\n"

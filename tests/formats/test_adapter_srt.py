@@ -532,3 +532,30 @@ def test_writer_reports_reversed_cue_times_and_keeps_crlf(tmp_path: Path) -> Non
 def test_styling_inside_a_word_is_reported(tmp_path: Path) -> None:
     doc = read(write_srt(tmp_path, "1\n00:00:01,000 --> 00:00:02,000\nm<b>o</b>st <i>fine</i>\n"))
     assert [(loss.kind, loss.count) for loss in doc.losses] == [("styling-moved", 1)]
+
+
+def test_yt_dlp_header_and_a_cue_without_text_are_read_once_with_notes(tmp_path: Path) -> None:
+    # yt-dlp's SRT: a WebVTT-style header, and a cue with no text and no blank line after it
+    path = tmp_path / "yt.srt"
+    path.write_text(
+        "Kind: captions\nLanguage: en\n\n1\n00:00:00,160 --> 00:00:02,149\nhello world\n\n"
+        "2\n00:00:02,149 --> 00:00:02,159\n3\n00:00:02,159 --> 00:00:04,950\nhow are\n\n"
+        "4\n00:00:04,950 --> 00:00:06,000\nyou\n",
+        encoding="utf-8",
+    )
+    doc = read(path)
+    assert doc.column("text").tolist() == ["hello", "world", "how", "are", "you"]
+    assert doc.meta["cues"] == 3 and doc.meta["empty_cues"] == 1  # four timing lines: each cue once
+    starts = [t for t in doc.column("start").tolist() if t == t]
+    assert starts == [0.16, 2.159, 4.95]
+    kinds = {loss.kind: loss for loss in doc.losses}
+    assert "header-dropped" in kinds and "Kind: captions" in (kinds["header-dropped"].where or "")
+    assert "empty-cues" in kinds
+    assert any("without a blank line" in loss.message for loss in doc.losses if loss.kind == "repaired")
+
+
+def test_a_header_needs_its_blank_line_to_be_one(tmp_path: Path) -> None:
+    path = tmp_path / "bad.srt"
+    path.write_text("Kind: captions\n00:00:01,000 --> 00:00:02,000\nhi\n", encoding="utf-8")
+    with pytest.raises(InputError):
+        read(path)

@@ -22,7 +22,7 @@ from segagree.adjudication.tokens import adjudicate
 from segagree.corpus.config import RunConfig
 from segagree.corpus.tasks import run_task
 from segagree.errors import SegagreeError
-from segagree.files.cells import FORMULA_START, RAW_ENV, XLSX_MAX_CHARS, safe_rows, would_run
+from segagree.files.cells import FORMULA_START, GUARD_ENV, XLSX_MAX_CHARS, safe_rows, would_run
 from segagree.formats import read_document, write_document
 from segagree.outputs import review_workbook as review_mod
 from segagree.outputs.review_workbook import OPS_HEADERS, write_review_workbook
@@ -67,19 +67,22 @@ def test_safe_rows_follow_owasp_and_keep_numbers(seed):
     assert [r["c"] for r in safe_rows(rows, raw=True)] == cells
 
 
-def test_operations_csv_is_neutralised_unless_raw(tmp_path, monkeypatch):
+def test_operations_csv_holds_the_data_and_is_neutralised_for_a_spreadsheet(tmp_path):
     a, b = tmp_path / "t.a.csv", tmp_path / "t.b.csv"
-    a.write_text('Speaker,Utterance\n=cmd,=HYPERLINK("x") one .\n=cmd,two three .\n', encoding="utf-8")
-    b.write_text('Speaker,Utterance\n=cmd,=HYPERLINK("x") one two .\n=cmd,three .\n', encoding="utf-8")
+    a.write_text('Speaker,Utterance\n=cmd,=HYPERLINK("x") one -- .\n=cmd,two three .\n', encoding="utf-8")
+    b.write_text('Speaker,Utterance\n=cmd,=HYPERLINK("x") one -- two .\n=cmd,three .\n', encoding="utf-8")
     ops = tmp_path / "ops.csv"
-    proc = segagree("compare", str(a), str(b), "--ops", str(ops))
+    proc = segagree("compare", str(a), str(b), "--ops", str(ops), "--csv-guard")
     assert proc.returncode == 0, proc.stderr
     cells = [c for row in csv.reader(io.StringIO(ops.read_text(encoding="utf-8"))) for c in row]
-    assert "'=cmd" in cells and not any(would_run(c) for c in cells)
+    assert "'=cmd" in cells and "'--" in cells and not any(would_run(c) for c in cells)
     assert any(c.startswith("'=HYPERLINK") for c in cells)
-    proc = segagree("compare", str(a), str(b), "--ops", str(ops), "--csv-raw")
+    proc = segagree("compare", str(a), str(b), "--ops", str(ops))  # data, for pandas and R: as it is
     assert proc.returncode == 0, proc.stderr
-    assert "=cmd" in [c for row in csv.reader(io.StringIO(ops.read_text(encoding="utf-8"))) for c in row]
+    cells = [c for row in csv.reader(io.StringIO(ops.read_text(encoding="utf-8"))) for c in row]
+    assert "=cmd" in cells and "--" in cells and not any(c.startswith("'") for c in cells)
+    proc = segagree("compare", str(a), str(b), "--ops", str(ops), "--csv-raw")  # the old switch: a note
+    assert proc.returncode == 0 and "--csv-raw is deprecated" in proc.stderr
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -312,9 +315,11 @@ def test_webvtt_speaker_round_trip_exact_or_reported(tmp_path, seed):
 
 
 def test_report_csv_switch_by_environment(monkeypatch):
-    monkeypatch.setenv(RAW_ENV, "1")
+    monkeypatch.delenv(GUARD_ENV, raising=False)
     assert list(safe_rows([{"c": "=1"}])) == [{"c": "=1"}]
-    monkeypatch.setenv(RAW_ENV, "0")
+    monkeypatch.setenv(GUARD_ENV, "0")
+    assert list(safe_rows([{"c": "=1"}])) == [{"c": "=1"}]
+    monkeypatch.setenv(GUARD_ENV, "1")
     assert list(safe_rows([{"c": "=1"}])) == [{"c": "'=1"}]
 
 
@@ -368,7 +373,8 @@ def test_run_summary_csv_is_neutralised(tmp_path):
         (corpus / f"$x^$.{ann}.csv").write_text(f"Speaker,Utterance\n{rows}@x,four five .\n", encoding="utf-8")
     config = tmp_path / "plots.toml"
     config.write_text('report_plots = "all"\n', encoding="utf-8")  # every figure, titled with the text's name
-    proc = segagree("run", str(corpus), "-o", str(tmp_path / "out"), "--no-kappa", "-q", "--config", str(config))
+    args = ["-o", str(tmp_path / "out"), "--no-kappa", "-q", "--config", str(config), "--csv-guard"]
+    proc = segagree("run", str(corpus), *args)
     assert proc.returncode == 0, proc.stderr
     assert list((tmp_path / "out" / "plots").glob("*.png"))
     rows = list(csv.reader(io.StringIO((tmp_path / "out" / "summary.csv").read_text(encoding="utf-8"))))
@@ -422,7 +428,8 @@ def test_study_with_a_hostile_system_name(tmp_path):
     hyp = tmp_path / "=HYPERLINK(1)$x^$.srt"
     shutil.copy(SAMPLE / "film.mt.srt", hyp)
     out = tmp_path / "st"
-    proc = segagree("study", str(SAMPLE / "film.ref.srt"), str(hyp), "-o", str(out), "--seeds", "1", "--metrics", "b")
+    args = ["-o", str(out), "--seeds", "1", "--metrics", "b", "--csv-guard"]
+    proc = segagree("study", str(SAMPLE / "film.ref.srt"), str(hyp), *args)
     assert proc.returncode == 0, proc.stderr
     cells = [c for row in csv.reader(io.StringIO((out / "study.csv").read_text(encoding="utf-8"))) for c in row]
     assert "'=HYPERLINK(1)$x^$" in cells and not any(would_run(c) for c in cells)

@@ -3,8 +3,12 @@ ELAN's quirks, which are kept on purpose (see segagree.metrics.unitizing.elan_ka
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
+from cli_process import run_cli
 from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
@@ -80,9 +84,19 @@ def test_single_category_kappa_ipf_is_about_zero_and_negative_prints_zero() -> N
     a = [(0, 1000, "iu"), (1000, 2000, "iu"), (3000, 4000, "iu")]
     b = [(0, 1000, "iu"), (1000, 2000, "iu"), (6000, 7000, "iu")]
     res = table_result(agreement_matrix(a, b, 0.6))
-    assert abs(res["kappa_ipf"]) < 0.01
-    assert res["printed"]["kappa_ipf"] in ("0", f"{res['kappa_ipf']:.4f}")
+    assert res["kappa_ipf"] is None and "one value only" in res["reasons"]["kappa_ipf"]
+    assert abs(res["kappa_ipf_elan"]) < 0.01
+    assert res["printed"]["kappa_ipf"] in ("0", f"{res['kappa_ipf_elan']:.4f}")
     assert "excl_note" in res
+
+
+def test_a_single_value_prints_undefined_not_minus_zero(tmp_path: Path) -> None:
+    rows = ["annotator,start,end,category"]
+    rows += [f"A,{k},{k + 0.5},iu" for k in range(40)] + [f"B,{k},{k + 0.5},iu" for k in range(39)] + ["B,60,61,iu"]
+    (tmp_path / "u.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    proc = run_cli(["agree", "--time", tmp_path / "u.csv", "--measure", "elan_kappa"])
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"elan_kappa\s*│\s*-\s*│ one value only", proc.stdout), proc.stdout
 
 
 def unit_set(a: list, b: list) -> UnitSet:

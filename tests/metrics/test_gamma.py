@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from time_unit_sets import make_unit_set
 
 from segagree.errors import InputError, UsageError
 from segagree.metrics.contract import NotApplicableResult, UnitSet
@@ -224,3 +225,14 @@ def test_category_statistics_total_sums_each_category_in_order() -> None:
     assert folded.categories == total.categories and np.array_equal(folded.observed.num, total.observed.num)
     alone = [CatStats(reasons=("x",)), CatStats(reasons=("y",))]
     assert CatStats.total(alone).observed is None and CatStats.total(alone).reasons == ("x", "y")
+
+
+def test_the_signature_names_the_gamma_cat_variant_in_use() -> None:
+    us = make_unit_set(
+        [(0, 0.0, 1.0, "x"), (0, 2.0, 3.0, "x"), (1, 0.0, 1.0, "x"), (1, 5.0, 6.0, "x")], ("A", "B"), (0.0, 6.0)
+    )
+    for variant in ("mathet", "pygamma"):
+        params = {"samples": 5, "gamma_cat_variant": variant}
+        sig = get_measure("gamma_cat").compute([us], params).to_dict()["signature"]
+        assert sig.startswith(f"gamma_cat|variant:{variant}|alpha:1|beta:1|") and "|samples:5|" in sig
+    assert "variant" not in get_measure("gamma").compute([us], {"samples": 5}).to_dict()["signature"]

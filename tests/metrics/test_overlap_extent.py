@@ -144,3 +144,59 @@ def test_elan_scan_window_quirk() -> None:
 def test_greedy_is_elan_rule_over_all_of_b(cuts_a: list[int], cuts_b: list[int]) -> None:
     a, b = _tier(cuts_a), _tier(cuts_b)
     assert overlap_extent_units(a, b, "greedy") == pytest.approx(_greedy_without_window(a, b))
+
+
+# The ELAN Analysis Companion's examples 4/irr and 4/irr2 (github.com/richardandersson/EAC): the
+# times of the tiers "Rater #2 FACE" (first) and "Rater #1 FACE", and the figures ELAN's Compare
+# annotators dialog printed for them in irr.txt and irr2.txt.
+EAC = {
+    "irr": ([(9.010, 9.723), (11.163, 11.963)], [(9.010, 9.794), (11.196, 12.033)], "0.895524", "0.8955"),
+    "irr2": ([(9.010, 9.723), (12.499, 12.579), (12.739, 12.859)], [(9.010, 9.794)], "0.30314627", "0.3031"),
+}
+
+
+@pytest.mark.parametrize("name", list(EAC))
+def test_elan_prints_the_companions_figures(name: str) -> None:
+    a, b, dialog, multi = EAC[name]
+    out = MEASURE.compute([unit_set(a, b)], {}).to_dict()
+    printed = out["overlap_extent_pairs"]["A|B"]["elan_printed"]
+    assert printed == {"dialog": dialog, "multi": multi}
+    assert out["signature"].startswith("overlap_extent|extent_pairing:elan|extent_average:tiers|")
+    # the double mean is not the dialog's float: 0.8955239854... against 0.895524
+    assert out["value"] == pytest.approx(float(dialog), abs=1e-6) and f"{out['value']:.8f}" != f"{float(dialog):.8f}"
+
+
+def test_the_dialogs_row_quotients_are_floats_as_elan_prints_them() -> None:
+    from segagree.metrics.unitizing.overlap_extent import java_float_text
+
+    # irr.txt's rows: 713 / 784 and 767 / 870, printed by ELAN as 0.9094388 and 0.8816092
+    assert java_float_text(np.float32(713) / np.float32(784)) == "0.9094388"
+    assert java_float_text(np.float32(767) / np.float32(870)) == "0.8816092"
+    assert [java_float_text(np.float32(v)) for v in (0.0, 1.0, 0.00099, 12345678.0)] == [
+        "0.0",
+        "1.0",
+        "9.9E-4",
+        "1.2345678E7",
+    ]
+
+
+def test_times_are_whole_milliseconds_so_file_ties_stay_ties() -> None:
+    # Overlaps of 0.2 s each in the file (0.1-0.3 and 0.3-0.5 against A's 0.1-0.5): as float
+    # seconds 0.3 - 0.1 < 0.5 - 0.3, so the second would win; in milliseconds they tie and the first
+    # one stays (ELAN's strict ov > lov): 200 / 500, and B's 0.3-0.5 unmatched.
+    assert 0.3 - 0.1 < 0.5 - 0.3
+    a, b = [(0.1, 0.5)], [(0.0, 0.3), (0.3, 0.5)]
+    out = MEASURE.compute([unit_set(a, b)], {}).to_dict()
+    assert out["value"] == pytest.approx((200 / 500) / 2)
+
+
+def test_one_tier_pair_shows_elans_figures_through_agree_time(tmp_path) -> None:
+    import segagree
+
+    a, b, dialog, multi = EAC["irr2"]
+    rows = ["annotator,start,end,category"] + [f"R2,{s},{e},Face" for s, e in a] + [f"R1,{s},{e},Face" for s, e in b]
+    (tmp_path / "irr2.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = segagree.agree_time([str(tmp_path / "irr2.csv")], measures=["overlap_extent"])
+    pooled = out["measures"]["overlap_extent"]["pooled"]
+    assert pooled["elan_printed"] == {"dialog": dialog, "multi": multi}
+    assert dialog in pooled["note"]

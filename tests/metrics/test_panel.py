@@ -425,16 +425,27 @@ def test_json_layout_and_verdict() -> None:
     assert list(res) == ["measure", "coefficient", "humans", "machines", "per_item", "results"]
     assert res["humans"] == ["an10", "an6", "an7", "an8", "an9"] and res["machines"] == ["an5"]
     r = res["results"]["an5"]
-    assert list(r) == ["added", "replaced", "consistency", "human_changes", "chance", "verdict", "verdict_code"]
+    assert list(r) == [
+        "added",
+        "replaced",
+        "consistency",
+        "human_changes",
+        "chance",
+        "verdict",
+        "verdict_code",
+        "rank",
+        "humans_at_chance",
+    ]
     assert list(r["added"]) == ["humans", "with_machine", "change", "interval"]
     assert list(r["replaced"]) == ["mean", "change", "per_human", "interval"]
     assert list(r["consistency"]) == ["machine", "humans", "rank", "of"]
-    assert list(r["chance"]) == ["mean", "low", "high", "n_perm", "seed", "corrected"]
+    assert list(r["chance"]) == ["mean", "low", "high", "n_perm", "seed", "corrected", "humans_mean"]
     changes = [v["change"] for v in r["human_changes"]["per_human"].values()]
     lo, hi = min(changes), max(changes)
     code = "below" if r["added"]["change"] < lo else "above" if r["added"]["change"] > hi else "within"
     assert r["verdict_code"] == code
-    assert r["verdict"].startswith(f"{code} the human range: rank {r['human_changes']['rank']} of 6; change ")
+    assert r["rank"] == {"rank": r["human_changes"]["rank"], "of": 6, "by": "change", "low": lo, "high": hi}
+    assert r["verdict"].startswith(f"{code} the human range: rank {r['human_changes']['rank']} of 6 by change; change ")
     assert f"against the humans' {lo:+.3f} to {hi:+.3f}" in r["verdict"]
 
 

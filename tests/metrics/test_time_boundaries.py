@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from time_unit_sets import make_unit_set
 
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.registry import get_measure
+from segagree.metrics.unitizing.boundaries import boundary_matches, optimal_boundary_matches
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "unitizing" / "pyannote_reference.json"
 CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
@@ -130,3 +131,24 @@ def test_one_annotator_without_units() -> None:
     none = make_unit_set([], ("A", "B"), (0.0, 5.0))
     res = get_measure("boundary_f1").compute([none], {}).to_dict()
     assert res["value"] is None and "no annotator pair" in res["reason"]
+
+
+def test_boundaries_exactly_the_tolerance_apart_in_the_file_match() -> None:
+    # 174.710 - 174.510 is 0.20000000000000284 as floats: ELAN's milliseconds at the default tolerance
+    assert 174.710 - 174.510 > 0.2
+    for count in (optimal_boundary_matches, boundary_matches):
+        assert count([174.510], [174.710], 0.2) == 1
+        assert count([174.510], [174.711], 0.2) == 0
+
+
+@given(
+    ref=st.lists(st.integers(0, 400_000), max_size=12, unique=True),
+    hyp=st.lists(st.integers(0, 400_000), max_size=12, unique=True),
+    tol_ms=st.sampled_from([0, 20, 200, 500]),
+)
+@settings(max_examples=60, deadline=None)
+def test_millisecond_times_match_as_whole_milliseconds(ref: list[int], hyp: list[int], tol_ms: int) -> None:
+    # The same matching on whole milliseconds (exact integers) and on the seconds read from text.
+    exact = optimal_boundary_matches(ref, hyp, tol_ms)
+    seconds = [float(f"{t / 1000:.3f}") for t in ref], [float(f"{t / 1000:.3f}") for t in hyp]
+    assert optimal_boundary_matches(*seconds, tol_ms / 1000) == exact

@@ -157,7 +157,7 @@ def test_api_keywords(tmp_path: Path) -> None:
     a, b = _files(tmp_path)
     res = api.compare(str(a), str(b), common_speakers=True)
     assert res["unpaired_speakers"] == {"a": ["ENV"], "b": ["X"]}
-    agreed = api.agree([str(a), str(b)], common_speakers=True, sims=20)
+    agreed = api.agree(str(a), str(b), common_speakers=True, sims=20)
     assert agreed.pairs[0]["unpaired_speakers"]["b"] == ["X"]
 
 

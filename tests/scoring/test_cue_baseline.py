@@ -11,7 +11,7 @@ import pytest
 from acoustic_audio import two_units
 from time_files import write_textgrid
 
-from segagree.scoring.acoustics.baseline import boundary_f1, fit_pause_baseline, pause_boundaries
+from segagree.scoring.acoustics.baseline import fit_pause_baseline, gap_f1, pause_boundaries
 
 
 def test_fit_is_the_best_threshold_by_brute_force() -> None:
@@ -22,7 +22,7 @@ def test_fit_is_the_best_threshold_by_brute_force() -> None:
     fit = fit_pause_baseline(pauses, humans)
 
     def mean_f1(marked: np.ndarray) -> float:
-        return float(np.mean([boundary_f1(marked, h) for h in humans]))
+        return float(np.mean([gap_f1(marked, h) for h in humans]))
 
     best = max(mean_f1(np.nan_to_num(pauses, nan=-1) >= t) for t in np.unique(pauses[np.isfinite(pauses)]))
     assert fit.f1 == pytest.approx(best)
@@ -34,7 +34,7 @@ def test_fit_is_the_best_threshold_by_brute_force() -> None:
         marked = np.array(bits)
         hits = int((marked & gold).sum())
         expected = 2 * hits / (marked.sum() + gold.sum())
-        assert boundary_f1(marked, gold) == pytest.approx(expected)
+        assert gap_f1(marked, gold) == pytest.approx(expected)
 
 
 def test_the_pitch_reset_adds_boundaries() -> None:

@@ -92,12 +92,12 @@ def test_cli_review_max_mismatch_on_the_cabnc_pair(tmp_path: Path) -> None:
 def test_api_agree_takes_max_mismatch() -> None:
     a, b = _pair(3)
     with pytest.raises(MismatchError, match=r"--max-mismatch 0\.30"):
-        api.agree([a, b], align=True, sims=20)
-    result = api.agree([a, b], align=True, max_mismatch=0.3, sims=20, seed=1)
+        api.agree(a, b, align=True, sims=20)
+    result = api.agree(a, b, align=True, max_mismatch=0.3, sims=20, seed=1)
     # The aligned pair scores as compare scores it: the same S_f.
     assert result.pairs[0]["pooled"]["sf"] == pytest.approx(api.compare(a, b, align=True, max_mismatch=0.3).sf)
     with pytest.raises(UsageError, match="max_mismatch"):
-        api.agree([a, b], align=True, max_mismatch=-0.1)
+        api.agree(a, b, align=True, max_mismatch=-0.1)
 
 
 def test_agree_command_takes_max_mismatch(tmp_path: Path) -> None:

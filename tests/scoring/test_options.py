@@ -87,7 +87,7 @@ def test_check_options_reads_values_not_only_flags() -> None:
         (lambda: api.compare(KIM, KIM, metric_options={"tolerance": 0.2}), "'tolerance'"),
         (lambda: api.compare(KIM, KIM, metrics="all", metric_options={"max_cpl": 30}), "'max_cpl'"),
         (lambda: api.compare(KIM, KIM, metrics="pk", metric_options={"category": "none"}), "'category'"),
-        (lambda: api.agree([KIM, KIM], exact=True, transpositions=False, mc_tolerance=0.01), "mc_tolerance"),
+        (lambda: api.agree(KIM, KIM, exact=True, transpositions=False, mc_tolerance=0.01), "mc_tolerance"),
     ],
 )
 def test_the_api_refuses_keywords_that_do_not_apply(call, named: str) -> None:

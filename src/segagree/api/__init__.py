@@ -8,7 +8,7 @@ Every ``segagree`` command is a thin face over one function here (the table ``CO
     report = segagree.convert("talk.ann1.eaf", "talk.ann1.TextGrid")   # what the target cannot hold
     result = segagree.compare("talk.ann1.txt", "talk.ann2.csv", metrics="all")
     result.sf, result.sf_b, result.per_speaker["ROSA"], result.metrics
-    agreement = segagree.agree(["t.a1.txt", "t.a2.txt", "t.a3.txt"], sims=1000, seed=1)
+    agreement = segagree.agree("t.a1.txt", "t.a2.txt", "t.a3.txt", sims=1000, seed=1)
     outcome = segagree.run("corpus/", "results/", jobs=2)
 
 Definitions: S_f and S_f^B are Lai, Li & Zhang (2023)'s flexible segmentation similarity and its
@@ -57,6 +57,7 @@ PUBLIC: dict[str, str] = {
     "read_time_units": "segagree.api.time_units",
     "time_plan": "segagree.api.time_units",
     "agree_time": "segagree.api.time_units",
+    "TimeAgreementResult": "segagree.api.time_units",
     # review and adjudication
     "review": "segagree.api.reviews",
     "review_time": "segagree.api.reviews",
@@ -96,6 +97,7 @@ PUBLIC: dict[str, str] = {
     "SegagreeError": "segagree.errors",
     "InputError": "segagree.errors",
     "MismatchError": "segagree.errors",
+    "MissingFileError": "segagree.errors",
     "SchemeError": "segagree.errors",
     "UsageError": "segagree.errors",
 }
@@ -183,10 +185,17 @@ if TYPE_CHECKING:
         write_operations,
     )
     from segagree.api.subtitles import check_style, degrade, segment, study  # noqa: F401
-    from segagree.api.time_units import agree_time, read_time_units, time_plan  # noqa: F401
+    from segagree.api.time_units import TimeAgreementResult, agree_time, read_time_units, time_plan  # noqa: F401
     from segagree.corpus.outcome import RunOutcome  # noqa: F401
     from segagree.corpus.rows import POOLED  # noqa: F401
-    from segagree.errors import InputError, MismatchError, SchemeError, SegagreeError, UsageError  # noqa: F401
+    from segagree.errors import (  # noqa: F401
+        InputError,
+        MismatchError,
+        MissingFileError,
+        SchemeError,
+        SegagreeError,
+        UsageError,
+    )
     from segagree.metrics.boundary.modes import MODES  # noqa: F401
     from segagree.metrics.boundary.sf import SF_NAMES, SfResult  # noqa: F401
     from segagree.metrics.chance.fleiss import MULTI_NAMES  # noqa: F401

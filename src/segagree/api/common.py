@@ -3,10 +3,12 @@ annotator labels and the checks of shared options."""
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Mapping
+import warnings
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from segagree.errors import UsageError
 from segagree.formats import read_document
@@ -14,6 +16,45 @@ from segagree.model import BoundaryScheme, Document
 
 PathLike = str | os.PathLike[str]
 DocumentLike = Document | str | os.PathLike[str]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def renamed_keywords(**old_to_new: str) -> Callable[[F], F]:
+    """Accept a keyword's former spelling (``from_format=`` for ``format=``) for one more release,
+    with a DeprecationWarning naming the new one; giving both is a :class:`UsageError`."""
+
+    def wrap(f: F) -> F:
+        @functools.wraps(f)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise UsageError(f"{f.__name__}: give {new}= only ({old}= is its former name)")
+                    warnings.warn(
+                        f"{f.__name__}({old}=...) is deprecated, use {new}= (as the command line's option)",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return f(*args, **kwargs)
+
+        return call  # type: ignore[return-value]
+
+    return wrap
+
+
+def renamed_value(function: str, keyword: str, value: str, old_to_new: Mapping[str, str]) -> str:
+    """A keyword's value in its current spelling; a former one (``undecided="a"``) is accepted
+    with a DeprecationWarning for one more release."""
+    if value in old_to_new:
+        new = old_to_new[value]
+        warnings.warn(
+            f"{function}({keyword}={value!r}) is deprecated, use {keyword}={new!r} (as the command line)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return new
+    return value
 
 
 def as_document(

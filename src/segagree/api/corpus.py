@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from segagree.api.common import PathLike
 from segagree.api.time_units import check_time_parameters
-from segagree.errors import SegagreeError, UsageError
+from segagree.errors import MissingFileError, SegagreeError, UsageError
 from segagree.formats import format_for
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def run(
     if backend not in ("loky", "dask"):
         raise UsageError(f"backend must be loky or dask, not {backend!r}")
     if not corpus.exists():
-        raise SegagreeError("no such folder", path=corpus)
+        raise MissingFileError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     from segagree.api.run_corpus import run_corpus

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from segagree.api.common import PathLike
+from segagree.api.common import PathLike, renamed_keywords
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import format_for, read_document, write_document
 from segagree.model import BoundaryScheme, Document, load_scheme
@@ -142,12 +142,13 @@ class ConversionReport:
         }
 
 
+@renamed_keywords(from_format="format", to_format="to")
 def convert(
     source: PathLike | Document,
     target: PathLike,
     *,
-    from_format: str | None = None,
-    to_format: str | None = None,
+    format: str | None = None,
+    to: str | None = None,
     scheme: BoundaryScheme | str | None = None,
     speakers: Sequence[str] | None = None,
     strict: bool = False,
@@ -158,8 +159,10 @@ def convert(
 
     Args:
         source: the input file, or a Document already read.
-        target: the output file (format by extension unless ``to_format``).
-        from_format, to_format: format names or aliases.
+        target: the output file (format by extension unless ``to``).
+        format, to: the input's and the output's format names or aliases (the command line's
+            ``--from`` and ``--to``; default: by extension). The former ``from_format=`` and
+            ``to_format=`` are deprecated.
         scheme: the endnote scheme (see :func:`read`).
         speakers: keep only these speakers.
         strict: any loss (reading or writing) is an error, and nothing is written.
@@ -172,18 +175,18 @@ def convert(
     if isinstance(source, Document):
         doc = source
     else:
-        doc = read_document(Path(source), from_format, scheme=scheme, **dict(read_options or {}))
+        doc = read_document(Path(source), format, scheme=scheme, **dict(read_options or {}))
     if speakers:
         doc = doc.select_speakers(list(speakers))
     if strict and doc.losses:
         raise SegagreeError("--strict: reading loses " + "; ".join(doc.losses.lines()), path=doc.source_path or None)
     target = Path(target)
-    losses = write_document(doc, target, to_format, strict=strict, **write_options)
+    losses = write_document(doc, target, to, strict=strict, **write_options)
     return ConversionReport(
         source=str(doc.source_path),
         target=str(target),
         format_from=doc.source_format,
-        format_to=format_for(Path(target), to_format).name,
+        format_to=format_for(Path(target), to).name,
         read_losses=doc.losses,
         write_losses=losses,
     )
@@ -214,12 +217,13 @@ class BatchConversion:
         }
 
 
+@renamed_keywords(from_format="format", to_format="to")
 def convert_folder(
     source: PathLike,
     target: PathLike,
-    to_format: str,
+    to: str,
     *,
-    from_format: str | None = None,
+    format: str | None = None,
     scheme: BoundaryScheme | str | None = None,
     speakers: Sequence[str] | None = None,
     strict: bool = False,
@@ -227,7 +231,8 @@ def convert_folder(
     progress: Callable[[Path, ConversionReport | None], None] | None = None,
     **write_options: Any,
 ) -> BatchConversion:
-    """Convert every annotation file below a folder into ``to_format``, keeping the sub-folders.
+    """Convert every annotation file below a folder into the format ``to``, keeping the sub-folders
+    (``format``: the input format, default by extension; as :func:`convert`).
 
     A file that cannot be read or written is listed in ``failed`` (the others are still
     converted); ``progress(path, report_or_None)`` is called after each file.
@@ -239,7 +244,7 @@ def convert_folder(
     from segagree.formats.batch import annotation_files, plan_outputs
 
     source, target = Path(source), Path(target)
-    fmt = format_for("x", to_format)
+    fmt = format_for("x", to)
     if not fmt.can_write:
         raise UsageError(f"format {fmt.name!r} cannot be written")
     files = annotation_files(source)
@@ -259,8 +264,8 @@ def convert_folder(
             report = convert(
                 path,
                 out,
-                from_format=from_format,
-                to_format=to_format,
+                format=format,
+                to=to,
                 scheme=sch,
                 speakers=speakers,
                 strict=strict,

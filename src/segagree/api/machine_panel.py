@@ -26,7 +26,10 @@ DEFINITIONS: dict[str, str] = {
     "boundaries per item (permutation), and the observed value corrected for it",
     "interval": "percentile bootstrap interval over items (texts, or speaker streams of texts), paired: the "
     "same resampled items for both panels of a change",
-    "verdict": "the machine's change read against the held-out humans' changes, and its consistency rank",
+    "rank": "the machine's rank among the humans, by what the verdict reads: its change among the held-out "
+    "humans' changes (three humans or more), else its consistency among theirs (two humans)",
+    "verdict": "the machine's value read against the humans' range of it, with its rank, and a word when the "
+    "humans themselves agree at or below chance",
 }
 
 
@@ -44,6 +47,25 @@ class PanelResult(dict[str, Any]):
     def verdicts(self) -> dict[str, str]:
         """machine -> its verdict in words."""
         return {m: r["verdict"] for m, r in self["results"].items()}
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: a row per machine (the humans' coefficient, with the machine, the change
+        and its interval, the humans' range, rank, chance, verdict); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import panel_frame
+
+        return panel_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names
+
+        verdicts = {m: str(v).split(":")[0] for m, v in self.verdicts.items()} if self.get("results") else {}
+        return (
+            f"PanelResult(coefficient={self.get('coefficient')!r}, humans={names(self.get('humans') or [])}, "
+            f"verdicts={verdicts!r})"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
 
 def panel(

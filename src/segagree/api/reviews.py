@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from segagree.api.common import DocumentLike, PathLike, check_margin
+from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value
 from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
@@ -265,28 +265,37 @@ def is_time_review(review: PathLike) -> bool:
     return has_alignment_sheet(review)
 
 
+@renamed_keywords(format="to")
 def adjudicate_time(
-    review: PathLike, output: PathLike, *, format: str | None = None, undecided: str = "skip"
+    review: PathLike, output: PathLike, *, to: str | None = None, undecided: str = "keep-a"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
     edit): on the first annotator's file, only the reviewed tier replaced (its other tiers, extent
     and header kept; same format), else in any timed format (by the output's extension, or
-    ``format``) with a ``source-not-kept`` loss; returns the report
-    (:class:`segagree.adjudication.time.TimeAdjudication`)."""
+    ``to``) with a ``source-not-kept`` loss; returns the report
+    (:class:`segagree.adjudication.time.TimeAdjudication`). ``undecided``: ``keep-a`` (an undecided
+    group writes no unit; the former ``skip`` is deprecated) or ``error``.
+
+    Raises:
+        UsageError: an unknown ``undecided``; InputError: the workbook cannot be read.
+    """
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
-    if undecided not in ("skip", "error"):
-        raise UsageError(f"undecided must be skip or error, not {undecided!r}")
-    return adjudicate_workbook(review, output, fmt=format, undecided=undecided)  # type: ignore[arg-type]
+    undecided = renamed_value("adjudicate_time", "undecided", undecided, {"skip": "keep-a"})
+    if undecided not in ("keep-a", "error"):
+        raise UsageError(f"undecided must be keep-a or error, not {undecided!r}")
+    mode: Literal["skip", "error"] = "skip" if undecided == "keep-a" else "error"
+    return adjudicate_workbook(review, output, fmt=to, undecided=mode)
 
 
+@renamed_keywords(format="to")
 def adjudicate(
     review: PathLike,
     output: PathLike,
     *,
-    undecided: str = "a",
+    undecided: str = "keep-a",
     sheet: str | None = None,
-    format: str | None = None,
+    to: str | None = None,
     allow_missing_rows: bool = False,
     file_a: PathLike | None = None,
     file_b: PathLike | None = None,
@@ -299,8 +308,10 @@ def adjudicate(
 
     Args:
         review: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
-        output: the gold file (format by extension unless ``format``).
-        undecided: rows without a decision: ``a`` (keep A's boundary and list them) or ``error``.
+        output: the gold file (format by extension unless ``to``, the command line's ``--to``; the
+            former ``format=`` is deprecated).
+        undecided: rows without a decision: ``keep-a`` (keep A's boundary and list them; the former
+            ``a`` is deprecated) or ``error``.
         sheet: the operations sheet (default: the only one, or the one of a text).
         allow_missing_rows: accept a workbook whose rows were deleted.
         file_a, file_b, sources: where A's and B's files are (else the About sheet's paths, followed only
@@ -309,14 +320,15 @@ def adjudicate(
     """
     from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
 
-    if undecided not in ("a", "error"):
-        raise UsageError(f"undecided must be a or error, not {undecided!r}")
+    undecided = renamed_value("adjudicate", "undecided", undecided, {"a": "keep-a"})
+    if undecided not in ("keep-a", "error"):
+        raise UsageError(f"undecided must be keep-a or error, not {undecided!r}")
     return adjudicate_workbook(
         Path(review),
         Path(output),
-        undecided=undecided,  # type: ignore[arg-type]
+        undecided="a" if undecided == "keep-a" else "error",
         sheet=sheet,
-        fmt=format,
+        fmt=to,
         allow_missing_rows=allow_missing_rows,
         file_a=None if file_a is None else Path(file_a),
         file_b=None if file_b is None else Path(file_b),

@@ -13,6 +13,8 @@ from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model import BoundaryScheme, Document, load_scheme
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from segagree.metrics.contract import Card as MetricCard
 
 
@@ -68,6 +70,26 @@ class CompareResult(dict):
             return self[metric]
         return self["metrics"][metric]["value"]
 
+    def to_frame(self) -> pd.DataFrame:
+        """A pandas DataFrame: a row per speaker and the pooled row ``ALL`` (tokens, S_f, S_f^B, cost,
+        edits, operation counts, a column per other metric); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import compare_frame
+
+        return compare_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names, short
+
+        metrics = f", metrics={names(self.get('metrics') or {})}" if self.get("metrics") else ""
+        speakers = names(self.get("per_speaker") or {})
+        sf, sf_b = _sf_names()
+        return (
+            f"CompareResult({sf}={short(self.get(sf))}, {sf_b}={short(self.get(sf_b))}, speakers={speakers}{metrics})"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython: the same short form
+        printer.text(repr(self))
+
 
 class AgreementResult(dict):
     """The result of :func:`agree`: a JSON-ready dict (the ``agree --json`` contract).
@@ -96,6 +118,23 @@ class AgreementResult(dict):
     @property
     def multi(self) -> dict[str, Any] | None:
         return self.get("multi")
+
+    def to_frame(self) -> pd.DataFrame:
+        """A pandas DataFrame: a row per pair of annotators and speaker, with each pair's pooled row
+        ``ALL`` (S_f, S_f^B, their kappas, E[S] and the Monte Carlo errors); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import agreement_frame
+
+        return agreement_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names, short
+
+        pairs = self.get("pairs") or []
+        first = f", kappa_sf={short(self.kappa)}" if pairs else ""
+        return f"AgreementResult(annotators={names(self.get('annotators') or [])}, pairs={len(pairs)}{first})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
 
 
 def _sf_names() -> tuple[str, ...]:
@@ -198,8 +237,7 @@ def compare(
 
 
 def agree(
-    annotations: Sequence[DocumentLike],
-    *,
+    *annotations: DocumentLike | Sequence[DocumentLike],
     names: Sequence[str] | None = None,
     sims: int = DEFAULT_SIMS,
     seed: int = 12345,
@@ -231,6 +269,9 @@ def agree(
     exact value (``exact=True``, without transpositions). For three or more annotators also
     Fleiss-style multi-pi, multi-kappa and bias (Artstein & Poesio 2008).
 
+    ``agree(a, b, c)`` as ``compare(a, b)``; the former ``agree([a, b, c])`` (one list) still works,
+    with a DeprecationWarning.
+
     Args:
         annotations: paths or Documents (two or more, the same text).
         names: annotator labels (default: the file names).
@@ -251,6 +292,7 @@ def agree(
     from segagree.metrics.chance.sf_kappa import CHANCE_MODELS
     from segagree.scoring.tokens.agreement import agree_documents
 
+    items = _annotations(annotations)
     check_mode(mode)
     if chance not in CHANCE_MODELS:
         raise UsageError(f"chance must be one of {', '.join(CHANCE_MODELS)}, not {chance!r}")
@@ -265,9 +307,9 @@ def agree(
     if exact and (mc_tolerance is not None or progress is not None):
         given = "mc_tolerance" if mc_tolerance is not None else "progress"
         raise UsageError(f"{given} follows the simulations; with exact=True nothing is simulated")
-    docs = [as_document(x, format, sch, read_options or {}) for x in annotations]
+    docs = [as_document(x, format, sch, read_options or {}) for x in items]
     if names is None:
-        names = [annotator_label(x, i) for i, x in enumerate(annotations)]
+        names = [annotator_label(x, i) for i, x in enumerate(items)]
     result = agree_documents(
         docs,
         names=names,
@@ -288,6 +330,22 @@ def agree(
     return AgreementResult(result)
 
 
+def _annotations(given: tuple[Any, ...]) -> tuple[DocumentLike, ...]:
+    """agree's annotations: ``agree(a, b, ...)``, or the former ``agree([a, b, ...])`` with a warning."""
+    if len(given) == 1 and isinstance(given[0], list | tuple):
+        import warnings
+
+        warnings.warn(
+            "agree([a, b, ...]) is deprecated, use agree(a, b, ...) (as compare(a, b))",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        given = tuple(given[0])
+    if len(given) < 2:
+        raise UsageError(f"agree needs two or more annotations of the same text, got {len(given)}")
+    return given
+
+
 def metric_cards() -> dict[str, MetricCard]:
     """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry."""
     from segagree.scoring.metric_runner import metric_cards as cards
@@ -295,13 +353,17 @@ def metric_cards() -> dict[str, MetricCard]:
     return cards()
 
 
-def write_operations(result: CompareResult, path: PathLike, *, a: Document, b: Document) -> int:
+def write_operations(
+    result: CompareResult, path: PathLike, *, a: Document, b: Document, csv_guard: bool | None = None
+) -> int:
     """Write the operation rows of a :func:`compare` result (made with ``review_rows=True``) to a CSV file,
-    atomically (``compare --ops``); a text cell a spreadsheet would run gets a ``'`` in front. Returns the
-    number of operations."""
+    atomically (``compare --ops``). The cells hold the data as it is (a Du Bois ``--`` stays ``--``), for
+    pandas and R; with ``csv_guard=True`` (``--csv-guard``; None: ``SEGAGREE_CSV_GUARD``), for a
+    spreadsheet, a text cell a spreadsheet would run gets a ``'`` in front (:mod:`segagree.files.cells`).
+    Returns the number of operations."""
     from segagree.scoring.tokens.operations import write_operations_csv
 
-    write_operations_csv(result, Path(path), a=a, b=b)
+    write_operations_csv(result, Path(path), a=a, b=b, raw=None if csv_guard is None else not csv_guard)
     return len(result["operations"])
 
 

@@ -95,6 +95,34 @@ def time_plan(sources: Sequence[DocumentLike] | DocumentLike, **reading: Any) ->
     return timed.to_dict()["plan"]
 
 
+class TimeAgreementResult(dict[str, Any]):
+    """The result of :func:`agree_time`: a JSON-ready dict (the ``agree --time --json`` contract):
+    ``result[name]`` a measure's pooled value, ``result["measures"][name]`` its pooled and
+    per-speaker results, ``annotators``, ``speakers``, ``units``, ``continuum``, ``notes``."""
+
+    @property
+    def measures(self) -> dict[str, dict[str, Any]]:
+        """measure -> its ``pooled`` and per-speaker (``speakers``) results."""
+        return dict(self.get("measures") or {})
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: a row per measure and speaker, the pooled row ``ALL`` (a row per
+        category for a measure with one value per category); see :mod:`segagree.api.frames`."""
+        from segagree.api.frames import time_frame
+
+        return time_frame(self)
+
+    def __repr__(self) -> str:
+        from segagree.api.frames import names, short
+
+        values = ", ".join(f"{m}={short(self.get(m))}" for m in list(self.measures)[:3])
+        more = ", ..." if len(self.measures) > 3 else ""
+        return f"TimeAgreementResult(annotators={names(self.get('annotators') or [])}, {values}{more})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
+
 def agree_time(
     sources: Sequence[DocumentLike] | DocumentLike,
     *,
@@ -102,7 +130,7 @@ def agree_time(
     params: Mapping[str, Any] | None = None,
     jobs: int | None = None,
     **reading: Any,
-) -> dict[str, Any]:
+) -> TimeAgreementResult:
     """Time-based unitizing agreement of annotators who drew their own time spans.
 
     Scores every measure of the ``time`` group (or ``measures``), per speaker and pooled: e.g.
@@ -122,8 +150,9 @@ def agree_time(
         result["measures"][name]["pooled"], result[name]   # for each name of `segagree metrics`
 
     Returns:
-        A JSON-ready dict (see :mod:`segagree.scoring.time.agreement`): ``result[name]`` is a measure's
-        pooled value, ``result["measures"][name]["speakers"]`` its per-speaker results.
+        A :class:`TimeAgreementResult`, a JSON-ready dict (see :mod:`segagree.scoring.time.agreement`):
+        ``result[name]`` is a measure's pooled value, ``result["measures"][name]["speakers"]`` its
+        per-speaker results; ``result.to_frame()`` a DataFrame of them.
     """
     from segagree.scoring.time.agreement import score_time
 
@@ -131,7 +160,7 @@ def agree_time(
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise UsageError(f"jobs must be a whole number of at least 1, not {jobs!r}")
     timed = read_time_units(sources, **reading)
-    return score_time(timed, measures, params, jobs)
+    return TimeAgreementResult(score_time(timed, measures, params, jobs))
 
 
 def check_time_parameters(params: Mapping[str, Any] | None, measures: Sequence[str] | None, first: int = 0) -> None:

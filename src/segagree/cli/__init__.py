@@ -1,7 +1,8 @@
 """The ``segagree`` command line (click): a thin face over :mod:`segagree.api`.
 
 Start-up is kept cheap: ``segagree --help`` (and bare ``segagree``) and ``segagree --version``
-are answered from the table below without importing click; the click group
+are answered from the table below without importing click (but for shell completion, which
+click answers: ``_SEGAGREE_COMPLETE=bash_source segagree``); the click group
 (:mod:`segagree.cli.group`) lists the commands from the same table and imports a command's
 module (and with it pandas, numpy, rich) only when that command runs or shows its own help.
 
@@ -147,16 +148,22 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+#: Set by the shell's completion script (click's ``_PROG_COMPLETE``): the words come in it, not in argv.
+COMPLETE_VARIABLE = "_SEGAGREE_COMPLETE"
+
+
 def _say_on_stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
 def _main(args: list[str]) -> None:
-    # The two answers that need nothing, not even click (start-up: python + 10 ms).
-    if args == ["--version"]:
+    # The two answers that need nothing, not even click (start-up: python + 10 ms); never when the
+    # shell asks for completions (its argv is empty, and click answers from the environment).
+    completing = COMPLETE_VARIABLE in os.environ
+    if args == ["--version"] and not completing:
         print(version_text())
         return
-    if args in ([], ["--help"], ["-h"]):
+    if args in ([], ["--help"], ["-h"]) and not completing:
         print(group_help())
         return
     # --debug is global and may come anywhere before a bare `--`.

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from segagree.cli.common import check_writable, examples, output_option, say
+from segagree.cli.common import (
+    check_writable,
+    done,
+    examples,
+    json_option,
+    output_option,
+    print_json,
+    quiet_option,
+    say,
+)
 
-_UNDECIDED = {"keep-a": "a", "error": "error"}
+_UNDECIDED = ("keep-a", "error")  # the API's values too
 
 
 @click.command(
@@ -20,7 +30,7 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
     )
 )
 @click.argument("review", type=click.Path(dir_okay=False, path_type=Path))
-@output_option("The gold annotation to write (format by extension).")
+@output_option("The gold annotation to write (format by extension; '-': standard output, with --to).")
 @click.option(
     "--undecided",
     default="keep-a",
@@ -55,6 +65,8 @@ _UNDECIDED = {"keep-a": "a", "error": "error"}
 @click.option(
     "--strict", is_flag=True, help="A check that cannot run (B's file missing or changed) is an error, not a warning."
 )
+@json_option("print what was applied and written as one JSON object")
+@quiet_option
 def adjudicate(
     review: Path,
     output: Path,
@@ -66,6 +78,8 @@ def adjudicate(
     file_b: Path | None,
     sources: tuple[Path, ...],
     strict: bool,
+    json_out: bool,
+    quiet: bool,
 ) -> None:
     """Apply a filled-in review workbook and write the gold annotation.
 
@@ -79,9 +93,39 @@ def adjudicate(
     The About sheet's source paths are followed only into the workbook's folder, the current folder
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.
     """
-    import segagree.api as api
+
+    from segagree.cli.streams import is_stdio, output_file, shown
+    from segagree.errors import UsageError
 
     check_writable(output)
+    if is_stdio(output) and json_out:
+        raise UsageError("-o - and --json both write to standard output: give -o a file name")
+    with output_file(output, to) as target:
+        report = _apply(review, target, undecided, allow_undecided, sheet, to, file_a, file_b, sources, strict)
+    if json_out:
+        print_json(report_record(report))
+        return
+    lines = report.lines()
+    done(lines[0].replace(str(target), shown(output)))  # "wrote ...": the gold file
+    for line in lines[1:]:  # warnings and losses are said even with --quiet
+        (say if line.startswith(("warning:", "loss:", "times-", "undecided groups")) else done)(line)
+
+
+def _apply(
+    review: Path,
+    output: Path,
+    undecided: str,
+    allow_undecided: bool,
+    sheet: str | None,
+    to: str | None,
+    file_a: Path | None,
+    file_b: Path | None,
+    sources: tuple[Path, ...],
+    strict: bool,
+) -> Any:
+    """adjudicate's work, into ``output`` (a temporary file for ``-o -``)."""
+    import segagree.api as api
+
     if api.is_time_review(review):  # from review --time: gold units from the aligned groups
         if file_a or file_b or sources or strict:
             from segagree.errors import UsageError
@@ -89,21 +133,26 @@ def adjudicate(
             raise UsageError(
                 "--file-a, --file-b, --sources and --strict apply to an operations workbook, not a time review"
             )
-        decided = api.adjudicate_time(review, output, format=to, undecided="skip" if undecided == "keep-a" else "error")
-        for line in decided.lines():
-            say(line)
-        return
-    report = api.adjudicate(
+        return api.adjudicate_time(review, output, to=to, undecided=undecided)
+    return api.adjudicate(
         review,
         output,
-        undecided=_UNDECIDED[undecided],
+        undecided=undecided,
         sheet=sheet,
-        format=to,
+        to=to,
         allow_missing_rows=allow_undecided,
         file_a=file_a,
         file_b=file_b,
         sources=sources,
         strict=strict,
     )
-    for line in report.lines():
-        say(line)
+
+
+def report_record(report: Any) -> dict[str, Any]:
+    """An adjudication's report (token or time) as a JSON object: its fields, paths as text, the
+    losses as their JSON list, and its lines as the command prints them."""
+    import dataclasses
+
+    record = {f.name: getattr(report, f.name) for f in dataclasses.fields(report)}
+    out = {k: v.to_json() if hasattr(v, "to_json") else str(v) if isinstance(v, Path) else v for k, v in record.items()}
+    return {**out, "lines": report.lines()}

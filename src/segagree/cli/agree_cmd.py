@@ -20,21 +20,24 @@ from segagree.cli.common import (
     check_applicable,
     chosen_time_measures,
     count_option,
+    description_column,
     examples,
     fmt_score,
     json_option,
     max_mismatch_option,
     mode_option,
-    new_table,
+    new_progress,
     print_json,
+    quiet_option,
     reading_options,
     say_unpaired,
     scheme_option,
     seed_option,
+    show,
     speaker_labels_option,
-    stderr,
     stdout,
 )
+from segagree.cli.tables import ScoreTable
 
 CHANCE = tuple(api.CHANCE_MODELS)
 EXISTING = click.Path(dir_okay=False, path_type=Path)
@@ -50,17 +53,10 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
     if not enabled or total <= 0:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
 
-    with Progress(
-        TextColumn("simulating chance pairs"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=stderr(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("sims", total=total)
+    with new_progress(description_column(), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()) as bar:
+        task = bar.add_task("simulating chance pairs", total=total)
         yield lambda n: bar.advance(task, n)
 
 
@@ -123,7 +119,7 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 @click.option("--n-boot", default=1000, show_default=True, type=AT_LEAST_ONE, metavar="N", help="Bootstrap resamples.")
 @time_options
 @json_option()
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@quiet_option
 def agree(
     files: tuple[Path, ...],
     dataset: Path | None,
@@ -183,14 +179,17 @@ def agree(
         raise UsageError(f"agree needs two or more annotation files of the same text (or --dataset), got {len(paths)}")
     opts = reading.options
     sch = api.load_scheme(scheme)
-    docs = [api.read(p, reading.format, scheme=sch, **opts) for p in paths]
+    from segagree.cli.streams import input_files
+
+    with input_files(paths, reading.format) as local:
+        docs = [api.read(p, reading.format, scheme=sch, **opts) for p in local]
     n_speakers = len({s for d in docs for s in d.speakers})
     n_pairs = len(docs) * (len(docs) - 1) // 2
     total = 0 if exact else sims * n_speakers * n_pairs
     show = not quiet and sys.stderr.isatty()
     with _progress(total, show) as progress:
         result = api.agree(
-            docs,
+            *docs,
             names=[p.name for p in paths],
             scheme=sch,
             layer=layer,
@@ -241,24 +240,25 @@ def _print_documents(result: dict[str, Any]) -> None:
     many = len(result["annotators"]) > 2
     out = stdout()
     for pair in result["pairs"]:
-        table = new_table(title=f"{pair['a']} vs {pair['b']}", title_justify="left")
-        for col in ("speaker", "tokens", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B", "E[S_f]", "E[S_f^B]"):
-            table.add_column(col, justify="left" if col == "speaker" else "right", overflow="fold")
+        table = ScoreTable(
+            ["speaker", "tokens", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B", "E[S_f]", "E[S_f^B]"],
+            title=f"{pair['a']} vs {pair['b']}",
+        )
         rows = [*pair["speakers"].items(), ("ALL", pair["pooled"])]
-        for name, st in rows:
+        for i, (name, st) in enumerate(rows):
             ks, kb = st.get(kappa_sf), st.get(kappa_sf_b)
             table.add_row(
                 name,
-                str(st["n_tokens"]),
+                st["n_tokens"],
                 fmt_score(st[sf]),
                 fmt_score(st[sf_b]),
                 _k(ks),
                 _k(kb),
                 fmt_score(ks and ks.get("chance_mean")),
                 fmt_score(kb and kb.get("chance_mean")),
-                end_section=name == rows[-2][0],
+                end_section=i == len(rows) - 2,
             )
-        out.print(table)
+        table.print()
         pooled = pair["pooled"]
         out.print(
             "kappa = (S - E[S]) / (1 - E[S]), E[S] the chance similarity; Monte Carlo error of the pooled kappa: "
@@ -272,7 +272,7 @@ def _print_documents(result: dict[str, Any]) -> None:
         else:
             lines = [f"{k} [{fmt_score(v['low'])}, {fmt_score(v['high'])}]" for k, v in pair["ci"].items()]
             out.print(f"{int(ci['level'] * 100)}% bootstrap over {ci['unit']}s: " + "; ".join(lines))
-        out.print(pair["signature"], soft_wrap=True)
+        show(pair["signature"])
         out.print()
     if many:
         _print_pairwise(result)
@@ -284,20 +284,18 @@ def _print_documents(result: dict[str, Any]) -> None:
 
 def _print_pairwise(result: dict[str, Any]) -> None:
     sf, sf_b, kappa_sf, kappa_sf_b, _ = _names()
-    table = new_table(title="pairwise (pooled over speakers)")
-    for col in ("A", "B", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B"):
-        table.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
+    table = ScoreTable(
+        ["A", "B", "S_f", "S_f^B", "kappa S_f", "kappa S_f^B"], title="pairwise (pooled over speakers)", left=2
+    )
     for p in result["pairs"]:
         po = p["pooled"]
         table.add_row(p["a"], p["b"], fmt_score(po[sf]), fmt_score(po[sf_b]), _k(po[kappa_sf]), _k(po[kappa_sf_b]))
-    stdout().print(table)
+    table.print()
 
 
 def _print_multi(multi: dict[str, Any], title: str) -> None:
     bias = _names()[-1]
-    table = new_table(title=title)
-    for col in ("similarity", "A_a", "A_e(pi)", "A_e(kappa)", "multi-pi", "multi-kappa", bias):
-        table.add_column(col, justify="left" if col == "similarity" else "right", overflow="fold")
+    table = ScoreTable(["similarity", "A_a", "A_e(pi)", "A_e(kappa)", "multi-pi", "multi-kappa", bias], title=title)
     for sim, r in multi.items():
         table.add_row(
             sim,
@@ -308,16 +306,16 @@ def _print_multi(multi: dict[str, Any], title: str) -> None:
             fmt_score(r["kappa"]),
             fmt_score(r[bias]),
         )
-    stdout().print(table)
+    table.print()
 
 
 def _print_dataset(result: dict[str, Any]) -> None:
     bias = _names()[-1]
     _print_multi(result["multi"], f"{result['dataset']}: {len(result['items'])} items, {len(result['coders'])} coders")
     for sim, rows in result["pairwise"].items():
-        table = new_table(title=f"pairwise ({sim.upper()})")
-        for col in ("A", "B", "A_a", "Scott's pi", "Cohen's kappa", bias):
-            table.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
+        table = ScoreTable(
+            ["A", "B", "A_a", "Scott's pi", "Cohen's kappa", bias], title=f"pairwise ({sim.upper()})", left=2
+        )
         for r in rows:
             table.add_row(
                 r["coder_a"],
@@ -327,7 +325,7 @@ def _print_dataset(result: dict[str, Any]) -> None:
                 fmt_score(r["cohen_kappa"]),
                 fmt_score(r[bias]),
             )
-        stdout().print(table)
+        table.print()
     for sim, cis in result["ci"].items():
         ci = cis["pi"]
         if ci["low"] is None:

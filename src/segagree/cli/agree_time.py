@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, new_table, print_json, split_names, stdout
+from segagree.cli.common import AT_LEAST_ONE, Reading, fmt_score, print_json, split_names, stdout
 from segagree.scoring.time.categories import CATEGORY_MODES
 
 F = Callable[..., Any]
@@ -149,6 +149,27 @@ def _scoring_options() -> list[Callable[[F], F]]:
         click.option(
             "--resolution", metavar="SECONDS|auto", help="alpha-U, uα: seconds per position (default auto: 1 or 0.001)."
         ),
+        click.option(
+            "--collar",
+            type=click.FloatRange(min=0),
+            metavar="SECONDS",
+            help="DER, JER: the collar's total width around each reference boundary, as pyannote.metrics "
+            "(dscore's and md-eval's --collar C is --collar 2C here).",
+        ),
+        click.option(
+            "--skip-overlap", is_flag=True, default=None, help="DER, JER: leave out the reference's overlapped speech."
+        ),
+        click.option(
+            "--uem",
+            type=click.Path(exists=True, dir_okay=False),
+            help="DER, JER: a NIST UEM file (FILE CHANNEL ONSET OFFSET lines): only its regions are scored.",
+        ),
+        click.option(
+            "--convention",
+            type=click.Choice(("pyannote", "dscore"), case_sensitive=False),
+            help="DER, JER: pyannote.metrics' figures (default) or dscore's (md-eval's speaker mapping, merged "
+            "turns; JER on 10 ms frames without collar).",
+        ),
     ]
 
 
@@ -207,6 +228,10 @@ def measure_params(opts: dict[str, Any]) -> dict[str, Any]:
         "gamma_cat_variant": opts["gamma_cat_variant"] and opts["gamma_cat_variant"].lower(),
         "matching": opts.get("matching") and opts["matching"].lower(),
         "memory_budget_mb": opts.get("memory_budget"),
+        "collar": opts.get("collar"),
+        "skip_overlap": opts.get("skip_overlap"),
+        "convention": opts.get("convention") and opts["convention"].lower(),
+        "uem": opts.get("uem"),
     }
 
 
@@ -312,15 +337,16 @@ def run_time_review(
     margin: float = 1.0,
     cues: bool | None = None,
     cue_settings: Any = None,
-) -> None:
-    """Write the review workbook of the best alignment (called by ``review`` with ``--time``)."""
+) -> dict[str, Any] | None:
+    """Write the review workbook of the best alignment (called by ``review`` with ``--time``); what
+    was written (None for ``--plan``), said on stderr unless ``--quiet``."""
     import segagree.api as api
-    from segagree.cli.common import say
+    from segagree.cli.common import done, say
     from segagree.errors import UsageError
 
     if opts.get("plan_only"):
         show_plan(files, opts, reading, scheme, None, False)
-        return
+        return None
     if len(opts["measures"]) > 1:
         raise UsageError("review --time takes one --measure (the one whose best alignment is reviewed)")
     measure = opts["measures"][0] if opts["measures"] else None
@@ -331,15 +357,16 @@ def run_time_review(
         cues=cues, cue_settings=cue_settings, **reading_kw,
     )  # fmt: skip
     kinds = ", ".join(f"{k} {n}" for k, n in out["kinds"].items())
-    say(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
+    done(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:
-        say(f"wrote {path}: the units and their alignment")
+        done(f"wrote {path}: the units and their alignment")
     for note in out.get("notes", []):
         say(f"note: {note}")
     if page:
-        say(api.review_page_media(out["path"]))
+        done(api.review_page_media(out["path"]))
     if out.get("cues"):
         say(out["cues"])
+    return dict(out)
 
 
 def literal(text: Any) -> Any:
@@ -377,7 +404,7 @@ def _note(pooled: dict[str, Any]) -> str:
         return ", ".join(f"{k} {fmt_score(v)}" + ("" if v is not None else f" ({why})") for k, (v, why) in per.items())
     if pooled.get("value") is None:
         return str(pooled.get("reason") or pooled.get("not_applicable") or "undefined")
-    return str(pooled.get("reason") or "")
+    return str(pooled.get("reason") or pooled.get("note") or pooled.get("signature") or "")
 
 
 def print_plan(plan: dict[str, Any]) -> None:
@@ -391,22 +418,26 @@ def print_plan(plan: dict[str, Any]) -> None:
 
 def print_time(result: dict[str, Any]) -> None:
     """The plan, then one table: a row per measure, a column per speaker and the pooled value."""
+    from segagree.cli.tables import MatrixRow, print_matrix
+
     out = stdout()
     if result.get("plan"):
         print_plan(result["plan"])
     speakers = [s for s in result["speakers"] if s != "ALL"] if len(result["speakers"]) > 1 else []
     span = result["continuum"]
-    table = new_table()
-    for col in ("measure", *speakers, "ALL", "note"):
-        table.add_column(literal(col), justify="left" if col in ("measure", "note") else "right", overflow="fold")
-    for name, res in result["measures"].items():
-        pooled = res["pooled"]
-        per = res.get("speakers", {})
-        table.add_row(name, *(_cell(per.get(s)) for s in speakers), _cell(pooled), literal(_note(pooled)))
+    rows = [
+        MatrixRow(
+            name,
+            {s: _cell(res.get("speakers", {}).get(s)) for s in speakers},
+            _cell(res["pooled"]),
+            _note(res["pooled"]),
+        )
+        for name, res in result["measures"].items()
+    ]
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
     head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}"
     out.print(literal(head))
-    out.print(table)
+    print_matrix("", "measure", "speaker", speakers, rows, note="note")
     for note in result["notes"]:
         out.print(literal(f"note: {note}"))
     out.print("Per-category and per-pair detail: --json")

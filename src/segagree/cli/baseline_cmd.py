@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import EXISTING_FILE, check_writable, examples, json_option, output_option, say
+from segagree.cli.common import EXISTING_FILE, check_writable, done, examples, json_option, output_option, quiet_option
 
 
 @click.command(
@@ -51,6 +51,7 @@ from segagree.cli.common import EXISTING_FILE, check_writable, examples, json_op
     help="Praat's silence threshold (dB below the maximum intensity).",
 )
 @json_option("print the thresholds and counts as one JSON object")
+@quiet_option
 def baseline(
     humans: tuple[Path, ...],
     output: Path,
@@ -61,6 +62,7 @@ def baseline(
     pitch_ceiling: float,
     silence_threshold: float,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Write the pause baseline of a text: boundaries where the recording pauses.
 
@@ -80,7 +82,7 @@ def baseline(
         click.echo(json.dumps(res, ensure_ascii=False))
         return
     reset = "" if res["reset"] is None else f", F0 reset >= {res['reset']:.2f} st"
-    say(
+    done(
         f"wrote {res['output']}: {res['boundaries']} boundaries at pauses >= {res['pause']:.3f} s{reset} "
         f"(mean F1 {res['f1']:.3f} against the humans over {res['gaps']} gaps; cues from {res['recording']})"
     )

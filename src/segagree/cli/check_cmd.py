@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import examples, json_option, plain_table, print_json
+from segagree.cli.common import examples, json_option, print_json
+from segagree.cli.tables import ScoreTable
 
 
 @click.command(
@@ -34,15 +35,21 @@ def check(file: Path, profile: str, fps: float | None, from_: str | None, json_o
     minimum gap in frames at a frame rate, line balance. Each profile cites its guideline.
     """
     import segagree.api as api
+    from segagree.cli.streams import input_file
 
-    res = api.check_style(file, profile, frame_rate=fps, format=from_)
+    with input_file(file, from_) as local:
+        res = api.check_style(local, profile, frame_rate=fps, format=from_)
+    if str(file) == "-":
+        res["file"] = "-"
     if json_out:
         print_json(res)
         return
     prof = res["profile"]
     title = f"{res['file']}: {res['cues']} cues, profile {prof['name']}"
-    rows = [[k, str(v)] for k, v in res["violations"].items()]
-    print(plain_table(title, ["rule", "violations"], rows, caption=prof["source"]))
+    table = ScoreTable(["rule", "violations"], title=title, caption=prof["source"])
+    for k, v in res["violations"].items():
+        table.add_row(k, v)
+    table.print()
     for cue in res["per_cue"]:
         text = " / ".join(cue["lines"])
         print(f"  cue {cue['cue']}: {', '.join(cue['rules'])}: {text[:70]}")

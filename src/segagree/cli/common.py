@@ -10,7 +10,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -61,7 +61,24 @@ def _data_console(**kwargs: Any) -> Console:
         def render_str(self, text: str, **options: Any) -> Any:
             return super().render_str(printable(text), **options)
 
-    return DataConsole(highlight=False, markup=False, **kwargs)
+        @property
+        def file(self) -> Any:
+            # rich's own output (styles, a progress bar's cursor moves) goes to the raw stream
+            # under every wrapper: under SafeStream, and under the FileProxy a live progress bar puts
+            # around sys.stderr (rich unwraps one level only, which left SafeStream escaping rich's
+            # sequences). The data it renders was cleaned in render_str.
+            from rich._null_file import NULL_FILE
+
+            stream = self._file or (sys.stderr if self.stderr else sys.stdout)
+            while hasattr(stream, "rich_proxied_file"):
+                stream = stream.rich_proxied_file
+            return stream if stream is not None else NULL_FILE
+
+        @file.setter
+        def file(self, new_file: Any) -> None:
+            self._file = new_file
+
+    return DataConsole(highlight=False, markup=False, emoji=False, **kwargs)
 
 
 @cache
@@ -76,37 +93,67 @@ def stderr() -> Console:
     return _data_console(stderr=True)
 
 
-def plain_table(
-    title: str, header: list[str], rows: list[list[str]], *, sections: Collection[int] = frozenset(), caption: str = ""
-) -> str:
-    """A table as plain text, in the look of rich's SIMPLE_HEAD box: the first column left-aligned,
-    the others right-aligned, a rule under the header, a blank line after each row in ``sections``.
-
-    For the one table every ``compare`` prints: importing rich costs 40 ms of a 1 s command."""
-    title, caption = printable(title), printable(caption)  # names from files: shown, never run
-    header, rows = [printable(c) for c in header], [[printable(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        text = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
-        return " " + "  ".join(text) + " "
-
-    width = len(line(header))
-    out = [title.center(width).rstrip(), line(header).rstrip(), "─" * width]
-    for i, row in enumerate(rows):
-        out.append(line(row).rstrip())
-        if i in sections:
-            out.append("")
-    if caption:
-        out.append(caption.center(width).rstrip())
-    return "\n".join(out)
+def show(text: str) -> None:
+    """A line of results on stdout, printed as written: wrapped at the width on a terminal, one
+    line otherwise (for scripts and grep)."""
+    out = stdout()
+    out.print(text, soft_wrap=not out.is_terminal)
 
 
-def new_table(**kwargs: Any) -> Any:
-    """A rich Table (imported on first use)."""
-    from rich.table import Table
+def new_progress(*columns: Any, disable: bool = False, **kwargs: Any) -> Any:
+    """A rich progress bar on stderr, drawn only when stderr is a terminal (and not ``disable``d).
 
-    return Table(**kwargs)
+    The columns are rich's; :func:`description_column` shows a task's description, which may hold
+    a text's name: it goes through :func:`~segagree.cli.safe_text.printable` and is never read as markup."""
+    from rich.progress import Progress
+
+    class DataProgress(Progress):
+        def add_task(self, description: str, *args: Any, **options: Any) -> Any:
+            return super().add_task(printable(description), *args, **options)
+
+        def update(self, task_id: Any, *, description: str | None = None, **options: Any) -> None:
+            text = None if description is None else printable(description)
+            super().update(task_id, description=text, **options)
+
+    err = stderr()
+    return DataProgress(*columns, console=err, disable=disable or not err.is_terminal, transient=True, **kwargs)
+
+
+def description_column() -> Any:
+    """A progress bar's task description, shown as written (no markup)."""
+    from rich.progress import TextColumn
+
+    return TextColumn("{task.description}", style="progress.description", markup=False)
+
+
+class Quiet:
+    """Whether ``-q``/``--quiet`` was given (set by :func:`quiet_option`; read by :func:`done`)."""
+
+    on = False
+
+
+def quiet_option(f: F) -> F:
+    """-q/--quiet: no progress bar and no closing "wrote ..." line on stderr (:func:`done`); notes,
+    warnings and errors are still said, and the outputs written."""
+
+    def remember(_ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        Quiet.on = bool(value)
+        return bool(value)
+
+    return click.option(
+        "--quiet",
+        "-q",
+        is_flag=True,
+        callback=remember,
+        help="No progress bar and no closing 'wrote' line (the outputs are written; notes, warnings and errors "
+        "are still said).",
+    )(f)
+
+
+def done(message: str) -> None:
+    """What a command did ("wrote ..."), on stderr unless ``--quiet``."""
+    if not Quiet.on:
+        say(message)
 
 
 def say(message: str) -> None:
@@ -163,25 +210,34 @@ def json_option(what: str = "print one JSON object instead of tables") -> Callab
     return click.option("--json", "json_out", is_flag=True, help=what[0].upper() + what[1:] + ".")
 
 
-def csv_raw_option(f: F) -> F:
-    """--csv-raw: report CSVs keep cells starting with = + - @ as they are (the default puts a ``'``
-    in front, OWASP's rule against CSV injection; :mod:`segagree.files.cells`). It sets
-    ``SEGAGREE_CSV_RAW=1`` for the command, which every report CSV writer reads."""
+def csv_guard_option(f: F) -> F:
+    """--csv-guard: report CSVs written for a spreadsheet, a ``'`` in front of each text cell starting
+    with = + - @ (OWASP's rule against CSV injection; :mod:`segagree.files.cells`). By default they
+    hold the data as it is, for pandas and R. It sets ``SEGAGREE_CSV_GUARD=1`` for the command, which
+    every report CSV writer reads. ``--csv-raw``, the old switch to what is now the default, is
+    accepted with a deprecation note."""
 
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
-        if kwargs.pop("csv_raw"):
-            from segagree.files.cells import RAW_ENV
+        from segagree.files.cells import GUARD_ENV
 
-            os.environ[RAW_ENV] = "1"
+        if kwargs.pop("csv_raw"):
+            say(
+                "note: --csv-raw is deprecated: report CSVs hold the data as it is by default now "
+                "(--csv-guard writes them for a spreadsheet)"
+            )
+        if kwargs.pop("csv_guard"):
+            os.environ[GUARD_ENV] = "1"
         return f(*args, **kwargs)
 
+    raw = click.option("--csv-raw", is_flag=True, hidden=True)(command)
     return click.option(
-        "--csv-raw",
+        "--csv-guard",
         is_flag=True,
-        help="Report CSVs keep cells starting with = + - @ as written (by default a ' is put in front of such "
-        "text, so that a spreadsheet shows it instead of running it; numbers are never changed).",
-    )(command)
+        help="Report CSVs for a spreadsheet: a ' in front of text starting with = + - @, so that a spreadsheet "
+        "shows it instead of running it (by default they hold the data as it is, for pandas and R; numbers are "
+        "never changed).",
+    )(raw)
 
 
 def output_option(help: str, *, metavar: str | None = None, file: bool = True) -> Callable[[F], F]:
@@ -418,8 +474,11 @@ def check_writable(path: Path, *, folder: bool = False) -> None:
     ``path`` is an output file (or a folder with ``folder=True``) that may not exist yet; its
     nearest existing ancestor must be a folder we may write into.
     """
+    from segagree.cli.streams import is_stdio
     from segagree.errors import SegagreeError
 
+    if is_stdio(path) and not folder:
+        return  # standard output (cli/streams.py)
     if path.exists():
         if folder and not path.is_dir():
             raise SegagreeError("a file is in the way: the output must be a folder", path=path)

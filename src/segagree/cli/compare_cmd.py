@@ -13,7 +13,8 @@ from segagree.cli.common import (
     SpeakerLabels,
     check_applicable,
     check_writable,
-    csv_raw_option,
+    csv_guard_option,
+    done,
     examples,
     fmt_score,
     given_only,
@@ -21,12 +22,12 @@ from segagree.cli.common import (
     max_mismatch_option,
     mode_option,
     pair_arguments,
-    plain_table,
     print_json,
+    quiet_option,
     reading_options,
-    say,
     say_unpaired,
     scheme_option,
+    show,
     speaker_labels_option,
     split_names,
     stdout,
@@ -61,7 +62,11 @@ from segagree.cli.common import (
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
-@click.option("--ops", type=click.Path(dir_okay=False, path_type=Path), help="Write every edit operation to a CSV.")
+@click.option(
+    "--ops",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write every edit operation to a CSV ('-': to standard output, instead of the table).",
+)
 @click.option(
     "--language",
     type=click.Choice(["zh", "ja", "ko"]),
@@ -71,7 +76,8 @@ from segagree.cli.common import (
 @click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
 @measure_parameter_options
 @json_option()
-@csv_raw_option
+@quiet_option
+@csv_guard_option
 def compare(
     file_a: Path,
     file_b: Path,
@@ -89,6 +95,7 @@ def compare(
     max_cpl: int,
     seed: int | None,
     json_out: bool,
+    quiet: bool,
     **time_params: Any,
 ) -> None:
     """Compare two segmentations of the same text: S_f, S_f^B and other metrics.
@@ -99,14 +106,19 @@ def compare(
     then reported as not applicable when the words are too different to align).
     """
     import segagree.api as api
+    from segagree.cli.streams import input_files, is_stdio, output_file
+    from segagree.errors import UsageError
 
     check_applicable("compare", "token", lambda: _chosen(metric), choose="--metric")
     opts = reading.options
     if ops is not None:
         check_writable(ops)
+        if is_stdio(ops) and json_out:
+            raise UsageError("--ops - and --json both write to standard output: give --ops a file name")
     sch = api.load_scheme(scheme)
-    a = api.read(file_a, reading.format, scheme=sch, **opts)
-    b = api.read(file_b, reading.format, scheme=sch, **opts)
+    with input_files([file_a, file_b], reading.format) as (path_a, path_b):
+        a = api.read(path_a, reading.format, scheme=sch, **opts)
+        b = api.read(path_b, reading.format, scheme=sch, **opts)
     result = api.compare(
         a,
         b,
@@ -123,10 +135,13 @@ def compare(
         metric_options=_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
     )
     if ops is not None:
-        n = api.write_operations(result, ops, a=a, b=b)
-        say(f"wrote {n} operations to {ops}")
+        with output_file(ops, "csv") as ops_path:
+            n = api.write_operations(result, ops_path, a=a, b=b)
+        done(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
+    if is_stdio(ops):
+        return  # standard output holds the operations: the table would be in the way
     if json_out:
         print_json(result)
         return
@@ -152,56 +167,58 @@ COUNTS = ("matches", "substitutions", "transpositions", "insertions", "deletions
 
 def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     import segagree.api as api
+    from segagree.cli.tables import ScoreTable
 
     sf, sf_b = api.SF_NAMES
+    out = stdout()
     if result.get(sf) is None and result.get("sf_not_applicable"):
-        stdout().print(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}", soft_wrap=True)
+        show(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}")
         _print_other(result, [])
         return
     # "edits" (M+S+T+I+D) is left to --json: with it the table did not fit 80 columns.
-    header = ["speaker", "tokens", "S_f", "S_f^B", "cost", "M", "S", "T", "I", "D"]
     speakers = list(result["per_speaker"])
-    rows = [
-        [name, str(st["n_tokens"]), fmt_score(st[sf]), fmt_score(st[sf_b]), f"{st['cost']:g}"]
-        + [str(st[k]) for k in COUNTS]
-        for name, st in [*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]
-    ]
-    caption = "M match, S substitution, T transposition, I insertion, D deletion"
-    sections = {len(speakers) - 1} if speakers else set()
-    print(plain_table(f"{file_a.name} vs {file_b.name}", header, rows, sections=sections, caption=caption))
-    print(result["signature"])
+    table = ScoreTable(
+        ["speaker", "tokens", "S_f", "S_f^B", "cost", "M", "S", "T", "I", "D"],
+        title=f"{file_a.name} vs {file_b.name}",
+        caption="M match, S substitution, T transposition, I insertion, D deletion",
+    )
+    for i, (name, st) in enumerate([*((s, result["per_speaker"][s]) for s in speakers), ("ALL", result)]):
+        table.add_row(
+            name,
+            st["n_tokens"],
+            fmt_score(st[sf]),
+            fmt_score(st[sf_b]),
+            f"{st['cost']:g}",
+            *(st[k] for k in COUNTS),
+            end_section=i == len(speakers) - 1,
+        )
+    table.print()
+    show(result["signature"])
     for side, names in sorted((result.get("unpaired_speakers") or {}).items()):
         if names:
-            print(f"not scored, speakers only in {side.upper()}: {', '.join(names)}")
+            show(f"not scored, speakers only in {side.upper()}: {', '.join(names)}")
     if result["metrics"]:
         _print_other(result, speakers)
     if result["mismatches"]:
         n = len(result["mismatches"])
-        print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
+        out.print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
 
 
 def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
-    from rich.table import Table
-
     import segagree.api as api
+    from segagree.cli.tables import MatrixRow, ScoreTable, print_matrix
 
     suber, info, metrics = api.CompareResult(result).suber()
-    out = stdout()
     if suber is not None:
-        table = Table(title=f"SubER metrics ({info.get('signature', 'suber')})")
-        table.add_column("metric")
-        table.add_column("value", justify="right")
+        table = ScoreTable(["metric", "value"], title=f"SubER metrics ({info.get('signature', 'suber')})")
         for sub, value in suber.items():
             table.add_row(sub, f"{value:.3f}")
-        out.print(table)
+        table.print()
         for sub, reason in (info.get("not_applicable") or {}).items():
-            out.print(f"{sub}: not applicable: {reason}", markup=False)
+            show(f"{sub}: not applicable: {reason}")
     if not metrics:
         return
-    other = Table(title="other metrics (pooled from summed statistics)")
-    for col in ("metric", *speakers, "ALL", "parameters"):
-        other.add_column(col, justify="left" if col in ("metric", "parameters") else "right", overflow="fold")
-    notes = []
+    rows, notes, params = [], [], []
     for name, res in metrics.items():
         per = res.get("per_speaker", {})
         applicable = res.get("applicable", True) and not res.get("not_applicable")
@@ -210,20 +227,22 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
         prf = res if "precision" in res else res.get("pooled") or {}
         if "precision" in prf and "recall" in prf and res["value"] is not None:
             pooled_value += f" (P {prf['precision']:.3f}, R {prf['recall']:.3f})"
-        other.add_row(name, *(fmt_score(per.get(s)) for s in speakers), pooled_value, _params_text(res))
+        rows.append(MatrixRow(name, {s: fmt_score(per.get(s)) for s in speakers}, pooled_value))
+        if _params_text(res):
+            params.append(f"{name}: {_params_text(res)}")
         if res.get("reason") or res.get("not_applicable"):
             notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
         for speaker, reason in (res.get("skipped") or {}).items():
             notes.append(f"{name}: speaker {speaker} not scored: {reason}")
-    out.print(other)
+    print_matrix("other metrics (pooled from summed statistics)", "metric", "speaker", speakers, rows)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):
         notes.append(
             f"imperfect text ({text['hypothesis_words']} hypothesis words, {text['reference_words']} reference "
             "words): F1, Pk, WindowDiff, S and B use the hypothesis's breaks projected onto the reference"
         )
-    for note in notes:
-        out.print(note, markup=False)
+    for line in [*(f"parameters: {p}" for p in params), *notes]:
+        show(line)
 
 
 def _value_text(value: Any) -> str:

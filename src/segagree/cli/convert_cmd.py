@@ -8,12 +8,17 @@ from typing import Any
 import click
 
 from segagree.cli.common import (
+    Quiet,
     Reading,
     check_writable,
+    description_column,
+    done,
     examples,
     json_option,
+    new_progress,
     output_option,
     print_json,
+    quiet_option,
     reading_options,
     say,
     scheme_option,
@@ -29,7 +34,9 @@ from segagree.cli.common import (
     )
 )
 @click.argument("source", type=click.Path(path_type=Path))
-@output_option("Output file (or folder for a batch).", metavar="FILE|FOLDER", file=False)
+@output_option(
+    "Output file (or folder for a batch; '-': standard output, with --to).", metavar="FILE|FOLDER", file=False
+)
 @click.option("--to", metavar="FORMAT", help="Output format (default: by extension); e.g. praat, elan, csv, srt.")
 @scheme_option
 @click.option("--layer", metavar="NAME", help="Layer to write for one-layer formats (default iu).")
@@ -44,6 +51,7 @@ from segagree.cli.common import (
 @click.option("--strict", is_flag=True, help="Treat any loss as an error (exit 1) and write nothing.")
 @reading_options
 @json_option("print the loss report as one JSON object")
+@quiet_option
 def convert(
     source: Path,
     output: Path,
@@ -55,10 +63,12 @@ def convert(
     strict: bool,
     reading: Reading,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Convert annotations between formats, reporting what the target cannot hold.
 
     SOURCE is an annotation file, or a folder for a batch conversion (then --to is needed).
+    '-' reads standard input (with --from) and -o - writes to standard output (with --to).
     The loss report lists what reading and writing lost; 'lossless' means nothing was.
     """
     import segagree.api as api
@@ -66,31 +76,37 @@ def convert(
     opts = reading.options
     # Only the options the user set: each writer refuses options it does not know.
     write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
+    from segagree.cli.streams import input_file, is_stdio, output_file, shown
+    from segagree.errors import UsageError
+
     if source.is_dir():
         _convert_folder(source, output, to, scheme, strict, write_opts, reading, speakers, json_out)
         return
     check_writable(output)
-    report = api.convert(
-        source,
-        output,
-        from_format=reading.format,
-        to_format=to,
-        scheme=scheme,
-        speakers=list(speakers) or None,
-        strict=strict,
-        read_options=opts,
-        **write_opts,
-    )
+    if is_stdio(output) and json_out:
+        raise UsageError("-o - and --json both write to standard output: give -o a file name")
+    with input_file(source, reading.format) as local, output_file(output, to) as target:
+        report = api.convert(
+            local,
+            target,
+            format=reading.format,
+            to=to,
+            scheme=scheme,
+            speakers=list(speakers) or None,
+            strict=strict,
+            read_options=opts,
+            **write_opts,
+        )
     if json_out:
         print_json(report.to_dict())
         return
-    say(f"wrote {output} ({report.format_to})")
+    done(f"wrote {shown(output)} ({report.format_to})")
     for line in report.lines():
         say(f"  loss: {line}")
     for line in report.note_lines():
         say(f"  note: {line}")
     if report.lossless:
-        say("  lossless")
+        done("  lossless")
 
 
 def _convert_folder(
@@ -110,11 +126,11 @@ def _convert_folder(
     if not to:
         raise UsageError("a batch conversion needs --to FORMAT")
     check_writable(output, folder=True)
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
 
-    from segagree.cli.common import stderr
-
-    with Progress(console=stderr(), disable=json_out, transient=True) as bar:
+    with new_progress(
+        description_column(), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), disable=json_out or Quiet.on
+    ) as bar:
         task = bar.add_task("converting", total=None)
 
         def advance(path: Path, report: Any) -> None:
@@ -127,7 +143,7 @@ def _convert_folder(
             source,
             output,
             to,
-            from_format=reading.format,
+            format=reading.format,
             scheme=scheme,
             speakers=list(speakers) or None,
             strict=strict,
@@ -138,7 +154,7 @@ def _convert_folder(
     if json_out:
         print_json(batch.to_dict())
     else:
-        say(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
+        done(f"converted {len(batch.converted)} of {len(batch.files)} files into {output}")
         for src, out in batch.renamed:
             say(f"  named {out} (not by its stem alone: another input has the name {src.stem}): {src}")
         for msg in batch.failed:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from segagree.cli.common import F, check_writable, examples, json_option, print_json, say
+from segagree.cli.common import F, check_writable, done, examples, json_option, print_json, quiet_option, say
 
 
 def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.Command]:
@@ -18,9 +19,14 @@ def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.C
 
     def make(f: F) -> click.Command:
         f = click.option(
-            "-o", "--output", required=True, type=click.Path(path_type=Path), metavar="FILE", help="Output file."
+            "-o",
+            "--output",
+            required=True,
+            type=click.Path(path_type=Path),
+            metavar="FILE",
+            help="Output file ('-': standard output, in the input's format).",
         )(f)
-        f = click.argument(argument, type=click.Path(path_type=Path))(f)
+        f = quiet_option(click.argument(argument, type=click.Path(path_type=Path))(f))
         return click.command(epilog=examples(*example_lines))(f)
 
     return make
@@ -52,6 +58,7 @@ def degrade(
     seed: int,
     from_: str | None,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Write a degraded copy of a subtitle file: the same words, some breaks changed.
 
@@ -69,9 +76,23 @@ def degrade(
     if len(chosen) != 1:
         raise UsageError("give exactly one of --shift N, --insert, --delete, --retype")
     check_writable(output)
-    res = api.degrade(reference, output, operation=chosen[0], p=p, seed=seed, n=shift or 1, format=from_)
+    with read_then_write(reference, output, from_) as (doc, target):
+        res = api.degrade(doc, target, operation=chosen[0], p=p, seed=seed, n=shift or 1)
     what = f"{res['operation']} p={p:g} seed={seed}: "
     say_written(res, output, json_out, what, f"; changed {res['changed']}")
+
+
+@contextmanager
+def read_then_write(source: Path, output: Path, fmt: str | None) -> Iterator[tuple[Any, Path]]:
+    """The source's Document (``-``: standard input, with ``--from``) and the path to write it to
+    (``-``: standard output, in the source's format)."""
+    import segagree.api as api
+    from segagree.cli.streams import input_file, output_file
+
+    with input_file(source, fmt) as local:
+        doc = api.read(local, fmt)
+    with output_file(output, doc.source_format) as target:
+        yield doc, target
 
 
 def say_written(res: dict[str, Any], output: Path, json_out: bool, what: str = "", more: str = "") -> None:
@@ -79,6 +100,8 @@ def say_written(res: dict[str, Any], output: Path, json_out: bool, what: str = "
     if json_out:
         print_json(res)
         return
-    say(f"wrote {output} ({res['format']}): {what}{res['breaks_before']} breaks -> {res['breaks_after']}{more}")
+    from segagree.cli.streams import shown
+
+    done(f"wrote {shown(output)} ({res['format']}): {what}{res['breaks_before']} breaks -> {res['breaks_after']}{more}")
     for loss in res["losses"]:
         say(f"  note: {loss['kind']}: {loss['message']}" + (f" ({loss['count']})" if "count" in loss else ""))

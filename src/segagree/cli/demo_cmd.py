@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import examples, json_option, print_json, say
+from segagree.cli.common import done, examples, json_option, print_json, quiet_option
 
 # The tour's first commands, run inside the copied folder (docs/tour.md has the whole tour).
 TOUR = (
@@ -22,7 +22,8 @@ TOUR = (
 @click.command(epilog=examples("segagree demo segagree-tour", "cd segagree-tour && segagree run . -o results"))
 @click.argument("folder", type=click.Path(path_type=Path))
 @json_option("print the copied folder and the tour's commands as one JSON object")
-def demo(folder: Path, json_out: bool) -> None:
+@quiet_option
+def demo(folder: Path, json_out: bool, quiet: bool) -> None:
     """Copy the sample corpora into a folder, to run the tour there.
 
     FOLDER must be new or empty.
@@ -37,7 +38,7 @@ def demo(folder: Path, json_out: bool) -> None:
     if json_out:
         print_json({"folder": str(target), "commands": list(TOUR)})
         return
-    say(f"segagree: the sample corpora are in {target}")
+    done(f"segagree: the sample corpora are in {target}")
     click.echo(f"cd {target}")
     for line in TOUR:
         click.echo(line)

@@ -4,6 +4,7 @@ only when invoked (or asked for their own help), global ``--version`` and ``--de
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
 
@@ -21,6 +22,16 @@ class LazyGroup(click.Group):
             return None
         module = importlib.import_module(f"segagree.cli.{COMMANDS[cmd_name][0]}")
         return getattr(module, cmd_name)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
+        """The commands (from the table: no command is imported to complete its name) and the
+        group's options."""
+        from click.shell_completion import CompletionItem
+
+        names = [
+            CompletionItem(name, help=short) for name, (_, short) in COMMANDS.items() if name.startswith(incomplete)
+        ]
+        return [*names, *click.Command.shell_complete(self, ctx, incomplete)]
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # click would import every command to ask for its short help; the table has it.

@@ -10,16 +10,19 @@ import click
 from segagree.cli.common import (
     Reading,
     check_writable,
+    csv_guard_option,
+    done,
     examples,
     fmt_score,
     json_option,
-    plain_table,
     print_json,
+    quiet_option,
     reading_options,
     say,
     seed_option,
+    show,
 )
-from segagree.cli.safe_text import printable
+from segagree.cli.tables import ScoreTable
 
 _EPILOG = """Reading the numbers: a machine's change is read against the changes that each held-out
 human causes (the human range), never only against 0; its consistency rank among the humans
@@ -96,6 +99,8 @@ def _interval(ci: dict[str, Any] | None) -> str:
 )
 @reading_options
 @json_option()
+@quiet_option
+@csv_guard_option
 def panel(
     sources: tuple[Path, ...],
     machines: tuple[str, ...],
@@ -113,6 +118,7 @@ def panel(
     output: Path | None,
     reading: Reading,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Judge a segmenter against a panel of human annotators.
 
@@ -165,11 +171,20 @@ def panel(
         reference=list(references),
     )
     for path in (result.get("outputs") or {}).values():
-        say(f"wrote {path}")
+        done(f"wrote {path}")
     if json_out:
         print_json(result)
         return
     _print(result)
+
+
+def _human_range(rank: dict[str, Any]) -> str:
+    """The humans' range of what the machine is ranked by."""
+    if rank["by"] == "change":
+        return f"{rank['low']:+.3f} to {rank['high']:+.3f}"
+    if rank["low"] == rank["high"]:
+        return f"consistency {rank['low']:.3f}"
+    return f"consistency {rank['low']:.3f} to {rank['high']:.3f}"
 
 
 def _print(result: dict[str, Any]) -> None:
@@ -177,25 +192,21 @@ def _print(result: dict[str, Any]) -> None:
     if result["measure"] != coef:
         coef = f"{coef} ({result['measure'].upper()})"
     head = ["machine", f"humans {coef}", "with machine", "change", "interval", "human range", "rank", "chance"]
-    rows = []
+    table = ScoreTable(head, title=f"panel: {', '.join(result['humans'])} and each machine")
     for name, r in result["results"].items():
-        # a held-out human's change is None where one human is left (two humans)
-        changes = [h["change"] for h in r["human_changes"]["per_human"].values() if h["change"] is not None]
-        rng = f"{min(changes):+.3f} to {max(changes):+.3f}" if changes else ""
-        rows.append(
-            [
-                name,
-                fmt_score(r["added"]["humans"]),
-                fmt_score(r["added"]["with_machine"]),
-                f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "",
-                _interval(r["added"].get("interval")),
-                rng,
-                f"{r['consistency']['rank']} of {r['consistency']['of']}",
-                fmt_score(r["chance"].get("mean")),
-            ]
+        rank = r["rank"]
+        table.add_row(
+            name,
+            fmt_score(r["added"]["humans"]),
+            fmt_score(r["added"]["with_machine"]),
+            f"{r['added']['change']:+.3f}" if r["added"]["change"] is not None else "-",
+            _interval(r["added"].get("interval")),
+            _human_range(rank),
+            f"{rank['rank']} of {rank['of']} by {rank['by']}",
+            fmt_score(r["chance"].get("mean")),
         )
-    click.echo(plain_table(f"panel: {', '.join(result['humans'])} and each machine", head, rows))
+    table.print()
     for name, r in result["results"].items():
-        click.echo(printable(f"{name}: {r['verdict']}"))
+        show(f"{name}: {r['verdict']}")
     for note in result.get("notes") or []:
         say(f"note: {note}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,14 @@ from segagree.cli.common import (
     check_track,
     check_writable,
     count_option,
+    done,
     examples,
+    json_option,
     max_mismatch_option,
     mode_option,
     output_option,
+    print_json,
+    quiet_option,
     reading_options,
     say,
     say_unpaired,
@@ -111,6 +116,8 @@ from segagree.cli.common import (
     metavar="DB",
     help="Cues: Praat's silence threshold (dB below the maximum intensity).",
 )
+@json_option("print what was written as one JSON object")
+@quiet_option
 def review(
     files: tuple[Path, ...],
     output: Path,
@@ -131,6 +138,8 @@ def review(
     pitch_floor: float,
     pitch_ceiling: float,
     silence_threshold: float,
+    json_out: bool,
+    quiet: bool,
     **time_opts: Any,
 ) -> None:
     """Write a review workbook listing every disagreement of two annotations.
@@ -157,6 +166,10 @@ def review(
             click.get_current_context(),
         )
     check_track("review", time_opts, first=1)
+    from segagree.cli.streams import input_files, is_stdio
+
+    if is_stdio(output):
+        raise UsageError("review writes a workbook (.xlsx) or a page (.html), told by the name: give -o a file name")
     check_writable(output)
     page = output.suffix.lower() in (".html", ".htm")
     if not page and margin != 1.0:  # reported, not refused: same options for both outputs
@@ -168,39 +181,45 @@ def review(
         from segagree.cli.agree_time import run_time_review
 
         opts = {**time_opts, "seed": given_seed(seed), "jobs": None}  # jobs: the measure's default
-        run_time_review(
-            list(files), output, opts, reading, scheme, plot, media=media, margin=margin, cues=cues,
-            cue_settings=cue_settings,
-        )  # fmt: skip
+        with input_files(list(files), reading.format) as local:
+            written = run_time_review(
+                local, output, opts, reading, scheme, plot, media=media, margin=margin, cues=cues,
+                cue_settings=cue_settings,
+            )  # fmt: skip
+        if json_out and written is not None:
+            print_json(written)
         return
     if len(files) != 2:
         raise UsageError(
             f"review compares two annotations FILE_A FILE_B (or units in time with --time), got {len(files)}"
         )
-    file_a, file_b = files
-    outcome = api.review(
-        file_a,
-        file_b,
-        output,
-        scheme=scheme,
-        mode=mode.lower(),
-        matches=matches,
-        kappa=kappa,
-        sims=sims,
-        seed=seed,
-        max_mismatch=max_mismatch,
-        media=media,
-        margin=margin,
-        metrics=list(metrics) or None,
-        cues=cues,
-        cue_settings=cue_settings,
-        **speaker_labels.api_keywords(),
-        **reading.api_keywords(),
-    )
+    with input_files(list(files), reading.format) as (file_a, file_b):
+        outcome = api.review(
+            file_a,
+            file_b,
+            output,
+            scheme=scheme,
+            mode=mode.lower(),
+            matches=matches,
+            kappa=kappa,
+            sims=sims,
+            seed=seed,
+            max_mismatch=max_mismatch,
+            media=media,
+            margin=margin,
+            metrics=list(metrics) or None,
+            cues=cues,
+            cue_settings=cue_settings,
+            **speaker_labels.api_keywords(),
+            **reading.api_keywords(),
+        )
     say_unpaired(outcome.unpaired_speakers)
+    if json_out:
+        print_json({**dataclasses.asdict(outcome), "path": str(outcome.path)})
+        return
     sf = "-" if outcome.sf is None else f"{outcome.sf:.4f}"
-    say(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
+    done(f"wrote {outcome.path}: {outcome.operations} operations to review (S_f {sf})")
     if page:
-        say(api.review_page_media(outcome.path))
+        done(api.review_page_media(outcome.path))
     if outcome.cues:
         say(outcome.cues)

@@ -10,18 +10,19 @@ from typing import Any
 
 import click
 
-from segagree.cli.agree_time import corpus_time_options, literal, measure_params, plan_reading
+from segagree.cli.agree_time import corpus_time_options, measure_params, plan_reading
 from segagree.cli.common import (
     Reading,
     check_track,
     check_writable,
     common_speakers_option,
     count_option,
-    csv_raw_option,
+    csv_guard_option,
+    description_column,
     examples,
     fmt_score,
     given_only,
-    new_table,
+    new_progress,
     output_option,
     print_json,
     reading_options,
@@ -30,8 +31,6 @@ from segagree.cli.common import (
     scheme_option,
     seed_option,
     split_names,
-    stderr,
-    stdout,
 )
 
 
@@ -125,7 +124,7 @@ from segagree.cli.common import (
 )
 @click.option("--json", "json_out", is_flag=True, help="Print the summary as one JSON object.")
 @corpus_time_options
-@csv_raw_option
+@csv_guard_option
 def run(
     corpus: Path,
     output: Path,
@@ -165,10 +164,10 @@ def run(
     machinery (--jobs texts in parallel, --backend, --fresh, resume, segagree.toml's [time]).
     """
     import segagree.api as api
-    from segagree.errors import SegagreeError
+    from segagree.errors import MissingFileError, SegagreeError
 
     if not corpus.exists():
-        raise SegagreeError("no such folder", path=corpus)
+        raise MissingFileError("no such folder", path=corpus)
     if not corpus.is_dir():
         raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
     check_writable(output, folder=True)
@@ -277,16 +276,14 @@ def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress,
         TaskProgressColumn,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
 
-    err = stderr()
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
+    with new_progress(
+        description_column(),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
@@ -294,9 +291,7 @@ def _progress_bar(*, disabled: bool, unit: str = "pairs") -> Iterator[Callable[[
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
-        console=err,
-        disable=disabled or not err.is_terminal,
-        transient=True,
+        disable=disabled,
         # redrawn at each finished pair, not by a thread of its own: a run of a few long texts
         # forks its children from this process, which a running thread would forbid
         auto_refresh=False,
@@ -331,30 +326,35 @@ def _print_summary(outcome: Any) -> None:
     if len(scored) > MAX_LISTED:
         title += f" ({MAX_LISTED} lowest S_f of {len(scored)} pairs; all in summary.csv and report.html)"
         scored = sorted(scored, key=lambda r: (r.get(sf) is None, r.get(sf) or 0.0))[:MAX_LISTED]
-    table = new_table(title=title)
-    for col in ("text", "A", "B", "S_f", "S_f^B", "κ(S_f)", "κ(S_f^B)", "mismatches"):
-        table.add_column(col, justify="left" if col in ("text", "A", "B") else "right", overflow="fold")
+    from segagree.cli.tables import ScoreTable
+
+    table = ScoreTable(["text", "A", "B", "S_f", "S_f^B", "κ(S_f)", "κ(S_f^B)", "mismatches"], title=title, left=3)
     for r in scored:
         values = (fmt_score(r.get(k)) for k in (*api.SF_NAMES, *api.KAPPA_NAMES))
-        table.add_row(r["text"], r["annotator_a"], r["annotator_b"], *values, str(r.get("mismatches", 0)))
-    stdout().print(table)
+        table.add_row(r["text"], r["annotator_a"], r["annotator_b"], *values, r.get("mismatches", 0))
+    table.print()
 
 
-#: At most this many texts get a column in the printed table of a run in time.
-MAX_TEXT_COLUMNS = 6
+#: At most this many texts are shown one by one in the printed table of a run in time.
+MAX_TEXTS_SHOWN = 12
 
 
 def _print_time_summary(lights: list[dict[str, Any]], pooled_rows: list[dict[str, Any]]) -> None:
-    """A row per measure (per category): the value pooled over texts, and each text's if they are few
-    (from the light records: no record is read back from the log)."""
+    """A row per measure (per category): the value pooled over texts, and each text's (a column per
+    text where they fit, else a row per text below; from the light records: no record is read back
+    from the log)."""
+    from segagree.cli.tables import MatrixRow, print_matrix
+
     texts = {r["text"]: r.get("values") or {} for r in lights if r.get("ok")}
-    shown = sorted(texts) if len(texts) <= MAX_TEXT_COLUMNS else []
+    rows = [
+        MatrixRow(
+            str(row["measure"]),
+            {t: fmt_score(texts[t][row["measure"]]) for t in texts if row["measure"] in texts[t]},
+            fmt_score(row["value"]),
+            str(row["note"]),
+        )
+        for row in pooled_rows
+    ]
+    shown = sorted(texts) if len(texts) <= MAX_TEXTS_SHOWN else []
     title = "segagree run --time: pooled over speakers" + ("" if shown else " (per text: summary.csv, report.html)")
-    table = new_table(title=title)
-    for col in ("measure", *shown, "all texts", "note"):
-        table.add_column(col, justify="left" if col in ("measure", "note") else "right", overflow="fold")
-    for row in pooled_rows:
-        measure = row["measure"]
-        cells = (fmt_score(texts[t][measure]) if measure in texts[t] else "-" for t in shown)
-        table.add_row(literal(measure), *cells, fmt_score(row["value"]), literal(row["note"]))
-    stdout().print(table)
+    print_matrix(title, "measure", "text", shown, rows, pooled="all texts", note="note")

@@ -19,6 +19,11 @@ from typing import IO, Any
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+# The style reset, which only ends colours and styles: what a library writes alone (colorama, which
+# numba starts, writes it at exit), passed as it is; any other sequence is shown as an escape.
+RESETS = frozenset({"\x1b[0m", "\x1b[m"})
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
@@ -44,6 +49,8 @@ class SafeStream:
         self.rich_proxied_file = stream
 
     def write(self, text: str) -> int:
+        if text in RESETS:  # a library's own reset, written alone (colorama's at exit, for numba)
+            return self.rich_proxied_file.write(text)
         return self.rich_proxied_file.write(printable(text))
 
     def __getattr__(self, name: str) -> Any:

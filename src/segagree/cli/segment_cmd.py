@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from segagree.cli.common import check_writable, json_option
-from segagree.cli.degrade_cmd import rebreak_command, say_written
+from segagree.cli.degrade_cmd import read_then_write, rebreak_command, say_written
 
 
 @rebreak_command(
@@ -23,7 +23,14 @@ from segagree.cli.degrade_cmd import rebreak_command, say_written
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print what was done as one JSON object")
 def segment(
-    source: Path, output: Path, baseline: str, max_cpl: int, max_lines: int, from_: str | None, json_out: bool
+    source: Path,
+    output: Path,
+    baseline: str,
+    max_cpl: int,
+    max_lines: int,
+    from_: str | None,
+    json_out: bool,
+    quiet: bool,
 ) -> None:
     """Drop a subtitle file's breaks and re-break it by length.
 
@@ -34,5 +41,6 @@ def segment(
     import segagree.api as api
 
     check_writable(output)
-    res = api.segment(source, output, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines, format=from_)
+    with read_then_write(source, output, from_) as (doc, target):
+        res = api.segment(doc, target, baseline=baseline, max_cpl=max_cpl, max_lines=max_lines)
     say_written(res, output, json_out)

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from segagree.cli.common import check_writable, csv_raw_option, examples, json_option, print_json, say
+from segagree.cli.common import (
+    check_writable,
+    csv_guard_option,
+    done,
+    examples,
+    json_option,
+    print_json,
+    quiet_option,
+)
 
 
 @click.command(
@@ -26,7 +34,8 @@ from segagree.cli.common import check_writable, csv_raw_option, examples, json_o
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel processes.")
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print the written paths and the analysis as one JSON object")
-@csv_raw_option
+@quiet_option
+@csv_guard_option
 def study(
     reference: Path,
     hypotheses: tuple[Path, ...],
@@ -38,6 +47,7 @@ def study(
     jobs: int,
     from_: str | None,
     json_out: bool,
+    quiet: bool,
 ) -> None:
     """Run every subtitle metric over a grid of degraded references, with plots and a page.
 
@@ -64,4 +74,4 @@ def study(
     if json_out:
         print_json(res)
         return
-    say(f"wrote {res['csv']} ({res['rows']} rows), {res['html']} and {len(res['plots'])} plots")
+    done(f"wrote {res['csv']} ({res['rows']} rows), {res['html']} and {len(res['plots'])} plots")

@@ -153,7 +153,7 @@ OUTPUT_SETTINGS = frozenset({"review_matches", "report_plots", "review_pages", "
 #: Keys of the ``[time]`` table: the measures, the category, the time measures' parameters.
 TIME_SETTINGS = frozenset(
     {"measures", "category", "alpha", "beta", "delta_empty", "samples", "seed", "sampler", "jobs"}
-    | {"tolerance", "min_overlap", "resolution", "gamma_cat_variant"}
+    | {"tolerance", "min_overlap", "resolution", "gamma_cat_variant", "collar", "skip_overlap", "convention", "uem"}
     | {"time_unit"}  # how units tables are read (s, ms or index), not a measure parameter
     | {"window"}  # the stretch scored, [START, END] seconds (the continuum), not a measure parameter
 )

@@ -7,10 +7,11 @@ Two layouts, any formats mixed:
 * **one folder per annotator**, each holding ``TEXT.EXT`` files (``ann1/garden.txt``).
 
 The first layout wins when the corpus folder itself holds annotation files; folders are then
-not annotators (they may hold other material). A text needs at least two annotators; texts
-with fewer are listed as skipped. Two files of one annotator for one text is an error for
-that text. A text whose CoNLL-U / DISRPT files hold two or more documents is one text per
-document (:mod:`segagree.corpus.documents`).
+not annotators (they may hold other material) and are listed as skipped, with the reason. A
+text needs at least two annotators; texts with fewer are listed as skipped. Two files of one
+annotator for one text is an error for that text. segagree's own review workbooks, written beside
+the annotations, are listed as skipped, not read as an annotator's file. A text whose CoNLL-U / DISRPT files hold
+two or more documents is one text per document (:mod:`segagree.corpus.documents`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from segagree.corpus.documents import split_documents
 from segagree.errors import SegagreeError
+from segagree.files.own_outputs import is_review_workbook
 from segagree.formats import EXTENSIONS
 
 
@@ -75,6 +77,13 @@ def find_annotations(root: Path) -> Corpus:
                 corpus.skipped.append(f"{path.name}: no annotator in the name (expected TEXT.ANNOTATOR.EXT)")
                 continue
             _add(corpus, text, annotator, path)
+        folders = [f"{p.name}/" for p in sorted(root.iterdir()) if p.is_dir() and not p.name.startswith(".")]
+        if folders:
+            corpus.skipped.append(
+                f"{', '.join(folders)}: {'a folder' if len(folders) == 1 else f'{len(folders)} folders'} not read "
+                "(the corpus folder holds TEXT.ANNOTATOR.EXT files, so its folders are not annotators; give a "
+                "folder as the corpus to score it)"
+            )
     else:
         corpus.layout = "folders"
         for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
@@ -92,6 +101,9 @@ def find_annotations(root: Path) -> Corpus:
 
 
 def _add(corpus: Corpus, text: str, annotator: str, path: Path) -> None:
+    if is_review_workbook(path):
+        corpus.skipped.append(f"{path.name}: a segagree review workbook (its About sheet), not an annotation")
+        return
     if not text.strip():
         corpus.skipped.append(f"{path.name}: no text in the name (expected TEXT.ANNOTATOR.EXT)")
         return

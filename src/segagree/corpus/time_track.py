@@ -88,6 +88,11 @@ class TimeConfig:
         scheme_digest = getattr(scheme, "digest", None)
         payload = {**self.to_dict(), "scheme_digest": scheme_digest, "version": version()}
         payload["parameters"] = {k: v for k, v in self.params.items() if k not in SPEED_PARAMS}
+        uem = self.params.get("uem")
+        if isinstance(uem, str | Path) and Path(uem).is_file():  # a UEM file edited in place changes the scores
+            from segagree.corpus.tasks import file_digest
+
+            payload["uem_digest"] = file_digest(Path(uem))
         return json_digest(payload, 16, default=str)
 
 
@@ -172,7 +177,10 @@ def measure_values(name: str, result: Mapping[str, Any]) -> list[tuple[str, Any,
     if isinstance(per, Mapping) and per:
         reasons = result.get("reasons")
         return [(f"{name}:{cat}", _number(v), _why(v, reasons, cat)) for cat, v in per.items()]
-    note = "" if value is not None else str(result.get("reason") or result.get("not_applicable") or "undefined")
+    if value is None:
+        note = str(result.get("reason") or result.get("not_applicable") or "undefined")
+    else:  # the settings that move the value (gamma-cat's variant ...), where the measure signs it
+        note = str(result.get("note") or result.get("signature") or "")
     return [(name, value, note)]
 
 

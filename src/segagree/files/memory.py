@@ -9,7 +9,7 @@ import gc
 from collections.abc import Iterator
 from pathlib import Path
 
-from segagree.errors import InputError
+from segagree.errors import InputError, MissingFileError
 
 # --- memory ------------------------------------------------------------------------------
 #
@@ -110,7 +110,7 @@ def read_bytes(path: str | Path, *, allow_empty: bool = False, per_byte: float |
             check_memory(p, p.stat().st_size, per_byte)
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise InputError("no such file", path=p) from None
+        raise MissingFileError(path=p) from None
     except IsADirectoryError:
         raise InputError("is a folder, expected a file", path=p) from None
     except OSError as err:

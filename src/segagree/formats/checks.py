@@ -35,7 +35,7 @@ def check_times(doc: Document, path: str | Path) -> None:
             path,
             np.isinf(col) | (col < 0) | (col > MAX_SECONDS),
             lambda i, n, name=name, col=col: (  # type: ignore[misc]
-                f"{name} time {col[i]!r} of token {_token(doc, i)} is impossible; "
+                f"{name} time {float(col[i])!r} of token {_token(doc, i)} is impossible; "
                 f"expected a finite time from 0 to {MAX_SECONDS:.0f} s ({n} such times)"
             ),
         )

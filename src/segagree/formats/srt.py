@@ -22,6 +22,12 @@ seconds above 59, a cue that ends before it starts. ``allow_missing_ms=True`` ac
 without a fraction beside one with it (``00:01:39 --> 00:01:41,04``, which ``srt`` reads) is read
 as whole seconds and reported.
 
+yt-dlp's SubRip files are read as they are: a WebVTT-style header before the first cue (``Kind:
+captions`` and ``Language: en`` lines ended by a blank line) is not SubRip and is dropped (reported as
+``header-dropped``, with its lines), and a cue with no text followed at once by the next cue's index
+and timing lines (no blank line between) is one empty cue, the next its own (a ``repaired`` note):
+every timing line is one cue, read once.
+
 An empty file, and a file whose cues are all empty, are valid subtitle files with no words
 (SubER scores them): a Document with the speaker ``SUBTITLE`` and no tokens.
 
@@ -121,6 +127,21 @@ LABEL_ANY = re.compile(r"^([A-Z][\w.'’\-]*):(?:\s+|$)")
 
 
 _MARKUP = re.compile(r"<[^>]*>|\{\\[^{}]*\}")
+# A WebVTT-style header line (``Kind: captions``, ``Language: en``), as yt-dlp leaves before SRT cues.
+_HEADER_LINE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*:[ \t]*\S.*$")
+
+
+def split_header(text: str) -> tuple[str, list[str]]:
+    """The text with a header before the first cue blanked out (its lines kept, so line numbers stay),
+    and the header's lines: ``Name: value`` lines at the start of the file, ended by a blank line
+    (yt-dlp writes ``Kind: captions`` and ``Language: en`` so). No header: the text and ``[]``."""
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines) and _HEADER_LINE.match(lines[n]) and "-->" not in lines[n]:
+        n += 1
+    if not n or (n < len(lines) and lines[n].strip()):
+        return text, []
+    return "\n".join([""] * n + lines[n:]), lines[:n]
 
 
 def uses_dialogue_dashes(cues: Iterable[Iterable[str]]) -> bool:
@@ -253,9 +274,14 @@ def _scan_timings(text: str, path: Path, allow_missing_ms: bool) -> _Timings:
             out.repaired("full-width digits in a cue index", place)
         out.times.append((start, end))
         out.indexes.append(index)
-        # Canonical lines for srt.parse; the times above are the ones used.
+        # Canonical lines for srt.parse; the times above are the ones used. An index and timing
+        # line right after a cue's lines (no blank line between: yt-dlp's cue without text) start
+        # a cue of their own: a blank line is put before them.
         if after_index:
-            lines[i - 1] = index or ""
+            inside = i >= 2 and bool(lines[i - 2])
+            if inside:
+                out.repaired("a cue without a blank line before the next one", place)
+            lines[i - 1] = ("\n" if inside else "") + (index or "")
         lines[i] = "00:00:00,000 --> 00:00:00,000" + (f" {m.group(11)}" if m.group(11) else "")
     out.text = "\n".join(lines)
     return out
@@ -340,6 +366,7 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise InputError("a NUL character; expected SubRip text", path=path, place=f"line {line}")
+    text, header = split_header(text)
     scan = _scan_timings(text, path, bool(options.get("allow_missing_ms")))
     for kind, (count, first) in scan.repairs.items():
         losses.add("repaired", f"{kind}: read as standard SubRip", where=f"first at {first}", count=count)
@@ -353,6 +380,13 @@ def read(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
     cues = _CueUnits(label_res, uses_dialogue_dashes(sub.content.split("\n") for sub in subs))
     for sub, (cue_start, cue_end) in zip(subs, scan.times, strict=True):
         cues.add(sub, cue_start, cue_end)
+    if header:
+        losses.add(
+            "header-dropped",
+            "a WebVTT-style header before the cues is not SubRip and is not kept",
+            where="; ".join(header)[:80],
+            count=len(header),
+        )
     if cues.empty:
         losses.add(
             "empty-cues",

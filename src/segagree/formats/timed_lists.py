@@ -1,71 +1,147 @@
-"""Timed lists of the speech-processing community: RTTM (speaker diarization, as NIST's Rich
-Transcription evaluations define it; pyannote and pygamma-agreement read it) and CTM (time-marked
-words or phones, as forced aligners and ASR systems write them).
-
-RTTM: one ``SPEAKER FILE CHANNEL ONSET DURATION <NA> <NA> NAME <NA> <NA>`` line per speech turn
-(other record types such as ``SPKR-INFO`` carry no turn). CTM: one ``FILE CHANNEL START DURATION
-WORD [CONFIDENCE]`` line per word or phone; ``;;`` lines are comments.
+"""What the timed lists of the speech-processing community share: RTTM (:mod:`segagree.formats.rttm`)
+and CTM (:mod:`segagree.formats.ctm`) are lines of whitespace-separated fields, one timed unit each.
 
 Mapping to the model (reading), for agreement in time (``agree --time``, ``run --time``):
 
-* **Speakers** (the streams whose units are compared): the file id (``FILE``), one per recording
-  in the file. Diarization labels (``spk0``, ``A``) are not shared between annotators, so a turn's
-  label is its **text**, the category gamma compares with ``--category label``.
-* **Units**: RTTM: a turn (layer ``turn``, scheme ``turn``), its one token the speaker label, its
-  times the turn's. CTM: every word or phone is a unit of its own (layer ``unit``, scheme
-  ``unit``), its times the line's; a confidence is kept in the token column ``confidence``.
-* Lines are sorted by onset within a file id (the model keeps each stream in time order), a turn
-  with a negative duration is refused, and ``<NA>`` fields stay unread (reported when they hold
-  something else). Channels other than 1 are kept in the token column ``channel``.
+* **Streams** (the model's speakers, whose units are compared): a recording, ``FILE`` of the line;
+  a channel other than ``1`` (RTTM's default, Kaldi's) is a stream of its own, ``FILE:CHANNEL``
+  (CTM's two-channel telephone calls: ``7654:A`` and ``7654:B``). The channel and the file id are
+  kept in the token columns ``channel`` and ``file_id``, so a file writes back as it was read.
+* **Units**: one per line, its text the turn's speaker label (RTTM) or the word (CTM); lines are
+  sorted by onset within a stream (the model keeps each stream in time order).
+* **Numbers**: onsets and durations are plain decimal numbers (ASCII digits, an optional sign,
+  point and exponent): ``1_000``, ``١٢`` (Arabic-Indic digits), ``inf`` or ``nan``, which Python's
+  ``float`` would take, are refused with their line, as are times beyond ten days.
 
-Writing: a line per unit (a unit's words joined with ``_``), the speaker as the file id, times to
-three decimals; a unit without times gets one second after the previous one (reported).
+Writing: a line per unit (a unit's words joined with ``_``), times with the decimals of the file read
+when all its times had the same number (kept in ``meta['time_decimals']``), else three; a unit without
+times gets one second after the previous one (reported).
 """
 
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree.errors import InputError, UsageError
-from segagree.files.atomic import atomic_path
+from segagree.errors import InputError
 from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
-from segagree.formats.base import Adapter
+from segagree.formats.kept_meta import note_dropped_columns
+from segagree.formats.timing import MAX_SECONDS
 from segagree.model import Document, builtin_scheme, from_units
 from segagree.model.losses import LossReport
-from segagree.model.scheme import BoundaryScheme
+
+__all__ = [
+    "DEFAULT_CHANNEL",
+    "clean",
+    "decimal",
+    "document",
+    "lines",
+    "note_unheld_columns",
+    "read_uem",
+    "source_fields",
+    "stream_name",
+    "time_fields",
+    "time_places",
+    "time_text",
+    "timed_rows",
+]
+
+DEFAULT_CHANNEL = "1"
+DEFAULT_DECIMALS = 3  # times as written when the source had no one number of decimals
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-def _number(value: str, what: str, path: Path, no: int) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise InputError(f"{what} {value!r} is not a number", path=path, place=f"line {no}") from None
-    if not math.isfinite(number):
-        raise InputError(f"{what} {value!r} is not a finite number", path=path, place=f"line {no}")
-    return number
+def decimal(value: str, what: str, path: Path, no: int) -> float:
+    """A plain decimal number of a field (see the module docstring), or an InputError at ``line no``."""
+    if not _DECIMAL.fullmatch(value):
+        raise InputError(
+            f"{what} {value!r} is not a number; expected a decimal number such as 12.340", path=path, place=f"line {no}"
+        )
+    return float(value)
 
 
-def _lines(path: Path) -> list[tuple[int, list[str]]]:
+def time_fields(start_text: str, duration_text: str, path: Path, no: int, what: str) -> tuple[float, float]:
+    """``(start, duration)`` of a line, each a decimal, the end at most ten days in."""
+    start = decimal(start_text, "start" if what == "word" else "onset", path, no)
+    duration = decimal(duration_text, "duration", path, no)
+    if duration < 0:
+        raise InputError(f"a {what} with a negative duration ({duration_text})", path=path, place=f"line {no}")
+    if not math.isfinite(start + duration) or start + duration > MAX_SECONDS:
+        raise InputError(
+            f"a {what} ending at {start + duration:g} s is beyond ten days; expected a time in a recording",
+            path=path,
+            place=f"line {no}",
+        )
+    return start, duration
+
+
+def lines(path: Path) -> tuple[list[tuple[int, list[str]]], int]:
+    """The file's non-blank, non-comment lines split into fields (with their line numbers), and the
+    number of ``;;`` comment lines."""
     text = decode_text(read_bytes(path), path)
-    out = []
+    out, comments = [], 0
     for no, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        if line.startswith(";;"):
+            comments += 1
+            continue
         fields = line.split()
-        if fields and not line.startswith(";;"):
+        if fields:
             out.append((no, fields))
-    return out
+    return out, comments
 
 
-def _document(path: Path, rows: list[dict[str, Any]], layer: str, fmt: str) -> Document:
+def read_uem(path: Path) -> dict[str, list[tuple[float, float]]]:
+    """A NIST un-partitioned evaluation map (``FILE CHANNEL ONSET OFFSET`` per line, ``;;`` comments):
+    file id -> its scored regions, sorted, as dscore's ``load_uem`` reads it (the channel is not used)."""
+    found, _ = lines(path)
+    out: dict[str, list[tuple[float, float]]] = {}
+    for no, fields in found:
+        if len(fields) != 4:
+            raise InputError(f"{len(fields)} fields, expected FILE CHANNEL ONSET OFFSET", path=path, place=f"line {no}")
+        onset = decimal(fields[2], "onset", path, no)
+        offset = decimal(fields[3], "offset", path, no)
+        if not 0 <= onset < offset <= MAX_SECONDS:
+            raise InputError(
+                f"a scored region {fields[2]} to {fields[3]}; expected 0 <= onset < offset",
+                path=path,
+                place=f"line {no}",
+            )
+        out.setdefault(fields[0], []).append((onset, offset))
+    if not out:
+        raise InputError("no scored region: the UEM holds no FILE CHANNEL ONSET OFFSET line", path=path)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def stream_name(file_id: str, channel: str) -> str:
+    """The stream of a line: its file id, with ``:CHANNEL`` for a channel other than 1."""
+    return file_id if channel == DEFAULT_CHANNEL else f"{file_id}:{channel}"
+
+
+def decimals(texts: Sequence[str]) -> int | None:
+    """The one number of decimals the time fields ``texts`` are written with, or None when they differ
+    (or use an exponent): what the writer gives back."""
+    found = set()
+    for text in texts:
+        if "e" in text.lower():
+            return None
+        found.add(len(text.partition(".")[2]))
+    return found.pop() if len(found) == 1 else None
+
+
+def document(path: Path, rows: list[dict[str, Any]], layer: str, fmt: str, columns: Sequence[str]) -> Document:
+    """The Document of the rows (``stream``, ``start``, ``end``, ``text``, the kept ``columns`` and
+    ``times``: the time fields as written)."""
     if not rows:
         raise InputError(f"no {'turns' if fmt == 'rttm' else 'words'}: the file holds no timed line", path=path)
-    rows.sort(key=lambda r: (r["start"], r["end"], r["file"]))  # discourse order is time order
-    files = list(dict.fromkeys(r["file"] for r in rows))
+    rows.sort(key=lambda r: (r["start"], r["end"], r["stream"]))  # discourse order is time order
+    streams = list(dict.fromkeys(r["stream"] for r in rows))
     units = [
         {
-            "speaker": r["file"],
+            "speaker": r["stream"],
             "tokens": [r["text"]],
             "boundary": 1,
             "start": r["start"],
@@ -80,65 +156,22 @@ def _document(path: Path, rows: list[dict[str, Any]], layer: str, fmt: str) -> D
         units,
         layer=layer,
         scheme=builtin_scheme(layer),
-        speakers=files,
+        speakers=streams,
         source_path=str(path),
         source_format=fmt,
     )
-    for column in ("channel", "confidence"):
+    places = decimals([t for r in rows for t in r.get("times", ())])
+    if places is not None and places != DEFAULT_DECIMALS:
+        doc.meta["time_decimals"] = places  # the writer gives the file's 0.50 back, not 0.500
+    for column in columns:  # a column only where a line holds something (channel: other than 1)
         values = [r.get(column, "") for r in rows]
-        if any(v not in ("", "1") for v in values):
+        empty = ("", DEFAULT_CHANNEL) if column == "channel" else ("",)
+        if any(v not in empty for v in values):
             doc.set_column(column, values)
     return doc
 
 
-def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
-    """Read an RTTM file (see the module docstring); ``scheme`` is not used."""
-    if options:
-        raise UsageError(f"unknown RTTM reader option(s) {sorted(options)}")
-    rows, other = [], 0
-    for no, fields in _lines(path):
-        if fields[0] != "SPEAKER":
-            other += 1
-            continue
-        if len(fields) < 8:
-            raise InputError(f"a SPEAKER line has {len(fields)} fields, expected 10", path=path, place=f"line {no}")
-        onset = _number(fields[3], "onset", path, no)
-        duration = _number(fields[4], "duration", path, no)
-        if duration < 0 or onset < 0:
-            raise InputError("a turn with a negative onset or duration", path=path, place=f"line {no}")
-        rows.append(
-            {"file": fields[1], "channel": fields[2], "start": onset, "end": onset + duration, "text": fields[7]}
-        )
-    doc = _document(path, rows, "turn", "rttm")
-    if other:
-        doc.losses.add("records-dropped", "RTTM records other than SPEAKER hold no turn", count=other)
-    return doc
-
-
-def read_ctm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
-    """Read a CTM file (see the module docstring); ``scheme`` is not used."""
-    if options:
-        raise UsageError(f"unknown CTM reader option(s) {sorted(options)}")
-    rows = []
-    for no, fields in _lines(path):
-        if len(fields) < 5:
-            raise InputError(
-                f"{len(fields)} fields, expected FILE CHANNEL START DURATION WORD [CONFIDENCE]",
-                path=path,
-                place=f"line {no}",
-            )
-        start = _number(fields[2], "start", path, no)
-        duration = _number(fields[3], "duration", path, no)
-        if duration < 0 or start < 0:
-            raise InputError("a word with a negative start or duration", path=path, place=f"line {no}")
-        row = {"file": fields[0], "channel": fields[1], "start": start, "end": start + duration, "text": fields[4]}
-        if len(fields) > 5:
-            row["confidence"] = fields[5]
-        rows.append(row)
-    return _document(path, rows, "unit", "ctm")
-
-
-def _timed_rows(doc: Document, losses: LossReport, what: str, layer: str) -> list[tuple[str, float, float, str, int]]:
+def timed_rows(doc: Document, losses: LossReport, what: str, layer: str) -> list[tuple[str, float, float, str, int]]:
     """(speaker, start, end, text, first row) per unit of the document's first layer: a unit without
     times gets one second after the previous unit's end (reported, as every timed writer does)."""
     starts, ends = doc.column("start"), doc.column("end")
@@ -165,54 +198,36 @@ def _timed_rows(doc: Document, losses: LossReport, what: str, layer: str) -> lis
     return out
 
 
-def _clean(name: str) -> str:
+def note_unheld_columns(doc: Document, held: Sequence[str], target: str, losses: LossReport) -> None:
+    """Report the document's token columns the writer has no place for (``held`` are the ones it writes)."""
+    note_dropped_columns(doc, [c for c in doc.meta_columns() if c not in held], target, losses)
+
+
+def clean(name: str) -> str:
+    """A field without whitespace (``_`` for each run of it; ``_`` for an empty one)."""
     return "_".join(str(name).split()) or "_"
 
 
-def write_rttm(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
-    """Write an RTTM file: a SPEAKER line per unit (see the module docstring)."""
-    if options:
-        raise UsageError(f"unknown RTTM writer option(s) {sorted(options)}")
-    lines = [
-        f"SPEAKER {_clean(spk)} 1 {s:.3f} {e - s:.3f} <NA> <NA> {_clean(label)} <NA> <NA>"
-        for spk, s, e, label, _ in _timed_rows(doc, losses, "RTTM", "turn")
-    ]
-    if any(_clean(s) != s for s in doc.speakers):
-        losses.add("speaker-changed", "RTTM file ids hold no spaces: written with '_'")
-    with atomic_path(path) as tmp:
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
+def time_places(doc: Document, rows: Sequence[tuple[Any, float, float, Any, Any]]) -> int:
+    """The decimals to write times with: the source file's (``meta['time_decimals']``) when every
+    time of ``rows`` (:func:`timed_rows`) is exact at them, else at least three (a decision may have
+    moved a time between the file's steps)."""
+    places = doc.meta.get("time_decimals", DEFAULT_DECIMALS)
+    if not isinstance(places, int) or not 0 <= places <= 9:
+        return DEFAULT_DECIMALS
+    exact = all(abs(round(t, places) - t) < 1e-9 for _, s, e, _, _ in rows for t in (s, e))
+    return places if exact else max(places, DEFAULT_DECIMALS)
 
 
-def write_ctm(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> None:
-    """Write a CTM file: a line per unit (see the module docstring)."""
-    if options:
-        raise UsageError(f"unknown CTM writer option(s) {sorted(options)}")
-    confidence = doc.column("confidence") if "confidence" in doc.column_names() else None
-    lines = []
-    for spk, s, e, label, row in _timed_rows(doc, losses, "CTM", "unit"):
-        line = f"{_clean(spk)} 1 {s:.3f} {e - s:.3f} {_clean(label)}"
-        if confidence is not None and confidence[row]:
-            line += f" {confidence[row]}"
-        lines.append(line)
-    if any(_clean(s) != s for s in doc.speakers):
-        losses.add("speaker-changed", "CTM file ids hold no spaces: written with '_'")
-    with atomic_path(path) as tmp:
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
+def time_text(places: int, start: float, end: float) -> tuple[str, str]:
+    """A unit's start and duration as written, with ``places`` decimals."""
+    return f"{start:.{places}f}", f"{end - start:.{places}f}"
 
 
-RTTM_ADAPTER = Adapter(
-    name="rttm",
-    extensions=(".rttm",),
-    description="RTTM speaker diarization: a turn per SPEAKER line, its label as the unit's text, the file "
-    "id as the stream (for agree --time)",
-    read=read_rttm,
-    write=write_rttm,
-)
-CTM_ADAPTER = Adapter(
-    name="ctm",
-    extensions=(".ctm",),
-    description="CTM time-marked words or phones (forced aligners, ASR): each a unit in time, the file id "
-    "as the stream (for agree --time)",
-    read=read_ctm,
-    write=write_ctm,
-)
+def source_fields(doc: Document, row: int, speaker: str) -> tuple[str, str]:
+    """``(file id, channel)`` a unit is written with: as read (columns ``file_id``, ``channel``), else the
+    stream's name and channel 1."""
+    names = doc.column_names()
+    channel = str(doc.column("channel")[row]) if "channel" in names else ""
+    file_id = str(doc.column("file_id")[row]) if "file_id" in names else ""
+    return file_id or speaker, channel or DEFAULT_CHANNEL

@@ -269,6 +269,8 @@ class UnitSet:
         annotator, start, end, category: per-unit arrays (int, float seconds, float, int).
         text: per-unit text (may be empty strings).
         continuum: (start, end) of the stretch the units lie in.
+        name: the item's name (a speaker, or ``RECORDING/SPEAKER``; '' when not known), for
+            parameters given per item (a diarization UEM's regions per recording).
     """
 
     annotators: Sequence[str]
@@ -279,6 +281,7 @@ class UnitSet:
     category: np.ndarray
     text: Sequence[str] = ()
     continuum: tuple[float, float] = (0.0, 0.0)
+    name: str = ""
 
 
 In = TypeVar("In")

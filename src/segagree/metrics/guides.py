@@ -212,7 +212,7 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.7275/fk79-fv58",
         "example": (
-            'segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=200, '
+            'segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, '
             'seed=1)["pairs"][0]["pooled"]["kappa_sf"]["kappa"] -> 0.8141'
         ),
     },
@@ -228,7 +228,7 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.7275/fk79-fv58",
         "example": (
-            'segagree.agree(["garden.ann1.txt", "garden.ann2.txt"], sims=200, '
+            'segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, '
             'seed=1)["pairs"][0]["pooled"]["kappa_sf_b"]["kappa"] -> 0.7374'
         ),
     },
@@ -242,8 +242,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "chance": ("0: agreement no better than annotators placing boundaries at random in the pooled proportions"),
         "link": "https://aclanthology.org/N12-1016/",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["pi"] -> 0.5871'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["pi"] -> 0.5871'
         ),
     },
     "fleiss_kappa": {
@@ -256,8 +256,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "chance": ("0: agreement no better than each annotator placing boundaries at random in their own proportions"),
         "link": "https://aclanthology.org/N12-1016/",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["kappa"] -> 0.5877'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["kappa"] -> 0.5877'
         ),
     },
     "bias": {
@@ -270,8 +270,8 @@ GUIDES: dict[str, dict[str, str]] = {
         ),
         "link": "https://doi.org/10.1162/coli.07-034-R2",
         "example": (
-            'segagree.agree(["panel/garden.ann1.txt", "panel/garden.ann2.txt", '
-            '"panel/garden.ann3.txt"], sims=200, seed=1)["multi"]["sf"]["bias"] -> 0.0005'
+            'segagree.agree("panel/garden.ann1.txt", "panel/garden.ann2.txt", '
+            '"panel/garden.ann3.txt", sims=200, seed=1)["multi"]["sf"]["bias"] -> 0.0005'
         ),
     },
     "gamma": {
@@ -465,6 +465,41 @@ GUIDES: dict[str, dict[str, str]] = {
         "example": (
             'segagree.agree_time(["time/kim.TextGrid", "time/lee.TextGrid"], '
             'measures=["overlap_extent"])["overlap_extent"] -> 0.4079'
+        ),
+    },
+    "der": {
+        "formula": (
+            r"\text{DER} = \frac{\text{missed} + \text{false alarm} + \text{confusion}}"
+            r"{\text{scored speaker time}}"
+        ),
+        "range": "0 or more (above 1 when the system talks much more than the reference)",
+        "reading": (
+            "the share of the reference's speaker time that the system gets wrong after its speaker "
+            "labels are mapped to the reference's at best: speech missed, speech added, and speech "
+            "given to the wrong speaker; 0 is perfect. A collar forgives the time around the "
+            "reference's boundaries"
+        ),
+        "link": "https://github.com/pyannote/pyannote-metrics",
+        "example": (
+            'segagree.agree_time(["diarization/meeting.ref.rttm", "diarization/meeting.sys.rttm"], '
+            'measures=["der"])["der"] -> 0.2846'
+        ),
+    },
+    "jer": {
+        "formula": (
+            r"\text{JER} = \operatorname{mean}_{r} \left(1 - "
+            r"\frac{|R_r \cap H_{m(r)}|}{|R_r \cup H_{m(r)}|}\right)"
+        ),
+        "range": "[0, 1]",
+        "reading": (
+            "for each reference speaker, how much of the time that it or its mapped system speaker "
+            "talks they do not share, averaged over the reference speakers (each weighs the same, "
+            "however long it talks); 1 for a speaker the system never maps; 0 is perfect"
+        ),
+        "link": "https://github.com/nryant/dscore",
+        "example": (
+            'segagree.agree_time(["diarization/meeting.ref.rttm", "diarization/meeting.sys.rttm"], '
+            'measures=["jer"])["jer"] -> 0.3665'
         ),
     },
     "suber_metrics": {

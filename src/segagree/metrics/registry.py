@@ -99,6 +99,9 @@ MEASURES: dict[str, str] = {
     "purity_coverage": "segagree.metrics.unitizing.boundaries",
     "boundary_displacement": "segagree.metrics.unitizing.boundary_displacement",
     "overlap_extent": "segagree.metrics.unitizing.overlap_extent",
+    # diarization error rates of speaker-labelled turns (group "diarization": asked for by name)
+    "der": "segagree.metrics.unitizing.der",
+    "jer": "segagree.metrics.unitizing.jer",
 }
 
 _loaded: dict[str, Measure[Any, Any, Any]] = {}

@@ -59,8 +59,13 @@ def panel_rows(result: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         yield row(machine, f"panel:{coef}:replaced_mean", replaced["mean"])
         yield row(machine, f"panel:{coef}:replaced_change", replaced["change"], "", replaced.get("interval"))
         yield row(
-            machine, f"panel:{result['measure']}:consistency", cons["machine"], f"rank {cons['rank']} of {cons['of']}"
+            machine,
+            f"panel:{result['measure']}:consistency",
+            cons["machine"],
+            f"consistency rank {cons['rank']} of {cons['of']}",
         )
+        rank = r["rank"]
+        yield row(machine, "panel:rank", rank["rank"], f"rank {rank['rank']} of {rank['of']} by {rank['by']}")
         for human, value in cons["humans"].items():
             yield row(human, f"panel:{result['measure']}:consistency", value)
         for human, h in r["human_changes"]["per_human"].items():
@@ -123,10 +128,12 @@ def changes_plot(result: Mapping[str, Any], width: int = 640) -> str:
     first = next(iter(result["results"].values()))
     for human, h in first["human_changes"]["per_human"].items():
         ci = h.get("interval") or {}
-        entries.append((f"{human} (held out)", h["change"], ci.get("low"), ci.get("high"), False))
+        if h["change"] is not None:  # two humans: no human is held out
+            entries.append((f"{human} (held out)", h["change"], ci.get("low"), ci.get("high"), False))
     for machine, r in result["results"].items():
         ci = r["added"].get("interval") or {}
-        entries.append((machine, r["added"]["change"], ci.get("low"), ci.get("high"), True))
+        if r["added"]["change"] is not None:
+            entries.append((machine, r["added"]["change"], ci.get("low"), ci.get("high"), True))
     values = [v for _, c, lo, hi, _ in entries for v in (c, lo, hi) if isinstance(v, int | float)] + [0.0]
     lo_v, hi_v = min(values), max(values)
     pad = (hi_v - lo_v) * 0.08 or 0.05
@@ -173,7 +180,7 @@ def panel_page(result: Mapping[str, Any]) -> str:
                     f"[{_num(ci.get('low'), True)}, {_num(ci.get('high'), True)}]",
                     _num(r["replaced"]["mean"]),
                     _num(r["replaced"]["change"], True),
-                    f"{_e(r['consistency']['rank'])} of {_e(r['consistency']['of'])}",
+                    _e(f"{r['rank']['rank']} of {r['rank']['of']} by {r['rank']['by']}"),
                     _num((r.get("chance") or {}).get("mean")),
                     _e(r["verdict"]),
                 )
@@ -203,7 +210,7 @@ panels keeping each annotator's boundary counts.</p>
 {changes_plot(result)}
 <h2>Every number</h2>
 <table><tr><th>machine</th><th>humans</th><th>with machine</th><th>change</th><th>interval</th>
-<th>replaced mean</th><th>replaced change</th><th>consistency rank</th><th>chance</th><th>verdict</th></tr>
+<th>replaced mean</th><th>replaced change</th><th>rank</th><th>chance</th><th>verdict</th></tr>
 {"".join(rows)}</table>
 <h2>Per text (harder texts have lower human agreement)</h2>
 <table><tr><th>text</th><th>humans</th><th>change with each machine</th></tr>{"".join(texts)}</table>

@@ -40,6 +40,7 @@ from segagree.corpus.tasks import file_sha1
 from segagree.errors import SegagreeError
 from segagree.files.atomic import atomic_path
 from segagree.files.cells import XLSX_MAX_CHARS, XLSX_MAX_ROWS, XLSX_OPTIONS
+from segagree.files.own_outputs import ABOUT_SHEET
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.metrics.chance.kappa import KAPPA_NAMES
 from segagree.model import NONE_SYMBOL
@@ -54,7 +55,6 @@ DECISIONS = ("A", "B", "both", "neither", "other")
 OPS = ("match", "substitution", "transposition", "insertion", "deletion")
 SINGLE_PAIR_SHEET = "Operations"
 SUMMARY_SHEET = "Summary"
-ABOUT_SHEET = "About"
 MATRIX_CORNER = "A \\ B"
 
 # (key, header, width, definition). Keys are the adjudication's names for the columns.

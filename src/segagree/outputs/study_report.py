@@ -72,7 +72,7 @@ def _write_csv(result: StudyResult, path: Path) -> None:
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(COLUMNS), extrasaction="ignore")
         w.writeheader()
-        w.writerows(safe_rows(_csv_rows(result)))  # OWASP: no cell a spreadsheet runs (a system's name)
+        w.writerows(safe_rows(_csv_rows(result)))  # the data as is; OWASP's guard with --csv-guard
 
 
 def _plot(ax: Any, curve: dict[str, Any], label: str, heavy: bool) -> None:

@@ -117,7 +117,7 @@ def write_summary(outdir: Path, outcome: RunOutcome) -> dict[str, str]:
     with atomic_path(csv_path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n", restval="")
         writer.writeheader()
-        writer.writerows(safe_rows(outcome.iter_rows()))  # OWASP: no cell a spreadsheet runs
+        writer.writerows(safe_rows(outcome.iter_rows()))  # the data as is; OWASP's guard with --csv-guard
     json_path = outdir / "summary.json"
     _write_json(json_path, outcome)
     return {"summary_csv": str(csv_path), "summary_json": str(json_path)}

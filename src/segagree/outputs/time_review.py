@@ -30,6 +30,7 @@ from typing import Any
 from segagree.errors import SegagreeError, UsageError
 from segagree.files.atomic import atomic_path
 from segagree.files.cells import XLSX_MAX_CHARS, XLSX_MAX_ROWS, XLSX_OPTIONS
+from segagree.files.own_outputs import ABOUT_SHEET
 from segagree.metrics.contract import UnitSet
 
 __all__ = [
@@ -41,7 +42,6 @@ __all__ = [
 ]
 
 ALIGNMENT_SHEET = "Alignment"
-ABOUT_SHEET = "About"
 KINDS = ("match", "shifted", "category mismatch", "unmatched")
 NONE_DECISION, EDIT_DECISION = "none", "edit"
 GOLD_SPEAKER = "gold"  # the tier name of a source without speakers of its own

@@ -78,7 +78,7 @@ def _reading(tracks: tuple[str, ...]) -> dict[str, Rule]:
 def _measure_parameters(tracks: tuple[str, ...]) -> dict[str, Rule]:
     """The time measures' parameters (cli.agree_time._scoring_options), each for the measures whose card takes it."""
     keys: tuple[str, ...] = ("alpha", "beta", "delta_empty", "samples", "sampler", "gamma_cat_variant")
-    keys = (*keys, "tolerance", "matching", "min_overlap")
+    keys = (*keys, "tolerance", "matching", "min_overlap", "collar", "skip_overlap", "convention", "uem")
     rules = {"--" + key.replace("_", "-"): Rule(tracks, key) for key in (*keys, "resolution")}
     return {**rules, "--category": Rule(tracks, "category")}
 
@@ -161,12 +161,14 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         **_speaker_labels((TOKEN,)),
         **_reading((ANY,)),
         "--ops": Rule(),
+        "--csv-guard": Rule(),
         "--csv-raw": Rule(),
         "--language": Rule((ANY,), "language"),
         "--max-cpl": Rule((ANY,), "max_cpl"),
         "--seed": Rule((ANY,), "seed"),
         **_measure_parameters((ANY,)),
         "--json": Rule(),
+        "--quiet": Rule(),
     },
     "review": {
         "--output": Rule(),
@@ -189,6 +191,8 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         **_measure_parameters((TIME,)),
         "--plot": Rule((TIME,), instead="a token review lists edit operations (no timeline)"),
         "--metric": Rule((TOKEN,), instead="--measure chooses the measure whose alignment a time review shows"),
+        "--json": Rule(),
+        "--quiet": Rule(),
     },
     "run": {
         "--output": Rule(),
@@ -196,6 +200,7 @@ OPTIONS: dict[str, dict[str, Rule]] = {
         "--reference": Rule((TOKEN,), instead="the time measures score every annotator at once"),
         "--jobs": Rule(BOTH),
         "--sample-jobs": Rule((TIME,), instead="--jobs sets the worker processes over texts"),
+        "--csv-guard": Rule(),
         "--csv-raw": Rule(),
         "--backend": Rule(BOTH),
         "--scheme": Rule(BOTH),
@@ -233,7 +238,7 @@ def takers(key: str, cards: Mapping[str, Any] | None = None) -> list[str]:
     :data:`GROUP_PARAMETERS`)."""
     cards = _cards() if cards is None else cards
     group = GROUP_PARAMETERS.get(key)
-    return [n for n, c in cards.items() if (c.group == group if group else key in c.parameters)]
+    return [n for n, c in cards.items() if (group is not None and c.group == group) or key in c.parameters]
 
 
 def _not_taken(key: str, chosen: Sequence[str], cards: Mapping[str, Any], choose: str) -> str | None:

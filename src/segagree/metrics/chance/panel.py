@@ -51,6 +51,7 @@ from segagree.errors import MismatchError, UsageError
 from segagree.metrics.boundary.boundary_edit import boundary_similarity, check_n_t, segmentation_similarity
 from segagree.metrics.boundary.masses import Segmentation, as_segmentation
 from segagree.metrics.chance.bootstrap import bootstrap_ci
+from segagree.metrics.chance.panel_verdict import change_rank, rank_after_ties, read_machine
 
 __all__ = [
     "COEFFICIENTS",
@@ -67,8 +68,6 @@ __all__ = [
 PANEL_SIMILARITIES = ("b", "s")
 COEFFICIENTS = ("pi", "kappa")
 
-# Two consistencies or changes closer than this are a tie (sums of exact halves, as floats).
-_TIE = 1e-12
 # Transposition spans the packed kernel shifts by (a shift within two 64-bit words).
 _MAX_PACKED_N_T = 64
 _INTERVAL_KEYS = ("low", "high", "level", "n_boot", "seed")
@@ -226,12 +225,6 @@ def _mean_similarity(sim: np.ndarray, pairs: np.ndarray, coder: int, others: Seq
         sim[p] for p, (m, n) in enumerate(pairs.tolist()) if (m == coder and n in want) or (n == coder and m in want)
     ]
     return float(np.mean(values))
-
-
-def rank_after_ties(value: float, others: Sequence[float]) -> int:
-    """Competition rank of ``value`` among ``others`` + itself, higher first, placed after ties:
-    a machine is never ranked above a human it only equals."""
-    return 1 + sum(1 for o in others if o >= value - _TIE)
 
 
 # --- random panels (chance) ------------------------------------------------------------------------
@@ -663,36 +656,6 @@ def _consistency(
     }
 
 
-def verdict(
-    change: float | None,
-    interval: Mapping[str, Any],
-    human_changes: Sequence[float],
-    rank: int | None,
-    of: int | None,
-    consistency: Mapping[str, Any],
-) -> tuple[str, str]:
-    """Below, within or above the humans' range: of the changes they cause when added (with at
-    least three humans), else of their consistencies (two humans: no panel is left without one)."""
-
-    def fmt(v: float | None) -> str:
-        return "n/a" if v is None else f"{v:+.3f}"
-
-    if human_changes and change is not None:
-        value, lo, hi, what = change, min(human_changes), max(human_changes), "change"
-        detail = f"change {fmt(change)} [{fmt(interval['low'])}, {fmt(interval['high'])}]"
-    else:
-        human_values = list(consistency["humans"].values())
-        value, lo, hi, what = consistency["machine"], min(human_values), max(human_values), "consistency"
-        rank, of = consistency["rank"], consistency["of"]
-        detail = f"consistency {value:.3f}"
-    code = "below" if value < lo - _TIE else "above" if value > hi + _TIE else "within"
-    if what == "consistency":
-        text = f"{code} the human range: rank {rank} of {of}; {detail} against the humans' {lo:.3f} to {hi:.3f}"
-    else:
-        text = f"{code} the human range: rank {rank} of {of}; {detail} against the humans' {fmt(lo)} to {fmt(hi)}"
-    return text, code
-
-
 def panel_statistics(
     dataset: Mapping[Any, Mapping[Any, Any]],
     machines: Sequence[Any],
@@ -769,6 +732,7 @@ def panel_statistics(
         _chance_coefficients(parts, chance_num, chance_den, members, lay, coefficient),
         _pair_similarity(parts.num.sum(axis=0), parts.den.sum(axis=0)),
         parts.pairs,
+        coefficient,
     )
     human_changes = _human_changes(panel)
     results = {
@@ -812,9 +776,10 @@ class _Panel:
     point: np.ndarray  # (Q,)
     changes: np.ndarray  # (n_changes,)
     ci: dict[str, Any]
-    chance: np.ndarray  # (n_perm, n_machines)
+    chance: np.ndarray  # (n_perm, 1 + n_machines): the humans' random panels, then each machine's
     sim: np.ndarray  # (n_pairs,)
     pairs: np.ndarray
+    coefficient: str
 
 
 def _streams(
@@ -836,8 +801,9 @@ def _streams(
 def _chance_coefficients(
     parts: PairParts, num: np.ndarray, den: np.ndarray, members: np.ndarray, lay: _Layout, coefficient: str
 ) -> np.ndarray:
-    """``(n_perm, n_machines)`` coefficient of each random humans + machine panel. Permuting
-    positions keeps every boundary count, so only actual agreement changes; A_e is observed."""
+    """``(n_perm, 1 + n_machines)`` coefficient of each random panel: the humans alone (column 0),
+    then the humans with each machine. Permuting positions keeps every boundary count, so only
+    actual agreement changes; A_e is observed."""
     totals = _weighted_sums(parts, np.ones((1, parts.num.shape[0])))
     n_perm = num.shape[0]
     sums = _Sums(
@@ -848,7 +814,7 @@ def _chance_coefficients(
         np.repeat(totals.bnd, n_perm, axis=0),
         np.repeat(totals.weight, n_perm),
     )
-    rows = [lay.with_row(k) for k in range(lay.n_machines)]
+    rows = [lay.humans_row(), *(lay.with_row(k) for k in range(lay.n_machines))]
     return _coefficients(sums, parts.pairs, members[rows], coefficient)
 
 
@@ -866,24 +832,13 @@ def _human_changes(panel: _Panel) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items()))
 
 
-def change_rank(change: float | None, human_values: Sequence[float]) -> dict[str, Any]:
-    """The machine's added change among the humans' changes: rank (1 = largest; after ties),
-    ``of`` and the percentage of humans whose change is smaller."""
-    if not human_values or change is None:
-        return {"rank": None, "of": None, "percentile": None}
-    below = sum(1 for v in human_values if v < change - _TIE)
-    return {
-        "rank": rank_after_ties(change, human_values),
-        "of": len(human_values) + 1,
-        "percentile": 100.0 * below / len(human_values),
-    }
-
-
 def _chance_summary(panel: _Panel, k: int, level: float, n_perm: int, seed: int) -> dict[str, Any]:
     """Mean and central ``level`` range of the random panels; ``corrected`` =
-    ``(observed - mean) / (1 - mean)``."""
-    values = panel.chance[:, k]
+    ``(observed - mean) / (1 - mean)``; ``humans_mean``: the mean of the humans' own random panels."""
+    values = panel.chance[:, 1 + k]
     finite = values[np.isfinite(values)]
+    humans = panel.chance[:, 0]
+    humans = humans[np.isfinite(humans)]
     alpha = (1 - level) / 2
     mean = float(finite.mean()) if finite.size else None
     observed = _num(panel.point[panel.lay.with_row(k)])
@@ -897,6 +852,7 @@ def _chance_summary(panel: _Panel, k: int, level: float, n_perm: int, seed: int)
         "n_perm": n_perm,
         "seed": seed,
         "corrected": corrected,
+        "humans_mean": float(humans.mean()) if humans.size else None,
     }
 
 
@@ -922,16 +878,27 @@ def _machine_result(
     }
     consistency = _consistency(panel.sim, panel.pairs, lay, k, panel.names)
     human_values = [v["change"] for v in human_changes.values() if v["change"] is not None]
-    ranking = change_rank(added_change, human_values)
-    said, code = verdict(added_change, added["interval"], human_values, ranking["rank"], ranking["of"], consistency)
+    chance = _chance_summary(panel, k, level, n_perm, seed)
+    reading = read_machine(
+        added_change,
+        added["interval"],
+        human_values,
+        consistency,
+        coefficient=panel.coefficient,
+        humans_value=added["humans"],
+        humans_chance=chance["humans_mean"],
+    )
     return {
         "added": added,
         "replaced": replaced,
         "consistency": consistency,
-        "human_changes": {"per_human": human_changes, "machine": added_change, **ranking},
-        "chance": _chance_summary(panel, k, level, n_perm, seed),
-        "verdict": said,
-        "verdict_code": code,
+        "human_changes": {
+            "per_human": human_changes,
+            "machine": added_change,
+            **change_rank(added_change, human_values),
+        },
+        "chance": chance,
+        **reading,
     }
 
 

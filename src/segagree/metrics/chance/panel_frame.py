@@ -18,7 +18,7 @@ import numpy as np
 
 from segagree.errors import UsageError
 from segagree.metrics.chance.bootstrap import bootstrap_ci
-from segagree.metrics.chance.panel import change_rank, rank_after_ties, verdict
+from segagree.metrics.chance.panel_verdict import change_rank, rank_after_ties, read_machine
 
 Coefficient = Callable[[Sequence[str], np.ndarray], np.ndarray]
 
@@ -33,9 +33,9 @@ def _interval(ci: dict[str, Any], column: int) -> dict[str, Any]:
     return {
         "low": None if low is None else _num(low[column]),
         "high": None if high is None else _num(high[column]),
-        "level": ci["level"],
-        "n_boot": ci["n_boot"],
-        "seed": ci["seed"],
+        "level": ci.get("level"),
+        "n_boot": ci.get("n_boot"),
+        "seed": ci.get("seed"),
     }
 
 
@@ -77,11 +77,14 @@ def assemble_panel(
     n_boot: int,
     seed: int,
     level: float,
+    name: str,
+    humans_chance: float | None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(results, per_item)`` of each machine among ``humans`` (see the module docstring).
 
     ``human_changes`` (``coef(H) - coef(H - h)``) need three humans or more; with two, the
-    verdict reads the consistency ranks instead.
+    verdict reads the consistency ranks instead. ``name`` is the coefficient's (as the verdict
+    prints it) and ``humans_chance`` the chance level of the humans' own panel (None: unknown).
     """
     human_list, machine_list = list(humans), list(machines)
     with_changes = len(human_list) >= 3
@@ -110,7 +113,7 @@ def assemble_panel(
         h: (
             {"change": _num(point[2 * n_m + j]), "interval": _interval(ci, 2 * n_m + j)}
             if with_changes
-            else {"change": None, "interval": None}
+            else {"change": None, "interval": {**_interval(ci, 0), "low": None, "high": None}}
         )
         for j, h in enumerate(human_list)
     }
@@ -128,8 +131,15 @@ def assemble_panel(
             "rank": rank_after_ties(machine_value, list(human_consistency.values())),
             "of": len(human_list) + 1,
         }
-        ranking = change_rank(change, human_values)
-        said, code = verdict(change, interval, human_values, ranking["rank"], ranking["of"], consistency)
+        reading = read_machine(
+            change,
+            interval,
+            human_values,
+            consistency,
+            coefficient=name,
+            humans_value=base_value,
+            humans_chance=humans_chance,
+        )
         values = [v for v in per_human.values() if v is not None]
         results[m] = {
             "added": {"humans": base_value, "with_machine": with_m, "change": change, "interval": interval},
@@ -140,9 +150,8 @@ def assemble_panel(
                 "interval": _interval(ci, 2 * k + 1),
             },
             "consistency": consistency,
-            "human_changes": {"per_human": human_changes, "machine": change, **ranking},
-            "verdict": said,
-            "verdict_code": code,
+            "human_changes": {"per_human": human_changes, "machine": change, **change_rank(change, human_values)},
+            **reading,
         }
     per_item: dict[str, Any] = {}
     for i, name in enumerate(items):

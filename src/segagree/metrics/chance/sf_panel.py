@@ -206,11 +206,23 @@ def sf_panel_statistics(
         total = parts.den[:, j].sum()
         return float(parts.num[:, j].sum() / total) if total > 0 else 1.0
 
-    results, per_item = assemble_panel(
-        coef, pair_value, human_list, machine_list, items, n_boot=n_boot, seed=seed, level=level
-    )
     chance = _chance(
         streams, len(human_list), parts, scheme, similarity, coefficient, mode, transpositions, n_perm, seed
+    )
+    humans_values = chance(None)
+    humans_finite = humans_values[np.isfinite(humans_values)]
+    humans_mean = float(humans_finite.mean()) if humans_finite.size else None
+    results, per_item = assemble_panel(
+        coef,
+        pair_value,
+        human_list,
+        machine_list,
+        items,
+        n_boot=n_boot,
+        seed=seed,
+        level=level,
+        name=coefficient,
+        humans_chance=humans_mean,
     )
     alpha = (1 - level) / 2
     for m, result in results.items():
@@ -227,6 +239,7 @@ def sf_panel_statistics(
             "corrected": (observed - mean) / (1 - mean)
             if observed is not None and mean is not None and mean < 1
             else None,
+            "humans_mean": humans_mean,
         }
     return {
         "measure": similarity,
@@ -250,7 +263,8 @@ def _chance(
     n_perm: int,
     seed: int,
 ) -> Any:
-    """machine index -> the coefficient of ``n_perm`` random panels of the humans and that machine.
+    """machine index -> the coefficient of ``n_perm`` random panels of the humans and that machine
+    (None: of the humans alone).
 
     The random codings keep each coder's codes per item, so the code proportions, hence A_e, are
     the observed panel's; only A_a changes."""
@@ -283,8 +297,8 @@ def _chance(
     identity = np.eye(n_perm)
     ones = np.ones((1, n_items))
 
-    def for_machine(machine: int) -> np.ndarray:
-        members = [*range(n_humans), machine]
+    def for_machine(machine: int | None) -> np.ndarray:
+        members = [*range(n_humans), *([] if machine is None else [machine])]
         a_a = parts.agreement(members, num, den, identity)
         a_e = parts.expected(members, ones, similarity, coefficient)[0]
         return np.full(n_perm, np.nan) if a_e >= 1 else (a_a - a_e) / (1 - a_e)

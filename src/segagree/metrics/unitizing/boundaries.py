@@ -6,7 +6,9 @@ pyannote.metrics (4.x, ``pyannote.metrics.segmentation``) defines them, for ever
   units sorted by (start, end), all but the last (duplicates count once). Boundaries at most
   ``tolerance`` seconds apart are matched one-to-one; precision = matches / B's boundaries, recall =
   matches / A's boundaries (1 when there is none to find), F1 their harmonic mean. pyannote's default
-  tolerance is 0; ours is 0.2 s.
+  tolerance is 0; ours is 0.2 s. Two boundaries exactly the tolerance apart in the file are matched
+  (distances within :data:`~segagree.metrics.unitizing.shared.TIME_SLACK` of it count as within):
+  pyannote compares the floats and misses some of them (174.710 - 174.510 > 0.2).
 
   ``matching="optimal"`` (the default) takes a maximum matching: the most pairs within the tolerance.
   On points of a line with the rule |a - b| <= tolerance, a two-pointer walk over both sorted lists
@@ -39,8 +41,9 @@ from typing import Any
 
 import numpy as np
 
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Measure, UnitSet
-from segagree.metrics.unitizing.shared import time_card
+from segagree.metrics.unitizing.shared import TIME_SLACK, time_card, within
 
 __all__ = [
     "MATCHINGS",
@@ -71,14 +74,14 @@ def boundary_matches(ref: list[float], hyp: list[float], tolerance: float) -> in
     r, h = np.asarray(ref, dtype=float), np.asarray(hyp, dtype=float)
     order = np.argsort(h, kind="stable")
     hs = h[order]
-    lo = np.searchsorted(hs, r - tolerance, side="left")
-    hi = np.searchsorted(hs, r + tolerance, side="right")
+    lo = np.searchsorted(hs, r - tolerance - TIME_SLACK, side="left")
+    hi = np.searchsorted(hs, r + tolerance + TIME_SLACK, side="right")
     counts = np.maximum(hi - lo, 0)
     rows = np.repeat(np.arange(r.size), counts)
     near = [np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist(), strict=True) if b > a]
     cols = order[np.concatenate(near)] if near else np.zeros(0, dtype=np.int64)
     dist = np.abs(r[rows] - h[cols])
-    keep = dist <= tolerance
+    keep = within(dist, tolerance)
     rows, cols, dist = rows[keep], cols[keep], dist[keep]
     taken_r = np.zeros(r.size, dtype=bool)
     taken_h = np.zeros(h.size, dtype=bool)
@@ -98,7 +101,7 @@ def optimal_boundary_matches(ref: list[float], hyp: list[float], tolerance: floa
     h = sorted(hyp)
     i = j = matches = 0
     while i < len(r) and j < len(h):
-        if abs(r[i] - h[j]) <= tolerance:
+        if within(abs(r[i] - h[j]), tolerance):
             matches += 1
             i += 1
             j += 1
@@ -208,9 +211,13 @@ class PairResult:
     pairs: dict[str, dict[str, float]]
     pooled: dict[str, Any]
     key: str
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, **self.pooled, self.key: self.pairs}
+        out = {"value": self.value, **self.pooled, self.key: self.pairs}
+        if self.signature:
+            out["signature"] = self.signature
+        return out
 
 
 class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
@@ -228,6 +235,10 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
     def scores(self, sums: np.ndarray) -> dict[str, float]:
         """The scores of summed components."""
 
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings that move the value, for the signature."""
+        return {}
+
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> PairSums:
         out = PairSums()
         for a, b in _pairs(item):
@@ -241,7 +252,8 @@ class _Pairwise(Measure[UnitSet, PairSums, PairResult]):
         pairs = {k: self.scores(v) for k, v in stats.pairs.items()}
         if not stats.pairs:
             pooled = {"reason": "no annotator pair with units (an annotator without units against another is 0)"}
-        return PairResult(pooled[self.value_key] if stats.pairs else None, pairs, pooled, self.pairs_key)
+        value = pooled[self.value_key] if stats.pairs else None
+        return PairResult(value, pairs, pooled, self.pairs_key, signature(self.card.name, **self.settings(params)))
 
 
 _REFERENCE = "pyannote.metrics 4.2.0 outputs (tests/data/unitizing/pyannote_reference.json with its script)"
@@ -262,6 +274,9 @@ class BoundaryF1(_Pairwise):
         notes="A boundary is a unit's end, except the last unit's (pyannote); pyannote's default tolerance is 0.",
     )
     value_key, pairs_key = "f1", "boundary_pairs"
+
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"tolerance": f"{float(params.get('tolerance', 0.2)):g}", "matching": _matching(params)}
 
     def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
         ends_a = [e for _, e in _timeline(item, a)]
@@ -296,6 +311,9 @@ class PurityCoverage(_Pairwise):
         notes="A is the reference; A's same-label gaps shorter than purity_tolerance are filled (pyannote).",
     )
     value_key, pairs_key = "f_measure", "purity_pairs"
+
+    def settings(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"purity_tolerance": f"{float(params.get('purity_tolerance', 0.5)):g}"}
 
     def pair_sums(self, item: UnitSet, a: int, b: int, params: Mapping[str, Any]) -> np.ndarray | None:
         tolerance = float(params.get("purity_tolerance", 0.5))

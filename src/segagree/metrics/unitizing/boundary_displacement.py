@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.contract import Card, Measure, UnitSet
+from segagree.metrics.unitizing.shared import within
 
 __all__ = ["MEASURES", "BoundaryDisplacement", "displacements"]
 
@@ -107,9 +108,10 @@ def _stats(d: np.ndarray, tolerances: tuple[float, ...]) -> dict[str, Any]:
         "mean_ms": float(matched.mean()) if matched.size else None,
         "median_ms": float(np.median(matched)) if matched.size else None,
     }
+    seconds = d[~np.isnan(d)]
     for t in tolerances:
-        # A little slack for times read from milliseconds as binary fractions (0.02 s is not exact).
-        out[f"within_{t:g}"] = float(np.sum(matched <= t + 1e-6)) / ms.size if ms.size else None
+        # times read from milliseconds are binary fractions (0.02 s is not exact): the shared slack
+        out[f"within_{t:g}"] = float(np.sum(within(seconds, t / 1000.0))) / ms.size if ms.size else None
     return out
 
 

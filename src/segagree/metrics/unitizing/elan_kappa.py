@@ -28,7 +28,8 @@ candidate scan skips back fewer annotations than it passed when some overlaps fe
 for a single-category pair kappa_ipf is about 0; 20 IPF rounds, rows first, are not always converged,
 so swapping A and B can move kappa_ipf in the 4th decimal; NaN (a division by zero, ``null`` here) where ELAN
 writes NaN. ELAN *prints* negative values as "0"; here values are as computed, and ``printed`` holds
-ELAN's text.
+ELAN's text. With one value only (besides Unmatched), ``kappa_ipf`` is undefined here (``null``, with the
+reason): ELAN's number, 0 by construction, is kept as ``kappa_ipf_elan`` and in ``printed``.
 
 Pooled (over speakers and texts): the pairs' doubled matrices are added, as ELAN's "global" results.
 """
@@ -215,6 +216,15 @@ def global_kappa(m: np.ndarray) -> dict[str, Any]:
     why_all = _undefined_reason(m) or "the fitted chance agreement is 1 (0/0)"
     why_excl = _undefined_reason(m[:-1, :-1]) or "undefined (0/0)"
     reasons = {k: why_excl if k.endswith("_excl") else why_all for k, v in out.items() if v is None}
+    if m.shape[0] <= 2 and out["kappa_ipf"] is not None:
+        # One value: every matched pair agrees on it, so the fitted chance agreement equals the
+        # observed one up to the 0.001 seed and kappa_ipf is 0 by construction, not a measurement.
+        out["kappa_ipf_elan"] = out["kappa_ipf"]
+        out["kappa_ipf"] = None
+        reasons["kappa_ipf"] = (
+            "one value only: kappa_ipf compares values and is about 0 by construction "
+            f"(ELAN computes {out['kappa_ipf_elan']:.6f}); see raw_agreement_all for the matching"
+        )
     if reasons:
         out["reasons"] = reasons
     return out
@@ -251,7 +261,7 @@ def table_result(table: Table) -> dict[str, Any]:
     result["per_value"] = per_value(m, labels)
     result["matrix"] = {"labels": labels, "rows": m.tolist()}
     keys = ("kappa_ipf", "kappa_max", "raw_agreement_all", "kappa_excl", "kappa_max_excl", "raw_agreement_excl")
-    result["printed"] = {k: _printed(result[k]) for k in keys}
+    result["printed"] = {k: _printed(result.get(f"{k}_elan", result[k])) for k in keys}
     if len(labels) <= 2:
         result["excl_note"] = "ELAN prints no excl. values: one value besides Unmatched"
     return result

@@ -92,6 +92,7 @@ class GammaResult:
     sampler: str
     seed: int | None
     alignments: tuple[dict[str, Any], ...]
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -104,6 +105,7 @@ class GammaResult:
             "sample_disorders": list(self.sample_disorders),
             "sampler": self.sampler,
             "seed": self.seed,
+            "signature": self.signature,
         }
         if len(self.alignments) == 1:
             out["alignment"] = self.alignments[0]
@@ -195,6 +197,7 @@ class GammaMeasure(_GammaBase):
             setup.sampler,
             stats.seed,
             stats.alignments,
+            setup.signature(self.card.name),
         )
 
 
@@ -279,6 +282,7 @@ class GammaCatResult:
     variant: str
     samples: int
     reason: Any = ""
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -287,6 +291,7 @@ class GammaCatResult:
             "expected_disorder": self.expected_disorder,
             "variant": self.variant,
             "samples": self.samples,
+            "signature": self.signature,
         }
         if self.reason:
             out["reason" if isinstance(self.reason, str) else "reasons"] = self.reason
@@ -333,10 +338,14 @@ class _CategoryMeasure(_GammaBase):
     def score(self, stats: CatStats, params: Mapping[str, Any]) -> GammaCatResult | NotApplicableResult:
         if stats.observed is None:
             return NotApplicableResult(self.card.name, "; ".join(sorted(set(stats.reasons))) or "no input")
-        variant = Setup.from_params(params).variant
+        setup = Setup.from_params(params)
+        variant = setup.variant
         observed = stats.observed.disorders(variant)
         draws = np.array([p.disorders(variant) for p in stats.sampled]).reshape(len(stats.sampled), -1)
-        return self._result(stats, observed, draws, variant)
+        result = self._result(stats, observed, draws, variant)
+        if isinstance(result, GammaCatResult):
+            result = replace(result, signature=setup.signature(self.card.name, with_variant=True))
+        return result
 
     @abstractmethod
     def _result(

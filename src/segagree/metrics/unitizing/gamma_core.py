@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import InputError, UsageError
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.unitizing.dissimilarity import Dissimilarity, Track
 from segagree.metrics.unitizing.gamma_alignment import Alignment, best_alignment, check_pair_memory
@@ -38,6 +39,22 @@ class Setup:
     jobs: int = 1
     variant: str = "mathet"
     budget: float | None = None  # bytes the alignment may take (None: a share of the memory available)
+
+    def signature(self, measure: str, with_variant: bool = False) -> str:
+        """A sacrebleu-style signature of the measure and every setting that moves its value (with
+        ``with_variant``, gamma-cat's and gamma-k's: Mathet 2018's variant, or pygamma-agreement's)."""
+        variant = {"variant": self.variant} if with_variant else {}
+        d = self.dis
+        return signature(
+            measure,
+            **variant,
+            alpha=f"{d.alpha:g}",
+            beta=f"{d.beta:g}",
+            delta_empty=f"{d.delta_empty:g}",
+            samples=self.samples,
+            sampler=self.sampler,
+            seed=self.seed,
+        )
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Setup:

@@ -48,6 +48,7 @@ def subset(units: UnitSet, names: Sequence[str]) -> UnitSet:
         units.category[keep],
         text,
         units.continuum,
+        units.name,
     )
 
 
@@ -140,12 +141,22 @@ def gamma_panel(
         return float(coefficient([a, b], ones)[0])
 
     results, per_item = assemble_panel(
-        coefficient, pair_value, human_list, machine_list, item_names, n_boot=n_boot, seed=seed, level=level
+        coefficient,
+        pair_value,
+        human_list,
+        machine_list,
+        item_names,
+        n_boot=n_boot,
+        seed=seed,
+        level=level,
+        name=_GAMMA.card.name,
+        humans_chance=0.0,  # gamma's expected disorder is chance's: 0 is its chance level
     )
     for result in results.values():
         result["chance"] = {
             "mean": 0.0,
             "corrected": result["added"]["with_machine"],
+            "humans_mean": 0.0,
             "note": "gamma is chance-corrected by construction: its expected disorder comes from "
             f"{gamma_params.get('samples', 30)} random continua per panel, so its chance level is 0",
         }

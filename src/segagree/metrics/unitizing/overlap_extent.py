@@ -33,17 +33,32 @@ Parameters (Python API, measure parameters) for the other readings:
 * ``extent_average="units"``: the overall value pools the compare units (sum of all agreements over
   their number) instead of averaging the combinations; default ``"tiers"`` (ELAN's).
 
-ELAN works in integer milliseconds; segagree uses the times as read (equal for whole-ms times).
+ELAN works in integer milliseconds, and so does this measure: times are rounded to whole
+milliseconds before the pairing, so overlaps that tie in the file tie here (float seconds need not).
+
+**ELAN's printed figures** (``elan_printed`` per tier pair; the value itself is the double mean):
+
+* ``multi``: the multi-tier command (``CompareAnnotationRatioMultiCommand``, ELAN 4.8 on), the double
+  mean written with ``DecimalFormat("#0.0000")`` (half-even on the exact binary value): ``0.8955``;
+* ``dialog``: ELAN's older *Compare annotators* dialog (``AnnotatorCompareUtil.getComparisonTable``
+  and ``CompareAnnotatorResultsDlg.calcAverage``), which the ELAN Analysis Companion's examples were
+  made with. It computes in single precision: each row's quotient ``ov / (float) te`` is a float
+  (printed with ``Float.toString``, e.g. ``0.9094388``), the rows' quotients are summed as floats
+  (unmatched rows are ``0.00``) and divided by the number of rows as a float, printed with
+  ``Float.toString``: ``0.895524`` and ``0.30314627`` on the Companion's ``irr`` and ``irr2`` examples,
+  where the double mean is 0.8955239854... and 0.3031462585... A tier pair without rows prints ``0.00``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 import numpy as np
 
+from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Card, Measure, UnitSet
 
 __all__ = ["MEASURES", "OverlapExtent", "overlap_extent_units"]
@@ -53,11 +68,13 @@ PAIRINGS = ("elan", "greedy", "largest")
 AVERAGES = ("tiers", "units")
 
 
-def _elan_units(a: list[tuple[float, float]], b: list[tuple[float, float]], window: bool = True) -> list[float]:
+def _elan_rows(a: Sequence[Any], b: Sequence[Any], window: bool = True) -> tuple[list[tuple[Any, Any] | None], int]:
     """ELAN's getAverageRatio, step by step (see the module docstring): A's annotations in order,
     each matched to the not yet matched B annotation it overlaps most (the first on ties), with
-    ELAN's scan window over B (``last`` is ELAN's ``lastInserted2``), or over all of B."""
-    units: list[float] = []
+    ELAN's scan window over B (``last`` is ELAN's ``lastInserted2``), or over all of B. Returns each
+    A annotation's (overlap, extent), None where it has no match, and the number of B annotations
+    left unmatched."""
+    rows: list[tuple[Any, Any] | None] = []
     matched: set[int] = set()
     last = -1
     for sa, ea in a:
@@ -72,7 +89,7 @@ def _elan_units(a: list[tuple[float, float]], b: list[tuple[float, float]], wind
                     last = j - 1 - len(overlapping)
                 break
         if not overlapping:
-            units.append(0.0)
+            rows.append(None)
             continue
         best, best_overlap = overlapping[0], min(ea, b[overlapping[0]][1]) - max(sa, b[overlapping[0]][0])
         for j in overlapping[1:]:
@@ -80,12 +97,21 @@ def _elan_units(a: list[tuple[float, float]], b: list[tuple[float, float]], wind
             if overlap > best_overlap:  # with the same overlap, the first one stays
                 best, best_overlap = j, overlap
         matched.add(best)
-        units.append(best_overlap / (max(ea, b[best][1]) - min(sa, b[best][0])))
-    units.extend([0.0] * (len(b) - len(matched)))
-    return units
+        rows.append((best_overlap, max(ea, b[best][1]) - min(sa, b[best][0])))
+    return rows, len(b) - len(matched)
 
 
-def _largest_first_units(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[float]:
+def _elan_units(a: Sequence[Any], b: Sequence[Any], window: bool = True) -> list[float]:
+    """The compare units' agreements of ELAN's pairing: A's in order, then 0 per unmatched B."""
+    return _units_of(*_elan_rows(a, b, window))
+
+
+def _units_of(rows: list[tuple[Any, Any] | None], unmatched: int) -> list[float]:
+    """overlap / extent of each matched row, 0 for each row without a match and each unmatched B."""
+    return [0.0 if r is None else r[0] / r[1] for r in rows] + [0.0] * unmatched
+
+
+def _largest_first_units(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> list[float]:
     """One-to-one pairs from the largest overlap down over both tiers, then 0 for each unpaired one."""
     candidates = []
     for i, (sa, ea) in enumerate(a):
@@ -109,7 +135,7 @@ def _largest_first_units(a: list[tuple[float, float]], b: list[tuple[float, floa
 
 
 def overlap_extent_units(
-    a: list[tuple[float, float]], b: list[tuple[float, float]], pairing: str = "elan"
+    a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], pairing: str = "elan"
 ) -> list[float]:
     """The agreement of every compare unit of two tiers' annotations, each tier in time order (see
     the module docstring): ELAN's pairing (default), ``"greedy"`` (ELAN's without its scan window)
@@ -121,36 +147,87 @@ def overlap_extent_units(
     return _elan_units(a, b, window=pairing == "elan")
 
 
+def java_float_text(value: np.float32) -> str:
+    """Java's ``String.valueOf(float)``: the shortest decimal that reads back as the same float
+    (JDK 19's ``Float.toString``), positional from 10^-3 to 10^7 with at least one decimal, else
+    computerized scientific notation (``9.9E-4``)."""
+    v = float(value)
+    if v == 0 or 1e-3 <= abs(v) < 1e7:
+        text = np.format_float_positional(value, unique=True, trim="-")
+        return text if "." in text else f"{text}.0"
+    mantissa, _, exponent = np.format_float_scientific(value, unique=True, trim="-").partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return f"{mantissa}E{int(exponent)}"
+
+
+def dialog_average(units: list[float], overlaps: list[tuple[int, int]]) -> str:
+    """ELAN's *Compare annotators* dialog figure of one tier pair (see the module docstring):
+    ``overlaps`` are the matched rows' (overlap, extent) in whole milliseconds, in A's order; every
+    other compare unit is a row of ``0.00``."""
+    if not units:
+        return "0.00"
+    total = np.float32(0.0)
+    for ov, te in overlaps:
+        total = np.float32(total + np.float32(ov) / np.float32(te))
+    return java_float_text(np.float32(total / np.float32(len(units))))
+
+
+def _decimal4(value: float) -> str:
+    """Java's ``DecimalFormat("#0.0000")``: half-even on the double's exact binary value."""
+    return str(Decimal(value).quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN))
+
+
 @dataclass
 class ExtentSums:
     """Per pair "A|B": (sum of the compare units' agreements, number of compare units, sum of the
-    tier combinations' values, number of combinations)."""
+    tier combinations' values, number of combinations), and each combination's figure of ELAN's
+    *Compare annotators* dialog (in order)."""
 
     pairs: dict[str, np.ndarray] = field(default_factory=dict)
+    dialog: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __add__(self, other: ExtentSums) -> ExtentSums:
         out = {k: v.copy() for k, v in self.pairs.items()}
         for k, v in other.pairs.items():
             out[k] = out[k] + v if k in out else v.copy()
-        return ExtentSums(out)
+        dialog = dict(self.dialog)
+        for k, texts in other.dialog.items():
+            dialog[k] = dialog.get(k, ()) + texts
+        return ExtentSums(out, dialog)
 
 
 @dataclass(frozen=True)
 class ExtentResult:
     value: float | None
     units: int
-    pairs: dict[str, dict[str, float]]
+    pairs: dict[str, dict[str, Any]]
+    signature: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value, "compare_units": self.units, "overlap_extent_pairs": self.pairs}
+        printed = [p["elan_printed"] for p in self.pairs.values() if "elan_printed" in p]
+        if len(self.pairs) == 1 and printed and isinstance(printed[0]["dialog"], str):
+            # one tier pair: ELAN's own figures for it, as its two dialogs print them
+            out["elan_printed"] = printed[0]
+            out["note"] = (
+                f"ELAN prints {printed[0]['dialog']} (Compare annotators), {printed[0]['multi']} (multiple files)"
+            )
+        out["signature"] = self.signature
         if self.value is None:
             out["reason"] = "no annotations in any pair"
         return out
 
 
-def _spans(us: UnitSet, r: int) -> list[tuple[float, float]]:
+def _spans(us: UnitSet, r: int) -> list[tuple[int, int]]:
+    """Annotator r's units in time order, in whole milliseconds as ELAN holds them."""
     sel = us.annotator == r
-    return sorted(zip(us.start[sel].tolist(), us.end[sel].tolist(), strict=True))
+    ms = zip(
+        np.rint(us.start[sel] * 1000).astype(np.int64).tolist(),
+        np.rint(us.end[sel] * 1000).astype(np.int64).tolist(),
+        strict=True,
+    )
+    return sorted(ms)
 
 
 class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
@@ -181,12 +258,17 @@ class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
         n = len(item.annotators)
         for a in range(n):
             for b in range(a + 1, n):
-                units = overlap_extent_units(_spans(item, a), _spans(item, b), pairing)
+                spans_a, spans_b = _spans(item, a), _spans(item, b)
+                rows, unmatched = _elan_rows(spans_a, spans_b) if pairing == "elan" else ([], 0)
+                units = (
+                    _units_of(rows, unmatched) if pairing == "elan" else overlap_extent_units(spans_a, spans_b, pairing)
+                )
                 if units:
                     total = sum(units)
-                    out.pairs[f"{item.annotators[a]}|{item.annotators[b]}"] = np.array(
-                        [total, len(units), total / len(units), 1]
-                    )
+                    key = f"{item.annotators[a]}|{item.annotators[b]}"
+                    out.pairs[key] = np.array([total, len(units), total / len(units), 1])
+                    if pairing == "elan":
+                        out.dialog[key] = (dialog_average(units, [r for r in rows if r is not None]),)
         return out
 
     def score(self, stats: ExtentSums, params: Mapping[str, Any]) -> ExtentResult:
@@ -195,13 +277,21 @@ class OverlapExtent(Measure[UnitSet, ExtentSums, ExtentResult]):
             raise ValueError(f"extent_average must be one of {AVERAGES}, not {average!r}")
         # per pair A|B, as the overall value: the tier combinations' mean (ELAN) or the pooled units
         pick = (2, 3) if average == "tiers" else (0, 1)
-        pairs = {
-            k: {"value": float(v[pick[0]] / v[pick[1]]), "compare_units": int(v[1]), "tier_pairs": int(v[3])}
-            for k, v in stats.pairs.items()
-        }
+        pairs: dict[str, dict[str, Any]] = {}
+        for k, v in stats.pairs.items():
+            pair_value = float(v[pick[0]] / v[pick[1]])
+            pairs[k] = {"value": pair_value, "compare_units": int(v[1]), "tier_pairs": int(v[3])}
+            if average == "tiers" and k in stats.dialog:
+                dialog = stats.dialog[k]
+                pairs[k]["elan_printed"] = {
+                    "multi": _decimal4(pair_value),
+                    "dialog": dialog[0] if len(dialog) == 1 else list(dialog),
+                }
         total = np.sum(list(stats.pairs.values()), axis=0) if stats.pairs else np.zeros(4)
         value = float(total[pick[0]] / total[pick[1]]) if total[pick[1]] else None
-        return ExtentResult(value, int(total[1]), pairs)
+        pairing = str(params.get("extent_pairing") or "elan").lower()
+        sig = signature(self.card.name, extent_pairing=pairing, extent_average=average)
+        return ExtentResult(value, int(total[1]), pairs, sig)
 
 
 MEASURES = (OverlapExtent(),)

@@ -9,10 +9,21 @@ from typing import Any
 
 from segagree.metrics.contract import Card
 
-__all__ = ["MILLISECOND", "NO_CATEGORY", "resolution", "time_card"]
+__all__ = ["MILLISECOND", "NO_CATEGORY", "TIME_SLACK", "resolution", "time_card", "within"]
 
 NO_CATEGORY = "(none)"  # the one category of units read without categories
 MILLISECOND = 0.001
+
+#: Times read from text (ELAN's milliseconds, RTTM's three decimals) are binary fractions: boundaries
+#: 0.2 s apart in the file can be 0.20000000000000284 s apart as floats (174.710 - 174.510). A
+#: distance within a nanosecond of a tolerance is within it: no annotation is finer than that, and
+#: the float error of a time below 10^6 s is below 10^-9 s.
+TIME_SLACK = 1e-9
+
+
+def within(distance: Any, tolerance: float) -> Any:
+    """``distance <= tolerance`` up to :data:`TIME_SLACK` (floats or numpy arrays)."""
+    return distance <= tolerance + TIME_SLACK
 
 
 def resolution(params: Mapping[str, Any], integral: bool) -> float:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["BaselineFit", "boundary_f1", "fit_pause_baseline", "pause_boundaries"]
+__all__ = ["BaselineFit", "gap_f1", "fit_pause_baseline", "pause_boundaries"]
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,9 @@ class BaselineFit:
     gaps: int
 
 
-def boundary_f1(marked: np.ndarray, gold: np.ndarray) -> float:
-    """Boundary F1 of ``marked`` against ``gold`` (boolean arrays over the same gaps); 1 when both are empty."""
+def gap_f1(marked: np.ndarray, gold: np.ndarray) -> float:
+    """F1 of the gaps ``marked`` against the gaps ``gold`` (boolean arrays over the same gaps); 1 when
+    both are empty."""
     hits = int(np.count_nonzero(marked & gold))
     total = int(np.count_nonzero(marked)) + int(np.count_nonzero(gold))
     return 1.0 if total == 0 else 2 * hits / total
@@ -50,7 +51,7 @@ def pause_boundaries(
 
 
 def _mean_f1(marked: np.ndarray, humans: Sequence[np.ndarray]) -> float:
-    return float(np.mean([boundary_f1(marked, h) for h in humans]))
+    return float(np.mean([gap_f1(marked, h) for h in humans]))
 
 
 def fit_pause_baseline(

@@ -16,6 +16,7 @@ registry order winning a key two measures share, so ``result[name]`` and those k
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from segagree.errors import UsageError
@@ -35,7 +36,18 @@ __all__ = [
 
 TIME_GROUP = "time"
 # Keys of a result's to_dict that belong to the measure only (never lifted to the top level).
-_OWN_KEYS = {"value", "reason", "not_applicable", "resolution", "parameters", "D_o", "D_e"}
+_OWN_KEYS = {
+    "value",
+    "reason",
+    "not_applicable",
+    "resolution",
+    "parameters",
+    "D_o",
+    "D_e",
+    "signature",
+    "note",
+    "elan_printed",
+}
 
 
 def time_measures(names: Sequence[str] | None = None) -> list[Measure[Any, Any, Any]]:
@@ -72,6 +84,16 @@ def best_alignments(
     )
 
 
+def _loaded_files(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters given as files, read: ``uem`` (a NIST UEM file's scored regions per recording)."""
+    uem = given.get("uem")
+    if isinstance(uem, (str, Path)):
+        from segagree.formats.timed_lists import read_uem
+
+        return {"uem": read_uem(Path(uem))}
+    return {}
+
+
 def score_time(
     timed: TimedUnits,
     names: Sequence[str] | None = None,
@@ -93,18 +115,19 @@ def score_time_statistics(
     texts' by :func:`segagree.scoring.pooling.pool`)."""
     measures = time_measures(names)
     given = {k: v for k, v in (params or {}).items() if v is not None}
+    loaded = _loaded_files(given)
     items = list(timed.speakers.items())
     result: dict[str, Any] = timed.to_dict()
     result["speakers"] = [s for s, _ in items if s] or [POOLED]
     result["parameters"] = given
-    run_params = given
+    run_params = {**given, **loaded}
     if len(items) == 1 and (jobs or 1) > 1 and "jobs" not in given:
-        run_params = {**given, "jobs": jobs}  # one item: the workers sample gamma's continua instead
+        run_params = {**run_params, "jobs": jobs}  # one item: the workers sample gamma's continua instead
     per_item = score_items(measures, [u for _, u in items], run_params, jobs)
     scored = {}
     for k, m in enumerate(measures):
         stats = [scores[k][0] for scores in per_item]
-        res: dict[str, Any] = {"pooled": pool(m, stats, given)}
+        res: dict[str, Any] = {"pooled": pool(m, stats, run_params)}
         if len(items) > 1:
             res["speakers"] = {speaker: scores[k][1] for (speaker, _), scores in zip(items, per_item, strict=True)}
         scored[m.name] = (res, stats)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -228,7 +229,13 @@ def _read_files(docs: Sequence[Document], how: UnitReading) -> TimedUnits:
         for u in units
         if mapping.get((u.annotator, u.speaker)) is not None
     ]
-    return _built(units, list(tiers), how, plan, notes)
+    timed = _built(units, list(tiers), how, plan, notes)
+    names = {t for ts in tiers.values() for t in ts}
+    if single and len(names) == 1 and SINGLE in timed.speakers:
+        # one stream, named alike in every file (an RTTM's recording): the item keeps that name for
+        # what is given per recording (a UEM's regions)
+        timed.speakers[SINGLE] = replace(timed.speakers[SINGLE], name=next(iter(names)))
+    return timed
 
 
 def _read_tiers(doc: Document, how: UnitReading) -> TimedUnits:

@@ -339,9 +339,11 @@ def default_continuum(units: Sequence[RawUnit]) -> tuple[float, float]:
     return (min(0.0, min(u.start for u in units)), max(u.end for u in units))
 
 
-def unit_set(units: Sequence[RawUnit], annotators: Sequence[str], continuum: tuple[float, float]) -> UnitSet:
-    """One speaker's UnitSet: units sorted by annotator, start, end; categories in order of first
-    appearance in that order."""
+def unit_set(
+    units: Sequence[RawUnit], annotators: Sequence[str], continuum: tuple[float, float], name: str = ""
+) -> UnitSet:
+    """One speaker's UnitSet (the item ``name``): units sorted by annotator, start, end; categories in
+    order of first appearance in that order."""
     index = {a: i for i, a in enumerate(annotators)}
     ordered = sorted(units, key=lambda u: (index[u.annotator], u.start, u.end))
     cats = list(dict.fromkeys(u.category for u in ordered if u.category is not None))
@@ -355,6 +357,7 @@ def unit_set(units: Sequence[RawUnit], annotators: Sequence[str], continuum: tup
         category=np.asarray([-1 if u.category is None else cat_index[u.category] for u in ordered], dtype=np.int64),
         text=tuple(u.text for u in ordered),
         continuum=continuum,
+        name=name,
     )
 
 
@@ -455,7 +458,7 @@ def build_timed_units(
     for u in units:
         by_speaker.setdefault(item_name(u.recording, u.speaker), []).append(u)
     spans = _recording_spans(units, span, given=continuum is not None)
-    sets = {key: unit_set(us, order, spans[us[0].recording]) for key, us in by_speaker.items()}
+    sets = {key: unit_set(us, order, spans[us[0].recording], key) for key, us in by_speaker.items()}
     result = TimedUnits(order, sets, span, category, list(notes), window=clipped)
     result.recordings = {key: (us[0].recording, us[0].speaker) for key, us in by_speaker.items()}
     result.notes.extend(overlap_notes(result))

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from segagree.errors import InputError, UsageError
+from segagree.errors import InputError, MissingFileError, UsageError
 from segagree.metrics.boundary.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.boundary.sf import SF_B_CARD, SF_CARD, SfStats
 from segagree.metrics.chance.bootstrap import bootstrap_ci
@@ -70,7 +70,7 @@ def load_segeval_json(path: str | Path) -> dict[str, dict[str, list[int]]]:
     try:
         data = json.loads(p.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
-        raise InputError("no such file", path=p) from None
+        raise MissingFileError(path=p) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise InputError(f"not valid JSON: {err}", path=p) from None
     if not isinstance(data, dict):

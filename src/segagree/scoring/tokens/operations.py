@@ -72,10 +72,11 @@ def operation_rows(result: dict[str, Any], pair: AnnotationPair, *, window: int 
 
 def write_operations_csv(result: dict[str, Any], path: str | Path, *, raw: bool | None = None, **_: Any) -> None:
     """Write the operation rows of a compare result to a CSV file, atomically; a text cell a
-    spreadsheet would run gets a ``'`` in front unless ``raw`` (:mod:`segagree.files.cells`)."""
+    spreadsheet would run gets a ``'`` in front unless ``raw`` (None: raw unless ``--csv-guard``;
+    :mod:`segagree.files.cells`)."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     rows = ({k: "" if row[k] is None else row[k] for k in COLUMNS} for row in result.get("operation_rows", []))
-    writer.writerows(safe_rows(rows, raw=raw))  # OWASP: no cell a spreadsheet runs, unless raw
+    writer.writerows(safe_rows(rows, raw=raw))  # OWASP's guard for a spreadsheet, if asked
     write_text_atomic(path, buf.getvalue())
