@@ -6,9 +6,10 @@ import shutil
 from pathlib import Path
 
 import segagree
-from conftest import REPO
 from segagree.corpus.discovery import find_annotations
 from segagree.files.own_outputs import is_review_workbook
+
+from conftest import REPO
 
 SAMPLE = REPO / "sample_corpora"
 
