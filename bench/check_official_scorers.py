@@ -137,6 +137,38 @@ def perturbed(gold: Path, seed: int) -> str:
     return _write_conllu(groups, starts, sentences)
 
 
+def glued(text: str) -> str:
+    """A tokeniser's output of a perturbed ``.conllu`` copy: punctuation glued to the word before it
+    (``Occidental.``), a multiword token written as one word, no comment lines (no documents), each
+    sentence a simple tree again; the characters stay the gold's, the tokens do not."""
+    sentences: list[list[str]] = [[]]
+    skip = 0
+    for line in text.split("\n"):
+        if not line.strip():
+            sentences.append([])
+            continue
+        cols = line.split("\t")
+        if line.startswith("#") or "." in cols[0]:
+            continue
+        if skip:
+            skip -= 1
+            continue
+        if "-" in cols[0]:
+            first, last = map(int, cols[0].split("-"))
+            skip = last - first + 1
+        if cols[1] in (".", ",", ";", ":", "!", "?") and sentences[-1]:
+            sentences[-1][-1] += cols[1]
+        else:
+            sentences[-1].append(cols[1])
+    rows = []
+    for words in (s for s in sentences if s):
+        for i, w in enumerate(words, 1):
+            head, rel = (0, "root") if i == 1 else (1, "dep")
+            rows.append(f"{i}\t{w}\t_\t_\t_\t_\t{head}\t{rel}\t_\t_")
+        rows.append("")
+    return "\n".join(rows) + "\n"
+
+
 def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, capture_output=True, text=True)
 

@@ -94,10 +94,10 @@ def test_overlapping_gold_refused(review: Path, tmp_path: Path) -> None:
 
 
 def test_overlapping_gold_flagged_without_the_source(review: Path, tmp_path: Path) -> None:
-    # Written as ELAN from TextGrid sources: the units alone, the overlap reported as a loss.
+    # Written as ELAN from TextGrid sources: the grid converted, the overlap reported as a loss.
     book = _decide(review, lambda row: "r1" if row["r1 start"] is not None else "r2")
     result = run_cli(["adjudicate", str(book), "-o", str(tmp_path / "gold.eaf")])
     assert result.returncode == 0, result.stderr
     out = result.stdout + result.stderr
     assert "gold-overlap" in out and "5-9 s (row 4) and 7-9 s (row 5)" in out
-    assert "source-not-kept" in out and "lossless" not in out
+    assert "source-converted" in out and "lossless" not in out

@@ -151,9 +151,10 @@ def test_elan_gold_keeps_every_other_tier_and_the_header(elan_review: tuple[Path
         (1000, 4000, "down"),
         (5000, 9000, "up"),
     ]
-    # kim's own 5-9 s annotation is the one kept (same id), the two new ones have new ids.
+    # kim's own 5-9 s annotation is the one kept (same id); lee's 0-1 s and 1-4 s replace kim's
+    # 0-2 s and 2-4 s of their groups, and continue them (same ids, new times).
     ids = [x[0] for x in _tier_content(gold, "movement")]
-    assert ids[2] == "a3" and len(set(ids)) == 3 and not {"a1", "a2"} & set(ids)
+    assert ids == ["a1", "a2", "a3"]
     for tier in ("upper_body", "notes"):  # ids, times and values as in kim's file
         assert _tier_content(gold, tier) == _tier_content(kim, tier)
     for tag in ("MEDIA_DESCRIPTOR", "LINGUISTIC_TYPE", "CONTROLLED_VOCABULARY", "LANGUAGE", "CONSTRAINT"):
@@ -195,13 +196,21 @@ def test_changed_source_refused(elan_review: tuple[Path, Path, Path]) -> None:
     assert result.returncode == 1 and "kim.eaf changed since" in result.stderr
 
 
-def test_other_format_says_what_is_not_kept(elan_review: tuple[Path, Path, Path]) -> None:
+def test_other_format_keeps_the_tiers_not_reviewed_and_says_what_is_not_kept(
+    elan_review: tuple[Path, Path, Path],
+) -> None:
+    from praatio import textgrid
+
     book, _, _ = elan_review
     decided = _decide(book, lambda row: "lee")
-    result = run_cli(["adjudicate", str(decided), "-o", str(book.with_name("gold.TextGrid"))])
+    gold = book.with_name("gold.TextGrid")
+    result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
     assert result.returncode == 0, result.stderr
     said = result.stdout + result.stderr
-    assert "source-not-kept" in said and "write it as eaf" in said
+    assert "source-converted" in said and "tier-ignored [tier 'upper_body']" in said and "lossless" not in said
+    grid = textgrid.openTextgrid(str(gold), includeEmptyIntervals=False)  # read by praatio
+    assert [(e.start, e.end, e.label) for e in grid.getTier("notes").entries] == [(0.0, 12.0, "session one")]
+    assert [(e.start, e.end) for e in grid.getTier("movement").entries] == [(0, 1), (1, 4), (5, 7), (7, 9)]
 
 
 def _grid(path: Path, tiers: list[tuple[str, str, list[Any]]], xmax: float) -> Path:
@@ -335,20 +344,21 @@ def test_elan_symbolic_dependents_of_replaced_annotations_reported(elan_review: 
         ["review", "--time", str(kim), str(book.with_name("lee.eaf")), "--tier", "movement", "-o", str(book)]
     )
     assert again.returncode == 0, again.stderr
-    choices = iter(["lee", "lee", "kim", "none"])
+    # kim's 0-2 s unit (a1) decided none: its gloss goes with it, listed; kim's 5-9 s (a3) kept.
+    choices = iter(["none", "lee", "kim", "none"])
     decided = _decide(book, lambda row: next(choices))
     gold = book.with_name("gold.eaf")
     result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
     assert result.returncode == 0, result.stderr
     said = result.stdout + result.stderr
-    assert "dependents-dropped" in said and "gloss" in said
+    assert "dependent-dropped [tier 'gloss' 0-2 s]: 'raise'" in said and "lift" not in said
     root = etree.parse(str(gold)).getroot()
     refs = [(r.get("ANNOTATION_ID"), r.get("ANNOTATION_REF")) for r in root.iter("REF_ANNOTATION")]
     assert refs == [("a91", "a3")]  # the value of the kept annotation stays, the other went with a1
     assert _tier_content(gold, "upper_body") == _tier_content(kim, "upper_body")
 
 
-def test_elan_included_in_annotations_left_outside_are_counted(elan_review: tuple[Path, Path, Path]) -> None:
+def test_elan_included_in_annotations_left_outside_are_listed(elan_review: tuple[Path, Path, Path]) -> None:
     book, kim, _ = elan_review
     # No unit at 5-9 s: upper_body's 'torso' (5.5-6 s) stays as it was, inside no movement annotation.
     choices = iter(["lee", "lee", "none", "none"])
@@ -356,7 +366,8 @@ def test_elan_included_in_annotations_left_outside_are_counted(elan_review: tupl
     gold = book.with_name("gold.eaf")
     result = run_cli(["adjudicate", str(decided), "-o", str(gold)])
     assert result.returncode == 0, result.stderr
-    assert "dependents-outside" in result.stdout + result.stderr and "(1)" in result.stdout + result.stderr
+    said = result.stdout + result.stderr
+    assert "dependent-outside [tier 'upper_body' 5.5-6 s]: 'torso'" in said and "'head'" not in said
     assert _tier_content(gold, "upper_body") == _tier_content(kim, "upper_body")
 
 

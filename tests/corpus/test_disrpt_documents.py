@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from cli_process import run_cli
 
+from segagree.corpus.documents import text_part
+
 ROW = "{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t{misc}"
 DOCS = ("GUM_news_a", "GUM_news_b", "GUM_news_c")
 # ann2's file lacks the second document: the text gum/GUM_news_b has one annotator in `run`
@@ -135,7 +137,7 @@ def test_a_damaged_file_of_a_multi_document_text_fails_its_task_with_the_readers
     assert {k[0] for k in _rows(tmp_path / "out")} == {"gum/GUM_news_a", "gum/GUM_news_c", "ALL"}
 
 
-def test_a_document_id_that_would_leave_the_output_folder_is_left_out_and_reported(tmp_path: Path) -> None:
+def test_a_document_id_that_would_leave_the_output_folder_is_scored_under_a_safe_name(tmp_path: Path) -> None:
     for who in ("a", "b"):
         body = [ROW.format(i=k, w=f"w{k}", misc="BeginSeg=Yes" if k in (1, 3) else "_") for k in range(1, 5)]
         text = "".join(f"# newdoc_id = {d}\n" + "\n".join(body) + "\n" for d in ("fine", "..", "x/../../up"))
@@ -143,10 +145,13 @@ def test_a_document_id_that_would_leave_the_output_folder_is_left_out_and_report
     out = tmp_path / "out"
     proc = run_cli(["run", tmp_path, "-o", out, "--no-kappa"])
     assert proc.returncode == 0, proc.stderr
-    assert {k[0] for k in _rows(out)} == {"t/fine", "ALL"}
+    safe = {f"t/{text_part(d)}" for d in ("fine", "..", "x/../../up")}
+    assert {k[0] for k in _rows(out)} == {*safe, "ALL"} and "t/fine" in safe
+    assert all(".." not in name.split("/") for name in safe)
     skipped = (out / "skipped.txt").read_text(encoding="utf-8")
-    assert "t: document '..' left out" in skipped and "t: document 'x/../../up' left out" in skipped
-    assert sorted(p.relative_to(out).as_posix() for p in (out / "review").rglob("*.xlsx")) == ["review/t/fine.xlsx"]
+    assert "t: document '..' is the text t/document~" in skipped and "document 'x/../../up' is the text" in skipped
+    written = sorted(p.relative_to(out).as_posix() for p in (out / "review").rglob("*.xlsx"))
+    assert written == sorted(f"review/{name}.xlsx" for name in safe)
     assert not (tmp_path / "up.xlsx").exists() and not (out / "up.xlsx").exists()
 
 

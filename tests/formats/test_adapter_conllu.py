@@ -119,21 +119,22 @@ def test_ud_sentences_is_conll18s_sentence_f1(tmp_path: Path) -> None:
     assert got["f1"] == pytest.approx(2 * correct / (len(g) + len(s)))
 
 
-def test_ud_reading_reports_what_the_model_does_not_hold(tmp_path: Path) -> None:
+def test_ud_reading_keeps_what_the_model_does_not_score_and_writes_it_back(tmp_path: Path) -> None:
     path = tmp_path / "ud.conllu"
     path.write_text(UD, encoding="utf-8")
     doc = segagree.read(path)
     assert doc.column("text").tolist() == ["Vamos", "de", "el", "parque", ".", "Llueve", "mucho", "hoy"]
     assert doc.layers["sentence"].boundaries.tolist() == [0, 0, 0, 0, 1, 0, 1, 1]
-    kinds = {loss.kind: loss.count for loss in doc.losses}
+    assert not list(doc.losses)
+    kinds = {note.kind: note.count for note in doc.losses.notes}
     assert kinds["multiword-tokens"] == 1 and kinds["empty-nodes"] == 1 and kinds["comments"] == 3
     report = segagree.convert(path, tmp_path / "back.conllu")
-    assert not report.lossless
-    back = segagree.read(tmp_path / "back.conllu")
-    assert (
-        back.layers["sentence"] == doc.layers["sentence"]
-        and back.column("text").tolist() == doc.column("text").tolist()
-    )
+    assert report.lossless
+    assert (tmp_path / "back.conllu").read_text(encoding="utf-8") == UD
+    # through the native JSON too: the multiword token, the empty node and the comments come back
+    segagree.convert(path, tmp_path / "ud.json")
+    segagree.convert(tmp_path / "ud.json", tmp_path / "again.conllu")
+    assert (tmp_path / "again.conllu").read_text(encoding="utf-8") == UD
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ layer: read into units, written back byte for byte, and scored by ``disrpt_seg``
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -14,8 +15,10 @@ import pytest
 
 import segagree
 
-SEG_EVAL = Path("/work/refs/seg_eval.py")
-needs_seg_eval = pytest.mark.skipif(not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs")
+SEG_EVAL = Path(os.environ.get("SEGAGREE_REFS", "/work/refs")) / "seg_eval.py"
+needs_seg_eval = pytest.mark.skipif(
+    not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs (or $SEGAGREE_REFS)"
+)
 
 ROW = "{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t{misc}"
 
@@ -70,8 +73,11 @@ def test_an_i_conn_without_a_connective_before_it_is_reported_and_read_as_outsid
     lonely = text.replace("1\tas\t_\t_\t_\t_\t_\t_\t_\tSeg=B-Conn", "1\tas\t_\t_\t_\t_\t_\t_\t_\t_")
     path.write_text(lonely, encoding="utf-8")
     doc = segagree.read(path)
-    assert [(loss.kind, loss.count) for loss in doc.losses] == [("connective-orphans", 2)]
+    assert [(note.kind, note.count) for note in doc.losses.notes] == [("connective-orphans", 2)]
     assert doc.layers["connective"].boundaries.tolist()[9:] == [0, 0, 0, 0, 2]
+    # written back as they were: the orphans are still orphans
+    assert segagree.convert(path, tmp_path / "back.tok").lossless
+    assert (tmp_path / "back.tok").read_text(encoding="utf-8") == lonely
 
 
 def _labels(spans: list[tuple[int, int]], n: int) -> list[str]:
@@ -155,12 +161,6 @@ def _pair(tmp_path: Path, seed: int) -> tuple[Path, Path]:
         spans = _random_spans(rng, n) or [(0, 0)]
         guess = _perturb(rng, spans, n) or [(n // 2, n // 2)]
         gold[d], pred[d] = _labels(spans, n), _labels(guess, n)
-    # the script drops a one-word connective on the file's very last word (see the test of the
-    # differences): that word is left outside here
-    last = list(gold)[-1]
-    for labels in (gold[last], pred[last]):
-        if labels[-1] == "Seg=B-Conn":
-            labels[-1] = "_"
     g, p = tmp_path / f"gold{seed}.tok", tmp_path / f"pred{seed}.tok"
     _write(g, gold, words)
     _write(p, pred, words)
@@ -185,10 +185,10 @@ def test_disrpt_seg_on_connectives_prints_seg_evals_numbers(tmp_path: Path, seed
 
 
 @needs_seg_eval
-def test_where_seg_eval_differs_its_counts_are_those_of_the_documented_readings(tmp_path: Path) -> None:
-    """Two documented differences: seg_eval.py drops a one-word connective on a file's last word,
-    and after an I-Conn with no connective before it, it ends the next one-word connective at that
-    I-Conn (a span that matches nothing). segagree counts the first and reads the orphan as outside."""
+def test_seg_evals_own_reading_of_spans_is_followed_where_it_is_odd(tmp_path: Path) -> None:
+    """seg_eval.py drops a one-word connective on a file's last word, and after an I-Conn with no
+    connective before it, it ends the next one-word connective at that I-Conn (a span that matches
+    nothing): its counts are followed."""
     words = {"d": ["but", "it", "rained", "so", "then", "we", "left", "and"]}
     gold = tmp_path / "gold.tok"
     _write(gold, {"d": _labels([(0, 0), (3, 3), (4, 4), (7, 7)], 8)}, words)
@@ -201,11 +201,11 @@ def test_where_seg_eval_differs_its_counts_are_those_of_the_documented_readings(
     # the script: gold spans (0,0),(3,3),(4,4) (the last word's is dropped); predicted (0,0) and
     # (4,2) (the stale end of the orphan), no (7,7): TP 1
     assert (printed["Gold conn spans"], printed["Predicted conn spans"]) == ("3", "2")
-    assert (pooled["gold"], pooled["system"], pooled["correct"]) == (4, 3, 3)
+    assert (pooled["gold"], pooled["system"], pooled["correct"]) == (3, 2, 1)
 
 
 @needs_seg_eval
-def test_a_connective_running_into_the_next_document_is_one_span_to_seg_eval_and_two_here(tmp_path: Path) -> None:
+def test_a_connective_running_into_the_next_document_ends_at_the_document(tmp_path: Path) -> None:
     words = {"d1": ["it", "rained", "and"], "d2": ["then", "we", "left"]}
     gold = tmp_path / "gold.tok"
     _write(gold, {"d1": ["_", "_", "Seg=B-Conn"], "d2": ["Seg=I-Conn", "_", "_"]}, words)
@@ -215,9 +215,31 @@ def test_a_connective_running_into_the_next_document_is_one_span_to_seg_eval_and
     # the script: the gold span (2, 3) crosses the documents, the predicted (2, 2) misses it
     assert (printed["Gold conn spans"], printed["Predicted conn spans"], printed["Precision"]) == ("1", "1", "0.0")
     doc = segagree.read(gold)
-    assert [(loss.kind, loss.count) for loss in doc.losses] == [("connective-orphans", 1)]
+    assert [(note.kind, note.count) for note in doc.losses.notes] == [("connective-orphans", 1)]
+    # documents paired by id: the span ends with its document (the documented difference) ...
     pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
     assert (pooled["correct"], pooled["gold"], pooled["system"]) == (1, 1, 1)
+    # ... one stream, as the script reads the file: its numbers
+    one = segagree.compare(gold, pred, metrics="disrpt_seg", one_stream=True)["metrics"]["disrpt_seg"]["pooled"]
+    assert (one["correct"], one["gold"], one["system"]) == (0, 1, 1)
+
+
+SEG_EVAL_2019 = SEG_EVAL.with_name("seg_eval_2019.py")
+
+
+@pytest.mark.skipif(not SEG_EVAL_2019.is_file(), reason="no copy of the 2019 seg_eval.py (seg_eval_2019.py)")
+@pytest.mark.parametrize("seed", range(12))
+def test_version_2019_counts_spans_as_the_2019_script(tmp_path: Path, seed: int) -> None:
+    gold, pred = _pair(tmp_path, 100 + seed)
+    if "Seg=B-Conn" not in pred.read_text() or "Seg=B-Conn" not in gold.read_text():
+        pytest.skip("a file without connectives has no connective layer")
+    proc = subprocess.run([sys.executable, str(SEG_EVAL_2019), str(gold), str(pred)], capture_output=True, text=True)
+    printed = {k: v for k, _, v in (ln[2:].rpartition(": ") for ln in proc.stdout.splitlines() if ln.startswith("o "))}
+    pooled = segagree.compare(gold, pred, metrics="disrpt_seg", metric_options={"version": "2019"})
+    got = pooled["metrics"]["disrpt_seg"]["pooled"]
+    assert (printed["Gold conn spans"], printed["Predicted conn spans"]) == (str(got["gold"]), str(got["system"]))
+    for key, name in (("Precision", "precision"), ("Recall", "recall"), ("F-Score", "f1")):
+        assert same_number(printed[key], got[name]), (key, printed[key], got[name])
 
 
 @needs_seg_eval

@@ -6,6 +6,7 @@ are at /work/refs (see docs/formats-neighbours.md) and are skipped otherwise."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -16,10 +17,14 @@ from cli_process import run_cli
 
 import segagree
 
-REFS = Path("/work/refs")
+REFS = Path(os.environ.get("SEGAGREE_REFS", "/work/refs"))
 SEG_EVAL, UD_EVAL = REFS / "seg_eval.py", REFS / "conll18_ud_eval.py"
-needs_seg_eval = pytest.mark.skipif(not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs")
-needs_ud_eval = pytest.mark.skipif(not UD_EVAL.is_file(), reason="no copy of conll18_ud_eval.py at /work/refs")
+needs_seg_eval = pytest.mark.skipif(
+    not SEG_EVAL.is_file(), reason="no copy of seg_eval.py at /work/refs (or $SEGAGREE_REFS)"
+)
+needs_ud_eval = pytest.mark.skipif(
+    not UD_EVAL.is_file(), reason="no copy of conll18_ud_eval.py at /work/refs (or $SEGAGREE_REFS)"
+)
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "it", "slept", ".", ",", "!"]
 # multiword tokens: the token's form and its syntactic words
@@ -151,7 +156,7 @@ def test_differing_words_are_a_warning_for_seg_eval_and_an_error_for_segagree(tm
 
 
 @needs_seg_eval
-def test_an_unmarked_first_word_is_the_one_documented_difference_in_edu_mode(tmp_path: Path) -> None:
+def test_an_unmarked_first_word_counts_as_seg_eval_counts_it_or_always_with_the_option(tmp_path: Path) -> None:
     gold, pred = _edu_pair(tmp_path, 3)
     lines = pred.read_text(encoding="utf-8").splitlines()
     k = next(i for i, line in enumerate(lines) if line.startswith("1\t"))
@@ -161,9 +166,12 @@ def test_an_unmarked_first_word_is_the_one_documented_difference_in_edu_mode(tmp
     pred.write_text("\n".join(lines) + "\n", encoding="utf-8")
     printed = _printed(_script(SEG_EVAL, gold, pred).stdout)
     pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
-    # the script: one true positive fewer, one unit fewer predicted; segagree: a unit begins there
-    assert int(printed["Predicted EDUs"]) == pooled["system"] - 1
-    assert float(printed["Recall"]) == pytest.approx((pooled["correct"] - 1) / pooled["gold"])
+    assert printed["Predicted EDUs"] == str(pooled["system"]) and printed["Gold EDUs"] == str(pooled["gold"])
+    assert _same(printed["F-Score"], pooled["f1"])
+    # first_token = always: a unit begins at a document's first word, marked or not
+    options = {"first_token": "always"}
+    always = segagree.compare(gold, pred, metrics="disrpt_seg", metric_options=options)
+    assert always["metrics"]["disrpt_seg"]["pooled"]["system"] == pooled["system"] + 1
 
 
 # --- CoNLL 2018 conll18_ud_eval.py, metric Sentences ---------------------------------------------
@@ -246,7 +254,7 @@ def test_differing_texts_are_fatal_for_conll18_ud_eval_and_an_error_for_segagree
     mine = run_cli(["compare", gold, pred, "--metric", "ud_sentences"])
     assert mine.returncode == 1 and mine.stdout == ""
     assert "Traceback" not in mine.stderr and len(mine.stderr.strip().splitlines()) == 1
-    assert "the transcripts differ" in mine.stderr
+    assert "the concatenation of the words differs" in mine.stderr
 
 
 @needs_seg_eval
@@ -256,6 +264,86 @@ def test_a_prediction_without_any_unit_start_is_scored_not_refused(tmp_path: Pat
     printed = _printed(_script(SEG_EVAL, gold, pred).stdout)
     pooled = segagree.compare(gold, pred, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
     documents = pred.read_text(encoding="utf-8").count("# newdoc_id")
-    assert printed["Predicted EDUs"] == "0" and printed["Gold EDUs"] == str(pooled["gold"])
-    # the documented difference: here each document's first word begins a unit, marked or not
-    assert pooled["system"] == pooled["correct"] == documents
+    assert printed["Predicted EDUs"] == str(pooled["system"]) == "0" and printed["Gold EDUs"] == str(pooled["gold"])
+    always = segagree.compare(gold, pred, metrics="disrpt_seg", metric_options={"first_token": "always"})
+    # first_token = always: each document's first word begins a unit, marked or not
+    assert always["metrics"]["disrpt_seg"]["pooled"]["system"] == documents
+
+
+def _without_documents(path: Path, out: Path) -> Path:
+    """A system file as a segmenter writes it: the same words, no newdoc lines."""
+    kept = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("# newdoc")]
+    out.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return out
+
+
+@needs_seg_eval
+@pytest.mark.parametrize("seed", range(6))
+def test_a_prediction_without_documents_is_one_stream_as_seg_eval_scores_it(tmp_path: Path, seed: int) -> None:
+    gold, pred = _edu_pair(tmp_path, 40 + seed)
+    bare = _without_documents(pred, tmp_path / "bare.tok")
+    printed = _printed(_script(SEG_EVAL, gold, bare).stdout)
+    got = segagree.compare(gold, bare, metrics="disrpt_seg")
+    pooled = got["metrics"]["disrpt_seg"]["pooled"]
+    assert (printed["Gold EDUs"], printed["Predicted EDUs"]) == (str(pooled["gold"]), str(pooled["system"]))
+    for key, name in (("Precision", "precision"), ("Recall", "recall"), ("F-Score", "f1")):
+        assert _same(printed[key], pooled[name])
+    assert got["notes"] and "one stream" in got["notes"][0]
+    # documents on both sides, asked to be one stream: the script's numbers too
+    both = segagree.compare(gold, pred, metrics="disrpt_seg", one_stream=True)["metrics"]["disrpt_seg"]["pooled"]
+    printed = _printed(_script(SEG_EVAL, gold, pred).stdout)
+    assert (printed["Gold EDUs"], printed["Predicted EDUs"]) == (str(both["gold"]), str(both["system"]))
+
+
+def _glued(path: Path, out: Path) -> Path:
+    """A tokeniser's output: punctuation glued to the word before it (``mat.``), multiword tokens
+    written as one word, no newdoc lines, sentences numbered again; HEADs kept valid."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    sentences: list[list[str]] = [[]]
+    skip = 0
+    for line in lines:
+        if not line:
+            sentences.append([])
+            continue
+        if line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if skip:
+            skip -= 1
+            continue
+        if "-" in cols[0]:
+            a, b = map(int, cols[0].split("-"))
+            skip = b - a + 1
+            sentences[-1].append(cols[1])
+            continue
+        if cols[1] in (".", ",", "!") and sentences[-1]:
+            sentences[-1][-1] += cols[1]
+        else:
+            sentences[-1].append(cols[1])
+    rows = []
+    for words in (s for s in sentences if s):
+        for i, w in enumerate(words, 1):
+            head, rel = (0, "root") if i == 1 else (1, "dep")
+            rows.append(f"{i}\t{w}\t{w}\tX\t_\t_\t{head}\t{rel}\t_\t_")
+        rows.append("")
+    out.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return out
+
+
+@needs_ud_eval
+@pytest.mark.parametrize("seed", range(8))
+def test_ud_sentences_of_a_retokenised_prediction_are_conll18_ud_evals(tmp_path: Path, seed: int) -> None:
+    gold, pred = _ud_pair(tmp_path, 60 + seed)
+    system = _glued(pred, tmp_path / "system.conllu")
+    counts = _script(UD_EVAL, "-c", gold, system)
+    assert counts.returncode == 0, counts.stderr
+    got = segagree.compare(gold, system, metrics="ud_sentences")
+    pooled = got["metrics"]["ud_sentences"]["pooled"]
+    assert _sentences_row(counts.stdout)[:3] == [str(pooled["correct"]), str(pooled["gold"]), str(pooled["system"])]
+    # and on a DISRPT-style gold that also marks units: still the sentences
+    marked = tmp_path / "marked.conllu"
+    text = gold.read_text(encoding="utf-8").replace("\t_\n", "\tBeginSeg=Yes\n", 3)
+    marked.write_text(text, encoding="utf-8")
+    assert segagree.read(marked).layer().name == "edu"
+    again = segagree.compare(marked, system, metrics="ud_sentences")["metrics"]["ud_sentences"]["pooled"]
+    assert again == pooled

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segagree.metrics.boundary.segment_match import MEASURES
-from segagree.metrics.contract import TokenPair
+from segagree.metrics.contract import CharacterPair, TokenPair
 from segagree.model import builtin_scheme
 
 UD, DISRPT = MEASURES
@@ -21,6 +21,20 @@ def _codes(draw_bits: list[bool]) -> np.ndarray:
     codes = np.array([1 if b else 0 for b in draw_bits], dtype=np.int64)
     codes[-1] = 1  # a stream ends with a boundary
     return codes
+
+
+def _characters(gold: np.ndarray, system: np.ndarray, sizes: list[int] | None = None) -> CharacterPair:
+    """Both files' characters (token k spelled with ``sizes[k]`` letters, 1 by default) and their
+    sentences as character spans, as conll18_ud_eval.py loads them."""
+    sizes = sizes or [1] * len(gold)
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+
+    def spans(codes: np.ndarray) -> list[tuple[int, int]]:
+        cuts = [0, *(int(offsets[i + 1]) for i in np.flatnonzero(codes))]
+        return list(zip(cuts, cuts[1:], strict=False))
+
+    chars = "".join("ab"[k % 2] * n for k, n in enumerate(sizes))
+    return CharacterPair(chars, chars, spans(gold), spans(system))
 
 
 def conll18_sentences(gold: np.ndarray, system: np.ndarray) -> tuple[float, float, float]:
@@ -83,7 +97,8 @@ def test_pooled_over_streams_equal_the_scripts_on_the_concatenated_file(pairs: l
     gold = [_codes(a) for a, _ in pairs]
     system = [_codes(b) for _, b in pairs]
     for measure, reference in ((UD, conll18_sentences), (DISRPT, seg_eval)):
-        stats = [measure.statistics(TokenPair(g, s, SCHEME), {}) for g, s in zip(gold, system, strict=True)]
+        build = _characters if measure is UD else (lambda g, s: TokenPair(g, s, SCHEME))
+        stats = [measure.statistics(build(g, s), {}) for g, s in zip(gold, system, strict=True)]
         score = measure.score(measure.add(stats), {})
         # the file: the streams one after another (a document per stream for DISRPT)
         want = reference(np.concatenate(gold), np.concatenate(system))
@@ -94,8 +109,16 @@ def test_pooled_over_streams_equal_the_scripts_on_the_concatenated_file(pairs: l
 def test_a_worked_example() -> None:
     gold = np.array([0, 0, 1, 0, 1, 0, 0, 1])  # sentences 0-2, 3-4, 5-7
     system = np.array([0, 0, 1, 0, 0, 0, 0, 1])  # 0-2, 3-7
-    ud = UD.score(UD.statistics(TokenPair(gold, system, SCHEME), {}), {})
+    ud = UD.score(UD.statistics(_characters(gold, system, [3, 1, 2, 5, 1, 1, 4, 1]), {}), {})
     assert (ud.counts.correct, ud.counts.gold, ud.counts.system) == (1, 3, 2)
     assert ud.value == pytest.approx(2 * 1 / 5)
     seg = DISRPT.score(DISRPT.statistics(TokenPair(gold, system, SCHEME), {}), {})
     assert (seg.counts.correct, seg.counts.gold, seg.counts.system) == (2, 3, 2)  # starts 0, 3 of 0, 3, 5
+
+
+def test_sentences_of_characters_refuse_different_characters() -> None:
+    from segagree.errors import SegagreeError
+
+    item = CharacterPair("abc", "abd", [(0, 3)], [(0, 3)])
+    with pytest.raises(SegagreeError, match="first differing characters at character 2"):
+        UD.statistics(item, {})

@@ -11,6 +11,7 @@ from cli_process import run_cli
 
 from segagree.adjudication.tokens import continued_cells
 from segagree.files.cells import XLSX_MAX_CHARS
+from segagree.outputs.review_workbook import CUT_MARK, join_continued
 
 
 def test_long_context_cell_split_and_marked(tmp_path: Path) -> None:
@@ -26,11 +27,13 @@ def test_long_context_cell_split_and_marked(tmp_path: Path) -> None:
     col = next(i for i, h in enumerate(header, 1) if str(h).startswith("context"))
     cell = ws.cell(row=2, column=col)
     assert len(cell.value) == XLSX_MAX_CHARS
+    assert cell.value.endswith(CUT_MARK)  # the cell read back on its own says it is cut
     # The mark: a note on the column's header naming the row and the sheet holding the rest.
     note = ws.cell(row=1, column=col).comment
     assert note is not None and "rows 2 " in note.text and "'Continued'" in note.text
     # Nothing lost: cell + continuation is the whole context, every token in it whole.
-    whole = cell.value + continued_cells(wb)[("Operations", 2, col)]
+    whole = join_continued(cell.value, continued_cells(wb)[("Operations", 2, col)])
+    assert CUT_MARK not in whole
     assert len(whole) > XLSX_MAX_CHARS
     for token in tokens:
         assert token in whole

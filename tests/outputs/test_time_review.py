@@ -87,7 +87,7 @@ def test_review_rows_and_adjudication(tmp_path: Path, stand_in: str) -> None:
     ws.cell(5, header.index("gold end") + 1, 7.45)
     ws.cell(5, header.index("gold category") + 1, "iconic")
     wb.save(tmp_path / "r.xlsx")
-    report = segagree.adjudicate_time(tmp_path / "r.xlsx", tmp_path / "gold.TextGrid")
+    report = segagree.adjudicate_time(tmp_path / "r.xlsx", tmp_path / "gold.TextGrid", undecided="skip")
     assert report.units == 4 and report.undecided == [5]
     gold = segagree.read_time_units([tmp_path / "gold.TextGrid", DATA / "kim.TextGrid"])
     (us,) = gold.speakers.values()
@@ -115,7 +115,9 @@ def test_cli_review_time_and_adjudicate(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "aligned groups" in proc.stderr and segagree.is_time_review(tmp_path / "r.xlsx")
     adj = run_cli(["adjudicate", str(tmp_path / "r.xlsx"), "-o", str(tmp_path / "g.eaf")], timeout=600)
-    assert adj.returncode == 1 and "no gold unit" in adj.stderr  # nothing decided yet
+    # Nothing decided yet: --undecided keep-a keeps the first annotator's unit of every group.
+    assert adj.returncode == 0, adj.stderr
+    assert "by --undecided keep-a" in adj.stderr and "(undecided kept as kim's" in adj.stderr
 
 
 def test_timeline_plot(tmp_path: Path, stand_in: str) -> None:

@@ -139,7 +139,8 @@ def test_review_workbook_is_the_one_written_cell_by_cell(tmp_path, monkeypatch) 
     assert _workbook_members(tmp_path / "bulk.xlsx") == _workbook_members(tmp_path / "cells.xlsx")
     sheet = openpyxl.load_workbook(tmp_path / "bulk.xlsx")[review.SINGLE_PAIR_SHEET]
     assert sheet.max_row == len(review.review_rows(res, matches=False)) + 1 > 2
-    assert sheet.cell(2, 5).value == ("long " * 7000)[: review.XLSX_MAX_CHARS]
+    head = review.XLSX_MAX_CHARS - len(review.CUT_MARK)
+    assert sheet.cell(2, 5).value == ("long " * 7000)[:head] + review.CUT_MARK
 
 
 def test_an_unchecked_xlsxwriter_release_writes_cell_by_cell() -> None:

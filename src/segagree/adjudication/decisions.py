@@ -175,6 +175,11 @@ def read_token_decisions(path: Path, sheet: str | None) -> tuple[dict[str, str],
     return about, name, values, Table(table)
 
 
+#: Where a time review row keeps the *edit* columns (gold start, end, category) once read: keys of
+#: their own, since an annotator named ``gold`` has columns of those very names.
+EDIT_KEYS = {"start": "#edit start", "end": "#edit end", "category": "#edit category"}
+
+
 def read_time_decisions(path: Path, unit_fields: tuple[str, ...]) -> tuple[list[str], list[dict[str, Any]]]:
     """(annotators, rows) of a time decisions file, the rows keyed by the Alignment sheet's column
     names as ``time_review`` reads them from a workbook (``unit_fields``: its unit columns)."""
@@ -193,8 +198,8 @@ def read_time_decisions(path: Path, unit_fields: tuple[str, ...]) -> tuple[list[
                 out[f"{a} {key}"] = None if value in (None, "") else value
         gold = row.get("gold") or {}
         out["decision"] = row.get("decision")
-        out["gold start"], out["gold end"] = gold.get("start"), gold.get("end")
-        out["gold category"] = gold.get("category")
+        for key, name in EDIT_KEYS.items():
+            out[name] = gold.get(key)
         out["comment"] = row.get("comment")
         out["_settings"] = data.get("settings") or {}  # the review's settings, as a workbook's About sheet holds
         rows.append(out)

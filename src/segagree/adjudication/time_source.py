@@ -11,25 +11,28 @@ extent and its header are kept, written by the same format's tier replacer
 The file is found from the review's settings (``sources``: each file's path relative to the
 review, its absolute path and full SHA-1) and plan (which file and tier each annotator's units
 came from): a recorded path is followed only into the review's folder or the current folder, and
-the file's SHA-1 must be the recorded one. When the file cannot be used (a review without
-``sources``, the file missing, an output in another format, a reviewed speaker the reference
-annotator has no tier for), :func:`reference_file` says why, and the gold is written from the
+the file's SHA-1 must be the recorded one. A gold written in another format than the
+file's is the file read as a document with the reviewed tiers' units replaced
+(:mod:`segagree.adjudication.time_convert`). When the file cannot be used (a review without
+``sources``, the file missing, a units table written in another format, a reviewed speaker the
+reference annotator has no tier for), :func:`reference_file` says why, and the gold is written from the
 units alone with that reason as a loss (``source-not-kept``).
 """
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from segagree.adjudication.checks import allowed_roots, digest_problem
+from segagree.adjudication.steps import Step, replace_in_steps
 from segagree.adjudication.time_table_gold import replace_table_rows
 from segagree.errors import SegagreeError
 from segagree.formats import LossReport, format_for
 from segagree.formats.elan.replace_tier import replace_eaf_tier
+from segagree.formats.gold_spans import GoldSpan, Origin
 from segagree.formats.praat.replace_tier import replace_textgrid_tier
 from segagree.scoring.time.units import item_name
 from segagree.scoring.time.units_table import is_units_table
@@ -49,6 +52,9 @@ class ReferenceFile:
     kind: str  # "eaf", "textgrid" or "table"
     annotator: str
     items: dict[str, tuple[str, str, str]]  # review item -> (tier, speaker, recording) of the plan
+    #: the gold's format when it is not the file's (the gold is then converted from the file read as
+    #: a document, its other tiers' units kept: :mod:`segagree.adjudication.time_convert`)
+    other_format: str = ""
 
 
 def _candidates(workbook: Path, entry: Mapping[str, Any]) -> list[Path]:
@@ -97,7 +103,7 @@ def reference_file(
     if kind not in _KEPT_FORMATS:
         return None, f"{name} is a {kind} file; the gold keeps the rest of ELAN, TextGrid and units-table files only"
     out_kind = format_for(output, fmt).name
-    if out_kind != ("table" if kind == "table" else kind):
+    if out_kind != kind and kind == "table":
         return None, f"the gold is written as {out_kind}, the reference file {name} is {kind}: write it as {kind}"
     items = {
         item_name(str(r.get("recording") or ""), str(r.get("speaker") or "")): (
@@ -107,7 +113,7 @@ def reference_file(
         )
         for r in rows
     }
-    return ReferenceFile(found[0], kind, reference, items), ""
+    return ReferenceFile(found[0], kind, reference, items, "" if out_kind == kind else out_kind), ""
 
 
 def gold_overlaps(units: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -124,9 +130,15 @@ def gold_overlaps(units: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def write_on_reference(
-    ref: ReferenceFile, gold: Sequence[Mapping[str, Any]], output: Path, settings: Mapping[str, Any]
+    ref: ReferenceFile,
+    gold: Sequence[Mapping[str, Any]],
+    output: Path,
+    settings: Mapping[str, Any],
+    reviewed: Mapping[str, Sequence[tuple[float, float]]] | None = None,
 ) -> LossReport:
     """Write the gold units (``item``, ``start``, ``end``, ``text``, ``where`` each) on the reference file.
+    ``reviewed``: per item, the spans of the reference annotator's units the review held (a tier's
+    other annotations, such as pauses, stay where no gold unit overlaps them).
 
     Raises:
         SegagreeError: a reviewed item the reference annotator has no tier for, or gold units that
@@ -149,58 +161,34 @@ def write_on_reference(
             "gold units chosen on one tier overlap, and a tier cannot hold both (choose one, or edit one's "
             "times): " + "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
         )
-    spans = {
-        item: [(float(u["start"]), float(u["end"]), str(u["text"])) for u in sorted(us, key=_time_order)]
-        for item, us in by_item.items()
-    }
+    ordered = {item: sorted(us, key=_time_order) for item, us in by_item.items()}
+    spans = {item: [(float(u["start"]), float(u["end"]), str(u["text"])) for u in us] for item, us in ordered.items()}
+    origins = {item: [u.get("origin") for u in us] for item, us in ordered.items()}
     if ref.kind == "table":  # a table's label is its category column (the text column is not rewritten)
         categories = {
-            item: [
-                (float(u["start"]), float(u["end"]), str(u.get("category") or u["text"]))
-                for u in sorted(us, key=_time_order)
-            ]
-            for item, us in by_item.items()
+            item: [(float(u["start"]), float(u["end"]), str(u.get("category") or u["text"])) for u in us]
+            for item, us in ordered.items()
         }
         return replace_table_rows(ref.path, output, ref.annotator, ref.items, categories, settings)
-    if len(spans) != 1 and ref.kind in ("eaf", "textgrid"):
-        return _several_tiers(ref, spans, output, settings)
-    (item, units_of), *_ = spans.items()
-    return _replace_one(ref, ref.path, output, ref.items[item][0], units_of, settings)
+    held = {item: (reviewed or {}).get(item, []) if reviewed is not None else None for item in spans}
+    steps = [_step(ref, ref.items[item][0], spans[item], origins[item], held[item], settings) for item in spans]
+    return replace_in_steps(ref.path, output, steps)
 
 
 def _time_order(u: Mapping[str, Any]) -> tuple[float, float]:
     return (float(u["start"]), float(u["end"]))
 
 
-def _replace_one(
+def _step(
     ref: ReferenceFile,
-    source: Path,
-    output: Path,
     tier: str,
-    spans: Sequence[tuple[float, float, str]],
+    spans: Sequence[GoldSpan],
+    origins: Sequence[Origin | None],
+    reviewed: Sequence[tuple[float, float]] | None,
     settings: Mapping[str, Any],
-) -> LossReport:
+) -> Step:
+    """One reviewed tier replaced (:mod:`segagree.adjudication.steps` runs them one after the other)."""
     if ref.kind == "eaf":
-        return replace_eaf_tier(source, output, tier, spans)
+        return lambda source, target: replace_eaf_tier(source, target, tier, spans, origins, reviewed)
     gaps = (settings.get("plan") or {}).get("gap_labels") or []
-    return replace_textgrid_tier(source, output, tier, spans, gaps)
-
-
-def _several_tiers(
-    ref: ReferenceFile,
-    spans: Mapping[str, Sequence[tuple[float, float, str]]],
-    output: Path,
-    settings: Mapping[str, Any],
-) -> LossReport:
-    """Several reviewed tiers of one file: replaced one after the other, the steps between written to
-    a scratch folder beside the output (the source is read, never written)."""
-    losses = LossReport()
-    with tempfile.TemporaryDirectory(dir=output.resolve().parent, prefix=".segagree-gold-") as scratch:
-        source = ref.path
-        for k, (item, units) in enumerate(spans.items()):
-            target = output if k == len(spans) - 1 else Path(scratch) / f"step{k}{output.suffix}"
-            step = _replace_one(ref, source, target, ref.items[item][0], units, settings)
-            losses.losses.extend(x for x in step.losses if x not in losses.losses)
-            losses.notes.extend(x for x in step.notes if x not in losses.notes)
-            source = target
-    return losses
+    return lambda source, target: replace_textgrid_tier(source, target, tier, spans, gaps, origins, reviewed)

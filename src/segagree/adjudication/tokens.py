@@ -62,6 +62,7 @@ from segagree.adjudication.checks import (
     refuse_duplicate_ids,
 )
 from segagree.adjudication.decisions import is_decisions_file, read_token_decisions
+from segagree.adjudication.token_source import OnSource, write_on_source
 from segagree.corpus.documents import read_text_document
 from segagree.errors import SegagreeError, UsageError
 from segagree.files.memory import OutOfMemory
@@ -76,6 +77,7 @@ from segagree.outputs.review_workbook import (
     SCHEME_JSON_LABEL,
     SETTINGS_JSON_LABEL,
     SOURCE_HEADERS,
+    join_continued,
     review_rows,
 )
 from segagree.scoring.tokens.pairing import speaker_streams
@@ -126,6 +128,9 @@ class AdjudicationReport:
     losses: LossReport = field(default_factory=LossReport)
     warnings: list[str] = field(default_factory=list)
     unnamed_missing: int = 0
+    #: the gold is A's file with only the changed units edited: what its tiers hold (else None:
+    #: written from the model)
+    on_source: OnSource | None = None
 
     def lines(self) -> list[str]:
         """A short human-readable report."""
@@ -140,6 +145,12 @@ class AdjudicationReport:
             + _listing([*self.undecided, *unnamed])
         )
         out.append(f"rows needing attention ('other'): {len(self.attention)}" + _listing(self.attention))
+        if self.on_source is not None:
+            out.append(
+                f"the gold is {self.base} with only the changed units edited: every other unit, tier and "
+                "dependent annotation as written" + (" (except as listed below)" if self.losses else "")
+            )
+            out.extend(self.on_source.lines())
         out.extend(f"warning: {w}" for w in self.warnings)
         out.extend(f"loss: {line}" for line in self.losses.lines())
         if not self.losses:
@@ -282,14 +293,14 @@ def adjudicate(
     timed_from_b = _unit_times_from_b(gold, codes, streams, workbook, src, scheme, settings, file_b, roots)
     if timed_from_b:
         gold = gold.replace(tokens=timed_from_b[1])
-    options: dict[str, Any] = {"layer": lay.name} if lay.name != "iu" else {}
     try:
-        losses = write_document(gold, output, fmt, **options)
+        losses, on_source = _write_gold(doc, gold, lay.name, output, fmt, target.name)
     except OSError as err:  # no space left on the device, a read-only folder: name the file
         raise SegagreeError(f"cannot write the gold annotation: {err.strerror or err}", path=output) from None
     except MemoryError:
         raise SegagreeError("out of memory writing the gold annotation", path=output) from None
     report = AdjudicationReport(workbook, sheet_name, base_path, output, target.name, losses=losses)
+    report.on_source = on_source
     report.undecided.extend(f"'{sheet_name}' row id {n} (missing)" for n in missing_rows)
     report.unnamed_missing = n_missing - len(missing_rows)
     report.warnings.extend(warnings)
@@ -301,6 +312,28 @@ def adjudicate(
     report.changed = int(np.count_nonzero(codes != lay.boundaries))
     _count_decisions(report, rows)
     return report
+
+
+def _write_gold(
+    doc: Document, gold: Document, layer: str, output: Path, fmt: str | None, target: str
+) -> tuple[LossReport, OnSource | None]:
+    """Write the gold: on A's own file where it can be (only the changed units edited,
+    :mod:`segagree.adjudication.token_source`), else from the model, with what A's file held that
+    the model does not (its read losses: dependent tiers, ...) reported as not kept. Returns the
+    losses and, for a gold written on A's file, what its tiers hold."""
+    on_source, why = write_on_source(doc, gold, layer, output, target)
+    if on_source is not None:
+        return on_source.losses, on_source
+    options: dict[str, Any] = {"layer": layer} if layer != "iu" else {}
+    losses = write_document(gold, output, fmt, **options)
+    if doc.losses:
+        losses.add(
+            "source-not-kept",
+            f"the gold is written from the adjudicated tokens, not on A's file ({why}); what A's file held "
+            "beyond them is not in the gold:",
+        )
+        losses.extend(doc.losses)
+    return losses, None
 
 
 def _refuse_missing_rows(workbook: Path, sheet_name: str, missing_rows: Sequence[int], n_missing: int) -> None:
@@ -445,7 +478,7 @@ def _rows(ws: Any, sheet: str, long: Continued) -> Any:
             continue
         if long:
             values = tuple(
-                ("" if v is None else str(v)) + long[(sheet, excel_row, c)] if (sheet, excel_row, c) in long else v
+                join_continued(v, long[(sheet, excel_row, c)]) if (sheet, excel_row, c) in long else v
                 for c, v in enumerate(values, start=1)
             )
         yield excel_row, values

@@ -4,6 +4,7 @@ annotator labels and the checks of shared options."""
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import warnings
 from collections.abc import Callable, Mapping
@@ -11,11 +12,35 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from segagree.errors import UsageError
+from segagree.files.atomic import output_plan
 from segagree.formats import read_document
 from segagree.model import BoundaryScheme, Document
 
 PathLike = str | os.PathLike[str]
 DocumentLike = Document | str | os.PathLike[str]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def writes_outputs(folder: str | None = None) -> Callable[[_F], _F]:
+    """Run the API function inside a command's output plan
+    (:func:`segagree.files.atomic.output_plan`): nothing it writes lands over a file it read, and
+    with ``folder`` (the name of its output-folder argument; None there: no folder) nothing lands
+    outside that folder, links followed."""
+
+    def wrap(fn: _F) -> _F:
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def planned(*args: Any, **kwargs: Any) -> Any:
+            root = signature.bind_partial(*args, **kwargs).arguments.get(folder) if folder else None
+            with output_plan(root):
+                return fn(*args, **kwargs)
+
+        return planned  # type: ignore[return-value]
+
+    return wrap
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -104,3 +129,16 @@ def pairing(
 def check_margin(margin: float) -> None:
     if not (isinstance(margin, int | float) and 0 <= margin < float("inf")):
         raise UsageError(f"the margin must be a number of seconds >= 0, not {margin!r}")
+
+
+#: The seeds every random draw takes (numpy's generators take no negative seed).
+SEED_RANGE = (0, 2**63 - 1)
+
+
+def check_seed(seed: object, name: str = "seed") -> None:
+    """Refuse a seed that is not a whole number from 0 to 2^63 - 1 (None: the default seed)."""
+    if seed is None:
+        return
+    low, high = SEED_RANGE
+    if isinstance(seed, bool) or not isinstance(seed, int) or not low <= seed <= high:
+        raise UsageError(f"{name} must be a whole number from 0 to 2^63 - 1, not {seed!r}")

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from segagree.api.common import PathLike
+from segagree.api.common import PathLike, check_seed, writes_outputs
 from segagree.api.time_units import check_time_parameters
 from segagree.errors import MissingFileError, SegagreeError, UsageError
 from segagree.formats import format_for
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from segagree.corpus.outcome import RunOutcome
 
 
+@writes_outputs("out")
 def run(
     corpus: PathLike,
     out: PathLike,
@@ -95,6 +96,14 @@ def run(
         SegagreeError: the folder does not exist, or holds nothing to score, or another run holds
             the output folder.
         UsageError: an option that does not apply to the track, an unknown measure, a bad value.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.run("panel", "panel_results", sims=50, workbooks=False, report=False)
+            >>> outcome
+            RunOutcome(track='token', texts=4, tasks=24 (24 scored, 0 reused, 0 failed),
+                outputs=['rebuilt', 'summary_csv', 'summary_json'])
     """
     corpus, out = Path(corpus), Path(out)
     if jobs < 1:
@@ -124,10 +133,12 @@ def run(
         if given:
             raise UsageError(f"{', '.join(given)} score token segmentations; run(time=True) does not take them")
         check_time_parameters(params, measures)
+        check_seed(seed)
         settings: Any = time_settings(corpus, config, seed, scheme, format, read_options, measures, params, category)
         if layer is not None or reading:
             settings.how = replace(settings.how, **({"layer": layer} if layer is not None else {}), **(reading or {}))
     else:
+        check_seed(seed)
         settings = token_settings(corpus, config, sims, seed, kappa, reference, common_speakers, scheme, review_pages)
         if metrics:
             choose_metrics(settings, metrics)

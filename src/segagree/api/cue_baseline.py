@@ -67,6 +67,13 @@ def pause_baseline(
 
     Returns:
         ``{"output", "annotator", "pause", "reset", "f1", "gaps", "boundaries", "recording"}``.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        SegagreeError: no recording is found for the humans' files, or they have no word times to
+            measure pauses between.
     """
     from segagree.corpus.acoustic_cues import recording_tracks
     from segagree.formats import read_document, write_document

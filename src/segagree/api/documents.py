@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from segagree.api.common import PathLike, renamed_keywords
+from segagree.api.common import PathLike, renamed_keywords, writes_outputs
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import format_for, read_document, write_document
 from segagree.model import BoundaryScheme, Document, load_scheme
@@ -37,6 +37,12 @@ def reader_options(
             where continuation lines carry their own bullets) or ``main-tiers``.
         no_speaker: Transcriber: the speaker of text in a turn without one (default ``unknown``).
         speaker_from: ELAN: ``participant`` (default) or ``tier``, where a unit tier's speaker comes from.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> segagree.reader_options(tiers=["ROSA", "BEN"], encoding="utf-8")
+            {'encoding': 'utf-8', 'tiers': ['ROSA', 'BEN']}
     """
     raw = {
         "encoding": encoding,
@@ -77,12 +83,22 @@ def read(
 
     Raises:
         InputError: the file cannot be read as that format (naming the place).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> doc = segagree.read("garden.ann1.txt")
+            >>> doc.speakers
+            ['ROSA', 'BEN', 'MAYA']
+            >>> len(doc.tokens)
+            186
     """
     if encoding is not None:
         options["encoding"] = encoding
     return read_document(Path(path), format, scheme=scheme, **options)
 
 
+@writes_outputs()
 def write(
     doc: Document, path: PathLike, format: str | None = None, *, strict: bool = False, **options: Any
 ) -> LossReport:
@@ -94,6 +110,20 @@ def write(
         format: the format name or an alias.
         strict: treat any loss as an error and write nothing.
         options: writer options (``layer``, ``layout`` for text, ``format`` for TextGrid...).
+
+    Raises:
+        UsageError: an unknown format, metric or option value (also a ``ValueError``). A format segagree
+            cannot write is one too.
+        SegagreeError: ``strict`` and the target loses something (nothing is written), or ``path`` is
+            one of the files the Document was read from.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> doc = segagree.read("garden.ann1.txt")
+            >>> losses = segagree.write(doc, "garden.ann1.TextGrid")
+            >>> [loss.kind for loss in losses]  # a plain transcript has no times: TextGrid needs some
+            ['times-invented']
     """
     return write_document(doc, Path(path), format, strict=strict, **options)
 
@@ -143,6 +173,7 @@ class ConversionReport:
 
 
 @renamed_keywords(from_format="format", to_format="to")
+@writes_outputs()
 def convert(
     source: PathLike | Document,
     target: PathLike,
@@ -171,6 +202,21 @@ def convert(
 
     Returns:
         The :class:`ConversionReport`: both sides' losses; ``report.lossless``.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+        SegagreeError: ``strict`` and reading or writing loses something (nothing is written), or
+            ``target`` is the source.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> report = segagree.convert("garden.ann1.txt", "garden.ann1.eaf")
+            >>> report.lossless, report.format_to
+            (False, 'eaf')
     """
     if isinstance(source, Document):
         doc = source
@@ -218,6 +264,7 @@ class BatchConversion:
 
 
 @renamed_keywords(from_format="format", to_format="to")
+@writes_outputs("target")
 def convert_folder(
     source: PathLike,
     target: PathLike,
@@ -240,6 +287,13 @@ def convert_folder(
     Raises:
         UsageError: an unknown or read-only target format.
         SegagreeError: the folder holds no annotation file.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> batch = segagree.convert_folder("panel", "panel_as_elan", "eaf")
+            >>> len(batch.converted), batch.failed
+            (16, [])
     """
     from segagree.formats.batch import annotation_files, plan_outputs
 
@@ -292,7 +346,15 @@ class FormatInfo(TypedDict):
 
 def list_formats() -> dict[str, FormatInfo]:
     """Every format segagree reads (all) and writes (``write``), by name, in the registry's order, with its
-    extensions, the aliases ``--from``/``--to`` accept and a description (``segagree formats``)."""
+    extensions, the aliases ``--from``/``--to`` accept and a description (``segagree formats``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> formats = segagree.list_formats()
+            >>> formats["textgrid"]["extensions"], formats["textgrid"]["write"]
+            (['.textgrid'], True)
+    """
     from segagree.formats import ALIASES, adapters
 
     aliases: dict[str, list[str]] = {}

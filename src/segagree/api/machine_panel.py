@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from segagree.api.common import PathLike, check_seed, writes_outputs
 from segagree.errors import UsageError
-
-PathLike = str | os.PathLike[str]
 
 #: What every number of a panel means (also in the JSON and ``segagree panel --help``).
 DEFINITIONS: dict[str, str] = {
@@ -68,6 +67,7 @@ class PanelResult(dict[str, Any]):
         printer.text(repr(self))
 
 
+@writes_outputs("out")
 def panel(
     source: PathLike | Sequence[PathLike] | None,
     machines: str | Sequence[str],
@@ -91,6 +91,7 @@ def panel(
     category: str = "label",
     out: PathLike | None = None,
     reference: str | Sequence[str] = (),
+    pairer: Any = None,
 ) -> PanelResult:
     """Judge one or more segmenters against a panel of human annotators (Fournier & Inkpen 2012,
     section 3.4; Medelyan & Witten 2006).
@@ -120,11 +121,22 @@ def panel(
             judged like the others and added to ``machines`` if missing; every other machine's
             verdict then begins by where its change stands against each reference's ("above the
             pause baseline, ..."), also under ``against_reference``.
+        pairer: how two annotations of a text are paired (``(a, b) -> AnnotationPair``) instead of
+            ``layer``, ``scheme`` and the speaker options (``run --machine`` pairs them as its tasks).
 
     Raises:
         UsageError: an unknown machine or human, fewer than two humans, bad options.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> result = segagree.panel("panel", "seg", n_boot=200, n_perm=50)
+            >>> print(result["results"]["seg"]["verdict"])
+            below the human range: rank 4 of 4 by change; change -0.190 [-0.261, -0.141]
+            against the humans' -0.028 to +0.030
     """
     names = [machines] if isinstance(machines, str) else list(machines)
+    check_seed(seed)
     references = [reference] if isinstance(reference, str) else list(reference)
     names += [r for r in references if r not in names]
     return _against_reference(
@@ -149,6 +161,8 @@ def panel(
             params=params,
             category=category,
             out=None,
+            pairer=pairer,
+            planned_out=out,
         ),
         references,
         out,
@@ -198,8 +212,11 @@ def _judged(
     params: Mapping[str, Any] | None,
     category: str,
     out: PathLike | None,
+    pairer: Any = None,
+    planned_out: PathLike | None = None,
 ) -> PanelResult:
-    """:func:`panel`'s numbers (its arguments, ``names`` the machines)."""
+    """:func:`panel`'s numbers (its arguments, ``names`` the machines; ``planned_out``: the folder
+    the result will be written into, checked once the inputs are read)."""
     from segagree.metrics.chance.panel import panel_statistics
 
     if time:
@@ -229,8 +246,9 @@ def _judged(
         raise UsageError("reading options (format, read_options, layer) do not apply to a segeval dataset")
     panel_input, chosen, names = _token_panel_input(
         source, names, humans, dataset, layer=layer, scheme=scheme, normalise_speakers=normalise_speakers,
-        speaker_map=speaker_map, format=format, read_options=read_options,
+        speaker_map=speaker_map, format=format, read_options=read_options, pairer=pairer,
     )  # fmt: skip
+    _check_outputs(planned_out or out)  # every input is read: an output over one is refused before the statistics
     boot: dict[str, Any] = {"n_boot": n_boot, "n_perm": n_perm, "seed": seed, "level": level}
     if measure in SF_SIMILARITIES:
         from segagree.metrics.chance.sf_panel import sf_panel_statistics
@@ -260,6 +278,7 @@ def _token_panel_input(
     speaker_map: Mapping[str, str] | None,
     format: str | None,
     read_options: Mapping[str, Any] | None,
+    pairer: Any = None,
 ) -> tuple[Any, list[str], list[str]]:
     """The token panel's input (:func:`segagree.corpus.panel.read_panel`), its humans and machines:
     from a segeval dataset (a path or a mapping), or from files read as ``compare`` reads them."""
@@ -288,7 +307,17 @@ def _token_panel_input(
         scheme=scheme if not isinstance(scheme, str) else None,
         normalise_speakers=normalise_speakers,
         speaker_map=speaker_map,
+        pairer=pairer,
     )
+
+
+def _check_outputs(out: PathLike | None) -> None:
+    if out is not None:
+        from segagree.files.atomic import check_output
+        from segagree.outputs.panel import panel_paths
+
+        for path in panel_paths(Path(out)).values():
+            check_output(path)
 
 
 def _written(result: PanelResult, out: PathLike | None) -> PanelResult:

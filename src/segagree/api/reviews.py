@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value
+from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value, writes_outputs
 from segagree.api.scores import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
@@ -49,6 +49,7 @@ class ReviewOutcome:
     cues: str = ""  # where the acoustic cues come from, or why there are none ('' without cues)
 
 
+@writes_outputs()
 def review(
     a: PathLike,
     b: PathLike,
@@ -92,6 +93,13 @@ def review(
     Raises:
         UsageError: the output is not an .xlsx file, or a bad option.
         SegagreeError: a file cannot be read, or the pair cannot be scored.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> outcome.path, outcome.operations
+            (PosixPath('garden.review.xlsx'), 11)
     """
     from segagree.corpus.run_settings import choose_metrics, review_settings
     from segagree.corpus.tasks import run_task
@@ -151,6 +159,7 @@ def review(
     return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, said)
 
 
+@writes_outputs()
 def review_time(
     sources: Sequence[DocumentLike] | DocumentLike,
     output: PathLike,
@@ -180,14 +189,28 @@ def review_time(
         ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "notes": [...], "cues"}``;
         ``notes`` are the reading's (the window, skipped CHAT utterances); ``cues`` is ``cues from NAME``,
         the reason there are none, or empty.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> outcome = segagree.review_time(["time/kim.TextGrid", "time/lee.TextGrid"], "time.review.xlsx")
+            >>> outcome["groups"], outcome["kinds"]
+            (8, {'shifted': 3, 'unmatched': 4, 'category mismatch': 1})
     """
 
-    from segagree.outputs.time_review import group_rows, write_time_review
+    from segagree.outputs.time_review import group_rows, refuse_reserved_names, write_time_review
     from segagree.outputs.timeline_files import write_timeline_plots
     from segagree.scoring.time.agreement import best_alignments
 
     check_time_parameters(params, [measure] if measure else None, first=1)
     timed = read_time_units(sources, **reading)
+    refuse_reserved_names(list(timed.annotators), output)  # the page's decisions as the workbook's
     name, alignments = best_alignments(timed, measure, params)
     rows = [r for spk, al in alignments.items() for r in group_rows(timed.speakers[spk], al, spk)]
     settings = {"measure": name, "parameters": dict(params or {}), **timed.to_dict()}
@@ -252,43 +275,76 @@ def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Pa
 
 
 def review_page_media(page: PathLike) -> str:
-    """One line on a review page's recording: which file it plays and what named it, or why it plays none."""
+    """One line on a review page's recording: which file it plays and what named it, or why it plays none.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the file is not a review page segagree wrote (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("recording/talk.kim.eaf", "recording/talk.lee.eaf", "talk.review.html")
+            >>> segagree.review_page_media("talk.review.html")
+            'recording recording/talk.ogg (named by ELAN MEDIA_DESCRIPTOR; margin 1 s)'
+    """
     from segagree.outputs.review_page import media_line
 
     return media_line(page)
 
 
 def is_time_review(review: PathLike) -> bool:
-    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet)."""
+    """Whether a workbook was written by :func:`review_time` (it has the Alignment sheet).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> segagree.is_time_review("garden.review.xlsx")
+            False
+    """
     from segagree.adjudication.time import is_time_review as has_alignment_sheet
 
     return has_alignment_sheet(review)
 
 
 @renamed_keywords(format="to")
+@writes_outputs()
 def adjudicate_time(
     review: PathLike, output: PathLike, *, to: str | None = None, undecided: str = "keep-a"
 ) -> TimeAdjudication:
     """Write the gold units of a filled-in time review workbook (decisions: an annotator's name, none,
-    edit): on the first annotator's file, only the reviewed tier replaced (its other tiers, extent
-    and header kept; same format), else in any timed format (by the output's extension, or
-    ``to``) with a ``source-not-kept`` loss; returns the report
-    (:class:`segagree.adjudication.time.TimeAdjudication`). ``undecided``: ``keep-a`` (an undecided
-    group writes no unit; the former ``skip`` is deprecated) or ``error``.
+    edit): on the first annotator's file, only the reviewed tiers replaced (its other tiers, extent
+    and header kept, and each unit kept from it as written with its dependent annotations; same
+    format), else in any timed format (by the output's extension, or ``to``) with a
+    ``source-not-kept`` loss; returns the report (:class:`segagree.adjudication.time.TimeAdjudication`).
+
+    ``undecided``: ``keep-a`` keeps the first annotator's unit of an undecided group (as ``keep-a``
+    keeps A's boundary in :func:`adjudicate`), ``skip`` writes none, ``error`` refuses.
 
     Raises:
         UsageError: an unknown ``undecided``; InputError: the workbook cannot be read.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review_time(["time/kim.TextGrid", "time/lee.TextGrid"], "time.review.xlsx")
+            >>> gold = segagree.adjudicate_time("time.review.xlsx", "time.gold.TextGrid", undecided="keep-a")
+            >>> gold.output, gold.units
+            ('time.gold.TextGrid', 6)
     """
     from segagree.adjudication.time import adjudicate_time as adjudicate_workbook
 
-    undecided = renamed_value("adjudicate_time", "undecided", undecided, {"skip": "keep-a"})
-    if undecided not in ("keep-a", "error"):
-        raise UsageError(f"undecided must be keep-a or error, not {undecided!r}")
-    mode: Literal["skip", "error"] = "skip" if undecided == "keep-a" else "error"
-    return adjudicate_workbook(review, output, fmt=to, undecided=mode)
+    if undecided not in ("keep-a", "skip", "error"):
+        raise UsageError(f"undecided must be keep-a, skip or error, not {undecided!r}")
+    return adjudicate_workbook(review, output, fmt=to, undecided=undecided)  # type: ignore[arg-type]
 
 
 @renamed_keywords(format="to")
+@writes_outputs()
 def adjudicate(
     review: PathLike,
     output: PathLike,
@@ -304,7 +360,9 @@ def adjudicate(
 ) -> AdjudicationReport:
     """Apply the decisions of a filled-in review workbook (from :func:`review` or :func:`run`) to annotator
     A's file and write the gold annotation (``segagree adjudicate``); a time review goes to
-    :func:`adjudicate_time`.
+    :func:`adjudicate_time`. Written in A's own format (ELAN, TextGrid), the gold is A's file with
+    only the changed units edited (:mod:`segagree.adjudication.token_source`); else it is written
+    from the adjudicated tokens, and what A's file held beyond them is reported.
 
     Args:
         review: the review workbook (``review/TEXT.xlsx`` of ``segagree run``).
@@ -317,6 +375,22 @@ def adjudicate(
         file_a, file_b, sources: where A's and B's files are (else the About sheet's paths, followed only
             into the workbook's folder, the current folder or ``sources``; their SHA-1 must match).
         strict: any loss writing the gold is an error.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the workbook is damaged or a decision cell holds something other than A, B, both,
+            neither or other (naming the row; also a ``ValueError``).
+        SegagreeError: a source file changed since the workbook was written (its SHA-1 differs), rows
+            are missing (unless ``allow_missing_rows``), or ``output`` is a source file.
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> _ = segagree.review("garden.ann1.txt", "garden.ann2.txt", "garden.review.xlsx")
+            >>> report = segagree.adjudicate("garden.review.xlsx", "garden.gold.txt", undecided="keep-a")
+            >>> report.output, report.changed, len(report.undecided)
+            (PosixPath('garden.gold.txt'), 0, 11)
     """
     from segagree.adjudication.tokens import adjudicate as adjudicate_workbook
 

@@ -44,7 +44,8 @@ from segagree.corpus.scheduler import (
     score_corpus,
     usable_cpus,
 )
-from segagree.files.atomic import write_text_atomic
+from segagree.errors import SegagreeError
+from segagree.files.atomic import output_plan, write_text_atomic
 from segagree.model.digest import json_digest
 from segagree.outputs.summary import write_summary
 from segagree.version import version
@@ -97,25 +98,65 @@ def run_corpus(
     from segagree.corpus.scheduler import plan_corpus
     from segagree.files.atomic import remove_leftover_temporaries
 
-    plan_corpus(corpus_dir, config)  # nothing to score: an error before the folder is made
-    with output_lock(outdir):
-        # The lock keeps every other run out of this folder: every temporary file there is a
-        # killed run's, whatever its age.
-        for folder in (outdir, *(outdir / sub for sub in ("review", "texts", "plots"))):
-            remove_leftover_temporaries(folder)
-        if not scoring.get("resume", True):
-            forget_outputs(outdir)
-        token = getattr(config, "track", "token") == "token"
-        hook = worker_outputs(outdir, config, workbooks, report) if token else None
-        outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
+    corpus, _ = plan_corpus(corpus_dir, config)  # nothing to score: an error before the folder is made
+    with output_plan(outdir, inputs=annotation_files(corpus)):
+        # before the folder, its lock or any temporary file in it is touched
+        check_run_outputs(outdir, corpus)
         if machines:
-            add_panel(corpus_dir, outdir, outcome, config, machines)
-        if token and getattr(config, "cues", False):
-            add_cue_profile(outdir, outcome, config)
-        jobs = int(scoring.get("jobs", 1))
-        if scoring.get("backend", "loky") != "dask":
-            jobs = min(max(jobs, 1), usable_cpus())
-        return write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+            check_machines(corpus, machines)
+        with output_lock(outdir):
+            # The lock keeps every other run out of this folder: every temporary file there is a
+            # killed run's, whatever its age.
+            for folder in (outdir, *(outdir / sub for sub in ("review", "texts", "plots"))):
+                remove_leftover_temporaries(folder)
+            if not scoring.get("resume", True):
+                forget_outputs(outdir)
+            token = getattr(config, "track", "token") == "token"
+            hook = worker_outputs(outdir, config, workbooks, report) if token else None
+            outcome = score_corpus(corpus_dir, outdir, config, hook=hook, **scoring)
+            panel_result = add_panel(corpus_dir, outcome, config, machines) if machines else None
+            if token and getattr(config, "cues", False):
+                add_cue_profile(outdir, outcome, config)
+            jobs = int(scoring.get("jobs", 1))
+            if scoring.get("backend", "loky") != "dask":
+                jobs = min(max(jobs, 1), usable_cpus())
+            write_outputs(outdir, outcome, config, jobs=jobs, workbooks=workbooks, report=report)
+            # The panel's own files last: nothing the panel does can cost the run its outputs.
+            _panel_files(outdir, outcome, panel_result)
+            return outcome
+
+
+def annotation_files(corpus: Any) -> list[Path]:
+    """Every annotation file of a discovered corpus (texts with one annotator too)."""
+    return [p for group in (corpus.texts, corpus.single) for by in group.values() for p in by.values()]
+
+
+def check_run_outputs(outdir: Path, corpus: Any) -> None:
+    """Before anything is written (in the run's output plan, whose inputs are the corpus's files:
+    workers read them later): every output the run plans -- its fixed files, each text's workbook
+    and page -- passes :func:`segagree.files.atomic.check_output`."""
+    from segagree.corpus.lock import LOCK_NAME
+    from segagree.files.atomic import check_output
+    from segagree.outputs.panel import panel_paths
+    from segagree.outputs.report import REPORT_NAME
+    from segagree.outputs.text_pages import PAGES_DIR, PLOTS_DIR, page_name
+
+    fixed = ("summary.csv", "summary.json", "skipped.txt", "cues.csv", RESULTS_LOG, MANIFEST, LOCK_NAME, REPORT_NAME)
+    for path in (*(outdir / name for name in fixed), *panel_paths(outdir).values()):
+        check_output(path)
+    for text in corpus.texts:
+        check_output(outdir / "review" / f"{text}.xlsx")
+        check_output(outdir / PAGES_DIR / page_name(text))
+    check_output(outdir / PLOTS_DIR / "scores.png")
+
+
+def check_machines(corpus: Any, machines: Sequence[str]) -> None:
+    """``run --machine``: refuse, before scoring, a machine no file names or a panel without two
+    humans (:func:`segagree.metrics.chance.panel_frame.choose_members`)."""
+    from segagree.metrics.chance.panel_frame import choose_members
+
+    found = sorted({a for group in (corpus.texts, corpus.single) for by in group.values() for a in by})
+    choose_members(found, list(machines), None)
 
 
 def add_cue_profile(outdir: Path, outcome: RunOutcome, config: Any) -> None:
@@ -179,40 +220,71 @@ def add_cue_profile(outdir: Path, outcome: RunOutcome, config: Any) -> None:
 PAUSE_BASELINE = "pause"
 
 
-def add_panel(corpus_dir: Path, outdir: Path, outcome: RunOutcome, config: Any, machines: Sequence[str]) -> None:
-    """``run --machine``: the panel of the corpus's texts read as the run reads them, written as
-    ``panel.csv``, ``panel.json`` and ``panel.html`` beside the summary, its rows added to it.
+def add_panel(corpus_dir: Path, outcome: RunOutcome, config: Any, machines: Sequence[str]) -> Any:
+    """``run --machine``: the panel of the corpus's texts, each pair read and paired as the run's
+    tasks do (the same layer: ``edu`` of DISRPT files, ``subtitle`` of subtitle files), its rows
+    added to the summary; returned for :func:`_panel_files`. A failure of the panel is kept as
+    ``outcome.panel_error`` (the run's own outputs are still written) and returned as None.
 
     The panel is computed again on every run, resumed or not (it takes seconds and reads every text
     at once: its bootstrap resamples texts)."""
-    from segagree.api.machine_panel import panel, time_panel
-    from segagree.outputs.panel import panel_rows, write_panel
+    from functools import partial
 
-    if getattr(config, "track", "token") == "time":
-        seed = config.params.get("seed")
-        result = time_panel(
-            corpus_dir, list(machines), None, n_boot=1000, seed=12345 if seed is None else int(seed), level=0.95,
-            params=config.params, category=config.how.category, layer=None, scheme=None, format=None,
-            read_options=None, speaker_map=None, how=config.how,
-        )  # fmt: skip
-    else:
-        result = panel(
-            corpus_dir,
-            machines,
-            seed=config.kappa.seed,
-            layer=config.layer,
-            scheme=config.load_scheme(),
-            format=config.format or None,
-            read_options=config.reader_options(),
-            normalise_speakers=config.normalise_speakers,
-            speaker_map=config.speakers or None,
-            # the pause baseline (segagree baseline's default name) is the reference of the others
-            reference=[m for m in machines if m == PAUSE_BASELINE and len(machines) > 1],
-        )
+    from segagree.api.machine_panel import panel, time_panel
+    from segagree.corpus.tasks import pair_as_run
+    from segagree.outputs.panel import panel_rows
+
+    try:
+        if getattr(config, "track", "token") == "time":
+            seed = config.params.get("seed")
+            result = time_panel(
+                corpus_dir, list(machines), None, n_boot=1000, seed=12345 if seed is None else int(seed), level=0.95,
+                params=config.params, category=config.how.category, layer=None, scheme=None, format=None,
+                read_options=None, speaker_map=None, how=config.how,
+            )  # fmt: skip
+        else:
+            result = panel(
+                corpus_dir,
+                machines,
+                seed=config.kappa.seed,
+                scheme=config.load_scheme(),
+                format=config.format or None,
+                read_options=config.reader_options(),
+                pairer=partial(pair_as_run, config),
+                # the pause baseline (segagree baseline's default name) is the reference of the others
+                reference=[m for m in machines if m == PAUSE_BASELINE and len(machines) > 1],
+            )
+    except Exception as err:  # noqa: BLE001  (any failure: reported, the run's outputs kept)
+        outcome.panel_error = str(err) if isinstance(err, SegagreeError) else f"{type(err).__name__}: {err}"
+        log.warning("the panel failed: %s", outcome.panel_error)
+        return None
     outcome.panel = dict(result)
     columns = ("text", "speaker", "annotators", "measure", "value", "note")
     outcome.panel_rows = [{k: row[k] for k in columns} for row in panel_rows(result)]
-    outcome.outputs.update(write_panel(outdir, result))
+    return result
+
+
+def _panel_files(outdir: Path, outcome: RunOutcome, result: Any) -> None:
+    """Write ``panel.csv``, ``panel.json`` and ``panel.html`` (a failure of that too is kept as
+    ``outcome.panel_error``); without a panel this run, remove those an earlier run wrote (the
+    manifest says which), so that no panel stands beside a summary without its rows."""
+    from segagree.outputs.panel import panel_paths, write_panel
+
+    manifest = outdir / MANIFEST
+    data = _load_manifest(manifest)
+    if result is None:
+        if data.pop("panel", None):
+            for path in panel_paths(outdir).values():
+                path.unlink(missing_ok=True)
+            write_text_atomic(manifest, json.dumps(data, indent=1, sort_keys=True) + "\n")
+        return
+    try:
+        outcome.outputs.update(write_panel(outdir, result))
+    except Exception as err:  # noqa: BLE001  (reported; the run's outputs are written)
+        outcome.panel_error = str(err) if isinstance(err, SegagreeError | OSError) else f"{type(err).__name__}: {err}"
+        return
+    data["panel"] = sorted(panel_paths(outdir))
+    write_text_atomic(manifest, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def run_digest(outcome: RunOutcome, config: Any) -> str:
@@ -246,6 +318,8 @@ class _Manifest:
             "workbooks": {} if workbooks else dict(self.old.get("workbooks") or {}),
             "pages": {} if report else dict(self.old.get("pages") or {}),
             **({} if report or "report" not in self.old else {"report": self.old["report"]}),
+            # the panel files an earlier run wrote (kept or removed after the summary: _panel_files)
+            **({"panel": self.old["panel"]} if "panel" in self.old else {}),
         }
         self.rebuilt: list[str] = []
 
@@ -357,6 +431,10 @@ class WorkbookWriter:
         return {**self.__dict__, "_current": None}
 
     def __call__(self, result: dict[str, Any]) -> dict[str, str]:
+        with output_plan(self.outdir):  # in a worker: nothing written outside the run's folder
+            return self._write(result)
+
+    def _write(self, result: dict[str, Any]) -> dict[str, str]:
         from segagree.outputs.review_page import review_part_path, write_review_part
         from segagree.outputs.review_workbook import write_review_workbook
         from segagree.outputs.text_pages import PAGES_DIR
@@ -432,28 +510,30 @@ def _write_workbooks(outdir: Path, outcome: RunOutcome, config: RunConfig, jobs:
         from joblib import Parallel, delayed
 
         done: Iterator[Path] = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-            delayed(build_workbook)(path, results, config) for path, results in inputs()
+            delayed(build_workbook)(path, results, config, outdir) for path, results in inputs()
         )
     else:
-        done = (build_workbook(path, results, config) for path, results in inputs())
+        done = (build_workbook(path, results, config, outdir) for path, results in inputs())
     for (text, _, _, digest), path in zip(todo, done, strict=True):
         manifest.new["workbooks"][text] = digest
         manifest.rebuilt.append(f"review/{Path(path).name}")
     return written
 
 
-def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig) -> Path:
+def build_workbook(path: Path, results: list[dict[str, Any]], config: RunConfig, outdir: Path | None = None) -> Path:
     """Write one text's review workbook; results read from the log get their operation rows back
-    by scoring the pair again without kappa (see :mod:`segagree.corpus.results_log`)."""
+    by scoring the pair again without kappa (see :mod:`segagree.corpus.results_log`). With
+    ``outdir``, the workbook must lie inside it (links followed; in a worker too)."""
     from segagree.corpus.tasks import with_operation_rows
     from segagree.outputs.review_workbook import write_review_workbook
 
     results = with_operation_rows(results, config)
-    if config.cues:
-        from segagree.corpus.acoustic_cues import attach_cues
+    with output_plan(outdir):
+        if config.cues:
+            from segagree.corpus.acoustic_cues import attach_cues
 
-        attach_cues(results, config, output_dir=path.parent.parent)  # the run's folder: review/TEXT.xlsx
-    return write_review_workbook(path, results, config)
+            attach_cues(results, config, output_dir=path.parent.parent)  # the run's folder: review/TEXT.xlsx
+        return write_review_workbook(path, results, config)
 
 
 __all__ = [

@@ -24,8 +24,9 @@ def sample_corpora_path() -> Path:
     Raises:
         SegagreeError: neither the installed copy nor a clone's ``sample_corpora/`` is there.
 
-    >>> (sample_corpora_path() / "garden.ann1.txt").is_file()
-    True
+    Examples:
+        >>> (segagree.sample_corpora_path() / "garden.ann1.txt").is_file()
+        True
     """
     for candidate in (_PACKAGE / "sample_corpora", _PACKAGE.parents[1] / "sample_corpora"):
         if (candidate / "garden.ann1.txt").is_file():
@@ -46,10 +47,11 @@ def copy_sample_corpora(target: str | os.PathLike[str]) -> Path:
         FileExistsError (a :class:`SegagreeError` too): ``target`` is a file, or a folder with
             something in it: nothing there is touched.
 
-    >>> import tempfile
-    >>> folder = copy_sample_corpora(Path(tempfile.mkdtemp()) / "tour")
-    >>> sorted(p.name for p in folder.glob("garden.*"))
-    ['garden.ann1.txt', 'garden.ann2.txt']
+    Examples:
+        >>> import pathlib, tempfile
+        >>> folder = segagree.copy_sample_corpora(pathlib.Path(tempfile.mkdtemp()) / "tour")
+        >>> sorted(p.name for p in folder.glob("garden.*"))
+        ['garden.ann1.txt', 'garden.ann2.txt']
     """
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):

@@ -6,7 +6,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from segagree.api.common import DocumentLike, PathLike, annotator_label, as_document, pairing
+from segagree.api.common import (
+    DocumentLike,
+    PathLike,
+    annotator_label,
+    as_document,
+    check_seed,
+    pairing,
+    writes_outputs,
+)
 from segagree.errors import UsageError
 from segagree.metrics.boundary.sf import check_mode
 from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
@@ -60,6 +68,8 @@ class CompareResult(dict):
 
     def suber(self) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
         """(SubER's values or None, SubER's information, the other metrics) of :attr:`metrics`."""
+        if not any(name.startswith("suber") for name in self["metrics"]):
+            return None, {}, dict(self["metrics"])  # no need to import the subtitle measures
         from segagree.scoring.subtitles.evaluation import split_suber
 
         return split_suber(self["metrics"])
@@ -178,6 +188,7 @@ def compare(
     with_operations: bool = True,
     review_rows: bool = True,
     common_speakers: bool = False,
+    one_stream: bool = False,
 ) -> CompareResult:
     """Compare two segmentations of the same text.
 
@@ -204,10 +215,22 @@ def compare(
             faster on a long text); review_rows: add the operations' review rows with context.
         common_speakers: score only the speakers both annotations have (with words); the
             others are in the result's ``unpaired_speakers`` (``{"a": [...], "b": [...]}``).
+        one_stream: two CoNLL-U files' documents scored as one stream each, in file order, as the
+            official scripts score a file (by default only where one file has no documents; the
+            result's ``notes`` says so).
 
     Raises:
         MismatchError: different speakers (without ``common_speakers``), or different
             transcripts without ``align``.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> result = segagree.compare("garden.ann1.txt", "garden.ann2.txt", metrics=["pk"])
+            >>> result
+            CompareResult(sf=0.9435, sf_b=0.7439, speakers=['BEN', 'MAYA', 'ROSA'], metrics=['pk'])
+            >>> round(result.value("pk"), 4)
+            0.0559
     """
     from segagree.scoring.tokens.compare import compare_documents
 
@@ -231,6 +254,7 @@ def compare(
         metric_options=metric_options,
         with_operations=with_operations,
         review_rows=review_rows,
+        one_stream=one_stream,
         **paired,
     )
     return CompareResult(result)
@@ -288,6 +312,23 @@ def agree(
             standard errors are at most this (each pair reports ``n_simulations_used`` and
             ``stopped_early``).
         other arguments: as in :func:`compare`.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        MismatchError: the annotations share no speaker or their transcripts differ beyond
+            ``max_mismatch`` (also a ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> result = segagree.agree("garden.ann1.txt", "garden.ann2.txt", sims=200, seed=1)
+            >>> result
+            AgreementResult(annotators=['garden.ann1.txt', 'garden.ann2.txt'], pairs=1, kappa_sf=0.8141)
+            >>> round(result.kappa, 4)
+            0.8141
     """
     from segagree.metrics.chance.sf_kappa import CHANCE_MODELS
     from segagree.scoring.tokens.agreement import agree_documents
@@ -300,6 +341,7 @@ def agree(
     paired = pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
     if sims < 1 or jobs < 1 or n_boot < 1 or (threads is not None and threads < 1):
         raise UsageError("sims, jobs, threads and n_boot must be at least 1")
+    check_seed(seed)
     if threads is None:
         from segagree.cpus import usable_cpus
 
@@ -347,12 +389,21 @@ def _annotations(given: tuple[Any, ...]) -> tuple[DocumentLike, ...]:
 
 
 def metric_cards() -> dict[str, MetricCard]:
-    """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry."""
+    """Every metric's card (definition, parameters and defaults, citation, implementation), from the registry.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> card = segagree.metric_cards()["pk"]
+            >>> card.range, card.better
+            ('[0, 1]', 'lower')
+    """
     from segagree.scoring.metric_runner import metric_cards as cards
 
     return cards()
 
 
+@writes_outputs()
 def write_operations(
     result: CompareResult, path: PathLike, *, a: Document, b: Document, csv_guard: bool | None = None
 ) -> int:
@@ -360,7 +411,18 @@ def write_operations(
     atomically (``compare --ops``). The cells hold the data as it is (a Du Bois ``--`` stays ``--``), for
     pandas and R; with ``csv_guard=True`` (``--csv-guard``; None: ``SEGAGREE_CSV_GUARD``), for a
     spreadsheet, a text cell a spreadsheet would run gets a ``'`` in front (:mod:`segagree.files.cells`).
-    Returns the number of operations."""
+    Returns the number of operations.
+
+    Raises:
+        SegagreeError: ``path`` is one of the two annotation files, or cannot be written.
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> a, b = segagree.read("garden.ann1.txt"), segagree.read("garden.ann2.txt")
+            >>> segagree.write_operations(segagree.compare(a, b), "garden.operations.csv", a=a, b=b)
+            41
+    """
     from segagree.scoring.tokens.operations import write_operations_csv
 
     write_operations_csv(result, Path(path), a=a, b=b, raw=None if csv_guard is None else not csv_guard)
@@ -374,21 +436,49 @@ def agree_dataset(path: PathLike, *, n_boot: int = 1000, seed: int = 12345) -> d
     Returns:
         A JSON-ready dict: ``multi``, ``pairwise``, ``ci`` (per similarity), ``coders``, ``items``,
         ``definitions`` and ``dataset`` (the path).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: the file is not a segeval dataset (JSON with ``segmentation_type`` and ``items``),
+            naming what is wrong (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> import json
+            >>> masses = {"an1": [2, 3, 6], "an2": [2, 3, 6], "an3": [5, 6]}
+            >>> data = {"segmentation_type": "linear", "items": {"text": masses}}
+            >>> _ = open("tiny.json", "w").write(json.dumps(data))
+            >>> result = segagree.agree_dataset("tiny.json", n_boot=100)
+            >>> sorted(result)
+            ['ci', 'coders', 'dataset', 'definitions', 'items', 'kind', 'multi', 'pairwise']
     """
     from segagree.scoring.tokens.agreement import agree_dataset as score_dataset
     from segagree.scoring.tokens.agreement import load_segeval_json
 
+    check_seed(seed)
     result = score_dataset(load_segeval_json(Path(path)), n_boot=n_boot, seed=seed)
     result["dataset"] = str(path)
     return result
 
 
 def measure_names(metrics: str | None) -> list[str]:
-    """The measures :func:`compare` scores with ``metrics``: S_f, S_f^B and the ones named (groups expanded)."""
+    """The measures :func:`compare` scores with ``metrics``: S_f, S_f^B and the ones named (groups expanded).
+
+    Raises:
+        UsageError: an unknown metric or group name (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> segagree.measure_names("boundary")
+            ['sf', 'sf_b', 's', 'b', 'b_scheme', 'bed', 'pk', 'windowdiff', 'winpr', 'a', 'ghd']
+    """
     from segagree.metrics.boundary.sf import SF_NAMES
 
     if not metrics:
         return list(SF_NAMES)
     from segagree.scoring.metric_runner import resolve_metric_names
 
-    return [*SF_NAMES, *resolve_metric_names(metrics)]
+    # S_f and S_f^B are always computed; a group that names them too (boundary) lists them once
+    return list(dict.fromkeys([*SF_NAMES, *resolve_metric_names(metrics)]))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segagree.api.common import DocumentLike, PathLike, as_document
+from segagree.api.common import DocumentLike, PathLike, as_document, writes_outputs
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import write_document
 from segagree.model import Document
@@ -25,6 +25,7 @@ def _write_same_format(doc: Document, source: Document, output: PathLike, notes:
     return {"output": str(output), "format": source.source_format, "losses": losses.to_json() if losses else []}
 
 
+@writes_outputs()
 def degrade(
     reference: DocumentLike,
     output: PathLike,
@@ -41,6 +42,19 @@ def degrade(
     The words never change; the output has the input's format. Returns what was done
     (``operation``, ``n``, ``p``, ``seed``, ``breaks_before``/``breaks_after``, ``changed`` per
     type, ``max_displacement``) with ``output`` and ``losses`` (re-timed cues included).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> out = segagree.degrade("film.ref.srt", "film.shifted.srt", operation="shift", p=0.5, seed=1)
+            >>> out["operation"], out["changed"]
+            ('shift', {'<eol>': 2, '<eob>': 2})
     """
     from segagree.subtitle_tools.degrade import degrade_document
 
@@ -49,6 +63,7 @@ def degrade(
     return {**res.to_dict(), **_write_same_format(res.document, doc, output, res.notes)}
 
 
+@writes_outputs()
 def segment(
     source: DocumentLike,
     output: PathLike,
@@ -61,7 +76,21 @@ def segment(
     """Drop a subtitle file's breaks and re-break it by a baseline (``length``: fill each line up
     to ``max_cpl`` characters, ``<eob>`` after ``max_lines`` lines and at each sentence end;
     :mod:`segagree.subtitle_tools.baseline`). Writes the input's format; returns the break counts,
-    ``output`` and ``losses``."""
+    ``output`` and ``losses``.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> out = segagree.segment("film.ref.srt", "film.rebroken.srt", max_cpl=42)
+            >>> sorted(out)
+            ['baseline', 'breaks_after', 'breaks_before', 'format', 'losses', 'max_cpl', 'max_lines', 'output']
+    """
     from segagree.subtitle_tools.baseline import segment_document
 
     doc = as_document(source, format)
@@ -88,6 +117,19 @@ def check_style(
 
     ``result["violations"]`` counts per rule (``cpl``, ``lines``, ``cps``, ``min_duration``,
     ``max_duration``, ``min_gap``, ``balance``); :mod:`segagree.scoring.subtitles.style` says how each counts.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown style profile (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> report = segagree.check_style("film.mt.srt", "ted")
+            >>> sorted(report)
+            ['cues', 'cues_with_violations', 'file', 'per_cue', 'profile', 'read_losses', 'timed', 'violations']
     """
     from segagree.scoring.subtitles.style import check_document
 
@@ -97,6 +139,7 @@ def check_style(
     return res
 
 
+@writes_outputs("out_dir")
 def study(
     reference: DocumentLike,
     hypotheses: Sequence[DocumentLike] = (),
@@ -113,7 +156,14 @@ def study(
     delete, retype; p = 0, 1/steps, ..., 1; seeds ``seed`` .. ``seed + n_seeds - 1``), with the system
     ``hypotheses`` placed on the same curves (:mod:`segagree.subtitle_tools.study`). Writes ``study.csv``,
     ``plots/*.png`` and ``study.html`` into ``out_dir`` (:mod:`segagree.outputs.study_report`) and
-    returns their paths with the analysis."""
+    returns their paths with the analysis.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+    """
     from segagree.outputs.study_report import write_study
     from segagree.subtitle_tools.study import run_study
 

@@ -60,6 +60,19 @@ def read_time_units(
             result's ``window`` says how many units were scored, clipped and left out.
         untimed: ``skip`` (default): CHAT utterances without a time bullet are left out and listed in the
             notes; ``refuse``: such a file is an error.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> units = segagree.read_time_units(["time/kim.TextGrid", "time/lee.TextGrid"])
+            >>> units.annotators
+            ['kim', 'lee']
     """
     from segagree.scoring.time.reading import read_timed_units
     from segagree.scoring.time.units import UnitReading
@@ -90,7 +103,21 @@ def read_time_units(
 def time_plan(sources: Sequence[DocumentLike] | DocumentLike, **reading: Any) -> dict[str, Any]:
     """The annotation plan of :func:`agree_time` without scoring (``agree --time --plan``): which file and
     tier is which annotator, speaker and recording, the units and gaps of each (see
-    :mod:`segagree.scoring.time.plan`). ``reading`` takes :func:`read_time_units`'s keywords."""
+    :mod:`segagree.scoring.time.plan`). ``reading`` takes :func:`read_time_units`'s keywords.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown format, metric or option value (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> plan = segagree.time_plan(["time/kim.TextGrid", "time/lee.TextGrid"])
+            >>> sorted(plan)
+            ['annotators', 'gap_labels', 'gaps', 'left_out', 'notes', 'rows', 'source', 'time_unit', 'units']
+    """
     timed = read_time_units(sources, **reading)
     return timed.to_dict()["plan"]
 
@@ -153,6 +180,20 @@ def agree_time(
         A :class:`TimeAgreementResult`, a JSON-ready dict (see :mod:`segagree.scoring.time.agreement`):
         ``result[name]`` is a measure's pooled value, ``result["measures"][name]["speakers"]`` its
         per-speaker results; ``result.to_frame()`` a DataFrame of them.
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        InputError: a file cannot be read as its format; the message names the place (also a
+            ``ValueError``).
+        UsageError: an unknown measure, or an option no chosen measure takes (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> files = ["time/kim.TextGrid", "time/lee.TextGrid"]
+            >>> result = segagree.agree_time(files, measures=["gamma", "boundary_f1"])
+            >>> round(result["gamma"], 4), round(result["boundary_f1"], 4)
+            (0.2946, 0.8)
     """
     from segagree.scoring.time.agreement import score_time
 

@@ -176,6 +176,7 @@ def _main(args: list[str]) -> None:
     import click
 
     from segagree.cli.group import app
+    from segagree.files.atomic import output_plan
     from segagree.metrics import numba_import
 
     # A first command after installing waits while numba compiles: said, not left unexplained.
@@ -184,7 +185,9 @@ def _main(args: list[str]) -> None:
     if threading_is_main():
         signal.signal(signal.SIGINT, _on_sigint)
     try:
-        app.main(args=args, prog_name="segagree", standalone_mode=False)
+        # One output plan per command: whatever the command reads, it never writes over.
+        with output_plan():
+            app.main(args=args, prog_name="segagree", standalone_mode=False)
     except Interrupted:
         print("segagree: interrupted", file=sys.stderr)
         sys.exit(130)

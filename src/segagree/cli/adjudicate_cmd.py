@@ -36,7 +36,8 @@ _UNDECIDED = ("keep-a", "error")  # the API's values too
     default="keep-a",
     show_default=True,
     type=click.Choice(list(_UNDECIDED)),
-    help="Rows with an empty decision: keep-a (keep A's boundary and list them) or error.",
+    help="Rows with an empty decision: keep-a (keep A's boundary, or in a time review the first "
+    "annotator's unit of the group, and list them) or error.",
 )
 @click.option(
     "--allow-undecided",
@@ -84,11 +85,15 @@ def adjudicate(
     """Apply a filled-in review workbook and write the gold annotation.
 
     REVIEW is a workbook written by segagree review or segagree run (review/TEXT.xlsx).
-    The gold annotation is annotator A's file with the decisions applied. From a review --time
+    The gold annotation is annotator A's file with the decisions applied: written as ELAN from an
+    ELAN file (TextGrid from a TextGrid), only the changed units are edited, every other unit, tier
+    and dependent annotation stays as written; else it is written from the tokens, and what A's
+    file held beyond them is listed. From a review --time
     workbook, the gold units are the decided groups' units (annotator name, none or edit), written on
-    the first annotator's file in place of the reviewed tier (its other tiers, extent and header
-    kept; else one tier per speaker, said as a loss); undecided groups write no unit (keep-a) or
-    stop (error).
+    the first annotator's file in place of the reviewed tiers (its other tiers, extent, header, and
+    each kept unit's value and dependent annotations as written; in another format, that file
+    converted with the units of its other tiers; without the file, one tier per speaker, said as a
+    loss); an undecided group keeps the first annotator's unit (keep-a) or stops (error).
 
     The About sheet's source paths are followed only into the workbook's folder, the current folder
     or a --sources folder, and the files' full SHA-1 must match; rows with one row id are refused.

@@ -435,7 +435,9 @@ def print_time(result: dict[str, Any]) -> None:
         for name, res in result["measures"].items()
     ]
     units = ", ".join(f"{a} {n}" for a, n in result["units"].items())
-    head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}] s; category: {result['category']}"
+    # a table in ms is read in seconds; one of positions (--time-unit index) has no unit
+    unit = " (positions)" if (result.get("plan") or {}).get("time_unit") == "index" else " s"
+    head = f"units per annotator: {units}; continuum [{span[0]:g}, {span[1]:g}]{unit}; category: {result['category']}"
     out.print(literal(head))
     print_matrix("", "measure", "speaker", speakers, rows, note="note")
     for note in result["notes"]:

@@ -254,9 +254,21 @@ def count_option(name: str, help: str, *, default: int | None = None, metavar: s
     )
 
 
+#: Every --seed: a whole number from 0 to 2^63 - 1 (numpy's generators take no negative seed;
+#: ``segagree.toml``'s ``[kappa] seed`` has the same range).
+SEED = click.IntRange(0, 2**63 - 1)
+
+
 def seed_option(help: str, *, default: int | None = 12345) -> Callable[[F], F]:
-    """--seed N."""
-    return click.option("--seed", default=default, show_default=default is not None, type=int, metavar="N", help=help)
+    """--seed N (:data:`SEED`)."""
+    return click.option(
+        "--seed",
+        default=default,
+        show_default=default is not None,
+        type=SEED,
+        metavar="N",
+        help=help,
+    )
 
 
 def split_names(_ctx: click.Context | None, _param: click.Parameter | None, values: Any) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ import click
 
 from segagree.cli.agree_time import measure_parameter_options
 from segagree.cli.common import (
+    SEED,
     Reading,
     SpeakerLabels,
     check_applicable,
@@ -25,6 +26,7 @@ from segagree.cli.common import (
     print_json,
     quiet_option,
     reading_options,
+    say,
     say_unpaired,
     scheme_option,
     show,
@@ -59,6 +61,23 @@ from segagree.cli.common import (
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
 @click.option("--align", is_flag=True, help="Align differing transcripts instead of refusing them.")
+@click.option(
+    "--one-stream",
+    is_flag=True,
+    help="CoNLL-U / DISRPT: score each file as one stream of its words in file order, as the official scripts "
+    "do, instead of pairing documents by id (the default only where one file has no '# newdoc id').",
+)
+@click.option(
+    "--disrpt-version",
+    type=click.Choice(["2023", "2019"]),
+    help="disrpt_seg: how seg_eval.py builds connective spans, as in the 2023 shared task (default) or 2019.",
+)
+@click.option(
+    "--first-token",
+    type=click.Choice(["marked", "always"]),
+    help="disrpt_seg: a document's first token begins a unit where the file marks it, as seg_eval.py counts "
+    "(default), or always.",
+)
 @max_mismatch_option
 @speaker_labels_option
 @reading_options
@@ -73,7 +92,7 @@ from segagree.cli.common import (
     help="Subtitle metrics: SubER's tokenisation for Chinese, Japanese or Korean (its -l).",
 )
 @click.option("--max-cpl", type=int, default=42, show_default=True, help="Subtitle metrics: characters per line.")
-@click.option("--seed", type=int, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
+@click.option("--seed", type=SEED, metavar="N", help="Random measures (gamma's chance disorder): the seed.")
 @measure_parameter_options
 @json_option()
 @quiet_option
@@ -87,6 +106,9 @@ def compare(
     layer: str | None,
     transpositions: bool,
     align: bool,
+    one_stream: bool,
+    disrpt_version: str | None,
+    first_token: str | None,
     max_mismatch: float,
     speaker_labels: SpeakerLabels,
     reading: Reading,
@@ -132,7 +154,11 @@ def compare(
         **speaker_labels.api_keywords(),
         with_operations=json_out or ops is not None,  # the table shows counts only
         review_rows=ops is not None,
-        metric_options=_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
+        metric_options={
+            **_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
+            **{k: v for k, v in (("version", disrpt_version), ("first_token", first_token)) if v},
+        },
+        one_stream=one_stream,
     )
     if ops is not None:
         with output_file(ops, "csv") as ops_path:
@@ -140,6 +166,8 @@ def compare(
         done(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
+    for note in result.get("notes") or []:
+        say(note)
     if is_stdio(ops):
         return  # standard output holds the operations: the table would be in the way
     if json_out:
@@ -234,6 +262,13 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
             notes.append(f"{name}: not applicable: {res.get('reason') or res['not_applicable']}")
         for speaker, reason in (res.get("skipped") or {}).items():
             notes.append(f"{name}: speaker {speaker} not scored: {reason}")
+        if applicable and {"correct", "gold", "system"} <= set(prf):
+            # an official scorer's own figures, every digit (seg_eval.py prints str of the floats)
+            notes.append(
+                f"{name} ({res.get('signature') or prf.get('signature', '')}): gold {prf['gold']}, system "
+                f"{prf['system']}, correct {prf['correct']}, precision {prf['precision']!r}, recall "
+                f"{prf['recall']!r}, F {prf['f1']!r}"
+            )
     print_matrix("other metrics (pooled from summed statistics)", "metric", "speaker", speakers, rows)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):

@@ -46,6 +46,12 @@ from segagree.cli.common import (
     help="Text layout: dubois (default), or rezonator (Rezonator's tab-separated import).",
 )
 @click.option(
+    "--endnotes",
+    type=click.Choice(["words", "drop"]),
+    help="CoNLL-U from a transcript, ELAN or a TextGrid: write the units' endnotes (. , ?) as words after their "
+    "last words, or drop them (the default; reported).",
+)
+@click.option(
     "--speaker", "speakers", multiple=True, metavar="NAME", help="Keep only this speaker (repeat for several)."
 )
 @click.option("--strict", is_flag=True, help="Treat any loss as an error (exit 1) and write nothing.")
@@ -59,6 +65,7 @@ def convert(
     scheme: str | None,
     layer: str | None,
     layout: str | None,
+    endnotes: str | None,
     speakers: tuple[str, ...],
     strict: bool,
     reading: Reading,
@@ -75,7 +82,8 @@ def convert(
 
     opts = reading.options
     # Only the options the user set: each writer refuses options it does not know.
-    write_opts = {k: v for k, v in (("layer", layer), ("layout", layout)) if v is not None}
+    given = (("layer", layer), ("layout", layout), ("endnotes", endnotes))
+    write_opts = {k: v for k, v in given if v is not None}
     from segagree.cli.streams import input_file, is_stdio, output_file, shown
     from segagree.errors import UsageError
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from segagree.cli.common import F, check_writable, done, examples, json_option, print_json, quiet_option, say
+from segagree.cli.common import SEED, F, check_writable, done, examples, json_option, print_json, quiet_option, say
 
 
 def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.Command]:
@@ -44,7 +44,7 @@ def rebreak_command(argument: str, *example_lines: str) -> Callable[[F], click.C
 @click.option(
     "--p", "p", required=True, type=click.FloatRange(0, 1), help="Proportion of the breaks of each type affected."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random draws.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random draws.")
 @click.option("--from", "from_", metavar="FORMAT", help="Input format (default: by extension); e.g. tagged.")
 @json_option("print what was done as one JSON object")
 def degrade(

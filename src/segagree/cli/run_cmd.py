@@ -221,6 +221,7 @@ def run(
                 "rows": outcome.rows,
                 "failures": [r["error"] for r in outcome.failures],
                 "skipped": outcome.corpus.skipped,
+                **({"panel_error": outcome.panel_error} if outcome.panel_error else {}),
             }
         )
     elif quiet:
@@ -230,7 +231,9 @@ def run(
     else:
         _print_summary(outcome)
     _say_what_happened(outcome, output, quiet=quiet, time_mode=time_mode, workbooks=workbooks, report=report)
-    if outcome.failures:
+    if outcome.panel_error:  # the run's outputs are written; the panel's are not
+        say(f"error: the panel failed (the summary and report are written, without it): {outcome.panel_error}")
+    if outcome.failures or outcome.panel_error:
         raise SystemExit(1)
 
 

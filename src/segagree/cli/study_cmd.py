@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from segagree.cli.common import (
+    SEED,
     check_writable,
     csv_guard_option,
     done,
@@ -25,7 +26,7 @@ from segagree.cli.common import (
 @click.argument("reference", type=click.Path(path_type=Path))
 @click.argument("hypotheses", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), metavar="DIR", help="Output folder.")
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="First seed.")
 @click.option("--seeds", "n_seeds", type=click.IntRange(min=1), default=3, show_default=True, help="Number of seeds.")
 @click.option(
     "--steps", type=click.IntRange(min=1), default=4, show_default=True, help="p from 0 to 1 in this many steps."

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from segagree.errors import SegagreeError
+from segagree.files.atomic import note_input
 from segagree.metrics.boundary.sf import check_mode
 from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
 from segagree.model import BoundaryScheme, load_scheme
@@ -232,6 +233,7 @@ def load_config(path: Path | None, corpus: Path) -> RunConfig:
         if not candidate.is_file():
             return RunConfig(base_dir=str(corpus))
         path = candidate
+    note_input(path)  # no output of the run may be written over it
     try:
         raw = path.read_bytes()
     except FileNotFoundError:

@@ -38,10 +38,20 @@ class RunOutcome:
     #: ``run --machine``: the panel's results (``segagree panel --json``) and its summary rows.
     panel: dict[str, Any] | None = None
     panel_rows: list[dict[str, Any]] = field(default_factory=list)
+    #: ``run --machine``: why the panel failed (the run's own outputs are written all the same).
+    panel_error: str | None = None
     #: ``run --cues``: the pooled cue profile (``rows``, ``plot``, ``texts``, ``note``).
     cue_profile: dict[str, Any] | None = None
     #: Lines of the results log skipped as damaged (their tasks scored again), one note each.
     log_notes: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # short, as the API's other results print (the texts, tasks and files are attributes)
+        failed = sum(1 for p in self.pairs if not p.get("ok"))
+        return (
+            f"RunOutcome(track={self.track!r}, texts={len(self.corpus.texts)}, tasks={self.computed + self.reused}"
+            f" ({self.computed} scored, {self.reused} reused, {failed} failed), outputs={sorted(self.outputs)})"
+        )
 
     @property
     def track(self) -> str:

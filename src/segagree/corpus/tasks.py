@@ -34,10 +34,21 @@ from segagree.scoring.tokens.pair_figures import figure_data
 from segagree.scoring.tokens.pairing import normalise_speaker, pair_annotations, resolve_layer
 from segagree.version import version
 
+#: SHA-1s of the files this process hashed, by path and (size, times, inode): a file of many
+#: documents is a part of every one of its documents' task keys, and is hashed once.
+_DIGESTS: dict[str, tuple[tuple[int, ...], str]] = {}
+
 
 def file_digest(path: Path) -> str:
-    """SHA-1 of a file's bytes, its first 16 hex digits (part of the resume key)."""
-    return file_sha1(path)[:16]
+    """SHA-1 of a file's bytes, its first 16 hex digits (part of the resume key); a file unchanged
+    since this process last hashed it (same size, times and inode) is not read again."""
+    st = Path(path).stat()
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    name = str(path)
+    known = _DIGESTS.get(name)
+    if known is None or known[0] != stamp:
+        known = _DIGESTS[name] = (stamp, file_sha1(path)[:16])
+    return known[1]
 
 
 def file_sha1(path: Path) -> str:
@@ -94,6 +105,21 @@ def pair_for_run(
     )
 
 
+def run_layer(
+    config: RunConfig, a: Document, b: Document, scheme: BoundaryScheme | None
+) -> tuple[str, BoundaryScheme | None, dict[str, str] | None]:
+    """The layer a run compares ``a`` and ``b`` on (:func:`resolve_layer`): the configured layer
+    where the files have it (an SRT pair has only ``subtitle``, a DISRPT pair ``edu``), else the
+    files' own."""
+    return resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
+
+
+def pair_as_run(config: RunConfig, a: Document, b: Document) -> AnnotationPair:
+    """``a`` and ``b`` paired as a run's task pairs them (the panel of ``run --machine``)."""
+    layer, layer_scheme, merge = run_layer(config, a, b, config.load_scheme())
+    return pair_for_run(config, a, b, layer, layer_scheme, merge)
+
+
 def run_task(
     text: str,
     ann_a: str,
@@ -130,8 +156,7 @@ def run_task(
         a = read_text_document(file_a, text, config.format or None, scheme=scheme, **config.reader_options())
         b = read_text_document(file_b, text, config.format or None, scheme=scheme, **config.reader_options())
         result["format_a"], result["format_b"] = a.source_format, b.source_format
-        # The configured layer where the files have it (an SRT pair has only `subtitle`).
-        layer, layer_scheme, merge = resolve_layer(a, b, config.layer if config.layer in a.layers else None, scheme)
+        layer, layer_scheme, merge = run_layer(config, a, b, scheme)
         subtitles = is_subtitle_document(a, layer) and is_subtitle_document(b, layer)
         metrics = [m for m in config.metrics if m not in SF_NAMES]
         sub_names: list[str] = []

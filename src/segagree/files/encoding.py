@@ -42,7 +42,10 @@ _LANG = {
 }
 _SURROGATE = re.compile("[\\udc80-\\udcff]")
 # UTF-8 with at most one bad byte per this many good non-ASCII characters counts as damaged UTF-8.
-_GOOD_PER_BAD = 3
+# One: a valid multi-byte sequence is rare in legacy text (cp1252 would show it as mojibake such
+# as "Ã©"), so a short file of one UTF-8 "é" and one stray Latin-1 byte is damaged UTF-8, as a
+# long one is; the detector may still switch when its own reading is clearly more plausible.
+_GOOD_PER_BAD = 1
 _SAMPLE_CHARS = 20_000
 
 

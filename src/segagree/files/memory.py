@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from segagree.errors import InputError, MissingFileError
+from segagree.files.atomic import note_input
 
 # --- memory ------------------------------------------------------------------------------
 #
@@ -103,8 +104,10 @@ def read_bytes(path: str | Path, *, allow_empty: bool = False, per_byte: float |
     """Read a file's bytes, turning OS errors into a one-line InputError; empty files too
     (unless ``allow_empty``: an empty subtitle file is a valid file with no words). A file whose
     reading would take more memory than is left (``per_byte`` bytes per byte, by default by its
-    extension: :func:`memory_per_byte`) is refused first."""
+    extension: :func:`memory_per_byte`) is refused first. The file is an input of the command's
+    output plan (:func:`segagree.files.atomic.note_input`): no output may be written over it."""
     p = Path(path)
+    note_input(p)
     try:
         with contextlib.suppress(OSError):  # (a missing file: the error below names it)
             check_memory(p, p.stat().st_size, per_byte)

@@ -47,6 +47,7 @@ FORMAT_MODULES = {
 # all twelve costs about 0.08 s). A test checks this table against each adapter's `extensions`.
 EXTENSIONS = {
     ".conllu": "conllu",
+    ".conll": "conllu",
     ".tok": "conllu",
     ".rttm": "rttm",
     ".ctm": "ctm",

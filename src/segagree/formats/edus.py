@@ -19,11 +19,15 @@ Mapping to the model (reading):
   the first differing place. A sentence that ends inside a word of the EDU file ends after that
   word (reported, ``sentence-end-moved``); the raw text's paragraph breaks are not kept
   (``paragraphs``).
-* The lines' common indentation and trailing whitespace (RST-DT's ``"    "`` and ``" "``) are
-  kept in ``doc.meta["edus"]`` so that writing gives the file back byte for byte.
+* The lines' common indentation and trailing whitespace (RST-DT's ``"    "`` and ``" "``), each
+  line that is not that indentation, its words joined by one space and that trail (two spaces,
+  a no-break space or a tab between words, an indentation of its own) and CRLF line ends are kept
+  in ``doc.meta["edus"]`` so that writing gives the file back byte for byte; another format
+  reports them as not kept.
 
 Writing: one EDU per line from the ``edu`` layer (else the document's unit layer, reported),
-words joined by one space. Other layers (``sentence`` among them: write the raw text with
+words joined by one space, or the line as read where its words are unchanged (a line whose words
+changed loses its own spacing: reported). Other layers (``sentence`` among them: write the raw text with
 another format), speakers, times and token metadata have no place in the file and are reported.
 """
 
@@ -45,6 +49,12 @@ from segagree.model.scheme import BoundaryScheme
 
 SPEAKER = "TEXT"
 SUFFIX = ".edus"
+
+
+def _crlf(path: Path) -> bool:
+    """Whether every line of the file ends with CRLF (kept for the writer)."""
+    raw = read_bytes(path)
+    return raw.count(b"\n") > 0 and raw.count(b"\r\n") == raw.count(b"\n")
 
 
 def _lines(text: str) -> list[str]:
@@ -164,7 +174,15 @@ def read(path: Path, *, scheme: BoundaryScheme, raw_text: str | Path | None = No
         per_unit[-1][-1] = 1  # the text's end ends its last sentence
         extra["sentence"] = (builtin_scheme("sentence"), per_unit)
     meta: dict[str, Any] = {}
-    layout = _layout([line for line in lines if line.strip()])
+    layout: dict[str, Any] = _layout([line for line in lines if line.strip()])
+    indent, trail = layout.get("indent", ""), layout.get("trail", "")
+    own = {
+        str(k): lines[no - 1] for k, (no, words) in enumerate(edus) if lines[no - 1] != indent + " ".join(words) + trail
+    }
+    if own:  # lines with a spacing of their own, by EDU number
+        layout["lines"] = own
+    if _crlf(path):
+        layout["newline"] = "\r\n"
     if layout:
         meta["edus"] = layout
     if raw is not None:
@@ -216,15 +234,26 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
     indent, trail = str(layout.get("indent", "")), str(layout.get("trail", ""))
     if indent.strip() or trail.strip():
         indent, trail = "", ""
+    kept_lines = layout.get("lines")
+    own: dict[str, Any] = kept_lines if isinstance(kept_lines, dict) else {}
+    newline = "\r\n" if layout.get("newline") == "\r\n" else "\n"
     out: list[str] = []
-    split = empty = no_boundary = 0
-    for unit, words in doc.iter_unit_texts(chosen.name):
+    split = empty = no_boundary = respaced = 0
+    for k, (unit, words) in enumerate(doc.iter_unit_texts(chosen.name)):
         split += sum(1 for w in words if w and w.split() != [w])
         empty += sum(1 for w in words if not w.split())
         no_boundary += unit.boundary == 0
-        body = " ".join(part for w in words for part in w.split())
-        if body:
-            out.append(f"{indent}{body}{trail}")
+        parts = [part for w in words for part in w.split()]
+        line = own.get(str(k))
+        if isinstance(line, str) and "\n" not in line and "\r" not in line and line.split() == parts:
+            out.append(line)  # the line as read: its words are unchanged
+            continue
+        respaced += line is not None
+        if parts:
+            out.append(f"{indent}{' '.join(parts)}{trail}")
+    losses.add_count(
+        "spacing-changed", "lines whose words changed are written with single spaces (their own spacing lost)", respaced
+    )
     losses.add_count("tokens-split", "tokens holding spaces are split on reading back", split)
     losses.add_count("tokens-dropped", "empty tokens are not kept (.edus holds words between spaces)", empty)
     losses.add_count(
@@ -233,7 +262,7 @@ def write(doc: Document, path: Path, *, losses: LossReport, **options: Any) -> N
         no_boundary,
     )
     with atomic_path(path) as tmp:
-        tmp.write_text("".join(line + "\n" for line in out), encoding="utf-8", newline="\n")
+        tmp.write_text("".join(line + newline for line in out), encoding="utf-8", newline="")
 
 
 ADAPTER = Adapter(

@@ -84,6 +84,36 @@ def endnote_text(code: int, scheme: BoundaryScheme) -> str:
     return scheme.symbol(code)
 
 
+def unit_value(
+    tokens: list[str], code: int, scheme: BoundaryScheme, *, glued: bool = False, alone: bool = False
+) -> str:
+    """A unit written as one annotation value: its tokens joined by spaces, then its endnote
+    (:func:`endnote_text`) after a space.
+
+    ``alone``: the value is all a reader will have of the unit (no word tier): the endnote is glued
+    to the last token when ``glued`` (the file's spelling) and that reads back as these tokens and
+    this boundary, and the unclassified symbol is added where the value would otherwise read back
+    with another boundary (``etc.`` would read as ``etc`` and a final ``.``)."""
+    symbol = endnote_text(code, scheme)
+    if not alone:
+        return " ".join(tokens) + (f" {symbol}" if symbol else "")
+    if glued and symbol and tokens:
+        value = " ".join(tokens[:-1] + [tokens[-1] + symbol])
+        if _reads_back(value, tokens, code, scheme):
+            return value
+    value = " ".join(tokens + ([symbol] if symbol else []))
+    if scheme.unclassified and not symbol and not _reads_back(value, tokens, code, scheme):
+        value = f"{value} {scheme.unclassified.symbol}"
+    return value
+
+
+def _reads_back(value: str, tokens: list[str], code: int, scheme: BoundaryScheme) -> bool:
+    """Whether reading ``value`` alone (:func:`split_endnote`) gives back these tokens and this code."""
+    back, back_code = split_endnote(value.split(), scheme)
+    expected = code if code != 0 else scheme.unclassified_code
+    return back == tokens and (scheme.unclassified_code if back_code is None else back_code) == expected
+
+
 def note_unit_layer_losses(layer_name: str, scheme: BoundaryScheme, losses: LossReport, fmt: str) -> None:
     """Record what a format that reads its units back as an ``iu`` endnote layer loses of
     ``layer_name``: its name, and its types when they are not endnotes."""

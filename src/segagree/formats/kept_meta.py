@@ -112,8 +112,23 @@ def _textgrid(doc: Document) -> list[str]:
     return out
 
 
+def _edus(doc: Document) -> list[str]:
+    edus = doc.meta.get("edus")
+    if not isinstance(edus, dict):
+        return []
+    out = []
+    if edus.get("indent") or edus.get("trail"):
+        out.append("the .edus lines' indentation and trailing spaces")
+    if edus.get("lines"):
+        out.append(f"the spacing inside {len(edus['lines'])} .edus line(s)")
+    if edus.get("newline") == "\r\n":
+        out.append("the .edus file's CRLF line ends")
+    return out
+
+
 # source format -> what of its kept meta the document holds (empty: nothing of note)
 _FOREIGN: dict[str, Callable[[Document], list[str]]] = {
+    "edus": _edus,
     "chat": _chat,
     "transcriber": _trs,
     "exmaralda": _exb,

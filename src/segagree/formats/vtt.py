@@ -481,6 +481,31 @@ def _plain_lines(lines: list[str]) -> list[str]:
     return [" ".join(html.unescape(_TAG.sub("", line)).split()) for line in lines]
 
 
+def _longest_overlap(before: list[str], after: list[str]) -> int:
+    """The largest k with ``after[:k] == before[-k:]`` (0 if none), in time linear in the lines:
+    the prefix function (Knuth, Morris & Pratt 1977) of ``after``, then ``before``'s last lines
+    run through it as through a text, so that no pair of slices is compared for every k."""
+    n = min(len(before), len(after))
+    if not n:
+        return 0
+    pattern, text = after[:n], before[len(before) - n :]
+    fail = [0] * n  # fail[q]: the longest proper border of pattern[: q + 1]
+    k = 0
+    for q in range(1, n):
+        while k and pattern[q] != pattern[k]:
+            k = fail[k - 1]
+        if pattern[q] == pattern[k]:
+            k += 1
+        fail[q] = k
+    k = 0  # how much of the pattern the text's end matches
+    for line in text:
+        while k and (k == n or line != pattern[k]):
+            k = fail[k - 1]
+        if line == pattern[k]:
+            k += 1
+    return k
+
+
 def rolling_repeats(cue_lines: list[list[str]], cue_times: list[tuple[int, int]]) -> list[int] | None:
     """How many leading lines of each cue repeat the previous cue's last lines, when the file
     is a rolling caption track (YouTube automatic captions as yt-dlp saves them); else None.
@@ -503,10 +528,7 @@ def rolling_repeats(cue_lines: list[list[str]], cue_times: list[tuple[int, int]]
         shown = [line for line in plain if line]
         best = 0
         if i and cue_times[i][0] <= cue_times[i - 1][1]:
-            for k in range(min(len(shown), len(previous)), 0, -1):
-                if shown[:k] == previous[-k:]:
-                    best = k
-                    break
+            best = _longest_overlap(previous, shown)
         if best:
             rolled = rolled or best < len(shown)
             # Count raw lines up to the best-th non-blank one (blank lines before it go too).
@@ -611,10 +633,38 @@ def _dot_timings(text: str) -> tuple[str, list[int], list[int]]:
     return "".join(parts), commas, numbers
 
 
+_NOT_TEXT = ("NOTE", "STYLE", "REGION")
+
+
+def _blank_first_lines(text: str) -> tuple[str, list[int]]:
+    """Repair rolling captions whose cues start with a blank line: yt-dlp writes a line holding
+    one space under each timing line, which editors (and copies from a page) strip to an empty
+    line, and WebVTT then reads an empty cue and a text block without a timing line. An empty
+    line right after a timing line, followed by such a block (no ``-->`` in it, not a NOTE),
+    gets its space back. Returns the text and the 1-based numbers of the lines changed."""
+    if "-->" not in text:
+        return text, []
+    parts = re.split(r"(\r\n|\r|\n)", text)
+    lines = parts[0::2]
+    changed: list[int] = []
+    for i in range(len(lines) - 2):
+        if "-->" not in lines[i] or lines[i + 1] != "" or not lines[i + 2].strip():
+            continue
+        end = next((j for j in range(i + 2, len(lines)) if not lines[j]), len(lines))
+        block = lines[i + 2 : end]
+        if block[0].startswith(_NOT_TEXT) or any("-->" in line for line in block):
+            continue
+        lines[i + 1] = " "
+        changed.append(i + 2)
+    parts[0::2] = lines
+    return "".join(parts), changed
+
+
 def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: bool = False) -> Document:
     """Parse decoded WebVTT text (see the module docstring); ``path`` names the file in errors."""
     label_res = {"caps": [LABEL_CAPS], "any": [LABEL_CAPS, LABEL_ANY]}.get(labels_opt or "", [])
     text, commas, numbers = _dot_timings(text)
+    text, blanks = _blank_first_lines(text)
     lines = _split_lines(text)
     if not lines or not _SIGNATURE.match(lines[0]):
         got = lines[0][:40] if lines else ""
@@ -657,6 +707,14 @@ def _parse(text: str, path: Path, *, labels_opt: Any = "caps", allow_unordered: 
             "numbers, not as text",
             where=f"line {numbers[0]}",
             count=len(numbers),
+        )
+    if blanks:
+        losses.add(
+            "repaired",
+            "an empty line right under a cue's timing line, followed by text without a timing line, was read as "
+            "the cue's first line (yt-dlp's rolling captions write a space there, which editors remove)",
+            where=f"line {blanks[0]}",
+            count=len(blanks),
         )
     if repaired:
         losses.add(

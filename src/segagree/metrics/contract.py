@@ -25,7 +25,9 @@ never reads files or Documents (layering: ``metrics`` imports ``schemas`` at mos
 * ``"subtitles"``: the reference's and hypothesis's subtitle views (sentences, blocks, segments),
   built by :mod:`segagree.scoring.subtitles.evaluation`;
 * ``"times"``: a :class:`UnitSet`, time intervals per annotator (start, end, category, text), for
-  time-based unitizing agreement (no shared transcript needed).
+  time-based unitizing agreement (no shared transcript needed);
+* ``"characters"``: a :class:`CharacterPair`, two files' characters and their sentences as spans
+  of them (CoNLL 2018's sentence score: no shared tokenisation needed).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import numpy as np
 __all__ = [
     "INPUT_KINDS",
     "Card",
+    "CharacterPair",
     "MetricCard",
     "Measure",
     "NotApplicableResult",
@@ -51,8 +54,8 @@ __all__ = [
     "UnitSet",
 ]
 
-InputKind = Literal["tokens", "annotations", "subtitles", "times"]
-INPUT_KINDS: tuple[str, ...] = ("tokens", "annotations", "subtitles", "times")
+InputKind = Literal["tokens", "annotations", "subtitles", "times", "characters"]
+INPUT_KINDS: tuple[str, ...] = ("tokens", "annotations", "subtitles", "times", "characters")
 Better = Literal["higher", "lower", "none"]
 
 
@@ -231,6 +234,10 @@ class TokenPair:
         sentences: A's (the gold's) sentence ends on the same index (nonzero after a sentence's
             last token), where A has a ``sentence`` layer besides the compared one (else None):
             what sentence-level scorers (RST-DT's intra-sentential EDU score) read.
+        marks_a, marks_b: where both files are CoNLL-U, each token's DISRPT label as the file
+            writes it (:data:`segagree.metrics.boundary.segment_match.MARKS`: what DISRPT's
+            ``seg_eval.py`` reads), on the same index (else None); ``marks_next``: A's and B's
+            label of the word their files have after this stream (-1 at the file's end).
     """
 
     a: np.ndarray
@@ -239,6 +246,26 @@ class TokenPair:
     sets_a: Sequence[frozenset[int]] | None = None
     sets_b: Sequence[frozenset[int]] | None = None
     sentences: np.ndarray | None = None
+    marks_a: np.ndarray | None = None
+    marks_b: np.ndarray | None = None
+    marks_next: tuple[int, int] = (-1, -1)
+
+
+@dataclass(frozen=True)
+class CharacterPair:
+    """Two annotations' characters (whitespace left out) and their sentences as character spans
+    (input kind ``characters``), as ``conll18_ud_eval.py`` loads a file: any two tokenisations of
+    the same characters can be compared.
+
+    Attributes:
+        chars_a, chars_b: the characters of A's (the gold's) and B's words, concatenated.
+        spans_a, spans_b: (first character, one past the last) of every sentence, in order.
+    """
+
+    chars_a: str
+    chars_b: str
+    spans_a: Sequence[tuple[int, int]]
+    spans_b: Sequence[tuple[int, int]]
 
 
 @dataclass(frozen=True)

@@ -176,7 +176,8 @@ GUIDES: dict[str, dict[str, str]] = {
         "range": "[0, 1]",
         "reading": (
             "the CoNLL 2018 shared task's sentence score: a system sentence counts only when a "
-            "gold sentence spans exactly the same characters; the value is F1"
+            "gold sentence spans exactly the same characters (so any two tokenisations of the same "
+            "text compare); the value is F1"
         ),
         "link": "https://aclanthology.org/K18-2001/",
     },
@@ -185,7 +186,9 @@ GUIDES: dict[str, dict[str, str]] = {
         "range": "[0, 1]",
         "reading": (
             "the DISRPT shared task's score: token by token, does each token begin a discourse "
-            "unit on both sides; the value is F1 over the whole file, as seg_eval.py prints it"
+            "unit on both sides (on connectives: exact spans, built as the 2023 script builds them, "
+            "or the 2019 script with version = 2019); the value is F1 over the whole file, as "
+            "seg_eval.py prints it"
         ),
         "link": "https://aclanthology.org/W19-2701/",
     },

@@ -367,7 +367,20 @@ def scheme_from_dict(data: Mapping[str, Any], *, source: str = "<scheme>") -> Bo
 
 
 def load_scheme(spec: str | Path | BoundaryScheme | None) -> BoundaryScheme:
-    """A scheme from a built-in name, a TOML/JSON file path, or None (the DuBois default)."""
+    """A scheme from a built-in name, a TOML/JSON file path, or None (the DuBois default).
+
+    Raises:
+        MissingFileError: a file is not there (also a ``FileNotFoundError``).
+        SchemeError: the scheme file is invalid: values outside [0, 1], a diagonal other than 1, unknown
+            types (also a ``ValueError``).
+
+    Examples:
+        In the sample corpora (``segagree demo DIR`` copies them)::
+
+            >>> scheme = segagree.load_scheme("dubois")
+            >>> [t.symbol for t in scheme.types]
+            [',', '.', '?', '--']
+    """
     if isinstance(spec, BoundaryScheme):
         return spec
     if spec is None:

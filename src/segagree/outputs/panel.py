@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from segagree.files.atomic import write_text_atomic
+from segagree.files.atomic import check_output, write_text_atomic
 from segagree.files.cells import safe_rows
 
 #: The summary schema's columns (as every run's summary.csv), plus what a panel adds.
@@ -76,13 +76,24 @@ def panel_rows(result: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         yield row(machine, "panel:verdict", "", r["verdict"])
     item_text = result.get("item_text") or {}
     for item, per in (result.get("per_item") or {}).items():
-        text, _, speaker = item.partition(" [")
+        text, speaker = _text_and_speaker(item, item_text.get(item))
         for machine, values in per.items():
             added = values["added"]
-            place = {"text": item_text.get(item, text), "speaker": speaker.rstrip("]") or ALL}
+            place = {"text": text, "speaker": speaker}
             yield {**row(humans, f"panel:{coef}:humans", added["humans"]), **place}
             yield {**row(f"{humans}+{machine}", f"panel:{coef}:with_machine", added["with_machine"]), **place}
             yield {**row(machine, f"panel:{coef}:added_change", added["change"]), **place}
+
+
+def _text_and_speaker(item: str, text: str | None) -> tuple[str, str]:
+    """An item's text and speaker: ``TEXT [SPEAKER]`` for one speaker of a text of several, else
+    the text (whose name may itself hold brackets: a document ``a [b]``), speaker ALL."""
+    if text is None:
+        text = item
+    rest = item[len(text) :] if item.startswith(text) else ""
+    if rest.startswith(" [") and rest.endswith("]"):
+        return text, rest[2:-1]
+    return text, ALL
 
 
 def panel_csv(result: Mapping[str, Any]) -> str:
@@ -94,17 +105,24 @@ def panel_csv(result: Mapping[str, Any]) -> str:
     return buf.getvalue()
 
 
+def panel_paths(outdir: Path) -> dict[str, Path]:
+    """The files :func:`write_panel` writes into ``outdir``, by output name."""
+    return {"panel_csv": outdir / "panel.csv", "panel_json": outdir / "panel.json", "panel_html": outdir / "panel.html"}
+
+
 def write_panel(outdir: Path, result: Mapping[str, Any]) -> dict[str, str]:
     """Write ``panel.csv``, ``panel.json`` and ``panel.html`` into ``outdir``, each atomically."""
+    paths = panel_paths(outdir)
+    for path in paths.values():  # all three refused before any is written
+        check_output(path)
     outdir.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "panel_csv": outdir / "panel.csv",
-        "panel_json": outdir / "panel.json",
-        "panel_html": outdir / "panel.html",
+    texts = {  # all three built before any is written: none fails half-way
+        "panel_csv": panel_csv(result),
+        "panel_json": json.dumps(result, indent=1, ensure_ascii=False, allow_nan=False) + "\n",
+        "panel_html": panel_page(result),
     }
-    write_text_atomic(paths["panel_csv"], panel_csv(result))
-    write_text_atomic(paths["panel_json"], json.dumps(result, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
-    write_text_atomic(paths["panel_html"], panel_page(result))
+    for key, text in texts.items():
+        write_text_atomic(paths[key], text)
     return {k: str(v) for k, v in paths.items()}
 
 
@@ -155,7 +173,8 @@ def changes_plot(result: Mapping[str, Any], width: int = 640) -> str:
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" font-size="12">{_e(label)}</text>')
         if isinstance(low, int | float) and isinstance(high, int | float):
             parts.append(f'<line x1="{x(low):.1f}" y1="{y}" x2="{x(high):.1f}" y2="{y}" stroke="{colour}"/>')
-        parts.append(f'<circle cx="{x(change):.1f}" cy="{y}" r="4" fill="{colour}"/>')
+        if isinstance(change, int | float):  # (undefined where the panel without one has too few members)
+            parts.append(f'<circle cx="{x(change):.1f}" cy="{y}" r="4" fill="{colour}"/>')
     for v in (lo_v, 0.0, hi_v):
         parts.append(f'<text x="{x(v):.1f}" y="{height - 8}" text-anchor="middle" font-size="11">{v:+.3f}</text>')
     parts.append("</svg>")

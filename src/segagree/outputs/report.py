@@ -201,6 +201,7 @@ class _Figures:
         self.confusion: np.ndarray | None = None
         self.confusion_ok = True
         self.schemes: set[tuple[str, str, str]] = set()
+        self.layers: set[str] = set()  # the layers the pairs compared (a DISRPT run: edu or connective)
         self.symbols: list[str] = []
         self.kappa_intervals: dict[tuple[str, str, str], tuple[float | None, float | None]] = {}
         n = 0
@@ -214,6 +215,8 @@ class _Figures:
     def _add(self, r: Mapping[str, Any], dots_wanted: bool) -> None:
         scheme = r["compare"]["scheme"]
         self.schemes.add((scheme["name"], scheme["digest"], " ".join(scheme["symbols"][1:])))
+        if r["compare"].get("layer"):
+            self.layers.add(str(r["compare"]["layer"]))
         self.symbols = self.symbols or list(scheme["symbols"])
         fig = plots.figure_data(r)
         for ta, tb, op, count in fig["operations"]:
@@ -401,6 +404,9 @@ class _Entry:
             "corpus_confusion": corpus_confusion,
             "subtitles": subtitles,
             "schemes": sorted(figures.schemes),
+            # what the pairs compared, which a file's layers decide over the configured ones
+            "schemes_used": sorted({name for name, _, _ in figures.schemes}),
+            "layers_used": sorted(figures.layers),
             "panel": self.panel(),
             "cues": self.cues(),
             **self.settings(),

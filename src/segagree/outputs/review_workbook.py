@@ -360,21 +360,35 @@ def _relative(path: Path, start: Path) -> str:
         return str(path)
 
 
+#: The end of a cell cut at Excel's limit (its rest is on the :data:`CONTINUED_SHEET` sheet);
+#: :func:`join_continued` takes it off again.
+CUT_MARK = f" [cut: continued on the sheet '{CONTINUED_SHEET}']"
+
+
+def join_continued(cell: object, rest: str) -> str:
+    """A cut cell's text (:meth:`LongCells.cut`) and its rest from the continuation sheet: the
+    whole text again, without :data:`CUT_MARK`."""
+    text = "" if cell is None else str(cell)
+    return (text[: -len(CUT_MARK)] if text.endswith(CUT_MARK) else text) + rest
+
+
 class LongCells:
     """Text longer than an XLSX cell holds (:data:`XLSX_MAX_CHARS`), split, never cut: the cell
-    holds the first part, the :data:`CONTINUED_SHEET` sheet the rest (sheet, row and column of
-    the cell, 1-based as Excel shows them, then the parts in order); :func:`continued_cells` of
-    adjudication joins them again."""
+    holds the first part ending in :data:`CUT_MARK`, the :data:`CONTINUED_SHEET` sheet the rest
+    (sheet, row and column of the cell, 1-based as Excel shows them, then the parts in order);
+    :func:`continued_cells` of adjudication joins them again."""
 
     def __init__(self) -> None:
         self.rest: list[tuple[str, int, int, str]] = []
 
     def cut(self, sheet: str, row: int, col: int, text: str) -> str:
-        """What a text cell (0-based row and column) holds: all of ``text``, or its first part
-        when it is too long (the rest kept for the continuation sheet)."""
+        """What a text cell (0-based row and column) holds: all of ``text``, or, when it is too
+        long, its first part and :data:`CUT_MARK` (the rest kept for the continuation sheet), so
+        that the cell read back on its own says it is not all there."""
         if len(text) > XLSX_MAX_CHARS:
-            self.rest.append((sheet, row + 1, col + 1, text[XLSX_MAX_CHARS:]))
-            return text[:XLSX_MAX_CHARS]
+            head = XLSX_MAX_CHARS - len(CUT_MARK)
+            self.rest.append((sheet, row + 1, col + 1, text[head:]))
+            return text[:head] + CUT_MARK
         return text
 
     def write(self, ws: Any, sheet: str, row: int, col: int, text: str, fmt: Any = None) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from segagree.corpus.config import RunConfig
 from segagree.corpus.outcome import RunOutcome, texts_of
 from segagree.corpus.rows import POOLED, rows_for
-from segagree.files.atomic import atomic_path, write_text_atomic
+from segagree.files.atomic import atomic_path, output_plan, write_text_atomic
 from segagree.metrics.boundary.sf import SF_NAMES
 from segagree.model.digest import text_digest
 from segagree.outputs import plots
@@ -252,6 +252,10 @@ def text_context(
         "corpus_root": corpus_root,
         "config": config,
         "pairs": pairs,
+        # what the pairs compared, which the files' layers decide over the configured ones
+        "layers_used": sorted({str(r["compare"]["layer"]) for r in results if r["compare"].get("layer")}),
+        "schemes_used": sorted({str(r["compare"]["scheme"]["name"]) for r in results if r["compare"].get("scheme")}),
+        "notes": sorted({n for r in results for n in r["compare"].get("notes") or []}),
         "kappa_on": kappa_on,
         "kappa_note": kappa_note(how_seen),
         "mismatches": mismatches,
@@ -286,7 +290,8 @@ def write_text_page(
         from segagree.outputs.review_page import text_review_section
 
         page = page.replace("</main>", text_review_section(results, config, path.parent) + "\n</main>", 1)
-    write_text_atomic(path, page)
+    with output_plan(outdir):  # (in a worker too: nothing written outside the run's folder)
+        write_text_atomic(path, page)
     return f"{PAGES_DIR}/{path.name}"
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from segagree.corpus.outcome import RunOutcome, texts_of
 from segagree.corpus.rows import POOLED
 from segagree.corpus.time_track import measure_values
-from segagree.files.atomic import write_text_atomic
+from segagree.files.atomic import output_plan, write_text_atomic
 from segagree.metrics.registry import get_measure
 from segagree.outputs.report_format import (
     flatten_settings,
@@ -294,7 +294,8 @@ def write_text_page(outdir: Path, record: Mapping[str, Any], config: Any, corpus
         )
     )
     link = page_link(record["text"])
-    write_text_atomic(outdir / link, html)
+    with output_plan(outdir):  # (in a worker too: nothing written outside the run's folder)
+        write_text_atomic(outdir / link, html)
     return link
 
 

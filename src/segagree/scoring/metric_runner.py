@@ -13,6 +13,8 @@ per-speaker scores.
   (agreement coefficients see every speaker at once).
 * ``subtitles``: one item for the whole text, built by
   ``segagree.scoring.subtitles.evaluation.measure_item(pair, options)`` (see :func:`subtitle_items`).
+* ``characters``: one :class:`~segagree.metrics.contract.CharacterPair` per document (or per file, one
+  stream), the two Documents' characters and sentences (:func:`character_items`); no token pairing.
 * ``times``: one :class:`~segagree.metrics.contract.UnitSet` per speaker, each annotator's units in time
   read from the pair's two Documents as ``agree --time`` reads one file per annotator
   (:func:`time_items`); no token pairing is needed, so :func:`run_on_documents` scores them on
@@ -33,9 +35,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from segagree.errors import SegagreeError, UsageError
+from segagree.errors import MismatchError, SegagreeError, UsageError
 from segagree.metrics.boundary.sf import SF_NAMES
-from segagree.metrics.contract import Card, Measure, NotApplicableResult, TokenPair, TokenSet
+from segagree.metrics.contract import Card, CharacterPair, Measure, NotApplicableResult, TokenPair, TokenSet
 from segagree.metrics.registry import MEASURES, get_measure, guided, known_names
 from segagree.model import Document
 from segagree.scoring.tokens.pairing import AnnotationPair
@@ -77,9 +79,68 @@ def token_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, A
     for s in pair.speakers:
         sets_a, sets_b = pair.gap_sets(s) if pair.extra_layers else (None, None)
         items[s] = TokenPair(
-            pair.arrays_a[s], pair.arrays_b[s], pair.scheme, sets_a, sets_b, sentences=pair.sentences_a.get(s)
+            pair.arrays_a[s],
+            pair.arrays_b[s],
+            pair.scheme,
+            sets_a,
+            sets_b,
+            sentences=pair.sentences_a.get(s),
+            marks_a=pair.marks_a.get(s),
+            marks_b=pair.marks_b.get(s),
+            marks_next=pair.marks_next.get(s, (-1, -1)),
         )
     return items
+
+
+def character_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
+    """speaker (document) -> CharacterPair of A's and B's characters and sentences, read from the two
+    Documents themselves (no token pairing): documents paired by id, or each file one stream where
+    :func:`segagree.scoring.tokens.pairing.document_stream` says so (``options["one_stream"]``)."""
+    from segagree.formats.conllu import NO_DOCUMENT
+    from segagree.scoring.tokens.pairing import document_stream, stream_rows
+
+    merge, _ = document_stream(pair.a, pair.b, bool(options.get("one_stream")))
+    streams = [_sentence_spans(doc, stream_rows(doc, merge or {})) for doc in (pair.a, pair.b)]
+    common = [s for s in streams[0] if s in streams[1]]
+    if not common:
+        raise UsageError(
+            f"the annotations have no document in common (A: {', '.join(streams[0])}; B: {', '.join(streams[1])}); "
+            "score each file as one stream with --one-stream"
+        )
+    from segagree.metrics.boundary.segment_match import character_difference
+
+    for s in common:
+        differs = character_difference(streams[0][s][0], streams[1][s][0])
+        if differs:
+            where = f"document {s!r}: " if s != NO_DOCUMENT or len(common) > 1 else ""
+            hint = (
+                " (the files' documents differ: score each file as one stream with --one-stream)"
+                if not merge and set(streams[0]) != set(streams[1])
+                else ""
+            )
+            raise MismatchError(f"{where}{differs}{hint}")
+    return {s: CharacterPair(streams[0][s][0], streams[1][s][0], streams[0][s][1], streams[1][s][1]) for s in common}
+
+
+def _sentence_spans(doc: Document, streams: Mapping[str, Any]) -> dict[str, tuple[str, list[tuple[int, int]]]]:
+    """Per stream: its characters (:func:`segagree.formats.conllu.surface_forms`) and its sentences as
+    character spans (the ``sentence`` layer; without one, each stream is one sentence)."""
+    import numpy as np
+
+    from segagree.formats.conllu import surface_forms
+
+    forms = np.asarray(surface_forms(doc), dtype=object)
+    ends = doc.layers["sentence"].boundaries if "sentence" in doc.layers else np.zeros(doc.n_tokens, dtype=np.int16)
+    out = {}
+    for name, rows in streams.items():
+        own = forms[rows].tolist()
+        offsets = np.cumsum([len(f) for f in own]) if own else np.zeros(0, dtype=np.int64)
+        cut = np.flatnonzero(ends[rows]).tolist()
+        if not cut or cut[-1] != len(own) - 1:
+            cut.append(len(own) - 1)
+        bounds = [0, *(int(offsets[k]) for k in cut)]
+        out[name] = ("".join(own), list(zip(bounds, bounds[1:], strict=False)))
+    return out
 
 
 def annotation_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -124,10 +185,11 @@ INPUTS: dict[str, ItemBuilder] = {
     "annotations": annotation_items,
     "subtitles": subtitle_items,
     "times": time_items,
+    "characters": character_items,
 }
 
 #: Input kinds built from the two Documents alone (no token pairing): scored by :func:`run_on_documents`.
-DOCUMENT_INPUTS = ("times",)
+DOCUMENT_INPUTS = ("times", "characters")
 
 
 def register_input(kind: str, builder: ItemBuilder) -> None:
@@ -216,7 +278,8 @@ def run_metrics(
     for name in names:
         if name in SF_NAMES:
             continue
-        legacy = _legacy_runners().get(name)
+        # the registry first: the legacy table imports the subtitle measures
+        legacy = None if name in MEASURES else _legacy_runners().get(name)
         out[name] = legacy(pair, options) if legacy else run_measure(get_measure(name), pair, options, statistics)
     return out
 
@@ -247,6 +310,8 @@ def run_on_documents(
             taken = {k: v for k, v in given.items() if k in measure.card.parameters}
             if taken and isinstance(out[name], dict) and not out[name].get("signature"):
                 out[name]["params"] = {**taken, **(out[name].get("params") or {})}
+    except SegagreeError:
+        raise  # (also a ValueError: an input's error stays one)
     except ValueError as err:
         raise UsageError(str(err)) from None
     return out

@@ -633,11 +633,13 @@ def _unit_spans(doc: Document, units: list[Any], losses: LossReport) -> tuple[li
     spans = [(float(starts[u.rows[0]]), float(ends[u.rows[-1]])) for u in units]
     missing = sum(1 for s, e in spans if math.isnan(s) or math.isnan(e))
     if missing:
+        # Said from the times known before filling (after it, every time is known).
+        known = any(not math.isnan(x) for sp in spans for x in sp)
         spans = _fill_spans(spans, [len(u.rows) for u in units])
         how = (
-            "every unit was given 1 s in discourse order"
-            if missing == len(units) and not any(not math.isnan(x) for sp in spans for x in sp)
-            else "their times were interpolated by token count between the known times"
+            "their times were interpolated by token count between the known times"
+            if known
+            else "every unit was given 1 s in discourse order (no unit has a time)"
         )
         losses.add("times-invented", f"{missing} of {len(units)} units have no start or end time; {how}")
     return spans, missing > 0

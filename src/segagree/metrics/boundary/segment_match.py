@@ -1,22 +1,27 @@
-"""The official scores of two neighbouring communities, on one shared token stream:
+"""The official scores of two neighbouring communities:
 
 * **UD sentences** (CoNLL 2018 shared task, ``conll18_ud_eval.py``, metric "Sentences"): every
-  sentence is a span; a system sentence is correct only if a gold sentence has the same start and
-  end; precision = correct / system sentences, recall = correct / gold sentences, F1 =
-  2 correct / (gold + system). The script compares spans of the files' characters (whitespace
-  removed); on one shared token stream a span of characters and a span of tokens match alike.
+  sentence is a span of the file's characters (its words' forms with whitespace removed, a
+  multiword token's form for its words); a system sentence is correct only if a gold sentence has
+  the same start and end; precision = correct / system sentences, recall = correct / gold
+  sentences, F1 = 2 correct / (gold + system). Any two tokenisations of the same characters are
+  compared (``Occidental.`` against ``Occidental`` ``.``); files whose characters differ are
+  refused, as the script refuses them.
 * **DISRPT segmentation** (``seg_eval.py`` of the DISRPT shared tasks 2019-2023): token by token,
-  micro-averaged over the file, a true positive where both mark ``BeginSeg``, a false negative
-  where only the gold does, a false positive where only the prediction does; P = TP / (TP + FP),
-  R = TP / (TP + FN), F = 2PR / (P + R), each 0 where its denominator is 0. On a ``connective``
-  layer (PDTB-style corpora: the script's "conn" mode, chosen when the gold has no BeginSeg), the
-  units are connective spans, matched exactly (same first and last token, no partial credit):
-  TP = gold spans the prediction has, FN = the others, FP = predicted spans the gold lacks.
+  micro-averaged over the file, a true positive where both files have the same label (BeginSeg),
+  a false negative where only the gold has one, a false positive where the prediction has another
+  (P = TP / (TP + FP), R = TP / (TP + FN), F = 2PR / (P + R), each 0 where its denominator is 0).
+  On a ``connective`` layer (PDTB-style corpora: the script's "conn" mode), the units are
+  connective spans, matched exactly (same first and last token, no partial credit): TP = gold
+  spans the prediction has, FN = the others, FP = predicted spans the gold lacks. Where both files
+  are CoNLL-U the labels are read as the script reads them (:data:`MARKS`), and the spans as
+  either version of the script builds them (:func:`script_spans`: 2023 by default, ``version
+  2019``); elsewhere from the layer.
 
 A layer holds the boundary *after* each token; a unit (sentence, EDU) begins after a boundary and
-at the start of the stream. The document-initial token therefore always begins a unit here: the
-DISRPT script counts it only where the file marks it (every gold file does), so the two differ only
-for a prediction that leaves a document's first token unmarked.
+at the start of the stream. The script counts a document's first token only where the file marks
+it (``first_token = marked``, the default); ``first_token = always`` counts it as a unit start in
+both files, as the layer reads it.
 """
 
 from __future__ import annotations
@@ -27,9 +32,25 @@ from typing import Any
 
 import numpy as np
 
-from segagree.metrics.contract import Card, Measure, TokenPair
+from segagree.errors import SegagreeError, UsageError
+from segagree.metrics.contract import Card, CharacterPair, Measure, TokenPair
 
-__all__ = ["DISRPT_CARD", "MEASURES", "UD_SENTENCES_CARD", "MatchCounts", "MatchScore"]
+__all__ = [
+    "DISRPT_CARD",
+    "MARKS",
+    "character_difference",
+    "MEASURES",
+    "UD_SENTENCES_CARD",
+    "MatchCounts",
+    "MatchScore",
+    "script_spans",
+]
+
+#: A token's DISRPT label as seg_eval.py reads MISC (the first of these it finds in the field):
+#: its code is the index here.
+MARKS = ("_", "BeginSeg=Yes", "Seg=B-Conn", "Seg=I-Conn")
+NONE, BEGIN_SEG, B_CONN, I_CONN = range(4)
+VERSIONS = ("2023", "2019")
 
 
 @dataclass(frozen=True)
@@ -50,6 +71,7 @@ class MatchScore:
 
     measure: str
     counts: MatchCounts
+    signature: str = ""
 
     @property
     def precision(self) -> float:
@@ -74,6 +96,7 @@ class MatchScore:
             "correct": c.correct,
             "gold": c.gold,
             "system": c.system,
+            **({"signature": self.signature} if self.signature else {}),
         }
 
 
@@ -112,29 +135,40 @@ def unit_starts(codes: np.ndarray) -> set[int]:
 UD_SENTENCES_CARD = Card.from_text(
     """
     title: UD sentence segmentation F1 (CoNLL 2018 shared task)
-    definition: a system sentence is correct if a gold sentence has the same start and end; precision =
-        correct / system sentences, recall = correct / gold sentences, F1 = 2 correct / (gold + system);
-        A is the gold
+    definition: sentences as spans of the files' characters (whitespace removed); a system sentence is
+        correct if a gold sentence has the same start and end; precision = correct / system sentences,
+        recall = correct / gold sentences, F1 = 2 correct / (gold + system); A is the gold. Any two
+        tokenisations of the same characters; files whose characters differ are refused
     citation: Zeman et al. (2018), CoNLL 2018 Shared Task: Multilingual Parsing from Raw Text to Universal
         Dependencies
-    reference: conll18_ud_eval.py 1.2, metric Sentences (its numbers on shared token streams)
+    reference: conll18_ud_eval.py 1.2, metric Sentences
+    notes: always the files' sentences (blank lines), whatever layer is compared; a file without
+        sentence breaks is one sentence per document
     """,
     name="ud_sentences",
-    needs="tokens",
+    needs="characters",
     annotators="2",
     group="scorers",
 )
 DISRPT_CARD = Card.from_text(
     """
     title: DISRPT discourse segmentation F1 (seg_eval.py)
-    definition: token by token, micro-averaged over the file: TP where both begin a unit (BeginSeg), FN where
-        only A (the gold) does, FP where only B does; P = TP / (TP + FP), R = TP / (TP + FN), F = 2PR / (P + R).
-        On a connective layer (Seg=B-Conn/I-Conn), connective spans matched exactly: TP = spans both have,
-        FN = A's others, FP = B's others
+    definition: token by token, micro-averaged over the file: TP where both files have a label (BeginSeg),
+        FN where only A (the gold) does, FP where B has another; P = TP / (TP + FP), R = TP / (TP + FN),
+        F = 2PR / (P + R). On a connective layer (Seg=B-Conn/I-Conn), connective spans matched exactly:
+        TP = spans both have, FN = A's others, FP = B's others
     citation: Zeldes et al. (2019), The DISRPT 2019 Shared Task on Elementary Discourse Unit Segmentation and
         Connective Detection
-    reference: DISRPT seg_eval.py 1.0.1 (EDU and connective modes); a stream's first token always begins a
-        unit here
+    parameters:
+        version = 2023
+        first_token = marked
+    reference: DISRPT seg_eval.py 1.0.1 of the 2023 shared task (version = 2023) or of 2019 (version = 2019:
+        a connective right after another is lost, an I-Conn run on after one begins the next); a
+        document's first token counts where the file marks it (first_token = marked) or always
+        (first_token = always)
+    notes: where the files are not CoNLL-U the layer's units are scored (the first token always
+        begins one); a span running from one document into the next ends at the document here
+        when documents are paired by id
     """,
     name="disrpt_seg",
     needs="tokens",
@@ -143,30 +177,115 @@ DISRPT_CARD = Card.from_text(
 )
 
 
-class UdSentences(Measure[TokenPair, MatchCounts, MatchScore]):
+def character_difference(a: str, b: str) -> str:
+    """Where two files' characters differ, as ``conll18_ud_eval.py`` says it (its first 20
+    differing characters); "" where they are the same."""
+    if a == b:
+        return ""
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return (
+        "the concatenation of the words differs between the gold and the system file (whitespace ignored), "
+        f"so their sentences cannot be compared: first differing characters at character {k}: gold "
+        f"{a[k : k + 20]!r}, system {b[k : k + 20]!r}"
+    )
+
+
+def sentence_counts(item: CharacterPair) -> MatchCounts:
+    """conll18_ud_eval.py's ``spans_score`` of the two files' sentences (their characters must be
+    the same: otherwise a SegagreeError with the first 20 differing characters, as the script's)."""
+    differs = character_difference(item.chars_a, item.chars_b)
+    if differs:
+        raise SegagreeError(differs)
+    gold, system = list(item.spans_a), list(item.spans_b)
+    correct, gi, si = 0, 0, 0
+    while gi < len(gold) and si < len(system):
+        if system[si][0] < gold[gi][0]:
+            si += 1
+        elif gold[gi][0] < system[si][0]:
+            gi += 1
+        else:
+            correct += gold[gi][1] == system[si][1]
+            si += 1
+            gi += 1
+    return MatchCounts(correct, len(gold), len(system))
+
+
+def script_spans(marks: np.ndarray, version: str = "2023", after: int = -1) -> set[tuple[int, int]]:
+    """The connective spans ``seg_eval.py``'s ``parse_data`` builds from a stream's labels
+    (:data:`MARKS` codes), quirks included: a span ends at a word without a label; an ``I-Conn``
+    moves the end of the span being read (or, after none, of the next one); the file's last span
+    is kept only if it has an end. The 2023 script also closes a span at the next ``B-Conn``; the
+    2019 script does not (the later ``B-Conn`` takes its place). ``after``: the label of the word
+    the file has after this stream (another document's first), -1 at the file's end; a span open
+    at the stream's end is closed there as that word closes it (one that runs on into the next
+    document, an ``I-Conn`` there, ends here)."""
+    if version not in VERSIONS:
+        raise UsageError(f"disrpt_seg: version is 2023 or 2019, not {version!r}")
+    spans: set[tuple[int, int]] = set()
+    start = end = -1
+    closes = version == "2023"
+    for i, mark in enumerate(np.asarray(marks).tolist()):
+        if mark == B_CONN:
+            if closes and start > -1:
+                spans.add((start, end if end != -1 else start))
+                end = -1
+            start = i
+        elif mark == I_CONN:
+            end = i
+        elif mark == NONE and start > -1:  # (a BeginSeg label leaves the span as it is)
+            spans.add((start, end if end != -1 else start))
+            start = end = -1
+    if start > -1 and (end > -1 or (after > -1 and (closes or after != B_CONN))):
+        spans.add((start, end if end != -1 else start))
+    return spans
+
+
+def _labels_counts(gold: np.ndarray, pred: np.ndarray) -> MatchCounts:
+    """seg_eval.py's EDU mode, position by position: TP where the labels are equal and not ``_``,
+    FN where only the gold has one, FP where the prediction has another."""
+    tp = int(np.count_nonzero((gold == pred) & (gold != NONE)))
+    fn = int(np.count_nonzero((gold != pred) & (pred == NONE)))
+    fp = int(np.count_nonzero((gold != pred) & (pred != NONE)))
+    return MatchCounts(tp, tp + fn, tp + fp)
+
+
+class UdSentences(Measure[CharacterPair, MatchCounts, MatchScore]):
     card = UD_SENTENCES_CARD
 
-    def statistics(self, item: TokenPair, params: Mapping[str, Any]) -> MatchCounts:
-        gold, system = unit_spans(item.a), unit_spans(item.b)
-        return MatchCounts(len(gold & system), len(gold), len(system))
+    def statistics(self, item: CharacterPair, params: Mapping[str, Any]) -> MatchCounts:
+        return sentence_counts(item)
 
     def score(self, stats: MatchCounts, params: Mapping[str, Any]) -> MatchScore:
-        return MatchScore(self.card.name, stats)
+        return MatchScore(self.card.name, stats, "ud_sentences|conll18_ud_eval:1.2|on:characters")
 
 
 class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
     card = DISRPT_CARD
 
     def statistics(self, item: TokenPair, params: Mapping[str, Any]) -> MatchCounts:
+        version = str(params.get("version") or "2023")
+        first = str(params.get("first_token") or "marked")
+        if version not in VERSIONS or first not in ("marked", "always"):
+            raise UsageError(
+                f"disrpt_seg: version is 2023 or 2019 (not {version!r}), first_token marked or always (not {first!r})"
+            )
+        marks = item.marks_a is not None and item.marks_b is not None
         code = connective_code(item.scheme)
         if code is not None:  # seg_eval.py's "conn" mode: exact spans
-            spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)
+            if item.marks_a is not None and item.marks_b is not None:
+                spans_a = script_spans(item.marks_a, version, item.marks_next[0])
+                spans_b = script_spans(item.marks_b, version, item.marks_next[1])
+            else:
+                spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)
             return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
+        if marks and first == "marked":
+            return _labels_counts(np.asarray(item.marks_a), np.asarray(item.marks_b))
         gold, system = unit_starts(item.a), unit_starts(item.b)
         return MatchCounts(len(gold & system), len(gold), len(system))
 
     def score(self, stats: MatchCounts, params: Mapping[str, Any]) -> MatchScore:
-        return MatchScore(self.card.name, stats)
+        version, first = str(params.get("version") or "2023"), str(params.get("first_token") or "marked")
+        return MatchScore(self.card.name, stats, f"disrpt_seg|seg_eval:1.0.1/{version}|first_token:{first}")
 
 
 MEASURES = (UdSentences(), DisrptSegmentation())

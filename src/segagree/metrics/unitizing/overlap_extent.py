@@ -51,6 +51,7 @@ milliseconds before the pairing, so overlaps that tie in the file tie here (floa
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -60,6 +61,7 @@ import numpy as np
 
 from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Card, Measure, UnitSet
+from segagree.metrics.unitizing.overlap_search import OverlapSearch
 
 __all__ = ["MEASURES", "OverlapExtent", "overlap_extent_units"]
 
@@ -68,37 +70,54 @@ PAIRINGS = ("elan", "greedy", "largest")
 AVERAGES = ("tiers", "units")
 
 
+#: A scan of at most this many annotations is cheaper than the search trees' queries.
+_SHORT_SCAN = 24
+
+
+def _scan(b: Sequence[Any], search: OverlapSearch, lo: int, stop: int, sa: Any, ea: Any) -> tuple[int, Any, int]:
+    """ELAN's scan of ``b[lo:stop]``: (the first unmatched annotation overlapping ``[sa, ea]``
+    most, or -1; its overlap; how many unmatched annotations overlap)."""
+    best, best_overlap, found = -1, 0, 0
+    for j in range(lo, stop):
+        sb, eb = b[j]
+        if sa < eb and ea > sb and not search.matched[j]:
+            found += 1
+            overlap = min(ea, eb) - max(sa, sb)
+            if best < 0 or overlap > best_overlap:  # with the same overlap, the first one stays
+                best, best_overlap = j, overlap
+    return best, best_overlap, found
+
+
 def _elan_rows(a: Sequence[Any], b: Sequence[Any], window: bool = True) -> tuple[list[tuple[Any, Any] | None], int]:
-    """ELAN's getAverageRatio, step by step (see the module docstring): A's annotations in order,
-    each matched to the not yet matched B annotation it overlaps most (the first on ties), with
-    ELAN's scan window over B (``last`` is ELAN's ``lastInserted2``), or over all of B. Returns each
+    """ELAN's getAverageRatio (see the module docstring): A's annotations in order, each matched
+    to the not yet matched B annotation it overlaps most (the first on ties), with ELAN's scan
+    window over B (``last`` is ELAN's ``lastInserted2``: after a scan that stopped at ``j``, the
+    next starts at ``j`` minus the overlapping annotations found), or over all of B. Returns each
     A annotation's (overlap, extent), None where it has no match, and the number of B annotations
-    left unmatched."""
+    left unmatched. Long scans (nested turns, where each annotation overlaps all others) are
+    searched in logarithmic time (:class:`~segagree.metrics.unitizing.overlap_search.OverlapSearch`)."""
     rows: list[tuple[Any, Any] | None] = []
-    matched: set[int] = set()
+    search = OverlapSearch(list(b))
     last = -1
+    matched = 0
     for sa, ea in a:
-        overlapping: list[int] = []
-        for j in range(last + 1 if window else 0, len(b)):
-            sb, eb = b[j]
-            if sa < eb and ea > sb:
-                if j not in matched:
-                    overlapping.append(j)
-            elif sb > ea:
-                if window:
-                    last = j - 1 - len(overlapping)
-                break
-        if not overlapping:
+        search.expire(sa)
+        lo = last + 1 if window else 0
+        stop, broke_at = search.run_end(lo, ea)
+        if broke_at - lo <= _SHORT_SCAN:
+            best, overlap, found = _scan(b, search, lo, stop, sa, ea)
+        else:
+            best, overlap = search.best(lo, sa, ea)
+            found = search.count(lo, stop)
+        if window and broke_at < len(b):  # the scan stopped at the first B starting after ea
+            last = broke_at - 1 - found
+        if best < 0:
             rows.append(None)
             continue
-        best, best_overlap = overlapping[0], min(ea, b[overlapping[0]][1]) - max(sa, b[overlapping[0]][0])
-        for j in overlapping[1:]:
-            overlap = min(ea, b[j][1]) - max(sa, b[j][0])
-            if overlap > best_overlap:  # with the same overlap, the first one stays
-                best, best_overlap = j, overlap
-        matched.add(best)
-        rows.append((best_overlap, max(ea, b[best][1]) - min(sa, b[best][0])))
-    return rows, len(b) - len(matched)
+        search.match(best)
+        matched += 1
+        rows.append((overlap, max(ea, b[best][1]) - min(sa, b[best][0])))
+    return rows, len(b) - matched
 
 
 def _elan_units(a: Sequence[Any], b: Sequence[Any], window: bool = True) -> list[float]:
@@ -112,25 +131,28 @@ def _units_of(rows: list[tuple[Any, Any] | None], unmatched: int) -> list[float]
 
 
 def _largest_first_units(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> list[float]:
-    """One-to-one pairs from the largest overlap down over both tiers, then 0 for each unpaired one."""
-    candidates = []
+    """One-to-one pairs from the largest overlap down over both tiers (ties: the earlier A, then
+    the earlier B annotation), then 0 for each unpaired one: each A annotation's best B kept in a
+    heap and searched again when another A took it (the largest overlaps only fall)."""
+    search = OverlapSearch(list(b))
+    heap: list[tuple[float, int, int]] = []
     for i, (sa, ea) in enumerate(a):
-        for j, (sb, eb) in enumerate(b):
-            overlap = min(ea, eb) - max(sa, sb)
-            if overlap > 0:
-                candidates.append((-overlap, i, j))
-    candidates.sort()
-    used_a: set[int] = set()
-    used_b: set[int] = set()
+        j, overlap = search.best(0, sa, ea)
+        if j >= 0 and overlap > 0:
+            heap.append((-overlap, i, j))
+    heapq.heapify(heap)
     units: list[float] = []
-    for neg_overlap, i, j in candidates:
-        if i in used_a or j in used_b:
+    while heap:
+        neg_overlap, i, j = heapq.heappop(heap)
+        if search.matched[j]:  # taken: this A's best among the rest
+            j, overlap = search.best(0, *a[i])
+            if j >= 0 and overlap > 0:
+                heapq.heappush(heap, (-overlap, i, j))
             continue
-        used_a.add(i)
-        used_b.add(j)
+        search.match(j)
         extent = max(a[i][1], b[j][1]) - min(a[i][0], b[j][0])
         units.append(-neg_overlap / extent)
-    units.extend([0.0] * (len(a) - len(used_a) + len(b) - len(used_b)))
+    units.extend([0.0] * (len(a) + len(b) - 2 * len(units)))
     return units
 
 

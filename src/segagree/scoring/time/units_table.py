@@ -155,7 +155,8 @@ _NOT_FINITE = {"nan": float("nan"), "inf": float("inf"), "+inf": float("inf"), "
 
 
 def _position(cell: str, what: str, where: str) -> float:
-    """An integer position (``time_unit="index"``): any size, no unit; a fraction is refused."""
+    """An integer position (``time_unit="index"``): any size from 0, no unit; a fraction or a
+    negative position is refused."""
     if not _INTEGER.fullmatch(cell.strip()):
         raise InputError(
             f"the {what} {cell!r} is not an integer position (--time-unit index reads whole numbers such as "
@@ -163,6 +164,8 @@ def _position(cell: str, what: str, where: str) -> float:
             place=where,
         )
     value = int(cell.strip())
+    if value < 0:  # (as a time before the recording's start is refused)
+        raise InputError(f"the {what} {cell!r} is negative; a position counts from 0 (--time-unit index)", place=where)
     if abs(value) > 2**53:  # beyond this a float no longer holds every integer
         raise InputError(f"the {what} {cell!r} is beyond 2**53, the largest exact position", place=where)
     return float(value)

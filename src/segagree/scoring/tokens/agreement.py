@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from segagree.errors import InputError, MissingFileError, UsageError
+from segagree.errors import InputError, UsageError
 from segagree.metrics.boundary.boundary_edit import B_CARD, S_CARD
 from segagree.metrics.boundary.sf import SF_B_CARD, SF_CARD, SfStats
 from segagree.metrics.chance.bootstrap import bootstrap_ci
@@ -58,6 +58,11 @@ DEFINITIONS: dict[str, str] = {
 # --- segeval JSON datasets ------------------------------------------------------------------------
 
 
+#: The largest mass (units in one segment) a dataset may give: far above any text's length, and
+#: small enough for the measures' integer arithmetic.
+MAX_MASS = 2**31 - 1
+
+
 def load_segeval_json(path: str | Path) -> dict[str, dict[str, list[int]]]:
     """Read a segeval JSON dataset: ``{"segmentation_type": "linear", "items": {item: {coder:
     [masses]}}}`` (segeval's ``input_linear_mass_json``; other top-level keys are properties
@@ -66,13 +71,20 @@ def load_segeval_json(path: str | Path) -> dict[str, dict[str, list[int]]]:
     Raises:
         InputError: not JSON, not linear, no ``items``, or masses that are not positive integers.
     """
+    from segagree.files.memory import read_bytes
+
     p = Path(path)
+    raw = read_bytes(p)
     try:
-        data = json.loads(p.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise MissingFileError(path=p) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise InputError(f"not valid JSON: {err}", path=p) from None
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 JSON ({err.reason} at byte {err.start})", path=p) from None
+    except RecursionError:  # (a dataset nests four levels: items, coders, masses)
+        raise InputError("not a segeval dataset: nested too deep", path=p) from None
+    except ValueError as err:  # not JSON, or an integer of more than 4,300 digits
+        if not isinstance(err, json.JSONDecodeError):
+            raise InputError("not a segeval dataset: a number of more than 4,300 digits", path=p) from None
+        raise InputError(f"not valid JSON: {str(err)[:200]}", path=p) from None
     if not isinstance(data, dict):
         raise InputError("a segeval dataset is a JSON object", path=p)
     if data.get("segmentation_type") != "linear":
@@ -89,11 +101,11 @@ def load_segeval_json(path: str | Path) -> dict[str, dict[str, list[int]]]:
             ok = (
                 isinstance(masses, list)
                 and masses
-                and all(isinstance(m, int) and not isinstance(m, bool) and m > 0 for m in masses)
+                and all(isinstance(m, int) and not isinstance(m, bool) and 0 < m <= MAX_MASS for m in masses)
             )
             if not ok:
                 raise InputError(
-                    "masses must be a non-empty list of positive integers",
+                    f"masses must be a non-empty list of positive integers of at most {MAX_MASS:,}",
                     path=p,
                     place=f"item {item!r}, coder {coder!r}",
                 )

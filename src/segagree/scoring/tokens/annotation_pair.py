@@ -36,6 +36,10 @@ class AnnotationPair:
         sentences_a: speaker -> A's ``sentence`` layer on the common index, where A (the gold)
             has one and another layer is compared: the sentences of sentence-level scorers
             (RST-DT's EDU score counts intra-sentential boundaries only).
+        marks_a, marks_b: speaker -> each token's DISRPT label as its CoNLL-U file writes it, on
+            the common index (:func:`segagree.formats.conllu.script_marks`), where both files have them;
+            marks_next: speaker -> A's and B's label of the word after the stream in its file (-1: none).
+        notes: what the pairing did that the scores depend on (documents scored as one stream).
     """
 
     a: Document
@@ -55,6 +59,10 @@ class AnnotationPair:
     unpaired_a: list[str] = field(default_factory=list)
     unpaired_b: list[str] = field(default_factory=list)
     sentences_a: dict[str, np.ndarray] = field(default_factory=dict)
+    marks_a: dict[str, np.ndarray] = field(default_factory=dict)
+    marks_b: dict[str, np.ndarray] = field(default_factory=dict)
+    marks_next: dict[str, tuple[int, int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def gap_sets(self, speaker: str) -> tuple[list[frozenset[int]], list[frozenset[int]]]:
         """Both annotators' N-1 gap type sets of a speaker over ``layer`` and ``extra_layers``.

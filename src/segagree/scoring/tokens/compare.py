@@ -19,7 +19,7 @@ from segagree.errors import MismatchError
 from segagree.metrics.boundary.sf import SF_NAMES, SfResult, sf
 from segagree.model import BoundaryScheme, Document
 from segagree.scoring.tokens.operations import operation_rows
-from segagree.scoring.tokens.pairing import AnnotationPair, pair_annotations, resolve_layer
+from segagree.scoring.tokens.pairing import AnnotationPair, document_stream, pair_annotations, resolve_layer
 
 
 def score_pair(
@@ -66,6 +66,7 @@ def score_pair(
     out["scheme"] = {"name": pair.scheme.name, "digest": pair.scheme.digest, "symbols": symbols}
     out["mismatches"] = list(pair.mismatches)
     out["unpaired_speakers"] = {"a": list(pair.unpaired_a), "b": list(pair.unpaired_b)}
+    out["notes"] = list(pair.notes)
     out["metrics"] = {}
     if any(m not in SF_NAMES for m in metrics):  # S_f is computed above
         from segagree.scoring.metric_runner import run_metrics  # only when asked: it loads every metric
@@ -91,6 +92,7 @@ def compare_documents(
     with_operations: bool = True,
     review_rows: bool = True,
     common_speakers: bool = False,
+    one_stream: bool = False,
 ) -> dict[str, Any]:
     """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations``).
 
@@ -99,6 +101,9 @@ def compare_documents(
 
     ``layer`` may name several layers (``"iu,turn"``): S_f scores the first, and the other
     metrics compare all of them at once with segeval's multi-type "sets" semantics.
+
+    ``one_stream``: two CoNLL-U files' documents scored as one stream each, as the official scripts
+    score a file (by default only where one file has no documents); ``notes`` in the result says so.
     """
     names = [n.strip() for n in (layer or "").split(",") if n.strip()]
     layer = names[0] if names else None
@@ -123,6 +128,7 @@ def compare_documents(
         max_mismatch=max_mismatch,
         normalise_speakers=normalise_speakers,
         common_speakers=common_speakers,
+        one_stream=one_stream,
     )
     try:
         pair = pair_layer(layer=name, scheme=scheme)
@@ -150,7 +156,10 @@ def compare_documents(
     if own_names:
         from segagree.scoring.metric_runner import run_on_documents
 
-        result["metrics"].update(run_on_documents(a, b, name, own_names, metric_options or {}))
+        options = {**(metric_options or {}), "one_stream": one_stream or None}
+        result["metrics"].update(run_on_documents(a, b, name, own_names, options))
+    _, note = document_stream(a, b, one_stream)
+    result["notes"] = [note] if note else []
     return result
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from segagree.errors import MismatchError
-from segagree.formats.conllu import with_unmarked_layer
+from segagree.formats.conllu import NO_DOCUMENT, empty_node_marks, script_marks, with_unmarked_layer
 from segagree.model import BoundaryScheme, Document, Layer
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.stream_alignment import project_pair
@@ -94,22 +94,43 @@ def speaker_arrays(
         # A document with no words (an SRT whose cues are all empty) still has its speakers.
         empty = list(dict.fromkeys(rename.get(s, s) for s in doc.speakers))
         return {s: codes[:0] for s in empty}, {s: [] for s in empty}, empty
-    # Each speaker's rows (one stable sort), in order of first appearance, then renamed: names
-    # that map to one are merged in discourse order, at the place of the earliest token.
+    groups = stream_rows(doc, rename)
+    text = doc.column("text")
+    arrays = {name: codes[rows] for name, rows in groups.items()}
+    tokens = {name: text[rows].tolist() for name, rows in groups.items()}
+    return arrays, tokens, list(groups)
+
+
+def stream_rows(doc: Document, rename: Mapping[str, str]) -> dict[str, np.ndarray]:
+    """Token-table rows of each stream once speakers are renamed, in order of first appearance:
+    names that map to one are merged in discourse order, at the place of the earliest token."""
     by_speaker = doc.speaker_rows()
     present = sorted((int(rows[0]), s) for s, rows in by_speaker.items() if rows.size)
     groups: dict[str, list[np.ndarray]] = {}
     for _, s in present:
         groups.setdefault(rename.get(s, s), []).append(by_speaker[s])
-    order = list(groups)
-    text = doc.column("text")
-    arrays: dict[str, np.ndarray] = {}
-    tokens: dict[str, list[str]] = {}
-    for name, parts in groups.items():
-        rows = parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
-        arrays[name] = codes[rows]
-        tokens[name] = text[rows].tolist()
-    return arrays, tokens, order
+    return {name: parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts)) for name, parts in groups.items()}
+
+
+def document_stream(a: Document, b: Document, one_stream: bool = False) -> tuple[dict[str, str] | None, str]:
+    """Whether two CoNLL-U annotations are scored as one stream each, as the official scripts
+    score a file (documents ignored), and the note that says so; (None, "") where documents are
+    paired by id. One stream where one file has no documents (a segmenter's or parser's output
+    usually has no ``# newdoc id``), or where ``one_stream`` asks for it (documents that differ,
+    a system file that merged two); only for annotations read from CoNLL-U."""
+    if not ("documents" in a.meta and "documents" in b.meta):
+        return None, ""
+    docs_a, docs_b = list(a.meta["documents"] or []), list(b.meta["documents"] or [])
+    if not one_stream and (bool(docs_a) == bool(docs_b)):
+        if docs_a and docs_a != docs_b and sorted(docs_a) == sorted(docs_b):
+            return None, "documents paired by id (the files list them in different orders)"
+        return None, ""
+    why = "as asked" if one_stream else f"{'the gold' if not docs_a else 'the system file'} has no '# newdoc id' lines"
+    note = (
+        f"documents not paired: each file scored as one stream of its words in file order, as the "
+        f"official scripts score it ({why}; documents: A {len(docs_a)}, B {len(docs_b)})"
+    )
+    return {s: NO_DOCUMENT for s in (*a.speakers, *b.speakers)}, note
 
 
 def pair_annotations(
@@ -123,6 +144,7 @@ def pair_annotations(
     max_mismatch: float = 0.2,
     normalise_speakers: bool = True,
     common_speakers: bool = False,
+    one_stream: bool = False,
 ) -> AnnotationPair:
     """Pair two annotations speaker by speaker (by name, never by position).
 
@@ -140,6 +162,8 @@ def pair_annotations(
         max_mismatch: with ``align``, the largest share of mismatched tokens tolerated.
         common_speakers: score only the speakers both annotations have (with words); the others
             are listed in the pair's ``unpaired_a`` / ``unpaired_b``.
+        one_stream: score two CoNLL-U files' documents as one stream each (:func:`document_stream`;
+            by default only where one file has no documents).
 
     A speaker without tokens (a declared participant who never speaks, CHAT's ``ENV`` whose
     lines hold only events) is no speaker to pair: it is neither scored nor listed.
@@ -158,15 +182,23 @@ def pair_annotations(
     lay_a = a.layer(layer)
     b = with_unmarked_layer(b, lay_a.name if layer is None else layer)  # a CoNLL-U prediction marking none
     scheme = scheme or lay_a.scheme
-    speaker_map = speaker_rule(speaker_map, normalise_speakers, a, b)
+    merge, note = document_stream(a, b, one_stream)
+    speaker_map = merge or speaker_rule(speaker_map, normalise_speakers, a, b)
     arr_a, tok_a, order_a = speaker_arrays(a, lay_a.name, scheme, speaker_map)
     arr_b, tok_b, _ = speaker_arrays(b, lay_a.name if layer is None else layer, scheme, speaker_map)
     only_a = [s for s in arr_a if s not in arr_b]
     only_b = [s for s in arr_b if s not in arr_a]
     if (only_a or only_b) and not common_speakers:
+        documents = "documents" in a.meta and "documents" in b.meta
         raise MismatchError(
-            f"the annotations have different speakers ({_unpaired_text(a, only_a, b, only_b)}); score the "
-            "shared ones with --common-speakers, or pair them with --rename OLD=NEW (for run: "
+            f"the annotations have different {'documents' if documents else 'speakers'} "
+            f"({_unpaired_text(a, only_a, b, only_b)}); "
+            + (
+                "score each file as one stream of its words, as the official scripts do, with --one-stream; or "
+                if documents
+                else ""
+            )
+            + "score the shared ones with --common-speakers, or pair them with --rename OLD=NEW (for run: "
             "common_speakers = true or a [speakers] table in segagree.toml)"
         )
     order_a = [s for s in order_a if s in arr_b]
@@ -177,6 +209,7 @@ def pair_annotations(
         )
     pair = AnnotationPair(a, b, lay_a.name, scheme, order_a, {}, {}, {}, own_tokens_a=tok_a, own_tokens_b=tok_b)
     pair.unpaired_a, pair.unpaired_b = only_a, only_b
+    pair.notes = [note] if note else []
     for s in order_a:
         if tok_a[s] == tok_b[s]:
             pair.arrays_a[s], pair.arrays_b[s], pair.tokens[s] = arr_a[s], arr_b[s], tok_a[s]
@@ -190,7 +223,42 @@ def pair_annotations(
         sentences, _, _ = speaker_arrays(a, "sentence", a.layers["sentence"].scheme, speaker_map)
         for s in order_a:
             pair.sentences_a[s] = on_common_index(sentences[s], pair.positions_a[s])
+    _add_marks(pair, lay_a.name if layer is None else layer, speaker_map or {})
     return pair
+
+
+def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> None:
+    """Both files' DISRPT labels on the common index, where both are CoNLL-U read as written."""
+    marks = [script_marks(pair.a, layer), script_marks(pair.b, layer)]
+    if marks[0] is None or marks[1] is None:
+        return
+    after: list[dict[str, int]] = [{}, {}]
+    for k, (doc, own, positions, out) in enumerate(
+        ((pair.a, marks[0], pair.positions_a, pair.marks_a), (pair.b, marks[1], pair.positions_b, pair.marks_b))
+    ):
+        rows = stream_rows(doc, rename)
+        for s in pair.speakers:
+            out[s] = own[rows[s]][positions[s]]
+            last = int(rows[s][-1]) if len(rows[s]) else len(own)
+            after[k][s] = int(own[last + 1]) if last + 1 < len(own) else -1
+    pair.marks_next = {s: (after[0][s], after[1][s]) for s in pair.speakers}
+    if layer == "edu":
+        _add_empty_nodes(pair, rename)
+
+
+def _add_empty_nodes(pair: AnnotationPair, rename: Mapping[str, str]) -> None:
+    """seg_eval.py counts empty nodes (``44.1``) as tokens: in EDU mode, where a stream's order does
+    not matter, both files' empty-node labels are added at the end of the stream's labels, paired in
+    order, where both files have as many (else the script refuses the files, and so are they left)."""
+    nodes = [empty_node_marks(pair.a), empty_node_marks(pair.b)]
+    if not nodes[0] and not nodes[1]:
+        return
+    rows = [stream_rows(pair.a, rename), stream_rows(pair.b, rename)]
+    for s in pair.speakers:
+        extra = [[m for r in rows[k][s].tolist() for m in nodes[k].get(r, ())] for k in (0, 1)]
+        if extra[0] and len(extra[0]) == len(extra[1]):
+            pair.marks_a[s] = np.concatenate([pair.marks_a[s], np.asarray(extra[0], dtype=pair.marks_a[s].dtype)])
+            pair.marks_b[s] = np.concatenate([pair.marks_b[s], np.asarray(extra[1], dtype=pair.marks_b[s].dtype)])
 
 
 def on_common_index(own: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -242,4 +310,9 @@ def speaker_streams(doc: Document, settings: dict[str, Any]) -> dict[str, np.nda
     streams: dict[str, list[int]] = {}
     for i, s in enumerate(doc.tokens["speaker"]):
         streams.setdefault(rename.get(s, s), []).append(i)
-    return {s: np.asarray(rows, dtype=np.int64) for s, rows in streams.items()}
+    out = {s: np.asarray(rows, dtype=np.int64) for s, rows in streams.items()}
+    if doc.meta.get("documents") and NO_DOCUMENT not in out:
+        # a CoNLL-U file whose documents were compared as one stream with a file without any
+        # (document_stream): that stream is every word in file order
+        out[NO_DOCUMENT] = np.arange(doc.n_tokens, dtype=np.int64)
+    return out

@@ -13,7 +13,7 @@ a note, since multi-coder agreement needs every coder on every item.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +21,12 @@ import numpy as np
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.boundary.masses import masses_from_codes
 from segagree.model import BoundaryScheme, Document
+from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.pairing import pair_annotations
+
+#: How two annotations of a text are paired, when not as ``agree`` pairs them (a corpus run pairs
+#: them as its tasks do: :func:`segagree.corpus.tasks.pair_as_run`).
+Pairer = Callable[[Document, Document], AnnotationPair]
 
 
 @dataclass
@@ -63,8 +68,10 @@ def add_text(
     scheme: BoundaryScheme | None = None,
     normalise_speakers: bool = True,
     speaker_map: Mapping[str, str] | None = None,
+    pairer: Pairer | None = None,
 ) -> None:
-    """Add one text's annotations (annotator -> Document) to ``panel``, or a note why not."""
+    """Add one text's annotations (annotator -> Document) to ``panel``, or a note why not: each
+    paired with the first on ``layer`` as ``agree`` pairs them, or by ``pairer``."""
     names = list(docs)
     for name in names:
         if name not in panel.annotators:
@@ -74,14 +81,18 @@ def add_text(
     shared: list[str] | None = None
     for name in names[1:]:
         try:
-            pair = pair_annotations(
-                docs[first],
-                docs[name],
-                layer=layer,
-                scheme=scheme,
-                speaker_map=speaker_map,
-                normalise_speakers=normalise_speakers,
-                common_speakers=True,
+            pair = (
+                pairer(docs[first], docs[name])
+                if pairer is not None
+                else pair_annotations(
+                    docs[first],
+                    docs[name],
+                    layer=layer,
+                    scheme=scheme,
+                    speaker_map=speaker_map,
+                    normalise_speakers=normalise_speakers,
+                    common_speakers=True,
+                )
             )
         except SegagreeError as err:
             panel.notes.append(f"{text}: left out ({first} and {name} cannot be paired: {err})")
