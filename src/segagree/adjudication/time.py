@@ -338,6 +338,16 @@ def adjudicate_time(
         raise SegagreeError("no gold unit: every decision is none or empty", path=workbook)
     report.units = len(gold)
     settings = next((r.get("_settings") for r in rows if r.get("_settings")), None) or {}
+    window = settings.get("window")
+    if isinstance(window, dict):
+        # The review saw the window's units only, clipped at its edges: a gold from it would lose the
+        # units outside and keep clipped times.
+        raise SegagreeError(
+            f"the review was made with --window {window.get('start')},{window.get('end')}: its units are clipped to "
+            "the window and those outside are not in it, so no gold file is written from it; review the whole "
+            "recording (without --window) to adjudicate",
+            path=workbook,
+        )
     reference, why = reference_file(workbook, settings, annotators, Path(output), fmt)
     for u in sorted(gold, key=lambda u: (u["start"], u["end"])):
         report.by_tier.setdefault(u["speaker"], Counter())[u["taken"]] += 1

@@ -26,13 +26,15 @@ if TYPE_CHECKING:
 
 class TimeReviewOutcome(TypedDict):
     """What :func:`review_time` wrote: the workbook or page, the measure whose alignment it lists, the
-    number of aligned groups, the groups per kind and the timeline plots."""
+    number of aligned groups, the groups per kind, the timeline plots and the reading's notes (what was
+    skipped, the window)."""
 
     path: str
     measure: str
     groups: int
     kinds: dict[str, int]
     plots: list[str]
+    notes: list[str]
     cues: str
 
 
@@ -184,8 +186,9 @@ def review_time(
     :func:`review`'s ``cues`` (None: when a recording is found).
 
     Returns:
-        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "cues"}``; ``cues`` is
-        ``cues from NAME``, the reason there are none, or empty.
+        ``{"path", "measure", "groups", "kinds": {kind: n}, "plots": [paths], "notes": [...], "cues"}``;
+        ``notes`` are the reading's (the window, skipped CHAT utterances); ``cues`` is ``cues from NAME``,
+        the reason there are none, or empty.
 
     Raises:
         MissingFileError: a file is not there (also a ``FileNotFoundError``).
@@ -239,7 +242,15 @@ def review_time(
         path = write_time_review(output, rows, list(timed.annotators), settings, extra)
     plots = write_timeline_plots(Path(plot), timed.speakers, alignments) if plot is not None else []
     kinds = dict(Counter(r["kind"] for r in rows))
-    return {"path": str(path), "measure": name, "groups": len(rows), "kinds": kinds, "plots": plots, "cues": said}
+    return {
+        "path": str(path),
+        "measure": name,
+        "groups": len(rows),
+        "kinds": kinds,
+        "plots": plots,
+        "notes": list(timed.notes),
+        "cues": said,
+    }
 
 
 def _recorded_sources(sources: Sequence[DocumentLike] | DocumentLike, output: Path) -> list[dict[str, str]]:

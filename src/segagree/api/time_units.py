@@ -29,6 +29,8 @@ def read_time_units(
     missing_as_empty: bool = False,
     time_unit: str = "s",
     text_column: str | None = None,
+    window: tuple[float, float] | None = None,
+    untimed: str = "skip",
     **options: Any,
 ) -> TimedUnits:
     """Units in time per annotator and speaker (:class:`segagree.scoring.time.units.TimedUnits`), read by
@@ -53,6 +55,11 @@ def read_time_units(
         missing_as_empty: score a tier only some annotators' files have (default: left out, listed).
         time_unit, text_column: a units table's time unit (``s``/``ms``, or ``index``: integer positions with
             no unit and no limit) and recording column.
+        window: (start, end) seconds: only the units within it are scored, a unit crossing an edge clipped to
+            it, and the window is the continuum (ACLEW-style sampled minutes of a day-long recording); the
+            result's ``window`` says how many units were scored, clipped and left out.
+        untimed: ``skip`` (default): CHAT utterances without a time bullet are left out and listed in the
+            notes; ``refuse``: such a file is an error.
 
     Raises:
         MissingFileError: a file is not there (also a ``FileNotFoundError``).
@@ -87,6 +94,8 @@ def read_time_units(
         missing_as_empty,
         time_unit,
         text_column,
+        window=window,
+        untimed=untimed,
     )
     return read_timed_units(items, how, named)  # type: ignore[arg-type]
 

@@ -52,6 +52,19 @@ def _plan_options() -> list[Callable[[F], F]]:
             "each recording is a text on its own continuum.",
         ),
         click.option(
+            "--window",
+            metavar="START,END",
+            help="With --time: score only the units within START,END seconds (units crossing an edge are "
+            "clipped to it; the window is the continuum), e.g. one sampled stretch of a day-long recording.",
+        ),
+        click.option(
+            "--untimed",
+            type=click.Choice(("skip", "refuse")),
+            default="skip",
+            show_default=True,
+            help="With --time: CHAT utterances without a time bullet are skipped and listed, or refused.",
+        ),
+        click.option(
             "--memory-budget",
             metavar="MB",
             type=click.IntRange(min=1),
@@ -230,6 +243,8 @@ def plan_reading(opts: dict[str, Any]) -> dict[str, Any]:
         "time_unit": opts.get("time_unit") or "s",
         "text_column": opts.get("text_column"),
         "speaker_map": opts.get("speaker_map"),
+        "window": _pair(opts.get("window"), "--window"),
+        "untimed": opts.get("untimed") or "skip",
     }
 
 
@@ -345,6 +360,8 @@ def run_time_review(
     done(f"wrote {out['path']}: {out['groups']} aligned groups of {out['measure']} ({kinds})")
     for path in out["plots"]:
         done(f"wrote {path}: the units and their alignment")
+    for note in out.get("notes", []):
+        say(f"note: {note}")
     if page:
         done(api.review_page_media(out["path"]))
     if out.get("cues"):

@@ -183,6 +183,8 @@ def run(
         }
         if not given_only(time_unit=time_opts.get("time_unit")):  # segagree.toml's [time] time_unit, else s
             keywords["reading"].pop("time_unit", None)
+        if keywords["reading"].get("window") is None:  # segagree.toml's [time] window, else none
+            keywords["reading"].pop("window", None)
     else:
         keywords = {
             "kappa": kappa,

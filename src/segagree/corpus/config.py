@@ -46,6 +46,7 @@ Example (every key optional; these are the defaults)::
     # samples = 30               # gamma: sampled continua; tolerance, seed, alpha, beta ... too
     # jobs = 2                   # gamma's own sample workers (--sample-jobs)
     # time_unit = "index"        # units tables: s (default), ms or index (integer positions)
+    # window = [600, 900]        # score only these seconds of every text (--window)
 """
 
 from __future__ import annotations
@@ -155,6 +156,7 @@ TIME_SETTINGS = frozenset(
     {"measures", "category", "alpha", "beta", "delta_empty", "samples", "seed", "sampler", "jobs"}
     | {"tolerance", "min_overlap", "resolution", "gamma_cat_variant", "collar", "skip_overlap", "convention", "uem"}
     | {"time_unit"}  # how units tables are read (s, ms or index), not a measure parameter
+    | {"window"}  # the stretch scored, [START, END] seconds (the continuum), not a measure parameter
 )
 REPORT_PLOTS = ("corpus", "all")
 

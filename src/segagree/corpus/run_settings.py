@@ -73,7 +73,7 @@ def time_settings(
 
     base = config if isinstance(config, RunConfig) else load_config(Path(config) if config else None, corpus)
     table = dict(base.time)
-    reading_keys = ("measures", "category", "time_unit")  # not measure parameters
+    reading_keys = ("measures", "category", "time_unit", "window")  # not measure parameters
     given = {**{k: v for k, v in table.items() if k not in reading_keys}, **(params or {})}
     if seed is not None:
         given["seed"] = seed
@@ -84,8 +84,20 @@ def time_settings(
         scheme=scheme,
         options=options,
         time_unit=str(table.get("time_unit", "s")),
+        window=_window(table.get("window")),
     )
     return TimeConfig(list(measures or table.get("measures") or []), given, how)
+
+
+def _window(value: Any) -> tuple[float, float] | None:
+    """``[time] window = [START, END]`` of segagree.toml (seconds), checked."""
+    if value is None:
+        return None
+    from segagree.scoring.time.units import check_window
+
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise UsageError(f"segagree.toml: [time] window takes [START, END] in seconds, not {value!r}")
+    return check_window((value[0], value[1]))
 
 
 def review_settings(

@@ -71,6 +71,10 @@ class TimeConfig:
             out["time_unit"] = how.time_unit
         if how.text_column:
             out["text_column"] = how.text_column
+        if how.window is not None:
+            out["window"] = list(how.window)
+        if how.untimed != "skip":
+            out["untimed"] = how.untimed
         return {**out, **how.options}
 
     def to_dict(self) -> dict[str, Any]:

@@ -73,6 +73,9 @@ EXTENSIONS = {
 }
 
 
+# Format names that also choose a reader option (the separator of a delimited table).
+ALIAS_OPTIONS = {"tsv": {"delimiter": "\t"}, "csv": {"delimiter": ","}}
+
 # Names users type for a format (matched case-insensitively, like the format names).
 ALIASES = {
     "txt": "text",
@@ -150,6 +153,8 @@ def read_document(
             forces the text encoding of the readers that decode text.
     """
     adapter = format_for(path, fmt)
+    for name, value in ALIAS_OPTIONS.get((fmt or "").strip().lower().lstrip("."), {}).items():
+        options.setdefault(name, value)
     # A WebVTT/SRT hybrid named .srt (WEBVTT header, SubRip numbers): the WebVTT reader takes it.
     hybrid = adapter.name == "srt" and not fmt and has_webvtt_signature(Path(path))
     if hybrid:

@@ -19,6 +19,9 @@ from segagree.model.losses import LossReport
 
 # Formats that keep meta whole (the native JSON) or whose own writer reports its keys.
 _KEEPS_ALL = {"json"}
+# (target, source) pairs where the target's writer carries the source's kept data in the file: an
+# ELAN file written from CHAT keeps the CHAT header in a property (segagree.formats.chat.elan_bridge).
+_CARRIED = {("eaf", "chat")}
 
 
 def _chat(doc: Document) -> list[str]:
@@ -164,7 +167,7 @@ def note_foreign_meta(doc: Document, target: str, losses: LossReport) -> None:
     if target in _KEEPS_ALL:
         return
     for fmt, held in _FOREIGN.items():
-        if fmt == target:
+        if fmt == target or (target, fmt) in _CARRIED:
             continue
         what = held(doc)
         if what:

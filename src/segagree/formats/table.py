@@ -37,6 +37,7 @@ from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
 from segagree.files.xlsx_guard import check_workbook
 from segagree.formats.base import Adapter, note_speaker_order
+from segagree.formats.elan.tab_export import read_export, sniff
 from segagree.formats.endnotes import endnote_text, is_pause, split_endnote, unit_layer_to_write
 from segagree.formats.kept_meta import note_words_between_spaces
 from segagree.formats.timing import BadTime, parse_seconds
@@ -133,8 +134,7 @@ def _xlsx_cell(value: Any) -> str:
     return str(value)
 
 
-def _load_delimited(path: Path, sep: str, encoding: str | None, losses: LossReport) -> _Table:
-    text = decode_text(read_bytes(path), path, encoding=encoding, losses=losses)
+def _load_delimited(path: Path, sep: str, text: str) -> _Table:
     # Python's csv refuses a cell over 131,072 characters by default; a cell may be as long as
     # the file (whose size the memory check of read_bytes bounds).
     if csv.field_size_limit() < len(text):
@@ -225,15 +225,34 @@ def _column(columns: list[str], names: tuple[str, ...]) -> int | None:
     return None
 
 
-def read(path: Path, *, scheme: BoundaryScheme, encoding: str | None = None, **_: Any) -> Document:
-    """Read a CSV/TSV/XLSX table of units (see module docstring)."""
+def read(
+    path: Path,
+    *,
+    scheme: BoundaryScheme,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    **_: Any,
+) -> Document:
+    """Read a CSV/TSV/XLSX table of units (see module docstring).
+
+    ``delimiter`` is the separator of a delimited file (default: a tab in ``.tsv``, else a comma;
+    ``--from tsv`` gives a tab, ``--from csv`` a comma, whatever the extension). An ELAN tab-delimited
+    (or CSV) export is recognised by its columns (:mod:`segagree.formats.elan.tab_export`).
+    """
     path = Path(path)
     losses = read_losses()
     suffix = path.suffix.lower()
-    if suffix in (".xlsx", ".xlsm"):
+    if suffix in (".xlsx", ".xlsm") and delimiter is None:
         table = _load_xlsx(path, losses)
     else:
-        table = _load_delimited(path, "\t" if suffix == ".tsv" else ",", encoding, losses)
+        sep = delimiter or ("\t" if suffix == ".tsv" else ",")
+        text = decode_text(read_bytes(path), path, encoding=encoding, losses=losses)
+        first = next((line for line in text.splitlines() if line.strip()), "").split(sep)
+        table_header = _column(first, SPEAKER_NAMES) is not None and _column(first, TEXT_NAMES) is not None
+        shape = None if table_header else sniff(text, sep)
+        if shape is not None:
+            return read_export(path, text, shape, scheme, sep=sep, source_format="table", losses=losses)
+        table = _load_delimited(path, sep, text)
     columns = table.columns
     dupes = sorted(c for c, n in Counter(columns).items() if n > 1)  # one pass: a header may have 100,000 columns
     if dupes:

@@ -21,6 +21,9 @@ Layout (``layout="dubois"``, extensions ``.txt``/``.trn``)::
 Rezonator's import layout (``layout="rezonator"``): tab-separated ``participant``, ``start``,
 ``end``, ``text`` with a header row; this is what Rezonator's transcription import reads, so
 annotations can go back into Rezonator. The reader recognises it by its header.
+
+ELAN's tab-delimited export (tier, participant, times, value; :mod:`segagree.formats.elan.tab_export`)
+is recognised by its columns and read as tiers of timed units.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from segagree.errors import InputError
 from segagree.files.encoding import decode_text
 from segagree.files.memory import read_bytes
 from segagree.formats.base import Adapter, note_speaker_order
+from segagree.formats.elan.tab_export import read_export, sniff
 from segagree.formats.endnotes import endnote_text, looks_like_endnote, split_endnote, unit_layer_to_write
 from segagree.formats.kept_meta import note_words_between_spaces
 from segagree.formats.timing import BadTime, parse_seconds
@@ -82,6 +86,9 @@ def read(
         if not units:
             raise InputError("no units: every line is empty", path=path)
         return from_units(Path(path).stem, units, meta={"layout": "rezonator"}, **common)
+    shape = sniff(text)
+    if shape is not None:
+        return read_export(Path(path), text, shape, scheme, sep="\t", source_format="text", losses=losses)
     cols = _dubois_units(lines, path, scheme, glued)
     del text, lines, first  # (the file's text is no longer needed: free it before the Document is built)
     if not cols.sizes:
@@ -288,7 +295,7 @@ def _num(value: float) -> str:
 ADAPTER = Adapter(
     name="text",
     extensions=(".txt", ".trn"),
-    description="Du Bois-style transcript, one unit per line (or Rezonator's tab-separated import)",
+    description="Du Bois transcript, one unit per line (or Rezonator's tab-separated import); reads ELAN's tab export",
     read=read,
     write=write,
 )

@@ -91,7 +91,7 @@ def _time_input() -> dict[str, Rule]:
 
 def _plan(run: bool = False) -> dict[str, Rule]:
     """The annotation plan's options (cli.agree_time._plan_options); agree and review also print it (--plan)."""
-    rules = {f: Rule((TIME,)) for f in ("--missing-as-empty", "--time-unit", "--text-column")}
+    rules = {f: Rule((TIME,)) for f in ("--missing-as-empty", "--time-unit", "--text-column", "--window", "--untimed")}
     rules["--memory-budget"] = Rule((TIME,), "memory_budget_mb")  # gamma's alignment (its cards)
     return {**rules, "--annotators": Rule((TIME,))} if run else {**rules, "--plan": Rule((TIME,))}
 

@@ -539,6 +539,26 @@ def _header_lines(chat_meta: dict[str, Any], decl: list[dict[str, str]], losses:
     return header
 
 
+def reads_back(
+    content: str, toks: list[str], boundary: int, scheme: BoundaryScheme, *, ca: bool, iu_layout: bool
+) -> bool:
+    """Whether a main tier's content reads back as these words and this boundary."""
+    back, term = tokenise(content, ca=ca, lower=ca and not iu_layout)
+    return (back or [NO_WORDS]) == toks and continuing_default(term, scheme, iu_layout) == boundary
+
+
+def raw_fits(
+    raw: str, toks: list[str], boundary: int, s: float, e: float, scheme: BoundaryScheme, *, ca: bool, iu_layout: bool
+) -> bool:
+    """Whether a unit's line(s) as read (``chat_raw``) still hold its words, boundary and times."""
+    start, end = span(bullet_times_quiet(raw))
+    if start is None or end is None or start > end:  # (a reversed bullet is read as no times)
+        same_times = math.isnan(s) and math.isnan(e)
+    else:
+        same_times = start == s and end == e
+    return same_times and reads_back(content_of(raw.split("\n")), toks, boundary, scheme, ca=ca, iu_layout=iu_layout)
+
+
 # The token columns a write reads per unit (CHAT's own lines as read, and the terminator).
 _WRITE_COLUMNS = ("chat_before", "chat_raw", "chat_deps", "chat_code", "terminator")
 
@@ -575,17 +595,10 @@ class _Writing:
         self.counts[what] = self.counts.get(what, 0) + int(n)
 
     def reads_back(self, content: str, toks: list[str], boundary: int) -> bool:
-        back, term = tokenise(content, ca=self.ca, lower=self.ca and not self.iu_layout)
-        return (back or [NO_WORDS]) == toks and continuing_default(term, self.scheme, self.iu_layout) == boundary
+        return reads_back(content, toks, boundary, self.scheme, ca=self.ca, iu_layout=self.iu_layout)
 
     def raw_fits(self, raw: str, toks: list[str], boundary: int, s: float, e: float) -> bool:
-        """Whether the unit's line(s) as read still hold its words, boundary and times."""
-        start, end = span(bullet_times_quiet(raw))
-        if start is None or end is None or start > end:  # (a reversed bullet is read as no times)
-            same_times = math.isnan(s) and math.isnan(e)
-        else:
-            same_times = start == s and end == e
-        return same_times and self.reads_back(content_of(raw.split("\n")), toks, boundary)
+        return raw_fits(raw, toks, boundary, s, e, self.scheme, ca=self.ca, iu_layout=self.iu_layout)
 
     def unit_lines(self, u: Any) -> list[str]:
         """The lines of one unit: those read where they still fit, else a new line."""

@@ -62,7 +62,11 @@ annotation per unit whose value is the tokens joined by spaces, plus
 ``" " + symbol`` when the boundary is typed; and a ``<speaker>-words`` child tier (type
 ``words``, ``Symbolic_Subdivision``) with the tokens, so they round-trip exactly. Units of one
 speaker that overlap in time go to an extra tier ``<speaker> (2)`` with the same participant,
-since ELAN forbids overlaps within a tier. Times are written in ms (``times-rounded`` loss if
+since ELAN forbids overlaps within a tier (each such unit listed, ``units-moved``). A document
+read from CHAT has a tier per speaker code whose values are its main tiers as written, its
+dependent tiers as ``mor@CHI`` child tiers, and what ELAN has no place for in a header property,
+so that reading the file back gives the CHAT file again (:mod:`segagree.formats.chat.elan_bridge`).
+Times are written in ms (``times-rounded`` loss if
 that loses precision); a document without times gets invented times, 1 s per unit in
 discourse order (``times-invented`` loss, and a header property so that reading it back gives
 NaN times again); units without a time get unaligned slots (``times-unaligned``). ELAN has no
@@ -82,7 +86,7 @@ import operator
 import re
 import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,6 +98,19 @@ from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.files.memory import read_bytes
 from segagree.files.xml import parse_xml
 from segagree.formats.base import Adapter
+from segagree.formats.chat.elan_bridge import (
+    PROP_CHAT,
+    WRITTEN_COLUMNS,
+    ChatForElan,
+    add_dependent_tiers,
+    chat_for_elan,
+    chat_stash,
+    dependent_tier_ids,
+    discourse_order,
+    is_chat_file,
+    restore_chat_columns,
+    value_boundary,
+)
 from segagree.formats.checks import check_times
 from segagree.formats.elan.parse import EafFile, read_structure
 from segagree.formats.elan.xml_text import eaf_bytes
@@ -119,7 +136,7 @@ TIMED_DEPENDENT = ("Included_In", "Time_Subdivision")
 KNOWN_VERSIONS = ("2.7", "2.8", "3.0")
 UNNAMED = "(unnamed)"  # the tier id of a speaker whose name is blank
 # Header properties that the writer computes itself (never copied from a source file).
-OWN_PROPERTIES = (PROP_WORDS, PROP_TIMES, "lastUsedAnnotation")
+OWN_PROPERTIES = (PROP_WORDS, PROP_TIMES, PROP_CHAT, "lastUsedAnnotation")
 
 
 @contextlib.contextmanager
@@ -344,9 +361,15 @@ def read(
     for tier_index, tier in enumerate(chosen):
         _collect_tier_units(view, tier, tier_index, speaker_from, found)
     found.units.sort(key=_first)
+    chat = is_chat_file(props) and own_words
+    if chat:
+        found.units = discourse_order(found.units, props, aid_at=2, start_at=6)
+        found.used |= dependent_tier_ids(eaf)
     if found.duplicates:
         log.debug("%s: duplicate annotation ids %s (all annotations kept)", path, found.duplicates)
-    built = _unit_columns(found, scheme, own_words, times_invented, path)
+    chat_meta = (chat_stash(props).get("meta") or {}) if chat else {}
+    layout = {"iu_layout": bool(chat_meta.get("iu_layout")), "ca": bool(chat_meta.get("ca"))}
+    built = _unit_columns(found, scheme, own_words, times_invented, path, chat=chat, chat_layout=layout)
     empty = _empty_tiers(view, dependent_tiers) if (empty_tiers or not chosen) else []
     if not built.tiers and not empty:
         raise InputError(f"the unit tiers {chosen} hold no tokens", path=path)
@@ -372,6 +395,9 @@ def read(
     # Each unit's source, as token columns.
     doc.set_column("tier", np.repeat(np.asarray(built.tiers, dtype=object), built.cols.sizes))
     doc.set_column("annotation_id", np.repeat(np.asarray(built.aids, dtype=object), built.cols.sizes))
+    if chat:
+        # Written from CHAT: its main tiers, dependent tiers and header come back (formats.chat.elan_bridge).
+        restore_chat_columns(doc, eaf, built.tiers, built.aids, props)
     _note_read_losses(doc.losses, eaf, view, ignored, found.empty, built.dropped, found.word_tiers, own_words)
     for tier in ignored:
         keep_structure(doc, f"tier {tier!r}", len(eaf.tiers[tier].aligned) + len(eaf.tiers[tier].refs))
@@ -530,10 +556,18 @@ def _collect_tier_units(view: _EafView, tier: str, tier_index: int, speaker_from
 
 
 def _unit_columns(
-    found: _RawUnits, scheme: BoundaryScheme, own_words: bool, times_invented: bool, path: Path
+    found: _RawUnits,
+    scheme: BoundaryScheme,
+    own_words: bool,
+    times_invented: bool,
+    path: Path,
+    *,
+    chat: bool = False,
+    chat_layout: dict[str, bool] | None = None,
 ) -> _Built:
     """Each unit's tokens and endnote (from its words, else its value) as Document columns.
-    Filled directly (a dict per unit and from_units cost a second of a 250k-word file)."""
+    Filled directly (a dict per unit and from_units cost a second of a 250k-word file). In a file
+    written from CHAT (``chat``) the value is the main tier as written: its terminator is the endnote."""
     unclassified = scheme.unclassified_code
     built = _Built(UnitColumns())
     cols = built.cols
@@ -552,13 +586,14 @@ def _unit_columns(
         t_ends: list[float] = []
         if texts:
             toks, code = _endnote_with_words(texts, value, scheme, own_words)
+            if chat:
+                toks, code = texts, value_boundary(value, scheme, **(chat_layout or {}))
             # The unit's own text is not kept when it says something else than its words.
             symbol = ""
             if code is not None:
                 symbol = symbols.get(code) or symbols.setdefault(code, endnote_text(code, scheme))
-            if " ".join(value.split()) != " ".join(toks + ([symbol] if symbol else [])) and not _spells_words(
-                value, toks, code, scheme
-            ):
+            spelled = " ".join(value.split()) == " ".join(toks + ([symbol] if symbol else []))
+            if not (spelled or chat or _spells_words(value, toks, code, scheme)):
                 built.value_differs.append(aid)
             # Symbolic words have no times: as NaN token times, they changed nothing.
             timed = timed[: len(toks)]
@@ -806,12 +841,17 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     eaf.add_property(PROP_WORDS, PROP_WORDS_VALUE)
     if invent:
         eaf.add_property(PROP_TIMES, PROP_TIMES_VALUE)
-    _note_dropped(doc, units, losses)
+    chat = chat_for_elan(doc, units, layer.scheme, losses)  # a CHAT document: its main and dependent tiers as written
+    _note_dropped(doc, units, losses, written=WRITTEN_COLUMNS if chat else (), silent_kept=chat is not None)
     spans = _unit_spans(doc, units, invent, losses)
-    tiers = _TierPlan.of(doc, units, spans, losses)
-    _note_reordering(units, spans, tiers, losses)
+    tiers = _TierPlan.of(doc, units, spans, losses, tier_names=chat.codes if chat else None)
+    if chat is None:  # (a CHAT document's utterance order is kept in its header property)
+        _note_reordering(units, spans, tiers, losses)
     word_tier_of = tiers.add_to(eaf, doc)
-    _add_annotations(eaf, doc, units, spans, tiers.tier_of_unit, word_tier_of, layer.scheme, losses)
+    values = chat.values if chat else None
+    aids = _add_annotations(eaf, doc, units, spans, tiers.tier_of_unit, word_tier_of, layer.scheme, losses, values)
+    if chat:
+        _add_chat(eaf, chat, aids, tiers.tier_of_unit)
     try:
         data = eaf_bytes(eaf)  # (pympi's to_adocument and ElementTree's write, byte for byte)
         if data is None:
@@ -823,6 +863,14 @@ def write(doc: Document, path: Path, *, losses: LossReport, **_: Any) -> None:
     except (ValueError, TypeError, KeyError, IndexError) as err:  # pympi on values it cannot hold
         log.debug("pympi could not write %s", path, exc_info=True)
         raise SegagreeError(f"cannot write this document as ELAN ({type(err).__name__})", path=path) from err
+
+
+def _add_chat(eaf: Any, chat: ChatForElan, aids: list[str], tier_of_unit: list[str]) -> None:
+    """A CHAT document's dependent tiers and the header property of what ELAN has no place for."""
+    add_dependent_tiers(eaf, chat, aids, tier_of_unit)
+    eaf.add_property(PROP_CHAT, chat.property_value(aids, tier_of_unit))
+    last = eaf.maxaid
+    eaf.properties = [(k, last if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
 
 
 def _note_inner_times(doc: Document, units: list[Any], losses: LossReport) -> None:
@@ -900,9 +948,18 @@ class _TierPlan:
 
     @classmethod
     def of(
-        cls, doc: Document, units: list[Any], spans: list[tuple[int | None, int | None]], losses: LossReport
+        cls,
+        doc: Document,
+        units: list[Any],
+        spans: list[tuple[int | None, int | None]],
+        losses: LossReport,
+        tier_names: list[str | None] | None = None,
     ) -> _TierPlan:
-        source_tier = _unit_column(doc, units, "tier")
+        """The tier of each unit: ``tier_names`` (a CHAT document's speaker codes), else the source
+        tier (token column ``tier``), else the speaker; a unit overlapping an earlier unit of its
+        tier goes to an extra tier (ELAN's tiers hold no overlapping annotations), each one listed."""
+        source_tier = tier_names if tier_names is not None else _unit_column(doc, units, "tier")
+        moved: list[str] = []
         taken: set[str] = set()
         renamed: list[str] = []
         tier_of_unit: list[str] = []
@@ -919,6 +976,8 @@ class _TierPlan:
                 tid = key[1] if not slots else f"{key[1]} ({len(slots) + 1})"
                 while tid in taken:
                     tid += "_"
+                if slots:
+                    moved.append(f"{u.speaker} {_seconds_text(s)}-{_seconds_text(e)} s on {tid!r}")
                 if tid != key[1] and wanted:
                     renamed.append(wanted)
                 taken.add(tid)
@@ -931,6 +990,14 @@ class _TierPlan:
                 "units of these tiers overlap or share a tier name with another speaker; "
                 "they are written on extra tiers",
                 where=", ".join(dict.fromkeys(renamed)),
+            )
+        if moved:
+            losses.add(
+                "units-moved",
+                "units overlapping an earlier unit of their tier (an ELAN tier holds no overlapping annotations) "
+                "are written on an extra tier of their speaker",
+                where="; ".join(moved),
+                count=len(moved),
             )
         return cls(tier_of_unit, tiers_of, taken, list(doc.speakers))
 
@@ -966,6 +1033,10 @@ class _TierPlan:
         return word_tier_of
 
 
+def _seconds_text(ms: int | None) -> str:
+    return "?" if ms is None else f"{ms / 1000:g}"
+
+
 def _note_speaker_names(doc: Document, units: list[Any], losses: LossReport) -> None:
     """Speaker names ELAN gives back otherwise: trimmed, or the placeholder for a blank one."""
     padded = [s for s in doc.speakers if s.strip() and s != s.strip()]
@@ -993,9 +1064,11 @@ def _add_annotations(
     word_tier_of: dict[str, str],
     scheme: BoundaryScheme,
     losses: LossReport,
-) -> None:
+    values: list[str | None] | None = None,
+) -> list[str]:
     """Time slots (numbered in time order, unaligned ones last, as ELAN writes them), each unit
-    as an aligned annotation and each of its tokens as a symbolic word annotation."""
+    as an aligned annotation (its value ``values[i]`` when given, else its tokens and endnote) and
+    each of its tokens as a symbolic word annotation; the unit annotations' ids."""
     times = sorted({t for span in spans for t in span if t is not None})
     slot_of = {t: f"ts{i}" for i, t in enumerate(times, start=1)}
     for t, sid in slot_of.items():
@@ -1021,13 +1094,19 @@ def _add_annotations(
         eaf.timeslots[f"ts{n_slots}"] = None
         return f"ts{n_slots}"
 
+    aids: list[str] = []
+    given = values if values is not None else [None] * len(units)
     originals = unit_values(doc, units)
-    for u, (s, e), tid, kept, original in zip(units, spans, tier_of_unit, kept_ids, originals, strict=True):
+    rows = zip(units, spans, tier_of_unit, kept_ids, given, originals, strict=True)
+    for u, (s, e), tid, kept, as_written, original in rows:
         toks = [str(text[r]) for r in u.rows]
         symbol = endnote_text(u.boundary, scheme)
-        # A unit unchanged since reading keeps its value as the annotator wrote it.
-        value = original if original is not None else " ".join(toks) + (f" {symbol}" if symbol else "")
+        # A CHAT main tier as written; else a unit unchanged since reading keeps its value as the annotator wrote it.
+        if as_written is None:
+            as_written = original
+        value = as_written if as_written is not None else " ".join(toks) + (f" {symbol}" if symbol else "")
         aid = kept or new_aid()
+        aids.append(aid)
         eaf.tiers[tid][0][aid] = (slot(s), slot(e), value, None)
         eaf.annotations[aid] = tid
         prev = None
@@ -1041,6 +1120,7 @@ def _add_annotations(
     eaf.maxaid, eaf.maxts = last_aid, n_slots
     # ELAN continues numbering new annotations from this property.
     eaf.properties = [(k, last_aid if k == "lastUsedAnnotation" else v) for k, v in eaf.properties]
+    return aids
 
 
 # XML 1.0 forbids these characters anywhere in a document; ElementTree would write them anyway.
@@ -1136,9 +1216,13 @@ def _kept_annotation_ids(doc: Document, units: list[Any], losses: LossReport) ->
     return out
 
 
-def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
-    """Token columns, empty tokens and speakers without units that the file will not give back."""
-    extra = [c for c in doc.meta_columns() if c not in ("tier", "annotation_id")]
+def _note_dropped(
+    doc: Document, units: list[Any], losses: LossReport, written: Sequence[str] = (), silent_kept: bool = False
+) -> None:
+    """Token columns, empty tokens and speakers without units that the file will not give back
+    (``written``: columns the file holds otherwise, a CHAT document's lines; ``silent_kept``: the
+    speakers are kept in a header property, a CHAT document's)."""
+    extra = [c for c in doc.meta_columns() if c not in ("tier", "annotation_id", *written)]
     note_dropped_columns(doc, extra, "an ELAN file", losses)
     for col in ("tier", "annotation_id"):
         if col in doc.tokens.columns:
@@ -1149,7 +1233,7 @@ def _note_dropped(doc: Document, units: list[Any], losses: LossReport) -> None:
     blank = int((doc.tokens["text"].astype(str).str.strip() == "").sum())
     losses.add_count("tokens-dropped", "empty tokens are written but read back as nothing", blank)
     silent = [s for s in doc.speakers if not (doc.tokens["speaker"] == s).any()]
-    if silent:
+    if silent and not silent_kept:
         losses.add("speakers-dropped", "speakers without tokens have no tier", where=", ".join(silent))
 
 

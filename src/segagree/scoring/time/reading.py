@@ -17,16 +17,19 @@ from typing import Any
 
 from segagree.errors import InputError, UsageError
 from segagree.formats import format_for, read_document
+from segagree.formats.elan.tab_export import is_elan_export
 from segagree.model import Document
 from segagree.scoring.time.plan import DEFAULT_GAP_LABELS, PlanRow, TimePlan, match_tiers, select_tiers
 from segagree.scoring.time.units import (
     CATEGORY_MODES,
     SINGLE,
+    UNTIMED_MODES,
     RawUnit,
     TimedUnits,
     UnitReading,
     build_timed_units,
     check_unit,
+    check_window,
     document_units,
     reader_notes,
 )
@@ -122,7 +125,13 @@ def _built(
     units: list[RawUnit], found: Sequence[str], how: UnitReading, plan: TimePlan, notes: list[str]
 ) -> TimedUnits:
     timed = build_timed_units(
-        units, found, annotators=how.annotators, continuum=how.continuum, category=how.category, notes=notes
+        units,
+        found,
+        annotators=how.annotators,
+        continuum=how.continuum,
+        category=how.category,
+        notes=notes,
+        window=how.window,
     )
     plan.annotators = list(timed.annotators)
     timed.plan = plan
@@ -161,7 +170,7 @@ def _doc_tiers(doc: Document, units: Sequence[RawUnit], renames: Mapping[str, st
 def _file_units(doc: Document, annotator: str, how: UnitReading) -> tuple[list[RawUnit], list[str]]:
     """One annotator's units (speaker = the tier as renamed) and its tiers after ``--tier``."""
     renames = dict(how.speaker_map or {})
-    raw = document_units(doc, annotator, how.category, how.layer)
+    raw = document_units(doc, annotator, how.category, how.layer, untimed=how.untimed)
     raw = [_with(u, speaker=renames.get(u.speaker, u.speaker)) for u in raw]
     tiers = _doc_tiers(doc, raw, renames)
     spec = list(how.options.get("tiers") or [])
@@ -232,7 +241,7 @@ def _read_files(docs: Sequence[Document], how: UnitReading) -> TimedUnits:
 def _read_tiers(doc: Document, how: UnitReading) -> TimedUnits:
     """One file whose tiers are the annotators; a tier without units is one only when named."""
     gaps = _gap_set(how)
-    units, counted = _split_gaps(document_units(doc, None, how.category, how.layer), gaps)
+    units, counted = _split_gaps(document_units(doc, None, how.category, how.layer, untimed=how.untimed), gaps)
     named = list(how.annotator_tiers or []) or list(how.annotators or [])
     with_units = list(dict.fromkeys(u.annotator for u in units))
     tiers = list(dict.fromkeys([*doc.speakers, *with_units, *(t for t in named if t in doc.speakers)]))
@@ -266,7 +275,7 @@ def read_by_plan(
     if how.time_unit != "s" or how.text_column:
         raise UsageError("--time-unit and --text-column read units tables (CSV/TSV); these files are not units tables")
     for s in paths:
-        if looks_like_table(s) and how.fmt is None and not is_transcript_table(s):
+        if looks_like_table(s) and how.fmt is None and not (is_transcript_table(s) or is_elan_export(s)):
             raise InputError(
                 f"not a units table and not a transcript table (Speaker, Utterance); {expected_columns()}", path=s
             )
@@ -305,6 +314,15 @@ def check_category(category: str) -> None:
     """Refuse a category other than :data:`CATEGORY_MODES` (what a unit's category is)."""
     if category not in CATEGORY_MODES:
         raise UsageError(f"category must be one of {CATEGORY_MODES}, not {category!r}")
+
+
+def _check_reading(how: UnitReading) -> None:
+    """Refuse a category, an untimed mode or a window that cannot be (before any file is read)."""
+    check_category(how.category)
+    if how.untimed not in UNTIMED_MODES:
+        raise UsageError(f"untimed must be one of {UNTIMED_MODES}, not {how.untimed!r}")
+    if how.window is not None:
+        check_window(how.window)
 
 
 def annotator_names(
@@ -363,7 +381,7 @@ def read_timed_units(
     """Read units from files (one per annotator, one with a tier per annotator, or units tables)
     or Documents, by the annotation plan (:mod:`segagree.scoring.time.plan`); the result's ``plan``
     says how each file and tier was read. ``named`` maps annotator -> file (see :func:`annotator_names`)."""
-    check_category(how.category)
+    _check_reading(how)
     if not sources and not named:
         raise UsageError("give the annotation files (one per annotator), one file with --annotator-tier, or a table")
     items, names, notes = annotator_names(sources, named)
@@ -383,5 +401,5 @@ def read_annotator_files(files: Mapping[str, str | Path], how: UnitReading = _DE
     """Read one file per annotator whose name the caller gives (a corpus's ``TEXT.ANNOTATOR.EXT``),
     not the file stem; units tables name their own annotators (a header-only table declares the
     given name with no units)."""
-    check_category(how.category)
+    _check_reading(how)
     return read_by_plan([Path(p) for p in files.values()], _plan_reading(how), list(files))

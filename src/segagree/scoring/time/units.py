@@ -86,6 +86,7 @@ class TimedUnits:
     notes: list[str] = field(default_factory=list)
     plan: TimePlan | None = None
     recordings: dict[str, tuple[str, str]] = field(default_factory=dict)  # item -> (recording, speaker)
+    window: dict[str, Any] | None = None  # the time window and what it did to the units (see clip_to_window)
 
     def by_recording(self) -> dict[str, TimedUnits]:
         """One TimedUnits per recording (each a text of its own), or ``{"": self}`` without recordings."""
@@ -123,6 +124,8 @@ class TimedUnits:
         continua = {k: list(us.continuum) for k, us in self.speakers.items()}
         if any(tuple(c) != tuple(self.continuum) for c in continua.values()):
             out["continua"] = continua  # one per recording
+        if self.window is not None:
+            out["window"] = dict(self.window)
         if self.plan is not None:
             out["plan"] = self.plan.to_dict()
         return out
@@ -155,13 +158,69 @@ def _category(mode: str, label: str, code: int, scheme: BoundaryScheme) -> str |
     return label
 
 
+UNTIMED_MODES = ("skip", "refuse")
+
+
+def untimed_units(doc: Document, layer: str | None = None) -> list[Unit]:
+    """The units of a CHAT file that have no time at all (an utterance without a time bullet).
+
+    In CHAT a bullet times one utterance; an utterance without one is not part of the next (unlike a
+    subtitle line without an end, which runs on into the block's next line), so it is no unit in time.
+    """
+    if doc.source_format != "chat":
+        return []
+    starts, ends = doc.column("start"), doc.column("end")
+    return [u for u in doc.units(layer) if math.isnan(float(starts[u.rows[0]])) and math.isnan(float(ends[u.rows[-1]]))]
+
+
+def _untimed_lines(doc: Document, units: Sequence[Unit], shown: int = 3) -> str:
+    """The first of ``units`` as written (CHAT's main tier line), for messages."""
+    raw = doc.column("chat_raw") if "chat_raw" in doc.meta_columns() else None
+    text = doc.column("text")
+    lines = []
+    for u in units[:shown]:
+        line = str(raw[u.rows[0]]).splitlines()[0] if raw is not None and raw[u.rows[0]] else ""
+        lines.append(line.replace("\t", " ") or f"{u.speaker}: {' '.join(str(text[r]) for r in u.rows)}")
+    more = f" and {len(units) - shown} more" if len(units) > shown else ""
+    return "; ".join(repr(x[:60]) for x in lines) + more
+
+
+def untimed_note(doc: Document, layer: str | None = None) -> str | None:
+    """The note listing a CHAT file's utterances without a time bullet (None: there are none)."""
+    skipped = untimed_units(doc, layer)
+    if not skipped:
+        return None
+    name = Path(doc.source_path).name if doc.source_path else doc.name
+    return (
+        f"{name}: {len(skipped)} utterances without a time bullet are skipped ({_untimed_lines(doc, skipped)}); "
+        "--untimed refuse refuses such a file"
+    )
+
+
+def check_untimed(doc: Document, untimed: str, layer: str | None = None) -> None:
+    """Refuse a CHAT file with utterances without a time bullet when ``untimed`` is ``refuse``."""
+    if untimed not in UNTIMED_MODES:
+        raise UsageError(f"untimed must be one of {UNTIMED_MODES}, not {untimed!r}")
+    skipped = untimed_units(doc, layer)
+    if skipped and untimed == "refuse":
+        raise InputError(
+            f"{len(skipped)} utterances have no time bullet ({_untimed_lines(doc, skipped)}); time-based agreement "
+            "needs times (--untimed skip scores the timed utterances and lists these)",
+            path=doc.source_path or doc.name,
+        )
+
+
 def _timed_runs(doc: Document, layer: str | None) -> list[list[Unit]]:
     """The layer's units grouped into units in time: a unit without an end time (a subtitle line
-    inside a block) runs on into the next units of its speaker until one has an end time."""
+    inside a block) runs on into the next units of its speaker until one has an end time. CHAT
+    utterances without any time are left out (:func:`untimed_units`)."""
     ends = doc.column("end")
     runs: list[list[Unit]] = []
     open_run: dict[str, list[Unit]] = {}
+    skipped = {u.rows[0] for u in untimed_units(doc, layer)}
     for unit in doc.units(layer):
+        if unit.rows[0] in skipped:
+            continue
         run = open_run.setdefault(unit.speaker, [])
         run.append(unit)
         if not math.isnan(float(ends[unit.rows[-1]])):
@@ -171,15 +230,19 @@ def _timed_runs(doc: Document, layer: str | None) -> list[list[Unit]]:
     return runs
 
 
-def document_units(doc: Document, annotator: str | None, mode: str, layer: str | None = None) -> list[RawUnit]:
+def document_units(
+    doc: Document, annotator: str | None, mode: str, layer: str | None = None, *, untimed: str = "skip"
+) -> list[RawUnit]:
     """The units of a Document's layer as :class:`RawUnit` s.
 
     ``annotator`` None: every speaker (tier) of the document is an annotator (one tier per
     annotator); else every unit is that annotator's and keeps its speaker. The label is the unit's
     tokens joined by spaces, plus its endnote as a separate token (as the unit reads in ELAN or Praat);
     a unit without an end time joins the next ones up to one with an end (see :func:`_timed_runs`),
-    and its category is then the last one's endnote.
+    and its category is then the last one's endnote. CHAT utterances without a time bullet are
+    skipped (``untimed="skip"``, listed by :func:`reader_notes`) or refused (``"refuse"``).
     """
+    check_untimed(doc, untimed, layer)
     scheme = doc.layer(layer).scheme
     text, starts, ends = doc.column("text"), doc.column("start"), doc.column("end")
     out: list[RawUnit] = []
@@ -215,6 +278,9 @@ def reader_notes(doc: Document) -> list[str]:
     dropped = doc.meta.get("dropped_units")
     if dropped:
         notes.append(f"{name}: {len(dropped)} annotations holding only an endnote are not read as units")
+    untimed = untimed_note(doc)
+    if untimed:
+        notes.append(untimed)
     for item in doc.losses.notes:
         if item.kind == "dependent-tiers-read":
             notes.append(f"{name}: {item.message}; scored as tiers of their own (choose with --tier)")
@@ -315,6 +381,45 @@ def _recording_spans(
     return {rec: default_continuum(us) for rec, us in recordings.items()}
 
 
+def check_window(window: tuple[float, float]) -> tuple[float, float]:
+    """A time window as two finite seconds START < END (refused otherwise)."""
+    try:
+        start, end = float(window[0]), float(window[1])
+    except (TypeError, ValueError, IndexError):
+        raise UsageError(f"the window must be START,END in seconds, got {window!r}") from None
+    if not (math.isfinite(start) and math.isfinite(end) and 0 <= start < end):
+        raise UsageError(f"the window must be START,END with 0 <= START < END (seconds), got {window!r}")
+    return start, end
+
+
+def clip_to_window(units: Sequence[RawUnit], window: tuple[float, float]) -> tuple[list[RawUnit], dict[str, Any]]:
+    """The units within a time window and what was done: a unit crossing an edge is clipped to the
+    window (the continuum of gamma and alpha-U is the window, so no unit may reach beyond it), one
+    wholly outside is left out; a unit touching an edge from outside (ending at its start) is outside."""
+    start, end = window
+    kept: list[RawUnit] = []
+    clipped = outside = 0
+    for u in units:
+        inside = (u.start < end and u.end > start) or (u.start == u.end and start <= u.start <= end)
+        if not inside:
+            outside += 1
+            continue
+        s, e = max(u.start, start), min(u.end, end)
+        if (s, e) != (u.start, u.end):
+            clipped += 1
+            u = RawUnit(u.annotator, u.speaker, s, e, u.category, u.text, u.where, u.recording)
+        kept.append(u)
+    return kept, {"start": start, "end": end, "units": len(kept), "clipped": clipped, "outside": outside}
+
+
+def window_note(window: Mapping[str, Any]) -> str:
+    """The window in words, for the notes of a result."""
+    return (
+        f"window [{window['start']:g}, {window['end']:g}] s (the continuum): {window['units']} units scored, "
+        f"{window['clipped']} of them crossing an edge and clipped to it, {window['outside']} outside left out"
+    )
+
+
 def build_timed_units(
     units: Sequence[RawUnit],
     found: Sequence[str],
@@ -323,11 +428,21 @@ def build_timed_units(
     continuum: tuple[float, float] | None = None,
     category: str = "label",
     notes: Sequence[str] = (),
+    window: tuple[float, float] | None = None,
 ) -> TimedUnits:
-    """Group units by speaker into UnitSets over one continuum."""
+    """Group units by speaker into UnitSets over one continuum; with a ``window``, only the units
+    within it (:func:`clip_to_window`), over the window as the continuum."""
     order = _order_annotators(found, annotators)
     if len(order) < 2:
         raise UsageError(f"time-based agreement needs two or more annotators, got {order}")
+    clipped: dict[str, Any] | None = None
+    if window is not None:
+        window = check_window(window)
+        if continuum is not None and tuple(map(float, continuum)) != window:
+            raise UsageError("give a window or a continuum, not both (the window is the continuum)")
+        units, clipped = clip_to_window(units, window)
+        continuum = window
+        notes = [*notes, window_note(clipped)]
     span = default_continuum(units) if continuum is None else (float(continuum[0]), float(continuum[1]))
     if not (math.isfinite(span[0]) and math.isfinite(span[1]) and span[0] < span[1]):
         raise UsageError(f"the continuum must be START,END with START < END (seconds), got {span}")
@@ -344,7 +459,7 @@ def build_timed_units(
         by_speaker.setdefault(item_name(u.recording, u.speaker), []).append(u)
     spans = _recording_spans(units, span, given=continuum is not None)
     sets = {key: unit_set(us, order, spans[us[0].recording], key) for key, us in by_speaker.items()}
-    result = TimedUnits(order, sets, span, category, list(notes))
+    result = TimedUnits(order, sets, span, category, list(notes), window=clipped)
     result.recordings = {key: (us[0].recording, us[0].speaker) for key, us in by_speaker.items()}
     result.notes.extend(overlap_notes(result))
     return result
@@ -402,7 +517,9 @@ class UnitReading:
     ``gap_labels`` None: :data:`segagree.scoring.time.plan.DEFAULT_GAP_LABELS`; ``()``: none.
     ``speaker_map`` renames tiers (speakers) before they are matched across files;
     ``missing_as_empty`` scores a tier only some annotators have; ``time_unit`` and ``text_column``
-    read units tables (:mod:`segagree.scoring.time.units_table`)."""
+    read units tables (:mod:`segagree.scoring.time.units_table`); ``window`` scores only the units
+    within (START, END) seconds, clipped to it, over it as the continuum (:func:`clip_to_window`);
+    ``untimed`` skips (and lists) or refuses CHAT utterances without a time bullet."""
 
     annotators: Sequence[str] | None = None
     annotator_tiers: Sequence[str] | None = None
@@ -417,3 +534,5 @@ class UnitReading:
     missing_as_empty: bool = False
     time_unit: str = "s"
     text_column: str | None = None
+    window: tuple[float, float] | None = None
+    untimed: str = "skip"
