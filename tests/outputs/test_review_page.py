@@ -408,8 +408,11 @@ def test_exported_decisions_give_the_workbooks_gold_file(
     gold = read_document(gold_page)
     if not time_review:  # the decisions were applied: B's boundaries where B was chosen
         assert not np.array_equal(gold.layer("iu").boundaries, read_document(case["args"][0]).layer("iu").boundaries)
-    else:  # kim's, lee's and the edited units, none for 'none'
-        assert len(gold.units("iu")) == sum(c != "none" for c, _ in decided.values())
+    else:  # kim's, lee's and the edited units on the reference annotator's tier (kim), none for 'none';
+        # the other annotator's tier stays as it was
+        on_tier = [u.speaker for u in gold.units("iu")]
+        assert on_tier.count("kim") == sum(c != "none" for c, _ in decided.values())
+        assert on_tier.count("lee") == len(_units_b())
     _offline(browser, case)
 
 

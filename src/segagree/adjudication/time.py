@@ -276,16 +276,20 @@ def _origin(
 def _tier_name(settings: Mapping[str, Any], speaker: str, decision: str, annotators: list[str]) -> str:
     """The tier the gold unit goes to: the source tier (from the review's plan) of the chosen
     annotator's unit, or, for an edit, the tier every annotator's units of the speaker came
-    from; empty when the plan does not say (a decisions file, an older workbook)."""
+    from; the reference annotator's tier when each annotator has a tier of its own in one file;
+    empty when the plan does not say (a decisions file, an older workbook)."""
     rows = (settings.get("plan") or {}).get("rows") or []
     tiers = {
         str(r.get("annotator")): str(r.get("tier") or "")
         for r in rows
         if str(r.get("speaker") or "") == speaker and r.get("scored", True)
     }
+    names = {tiers.get(a, "") for a in annotators}
+    if len(names) > 1 and annotators:
+        # one tier per annotator in one file (--annotator-tier): the gold replaces the reference's tier
+        return tiers.get(annotators[0], "")
     if decision in tiers:
         return tiers[decision]
-    names = {tiers.get(a, "") for a in annotators}
     return names.pop() if len(names) == 1 else ""
 
 
