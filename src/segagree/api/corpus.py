@@ -17,6 +17,20 @@ if TYPE_CHECKING:
     from segagree.corpus.outcome import RunOutcome
 
 
+def _check_arguments(corpus: Path, jobs: int, backend: str, format: str | None) -> None:
+    """The arguments :func:`run` refuses before any work: the folder, the workers, the format."""
+    if jobs < 1:
+        raise UsageError("jobs must be at least 1")
+    if backend not in ("loky", "dask"):
+        raise UsageError(f"backend must be loky or dask, not {backend!r}")
+    if not corpus.exists():
+        raise MissingFileError("no such folder", path=corpus)
+    if not corpus.is_dir():
+        raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
+    if format is not None:
+        format_for("x", format)  # an unknown format is a usage error before any work
+
+
 @writes_outputs("out")
 def run(
     corpus: PathLike,
@@ -48,9 +62,8 @@ def run(
     metrics: str | Sequence[str] | None = None,
     cues: bool = False,
 ) -> RunOutcome:
-    """Score every text of a corpus folder and write the outputs: every pair of annotators on their
-    shared tokens (the token track), or with ``time=True`` every text's annotators' units in time
-    (the time track: gamma, alpha-U, the uα family, ELAN's kappa, boundary F1 ...).
+    """Score every text of a corpus folder and write the outputs: every pair of annotators on their shared
+    tokens (the token track), or with ``time=True`` their units in time (the time track: gamma, alpha-U...).
 
     The folder holds ``TEXT.ANNOTATOR.EXT`` files (or one folder per annotator). Settings come
     from ``config`` (a path or :class:`RunConfig`), else ``CORPUS/segagree.toml``, else the
@@ -58,8 +71,8 @@ def run(
     ``report.html`` with a page per text under ``texts/`` and (token track, unless ``workbooks=False``) a
     review workbook per text (``review/TEXT.xlsx``) into ``out``. Every finished task is appended to
     ``out/results.jsonl`` at once, so an interrupted run resumes; the outcome's results are read
-    back from that log lazily (iterate them, do not turn them into a list at corpus scale). One
-    run at a time per output folder: another run's lock is an error.
+    back from that log lazily (iterate them, not a list at corpus scale). One run at a time per
+    output folder: another run's lock is an error.
 
     Args:
         time: score units in time (``measures``, ``params``, ``category``, ``layer``, ``reading``
@@ -70,12 +83,10 @@ def run(
         kappa, sims, seed: the simulated kappa (on/off, K, seed; the seed of each text and pair
             is derived from it, see the README). With ``time``, ``seed`` is the measures' seed.
         format, read_options: how to read the files (see :func:`read`).
-        common_speakers: score the speakers both annotations of a pair have and list the
-            others (``common_speakers`` in segagree.toml; None keeps the config's).
+        common_speakers: score the speakers a pair's annotations share, listing the others (None: the config's).
         measures, params, category, layer: the time measures (default: the ``time`` group), their
             parameters (``params["jobs"]``: gamma's own sample workers), what a unit's category is.
         reading: further fields of :class:`segagree.scoring.time.units.UnitReading` (e.g. ``annotators``).
-
         review_pages: a review part on every text page (the review page's rows, recording and
             decisions; ``review_pages`` in segagree.toml, default off; None keeps the config's).
         machines: judge these annotators against the others as a panel (as :func:`panel`; with
@@ -87,14 +98,9 @@ def run(
             pooled into a cue profile (``cues.csv``, ``plots/cues.png``, a section of the report; needs
             ``segagree[cues]``).
 
-    Example::
-
-        done = segagree.run("corpus/", "results/", time=True, params={"tolerance": 0.2})
-        done.texts["t1"][name], done.pooled[name]["value"], done.failures, done.outputs
-
     Raises:
-        SegagreeError: the folder does not exist, or holds nothing to score, or another run holds
-            the output folder.
+        SegagreeError: the folder holds nothing to score, or another run holds the output folder.
+        MissingFileError: the folder does not exist (also a ``FileNotFoundError``).
         UsageError: an option that does not apply to the track, an unknown measure, a bad value.
 
     Examples:
@@ -106,19 +112,10 @@ def run(
                 outputs=['rebuilt', 'summary_csv', 'summary_json'])
     """
     corpus, out = Path(corpus), Path(out)
-    if jobs < 1:
-        raise UsageError("jobs must be at least 1")
-    if backend not in ("loky", "dask"):
-        raise UsageError(f"backend must be loky or dask, not {backend!r}")
-    if not corpus.exists():
-        raise MissingFileError("no such folder", path=corpus)
-    if not corpus.is_dir():
-        raise SegagreeError("not a folder (run takes a folder of annotations)", path=corpus)
+    _check_arguments(corpus, jobs, backend, format)
     from segagree.api.run_corpus import run_corpus
     from segagree.corpus.run_settings import choose_metrics, time_settings, token_settings
 
-    if format is not None:
-        format_for("x", format)  # an unknown format is a usage error before any work
     if time:
         from segagree.scoring.options import TIME, keyword_applies
 
