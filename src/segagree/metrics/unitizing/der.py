@@ -30,10 +30,9 @@ from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
     convention,
+    diarization_setup,
     hungarian,
     pair_timeline,
-    uem_regions,
-    unlabelled_reason,
 )
 
 __all__ = ["MEASURES", "DiarizationErrorRate", "der_components"]
@@ -147,14 +146,11 @@ class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
     )
 
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> DerSums:
-        collar, skip = check_diarization_params(params)
-        style = convention(params)
+        setup = diarization_setup(item, params)
+        collar, skip, style, regions = setup.collar, setup.skip, setup.style, setup.regions
         out = DerSums()
-        found = uem_regions(item, params)
-        why = unlabelled_reason(item) or (found if isinstance(found, str) else "")
-        regions = None if isinstance(found, str) else found
-        if why:
-            out.reasons.append(why)
+        if setup.why:
+            out.reasons.append(setup.why)
             return out
         n = len(item.annotators)
         for a in range(n):

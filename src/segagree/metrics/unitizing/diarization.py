@@ -221,3 +221,25 @@ def unlabelled_reason(us: UnitSet) -> str:
     if us.category.size and bool(np.any(us.category < 0)):
         return "DER and JER compare speaker labels: read the units with their labels (--category label)"
     return ""
+
+
+@dataclass(frozen=True)
+class DiarizationSetup:
+    """What DER and JER read from their parameters and input before scoring a pair: the collar,
+    skip-overlap, the convention, the UEM regions (None: the whole recording), and why the
+    input cannot be scored (empty when it can)."""
+
+    collar: float
+    skip: bool
+    style: str
+    regions: np.ndarray | None
+    why: str
+
+
+def diarization_setup(us: UnitSet, params: Mapping[str, Any]) -> DiarizationSetup:
+    """The parameters checked and the UEM read once (:class:`DiarizationSetup`)."""
+    collar, skip = check_diarization_params(params)
+    found = uem_regions(us, params)
+    why = unlabelled_reason(us) or (found if isinstance(found, str) else "")
+    regions = None if isinstance(found, str) else found
+    return DiarizationSetup(collar, skip, convention(params), regions, why)

@@ -36,10 +36,9 @@ from segagree.metrics.contract import Card, Measure, UnitSet
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
     convention,
+    diarization_setup,
     hungarian,
     pair_timeline,
-    uem_regions,
-    unlabelled_reason,
 )
 
 __all__ = ["MEASURES", "JaccardErrorRate", "speaker_errors"]
@@ -196,14 +195,11 @@ class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
     )
 
     def statistics(self, item: UnitSet, params: Mapping[str, Any]) -> JerSums:
-        collar, skip = check_diarization_params(params)
-        style = convention(params)
+        setup = diarization_setup(item, params)
+        collar, skip, style, regions = setup.collar, setup.skip, setup.style, setup.regions
         out = JerSums()
-        found = uem_regions(item, params)
-        why = unlabelled_reason(item) or (found if isinstance(found, str) else "")
-        regions = None if isinstance(found, str) else found
-        if why:
-            out.reasons.append(why)
+        if setup.why:
+            out.reasons.append(setup.why)
             return out
         n = len(item.annotators)
         for a in range(n):
