@@ -93,6 +93,21 @@ def test_rttm_channels_and_filled_na_fields_are_written_back(tmp_path: Path) -> 
     assert doc.speakers == ["rec1:2", "rec1"]  # channel 2 is a stream of its own
 
 
+def test_a_recording_with_one_channel_pairs_by_its_file_id_whatever_the_channel(tmp_path: Path) -> None:
+    # Kaldi-style systems write channel 0, references channel 1: pyannote.metrics and dscore pair the
+    # recordings by file id, and so must the streams
+    ref = _rttm(tmp_path / "ref.rttm", REF)
+    sys1 = _rttm(tmp_path / "sys1.rttm", SYS)
+    sys0 = tmp_path / "sys0.rttm"
+    sys0.write_text(sys1.read_text().replace("SPEAKER rec1 1 ", "SPEAKER rec1 0 "))
+    assert segagree.read(sys0).speakers == ["rec1"]
+    one = segagree.agree_time([ref, sys1], measures=["der"])
+    zero = segagree.agree_time([ref, sys0], measures=["der"])
+    assert zero["der"] == one["der"] > 0
+    report, back = _round_trip(tmp_path, "b.rttm", sys0.read_text().split("\n", 1)[1])
+    assert " rec1 0 " in back  # the channel is written as read
+
+
 def test_ctm_channels_are_streams_and_fields_seven_and_eight_come_back(tmp_path: Path) -> None:
     text = (
         "7654 A 11.340 0.200 YES 0.91 lex x\n"

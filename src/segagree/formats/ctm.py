@@ -5,7 +5,8 @@ One ``FILE CHANNEL START DURATION WORD [CONFIDENCE]`` line per word or phone (``
 comments); every word is a unit of its own (layer ``unit``, scheme ``unit``). As read:
 
 * **Channels** (SCTK: ``A`` or ``B`` of a two-channel call) are streams of their own, ``FILE:A`` and
-  ``FILE:B`` (channel ``1`` is the file's one stream); the channel is kept and written back.
+  ``FILE:B``, where the file gives one file id several (channel ``1`` is then the stream ``FILE``); a
+  file id with one channel, whichever, is the stream ``FILE``. The channel is kept and written back.
 * **Alternations** (SCTK's reference extension: ``<ALT_BEGIN>``, ``<ALT>`` and ``<ALT_END>`` lines
   with ``*`` for both times, between them two alternative word sequences or more): the first
   alternative is read, the others are not (reported, with their count).
@@ -28,13 +29,12 @@ from segagree.errors import InputError, UsageError
 from segagree.files.atomic import atomic_path
 from segagree.formats.base import Adapter
 from segagree.formats.timed_lists import (
-    DEFAULT_CHANNEL,
     clean,
     document,
     lines,
+    name_streams,
     note_unheld_columns,
     source_fields,
-    stream_name,
     time_fields,
     time_places,
     time_text,
@@ -124,8 +124,7 @@ def read_ctm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         channel = fields[1]
         rows.append(
             {
-                "stream": stream_name(fields[0], channel),
-                "file_id": "" if channel == DEFAULT_CHANNEL else fields[0],
+                "file_id": fields[0],
                 "channel": channel,
                 "start": start,
                 "end": end,
@@ -137,6 +136,7 @@ def read_ctm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document:
         )
     if alt.open_at:
         raise InputError(f"the alternation begun at line {alt.open_at} has no {ALT_END}", path=path)
+    name_streams(rows)
     doc = document(path, rows, "unit", "ctm", ("channel", "file_id", "confidence", "ctm_fields"))
     if clamped:
         doc.losses.add_items("times-clamped", "negative starts read as 0 (each word's end kept)", clamped)
@@ -178,7 +178,7 @@ ADAPTER = Adapter(
     name="ctm",
     extensions=(".ctm",),
     description="CTM time-marked words or phones (forced aligners, ASR): each a unit in time, the file id "
-    "(and a channel other than 1) as the stream (for agree --time)",
+    "(with the channel where a file id has several) as the stream (for agree --time)",
     read=read_ctm,
     write=write_ctm,
 )

@@ -10,8 +10,8 @@ the time measures compare with ``--category label`` (DER and JER map labels opti
 
 The fields that are ``<NA>`` in diarization files (``ORTHO``, ``STYPE``, ``CONF``, ``SLAT``, and any
 after them) are kept as read in the token column ``rttm_fields`` when one of them holds something
-else, and written back in place; a channel other than 1 is kept in ``channel`` (and its stream is
-``FILE:CHANNEL``). A line with fewer than 8 fields, a negative onset or duration, or a time that is
+else, and written back in place; a channel other than 1 is kept in ``channel`` (the stream is the
+file id, or ``FILE:CHANNEL`` where the file gives one file id several channels). A line with fewer than 8 fields, a negative onset or duration, or a time that is
 not a plain decimal number is refused with its line.
 """
 
@@ -24,13 +24,12 @@ from segagree.errors import InputError, UsageError
 from segagree.files.atomic import atomic_path
 from segagree.formats.base import Adapter
 from segagree.formats.timed_lists import (
-    DEFAULT_CHANNEL,
     clean,
     document,
     lines,
+    name_streams,
     note_unheld_columns,
     source_fields,
-    stream_name,
     time_fields,
     time_places,
     time_text,
@@ -70,8 +69,7 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
         channel = fields[2]
         rows.append(
             {
-                "stream": stream_name(fields[1], channel),
-                "file_id": "" if channel == DEFAULT_CHANNEL else fields[1],
+                "file_id": fields[1],
                 "channel": channel,
                 "start": onset,
                 "end": onset + duration,
@@ -80,6 +78,7 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
                 "times": (fields[3], fields[4]),
             }
         )
+    name_streams(rows)
     doc = document(path, rows, "turn", "rttm", ("channel", "file_id", "rttm_fields"))
     if other:
         doc.losses.add("records-dropped", "RTTM records other than SPEAKER hold no turn", count=other)
@@ -113,7 +112,7 @@ ADAPTER = Adapter(
     name="rttm",
     extensions=(".rttm",),
     description="RTTM speaker diarization: a turn per SPEAKER line, its label as the unit's text, the file "
-    "id (and a channel other than 1) as the stream (for agree --time)",
+    "id (with the channel where a file id has several) as the stream (for agree --time)",
     read=read_rttm,
     write=write_rttm,
 )

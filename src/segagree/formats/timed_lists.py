@@ -3,8 +3,10 @@ and CTM (:mod:`segagree.formats.ctm`) are lines of whitespace-separated fields, 
 
 Mapping to the model (reading), for agreement in time (``agree --time``, ``run --time``):
 
-* **Streams** (the model's speakers, whose units are compared): a recording, ``FILE`` of the line;
-  a channel other than ``1`` (RTTM's default, Kaldi's) is a stream of its own, ``FILE:CHANNEL``
+* **Streams** (the model's speakers, whose units are compared): a recording, ``FILE`` of the line,
+  whatever its channel when the file gives that recording one channel (``1``, ``0``, ``A``: tools
+  differ, and pyannote.metrics and dscore pair recordings by file id alone). Where a file gives one
+  recording several channels, a channel other than ``1`` is a stream of its own, ``FILE:CHANNEL``
   (CTM's two-channel telephone calls: ``7654:A`` and ``7654:B``). The channel and the file id are
   kept in the token columns ``channel`` and ``file_id``, so a file writes back as it was read.
 * **Units**: one per line, its text the turn's speaker label (RTTM) or the word (CTM); lines are
@@ -40,10 +42,10 @@ __all__ = [
     "decimal",
     "document",
     "lines",
+    "name_streams",
     "note_unheld_columns",
     "read_uem",
     "source_fields",
-    "stream_name",
     "time_fields",
     "time_places",
     "time_text",
@@ -116,9 +118,18 @@ def read_uem(path: Path) -> dict[str, list[tuple[float, float]]]:
     return {k: sorted(v) for k, v in out.items()}
 
 
-def stream_name(file_id: str, channel: str) -> str:
-    """The stream of a line: its file id, with ``:CHANNEL`` for a channel other than 1."""
-    return file_id if channel == DEFAULT_CHANNEL else f"{file_id}:{channel}"
+def name_streams(rows: list[dict[str, Any]]) -> None:
+    """Set each row's ``stream`` from its ``file_id`` and ``channel``: the file id alone where the file
+    gives that recording one channel (any: ``0``, ``1``, ``A``), else ``FILE:CHANNEL`` for a channel
+    other than 1; ``file_id`` is left set only where the stream is not the file id (the writer's key)."""
+    channels: dict[str, set[str]] = {}
+    for r in rows:
+        channels.setdefault(r["file_id"], set()).add(r["channel"])
+    for r in rows:
+        file_id, channel = r["file_id"], r["channel"]
+        one = len(channels[file_id]) == 1 or channel == DEFAULT_CHANNEL
+        r["stream"] = file_id if one else f"{file_id}:{channel}"
+        r["file_id"] = "" if one else file_id
 
 
 def decimals(texts: Sequence[str]) -> int | None:
