@@ -34,7 +34,7 @@ boundaries joins; see the docs' panel page."""
 
 def _interval(ci: dict[str, Any] | None) -> str:
     if not ci or ci.get("low") is None:
-        return ""
+        return "none" if ci else ""
     return f"[{ci['low']:+.3f}, {ci['high']:+.3f}]"
 
 
@@ -208,5 +208,8 @@ def _print(result: dict[str, Any]) -> None:
     table.print()
     for name, r in result["results"].items():
         show(f"{name}: {r['verdict']}")
+    reasons = {(r["added"].get("interval") or {}).get("reason") for r in result["results"].values()} - {None}
+    for reason in sorted(reasons):
+        say(f"note: no interval: {reason}")
     for note in result.get("notes") or []:
         say(f"note: {note}")

@@ -70,7 +70,7 @@ COEFFICIENTS = ("pi", "kappa")
 
 # Transposition spans the packed kernel shifts by (a shift within two 64-bit words).
 _MAX_PACKED_N_T = 64
-_INTERVAL_KEYS = ("low", "high", "level", "n_boot", "seed")
+_INTERVAL_KEYS = ("low", "high", "level", "n_boot", "seed", "reason")
 
 
 # --- per-pair parts ------------------------------------------------------------------------------
@@ -519,7 +519,7 @@ def _num(x: Any) -> float | None:
 
 
 def _interval(ci: Mapping[str, Any], column: int) -> dict[str, Any]:
-    out = {k: ci[k] for k in _INTERVAL_KEYS}
+    out = {k: ci.get(k) for k in _INTERVAL_KEYS}  # reason: why there is none (one item)
     for k in ("low", "high"):
         v = ci[k]
         out[k] = _num(v[column] if isinstance(v, list) else v)

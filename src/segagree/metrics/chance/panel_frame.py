@@ -36,6 +36,7 @@ def _interval(ci: dict[str, Any], column: int) -> dict[str, Any]:
         "level": ci.get("level"),
         "n_boot": ci.get("n_boot"),
         "seed": ci.get("seed"),
+        "reason": ci.get("reason"),  # why there is none (one item)
     }
 
 
