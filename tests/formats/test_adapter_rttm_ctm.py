@@ -191,3 +191,18 @@ def test_times_come_back_with_the_files_decimals(tmp_path: Path) -> None:
     mixed = "rec 1 0.1 0.25 hi\n"
     _, back = _round_trip(tmp_path, "mixed.ctm", mixed)
     assert back == "rec 1 0.100 0.250 hi\n"
+
+
+def test_what_the_readers_drop_or_move_is_said_in_the_time_notes(tmp_path: Path) -> None:
+    ref = _rttm(tmp_path / "ref.rttm", REF)  # with a SPKR-INFO record
+    sys_ = tmp_path / "sys.rttm"
+    sys_.write_text(_rttm(tmp_path / "s.rttm", SYS).read_text() + "LEXEME rec1 1 0.4 0.5 hi lex A <NA>\n")
+    notes = segagree.agree_time([ref, sys_], measures=["der"])["notes"]
+    assert any(n.startswith("ref.rttm: records-dropped") and "(1)" in n for n in notes), notes
+    assert any(n.startswith("sys.rttm: records-dropped") and "(2)" in n for n in notes), notes
+    a, b = tmp_path / "a.ctm", tmp_path / "b.ctm"
+    a.write_text("7654 A -0.01 0.2 YES\n7654 A 0.5 0.3 NO\n")
+    b.write_text("7654 A 0.0 0.2 YES\n7654 A * * <ALT_BEGIN>\n7654 A 0.5 0.3 NO\n7654 A * * <ALT>\n7654 A 0.5 0.3 KNOW\n7654 A * * <ALT_END>\n")
+    notes = segagree.agree_time([a, b], measures=["boundary_f1"])["notes"]
+    assert any(n.startswith("a.ctm: times-clamped [line 1]") for n in notes), notes
+    assert any(n.startswith("b.ctm: alternatives-dropped") for n in notes), notes
