@@ -221,3 +221,20 @@ def test_a_run_scores_again_when_its_uem_file_is_edited(tmp_path: Path) -> None:
     assert der() == pytest.approx(0.28421052631578947, abs=1e-12)
     uem.write_text("rec1 1 0.00 14.00\n", encoding="utf-8")  # the whole recording: the plain DER
     assert der() == pytest.approx(0.2846153846153847, abs=1e-12)
+
+
+def test_der_and_jer_are_scored_in_this_process_whatever_jobs_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear measures: two workers' start-up and scipy imports cost more than the items they score
+    import concurrent.futures
+
+    from segagree.scoring.time.items import score_items
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a worker pool for light measures")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refuse)
+    items = [pair([(0.0, 4.0, "a"), (4.0, 9.0, "b")], [(0.5, 5.0, "x"), (5.0, 9.0, "y")]) for _ in range(3)]
+    scored = score_items([DER, JER], items, {"collar": 0.0}, jobs=2)
+    alone = [DER.compute([i], {"collar": 0.0}).to_dict()["value"] for i in items]
+    assert [s[0][1]["value"] for s in scored] == alone
+    assert DER.light and JER.light and not get_measure("gamma").light

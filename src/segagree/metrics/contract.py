@@ -326,10 +326,17 @@ class Measure(ABC, Generic[In, St, R]):
     """
 
     card: ClassVar[Card]
+    #: Statistics in about linear time of the item (no sampling, no search over alignments): scoring
+    #: items in worker processes then costs more (each worker's start and imports) than it saves.
+    light: ClassVar[bool] = False
 
     @property
     def name(self) -> str:
         return self.card.name
+
+    def warm(self) -> None:
+        """Import what :meth:`statistics` imports on first use, before worker processes fork from this
+        one (each worker would otherwise import it again: scipy takes longer than many items)."""
 
     @abstractmethod
     def statistics(self, item: In, params: Mapping[str, Any]) -> St:

@@ -121,6 +121,8 @@ def _components_dict(parts: np.ndarray) -> dict[str, Any]:
 class DiarizationErrorRate(Measure[UnitSet, DerSums, DerResult]):
     """DER with the optimal speaker mapping (see the module docstring)."""
 
+    light = True  # linear in the turns: no worker processes
+
     card = Card(
         name="der",
         title="Diarization error rate",

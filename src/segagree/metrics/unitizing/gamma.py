@@ -132,6 +132,9 @@ def _mc_interval(observed: float, draws: np.ndarray) -> tuple[float, float, tupl
 
 
 class _GammaBase(Measure[UnitSet, Any, Any]):
+    def warm(self) -> None:
+        import scipy.sparse.csgraph  # noqa: F401  (the alignment's matching, imported before workers fork)
+
     def _core(self, item: UnitSet, params: Mapping[str, Any]) -> tuple[Setup, Core | None, str]:
         setup = Setup.from_params(params)
         reason = not_applicable(item)

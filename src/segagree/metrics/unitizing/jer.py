@@ -170,6 +170,8 @@ class JerResult:
 class JaccardErrorRate(Measure[UnitSet, JerSums, JerResult]):
     """JER (see the module docstring)."""
 
+    light = True  # linear in the turns: no worker processes
+
     card = Card(
         name="jer",
         title="Jaccard error rate",
