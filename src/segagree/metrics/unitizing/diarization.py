@@ -14,7 +14,7 @@ as pyannote.metrics 4.x (``UEMSupportMixin.uemify``, ``HungarianMapper``) comput
   that overlap count twice, as pyannote's annotations do), and whether it is evaluated.
 * **Mapping**: the co-occurrence of a reference and a hypothesis label is the evaluated duration
   where both are active (times the number of their turns there); the Hungarian algorithm
-  (``scipy.optimize.linear_sum_assignment``) maps each label to at most one of the other side so that
+  (scipy's ``linear_sum_assignment``, as :mod:`segagree.metrics.unitizing.assignment` runs it) maps each label to at most one of the other side so that
   the total co-occurrence is largest; pairs that never co-occur are not mapped.
 
 ``convention="dscore"`` follows dscore (its DER is NIST's ``md-eval.pl``): a speaker's overlapping turns
@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from segagree.metrics.contract import UnitSet
+from segagree.metrics.unitizing.assignment import linear_sum_assignment
 
 __all__ = [
     "CONVENTIONS",
@@ -208,8 +209,6 @@ def _overlaps(s: np.ndarray, e: np.ndarray) -> np.ndarray:
 def hungarian(cooccurrence: np.ndarray) -> list[tuple[int, int]]:
     """Rows and columns mapped one-to-one so that the total co-occurrence is largest (pyannote's
     ``HungarianMapper``: pairs that never co-occur are not mapped)."""
-    from scipy.optimize import linear_sum_assignment
-
     if not cooccurrence.size:
         return []
     rows, cols = linear_sum_assignment(-cooccurrence)

@@ -33,6 +33,7 @@ import numpy as np
 
 from segagree.metrics.boundary.stats import signature
 from segagree.metrics.contract import Card, Measure, UnitSet
+from segagree.metrics.unitizing.assignment import linear_sum_assignment
 from segagree.metrics.unitizing.diarization import (
     check_diarization_params,
     convention,
@@ -120,8 +121,6 @@ def speaker_errors(
         if not bool(np.any((us.annotator == a) | (us.annotator == b))):
             return {}, {}
         error, ref_labels, hyp_labels = _dscore_errors(us, a, b, regions)
-        from scipy.optimize import linear_sum_assignment
-
         rows, cols = linear_sum_assignment(error) if error.size else ([], [])
         pairs = list(zip(np.asarray(rows).tolist(), np.asarray(cols).tolist(), strict=True))
     else:
