@@ -127,3 +127,18 @@ def test_a_panel_of_one_text_says_why_it_has_no_interval() -> None:
     out = json.loads(run_cli(["panel", *files, "--machine", "seg", "--json", *FAST]).stdout)
     interval = out["results"]["seg"]["added"]["interval"]
     assert interval["low"] is None and "at least two" in interval["reason"]
+
+
+def test_a_time_panel_says_when_the_machines_labels_share_none_with_the_humans(tmp_path: Path) -> None:
+    import segagree
+
+    turns = {"h1": ("A", "B", "A"), "h2": ("A", "B", "B"), "m": ("spk0", "spk1", "spk0")}
+    files = []
+    for who, labels in turns.items():
+        path = tmp_path / f"talk.{who}.rttm"
+        path.write_text("".join(f"SPEAKER talk 1 {2 * k}.0 1.5 <NA> <NA> {lab} <NA> <NA>\n" for k, lab in enumerate(labels)))
+        files.append(path)
+    labelled = segagree.panel(files, "m", time=True, n_boot=10)
+    assert any("m's unit labels share none with the humans'" in n for n in labelled["notes"]), labelled["notes"]
+    unlabelled = segagree.panel(files, "m", time=True, n_boot=10, category="none")
+    assert not any("share none" in n for n in unlabelled["notes"])

@@ -359,7 +359,7 @@ def time_panel(
     arguments), an item per speaker of each text."""
     from segagree.corpus.panel import files_of_texts
     from segagree.metrics.chance.panel_frame import choose_members
-    from segagree.metrics.unitizing.gamma_panel import gamma_panel
+    from segagree.metrics.unitizing.gamma_panel import gamma_panel, unshared_labels
     from segagree.scoring.time.reading import read_annotator_files
     from segagree.scoring.time.units import UnitReading
 
@@ -385,4 +385,5 @@ def time_panel(
             item = text if len(timed.speakers) == 1 else f"{text} [{speaker}]"
             items[item], item_text[item] = units, text
     out = gamma_panel(items, machines, humans=chosen, params=params, n_boot=n_boot, seed=seed, level=level)
+    notes.extend(unshared_labels(items, machines, chosen))
     return _finish(out, list(dict.fromkeys(item_text.values())), item_text, notes)

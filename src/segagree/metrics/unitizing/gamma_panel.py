@@ -73,6 +73,24 @@ class PanelSums:
         return np.where(observed == 0, 1.0, value)
 
 
+def unshared_labels(items: Mapping[str, UnitSet], machines: Sequence[str], humans: Sequence[str]) -> list[str]:
+    """A note for each machine whose unit categories share no label with any human's on any item:
+    gamma compares categories, so a diarization system's ``spk0`` against the humans' names counts
+    every unit as a category mismatch (the labels mean nothing across annotators)."""
+    own: dict[str, set[str]] = {}
+    for units in items.values():
+        for k, name in enumerate(units.annotators):
+            codes = units.category[(units.annotator == k) & (units.category >= 0)]
+            own.setdefault(name, set()).update(units.categories[int(c)] for c in np.unique(codes))
+    theirs = set().union(*(own.get(h, set()) for h in humans))
+    return [
+        f"{m}'s unit labels share none with the humans' (such as speaker labels of different systems): "
+        "gamma compares categories, so read the units with --category none unless the labels mean the same"
+        for m in machines
+        if own.get(m) and theirs and not own[m] & theirs
+    ]
+
+
 def panel_sums(items: Sequence[UnitSet], names: Sequence[str], params: Mapping[str, Any]) -> PanelSums:
     """:class:`PanelSums` of the panel ``names`` on every item (an item gamma does not apply to,
     e.g. no unit at all, adds nothing)."""
