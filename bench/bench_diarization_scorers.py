@@ -134,13 +134,20 @@ def main() -> int:
     o_der, o_jer = _segagree_figures(outs["segagree (pyannote)"])
     same_d = (d_der, d_jer) == (f"{100 * s_der:.2f}", f"{100 * s_jer:.2f}")
     same_p = all(abs(a - b) <= 1e-12 * max(1.0, abs(a)) for a, b in ((p_der, o_der), (p_jer, o_jer)))
-    print(f"{args.ref.name} against {args.sys.name}, collar {args.collar} s a side, uem {args.uem or '-'}, "
-          f"skip overlap {args.skip_overlap}; median of {args.rounds}")
+    print(
+        f"{args.ref.name} against {args.sys.name}, collar {args.collar} s a side, uem {args.uem or '-'}, "
+        f"skip overlap {args.skip_overlap}; median of {args.rounds}"
+    )
     for name, (wall, cpu) in med.items():
         print(f"  {name:30s} wall {wall:6.2f} s  CPU {cpu:6.2f} s")
-    for ours, theirs in (("segagree --convention dscore", "dscore score.py"), ("segagree (pyannote)", "pyannote.metrics script")):
-        print(f"  ratio {ours} / {theirs}: wall {med[ours][0] / med[theirs][0]:.2f}, CPU {med[ours][1] / med[theirs][1]:.2f}")
-    print(f"  dscore   DER {d_der} JER {d_jer} | segagree {100 * s_der:.2f} {100 * s_jer:.2f}  {'same' if same_d else 'DIFFER'}")
+    for ours, theirs in (
+        ("segagree --convention dscore", "dscore score.py"),
+        ("segagree (pyannote)", "pyannote.metrics script"),
+    ):
+        wall, cpu = med[ours][0] / med[theirs][0], med[ours][1] / med[theirs][1]
+        print(f"  ratio {ours} / {theirs}: wall {wall:.2f}, CPU {cpu:.2f}")
+    ours_d = f"{100 * s_der:.2f} {100 * s_jer:.2f}"
+    print(f"  dscore   DER {d_der} JER {d_jer} | segagree {ours_d}  {'same' if same_d else 'DIFFER'}")
     print(f"  pyannote DER {p_der!r} JER {p_jer!r} | segagree {o_der!r} {o_jer!r}  {'same' if same_p else 'DIFFER'}")
     return 0 if same_d and same_p else 1
 

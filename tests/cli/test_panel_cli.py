@@ -136,7 +136,9 @@ def test_a_time_panel_says_when_the_machines_labels_share_none_with_the_humans(t
     files = []
     for who, labels in turns.items():
         path = tmp_path / f"talk.{who}.rttm"
-        path.write_text("".join(f"SPEAKER talk 1 {2 * k}.0 1.5 <NA> <NA> {lab} <NA> <NA>\n" for k, lab in enumerate(labels)))
+        path.write_text(
+            "".join(f"SPEAKER talk 1 {2 * k}.0 1.5 <NA> <NA> {lab} <NA> <NA>\n" for k, lab in enumerate(labels))
+        )
         files.append(path)
     labelled = segagree.panel(files, "m", time=True, n_boot=10)
     assert any("m's unit labels share none with the humans'" in n for n in labelled["notes"]), labelled["notes"]

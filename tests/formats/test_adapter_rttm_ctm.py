@@ -202,7 +202,8 @@ def test_what_the_readers_drop_or_move_is_said_in_the_time_notes(tmp_path: Path)
     assert any(n.startswith("sys.rttm: records-dropped") and "(2)" in n for n in notes), notes
     a, b = tmp_path / "a.ctm", tmp_path / "b.ctm"
     a.write_text("7654 A -0.01 0.2 YES\n7654 A 0.5 0.3 NO\n")
-    b.write_text("7654 A 0.0 0.2 YES\n7654 A * * <ALT_BEGIN>\n7654 A 0.5 0.3 NO\n7654 A * * <ALT>\n7654 A 0.5 0.3 KNOW\n7654 A * * <ALT_END>\n")
+    alternation = ["7654 A * * <ALT_BEGIN>", "7654 A 0.5 0.3 NO", "7654 A * * <ALT>", "7654 A 0.5 0.3 KNOW"]
+    b.write_text("\n".join(["7654 A 0.0 0.2 YES", *alternation, "7654 A * * <ALT_END>"]) + "\n")
     notes = segagree.agree_time([a, b], measures=["boundary_f1"])["notes"]
     assert any(n.startswith("a.ctm: times-clamped [line 1]") for n in notes), notes
     assert any(n.startswith("b.ctm: alternatives-dropped") for n in notes), notes

@@ -208,8 +208,8 @@ def _print(result: dict[str, Any]) -> None:
     table.print()
     for name, r in result["results"].items():
         show(f"{name}: {r['verdict']}")
-    reasons = {(r["added"].get("interval") or {}).get("reason") for r in result["results"].values()} - {None}
-    for reason in sorted(reasons):
+    reasons = {str((r["added"].get("interval") or {}).get("reason") or "") for r in result["results"].values()}
+    for reason in sorted(reasons - {""}):
         say(f"note: no interval: {reason}")
     for note in result.get("notes") or []:
         say(f"note: {note}")

@@ -11,8 +11,9 @@ the time measures compare with ``--category label`` (DER and JER map labels opti
 The fields that are ``<NA>`` in diarization files (``ORTHO``, ``STYPE``, ``CONF``, ``SLAT``, and any
 after them) are kept as read in the token column ``rttm_fields`` when one of them holds something
 else, and written back in place; a channel other than 1 is kept in ``channel`` (the stream is the
-file id, or ``FILE:CHANNEL`` where the file gives one file id several channels). A line with fewer than 8 fields, a negative onset or duration, or a time that is
-not a plain decimal number is refused with its line.
+file id, or ``FILE:CHANNEL`` where the file gives one file id several channels). A line with fewer
+than 8 fields, a negative onset or duration, or a time that is not a plain decimal number is refused
+with its line.
 """
 
 from __future__ import annotations

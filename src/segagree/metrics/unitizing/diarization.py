@@ -14,8 +14,9 @@ as pyannote.metrics 4.x (``UEMSupportMixin.uemify``, ``HungarianMapper``) comput
   that overlap count twice, as pyannote's annotations do), and whether it is evaluated.
 * **Mapping**: the co-occurrence of a reference and a hypothesis label is the evaluated duration
   where both are active (times the number of their turns there); the Hungarian algorithm
-  (scipy's ``linear_sum_assignment``, as :mod:`segagree.metrics.unitizing.assignment` runs it) maps each label to at most one of the other side so that
-  the total co-occurrence is largest; pairs that never co-occur are not mapped.
+  (scipy's ``linear_sum_assignment``, as :mod:`segagree.metrics.unitizing.assignment` runs it) maps
+  each label to at most one of the other side so that the total co-occurrence is largest; pairs that
+  never co-occur are not mapped.
 
 ``convention="dscore"`` follows dscore (its DER is NIST's ``md-eval.pl``): a speaker's overlapping turns
 are merged first, and DER maps the speakers on the whole turns, before collars and skipped overlap are

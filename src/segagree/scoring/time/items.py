@@ -8,11 +8,12 @@ gamma-cat and gamma-k share the item's alignments (:func:`segagree.metrics.uniti
 keeps the last few) instead of aligning every item once per measure.
 
 With ``jobs`` > 1 the items go to ``jobs`` worker processes (forked where the OS can: no re-import;
-each measure's lazy imports are made before the fork), the largest first so that a long item does not finish alone at the end; results come back in the
-items' order. gamma's own sample workers (its ``jobs`` parameter) are then turned off in the workers
-(one level of processes: the same numbers, no oversubscription). Measures that are all ``light``
-(DER, JER: linear in the item) are scored in this process whatever ``jobs`` says: workers' start-up
-and imports cost more than such items (4 AMI meetings: 4.3 s with two workers, 1.6 s without).
+each measure's lazy imports are made before the fork), the largest first so that a long item does
+not finish alone at the end; results come back in the items' order. gamma's own sample workers (its
+``jobs`` parameter) are then turned off in the workers (one level of processes: the same numbers, no
+oversubscription). Measures that are all ``light`` (DER, JER: linear in the item) are scored in this
+process whatever ``jobs`` says: workers' start-up and imports cost more than such items (4 AMI
+meetings: 4.3 s with two workers, 1.6 s without).
 """
 
 from __future__ import annotations
