@@ -119,11 +119,12 @@ def test_two_humans_through_the_api_on_every_panel() -> None:
         assert r["chance"]["humans_mean"] is not None
 
 
-def test_a_panel_of_one_text_says_why_it_has_no_interval() -> None:
+def test_a_panel_of_one_text_says_why_it_has_no_interval(tmp_path: Path) -> None:
     files = [PANEL / f"garden.{who}.txt" for who in ("ann1", "ann2", "seg")]
-    table = run_cli(["panel", *files, "--machine", "seg", *FAST])
+    table = run_cli(["panel", *files, "--machine", "seg", "-o", tmp_path / "out", *FAST])
     assert table.returncode == 0, table.stderr
     assert "none" in table.stdout and "no interval: only 1 item" in table.stderr + table.stdout
+    assert "none: only 1 item" in (tmp_path / "out" / "panel.html").read_text(encoding="utf-8")
     out = json.loads(run_cli(["panel", *files, "--machine", "seg", "--json", *FAST]).stdout)
     interval = out["results"]["seg"]["added"]["interval"]
     assert interval["low"] is None and "at least two" in interval["reason"]

@@ -139,6 +139,13 @@ def _num(value: Any, signed: bool = False) -> str:
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
+def _interval_cell(ci: Mapping[str, Any]) -> str:
+    """An interval as ``[low, high]``, or why there is none (one item)."""
+    if ci.get("low") is None and ci.get("reason"):
+        return _e(f"none: {ci['reason']}")
+    return f"[{_num(ci.get('low'), True)}, {_num(ci.get('high'), True)}]"
+
+
 def changes_plot(result: Mapping[str, Any], width: int = 640) -> str:
     """An SVG dot plot: each held-out human's change and each machine's, with their intervals,
     on one axis with 0 marked; machines in orange, humans in grey."""
@@ -196,7 +203,7 @@ def panel_page(result: Mapping[str, Any]) -> str:
                     _num(r["added"]["humans"]),
                     _num(r["added"]["with_machine"]),
                     _num(r["added"]["change"], True),
-                    f"[{_num(ci.get('low'), True)}, {_num(ci.get('high'), True)}]",
+                    _interval_cell(ci),
                     _num(r["replaced"]["mean"]),
                     _num(r["replaced"]["change"], True),
                     _e(f"{r['rank']['rank']} of {r['rank']['of']} by {r['rank']['by']}"),
