@@ -238,3 +238,21 @@ def test_der_and_jer_are_scored_in_this_process_whatever_jobs_says(monkeypatch: 
     alone = [DER.compute([i], {"collar": 0.0}).to_dict()["value"] for i in items]
     assert [s[0][1]["value"] for s in scored] == alone
     assert DER.light and JER.light and not get_measure("gamma").light
+
+
+def test_turns_of_no_duration_are_left_out_as_pyannote_leaves_empty_segments(tmp_path: Path) -> None:
+    ref = [(0.0, 6.0, "a"), (6.0, 12.0, "b"), (12.0, 20.0, "a")]
+    hyp = [(0.3, 6.4, "x"), (6.4, 13.0, "y"), (13.0, 19.0, "x")]
+    params = {"collar": 0.5}
+    for empty_ref, empty_hyp in (([(3.0, 3.0, "b")], []), ([], [(9.0, 9.0, "z")]), ([(16.0, 16.0, "c")], [])):
+        with_empty = pair([*ref, *empty_ref], [*hyp, *empty_hyp])
+        for measure in (DER, JER):
+            assert measure.compute([with_empty], params).to_dict()["value"] == pytest.approx(
+                measure.compute([pair(ref, hyp)], params).to_dict()["value"], abs=1e-12
+            )
+    path = tmp_path / "ref.rttm"
+    path.write_text("SPEAKER r 1 0.00 6.00 <NA> <NA> a <NA> <NA>\nSPEAKER r 1 3.00 0.00 <NA> <NA> b <NA> <NA>\n")
+    import segagree
+
+    notes = [n.line() for n in segagree.read(path).losses.notes]
+    assert any(n.startswith("empty-turns") and "(1)" in n for n in notes), notes

@@ -81,6 +81,9 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
         )
     name_streams(rows)
     doc = document(path, rows, "turn", "rttm", ("channel", "file_id", "rttm_fields"))
+    empty = sum(r["end"] <= r["start"] for r in rows)
+    if empty:
+        doc.losses.note("empty-turns", "turns of 0 s: DER and JER leave them out, as pyannote.metrics", count=empty)
     if other:
         doc.losses.add("records-dropped", "RTTM records other than SPEAKER hold no turn", count=other)
     if comments:

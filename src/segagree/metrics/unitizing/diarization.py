@@ -129,7 +129,9 @@ class Timeline:
 
 
 def _turns(us: UnitSet, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    sel = us.annotator == r
+    """Annotator r's turns that last: pyannote.metrics adds no empty segment to an annotation (a
+    0 s turn would otherwise bring its collar), dscore refuses them."""
+    sel = (us.annotator == r) & (us.end > us.start)
     return us.start[sel].astype(float), us.end[sel].astype(float), us.category[sel].astype(np.int64)
 
 

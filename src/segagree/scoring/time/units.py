@@ -290,6 +290,8 @@ def reader_notes(doc: Document) -> list[str]:
     for item in doc.losses.notes:
         if item.kind == "dependent-tiers-read":
             notes.append(f"{name}: {item.message}; scored as tiers of their own (choose with --tier)")
+        elif item.kind == "empty-turns":
+            notes.append(f"{name}: {item.line()}")
     notes.extend(f"{name}: {loss.line()}" for loss in doc.losses if loss.kind in _TIMED_READ_LOSSES)
     return notes
 
