@@ -56,7 +56,7 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
     """Read an RTTM file (see the module docstring); ``scheme`` is not used."""
     if options:
         raise UsageError(f"unknown RTTM reader option(s) {sorted(options)}")
-    rows, other = [], 0
+    rows, other, empty = [], 0, 0
     found, comments = lines(path)
     for no, fields in found:
         if fields[0] != "SPEAKER":
@@ -67,6 +67,7 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
         onset, duration = time_fields(fields[3], fields[4], path, no, "turn")
         if onset < 0:
             raise InputError(f"a turn with a negative onset ({fields[3]})", path=path, place=f"line {no}")
+        empty += duration == 0
         channel = fields[2]
         rows.append(
             {
@@ -81,7 +82,6 @@ def read_rttm(path: Path, *, scheme: BoundaryScheme, **options: Any) -> Document
         )
     name_streams(rows)
     doc = document(path, rows, "turn", "rttm", ("channel", "file_id", "rttm_fields"))
-    empty = sum(r["end"] <= r["start"] for r in rows)
     if empty:
         doc.losses.note("empty-turns", "turns of 0 s: DER and JER leave them out, as pyannote.metrics", count=empty)
     if other:
