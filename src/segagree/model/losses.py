@@ -111,6 +111,26 @@ class LossReport:
     def to_json(self) -> list[dict[str, Any]]:
         return [loss.to_json() for loss in self.losses]
 
+    def scoring_lines(self) -> list[str]:
+        """The losses and notes of a read that change what a measure sees (:data:`SCORING_KINDS`)."""
+        return [item.line() for item in [*self.losses, *self.notes] if item.kind in SCORING_KINDS]
+
+
+#: What a reader drops or changes that a measure would otherwise have seen: RTTM records other than
+#: SPEAKER (LEXEME, NOSCORE...) and turns of 0 s, SCTK's later alternatives, negative starts read as 0,
+#: caption cues without words, repaired cues and a caption header; said beside the scores.
+SCORING_KINDS = frozenset(
+    {
+        "records-dropped",
+        "empty-turns",
+        "alternatives-dropped",
+        "times-clamped",
+        "empty-cues",
+        "repaired",
+        "header-dropped",
+    }
+)
+
 
 def read_losses() -> LossReport:
     """An empty report for a reader's side of a conversion."""

@@ -268,12 +268,6 @@ def document_units(
     return out
 
 
-# What a reader drops or changes of a timed file that the time measures would otherwise have seen:
-# RTTM records other than SPEAKER (LEXEME, NOSCORE...), SCTK's later alternatives, negative starts read
-# as 0, caption cues without words or repaired, a caption header
-_TIMED_READ_LOSSES = ("records-dropped", "alternatives-dropped", "times-clamped", "empty-cues", "repaired")
-
-
 def reader_notes(doc: Document) -> list[str]:
     """What the reader dropped that could have been a unit, or moved."""
     name = Path(doc.source_path).name if doc.source_path else doc.name
@@ -290,9 +284,7 @@ def reader_notes(doc: Document) -> list[str]:
     for item in doc.losses.notes:
         if item.kind == "dependent-tiers-read":
             notes.append(f"{name}: {item.message}; scored as tiers of their own (choose with --tier)")
-        elif item.kind == "empty-turns":
-            notes.append(f"{name}: {item.line()}")
-    notes.extend(f"{name}: {loss.line()}" for loss in doc.losses if loss.kind in _TIMED_READ_LOSSES)
+    notes.extend(f"{name}: {line}" for line in doc.losses.scoring_lines())
     return notes
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from segagree.errors import MismatchError
@@ -160,6 +161,9 @@ def compare_documents(
         result["metrics"].update(run_on_documents(a, b, name, own_names, options))
     _, note = document_stream(a, b, one_stream)
     result["notes"] = [note] if note else []
+    for doc in (a, b):  # what the readers dropped or changed (a caption header, cues without words)
+        name = Path(doc.source_path).name if doc.source_path else doc.name
+        result["notes"].extend(f"{name}: {line}" for line in doc.losses.scoring_lines())
     return result
 
 
