@@ -47,6 +47,7 @@ class ReviewOutcome:
     sf: float | None
     unpaired_speakers: dict[str, list[str]] = field(default_factory=dict)
     cues: str = ""  # where the acoustic cues come from, or why there are none ('' without cues)
+    notes: list[str] = field(default_factory=list)  # the comparison's: files scored as one stream, reads
 
 
 @writes_outputs()
@@ -156,7 +157,8 @@ def review(
     rows = result["operation_rows"]
     shown = len(rows) if matches else sum(r["op"] != "match" for r in rows)
     unpaired = result["compare"].get("unpaired_speakers") or {}
-    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, said)
+    notes = list(result["compare"].get("notes") or [])
+    return ReviewOutcome(path, shown, CompareResult(result["compare"]).sf, unpaired, said, notes)
 
 
 @writes_outputs()

@@ -214,6 +214,8 @@ def review(
             **reading.api_keywords(),
         )
     say_unpaired(outcome.unpaired_speakers)
+    for note in outcome.notes:
+        say(f"note: {note}")
     if json_out:
         print_json({**dataclasses.asdict(outcome), "path": str(outcome.path)})
         return
