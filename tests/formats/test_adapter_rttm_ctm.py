@@ -207,3 +207,13 @@ def test_what_the_readers_drop_or_move_is_said_in_the_time_notes(tmp_path: Path)
     notes = segagree.agree_time([a, b], measures=["boundary_f1"])["notes"]
     assert any(n.startswith("a.ctm: times-clamped [line 1]") for n in notes), notes
     assert any(n.startswith("b.ctm: alternatives-dropped") for n in notes), notes
+
+
+def test_gamma_on_speaker_labels_that_share_none_says_to_read_them_without(tmp_path: Path) -> None:
+    ref, sys_ = _rttm(tmp_path / "ref.rttm", REF), _rttm(tmp_path / "sys.rttm", SYS)  # spk0/spk1 and A/B
+    labelled = segagree.agree_time([ref, sys_], measures=["gamma"], params={"seed": 3, "samples": 5})
+    assert any("ref and sys share none" in n and "--category none" in n for n in labelled["notes"])
+    plain = segagree.agree_time([ref, sys_], measures=["gamma"], params={"seed": 3, "samples": 5}, category="none")
+    assert not any("share none" in n for n in plain["notes"])
+    der = segagree.agree_time([ref, sys_], measures=["der"])  # DER maps the labels itself: no such note
+    assert not any("share none" in n for n in der["notes"])

@@ -208,7 +208,7 @@ def review_time(
 
     from segagree.outputs.time_review import group_rows, refuse_reserved_names, write_time_review
     from segagree.outputs.timeline_files import write_timeline_plots
-    from segagree.scoring.time.agreement import best_alignments
+    from segagree.scoring.time.agreement import best_alignments, unshared_label_notes
 
     check_time_parameters(params, [measure] if measure else None, first=1)
     timed = read_time_units(sources, **reading)
@@ -250,7 +250,7 @@ def review_time(
         "groups": len(rows),
         "kinds": kinds,
         "plots": plots,
-        "notes": list(timed.notes),
+        "notes": [*timed.notes, *unshared_label_notes(timed)],
         "cues": said,
     }
 

@@ -28,6 +28,7 @@ from segagree.errors import UsageError
 from segagree.metrics.chance.panel_frame import assemble_panel, choose_members
 from segagree.metrics.contract import UnitSet
 from segagree.metrics.unitizing.gamma import GammaMeasure, GammaStats
+from segagree.metrics.unitizing.labels import ADVICE, annotator_labels
 
 _GAMMA = GammaMeasure()
 
@@ -74,18 +75,12 @@ class PanelSums:
 
 
 def unshared_labels(items: Mapping[str, UnitSet], machines: Sequence[str], humans: Sequence[str]) -> list[str]:
-    """A note for each machine whose unit categories share no label with any human's on any item:
-    gamma compares categories, so a diarization system's ``spk0`` against the humans' names counts
-    every unit as a category mismatch (the labels mean nothing across annotators)."""
-    own: dict[str, set[str]] = {}
-    for units in items.values():
-        for k, name in enumerate(units.annotators):
-            codes = units.category[(units.annotator == k) & (units.category >= 0)]
-            own.setdefault(name, set()).update(units.categories[int(c)] for c in np.unique(codes))
+    """A note for each machine whose unit labels share none with any human's on any item
+    (:mod:`segagree.metrics.unitizing.labels`)."""
+    own = annotator_labels(items.values())
     theirs = set().union(*(own.get(h, set()) for h in humans))
     return [
-        f"{m}'s unit labels share none with the humans' (such as speaker labels of different systems): "
-        "gamma compares categories, so read the units with --category none unless the labels mean the same"
+        f"{m}'s unit labels share none with the humans' (such as speaker labels of different systems): {ADVICE}"
         for m in machines
         if own.get(m) and theirs and not own[m] & theirs
     ]

@@ -32,6 +32,7 @@ __all__ = [
     "score_time",
     "score_time_statistics",
     "time_measures",
+    "unshared_label_notes",
 ]
 
 TIME_GROUP = "time"
@@ -94,6 +95,17 @@ def _loaded_files(given: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def unshared_label_notes(timed: TimedUnits) -> list[str]:
+    """With ``category="label"``, a note for each pair of annotators whose unit labels share none
+    (gamma counts every unit a category mismatch then)."""
+    from segagree.metrics.unitizing.labels import ADVICE, annotator_labels, unshared_pairs
+
+    if timed.category != "label":
+        return []
+    pairs = unshared_pairs(annotator_labels(timed.speakers.values()), list(timed.annotators))
+    return [f"the unit labels of {a} and {b} share none: {ADVICE}" for a, b in pairs]
+
+
 def score_time(
     timed: TimedUnits,
     names: Sequence[str] | None = None,
@@ -132,6 +144,8 @@ def score_time_statistics(
             res["speakers"] = {speaker: scores[k][1] for (speaker, _), scores in zip(items, per_item, strict=True)}
         scored[m.name] = (res, stats)
     result["measures"] = {name: res for name, (res, _) in scored.items()}
+    if any(m.name.startswith("gamma") for m in measures):
+        result["notes"] = [*result.get("notes", []), *unshared_label_notes(timed)]
     for name, res in result["measures"].items():
         result[name] = res["pooled"].get("value")
     for res in result["measures"].values():  # in registry order: the first measure's key wins
