@@ -217,3 +217,9 @@ def test_gamma_on_speaker_labels_that_share_none_says_to_read_them_without(tmp_p
     assert not any("share none" in n for n in plain["notes"])
     der = segagree.agree_time([ref, sys_], measures=["der"])  # DER maps the labels itself: no such note
     assert not any("share none" in n for n in der["notes"])
+
+
+def test_compare_of_two_rttm_files_points_to_agree_time(tmp_path: Path) -> None:
+    ref, sys_ = _rttm(tmp_path / "ref.rttm", REF), _rttm(tmp_path / "sys.rttm", SYS)
+    with pytest.raises(segagree.MismatchError, match="units in time: score them with agree --time"):
+        segagree.compare(ref, sys_)

@@ -283,17 +283,22 @@ def _unpaired_text(a: Document, only_a: list[str], b: Document, only_b: list[str
     return "; ".join(parts)
 
 
+_TIMED = ("rttm", "ctm")  # formats whose 'tokens' are speaker labels or words with times of their own
+
+
 def _first_difference(speaker: str, ta: list[str], tb: list[str], a: Document, b: Document) -> str:
     n = min(len(ta), len(tb))
     i = next((k for k in range(n) if ta[k] != tb[k]), n)
     got_a = repr(ta[i]) if i < len(ta) else "end of stream"
     got_b = repr(tb[i]) if i < len(tb) else "end of stream"
     context = " ".join(ta[max(0, i - 3) : i])
-    return (
+    found = (
         f"speaker {speaker!r}: the transcripts differ at token {i} (after '{context}'): "
-        f"{a.source_path or 'A'} has {got_a}, {b.source_path or 'B'} has {got_b} "
-        f"({len(ta)} vs {len(tb)} tokens); align them with --align (align = true in segagree.toml for run)"
+        f"{a.source_path or 'A'} has {got_a}, {b.source_path or 'B'} has {got_b} ({len(ta)} vs {len(tb)} tokens)"
     )
+    if a.source_format in _TIMED and b.source_format in _TIMED:  # turns and words in time, not a transcript
+        return f"{found}; RTTM and CTM files are units in time: score them with agree --time (--measure der,jer)"
+    return f"{found}; align them with --align (align = true in segagree.toml for run)"
 
 
 def speaker_streams(doc: Document, settings: dict[str, Any]) -> dict[str, np.ndarray]:
