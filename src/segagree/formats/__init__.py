@@ -8,7 +8,6 @@ and returns the :class:`LossReport` of what the target format could not hold.
 from __future__ import annotations
 
 import importlib
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,6 +234,8 @@ def write_document(
         losses.add("meta-dropped", f"WebVTT {', '.join(what)} have no place in {adapter.name}")
     note_foreign_meta(doc, adapter.name, losses)
     if strict:
+        import tempfile
+
         # Dry run into a throwaway file to learn the losses before touching the target.
         with tempfile.TemporaryDirectory() as scratch:
             adapter.write(doc, Path(scratch) / Path(path).name, losses=losses, **options)

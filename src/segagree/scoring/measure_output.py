@@ -35,8 +35,8 @@ def run_items(
     options: Mapping[str, Any],
     statistics: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One measure on its built input (:data:`segagree.scoring.metric_runner.INPUTS`): per item, and pooled from the summed statistics
-    (also put in ``statistics[name]`` when given, for pooling over texts)."""
+    """One measure on its built input (:data:`segagree.scoring.metric_runner.INPUTS`): per item, and
+    pooled from the summed statistics (also put in ``statistics[name]`` when given, for pooling over texts)."""
     if set(items) == {WHOLE}:
         return _whole_text(measure, items[WHOLE], options)
     computed: dict[str, Any] = {}

@@ -41,6 +41,7 @@ __all__ = [
     "UD_SENTENCES_CARD",
     "MatchCounts",
     "MatchScore",
+    "disrpt_parameters",
     "script_counts",
     "script_spans",
 ]
@@ -282,6 +283,17 @@ def script_counts(
     return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
 
 
+def disrpt_parameters(params: Mapping[str, Any]) -> tuple[str, str]:
+    """``disrpt_seg``'s ``version`` and ``first_token``, checked (a UsageError names a wrong value)."""
+    version = str(params.get("version") or "2023")
+    first = str(params.get("first_token") or "marked")
+    if version not in VERSIONS or first not in ("marked", "always"):
+        raise UsageError(
+            f"disrpt_seg: version is 2023 or 2019 (not {version!r}), first_token marked or always (not {first!r})"
+        )
+    return version, first
+
+
 class UdSentences(Measure[CharacterPair, MatchCounts, MatchScore]):
     card = UD_SENTENCES_CARD
 
@@ -296,12 +308,7 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
     card = DISRPT_CARD
 
     def statistics(self, item: TokenPair, params: Mapping[str, Any]) -> MatchCounts:
-        version = str(params.get("version") or "2023")
-        first = str(params.get("first_token") or "marked")
-        if version not in VERSIONS or first not in ("marked", "always"):
-            raise UsageError(
-                f"disrpt_seg: version is 2023 or 2019 (not {version!r}), first_token marked or always (not {first!r})"
-            )
+        version, first = disrpt_parameters(params)
         marks = item.marks_a is not None and item.marks_b is not None
         code = connective_code(item.scheme)
         if marks and (code is not None or first == "marked"):  # the labels as the script reads them
