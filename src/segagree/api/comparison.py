@@ -251,7 +251,8 @@ def _reads_as_the_script(a: Any, b: Any, metrics: Any, metric_options: Mapping[s
         return False
     paths = [p for p in (a, b) if isinstance(p, str | os.PathLike)]
     return len(paths) == 2 and all(
-        (fmt or "").strip().lower() == "conllu" or (not fmt and EXTENSIONS.get(file_kind(p)) == "conllu") for p in paths
+        (fmt or "").strip().lower() == "conllu" or (not fmt and EXTENSIONS.get(file_kind(Path(p))) == "conllu")
+        for p in paths
     )
 
 

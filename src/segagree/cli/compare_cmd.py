@@ -142,10 +142,8 @@ def compare(
         # The API reads the files (DISRPT's figure straight from them, as its script reads them); --ops
         # needs the Documents themselves, for the words around each operation.
         given = [api.read(p, reading.format, scheme=sch, **opts) for p in (path_a, path_b)] if ops else []
-        a, b = given or (path_a, path_b)
         result = api.compare(
-            a,
-            b,
+            *(given or (path_a, path_b)),
             metrics=metric,
             scheme=sch,
             format=None if given else reading.format,
@@ -166,7 +164,7 @@ def compare(
         )
     if ops is not None:
         with output_file(ops, "csv") as ops_path:
-            n = api.write_operations(result, ops_path, a=a, b=b)
+            n = api.write_operations(result, ops_path, a=given[0], b=given[1])
         done(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))

@@ -104,19 +104,20 @@ class ScoreTable:
         rows = [([*cells, *[""] * (len(header) - len(cells))], end) for cells, end in self.rows]
         if not all(plain_text(c) for c in header) or not all(plain_text(c) for cells, _ in rows for c in cells):
             return None
-        widths = [max(len(header[i]), *(len(cells[i]) for cells, _ in rows)) for i in range(len(header))]
+        widths = [max([len(header[i]), *(len(cells[i]) for cells, _ in rows)]) for i in range(len(header))]
         left = [self._is_label(i) for i in range(len(header))]
 
         def line(cells: Sequence[str]) -> str:
             # SIMPLE_HEAD without edges, padding (0, 1) collapsed: " a  b  c "
-            parts = [c.ljust(w) if lft else c.rjust(w) for c, w, lft in zip(cells, widths, left, strict=True)]
+            # (rich right-justifies a cell's text without its trailing spaces)
+            parts = [c.ljust(w) if lft else c.rstrip().rjust(w) for c, w, lft in zip(cells, widths, left, strict=True)]
             return " " + "  ".join(parts) + " "
 
         width = sum(widths) + 2 * len(widths)
         out = [line(header), "\u2500" * width]
-        for cells, end in rows:
+        for k, (cells, end) in enumerate(rows):
             out.append(line(cells))
-            if end:
+            if end and k < len(rows) - 1:  # (rich draws no rule under the last row)
                 out.append(" " * width)
         return out
 

@@ -28,7 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.contract import Card, CharacterPair, Measure, TokenPair
@@ -104,12 +107,16 @@ class MatchScore:
 # reading of it (segagree.scoring.tokens.disrpt_files), which loads this module without the model.
 
 
-def _listed(codes: Any) -> list[int]:
+#: A stream's codes: a list (the scan of a file) or a numpy array (a Document's layer).
+Codes = Union[Sequence[int], "np.ndarray"]  # noqa: UP007
+
+
+def _listed(codes: Codes) -> list[int]:
     """A stream's codes as a list (a numpy array's ``tolist``, or any sequence)."""
     return codes.tolist() if hasattr(codes, "tolist") else list(codes)
 
 
-def unit_spans(codes: Sequence[int]) -> set[tuple[int, int]]:
+def unit_spans(codes: Codes) -> set[tuple[int, int]]:
     """(first token, last token) of every unit of one stream; the stream's end closes the last."""
     values = _listed(codes)
     ends = [i for i, c in enumerate(values) if c != 0]
@@ -120,7 +127,7 @@ def unit_spans(codes: Sequence[int]) -> set[tuple[int, int]]:
     return set(zip(starts, ends, strict=True))
 
 
-def typed_spans(codes: Sequence[int], code: int) -> set[tuple[int, int]]:
+def typed_spans(codes: Codes, code: int) -> set[tuple[int, int]]:
     """(first token, last token) of every unit whose closing boundary is ``code``."""
     values = _listed(codes)
     return {(s, e) for s, e in unit_spans(values) if values[e] == code}
@@ -136,7 +143,7 @@ def connective_code(scheme: Any) -> int | None:
     return symbols.index(CONNECTIVE_SYMBOL) + 1 if CONNECTIVE_SYMBOL in symbols else None
 
 
-def unit_starts(codes: Sequence[int]) -> set[int]:
+def unit_starts(codes: Codes) -> set[int]:
     """The tokens that begin a unit: the first, and every one after a boundary."""
     values = _listed(codes)
     return ({0} if values else set()) | {i + 1 for i, c in enumerate(values[:-1]) if c != 0}
@@ -220,7 +227,7 @@ def sentence_counts(item: CharacterPair) -> MatchCounts:
     return MatchCounts(correct, len(gold), len(system))
 
 
-def script_spans(marks: Sequence[int], version: str = "2023", after: int = -1) -> set[tuple[int, int]]:
+def script_spans(marks: Codes, version: str = "2023", after: int = -1) -> set[tuple[int, int]]:
     """The connective spans ``seg_eval.py``'s ``parse_data`` builds from a stream's labels
     (:data:`MARKS` codes), quirks included: a span ends at a word without a label; an ``I-Conn``
     moves the end of the span being read (or, after none, of the next one); the file's last span
@@ -250,7 +257,7 @@ def script_spans(marks: Sequence[int], version: str = "2023", after: int = -1) -
     return spans
 
 
-def _labels_counts(gold: Sequence[int], pred: Sequence[int]) -> MatchCounts:
+def _labels_counts(gold: Codes, pred: Codes) -> MatchCounts:
     """seg_eval.py's EDU mode, position by position: TP where the labels are equal and not ``_``,
     FN where only the gold has one, FP where the prediction has another."""
     tp = fn = fp = 0
@@ -266,8 +273,8 @@ def _labels_counts(gold: Sequence[int], pred: Sequence[int]) -> MatchCounts:
 
 
 def script_counts(
-    marks_a: Sequence[int],
-    marks_b: Sequence[int],
+    marks_a: Codes,
+    marks_b: Codes,
     *,
     connective: bool,
     version: str = "2023",

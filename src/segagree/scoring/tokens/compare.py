@@ -50,7 +50,10 @@ def score_pair(
         from segagree.scoring.metric_runner import run_metrics
 
         unpaired = {"a": list(pair.unpaired_a), "b": list(pair.unpaired_b)}
-        bare = without_sf(pair.layer, not_asked=SF_NOT_ASKED, speakers=pair.speakers, unpaired=unpaired)
+        n_tokens = sum(len(pair.arrays_a[s]) for s in pair.speakers)
+        bare = without_sf(
+            pair.layer, not_asked=SF_NOT_ASKED, speakers=pair.speakers, unpaired=unpaired, n_tokens=n_tokens
+        )
         bare["mismatches"] = list(pair.mismatches)
         bare["metrics"] = run_metrics(pair, metrics, metric_options or {}, statistics)
         return bare

@@ -70,6 +70,7 @@ def score_files(
         speakers=list(streams),
         metrics={NAME: pooled_output(measure, computed, options)},
         notes=[note] if note else [],
+        n_tokens=sum(len(doc_a.lines) for doc_a, _, _ in streams.values()),
     )
 
 

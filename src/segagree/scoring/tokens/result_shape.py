@@ -32,14 +32,16 @@ def without_sf(
     metrics: Mapping[str, Any] | None = None,
     notes: Sequence[str] = (),
     unpaired: Mapping[str, Sequence[str]] | None = None,
+    n_tokens: int | None = None,
 ) -> dict[str, Any]:
     """A result whose S_f keys are None, with the reason: ``not_applicable`` (the tokens do not align)
-    or ``not_asked`` (only official scorers were named); the other measures' results in ``metrics``."""
+    or ``not_asked`` (only official scorers were named); the other measures' results in ``metrics``;
+    ``n_tokens``: the tokens paired (the words of both files), where they were."""
     out: dict[str, Any] = {
         **dict.fromkeys(SF_KEYS),
         "cost": None,
         "edits": None,
-        "n_tokens": None,
+        "n_tokens": n_tokens,
         "per_speaker": {},
         "operations": [],
         "speakers": list(speakers),
