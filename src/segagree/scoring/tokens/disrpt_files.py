@@ -19,7 +19,7 @@ from typing import Any
 
 from segagree.formats.conllu_columns import NO_DOCUMENT
 from segagree.formats.conllu_scan import NotPlain, ScannedDocument, ScannedFile, same_words, scan_file
-from segagree.metrics.boundary.segment_match import disrpt_parameters, script_counts
+from segagree.metrics.boundary.segment_match import DISRPT_CARD, disrpt_parameters, script_counts
 from segagree.metrics.registry import get_measure
 from segagree.scoring.measure_output import pooled_output
 from segagree.scoring.tokens.document_rules import normalise_speaker, one_stream_note
@@ -27,7 +27,7 @@ from segagree.scoring.tokens.result_shape import SF_NOT_ASKED, without_sf
 
 __all__ = ["score_files"]
 
-NAME = "disrpt_seg"
+NAME = DISRPT_CARD.name
 
 
 def score_files(
