@@ -19,7 +19,13 @@ from typing import Any
 
 from segagree.formats.conllu_columns import NO_DOCUMENT
 from segagree.formats.conllu_scan import NotPlain, ScannedDocument, ScannedFile, same_words, scan_file
-from segagree.metrics.boundary.segment_match import DISRPT_CARD, disrpt_parameters, script_counts
+from segagree.metrics.boundary.segment_match import (
+    DISRPT_CARD,
+    ScriptSpans,
+    StreamSpans,
+    disrpt_parameters,
+    script_counts,
+)
 from segagree.metrics.registry import get_measure
 from segagree.scoring.measure_output import pooled_output
 from segagree.scoring.tokens.document_rules import normalise_speaker, one_stream_note
@@ -50,6 +56,7 @@ def score_files(
     if streams is None:
         return None
     computed: dict[str, Any] = {}
+    places = (_places(gold), _places(system)) if connective else None
     for name, (doc_a, doc_b, after) in streams.items():
         if not same_words(doc_a.lines, doc_b.lines) or len(doc_a.empty_marks) != len(doc_b.empty_marks):
             return None
@@ -61,6 +68,7 @@ def score_files(
             connective=connective,
             version=version,
             after=after,
+            in_files=None if places is None else (places[0][name], places[1][name]),
         )
     measure = get_measure(NAME)
     _, note = one_stream_note(gold.ids, system.ids, one_stream)
@@ -88,6 +96,16 @@ def _paired_streams(gold: ScannedFile, system: ScannedFile, one_stream: bool) ->
     after = [_next_marks(gold), _next_marks(system)]
     by_id = {d.name: d for d in system.documents}
     return {d.name: (d, by_id[d.name], (after[0][d.name], after[1][d.name])) for d in gold.documents}
+
+
+def _places(scanned: ScannedFile) -> dict[str, StreamSpans]:
+    """Each document's (and the one stream's) place among its file's words, over the file's spans."""
+    spans = ScriptSpans([m for d in scanned.documents for m in d.marks])
+    out, start = {NO_DOCUMENT: StreamSpans(spans, 0, len(spans.marks))}, 0
+    for doc in scanned.documents:
+        out[doc.name] = StreamSpans(spans, start, start + len(doc.marks))
+        start += len(doc.marks)
+    return out
 
 
 def _joined(scanned: ScannedFile) -> ScannedDocument:
