@@ -56,7 +56,9 @@ from segagree.cli.common import (
     metavar="NAMES",
     callback=lambda ctx, param, values: ",".join(split_names(ctx, param, values)) or None,
     help="Metrics besides S_f (default: S_f only): repeat or give a comma list; 'all' (boundary metrics), "
-    "'agreement', 'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
+    "'agreement', 'subtitles' or 'time' (units in time, as agree --time; see segagree metrics). Official "
+    "scorers named alone (ud_sentences, disrpt_seg, edus_seg) are given alone, as their scripts give them "
+    "(add sf for S_f).",
 )
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -125,7 +127,9 @@ def compare(
     FILE_A and FILE_B may be in any formats. S_f and S_f^B (Lai, Li & Zhang 2023) are
     given per speaker and pooled; --metric adds B, S, A, Pk, WindowDiff, WinPR, ghd or the
     subtitle metrics (FILE_A is the reference; any hypothesis, machine output included: S_f is
-    then reported as not applicable when the words are too different to align).
+    then reported as not applicable when the words are too different to align). An official
+    scorer's figure named alone (disrpt_seg, ud_sentences) is given alone, per document and
+    pooled, every digit as its script prints it.
     """
     import segagree.api as api
     from segagree.cli.streams import input_files, is_stdio, output_file
@@ -137,32 +141,34 @@ def compare(
         check_writable(ops)
         if is_stdio(ops) and json_out:
             raise UsageError("--ops - and --json both write to standard output: give --ops a file name")
-    sch = api.load_scheme(scheme)
+    sch = api.load_scheme(scheme) if ops is not None else scheme
     with input_files([file_a, file_b], reading.format) as (path_a, path_b):
-        a = api.read(path_a, reading.format, scheme=sch, **opts)
-        b = api.read(path_b, reading.format, scheme=sch, **opts)
-    result = api.compare(
-        a,
-        b,
-        metrics=metric,
-        scheme=sch,
-        mode=mode.lower(),
-        align=align,
-        max_mismatch=max_mismatch,
-        layer=layer,
-        transpositions=transpositions,
-        **speaker_labels.api_keywords(),
-        with_operations=json_out or ops is not None,  # the table shows counts only
-        review_rows=ops is not None,
-        metric_options={
-            **_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
-            **{k: v for k, v in (("version", disrpt_version), ("first_token", first_token)) if v},
-        },
-        one_stream=one_stream,
-    )
+        # The API reads the files (DISRPT's figure straight from them, as its script reads them); --ops
+        # needs the Documents themselves, for the words around each operation.
+        given = [api.read(p, reading.format, scheme=sch, **opts) for p in (path_a, path_b)] if ops else []
+        result = api.compare(
+            *(given or (path_a, path_b)),
+            metrics=metric,
+            scheme=sch,
+            format=None if given else reading.format,
+            read_options=None if given else opts,
+            mode=mode.lower(),
+            align=align,
+            max_mismatch=max_mismatch,
+            layer=layer,
+            transpositions=transpositions,
+            **speaker_labels.api_keywords(),
+            with_operations=json_out or ops is not None,  # the table shows counts only
+            review_rows=ops is not None,
+            metric_options={
+                **_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
+                **{k: v for k, v in (("version", disrpt_version), ("first_token", first_token)) if v},
+            },
+            one_stream=one_stream,
+        )
     if ops is not None:
         with output_file(ops, "csv") as ops_path:
-            n = api.write_operations(result, ops_path, a=a, b=b)
+            n = api.write_operations(result, ops_path, a=given[0], b=given[1])
         done(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
@@ -197,6 +203,11 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     import segagree.api as api
     from segagree.cli.tables import ScoreTable
 
+    if result.get("sf_not_asked"):  # official scorers alone: their figures, per document and pooled
+        show(f"{file_a.name} vs {file_b.name}")
+        per = [s for res in result["metrics"].values() for s in (res.get("per_speaker") or {})]
+        _print_other(result, list(result["speakers"]) or list(dict.fromkeys(per)), title="official figures")
+        return
     sf, sf_b = api.SF_NAMES
     out = stdout()
     if result.get(sf) is None and result.get("sf_not_applicable"):
@@ -232,7 +243,7 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
         out.print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
 
 
-def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
+def _print_other(result: dict[str, Any], speakers: list[str], title: str = "other metrics") -> None:
     import segagree.api as api
     from segagree.cli.tables import MatrixRow, ScoreTable, print_matrix
 
@@ -269,7 +280,7 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
                 f"{prf['system']}, correct {prf['correct']}, precision {prf['precision']!r}, recall "
                 f"{prf['recall']!r}, F {prf['f1']!r}"
             )
-    print_matrix("other metrics (pooled from summed statistics)", "metric", "speaker", speakers, rows)
+    print_matrix(f"{title} (pooled from summed statistics)", "metric", "speaker", speakers, rows)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):
         notes.append(

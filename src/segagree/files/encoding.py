@@ -8,17 +8,23 @@ import contextlib
 import contextvars
 import functools
 import gc
-import logging
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from segagree.errors import InputError, UsageError
 from segagree.model.losses import Loss, LossReport
 
-log = logging.getLogger(__name__)
+
+def _log() -> Any:
+    """This module's logger (logging loads with the first message: a file read without one does without it)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 # --- decoding ---------------------------------------------------------------------------------
 #
@@ -211,6 +217,18 @@ def _place(raw: bytes, offset: int) -> str:
 
 def _bom_or_utf(raw: bytes) -> tuple[str, str] | None:
     """(codec, how) when a BOM, NUL pattern or strict UTF-8 settles the encoding."""
+    settled = _bom_or_nul(raw)
+    if settled is not None:
+        return settled
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8", "utf-8"
+
+
+def _bom_or_nul(raw: bytes) -> tuple[str, str] | None:
+    """(codec, how) when a BOM or a NUL pattern (UTF-16 without BOM) settles the encoding."""
     if raw.startswith(b"\xef\xbb\xbf"):
         return "utf-8-sig", "bom"
     # UTF-32's BOMs first: the little-endian one starts with UTF-16-LE's (pysrt's test files have both).
@@ -226,11 +244,7 @@ def _bom_or_utf(raw: bytes) -> tuple[str, str] | None:
         return "utf-16-be", "utf-16"
     if len(raw) >= 2 and raw[1] == 0 and raw[0] != 0:
         return "utf-16-le", "utf-16"
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return "utf-8", "utf-8"
+    return None
 
 
 def _detector_candidates(raw: bytes) -> list[str]:
@@ -240,7 +254,7 @@ def _detector_candidates(raw: bytes) -> list[str]:
     try:
         return [_codec_name(m.encoding) for m in from_bytes(raw)]
     except Exception:  # the detector must never turn a read into a traceback
-        log.debug("charset-normalizer failed", exc_info=True)
+        _log().debug("charset-normalizer failed", exc_info=True)
         return []
 
 
@@ -344,7 +358,12 @@ def decode(raw: bytes, path: str | Path, *, encoding: str | None = None, legacy:
                 place=_place(raw, err.start),
             ) from None
         return Decoded(text.removeprefix("\ufeff"), name, "given")
-    settled = _bom_or_utf(raw)
+    settled = _bom_or_nul(raw)
+    if settled is None:  # the commonest file, UTF-8: decoded once (not checked, then decoded)
+        try:
+            return Decoded(raw.decode("utf-8"), "utf-8", "utf-8")
+        except UnicodeDecodeError:
+            pass
     if settled is not None:
         name, how = settled
         try:
@@ -495,7 +514,7 @@ def decode_text(
     legacy = None if fallback in (None, "detect") else fallback
     decoded = decode(raw, path, encoding=encoding, legacy=legacy)
     for note in decoded.notes:
-        log.warning("%s: %s", path, note.message)
+        _log().warning("%s: %s", path, note.message)
         if losses is not None:
             losses.extend([note])
         else:

@@ -37,9 +37,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # the arrays are annotations only: the official scorers' path runs without numpy
+    import numpy as np
 
 __all__ = [
     "INPUT_KINDS",
@@ -237,7 +238,10 @@ class TokenPair:
         marks_a, marks_b: where both files are CoNLL-U, each token's DISRPT label as the file
             writes it (:data:`segagree.metrics.boundary.segment_match.MARKS`: what DISRPT's
             ``seg_eval.py`` reads), on the same index (else None); ``marks_next``: A's and B's
-            label of the word their files have after this stream (-1 at the file's end).
+            label of the word their files have after this stream (-1 at the file's end);
+            ``marks_in_files``: where the stream is a run of its files' words, its place in each
+            (:class:`segagree.metrics.boundary.segment_match.StreamSpans`: connective spans are
+            built over the whole files, as the script builds them).
     """
 
     a: np.ndarray
@@ -249,6 +253,7 @@ class TokenPair:
     marks_a: np.ndarray | None = None
     marks_b: np.ndarray | None = None
     marks_next: tuple[int, int] = (-1, -1)
+    marks_in_files: tuple[Any, Any] | None = None
 
 
 @dataclass(frozen=True)
