@@ -49,7 +49,8 @@ ref, hyp, uems = load(ref_path), load(sys_path), {}
 if uem_path != "-":
     for line in open(uem_path):
         f = line.split()
-        uems.setdefault(f[0], []).append(Segment(float(f[2]), float(f[3])))
+        if f and not f[0].startswith(";"):
+            uems.setdefault(f[0], []).append(Segment(float(f[2]), float(f[3])))
 der = DiarizationErrorRate(collar=float(collar), skip_overlap=skip == "1")
 jer = JaccardErrorRate(collar=float(collar), skip_overlap=skip == "1")
 for uri in ref:

@@ -168,7 +168,8 @@ def test_a_uem_file_scores_its_regions_only(tmp_path: Path) -> None:
 
     (tmp_path / "ref.rttm").write_text(REF_RTTM, encoding="utf-8")
     (tmp_path / "sys.rttm").write_text(SYS_RTTM, encoding="utf-8")
-    (tmp_path / "a.uem").write_text("rec1 1 0.00 6.00\nrec1 1 10.00 14.00\n", encoding="utf-8")
+    # a line beginning with ';' is a comment, as dscore reads its own test UEM ("; A comment.")
+    (tmp_path / "a.uem").write_text("rec1 1 0.00 6.00\n; A comment.\nrec1 1 10.00 14.00", encoding="utf-8")
     files = [str(tmp_path / "ref.rttm"), str(tmp_path / "sys.rttm")]
     uem = str(tmp_path / "a.uem")
     out = segagree.agree_time(files, measures=["der", "jer"], params={"uem": uem})

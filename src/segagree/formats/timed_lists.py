@@ -83,11 +83,12 @@ def time_fields(start_text: str, duration_text: str, path: Path, no: int, what: 
 
 def lines(path: Path) -> tuple[list[tuple[int, list[str]]], int]:
     """The file's non-blank, non-comment lines split into fields (with their line numbers), and the
-    number of ``;;`` comment lines."""
+    number of comment lines: NIST writes ``;;``, dscore's UEM reader takes any line beginning with ``;``
+    (its own test UEM has ``; A comment.``), and so does this."""
     text = decode_text(read_bytes(path), path)
     out, comments = [], 0
     for no, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
-        if line.startswith(";;"):
+        if line.startswith(";"):
             comments += 1
             continue
         fields = line.split()
@@ -97,7 +98,7 @@ def lines(path: Path) -> tuple[list[tuple[int, list[str]]], int]:
 
 
 def read_uem(path: Path) -> dict[str, list[tuple[float, float]]]:
-    """A NIST un-partitioned evaluation map (``FILE CHANNEL ONSET OFFSET`` per line, ``;;`` comments):
+    """A NIST un-partitioned evaluation map (``FILE CHANNEL ONSET OFFSET`` per line, ``;`` comments):
     file id -> its scored regions, sorted, as dscore's ``load_uem`` reads it (the channel is not used)."""
     found, _ = lines(path)
     out: dict[str, list[tuple[float, float]]] = {}
