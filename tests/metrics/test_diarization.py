@@ -257,3 +257,20 @@ def test_turns_of_no_duration_are_left_out_as_pyannote_leaves_empty_segments(tmp
 
     notes = [n.line() for n in segagree.read(path).losses.notes]
     assert any(n.startswith("empty-turns") and "(1)" in n for n in notes), notes
+
+
+def test_a_recording_the_system_lacks_is_noted_and_scored_as_missed_on_request(tmp_path: Path) -> None:
+    import segagree
+
+    rec2 = "SPEAKER rec2 1 1.00 4.00 <NA> <NA> s1 <NA> <NA>\n"
+    (tmp_path / "ref.rttm").write_text(REF_RTTM + rec2, encoding="utf-8")
+    (tmp_path / "sys.rttm").write_text(SYS_RTTM, encoding="utf-8")
+    files = [str(tmp_path / "ref.rttm"), str(tmp_path / "sys.rttm")]
+    left = segagree.agree_time(files, measures=["der"])
+    assert any("'rec2' is in the reference's files only" in n for n in left["notes"]), left["notes"]
+    scored = segagree.agree_time(files, measures=["der"], missing_as_empty=True)
+    # as pyannote.metrics and dscore count it: all of rec2's 4 s of speech missed
+    parts = left["measures"]["der"]["pooled"]  # rec1 alone
+    want = (parts["missed_detection"] + parts["false_alarm"] + parts["confusion"] + 4.0) / (parts["total"] + 4.0)
+    assert scored["der"] == pytest.approx(want, abs=1e-12)
+    assert not any("reference's files only" in n for n in scored["notes"])

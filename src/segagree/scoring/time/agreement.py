@@ -95,6 +95,20 @@ def _loaded_files(given: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _unscored_reference_notes(timed: TimedUnits) -> list[str]:
+    """DER and JER: a recording only the reference (the first annotator) has is left out with the
+    others; pyannote.metrics and dscore count its speech as missed, which --missing-as-empty does."""
+    left = timed.plan.left_out if timed.plan is not None else {}
+    first = timed.annotators[0] if timed.annotators else None
+    only_ref = [s for s, holders in left.items() if first in holders and len(holders) < len(timed.annotators)]
+    if not only_ref:
+        return []
+    return [
+        f"DER and JER: {', '.join(map(repr, only_ref))} is in the reference's files only: pyannote.metrics and "
+        "dscore would count its speech as missed detection; --missing-as-empty scores it so"
+    ]
+
+
 def unshared_label_notes(timed: TimedUnits) -> list[str]:
     """With ``category="label"``, a note for each pair of annotators whose unit labels share none
     (gamma counts every unit a category mismatch then)."""
@@ -146,6 +160,8 @@ def score_time_statistics(
     result["measures"] = {name: res for name, (res, _) in scored.items()}
     if any(m.name.startswith("gamma") for m in measures):
         result["notes"] = [*result.get("notes", []), *unshared_label_notes(timed)]
+    if any(m.name in ("der", "jer") for m in measures):
+        result["notes"] = [*result.get("notes", []), *_unscored_reference_notes(timed)]
     for name, res in result["measures"].items():
         result[name] = res["pooled"].get("value")
     for res in result["measures"].values():  # in registry order: the first measure's key wins
