@@ -334,6 +334,9 @@ class Measure(ABC, Generic[In, St, R]):
     #: Statistics in about linear time of the item (no sampling, no search over alignments): scoring
     #: items in worker processes then costs more (each worker's start and imports) than it saves.
     light: ClassVar[bool] = False
+    #: Its value depends on units' categories agreeing across annotators (gamma's dissimilarity):
+    #: categories read from labels that mean nothing across annotators deserve a note.
+    compares_categories: ClassVar[bool] = False
 
     @property
     def name(self) -> str:

@@ -132,6 +132,8 @@ def _mc_interval(observed: float, draws: np.ndarray) -> tuple[float, float, tupl
 
 
 class _GammaBase(Measure[UnitSet, Any, Any]):
+    compares_categories = True
+
     def warm(self) -> None:
         import scipy.sparse.csgraph  # noqa: F401  (the alignment's matching, imported before workers fork)
 

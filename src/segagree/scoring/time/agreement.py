@@ -158,9 +158,9 @@ def score_time_statistics(
             res["speakers"] = {speaker: scores[k][1] for (speaker, _), scores in zip(items, per_item, strict=True)}
         scored[m.name] = (res, stats)
     result["measures"] = {name: res for name, (res, _) in scored.items()}
-    if any(m.name.startswith("gamma") for m in measures):
+    if any(m.compares_categories for m in measures):
         result["notes"] = [*result.get("notes", []), *unshared_label_notes(timed)]
-    if any(m.name in ("der", "jer") for m in measures):
+    if any(m.card.group == "diarization" for m in measures):
         result["notes"] = [*result.get("notes", []), *_unscored_reference_notes(timed)]
     for name, res in result["measures"].items():
         result[name] = res["pooled"].get("value")
