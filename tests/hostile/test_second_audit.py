@@ -281,6 +281,45 @@ def test_decode_refuses_what_encode_never_writes() -> None:
             decode(bad)
 
 
+def _depth_within_as_before(line: bytes, limit: int) -> bool:
+    """The former byte-by-byte scan of a log line's nesting (strings skipped)."""
+    depth, in_string, escaped = 0, False, False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return False
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return True
+
+
+def test_the_nesting_check_is_the_former_scan_on_random_lines() -> None:
+    import random
+
+    from segagree.corpus.results_log import _DEPTH_CHUNK, _depth_within
+
+    # quotes, backslashes and brackets in every order: unclosed strings, escapes at the end,
+    # brackets inside strings; depth limits around what the lines reach
+    for case in range(3000):
+        rng = random.Random(case)
+        line = bytes(rng.choice(b'[]{}"\\a\n') for _ in range(rng.randint(0, 60)))
+        limit = rng.randint(0, 6)
+        assert _depth_within(line, limit) == _depth_within_as_before(line, limit), (line, limit)
+    # a line past one chunk of brackets, its deepest point in the second chunk
+    deep = b"[]" * _DEPTH_CHUNK + b"[" * 65 + b'"]]"' + b"]" * 65
+    assert _depth_within(deep, 64) is False and _depth_within(deep, 65) is True
+
+
 # --- 5, 13. the lock: an atomic takeover of a stale lock, process ids checked ------------------
 
 
