@@ -18,6 +18,7 @@ from hostile import run_bounded
 
 from segagree.adjudication.tokens import adjudicate
 from segagree.corpus.config import RunConfig
+from segagree.corpus.results_log import MAX_FIGURES_CHARS
 from segagree.corpus.tasks import run_task
 from segagree.errors import SegagreeError
 from segagree.formats import read_document
@@ -224,8 +225,8 @@ def _damage(record: dict[str, object], kind: str) -> dict[str, object]:
         return {**record, "statistics": {"b": bomb}}
     if kind == "shape":
         return {**record, "statistics": {"b": {"§": "nd", "dtype": "<f8", "shape": [10**9, 10**9], "data": [1.0]}}}
-    if kind == "figures":
-        return {**record, "figures": {"agreement": [{"agree": [1] * 15_000_000}]}}
+    if kind == "figures":  # 1.5 times the bound (written "1, 1, ..."): refused by its size alone
+        return {**record, "figures": {"agreement": [{"agree": [1] * (MAX_FIGURES_CHARS // 2)}]}}
     if kind == "compare":
         return {**record, "compare": 5}
     if kind == "fraction":
