@@ -45,13 +45,13 @@ PUBLIC: dict[str, str] = {
     "list_formats": "segagree.api.documents",
     "FormatInfo": "segagree.api.documents",
     # scores of one text
-    "compare": "segagree.api.scores",
-    "write_operations": "segagree.api.scores",
+    "compare": "segagree.api.comparison",
+    "write_operations": "segagree.api.comparison",
     "agree": "segagree.api.scores",
     "agree_dataset": "segagree.api.scores",
     "metric_cards": "segagree.api.scores",
-    "measure_names": "segagree.api.scores",
-    "CompareResult": "segagree.api.scores",
+    "measure_names": "segagree.api.comparison",
+    "CompareResult": "segagree.api.comparison",
     "AgreementResult": "segagree.api.scores",
     # units in time
     "read_time_units": "segagree.api.time_units",
@@ -148,6 +148,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from segagree.adjudication.time import TimeAdjudication  # noqa: F401
     from segagree.adjudication.tokens import AdjudicationReport  # noqa: F401
+    from segagree.api.comparison import CompareResult, compare, measure_names, write_operations  # noqa: F401
     from segagree.api.corpus import run  # noqa: F401
     from segagree.api.cue_baseline import pause_baseline  # noqa: F401
     from segagree.api.documents import (  # noqa: F401
@@ -174,16 +175,7 @@ if TYPE_CHECKING:
         review_time,
     )
     from segagree.api.samples import copy_sample_corpora, sample_corpora_path  # noqa: F401
-    from segagree.api.scores import (  # noqa: F401
-        AgreementResult,
-        CompareResult,
-        agree,
-        agree_dataset,
-        compare,
-        measure_names,
-        metric_cards,
-        write_operations,
-    )
+    from segagree.api.scores import AgreementResult, agree, agree_dataset, metric_cards  # noqa: F401
     from segagree.api.subtitles import check_style, degrade, segment, study  # noqa: F401
     from segagree.api.time_units import TimeAgreementResult, agree_time, read_time_units, time_plan  # noqa: F401
     from segagree.corpus.outcome import RunOutcome  # noqa: F401

@@ -9,15 +9,18 @@ import os
 import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 from segagree.errors import UsageError
 from segagree.files.atomic import output_plan
 from segagree.formats import read_document
-from segagree.model import BoundaryScheme, Document
+
+if TYPE_CHECKING:
+    from segagree.model import BoundaryScheme, Document
 
 PathLike = str | os.PathLike[str]
-DocumentLike = Document | str | os.PathLike[str]
+# The model (numpy) loads with the first Document, not with the API: a name, not the class, here.
+DocumentLike = Union["Document", str, os.PathLike[str]]  # noqa: UP007
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -89,6 +92,8 @@ def as_document(
     options: Mapping[str, Any] | None = None,
 ) -> Document:
     """A Document as given, or read from a path (format ``fmt`` or by extension, the scheme, reader options)."""
+    from segagree.model import Document
+
     if isinstance(item, Document):
         return item
     return read_document(Path(item), fmt, scheme=scheme, **dict(options or {}))
@@ -96,6 +101,8 @@ def as_document(
 
 def annotator_label(item: DocumentLike, i: int) -> str:
     """An annotator's label: the file name, else the Document's annotator or name."""
+    from segagree.model import Document
+
     if not isinstance(item, Document):
         return Path(item).name
     return Path(item.source_path).name if item.source_path else (item.annotator or item.name or f"annotator{i + 1}")
@@ -103,7 +110,7 @@ def annotator_label(item: DocumentLike, i: int) -> str:
 
 def pairing(
     layer: str | None,
-    scheme: BoundaryScheme,
+    scheme: BoundaryScheme | None,
     align: bool,
     max_mismatch: float,
     normalise_speakers: bool,

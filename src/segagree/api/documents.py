@@ -6,14 +6,16 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from segagree.api.common import PathLike, renamed_keywords, writes_outputs
 from segagree.errors import SegagreeError, UsageError
 from segagree.formats import file_given_back, format_for, read_document, write_document
-from segagree.formats.roundtrip import Difference, as_loss, check_written, unnamed
-from segagree.model import BoundaryScheme, Document, load_scheme
 from segagree.model.losses import LossReport, read_losses
+
+if TYPE_CHECKING:  # the model and the round-trip check (numpy) load with the first conversion
+    from segagree.formats.roundtrip import Difference
+    from segagree.model import BoundaryScheme, Document
 
 
 def reader_options(
@@ -232,6 +234,9 @@ def convert(
             >>> report.lossless, report.format_to
             (False, 'eaf')
     """
+    from segagree.formats.roundtrip import as_loss, check_written, unnamed
+    from segagree.model import Document
+
     if isinstance(source, Document):
         doc = source
     else:
@@ -273,6 +278,8 @@ def convert(
 def _refuse_unnamed_differences(doc: Document, target: Path, fmt: str, write_options: Mapping[str, Any]) -> None:
     """--strict: write into a scratch file and check it first; any difference is an error."""
     import tempfile
+
+    from segagree.formats.roundtrip import check_written
 
     with tempfile.TemporaryDirectory() as scratch:
         trial = Path(scratch) / target.name
@@ -350,6 +357,8 @@ def convert_folder(
     files = annotation_files(source)
     if not files:
         raise SegagreeError("no annotation files found", path=source)
+    from segagree.model import load_scheme
+
     sch = load_scheme(scheme)
     batch = BatchConversion(files)
     plan = plan_outputs(source, target, files, fmt.extensions[0])

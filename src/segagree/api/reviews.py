@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from segagree.api.common import DocumentLike, PathLike, check_margin, renamed_keywords, renamed_value, writes_outputs
-from segagree.api.scores import CompareResult
+from segagree.api.comparison import CompareResult
 from segagree.api.time_units import check_time_parameters, read_time_units
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.boundary.sf import check_mode

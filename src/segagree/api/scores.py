@@ -13,92 +13,16 @@ from segagree.api.common import (
     as_document,
     check_seed,
     pairing,
-    writes_outputs,
 )
 from segagree.errors import UsageError
 from segagree.metrics.boundary.sf import check_mode
 from segagree.metrics.chance.models import DEFAULT_CHANCE, DEFAULT_SIMS
-from segagree.model import BoundaryScheme, Document, load_scheme
+from segagree.model import BoundaryScheme, load_scheme
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from segagree.metrics.contract import Card as MetricCard
-
-
-class CompareResult(dict):
-    """The result of :func:`compare`: a JSON-ready dict (the ``compare --json`` contract) with
-    attribute access to its main parts.
-
-    Keys: ``sf``, ``sf_b``, ``cost``, ``edits``, ``n_tokens``, ``per_speaker`` (speaker -> the
-    same keys and operation counts), ``operations``, ``metrics`` (name -> ``value``,
-    ``per_speaker``, parameters), ``mismatches`` (transcript differences aligned),
-    ``signature`` (metric, parameters, scheme digest, version).
-    """
-
-    @property
-    def sf(self) -> float:
-        """S_f pooled over speakers (1 - summed cost / summed tokens; Lai et al. 2023)."""
-        return self[_sf_names()[0]]
-
-    @property
-    def sf_b(self) -> float:
-        """S_f^B pooled over speakers (1 - summed cost / summed edits)."""
-        return self[_sf_names()[1]]
-
-    @property
-    def per_speaker(self) -> dict[str, dict[str, Any]]:
-        return self["per_speaker"]
-
-    @property
-    def operations(self) -> list[dict[str, Any]]:
-        return self["operations"]
-
-    @property
-    def metrics(self) -> dict[str, dict[str, Any]]:
-        return self["metrics"]
-
-    @property
-    def mismatches(self) -> list[dict[str, Any]]:
-        return self["mismatches"]
-
-    @property
-    def signature(self) -> str:
-        return self["signature"]
-
-    def suber(self) -> tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]:
-        """(SubER's values or None, SubER's information, the other metrics) of :attr:`metrics`."""
-        if not any(name.startswith("suber") for name in self["metrics"]):
-            return None, {}, dict(self["metrics"])  # no need to import the subtitle measures
-        from segagree.scoring.subtitles.evaluation import split_suber
-
-        return split_suber(self["metrics"])
-
-    def value(self, metric: str) -> float | None:
-        """The pooled value of any metric computed (``sf``, ``sf_b``, ``b``, ``pk``, ``ghd``...)."""
-        if metric in _sf_names():
-            return self[metric]
-        return self["metrics"][metric]["value"]
-
-    def to_frame(self) -> pd.DataFrame:
-        """A pandas DataFrame: a row per speaker and the pooled row ``ALL`` (tokens, S_f, S_f^B, cost,
-        edits, operation counts, a column per other metric); see :mod:`segagree.api.frames`."""
-        from segagree.api.frames import compare_frame
-
-        return compare_frame(self)
-
-    def __repr__(self) -> str:
-        from segagree.api.frames import names, short
-
-        metrics = f", metrics={names(self.get('metrics') or {})}" if self.get("metrics") else ""
-        speakers = names(self.get("per_speaker") or {})
-        sf, sf_b = _sf_names()
-        return (
-            f"CompareResult({sf}={short(self.get(sf))}, {sf_b}={short(self.get(sf_b))}, speakers={speakers}{metrics})"
-        )
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython: the same short form
-        printer.text(repr(self))
 
 
 class AgreementResult(dict):
@@ -145,119 +69,6 @@ class AgreementResult(dict):
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(repr(self))
-
-
-def _sf_names() -> tuple[str, ...]:
-    """S_f's and S_f^B's names (the keys of a compare result)."""
-    from segagree.metrics.boundary.sf import SF_NAMES
-
-    return SF_NAMES
-
-
-def _metric_list(metrics: str | Sequence[str] | None) -> list[str]:
-    """The metric names asked for (None: S_f only), groups expanded."""
-    from segagree.metrics.boundary.sf import SF_NAMES
-
-    if metrics is None:
-        return list(SF_NAMES[:1])
-    names = [n.strip().lower() for n in (metrics.split(",") if isinstance(metrics, str) else metrics)]
-    if set(names) - {""} <= set(SF_NAMES):
-        # S_f alone (the default): no need to load every metric to know these names.
-        return list(dict.fromkeys(n for n in names if n))
-    from segagree.scoring.metric_runner import resolve_metric_names
-
-    return resolve_metric_names(metrics)
-
-
-def compare(
-    a: DocumentLike,
-    b: DocumentLike,
-    *,
-    metrics: str | Sequence[str] | None = None,
-    scheme: BoundaryScheme | str | None = None,
-    mode: str = "optimal",
-    align: bool = False,
-    max_mismatch: float = 0.2,
-    layer: str | None = None,
-    transpositions: bool = True,
-    normalise_speakers: bool = True,
-    speaker_map: Mapping[str, str] | None = None,
-    format: str | None = None,
-    read_options: Mapping[str, Any] | None = None,
-    metric_options: Mapping[str, Any] | None = None,
-    with_operations: bool = True,
-    review_rows: bool = True,
-    common_speakers: bool = False,
-    one_stream: bool = False,
-) -> CompareResult:
-    """Compare two segmentations of the same text.
-
-    S_f and S_f^B (Lai, Li & Zhang 2023) are always computed, per speaker and pooled from summed
-    costs; ``metrics`` adds others (``b``, ``s``, ``a``, ``pk``, ``windowdiff``, ``winpr``,
-    ``ghd``..., ``"all"``, ``"subtitles"``; see :func:`metric_cards`).
-
-    Args:
-        a, b: the two annotations (paths or Documents); ``a`` is the reference where it matters.
-        metrics: metric names, a comma list or a group name (None: S_f and S_f^B only).
-        scheme: the boundary scheme (name, file or object); default DuBois endnotes.
-        mode: ``optimal`` (the exact minimum) or ``segsimflex`` (the R package's search).
-        align: align differing transcripts (edit distance over tokens) instead of failing.
-        max_mismatch: with ``align``, the largest share of a speaker's tokens (of the longer
-            stream) that may be mismatched; more is refused with a :class:`MismatchError`.
-        layer: the layer to compare (default ``iu``); ``"iu,turn"`` compares several as sets.
-        transpositions: allow transpositions in S_f.
-        normalise_speakers: ``F2`` and ``F2:`` (and ``MARCIA;``) are one speaker.
-        speaker_map: explicit renames applied before pairing.
-        format: the input format of path arguments (default by extension).
-        read_options: reader options for path arguments (see :func:`reader_options`).
-        metric_options: metric parameters (``k``, ``n_t``, ``boundary``...).
-        with_operations: list every operation (False: scores and operation counts only, much
-            faster on a long text); review_rows: add the operations' review rows with context.
-        common_speakers: score only the speakers both annotations have (with words); the
-            others are in the result's ``unpaired_speakers`` (``{"a": [...], "b": [...]}``).
-        one_stream: two CoNLL-U files' documents scored as one stream each, in file order, as the
-            official scripts score a file (by default only where one file has no documents; the
-            result's ``notes`` says so).
-
-    Raises:
-        MismatchError: different speakers (without ``common_speakers``), or different
-            transcripts without ``align``.
-
-    Examples:
-        In the sample corpora (``segagree demo DIR`` copies them)::
-
-            >>> result = segagree.compare("garden.ann1.txt", "garden.ann2.txt", metrics=["pk"])
-            >>> result
-            CompareResult(sf=0.9435, sf_b=0.7439, speakers=['BEN', 'MAYA', 'ROSA'], metrics=['pk'])
-            >>> round(result.value("pk"), 4)
-            0.0559
-    """
-    from segagree.scoring.tokens.compare import compare_documents
-
-    check_mode(mode)
-    sch = load_scheme(scheme)
-    paired = pairing(layer, sch, align, max_mismatch, normalise_speakers, common_speakers, speaker_map)
-    names = _metric_list(metrics)
-    if metric_options:
-        from segagree.scoring.options import check_measure_parameters
-
-        chosen = [*_sf_names(), *names]
-        check_measure_parameters(metric_options, chosen, choose="metrics", known_only=True)
-    doc_a = as_document(a, format, sch, read_options or {})
-    doc_b = as_document(b, format, sch, read_options or {})
-    result = compare_documents(
-        doc_a,
-        doc_b,
-        mode=mode,
-        transpositions=transpositions,
-        metrics=names,
-        metric_options=metric_options,
-        with_operations=with_operations,
-        review_rows=review_rows,
-        one_stream=one_stream,
-        **paired,
-    )
-    return CompareResult(result)
 
 
 def agree(
@@ -403,32 +214,6 @@ def metric_cards() -> dict[str, MetricCard]:
     return cards()
 
 
-@writes_outputs()
-def write_operations(
-    result: CompareResult, path: PathLike, *, a: Document, b: Document, csv_guard: bool | None = None
-) -> int:
-    """Write the operation rows of a :func:`compare` result (made with ``review_rows=True``) to a CSV file,
-    atomically (``compare --ops``). The cells hold the data as it is (a Du Bois ``--`` stays ``--``), for
-    pandas and R; with ``csv_guard=True`` (``--csv-guard``; None: ``SEGAGREE_CSV_GUARD``), for a
-    spreadsheet, a text cell a spreadsheet would run gets a ``'`` in front (:mod:`segagree.files.cells`).
-    Returns the number of operations.
-
-    Raises:
-        SegagreeError: ``path`` is one of the two annotation files, or cannot be written.
-
-    Examples:
-        In the sample corpora (``segagree demo DIR`` copies them)::
-
-            >>> a, b = segagree.read("garden.ann1.txt"), segagree.read("garden.ann2.txt")
-            >>> segagree.write_operations(segagree.compare(a, b), "garden.operations.csv", a=a, b=b)
-            41
-    """
-    from segagree.scoring.tokens.operations import write_operations_csv
-
-    write_operations_csv(result, Path(path), a=a, b=b, raw=None if csv_guard is None else not csv_guard)
-    return len(result["operations"])
-
-
 def agree_dataset(path: PathLike, *, n_boot: int = 1000, seed: int = 12345) -> dict[str, Any]:
     """S- and B-based multi-pi, multi-kappa and bias of a segeval JSON dataset (``agree --dataset``;
     Fournier 2013, segeval-exact), the pairwise table, and bootstrap intervals over items.
@@ -460,25 +245,3 @@ def agree_dataset(path: PathLike, *, n_boot: int = 1000, seed: int = 12345) -> d
     result = score_dataset(load_segeval_json(Path(path)), n_boot=n_boot, seed=seed)
     result["dataset"] = str(path)
     return result
-
-
-def measure_names(metrics: str | None) -> list[str]:
-    """The measures :func:`compare` scores with ``metrics``: S_f, S_f^B and the ones named (groups expanded).
-
-    Raises:
-        UsageError: an unknown metric or group name (also a ``ValueError``).
-
-    Examples:
-        In the sample corpora (``segagree demo DIR`` copies them)::
-
-            >>> segagree.measure_names("boundary")
-            ['sf', 'sf_b', 's', 'b', 'b_scheme', 'bed', 'pk', 'windowdiff', 'winpr', 'a', 'ghd']
-    """
-    from segagree.metrics.boundary.sf import SF_NAMES
-
-    if not metrics:
-        return list(SF_NAMES)
-    from segagree.scoring.metric_runner import resolve_metric_names
-
-    # S_f and S_f^B are always computed; a group that names them too (boundary) lists them once
-    return list(dict.fromkeys([*SF_NAMES, *resolve_metric_names(metrics)]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,8 +97,39 @@ def stderr() -> Console:
 def show(text: str) -> None:
     """A line of results on stdout, printed as written: wrapped at the width on a terminal, one
     line otherwise (for scripts and grep)."""
+    if plain_output() and plain_text(text):
+        print(text)  # what rich writes there, without loading it (tests/cli/test_plain_output.py)
+        return
     out = stdout()
     out.print(text, soft_wrap=not out.is_terminal)
+
+
+def plain_output() -> bool:
+    """Whether results go to a pipe or a file, as rich decides it (``Console.is_terminal``: no
+    ``FORCE_COLOR`` or ``TTY_COMPATIBLE``, no notebook, and standard output not a terminal). There
+    rich adds nothing to plain text (no style, no wrapping), and lines and tables are written
+    without loading it: a command's start-up is a fifth of a quick command's time."""
+    if "FORCE_COLOR" in os.environ or "TTY_COMPATIBLE" in os.environ:
+        return False
+    if "ipykernel" in sys.modules or "idlelib" in sys.modules:
+        return False
+    stream = sys.stdout
+    while hasattr(stream, "rich_proxied_file"):
+        stream = stream.rich_proxied_file
+    try:
+        return stream is not None and not stream.isatty()
+    except ValueError:  # a closed stream: rich would say "not a terminal" and write nothing
+        return False
+
+
+#: Characters one cell wide in rich's measure as in ``len`` (ASCII and the Latin, Greek and Cyrillic
+#: letters, without combining marks): text of these alone is written without rich.
+_ONE_CELL = re.compile(r"[ -~\u00a0-\u02ff\u0370-\u0482\u048a-\u052f]*")
+
+
+def plain_text(text: str) -> bool:
+    """Whether ``text`` is laid out alike by ``len`` and by rich (one cell per character, no tab)."""
+    return _ONE_CELL.fullmatch(text) is not None
 
 
 def new_progress(*columns: Any, disable: bool = False, **kwargs: Any) -> Any:

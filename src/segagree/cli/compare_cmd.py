@@ -137,32 +137,34 @@ def compare(
         check_writable(ops)
         if is_stdio(ops) and json_out:
             raise UsageError("--ops - and --json both write to standard output: give --ops a file name")
-    sch = api.load_scheme(scheme)
+    sch = api.load_scheme(scheme) if ops is not None else scheme
     with input_files([file_a, file_b], reading.format) as (path_a, path_b):
-        a = api.read(path_a, reading.format, scheme=sch, **opts)
-        b = api.read(path_b, reading.format, scheme=sch, **opts)
-    result = api.compare(
-        a,
-        b,
-        metrics=metric,
-        scheme=sch,
-        mode=mode.lower(),
-        align=align,
-        max_mismatch=max_mismatch,
-        layer=layer,
-        transpositions=transpositions,
-        **speaker_labels.api_keywords(),
-        with_operations=json_out or ops is not None,  # the table shows counts only
-        review_rows=ops is not None,
-        metric_options={
-            **_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
-            **{k: v for k, v in (("version", disrpt_version), ("first_token", first_token)) if v},
-        },
-        one_stream=one_stream,
-    )
+        # The API reads the files (DISRPT's figure straight from them, as its script reads them); --ops
+        # needs the Documents themselves, for the words around each operation.
+        given = [api.read(p, reading.format, scheme=sch, **opts) for p in (path_a, path_b)] if ops else []
+        result = api.compare(
+            *(given or (path_a, path_b)),
+            metrics=metric,
+            scheme=sch,
+            format=None if given else reading.format,
+            read_options=None if given else opts,
+            mode=mode.lower(),
+            align=align,
+            max_mismatch=max_mismatch,
+            layer=layer,
+            transpositions=transpositions,
+            **speaker_labels.api_keywords(),
+            with_operations=json_out or ops is not None,  # the table shows counts only
+            review_rows=ops is not None,
+            metric_options={
+                **_metric_options(language=language, max_cpl=max_cpl, seed=seed, **time_params),
+                **{k: v for k, v in (("version", disrpt_version), ("first_token", first_token)) if v},
+            },
+            one_stream=one_stream,
+        )
     if ops is not None:
         with output_file(ops, "csv") as ops_path:
-            n = api.write_operations(result, ops_path, a=a, b=b)
+            n = api.write_operations(result, ops_path, a=given[0], b=given[1])
         done(f"wrote {n} operations to {'standard output' if is_stdio(ops) else ops}")
     result.pop("operation_rows", None)
     say_unpaired(result.get("unpaired_speakers"))
@@ -197,6 +199,10 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
     import segagree.api as api
     from segagree.cli.tables import ScoreTable
 
+    if result.get("sf_not_asked"):  # official scorers alone: their figures, per document and pooled
+        show(f"{file_a.name} vs {file_b.name}")
+        _print_other(result, list(result["speakers"]))
+        return
     sf, sf_b = api.SF_NAMES
     out = stdout()
     if result.get(sf) is None and result.get("sf_not_applicable"):

@@ -9,9 +9,7 @@ nothing of a format, so ``-`` needs ``--from`` to read and ``--to`` to write.
 
 from __future__ import annotations
 
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -50,6 +48,9 @@ def input_file(path: Path, fmt: str | None, option: str = "--from") -> Iterator[
         return
     if not fmt:
         raise UsageError(f"reading standard input ('-') needs {option} FORMAT: a format cannot be told from '-'")
+    import shutil
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="segagree-stdin-") as folder:
         copy = Path(folder) / f"stdin{extension(fmt)}"
         with copy.open("wb") as out:
@@ -80,6 +81,9 @@ def output_file(path: Path, fmt: str | None, option: str = "--to") -> Iterator[P
         return
     if not fmt:
         raise UsageError(f"writing to standard output ('-') needs {option} FORMAT: a format cannot be told from '-'")
+    import shutil
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="segagree-stdout-") as folder:
         target = Path(folder) / f"stdout{extension(fmt)}"
         yield target

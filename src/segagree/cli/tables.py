@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from segagree.cli.common import show, stdout
+from segagree.cli.common import plain_output, plain_text, show, stdout
 from segagree.cli.safe_text import printable
 
 #: A label column (names of speakers, texts) is folded to no fewer characters than this.
@@ -77,6 +77,8 @@ class ScoreTable:
     def fits(self) -> bool:
         """Whether the table is shown at the terminal's width without folding a label or a header
         (always, into a pipe or a file: there a row is one line, whatever its length)."""
+        if plain_output():
+            return True
         console = stdout()
         return not console.is_terminal or self.natural_width() <= console.width
 
@@ -94,12 +96,43 @@ class ScoreTable:
                 widths.append(max(words, *(len(c) for c in cells)) if cells else words)
         return sum(widths) + 3 * (len(widths) - 1) + 2
 
+    def plain_lines(self) -> list[str] | None:
+        """The table as rich draws it into a pipe or a file (:meth:`render` at its natural width, no
+        style), without rich; None where a cell is not :func:`plain_text` (rich then draws it).
+        A test holds the two equal on generated tables."""
+        header = [str(c) for c in self.columns]
+        rows = [([*cells, *[""] * (len(header) - len(cells))], end) for cells, end in self.rows]
+        if not all(plain_text(c) for c in header) or not all(plain_text(c) for cells, _ in rows for c in cells):
+            return None
+        widths = [max([len(header[i]), *(len(cells[i]) for cells, _ in rows)]) for i in range(len(header))]
+        left = [self._is_label(i) for i in range(len(header))]
+
+        def line(cells: Sequence[str]) -> str:
+            # SIMPLE_HEAD without edges, padding (0, 1) collapsed: " a  b  c "
+            # (rich right-justifies a cell's text without its trailing spaces)
+            parts = [c.ljust(w) if lft else c.rstrip().rjust(w) for c, w, lft in zip(cells, widths, left, strict=True)]
+            return " " + "  ".join(parts) + " "
+
+        width = sum(widths) + 2 * len(widths)
+        out = [line(header), "\u2500" * width]
+        for k, (cells, end) in enumerate(rows):
+            out.append(line(cells))
+            if end and k < len(rows) - 1:  # (rich draws no rule under the last row)
+                out.append(" " * width)
+        return out
+
     def print(self) -> None:
         """The table at the terminal's width; where even its narrowest layout is too wide, a small
         table per row (a line per column), so that no number is cut."""
-        out = stdout()
         if self.title:  # a line of its own: not wrapped to the table's width
             show(self.title)
+        plain = self.plain_lines() if plain_output() else None
+        if plain is not None:  # a pipe or a file, and text rich lays out as len does
+            print("\n".join(plain))
+            if self.caption:
+                show(self.caption)
+            return
+        out = stdout()
         if not out.is_terminal:  # a pipe or a file: a row per line, for scripts and grep
             before = out.width
             out.width = max(before, self.natural_width())  # rich clamps print(width=) to the console's

@@ -17,7 +17,6 @@ import contextlib
 import contextvars
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,6 +145,8 @@ def atomic_path(path: str | Path, *, inputs: tuple[str | Path, ...] = ()) -> Ite
     # A killed earlier write of this output left its temporary file: removed once it is stale
     # (a younger one may be another process's write in progress).
     remove_leftover_temporaries(target.parent, target=target, older_than=STALE_SECONDS)
+    import tempfile  # with the first write: a command that writes nothing does without it
+
     # Keep the suffix so writers that look at it (xlsx vs csv) see the target's.
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.stem}.tmp-", suffix=target.suffix, dir=target.parent)
     os.close(fd)

@@ -211,6 +211,18 @@ def _place(raw: bytes, offset: int) -> str:
 
 def _bom_or_utf(raw: bytes) -> tuple[str, str] | None:
     """(codec, how) when a BOM, NUL pattern or strict UTF-8 settles the encoding."""
+    settled = _bom_or_nul(raw)
+    if settled is not None:
+        return settled
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8", "utf-8"
+
+
+def _bom_or_nul(raw: bytes) -> tuple[str, str] | None:
+    """(codec, how) when a BOM or a NUL pattern (UTF-16 without BOM) settles the encoding."""
     if raw.startswith(b"\xef\xbb\xbf"):
         return "utf-8-sig", "bom"
     # UTF-32's BOMs first: the little-endian one starts with UTF-16-LE's (pysrt's test files have both).
@@ -226,11 +238,7 @@ def _bom_or_utf(raw: bytes) -> tuple[str, str] | None:
         return "utf-16-be", "utf-16"
     if len(raw) >= 2 and raw[1] == 0 and raw[0] != 0:
         return "utf-16-le", "utf-16"
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return "utf-8", "utf-8"
+    return None
 
 
 def _detector_candidates(raw: bytes) -> list[str]:
@@ -344,7 +352,12 @@ def decode(raw: bytes, path: str | Path, *, encoding: str | None = None, legacy:
                 place=_place(raw, err.start),
             ) from None
         return Decoded(text.removeprefix("\ufeff"), name, "given")
-    settled = _bom_or_utf(raw)
+    settled = _bom_or_nul(raw)
+    if settled is None:  # the commonest file, UTF-8: decoded once (not checked, then decoded)
+        try:
+            return Decoded(raw.decode("utf-8"), "utf-8", "utf-8")
+        except UnicodeDecodeError:
+            pass
     if settled is not None:
         name, how = settled
         try:

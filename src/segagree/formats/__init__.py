@@ -8,21 +8,22 @@ and returns the :class:`LossReport` of what the target format could not hold.
 from __future__ import annotations
 
 import importlib
-import tempfile
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from segagree.errors import InputError, SegagreeError, UsageError
 from segagree.files.atomic import atomic_path
 from segagree.files.encoding import collect_decode_notes, paused_gc
 from segagree.files.memory import memory_errors
 from segagree.formats.base import Adapter
-from segagree.formats.checks import check_times, has_webvtt_signature
-from segagree.formats.kept_meta import note_foreign_meta
-from segagree.model import BoundaryScheme, Document, load_scheme
 from segagree.model.losses import Loss, LossReport
-from segagree.model.source import seal
+
+if TYPE_CHECKING:
+    from segagree.model import BoundaryScheme, Document
+
+# The model and the checks (numpy) load with the first read or write, not with the registry: the
+# official scorers' own scan of a file (formats.conllu_scan) needs only the file handling here.
 
 # Format name -> module under segagree.formats, in the order `segagree formats` lists them.
 FORMAT_MODULES = {
@@ -152,6 +153,10 @@ def read_document(
         options: format-specific reader options (tier selection and the like); ``encoding``
             forces the text encoding of the readers that decode text.
     """
+    from segagree.formats.checks import check_times, has_webvtt_signature
+    from segagree.model import load_scheme
+    from segagree.model.source import seal
+
     adapter = format_for(path, fmt)
     for name, value in ALIAS_OPTIONS.get((fmt or "").strip().lower().lstrip("."), {}).items():
         options.setdefault(name, value)
@@ -213,6 +218,8 @@ def write_document(
     if doc.source_path and Path(doc.source_path).exists() and Path(path).exists():
         if Path(path).resolve() == Path(doc.source_path).resolve():
             raise SegagreeError("refusing to overwrite the input file", path=path)
+    from segagree.formats.kept_meta import note_foreign_meta
+
     losses = LossReport()
     given = file_given_back(doc, path, adapter.name, options)
     if given is not None:
@@ -227,6 +234,8 @@ def write_document(
         losses.add("meta-dropped", f"WebVTT {', '.join(what)} have no place in {adapter.name}")
     note_foreign_meta(doc, adapter.name, losses)
     if strict:
+        import tempfile
+
         # Dry run into a throwaway file to learn the losses before touching the target.
         with tempfile.TemporaryDirectory() as scratch:
             adapter.write(doc, Path(scratch) / Path(path).name, losses=losses, **options)

@@ -100,7 +100,8 @@ def _parse(text: str, path: Path) -> _Parsed:
     characters), the few others (comments, blank lines, multiword tokens, empty nodes) one by one,
     so that reading costs no more than DISRPT's seg_eval.py's own loop over the file. A multiword
     token's range must be followed by its words."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:  # (replacing costs a copy of the text even where there is nothing to replace)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text and not text.endswith("\n"):
         text += "\n"  # the last line ends like the others
     # one code per character (UTF-32): positions in the array are positions in the text

@@ -5,8 +5,10 @@ the token columns of kept lines, and the connective labels of a ``connective`` l
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from segagree.model import Document
+if TYPE_CHECKING:
+    from segagree.model import Document
 
 NO_DOCUMENT = "TEXT"
 WRITTEN_LAYERS = ("edu", "sentence", "connective")

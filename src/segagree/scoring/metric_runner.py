@@ -37,9 +37,10 @@ from typing import Any
 
 from segagree.errors import MismatchError, SegagreeError, UsageError
 from segagree.metrics.boundary.sf import SF_NAMES
-from segagree.metrics.contract import Card, CharacterPair, Measure, NotApplicableResult, TokenPair, TokenSet
+from segagree.metrics.contract import Card, CharacterPair, Measure, TokenPair, TokenSet
 from segagree.metrics.registry import MEASURES, get_measure, guided, known_names
 from segagree.model import Document
+from segagree.scoring.measure_output import WHOLE, run_items
 from segagree.scoring.tokens.pairing import AnnotationPair
 
 __all__ = [
@@ -60,8 +61,6 @@ __all__ = [
     "time_items",
 ]
 
-# The key of an item that covers the whole text (not one speaker).
-WHOLE = ""
 # `--metric all` is every measure of this card group.
 ALL = ("all", "boundary")
 
@@ -200,16 +199,6 @@ def register_input(kind: str, builder: ItemBuilder) -> None:
 # --- running ------------------------------------------------------------------------------------------
 
 
-def _whole_text(measure: Measure[Any, Any, Any], item: Any, options: Mapping[str, Any]) -> dict[str, Any]:
-    """A measure of the whole text: its result's dict, with ``value`` and ``per_speaker`` always present."""
-    try:
-        result = measure.score(measure.statistics(item, options), options)
-    except SegagreeError as err:
-        result = NotApplicableResult(measure.name, err.message)
-    out = result.to_dict()
-    return {**out, "value": result.value, "per_speaker": out.get("per_speaker", {})}
-
-
 def run_measure(
     measure: Measure[Any, Any, Any],
     pair: AnnotationPair,
@@ -222,51 +211,6 @@ def run_measure(
     if build is None:
         raise UsageError(f"metric {measure.name!r} needs {measure.card.needs!r} input, which compare cannot build")
     return run_items(measure, build(pair, options), options, statistics)
-
-
-def run_items(
-    measure: Measure[Any, Any, Any],
-    items: Mapping[str, Any],
-    options: Mapping[str, Any],
-    statistics: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """One measure on its built input (:data:`INPUTS`): per item, and pooled from the summed statistics
-    (also put in ``statistics[name]`` when given, for pooling over texts)."""
-    if set(items) == {WHOLE}:
-        return _whole_text(measure, items[WHOLE], options)
-    per: dict[str, Any] = {}
-    skipped: dict[str, str] = {}
-    chosen: dict[str, dict[str, Any]] = {}
-    stats = []
-    for speaker, item in items.items():
-        try:
-            st = measure.statistics(item, options)
-            result = measure.score(st, options)
-        except SegagreeError as err:  # e.g. a window measure on a one-token stream
-            per[speaker], skipped[speaker] = None, err.message
-            continue
-        stats.append(st)
-        per[speaker] = result.value
-        for key, value in result.to_dict().get("params", {}).items():
-            chosen.setdefault(key, {})[speaker] = value
-    out: dict[str, Any] = {"value": None, "per_speaker": per}
-    if stats:
-        summed = measure.add(stats)
-        if statistics is not None:
-            statistics[measure.name] = summed
-        pooled = measure.score(summed, options)
-        out["value"] = pooled.value
-        pooled_dict = pooled.to_dict()
-        out["signature"] = pooled_dict.get("signature", "")
-        # what a measure reports beside its value (an official scorer's precision and recall, its counts)
-        extra = {k: v for k, v in pooled_dict.items() if k not in ("value", "params", "signature")}
-        if extra:
-            out["pooled"] = extra
-    if chosen:
-        out["params"] = chosen
-    if skipped:
-        out["skipped"] = skipped
-    return out
 
 
 def run_metrics(

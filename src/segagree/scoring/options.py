@@ -152,10 +152,10 @@ OPTIONS: dict[str, dict[str, Rule]] = {
     },
     "compare": {
         "--scheme": Rule(),
-        "--mode": Rule(),
+        "--mode": Rule((ANY,), "mode"),  # S_f's: refused where only official scorers are named
         "--metric": Rule(),
         "--layer": Rule(),
-        "--transpositions": Rule(),
+        "--transpositions": Rule((ANY,), "transpositions"),
         "--align": Rule(),
         "--max-mismatch": Rule(),
         **_speaker_labels((TOKEN,)),
@@ -242,6 +242,15 @@ def takers(key: str, cards: Mapping[str, Any] | None = None) -> list[str]:
     cards = _cards() if cards is None else cards
     group = GROUP_PARAMETERS.get(key)
     return [n for n, c in cards.items() if (group is not None and c.group == group) or key in c.parameters]
+
+
+def _taken_by_registered(key: str, chosen: Sequence[str]) -> bool:
+    """Whether a registered measure among ``chosen`` takes ``key``, read from the chosen cards alone
+    (every card is loaded only to say who takes a parameter nobody chosen does)."""
+    from segagree.metrics.registry import MEASURES, get_measure
+
+    cards = {n: get_measure(n).card for n in chosen if n in MEASURES}
+    return bool(cards) and bool(takers(key, cards))
 
 
 def _not_taken(key: str, chosen: Sequence[str], cards: Mapping[str, Any], choose: str) -> str | None:
@@ -331,6 +340,8 @@ def check_options(
             continue
         if rule.parameter and measures is not None:
             chosen = list(measures()) if chosen is None else chosen
+            if _taken_by_registered(rule.parameter, chosen):
+                continue
             reason = _not_taken(rule.parameter, chosen, _cards(), choose)
             if reason:
                 problems.append(f"{shown} {reason}")

@@ -26,11 +26,12 @@ both files, as the layer reads it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from segagree.errors import SegagreeError, UsageError
 from segagree.metrics.contract import Card, CharacterPair, Measure, TokenPair
@@ -43,6 +44,8 @@ __all__ = [
     "UD_SENTENCES_CARD",
     "MatchCounts",
     "MatchScore",
+    "disrpt_parameters",
+    "script_counts",
     "script_spans",
 ]
 
@@ -100,20 +103,34 @@ class MatchScore:
         }
 
 
-def unit_spans(codes: np.ndarray) -> set[tuple[int, int]]:
+# No numpy here: DISRPT's scorer reads a file in a tenth of a second, and so must segagree's own
+# reading of it (segagree.scoring.tokens.disrpt_files), which loads this module without the model.
+
+
+#: A stream's codes: a list (the scan of a file) or a numpy array (a Document's layer).
+Codes = Union[Sequence[int], "np.ndarray"]  # noqa: UP007
+
+
+def _listed(codes: Codes) -> list[int]:
+    """A stream's codes as a list (a numpy array's ``tolist``, or any sequence)."""
+    return codes.tolist() if hasattr(codes, "tolist") else list(codes)
+
+
+def unit_spans(codes: Codes) -> set[tuple[int, int]]:
     """(first token, last token) of every unit of one stream; the stream's end closes the last."""
-    ends = np.flatnonzero(np.asarray(codes) != 0).tolist()
-    n = len(codes)
+    values = _listed(codes)
+    ends = [i for i, c in enumerate(values) if c != 0]
+    n = len(values)
     if n and (not ends or ends[-1] != n - 1):
         ends.append(n - 1)
     starts = [0, *(e + 1 for e in ends[:-1])]
     return set(zip(starts, ends, strict=True))
 
 
-def typed_spans(codes: np.ndarray, code: int) -> set[tuple[int, int]]:
+def typed_spans(codes: Codes, code: int) -> set[tuple[int, int]]:
     """(first token, last token) of every unit whose closing boundary is ``code``."""
-    arr = np.asarray(codes)
-    return {(s, e) for s, e in unit_spans(arr) if arr[e] == code}
+    values = _listed(codes)
+    return {(s, e) for s, e in unit_spans(values) if values[e] == code}
 
 
 #: The connective layer's span type (:func:`segagree.model.builtin_scheme` ``connective``).
@@ -126,10 +143,10 @@ def connective_code(scheme: Any) -> int | None:
     return symbols.index(CONNECTIVE_SYMBOL) + 1 if CONNECTIVE_SYMBOL in symbols else None
 
 
-def unit_starts(codes: np.ndarray) -> set[int]:
+def unit_starts(codes: Codes) -> set[int]:
     """The tokens that begin a unit: the first, and every one after a boundary."""
-    n = len(codes)
-    return ({0} if n else set()) | {int(i) + 1 for i in np.flatnonzero(np.asarray(codes)[:-1] != 0)}
+    values = _listed(codes)
+    return ({0} if values else set()) | {i + 1 for i, c in enumerate(values[:-1]) if c != 0}
 
 
 UD_SENTENCES_CARD = Card.from_text(
@@ -210,7 +227,7 @@ def sentence_counts(item: CharacterPair) -> MatchCounts:
     return MatchCounts(correct, len(gold), len(system))
 
 
-def script_spans(marks: np.ndarray, version: str = "2023", after: int = -1) -> set[tuple[int, int]]:
+def script_spans(marks: Codes, version: str = "2023", after: int = -1) -> set[tuple[int, int]]:
     """The connective spans ``seg_eval.py``'s ``parse_data`` builds from a stream's labels
     (:data:`MARKS` codes), quirks included: a span ends at a word without a label; an ``I-Conn``
     moves the end of the span being read (or, after none, of the next one); the file's last span
@@ -224,7 +241,7 @@ def script_spans(marks: np.ndarray, version: str = "2023", after: int = -1) -> s
     spans: set[tuple[int, int]] = set()
     start = end = -1
     closes = version == "2023"
-    for i, mark in enumerate(np.asarray(marks).tolist()):
+    for i, mark in enumerate(_listed(marks)):
         if mark == B_CONN:
             if closes and start > -1:
                 spans.add((start, end if end != -1 else start))
@@ -240,13 +257,48 @@ def script_spans(marks: np.ndarray, version: str = "2023", after: int = -1) -> s
     return spans
 
 
-def _labels_counts(gold: np.ndarray, pred: np.ndarray) -> MatchCounts:
+def _labels_counts(gold: Codes, pred: Codes) -> MatchCounts:
     """seg_eval.py's EDU mode, position by position: TP where the labels are equal and not ``_``,
     FN where only the gold has one, FP where the prediction has another."""
-    tp = int(np.count_nonzero((gold == pred) & (gold != NONE)))
-    fn = int(np.count_nonzero((gold != pred) & (pred == NONE)))
-    fp = int(np.count_nonzero((gold != pred) & (pred != NONE)))
+    tp = fn = fp = 0
+    for g, p in zip(_listed(gold), _listed(pred), strict=True):
+        if g != p:
+            if p == NONE:
+                fn += 1
+            else:
+                fp += 1
+        elif g != NONE:
+            tp += 1
     return MatchCounts(tp, tp + fn, tp + fp)
+
+
+def script_counts(
+    marks_a: Codes,
+    marks_b: Codes,
+    *,
+    connective: bool,
+    version: str = "2023",
+    after: tuple[int, int] = (-1, -1),
+) -> MatchCounts:
+    """``seg_eval.py``'s counts of one stream from both files' labels (:data:`MARKS` codes): EDU mode
+    label by label (:func:`_labels_counts`); ``connective``: the connective spans each version of the
+    script builds (:func:`script_spans`, ``after``: each file's label of the word after the stream)."""
+    if not connective:
+        return _labels_counts(marks_a, marks_b)
+    spans_a = script_spans(marks_a, version, after[0])
+    spans_b = script_spans(marks_b, version, after[1])
+    return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
+
+
+def disrpt_parameters(params: Mapping[str, Any]) -> tuple[str, str]:
+    """``disrpt_seg``'s ``version`` and ``first_token``, checked (a UsageError names a wrong value)."""
+    version = str(params.get("version") or "2023")
+    first = str(params.get("first_token") or "marked")
+    if version not in VERSIONS or first not in ("marked", "always"):
+        raise UsageError(
+            f"disrpt_seg: version is 2023 or 2019 (not {version!r}), first_token marked or always (not {first!r})"
+        )
+    return version, first
 
 
 class UdSentences(Measure[CharacterPair, MatchCounts, MatchScore]):
@@ -263,23 +315,17 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
     card = DISRPT_CARD
 
     def statistics(self, item: TokenPair, params: Mapping[str, Any]) -> MatchCounts:
-        version = str(params.get("version") or "2023")
-        first = str(params.get("first_token") or "marked")
-        if version not in VERSIONS or first not in ("marked", "always"):
-            raise UsageError(
-                f"disrpt_seg: version is 2023 or 2019 (not {version!r}), first_token marked or always (not {first!r})"
-            )
+        version, first = disrpt_parameters(params)
         marks = item.marks_a is not None and item.marks_b is not None
         code = connective_code(item.scheme)
+        if marks and (code is not None or first == "marked"):  # the labels as the script reads them
+            assert item.marks_a is not None and item.marks_b is not None
+            return script_counts(
+                item.marks_a, item.marks_b, connective=code is not None, version=version, after=item.marks_next
+            )
         if code is not None:  # seg_eval.py's "conn" mode: exact spans
-            if item.marks_a is not None and item.marks_b is not None:
-                spans_a = script_spans(item.marks_a, version, item.marks_next[0])
-                spans_b = script_spans(item.marks_b, version, item.marks_next[1])
-            else:
-                spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)
+            spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)
             return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
-        if marks and first == "marked":
-            return _labels_counts(np.asarray(item.marks_a), np.asarray(item.marks_b))
         gold, system = unit_starts(item.a), unit_starts(item.b)
         return MatchCounts(len(gold & system), len(gold), len(system))
 

@@ -44,14 +44,13 @@ import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from segagree.errors import MismatchError, SegagreeError, UsageError
+from segagree.errors import MismatchError, UsageError
 from segagree.metrics.boundary.costs import EPS, CostTable
-from segagree.metrics.boundary.modes import MODES
+from segagree.metrics.boundary.modes import MODES, check_mode
 from segagree.metrics.contract import Card, Measure, TokenPair
 from segagree.model.scheme import BoundaryScheme, builtin_scheme
 
@@ -326,13 +325,6 @@ def _as_codes(x: Any, scheme: BoundaryScheme, what: str) -> np.ndarray:
             f"(codes 0..{scheme.n_codes - 1}: {scheme.symbols})"
         )
     return codes
-
-
-def check_mode(mode: str, *, path: str | Path | None = None, error: type[SegagreeError] = UsageError) -> None:
-    """Refuse an S_f search mode that is not one of :data:`MODES` (the one check of every layer: the
-    measure, the API, a corpus's settings), as ``error`` naming ``path`` when given."""
-    if mode not in MODES:
-        raise error(f"mode must be {' or '.join(MODES)}, not {mode!r}", path=path)
 
 
 # --- the optimal alignment ----------------------------------------------------------------

@@ -20,6 +20,7 @@ from segagree.metrics.boundary.sf import SF_NAMES, SfResult, sf
 from segagree.model import BoundaryScheme, Document
 from segagree.scoring.tokens.operations import operation_rows
 from segagree.scoring.tokens.pairing import AnnotationPair, document_stream, pair_annotations, resolve_layer
+from segagree.scoring.tokens.result_shape import SF_NOT_ASKED, without_sf
 
 
 def score_pair(
@@ -31,8 +32,12 @@ def score_pair(
     metric_options: Mapping[str, Any] | None = None,
     with_operations: bool = True,
     statistics: dict[str, Any] | None = None,
+    with_sf: bool = True,
 ) -> dict[str, Any]:
     """Score an :class:`AnnotationPair` (see the module docstring for the keys).
+
+    ``with_sf=False``: S_f is not computed (only official scorers were asked for); its keys are None
+    and ``sf_not_asked`` says why (:func:`segagree.scoring.tokens.result_shape.without_sf`).
 
     ``statistics``, when given, receives each other measure's summed sufficient statistics over
     the pair's speakers (what a corpus run pools over texts).
@@ -41,6 +46,17 @@ def score_pair(
     operation counts are the same; building one record per operation is most of the time of
     a large text when only the scores are shown).
     """
+    if not with_sf:
+        from segagree.scoring.metric_runner import run_metrics
+
+        unpaired = {"a": list(pair.unpaired_a), "b": list(pair.unpaired_b)}
+        n_tokens = sum(len(pair.arrays_a[s]) for s in pair.speakers)
+        bare = without_sf(
+            pair.layer, not_asked=SF_NOT_ASKED, speakers=pair.speakers, unpaired=unpaired, n_tokens=n_tokens
+        )
+        bare["mismatches"] = list(pair.mismatches)
+        bare["metrics"] = run_metrics(pair, metrics, metric_options or {}, statistics)
+        return bare
     result: SfResult = sf(
         pair.arrays_a,
         pair.arrays_b,
@@ -93,8 +109,10 @@ def compare_documents(
     review_rows: bool = True,
     common_speakers: bool = False,
     one_stream: bool = False,
+    with_sf: bool = True,
 ) -> dict[str, Any]:
-    """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations``).
+    """Pair two Documents and score them; see :func:`score_pair` (and its ``with_operations`` and
+    ``with_sf``).
 
     ``operation_rows`` (review rows with token context, :func:`operation_rows`) are added when
     ``review_rows`` and ``with_operations`` are both true.
@@ -148,6 +166,7 @@ def compare_documents(
             metrics=metrics,
             metric_options=metric_options,
             with_operations=with_operations,
+            with_sf=with_sf,
         )
         result["operation_rows"] = operation_rows(result, pair) if review_rows and with_operations else []
     if subtitles and subtitle_names:
@@ -187,21 +206,4 @@ def _subtitles_module() -> Any:
 def unaligned_result(reason: str, layer: str, scheme: BoundaryScheme | None = None) -> dict[str, Any]:
     """The result of a pair whose tokens cannot be aligned: S_f and its operations are absent."""
     info = {"name": scheme.name, "digest": scheme.digest, "symbols": scheme.symbols} if scheme else None
-    return {
-        **dict.fromkeys(SF_NAMES),
-        "cost": None,
-        "edits": None,
-        "n_tokens": None,
-        "per_speaker": {},
-        "operations": [],
-        "speakers": [],
-        "layer": layer,
-        "scheme": info,
-        "mismatches": [],
-        "unpaired_speakers": {"a": [], "b": []},
-        "metrics": {},
-        "signature": "",
-        "operation_rows": [],
-        "aligned": False,
-        "sf_not_applicable": f"S_f needs the two token streams aligned: {reason}",
-    }
+    return without_sf(layer, not_applicable=f"S_f needs the two token streams aligned: {reason}", scheme=info)

@@ -16,6 +16,7 @@ from segagree.errors import MismatchError
 from segagree.formats.conllu import NO_DOCUMENT, empty_node_marks, script_marks, with_unmarked_layer
 from segagree.model import BoundaryScheme, Document, Layer
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
+from segagree.scoring.tokens.document_rules import normalise_speaker, one_stream_note
 from segagree.scoring.tokens.stream_alignment import project_pair
 
 
@@ -55,15 +56,6 @@ def resolve_layer(
         merge = {s: SUBTITLE_STREAM for s in (*a.speakers, *b.speakers)}
         return name, None, merge
     return name, None, None
-
-
-def normalise_speaker(name: str) -> str:
-    """Speaker label without transcription punctuation: ``MARCIA;`` / ``F2:`` -> ``MARCIA`` /
-    ``F2``; also Du Bois' speaker prefixes ``>`` (a voice not in the room: ``>ENV``, ``>MAC``
-    on the phone) and ``#`` (a name given by the transcriber: ``#FOSTER``), which SBCSAE's CHAT
-    edition drops."""
-    bare = name.strip().rstrip(":;").strip()
-    return bare.lstrip(">#").strip() or bare or name
 
 
 def speaker_rule(speaker_map: Mapping[str, str] | None, normalise: bool, *docs: Document) -> dict[str, str] | None:
@@ -113,24 +105,13 @@ def stream_rows(doc: Document, rename: Mapping[str, str]) -> dict[str, np.ndarra
 
 
 def document_stream(a: Document, b: Document, one_stream: bool = False) -> tuple[dict[str, str] | None, str]:
-    """Whether two CoNLL-U annotations are scored as one stream each, as the official scripts
-    score a file (documents ignored), and the note that says so; (None, "") where documents are
-    paired by id. One stream where one file has no documents (a segmenter's or parser's output
-    usually has no ``# newdoc id``), or where ``one_stream`` asks for it (documents that differ,
-    a system file that merged two); only for annotations read from CoNLL-U."""
+    """Whether two CoNLL-U annotations are scored as one stream each (:func:`one_stream_note`, on
+    their documents), as the merge of every speaker into one and the note that says so; (None,
+    note) where documents are paired by id. Only for annotations read from CoNLL-U."""
     if not ("documents" in a.meta and "documents" in b.meta):
         return None, ""
-    docs_a, docs_b = list(a.meta["documents"] or []), list(b.meta["documents"] or [])
-    if not one_stream and (bool(docs_a) == bool(docs_b)):
-        if docs_a and docs_a != docs_b and sorted(docs_a) == sorted(docs_b):
-            return None, "documents paired by id (the files list them in different orders)"
-        return None, ""
-    why = "as asked" if one_stream else f"{'the gold' if not docs_a else 'the system file'} has no '# newdoc id' lines"
-    note = (
-        f"documents not paired: each file scored as one stream of its words in file order, as the "
-        f"official scripts score it ({why}; documents: A {len(docs_a)}, B {len(docs_b)})"
-    )
-    return {s: NO_DOCUMENT for s in (*a.speakers, *b.speakers)}, note
+    merged, note = one_stream_note(list(a.meta["documents"] or []), list(b.meta["documents"] or []), one_stream)
+    return ({s: NO_DOCUMENT for s in (*a.speakers, *b.speakers)} if merged else None), note
 
 
 def pair_annotations(

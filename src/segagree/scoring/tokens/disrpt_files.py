@@ -1,0 +1,108 @@
+"""DISRPT's official figure (``disrpt_seg``) of two CoNLL-U / DISRPT files, read as ``seg_eval.py``
+reads them: each file scanned once (:mod:`segagree.formats.conllu_scan`), without the model, numpy or
+the token pairing, so that the whole command costs what the script costs.
+
+It gives the very result the full path gives (:func:`segagree.scoring.tokens.compare.compare_documents`
+with ``with_sf=False``: a test holds the two equal on generated files), for the files it reads in the
+same way, and None for the others, which the full path then reads (and refuses, where it must, with
+its own message): a file the scan leaves to the full reader; documents that do not pair by id and
+are not one stream; document ids that speaker pairing would rename; different words in a paired
+document; labels of another kind than the gold's (units against connectives); empty nodes in a
+connective file or in different numbers; ``first_token = always``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from segagree.formats.conllu_columns import NO_DOCUMENT
+from segagree.formats.conllu_scan import NotPlain, ScannedDocument, ScannedFile, same_words, scan_file
+from segagree.metrics.boundary.segment_match import disrpt_parameters, script_counts
+from segagree.metrics.registry import get_measure
+from segagree.scoring.measure_output import pooled_output
+from segagree.scoring.tokens.document_rules import normalise_speaker, one_stream_note
+from segagree.scoring.tokens.result_shape import SF_NOT_ASKED, without_sf
+
+__all__ = ["score_files"]
+
+NAME = "disrpt_seg"
+
+
+def score_files(
+    path_a: Path, path_b: Path, options: Mapping[str, Any], *, one_stream: bool = False
+) -> dict[str, Any] | None:
+    """``disrpt_seg`` of the gold ``path_a`` and the prediction ``path_b`` (``options``: its ``version``
+    and ``first_token``), as :func:`segagree.scoring.tokens.compare.compare_documents` gives it without
+    S_f; None where the full path must read the files (see the module docstring)."""
+    version, first_token = disrpt_parameters(options)
+    if first_token != "marked":
+        return None
+    try:
+        gold, system = scan_file(Path(path_a)), scan_file(Path(path_b))
+    except NotPlain:
+        return None
+    connective = not gold.units
+    if not (gold.units or gold.connectives) or (system.units if connective else system.connectives):
+        return None
+    streams = _paired_streams(gold, system, one_stream)
+    if streams is None:
+        return None
+    computed: dict[str, Any] = {}
+    for name, (doc_a, doc_b, after) in streams.items():
+        if not same_words(doc_a.lines, doc_b.lines) or len(doc_a.empty_marks) != len(doc_b.empty_marks):
+            return None
+        if connective and (doc_a.empty_marks or doc_b.empty_marks):
+            return None  # the full path leaves empty nodes out of connective spans
+        computed[name] = script_counts(
+            doc_a.marks + doc_a.empty_marks,
+            doc_b.marks + doc_b.empty_marks,
+            connective=connective,
+            version=version,
+            after=after,
+        )
+    measure = get_measure(NAME)
+    _, note = one_stream_note(gold.ids, system.ids, one_stream)
+    return without_sf(
+        "connective" if connective else "edu",
+        not_asked=SF_NOT_ASKED,
+        speakers=list(streams),
+        metrics={NAME: pooled_output(measure, computed, options)},
+        notes=[note] if note else [],
+        n_tokens=sum(len(doc_a.lines) for doc_a, _, _ in streams.values()),
+    )
+
+
+Stream = tuple[ScannedDocument, ScannedDocument, tuple[int, int]]
+
+
+def _paired_streams(gold: ScannedFile, system: ScannedFile, one_stream: bool) -> dict[str, Stream] | None:
+    """Stream name -> (gold's document, the system's, each file's label of the word after it: -1 at the
+    file's end), as the full path pairs them: by id in the gold's order, or each file as one stream."""
+    merged, _ = one_stream_note(gold.ids, system.ids, one_stream)
+    if merged:
+        return {NO_DOCUMENT: (_joined(gold), _joined(system), (-1, -1))}
+    if set(gold.ids) != set(system.ids) or any(normalise_speaker(i) != i for i in gold.ids):
+        return None
+    after = [_next_marks(gold), _next_marks(system)]
+    by_id = {d.name: d for d in system.documents}
+    return {d.name: (d, by_id[d.name], (after[0][d.name], after[1][d.name])) for d in gold.documents}
+
+
+def _joined(scanned: ScannedFile) -> ScannedDocument:
+    """A file's documents as one stream, in file order."""
+    if len(scanned.documents) == 1:
+        return scanned.documents[0]
+    out = ScannedDocument(NO_DOCUMENT)
+    for doc in scanned.documents:
+        out.lines += doc.lines
+        out.marks += doc.marks
+        out.empty_marks += doc.empty_marks
+    return out
+
+
+def _next_marks(scanned: ScannedFile) -> dict[str, int]:
+    """Each document's next word's label in its file (the next document's first word), -1 for the last."""
+    docs = scanned.documents
+    return {d.name: (docs[k + 1].marks[0] if k + 1 < len(docs) else -1) for k, d in enumerate(docs)}
