@@ -59,7 +59,7 @@ def _perturb_misc(rng: random.Random, groups: list[tuple[str, list[list[str]], b
     document's first word keeps its unit start (seg_eval.py and segagree differ where it has none)."""
     words = [cols for _, g, _ in groups for cols in g if cols[0].isdigit()]
     firsts = {id(next(c for c in g if c[0].isdigit())) for doc, g, _ in groups if doc}
-    marked = [label in w[9].split("|") for w in words]
+    marked = [label in w[-1].split("|") for w in words]
     if not any(marked):
         return
     out = list(marked)
@@ -76,12 +76,12 @@ def _perturb_misc(rng: random.Random, groups: list[tuple[str, list[list[str]], b
             out[i] = True
     previous = ""
     for w, m in zip(words, out, strict=True):
-        items = w[9].split("|")
+        items = w[-1].split("|")
         # a connective's I-Conn words stay where they still follow its B-Conn (no orphan I-Conn)
         inside = label == B_CONN and not m and I_CONN in items and previous in (B_CONN, I_CONN)
         misc = [x for x in items if x not in ("_", label, I_CONN)]
         mark = [label] if m else [I_CONN] if inside else []
-        w[9] = "|".join(mark + misc) or "_"
+        w[-1] = "|".join(mark + misc) or "_"
         previous = mark[0] if mark else ""
 
 

@@ -157,7 +157,8 @@ def test_the_api_takes_the_files_straight_and_the_full_path_gives_the_same(tmp_p
 @pytest.mark.parametrize(
     ("change", "why"),
     [
-        (lambda t: t.replace("2\tcat\t_\t_", "2\tcat\t_\t_\t_", 1), "other than ten columns"),
+        (lambda t: t.replace("2\tcat\t_\t_", "2\tcat\t_\t_\t_", 1), "more than ten columns"),
+        (lambda t: t.replace("2\tcat\t_\t_\t_\t_\t_\t_\t_\t_", "2\tcat", 1), "fewer than three"),
         (lambda t: t.replace("2\tcat", "2x\tcat", 1), "full reader"),
         (lambda t: t.replace("2\tcat", "2\t", 1), "full reader"),
         (lambda t: t.replace("# newdoc_id = d2", "# newdoc_id = d1", 1), "met again"),
@@ -179,14 +180,18 @@ def test_a_file_the_scan_leaves_is_refused_by_the_full_reader_with_its_place(tmp
     docs = [("d1", [[("the", "BeginSeg=Yes"), ("cat", "_")]])]
     gold, system = tmp_path / "g.tok", tmp_path / "s.tok"
     gold.write_text(write(docs), encoding="utf-8")
-    system.write_text(write(docs).replace("2\tcat\t_\t_", "2\tcat\t_", 1), encoding="utf-8")
+    system.write_text(write(docs).replace("2\tcat\t_\t_", "2\tcat\t_\t_\t_", 1), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "segagree", "compare", str(gold), str(system), "--metric", "disrpt_seg"],
         capture_output=True,
         text=True,
     )
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert "s.tok" in proc.stderr and "line 3" in proc.stderr and "expected 10 tab-separated columns" in proc.stderr
+    assert (
+        "s.tok" in proc.stderr
+        and "line 3" in proc.stderr
+        and "expected 10 tab-separated columns, found 11" in proc.stderr
+    )
 
 
 def test_the_command_loads_neither_numpy_nor_rich(tmp_path: Path) -> None:
@@ -221,3 +226,33 @@ def test_a_connective_open_at_a_documents_end_is_closed_as_the_full_path_closes_
     lean = score_files(gold, system, {"version": version})
     assert lean is not None
     same_result(lean, full_path(gold, system, {"version": version}))
+
+
+def test_a_word_line_that_lost_a_column_is_read_as_seg_eval_reads_it_by_both_readers(tmp_path: Path) -> None:
+    # rus.rst.rrt's .conllu files (DISRPT 2023) have 30 word lines of nine columns (MISC lost)
+    docs = [("d1", [[("the", "BeginSeg=Yes"), ("cat", "_"), ("sat", "BeginSeg=Yes")]])]
+    text = write(docs).replace("2\tcat\t_\t_\t_\t_\t_\t_\t_\t_", "2\tcat\t_\t_\t_\t_\t_\t_\t_", 1)
+    gold, system = tmp_path / "g.conllu", tmp_path / "s.conllu"
+    gold.write_text(text, encoding="utf-8")
+    system.write_text(write(relabel(docs, 1, False)), encoding="utf-8")
+    doc = segagree.read(gold)
+    assert doc.tokens["text"].tolist() == ["the", "cat", "sat"]
+    assert [(n.kind, n.count) for n in doc.losses.notes] == [("short-lines", 1)]
+    assert "line 3" in doc.losses.notes[0].message
+    lean = score_files(gold, system, {})
+    assert lean is not None
+    same_result(lean, full_path(gold, system, {}))
+    # given back as written
+    assert segagree.convert(gold, tmp_path / "back.conllu").lossless
+    assert (tmp_path / "back.conllu").read_bytes() == gold.read_bytes()
+
+
+def test_a_multiword_token_read_whole_before_the_ids_start_again_without_a_blank_line(tmp_path: Path) -> None:
+    # a prediction written without sentence breaks: IDs start again at 1 after a multiword token's words
+    text = write([("d1", [[("de", "BeginSeg=Yes"), ("el", "_")], [("x", "BeginSeg=Yes"), ("y", "_")]])], mwt=True)
+    text = text.replace("\n\n1-2", "\n1-2").replace("_\n\n# newdoc", "_\n# newdoc")
+    text = "\n".join(ln for ln in text.split("\n") if ln != "") + "\n"
+    path = tmp_path / "p.conllu"
+    path.write_text(text, encoding="utf-8")
+    assert segagree.read(path).tokens["text"].tolist() == ["de", "el", "x", "y"]
+    assert sum(len(d.lines) for d in scan_text(text).documents) == 4

@@ -21,7 +21,7 @@ chance model. ``segagree.metric_cards()`` lists every metric's definition and ci
 Results are plain dicts with typed attribute access (:class:`CompareResult`,
 :class:`AgreementResult`), so ``json.dumps(result)`` works and ``result.sf`` reads well.
 
-The functions live in modules by task (``documents``, ``scores``, ``time_units``, ``review``,
+The functions live in modules by task (``documents``, ``comparison``, ``scores``, ``time_units``, ``review``,
 ``corpus``, ``subtitles``, ``machine_panel``); this module holds only the one list of public names,
 which the package top (``segagree``) also serves. Nothing is imported until a name is first used,
 so ``import segagree`` stays cheap.

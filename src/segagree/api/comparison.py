@@ -245,7 +245,9 @@ def _reads_as_the_script(a: Any, b: Any, metrics: Any, metric_options: Mapping[s
 
     names = [n.strip().lower() for n in (metrics.split(",") if isinstance(metrics, str) else metrics or [])]
     scheme, layer, speaker_map, common, fmt, read_options = unset
-    if [n for n in names if n] != ["disrpt_seg"] or set(metric_options or {}) - {"version", "first_token"}:
+    from segagree.metrics.boundary.segment_match import DISRPT_CARD
+
+    if [n for n in names if n] != [DISRPT_CARD.name] or set(metric_options or {}) - set(DISRPT_CARD.parameters):
         return False
     if scheme or layer or speaker_map or common or read_options:
         return False

@@ -7,7 +7,6 @@ stays quick.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import sys
@@ -206,6 +205,8 @@ def say(message: str) -> None:
 
 def print_json(obj: Any) -> None:
     """Exactly one JSON object on stdout."""
+    import json
+
     sys.stdout.write(json_printable(json.dumps(obj, ensure_ascii=False, allow_nan=True, default=_default)) + "\n")
 
 

@@ -56,7 +56,9 @@ from segagree.cli.common import (
     metavar="NAMES",
     callback=lambda ctx, param, values: ",".join(split_names(ctx, param, values)) or None,
     help="Metrics besides S_f (default: S_f only): repeat or give a comma list; 'all' (boundary metrics), "
-    "'agreement', 'subtitles' or 'time' (units in time, as agree --time; see segagree metrics).",
+    "'agreement', 'subtitles' or 'time' (units in time, as agree --time; see segagree metrics). Official "
+    "scorers named alone (ud_sentences, disrpt_seg, edus_seg) are given alone, as their scripts give them "
+    "(add sf for S_f).",
 )
 @click.option("--layer", metavar="NAME", help="Layer to compare (default iu); a comma list compares layers as sets.")
 @click.option("--transpositions/--no-transpositions", default=True, help="Let S_f move a boundary (default) or not.")
@@ -125,7 +127,9 @@ def compare(
     FILE_A and FILE_B may be in any formats. S_f and S_f^B (Lai, Li & Zhang 2023) are
     given per speaker and pooled; --metric adds B, S, A, Pk, WindowDiff, WinPR, ghd or the
     subtitle metrics (FILE_A is the reference; any hypothesis, machine output included: S_f is
-    then reported as not applicable when the words are too different to align).
+    then reported as not applicable when the words are too different to align). An official
+    scorer's figure named alone (disrpt_seg, ud_sentences) is given alone, per document and
+    pooled, every digit as its script prints it.
     """
     import segagree.api as api
     from segagree.cli.streams import input_files, is_stdio, output_file
@@ -201,7 +205,8 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
 
     if result.get("sf_not_asked"):  # official scorers alone: their figures, per document and pooled
         show(f"{file_a.name} vs {file_b.name}")
-        _print_other(result, list(result["speakers"]))
+        per = [s for res in result["metrics"].values() for s in (res.get("per_speaker") or {})]
+        _print_other(result, list(result["speakers"]) or list(dict.fromkeys(per)), title="official figures")
         return
     sf, sf_b = api.SF_NAMES
     out = stdout()
@@ -238,7 +243,7 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
         out.print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
 
 
-def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
+def _print_other(result: dict[str, Any], speakers: list[str], title: str = "other metrics") -> None:
     import segagree.api as api
     from segagree.cli.tables import MatrixRow, ScoreTable, print_matrix
 
@@ -275,7 +280,7 @@ def _print_other(result: dict[str, Any], speakers: list[str]) -> None:
                 f"{prf['system']}, correct {prf['correct']}, precision {prf['precision']!r}, recall "
                 f"{prf['recall']!r}, F {prf['f1']!r}"
             )
-    print_matrix("other metrics (pooled from summed statistics)", "metric", "speaker", speakers, rows)
+    print_matrix(f"{title} (pooled from summed statistics)", "metric", "speaker", speakers, rows)
     text = next((r["text"] for r in metrics.values() if isinstance(r.get("text"), dict)), None)
     if text and text.get("projected"):
         notes.append(

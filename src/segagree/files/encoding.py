@@ -8,17 +8,23 @@ import contextlib
 import contextvars
 import functools
 import gc
-import logging
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from segagree.errors import InputError, UsageError
 from segagree.model.losses import Loss, LossReport
 
-log = logging.getLogger(__name__)
+
+def _log() -> Any:
+    """This module's logger (logging loads with the first message: a file read without one does without it)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 # --- decoding ---------------------------------------------------------------------------------
 #
@@ -248,7 +254,7 @@ def _detector_candidates(raw: bytes) -> list[str]:
     try:
         return [_codec_name(m.encoding) for m in from_bytes(raw)]
     except Exception:  # the detector must never turn a read into a traceback
-        log.debug("charset-normalizer failed", exc_info=True)
+        _log().debug("charset-normalizer failed", exc_info=True)
         return []
 
 
@@ -508,7 +514,7 @@ def decode_text(
     legacy = None if fallback in (None, "detect") else fallback
     decoded = decode(raw, path, encoding=encoding, legacy=legacy)
     for note in decoded.notes:
-        log.warning("%s: %s", path, note.message)
+        _log().warning("%s: %s", path, note.message)
         if losses is not None:
             losses.extend([note])
         else:

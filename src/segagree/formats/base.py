@@ -17,15 +17,12 @@ unchanged file back byte for byte is done once, in :func:`segagree.formats.write
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from segagree.errors import UsageError
 from segagree.model.losses import Loss, LossReport, read_losses  # noqa: F401  (re-exported)
-
-log = logging.getLogger(__name__)
 
 Reader = Callable[..., Any]
 Writer = Callable[..., None]

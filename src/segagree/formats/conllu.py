@@ -83,6 +83,7 @@ class _Parsed:
     before: dict[int, list[str]] = field(default_factory=dict)
     after: dict[int, list[str]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("multiword", "empty", "comments"), 0))
+    short: tuple[int, int] = (0, 0)  # word lines of fewer than ten columns, and the first's line number
     newdoc_key: str = ""
     wordless: list[str] = field(default_factory=list)  # documents that hold no word
     trailing: list[str] = field(default_factory=list)  # comment lines after the last word
@@ -90,8 +91,12 @@ class _Parsed:
 
 
 def _bad_id(word_id: str, path: Path, no: int) -> InputError:
+    glued = re.match(r"([0-9]+)[^\W\d_]", word_id)  # "14si": the tab between the ID and the form lost
+    hint = f" (a tab lost after {glued.group(1)}?)" if glued else ""
     return InputError(
-        f"word ID {word_id!r} is not a number, a range (3-4) or an empty node (3.1)", path=path, place=f"line {no}"
+        f"word ID {word_id!r} is not a number, a range (3-4) or an empty node (3.1){hint}",
+        path=path,
+        place=f"line {no}",
     )
 
 
@@ -114,7 +119,9 @@ def _parse(text: str, path: Path) -> _Parsed:
     tab1 = tabs[np.minimum(first_tab, len(tabs) - 1)] if len(tabs) else starts
     tab2 = tabs[np.minimum(first_tab + 1, len(tabs) - 1)] if len(tabs) else starts
     id_length = tab1 - starts
-    word = (n_tabs == 9) & (id_length > 0) & (id_length <= _MAX_ID)
+    # A word has ten columns; one of three to nine (a column lost: real DISRPT releases have such lines)
+    # is read as DISRPT's seg_eval.py reads it, its last column as MISC, and noted.
+    word = (n_tabs >= 2) & (n_tabs <= 9) & (id_length > 0) & (id_length <= _MAX_ID)
     for j in range(int(id_length[word].max()) if word.any() else 0):  # an ID of ASCII digits only
         code = chars[np.minimum(starts + j, len(chars) - 1)]
         word &= (j >= id_length) | ((code >= 48) & (code <= 57))
@@ -129,6 +136,8 @@ def _parse(text: str, path: Path) -> _Parsed:
     if len(starts) > done:
         reader.words(done, len(starts))
     # the words whose line holds "Seg=" (a unit's or a connective's label, in MISC or elsewhere)
+    short = np.flatnonzero(word & (n_tabs < 9))
+    reader.out.short = (len(short), int(short[0]) + 1 if len(short) else 0)
     found = np.searchsorted(ends, [m.start() for m in re.finditer("Seg=", text)])  # sorted
     # each row once (np.unique would import numpy.ma: a tenth of the reading)
     seg_rows = found[np.concatenate(([True], found[1:] != found[:-1]))] if len(found) else found
@@ -157,7 +166,7 @@ class _Lines:
         return self.rows[k]
 
     def words(self, lo: int, hi: int) -> None:
-        """Word lines ``lo`` to ``hi`` (exclusive): ten columns, a number for ID."""
+        """Word lines ``lo`` to ``hi`` (exclusive): three to ten columns, a number for ID."""
         out, text = self.out, self.text
         a, b = self.tab1[lo:hi] + 1, self.tab2[lo:hi]
         empty = np.flatnonzero(a == b)
@@ -172,6 +181,9 @@ class _Lines:
                     place=f"line {lo + 1}",
                 )
             self.range_first = 0
+            last = lo + self.range_end - first  # the token's last word, where its words follow it in order
+            if last < hi and text[int(self.starts[last]) : int(self.tab1[last])] == str(self.range_end):
+                self.range_end = 0  # read whole (the IDs may start again later, with no blank line between)
         if self.pending:
             out.before[len(out.lines)] = self.pending
             self.pending = []
@@ -206,12 +218,16 @@ class _Lines:
                 if newdoc[1] and line == f"# {out.newdoc_key} = {newdoc[1]}":
                     return  # the line the writer writes: nothing to keep (a .tok file keeps no column)
             self.pending.append(line)
-        elif n_tabs != 9:
+        elif n_tabs == 9:
+            self.node(line, line[: line.index("\t")], no)
+        elif 2 <= n_tabs <= 8 and not (
+            RANGE.fullmatch(word_id := line[: line.index("\t")]) or EMPTY.fullmatch(word_id)
+        ):
+            raise _bad_id(word_id, self.path, no)  # a word's columns, not a word's ID
+        else:
             raise InputError(
                 f"expected 10 tab-separated columns, found {n_tabs + 1}", path=self.path, place=f"line {no}"
             )
-        else:
-            self.node(line, line[: line.index("\t")], no)
 
     def node(self, line: str, word_id: str, no: int) -> None:
         """A multiword token's range line or an empty node, kept with the words it stands by."""
@@ -406,6 +422,14 @@ def _note_reading(doc: Document, parsed: _Parsed, orphans: int) -> None:
     for key, (kind, message) in notes.items():
         if counts[key]:
             doc.losses.note(kind, message, count=counts[key])
+    if parsed.short[0]:
+        doc.losses.note(
+            "short-lines",
+            "word lines of fewer than ten columns (the first at line "
+            f"{parsed.short[1]}) are read as DISRPT's seg_eval.py reads them: the second column is the form, the "
+            "last MISC; kept as written",
+            count=parsed.short[0],
+        )
     if parsed.wordless:
         doc.losses.add("documents-dropped", "documents without words are not kept", where=", ".join(parsed.wordless))
     if parsed.trailing:

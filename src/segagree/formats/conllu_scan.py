@@ -9,11 +9,13 @@ than the full reader's, a document id met twice or empty, words before the first
 file that has them, a document without words, a label the two readings read differently (a MISC
 item that only contains ``BeginSeg=Yes``), labels of both kinds (units and connectives).
 
-A word is a line with ten columns and a number for ID (of any length: the full reader refuses an ID of
-more than 12 digits, which no file of words has); its label is the first of ``BeginSeg=Yes``,
-``Seg=B-Conn``, ``Seg=I-Conn`` its MISC holds (:data:`segagree.metrics.boundary.segment_match.MARKS`),
-as the script reads it; multiword-token lines are skipped, as the script skips them; empty nodes
-(``4.1``), which the script counts as tokens, are kept with the document they stand in.
+A word is a line with ten columns (or three to nine: a column lost, as in some DISRPT releases; its last
+column is then MISC, as the script and the full reader read it) and a number for ID (of any length: the
+full reader refuses an ID of more than 12 digits, which no file of words has); its label is the first
+of ``BeginSeg=Yes``, ``Seg=B-Conn``, ``Seg=I-Conn`` its MISC holds
+(:data:`segagree.metrics.boundary.segment_match.MARKS`), as the script reads it; multiword-token lines
+are skipped, as the script skips them; empty nodes (``4.1``), which the script counts as tokens, are
+kept with the document they stand in.
 """
 
 from __future__ import annotations
@@ -118,7 +120,10 @@ def scan_text(text: str) -> ScannedFile:
     joined = "\n" + text
     others = _line_numbers(joined, [m.start() for m in _NOT_WORD.finditer(joined)])
     if tabs.count(9) - sum(tabs[i] == 9 for i in others) != len(lines) - len(others):
-        raise NotPlain("a line of other than ten columns")
+        # a word of three to nine columns (a column lost) is read as the full reader reads it; others not
+        special = set(others)
+        if any(not 2 <= n <= 9 for i, n in enumerate(tabs) if i not in special):
+            raise NotPlain("a line of fewer than three or more than ten columns")
     is_word = bytearray(b"\x01") * len(lines)
     for i in others:
         is_word[i] = 0
@@ -164,7 +169,7 @@ class _Others:
             self.sentence_start = before
             return
         if n_tabs != 9:
-            raise NotPlain("a line of other than ten columns")
+            raise NotPlain("a multiword token or an empty node of other than ten columns")
         cols = line.split("\t")
         word_id = cols[0]
         if RANGE.fullmatch(word_id):

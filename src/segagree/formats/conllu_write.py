@@ -183,7 +183,8 @@ def _lines(doc: Document, losses: LossReport, units: Layer | None = None, endnot
             if (sentence is not None or between_documents) and out.lines and out.lines[-1] != "":
                 out.lines.append("")
             sentence_start, out.word_id = True, 0
-        cols = kept[i].split("\t") if kept[i].count("\t") == 9 and "\n" not in kept[i] else []
+        # a word's line as read (of fewer than ten columns too: its last is MISC, as it was read)
+        cols = kept[i].split("\t") if 2 <= kept[i].count("\t") <= 9 and "\n" not in kept[i] else []
         if not cols:
             if kept[i]:
                 out.count("kept lines")
@@ -205,7 +206,7 @@ def _lines(doc: Document, losses: LossReport, units: Layer | None = None, endnot
         cols[0], cols[1] = str(out.word_id), forms[i]
         # an orphan I-Conn stays where it reads back as one (after a word outside connectives)
         orphan = not conn[i] and (new_doc or not conn[i - 1])
-        cols[9] = _misc(cols[9], conn[i], edu is not None and (new_doc or edu[i - 1] != 0), orphan)
+        cols[-1] = _misc(cols[-1], conn[i], edu is not None and (new_doc or edu[i - 1] != 0), orphan)
         out.lines.append("\t".join(cols))
         for line in after[i].split("\n") if after[i] else []:
             out.kept_line(line, shift, False)

@@ -238,7 +238,10 @@ class TokenPair:
         marks_a, marks_b: where both files are CoNLL-U, each token's DISRPT label as the file
             writes it (:data:`segagree.metrics.boundary.segment_match.MARKS`: what DISRPT's
             ``seg_eval.py`` reads), on the same index (else None); ``marks_next``: A's and B's
-            label of the word their files have after this stream (-1 at the file's end).
+            label of the word their files have after this stream (-1 at the file's end);
+            ``marks_in_files``: where the stream is a run of its files' words, its place in each
+            (:class:`segagree.metrics.boundary.segment_match.StreamSpans`: connective spans are
+            built over the whole files, as the script builds them).
     """
 
     a: np.ndarray
@@ -250,6 +253,7 @@ class TokenPair:
     marks_a: np.ndarray | None = None
     marks_b: np.ndarray | None = None
     marks_next: tuple[int, int] = (-1, -1)
+    marks_in_files: tuple[Any, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ both files, as the layer reads it.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
@@ -44,6 +45,8 @@ __all__ = [
     "UD_SENTENCES_CARD",
     "MatchCounts",
     "MatchScore",
+    "ScriptSpans",
+    "StreamSpans",
     "disrpt_parameters",
     "script_counts",
     "script_spans",
@@ -184,8 +187,8 @@ DISRPT_CARD = Card.from_text(
         document's first token counts where the file marks it (first_token = marked) or always
         (first_token = always)
     notes: where the files are not CoNLL-U the layer's units are scored (the first token always
-        begins one); a span running from one document into the next ends at the document here
-        when documents are paired by id
+        begins one); connective spans are built over the whole file, as the script builds them,
+        and counted in the document where they begin when documents are paired by id
     """,
     name="disrpt_seg",
     needs="tokens",
@@ -272,6 +275,38 @@ def _labels_counts(gold: Codes, pred: Codes) -> MatchCounts:
     return MatchCounts(tp, tp + fn, tp + fp)
 
 
+class ScriptSpans:
+    """A file's connective spans as ``seg_eval.py`` builds them, over the whole file as one stream
+    (:func:`script_spans`), each version once: a span that runs from one document into the next is
+    the script's too. :meth:`within` gives those that begin in one stream (a document), relative to its
+    first word, so that per-document counts add up to the script's."""
+
+    def __init__(self, marks: Codes) -> None:
+        self.marks = _listed(marks)
+        self._spans: dict[str, list[tuple[int, int]]] = {}
+
+    def within(self, version: str, start: int, stop: int) -> set[tuple[int, int]]:
+        """The spans that begin at a word of ``start`` to ``stop`` (exclusive), relative to ``start``."""
+        if version not in self._spans:
+            self._spans[version] = sorted(script_spans(self.marks, version))
+        spans = self._spans[version]
+        lo = bisect.bisect_left(spans, (start, -1))
+        hi = bisect.bisect_left(spans, (stop, -1))
+        return {(s - start, e - start) for s, e in spans[lo:hi]}
+
+
+@dataclass(frozen=True)
+class StreamSpans:
+    """One stream's place in its file (words ``start`` to ``stop``) and the file's :class:`ScriptSpans`."""
+
+    file: ScriptSpans
+    start: int
+    stop: int
+
+    def spans(self, version: str) -> set[tuple[int, int]]:
+        return self.file.within(version, self.start, self.stop)
+
+
 def script_counts(
     marks_a: Codes,
     marks_b: Codes,
@@ -279,14 +314,20 @@ def script_counts(
     connective: bool,
     version: str = "2023",
     after: tuple[int, int] = (-1, -1),
+    in_files: tuple[StreamSpans, StreamSpans] | None = None,
 ) -> MatchCounts:
     """``seg_eval.py``'s counts of one stream from both files' labels (:data:`MARKS` codes): EDU mode
     label by label (:func:`_labels_counts`); ``connective``: the connective spans each version of the
-    script builds (:func:`script_spans`, ``after``: each file's label of the word after the stream)."""
+    script builds, over each whole file (``in_files``: the stream's place in each) or, where the stream
+    has no place in its file (its words aligned), over the stream (:func:`script_spans`, ``after``: each
+    file's label of the word after the stream)."""
     if not connective:
         return _labels_counts(marks_a, marks_b)
-    spans_a = script_spans(marks_a, version, after[0])
-    spans_b = script_spans(marks_b, version, after[1])
+    if in_files is not None:
+        spans_a, spans_b = in_files[0].spans(version), in_files[1].spans(version)
+    else:
+        spans_a = script_spans(marks_a, version, after[0])
+        spans_b = script_spans(marks_b, version, after[1])
     return MatchCounts(len(spans_a & spans_b), len(spans_a), len(spans_b))
 
 
@@ -321,7 +362,12 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
         if marks and (code is not None or first == "marked"):  # the labels as the script reads them
             assert item.marks_a is not None and item.marks_b is not None
             return script_counts(
-                item.marks_a, item.marks_b, connective=code is not None, version=version, after=item.marks_next
+                item.marks_a,
+                item.marks_b,
+                connective=code is not None,
+                version=version,
+                after=item.marks_next,
+                in_files=item.marks_in_files,
             )
         if code is not None:  # seg_eval.py's "conn" mode: exact spans
             spans_a, spans_b = typed_spans(item.a, code), typed_spans(item.b, code)

@@ -8,6 +8,7 @@ It lives in a module of its own so that imports run one way: ``pipeline.pairing`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,9 @@ class AnnotationPair:
             (RST-DT's EDU score counts intra-sentential boundaries only).
         marks_a, marks_b: speaker -> each token's DISRPT label as its CoNLL-U file writes it, on
             the common index (:func:`segagree.formats.conllu.script_marks`), where both files have them;
-            marks_next: speaker -> A's and B's label of the word after the stream in its file (-1: none).
+            marks_next: speaker -> A's and B's label of the word after the stream in its file (-1: none);
+            marks_in_files: speaker -> the stream's place in each file, where it is a run of its words
+            (:class:`segagree.metrics.boundary.segment_match.StreamSpans`).
         notes: what the pairing did that the scores depend on (documents scored as one stream).
     """
 
@@ -62,6 +65,7 @@ class AnnotationPair:
     marks_a: dict[str, np.ndarray] = field(default_factory=dict)
     marks_b: dict[str, np.ndarray] = field(default_factory=dict)
     marks_next: dict[str, tuple[int, int]] = field(default_factory=dict)
+    marks_in_files: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
     def gap_sets(self, speaker: str) -> tuple[list[frozenset[int]], list[frozenset[int]]]:

@@ -154,7 +154,11 @@ def compare_documents(
         if not (subtitle_names or own_names) or metrics:
             raise
         # MT or speech output against a human reference: S_f needs aligned tokens, the subtitle metrics do not.
-        result = unaligned_result(err.message, name, a.layer(name).scheme)
+        result = (
+            unaligned_result(err.message, name, a.layer(name).scheme)
+            if with_sf
+            else without_sf(name, not_asked=SF_NOT_ASKED)
+        )
     else:
         for extra in names[1:]:
             other = pair_layer(layer=extra)

@@ -14,6 +14,7 @@ import numpy as np
 
 from segagree.errors import MismatchError
 from segagree.formats.conllu import NO_DOCUMENT, empty_node_marks, script_marks, with_unmarked_layer
+from segagree.metrics.boundary.segment_match import ScriptSpans, StreamSpans
 from segagree.model import BoundaryScheme, Document, Layer
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.document_rules import normalise_speaker, one_stream_note
@@ -214,15 +215,23 @@ def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> N
     if marks[0] is None or marks[1] is None:
         return
     after: list[dict[str, int]] = [{}, {}]
+    places: list[dict[str, StreamSpans]] = [{}, {}]
     for k, (doc, own, positions, out) in enumerate(
         ((pair.a, marks[0], pair.positions_a, pair.marks_a), (pair.b, marks[1], pair.positions_b, pair.marks_b))
     ):
         rows = stream_rows(doc, rename)
+        spans = ScriptSpans(own) if layer == "connective" else None
         for s in pair.speakers:
             out[s] = own[rows[s]][positions[s]]
             last = int(rows[s][-1]) if len(rows[s]) else len(own)
             after[k][s] = int(own[last + 1]) if last + 1 < len(own) else -1
+            first = int(rows[s][0]) if len(rows[s]) else 0
+            # the stream a run of the file's words, each in its place: spans as the script builds them
+            if spans is not None and last - first + 1 == len(rows[s]) == len(positions[s]) == len(out[s]):
+                if bool(np.all(positions[s] == np.arange(len(positions[s])))):
+                    places[k][s] = StreamSpans(spans, first, last + 1)
     pair.marks_next = {s: (after[0][s], after[1][s]) for s in pair.speakers}
+    pair.marks_in_files = {s: (places[0][s], places[1][s]) for s in pair.speakers if s in places[0] and s in places[1]}
     if layer == "edu":
         _add_empty_nodes(pair, rename)
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from segagree.metrics.registry import MEASURES
+
 __all__ = ["SF_KEYS", "SF_NOT_ASKED", "without_sf"]
 
-#: The keys of S_f and S_f^B in a result (:data:`segagree.metrics.boundary.sf.SF_NAMES`, which a test
-#: checks against these).
-SF_KEYS = ("sf", "sf_b")
+#: The keys of S_f and S_f^B in a result: the registry's names of S_f's module
+#: (:data:`segagree.metrics.boundary.sf.SF_NAMES`, read without loading that module).
+SF_KEYS = tuple(name for name, module in MEASURES.items() if module == "segagree.metrics.boundary.sf")
 #: Why S_f is absent where only official scorers were named.
 SF_NOT_ASKED = (
     "S_f not computed: only official scorers were named, and they score the files as their scripts do "
