@@ -84,7 +84,7 @@ class CompareResult(dict):
         from segagree.api.frames import names, short
 
         metrics = f", metrics={names(self.get('metrics') or {})}" if self.get("metrics") else ""
-        speakers = names(self.get("per_speaker") or {})
+        speakers = names(self.get("per_speaker") or self.get("speakers") or {})
         sf, sf_b = _sf_names()
         return (
             f"CompareResult({sf}={short(self.get(sf))}, {sf_b}={short(self.get(sf_b))}, speakers={speakers}{metrics})"
