@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import gc
+import importlib.util
 import json
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -26,6 +29,35 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the third-party corpora and oracles live in ../shared")
     return path
+
+
+@functools.cache
+def _nltk_segmentation_module() -> ModuleType | None:
+    spec = importlib.util.find_spec("nltk")  # finds the package without running its __init__
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(spec.submodule_search_locations[0]) / "metrics" / "segmentation.py"
+    source = importlib.util.spec_from_file_location("nltk_metrics_segmentation", path)
+    if source is None or source.loader is None:
+        return None
+    module = importlib.util.module_from_spec(source)
+    source.loader.exec_module(module)
+    return module
+
+
+def nltk_segmentation() -> ModuleType:
+    """NLTK's ``nltk.metrics.segmentation`` (the test-only reference for GHD, Pk and WindowDiff),
+    the installed file run on its own, or skip (at a module's top as in a test).
+
+    ``import nltk.metrics.segmentation`` first runs nltk's ``__init__``, which imports the whole
+    of nltk and scipy.stats: 3 s of CPU in every test worker at collection. The module itself
+    imports only numpy (inside its functions), so its functions are NLTK's, as installed."""
+    module = _nltk_segmentation_module()
+    if module is None:
+        pytest.skip(
+            "nltk is not installed (the test-only reference for GHD, Pk and WindowDiff)", allow_module_level=True
+        )
+    return module
 
 
 @pytest.fixture(scope="session")

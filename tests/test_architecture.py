@@ -4,11 +4,15 @@ another that imports it back, counting imports inside functions and under TYPE_C
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "segagree"
+# The tests read one parse of the package (3 s of CPU each when every test parsed it again): on
+# one worker, so that it is made once.
+pytestmark = pytest.mark.xdist_group("architecture")
 
 # Each layer may import only the layers listed before it (and itself). `version` and `cpus` sit
 # beside `errors` at the bottom; side by side, `metrics` and `formats` (and `files`) do not import
@@ -47,9 +51,15 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def _trees() -> dict[Path, ast.Module]:
+    """Every module of the package, parsed (read only)."""
+    return {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(PACKAGE.rglob("*.py"))}
+
+
 def _imports(path: Path, modules: set[str]) -> set[str]:
     """segagree modules imported anywhere in ``path`` (resolved to known module names)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _trees()[path]
     me = _module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     found: set[str] = set()
@@ -71,8 +81,10 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
     return found
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
-    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    """The modules each module imports (read only)."""
+    files = {_module_name(p): p for p in _trees()}
     modules = set(files)
     return {name: _imports(path, modules) for name, path in files.items()}
 
@@ -183,8 +195,7 @@ def test_lazy_package_names_are_never_their_submodules() -> None:
 def test_no_module_imports_another_modules_private_name() -> None:
     """A ``_private`` name is its module's own: a name another module needs is public (or moves)."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for path, tree in _trees().items():
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("segagree")):
                 private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]

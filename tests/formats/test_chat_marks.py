@@ -183,3 +183,21 @@ PIECE = st.one_of(
 def test_property_shortcuts_change_nothing(pieces: list[str], sep: str) -> None:
     text = sep.join(pieces)
     assert clear_marks(text) == _every_pattern(text)
+
+
+def test_plain_words_lose_the_prosodic_marks_as_before() -> None:
+    """The ASCII shortcut of the plain word changes nothing: the former translate-and-substitute on
+    random tokens of letters, the prosodic marks, `:` `^`, digits and the `@` `&` prefixes."""
+    import random
+
+    from segagree.formats.chat.marks import _IN_WORD, _PROSODY, _plain_word
+
+    def as_before(token: str) -> str:
+        if "@" in token or token.startswith("&"):
+            return token
+        return _IN_WORD.sub("", token.translate(_PROSODY))
+
+    rng = random.Random(7)
+    for _ in range(20_000):
+        token = "".join(rng.choice("ab:^ˈˌ↑↓≠ʔé1_@&-") for _ in range(rng.randint(0, 6)))
+        assert _plain_word(token) == as_before(token), token

@@ -18,6 +18,7 @@ from hostile import run_bounded
 
 from segagree.adjudication.tokens import adjudicate
 from segagree.corpus.config import RunConfig
+from segagree.corpus.results_log import MAX_FIGURES_CHARS
 from segagree.corpus.tasks import run_task
 from segagree.errors import SegagreeError
 from segagree.formats import read_document
@@ -224,8 +225,8 @@ def _damage(record: dict[str, object], kind: str) -> dict[str, object]:
         return {**record, "statistics": {"b": bomb}}
     if kind == "shape":
         return {**record, "statistics": {"b": {"§": "nd", "dtype": "<f8", "shape": [10**9, 10**9], "data": [1.0]}}}
-    if kind == "figures":
-        return {**record, "figures": {"agreement": [{"agree": [1] * 15_000_000}]}}
+    if kind == "figures":  # 1.5 times the bound (written "1, 1, ..."): refused by its size alone
+        return {**record, "figures": {"agreement": [{"agree": [1] * (MAX_FIGURES_CHARS // 2)}]}}
     if kind == "compare":
         return {**record, "compare": 5}
     if kind == "fraction":
@@ -279,6 +280,45 @@ def test_decode_refuses_what_encode_never_writes() -> None:
     ):
         with pytest.raises(ValueError):
             decode(bad)
+
+
+def _depth_within_as_before(line: bytes, limit: int) -> bool:
+    """The former byte-by-byte scan of a log line's nesting (strings skipped)."""
+    depth, in_string, escaped = 0, False, False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return False
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return True
+
+
+def test_the_nesting_check_is_the_former_scan_on_random_lines() -> None:
+    import random
+
+    from segagree.corpus.results_log import _DEPTH_CHUNK, _depth_within
+
+    # quotes, backslashes and brackets in every order: unclosed strings, escapes at the end,
+    # brackets inside strings; depth limits around what the lines reach
+    for case in range(3000):
+        rng = random.Random(case)
+        line = bytes(rng.choice(b'[]{}"\\a\n') for _ in range(rng.randint(0, 60)))
+        limit = rng.randint(0, 6)
+        assert _depth_within(line, limit) == _depth_within_as_before(line, limit), (line, limit)
+    # a line past one chunk of brackets, its deepest point in the second chunk
+    deep = b"[]" * _DEPTH_CHUNK + b"[" * 65 + b'"]]"' + b"]" * 65
+    assert _depth_within(deep, 64) is False and _depth_within(deep, 65) is True
 
 
 # --- 5, 13. the lock: an atomic takeover of a stale lock, process ids checked ------------------

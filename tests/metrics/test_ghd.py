@@ -16,9 +16,9 @@ from segagree.metrics.boundary.ghd import ghd, ghd_cost
 from segagree.metrics.boundary.masses import boundary_string
 from segagree.metrics.boundary.stats import pooled
 
-from conftest import REPO
+from conftest import REPO, nltk_segmentation
 
-nltk_seg = pytest.importorskip("nltk.metrics.segmentation", reason="nltk is the reference implementation of ghd")
+nltk_seg = nltk_segmentation()  # the reference implementation of ghd
 
 # NLTK's doctest examples (the Kulyukin C++ implementation's), with their documented values.
 DOCTESTS = [

@@ -19,6 +19,8 @@ from segagree.scoring import metric_runner
 from conftest import REPO
 
 SRC = REPO / "src" / "segagree"
+# One worker: the tests share one parse of the sources (_code's cache, 2 s of CPU a worker).
+pytestmark = pytest.mark.xdist_group("measure-names")
 SOURCES = sorted(p for p in SRC.rglob("*") if p.suffix in (".py", ".j2") and "__pycache__" not in p.parts)
 # Until the subtitle metrics are contract measures, the subtitle modules still spell measure names
 # (e.g. "pk" in the subtitle metric pk_eob, the study's lower-is-better prefixes); their helper is

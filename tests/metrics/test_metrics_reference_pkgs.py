@@ -20,6 +20,8 @@ from segagree.metrics.boundary.boundary_edit import (
 from segagree.metrics.boundary.masses import boundary_string
 from segagree.metrics.boundary.windows import pk, window_size, windowdiff
 
+from conftest import nltk_segmentation
+
 segeval = pytest.importorskip(
     "segeval", reason="segeval 2.0.11 is the test-only reference for S, B, BED, Pk and WindowDiff"
 )
@@ -176,9 +178,7 @@ def test_default_window_worked_case():
 @SETTINGS
 @given(mass_pairs(), st.integers(1, 12))
 def test_pk_windowdiff_match_nltk(pair, k):
-    nltk_seg = pytest.importorskip(
-        "nltk.metrics.segmentation", reason="NLTK 3.10.4 is the test-only reference for Pk/WD"
-    )
+    nltk_seg = nltk_segmentation()  # NLTK 3.10.4, the test-only reference for Pk/WD
     ref, hyp = pair
     n = sum(ref)
     assume(k <= n - 1)

@@ -10,9 +10,11 @@ beam, and on the sample corpus's film.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,9 +135,37 @@ def test_recognizer_captions_longer_than_the_beam(tmp_path: Path, seed: int, met
     for metric in metrics:
         parts = _parts(hyp, ref, metric)
         assert max(len(r) for _, r in parts) > 150
+        known: dict[tuple[tuple[Any, ...], tuple[Any, ...]], tuple[int, int]] = {}
         for h, r in parts:
-            assert suber_edits(h, r) == suber_shifts(h, r)
-        assert suber_score(hyp, ref, metric) == calculate_SubER(hyp, ref, metric=metric)
+            edits, shifts, shifted = suber_shifts(h, r)
+            assert suber_edits(h, r) == (edits, shifts, shifted)
+            known[tuple(h), tuple(r)] = edits, len(r)
+        # calculate_SubER's own parts, each searched by suber once: a part equal to one searched
+        # above takes that search's (deterministic) result, any other is searched again.
+        with _ter_results_reused(known) as reused:
+            assert suber_score(hyp, ref, metric) == calculate_SubER(hyp, ref, metric=metric)
+        assert reused == [len(parts)], "calculate_SubER's parts are not the ones compared above"
+
+
+@contextlib.contextmanager
+def _ter_results_reused(known: dict[tuple[tuple[Any, ...], tuple[Any, ...]], tuple[int, int]]) -> Iterator[list[int]]:
+    """suber's ``translation_edit_rate``, for the pairs in ``known``, answered from it (without a
+    statistics collector); yields a list that receives the number of pairs so answered."""
+    ter = lib_ter.translation_edit_rate
+    count = [0]
+
+    def answered(hyp: list[Any], ref: list[Any], statistics_collector: Any = None) -> tuple[int, int]:
+        found = known.get((tuple(hyp), tuple(ref))) if statistics_collector is None else None
+        if found is None:
+            return ter(hyp, ref, statistics_collector)
+        count[0] += 1
+        return found
+
+    lib_ter.translation_edit_rate = answered
+    try:
+        yield count
+    finally:
+        lib_ter.translation_edit_rate = ter
 
 
 def test_sample_film_as_suber() -> None:

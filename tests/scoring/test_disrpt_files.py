@@ -256,3 +256,20 @@ def test_a_multiword_token_read_whole_before_the_ids_start_again_without_a_blank
     path.write_text(text, encoding="utf-8")
     assert segagree.read(path).tokens["text"].tolist() == ["de", "el", "x", "y"]
     assert sum(len(d.lines) for d in scan_text(text).documents) == 4
+
+
+def test_s_fs_options_are_refused_where_only_an_official_scorer_is_named(tmp_path: Path) -> None:
+    docs = [("d1", [[("the", "BeginSeg=Yes"), ("cat", "_")]])]
+    gold = tmp_path / "g.tok"
+    gold.write_text(write(docs), encoding="utf-8")
+    for extra, said in (
+        (["--ops", str(tmp_path / "ops.csv")], "--ops lists S_f's"),
+        (["--mode", "segsimflex"], "--mode"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "segagree", "compare", str(gold), str(gold), "--metric", "disrpt_seg", *extra],
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "ops.csv").exists()

@@ -84,7 +84,7 @@ class CompareResult(dict):
         from segagree.api.frames import names, short
 
         metrics = f", metrics={names(self.get('metrics') or {})}" if self.get("metrics") else ""
-        speakers = names(self.get("per_speaker") or {})
+        speakers = names(self.get("per_speaker") or self.get("speakers") or {})
         sf, sf_b = _sf_names()
         return (
             f"CompareResult({sf}={short(self.get(sf))}, {sf_b}={short(self.get(sf_b))}, speakers={speakers}{metrics})"
@@ -243,13 +243,15 @@ def _reads_as_the_script(a: Any, b: Any, metrics: Any, metric_options: Mapping[s
 
     from segagree.formats import EXTENSIONS, file_kind
 
-    names = [n.strip().lower() for n in (metrics.split(",") if isinstance(metrics, str) else metrics or [])]
+    names = [
+        n for n in (x.strip().lower() for x in (metrics.split(",") if isinstance(metrics, str) else metrics or [])) if n
+    ]
     scheme, layer, speaker_map, common, fmt, read_options = unset
-    from segagree.metrics.boundary.segment_match import DISRPT_CARD
-
-    if [n for n in names if n] != [DISRPT_CARD.name] or set(metric_options or {}) - set(DISRPT_CARD.parameters):
+    if len(names) != 1 or scheme or layer or speaker_map or common or read_options:
         return False
-    if scheme or layer or speaker_map or common or read_options:
+    from segagree.metrics.boundary.segment_match import DISRPT_CARD  # (one measure named: is it this one?)
+
+    if names != [DISRPT_CARD.name] or set(metric_options or {}) - set(DISRPT_CARD.parameters):
         return False
     paths = [p for p in (a, b) if isinstance(p, str | os.PathLike)]
     return len(paths) == 2 and all(

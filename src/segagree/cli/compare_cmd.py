@@ -138,6 +138,11 @@ def compare(
     check_applicable("compare", "token", lambda: _chosen(metric), choose="--metric")
     opts = reading.options
     if ops is not None:
+        if not set(api.SF_NAMES) & set(_chosen(metric)):
+            raise UsageError(
+                "--ops lists S_f's edit operations, and official scorers named alone compute no S_f: "
+                f"name sf too (--metric sf,{metric})"
+            )
         check_writable(ops)
         if is_stdio(ops) and json_out:
             raise UsageError("--ops - and --json both write to standard output: give --ops a file name")

@@ -21,9 +21,12 @@ result and each measure's per-speaker statistics (:mod:`segagree.corpus.time_tra
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, overload
+
+import numpy as np
 
 from segagree.corpus.rows import POOLED, kappa_values
 from segagree.metrics.boundary.sf import SF_NAMES
@@ -111,26 +114,33 @@ _LINE_ERRORS = (
 
 
 def _depth_within(line: bytes, limit: int) -> bool:
-    """Whether the brackets of a JSON line nest at most ``limit`` deep (strings skipped), in one
-    pass and before the parser recurses into them."""
-    depth, in_string, escaped = 0, False, False
-    for byte in line:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > limit:
-                return False
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
+    """Whether the brackets of a JSON line nest at most ``limit`` deep (strings skipped), before
+    the parser recurses into them.
+
+    The strings go first (one regular expression; from a quote that never closes to the end of
+    the line is string, as a byte-by-byte scan would read it), then everything but the brackets;
+    what is left is usually a few hundred bytes, whose running depth numpy adds up, a million at
+    a time. A byte-by-byte loop in Python took 4 s of CPU for a 45 MB line."""
+    outside = _JSON_STRING.sub(b"", line)
+    quote = outside.find(b'"')
+    brackets = (outside if quote < 0 else outside[:quote]).translate(None, _NOT_BRACKET)
+    if len(brackets) <= limit:
+        return True
+    depth = 0
+    for start in range(0, len(brackets), _DEPTH_CHUNK):
+        chunk = np.frombuffer(brackets, dtype=np.uint8, count=min(_DEPTH_CHUNK, len(brackets) - start), offset=start)
+        running = depth + np.cumsum(np.where((chunk == 0x5B) | (chunk == 0x7B), 1, -1))
+        if int(running.max()) > limit:
+            return False
+        depth = int(running[-1])
     return True
+
+
+#: A JSON string: quotes around anything but a quote or a backslash, or a backslash and the byte
+#: after it (any byte, as the former scan skipped it).
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_CHUNK = 1 << 20
 
 
 def check_record(rec: Any) -> dict[str, Any]:

@@ -54,10 +54,11 @@ def note_speaker_order(doc: Any, losses: LossReport, fmt: str) -> None:
     """Report what a format that lists no speakers (a table, a transcript) changes: speakers
     read back in order of first appearance, and speakers without words not at all."""
     with_words = list(dict.fromkeys(doc.column("speaker").tolist()))
-    silent = [s for s in doc.speakers if s not in set(with_words)]
+    speaking = set(with_words)  # once: a set made per speaker was quadratic in the speakers
+    silent = [s for s in doc.speakers if s not in speaking]
     if silent:
         losses.add("speakers-dropped", f"{fmt} names only speakers who speak", where=", ".join(silent))
-    listed = [s for s in doc.speakers if s in set(with_words)]
+    listed = [s for s in doc.speakers if s in speaking]
     if listed != with_words:
         losses.add(
             "speakers-reordered",

@@ -418,7 +418,8 @@ _LABEL_GAP = 1 << 256
 class _PointList:
     """The timeline as a linked list whose labels compare places in constant time (order
     maintenance: a new point takes the mean of its neighbours' labels; when there is no room the
-    whole list is labelled again, at most once per 256 insertions into one place)."""
+    whole list is labelled again, at most once per 256 insertions into one place; a point put at
+    the end takes the last label and one gap)."""
 
     def __init__(self, times: list[float]) -> None:
         self.head, self.tail = _Point(None), _Point(None)
@@ -435,9 +436,14 @@ class _PointList:
         node = node or self.head
         nxt = node.after
         assert nxt is not None
-        if nxt.label - node.label < 2:
-            self._relabel()
-        new.label = (node.label + nxt.label) // 2
+        if nxt is self.tail:
+            # Appending (the usual case: units in discourse order) moves the tail on by a gap
+            # instead: halving the last gap would label the whole list again every 256 points.
+            new.label, nxt.label = node.label + _LABEL_GAP, node.label + 2 * _LABEL_GAP
+        else:
+            if nxt.label - node.label < 2:
+                self._relabel()
+            new.label = (node.label + nxt.label) // 2
         new.before, new.after, node.after, nxt.before = node, nxt, new, new
 
     def _relabel(self) -> None:

@@ -150,12 +150,13 @@ def compare(doc: Document, back: Document) -> list[Difference]:
             slot = found.setdefault(field, [0, example])
             slot[0] = int(slot[0]) + count
 
-    missing = [s for s in doc.speakers if s not in back.speakers]
-    added = [s for s in back.speakers if s not in doc.speakers]
+    ours, theirs = set(doc.speakers), set(back.speakers)  # (list searches: quadratic in the speakers)
+    missing = [s for s in doc.speakers if s not in theirs]
+    added = [s for s in back.speakers if s not in ours]
     add("speakers", len(missing) + len(added), f"{missing[:3]} became {added[:3]}")
-    common = [s for s in doc.speakers if s in back.speakers]
-    if [s for s in back.speakers if s in doc.speakers] != common:
-        add("speaker-order", 1, f"{common[:4]} read back as {[s for s in back.speakers if s in doc.speakers][:4]}")
+    common = [s for s in doc.speakers if s in theirs]
+    if [s for s in back.speakers if s in ours] != common:
+        add("speaker-order", 1, f"{common[:4]} read back as {[s for s in back.speakers if s in ours][:4]}")
     a_text, b_text = doc.token_texts(), back.token_texts()
     a_units, b_units = _units_by_speaker(doc), _units_by_speaker(back)
     for speaker in common:

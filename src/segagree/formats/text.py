@@ -221,8 +221,8 @@ def write(
         losses.add("meta-dropped", f"text holds no unit metadata; dropped {doc.meta_columns()}")
     if layout == "dubois" and doc.has_times:
         losses.add("times-dropped", "a Du Bois transcript holds no times (use layout=rezonator)")
-    starts = doc.tokens["start"].to_numpy()
-    ends = doc.tokens["end"].to_numpy()
+    # the two columns, not the token table: a table of every metadata column is built for nothing
+    starts, ends = doc.column("start"), doc.column("end")
     out: list[str] = []
     if layout == "rezonator":
         out.append("\t".join(REZONATOR_HEADER))

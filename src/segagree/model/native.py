@@ -73,7 +73,12 @@ def _number_column(values: np.ndarray) -> list[Any] | None:
 def _json_column(values: np.ndarray, changed: list[str], where: str) -> list[Any]:
     """A metadata column as JSON values: ``jsonable(_clean(x))`` of each item."""
     numbers = _number_column(values)
-    return numbers if numbers is not None else [jsonable(_clean(x), changed, where) for x in values.tolist()]
+    if numbers is not None:
+        return numbers
+    items = values.tolist()
+    if all(type(x) is str for x in items):  # text, the usual column: what jsonable(_clean(x)) gives
+        return items
+    return [jsonable(_clean(x), changed, where) for x in items]
 
 
 def json_text(data: dict[str, Any]) -> str:

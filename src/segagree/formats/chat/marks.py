@@ -106,6 +106,8 @@ def _plain_word(token: str) -> str:
     """A word of plain CHAT without its prosodic marks (special-form codes ``@...`` kept)."""
     if "@" in token or token.startswith("&"):
         return token
+    if token.isascii() and ":" not in token and "^" not in token:
+        return token  # (the usual word: the prosodic marks are not ASCII, `:` `^` what _IN_WORD takes)
     return _IN_WORD.sub("", token.translate(_PROSODY))
 
 

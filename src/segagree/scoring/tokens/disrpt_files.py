@@ -1,6 +1,6 @@
 """DISRPT's official figure (``disrpt_seg``) of two CoNLL-U / DISRPT files, read as ``seg_eval.py``
 reads them: each file scanned once (:mod:`segagree.formats.conllu_scan`), without the model, numpy or
-the token pairing, so that the whole command costs what the script costs.
+the token pairing, so that reading the files costs no more than the script's own reading.
 
 It gives the very result the full path gives (:func:`segagree.scoring.tokens.compare.compare_documents`
 with ``with_sf=False``: a test holds the two equal on generated files), for the files it reads in the
@@ -57,7 +57,7 @@ def score_files(
         return None
     computed: dict[str, Any] = {}
     places = (_places(gold), _places(system)) if connective else None
-    for name, (doc_a, doc_b, after) in streams.items():
+    for name, (doc_a, doc_b) in streams.items():
         if not same_words(doc_a.lines, doc_b.lines) or len(doc_a.empty_marks) != len(doc_b.empty_marks):
             return None
         if connective and (doc_a.empty_marks or doc_b.empty_marks):
@@ -67,7 +67,6 @@ def score_files(
             doc_b.marks + doc_b.empty_marks,
             connective=connective,
             version=version,
-            after=after,
             in_files=None if places is None else (places[0][name], places[1][name]),
         )
     measure = get_measure(NAME)
@@ -78,24 +77,22 @@ def score_files(
         speakers=list(streams),
         metrics={NAME: pooled_output(measure, computed, options)},
         notes=[note] if note else [],
-        n_tokens=sum(len(doc_a.lines) for doc_a, _, _ in streams.values()),
+        n_tokens=sum(len(doc_a.lines) for doc_a, _ in streams.values()),
     )
 
 
-Stream = tuple[ScannedDocument, ScannedDocument, tuple[int, int]]
-
-
-def _paired_streams(gold: ScannedFile, system: ScannedFile, one_stream: bool) -> dict[str, Stream] | None:
-    """Stream name -> (gold's document, the system's, each file's label of the word after it: -1 at the
-    file's end), as the full path pairs them: by id in the gold's order, or each file as one stream."""
+def _paired_streams(
+    gold: ScannedFile, system: ScannedFile, one_stream: bool
+) -> dict[str, tuple[ScannedDocument, ScannedDocument]] | None:
+    """Stream name -> (gold's document, the system's), as the full path pairs them: by id in the gold's
+    order, or each file as one stream."""
     merged, _ = one_stream_note(gold.ids, system.ids, one_stream)
     if merged:
-        return {NO_DOCUMENT: (_joined(gold), _joined(system), (-1, -1))}
+        return {NO_DOCUMENT: (_joined(gold), _joined(system))}
     if set(gold.ids) != set(system.ids) or any(normalise_speaker(i) != i for i in gold.ids):
         return None
-    after = [_next_marks(gold), _next_marks(system)]
     by_id = {d.name: d for d in system.documents}
-    return {d.name: (d, by_id[d.name], (after[0][d.name], after[1][d.name])) for d in gold.documents}
+    return {d.name: (d, by_id[d.name]) for d in gold.documents}
 
 
 def _places(scanned: ScannedFile) -> dict[str, StreamSpans]:
@@ -118,9 +115,3 @@ def _joined(scanned: ScannedFile) -> ScannedDocument:
         out.marks += doc.marks
         out.empty_marks += doc.empty_marks
     return out
-
-
-def _next_marks(scanned: ScannedFile) -> dict[str, int]:
-    """Each document's next word's label in its file (the next document's first word), -1 for the last."""
-    docs = scanned.documents
-    return {d.name: (docs[k + 1].marks[0] if k + 1 < len(docs) else -1) for k, d in enumerate(docs)}

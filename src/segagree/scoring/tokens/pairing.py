@@ -14,7 +14,6 @@ import numpy as np
 
 from segagree.errors import MismatchError
 from segagree.formats.conllu import NO_DOCUMENT, empty_node_marks, script_marks, with_unmarked_layer
-from segagree.metrics.boundary.segment_match import ScriptSpans, StreamSpans
 from segagree.model import BoundaryScheme, Document, Layer
 from segagree.scoring.tokens.annotation_pair import AnnotationPair
 from segagree.scoring.tokens.document_rules import normalise_speaker, one_stream_note
@@ -214,6 +213,9 @@ def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> N
     marks = [script_marks(pair.a, layer), script_marks(pair.b, layer)]
     if marks[0] is None or marks[1] is None:
         return
+    # (the measure's module: loaded here for CoNLL-U files only, not by every comparison)
+    from segagree.metrics.boundary.segment_match import ScriptSpans, StreamSpans
+
     after: list[dict[str, int]] = [{}, {}]
     places: list[dict[str, StreamSpans]] = [{}, {}]
     for k, (doc, own, positions, out) in enumerate(
