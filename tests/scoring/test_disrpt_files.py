@@ -273,3 +273,23 @@ def test_s_fs_options_are_refused_where_only_an_official_scorer_is_named(tmp_pat
         )
         assert proc.returncode == 2 and said in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "ops.csv").exists()
+
+
+def test_files_without_discourse_labels_are_scored_as_the_script_scores_them(tmp_path: Path) -> None:
+    # A UD treebank against itself: seg_eval.py finds no BeginSeg in the gold, reads connective spans,
+    # finds none, and prints 0 spans and the integer 0 for P, R and F (it divides by zero); the layer
+    # compared (the sentences) is not what it reads.
+    sentences = [[("He", "_"), ("left", "SpaceAfter=No"), (".", "_")], [("She", "_"), ("stayed", "_")]]
+    gold = tmp_path / "ud.conllu"
+    gold.write_text(write([("d1", sentences)]), encoding="utf-8")
+    for a, b in ((gold, gold), (segagree.read(gold), segagree.read(gold))):
+        result = segagree.compare(a, b, metrics="disrpt_seg")["metrics"]["disrpt_seg"]
+        pooled = result["pooled"]
+        assert (pooled["correct"], pooled["gold"], pooled["system"]) == (0, 0, 0)
+        assert [repr(pooled[k]) for k in ("precision", "recall", "f1")] == ["0", "0", "0"]
+    # a prediction that marks units where the gold has none: the script, in its connective mode,
+    # does not read them (no B-Conn)
+    system = tmp_path / "sys.conllu"
+    system.write_text(write([("d1", [[("He", "BeginSeg=Yes"), *sentences[0][1:]], sentences[1]])]), encoding="utf-8")
+    pooled = segagree.compare(gold, system, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
+    assert (pooled["correct"], pooled["gold"], pooled["system"]) == (0, 0, 0)

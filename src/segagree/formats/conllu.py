@@ -473,31 +473,34 @@ def surface_forms(doc: Document) -> list[str]:
     return forms
 
 
-def script_marks(doc: Document, layer: str) -> np.ndarray | None:
+def script_marks(doc: Document) -> np.ndarray | None:
     """Each token's DISRPT label as ``seg_eval.py`` reads its MISC column (the first of
     ``BeginSeg=Yes``, ``Seg=B-Conn``, ``Seg=I-Conn`` the field holds, as a substring; codes of
-    :data:`segagree.metrics.boundary.segment_match.MARKS`), from the words' kept columns; None
-    where the Document has none, or where ``layer`` (``edu`` or ``connective``) no longer says
-    what they say (a Document changed since it was read)."""
-    if "conllu" not in doc.column_names() or layer not in ("edu", "connective") or layer not in doc.layers:
+    :data:`segagree.metrics.boundary.segment_match.MARKS`), from the words' kept columns, whatever
+    layer is compared (the script reads the labels, not a layer); None where the Document has none,
+    or where its label layer (``edu``, else ``connective``) no longer says what they say (a Document
+    changed since it was read)."""
+    if "conllu" not in doc.column_names():
         return None
     kept = doc.column("conllu").tolist()
     marks = np.zeros(len(kept), dtype=np.int8)
     for i in [i for i, line in enumerate(kept) if "Seg=" in line]:  # the few labelled words only
         value = kept[i][kept[i].rfind("\t") + 1 :]
         marks[i] = 1 if BEGIN in value else 2 if B_CONN in value else 3 if I_CONN in value else 0
-    codes = doc.layers[layer].boundaries
     first = np.zeros(len(kept), dtype=bool)
     for rows in doc.speaker_rows().values():
         if len(rows):
             first[rows[0]] = True
-    if layer == "edu":
+    if "edu" in doc.layers:
+        codes = doc.layers["edu"].boundaries
         starts = np.zeros(len(kept), dtype=bool)
         starts[1:] = codes[:-1] != 0
         agrees = np.array_equal((marks == 1) & ~first, starts & ~first)
-    else:
+    elif "connective" in doc.layers:
         labels = connective_labels(doc)
         agrees = all((m == 2) == (lab == "B") for m, lab in zip(marks.tolist(), labels, strict=True))
+    else:  # a file of sentences: no label (else it would have a label layer)
+        agrees = not marks.any()
     return marks if agrees else None
 
 

@@ -241,7 +241,8 @@ class TokenPair:
             label of the word their files have after this stream (-1 at the file's end);
             ``marks_in_files``: where the stream is a run of its files' words, its place in each
             (:class:`segagree.metrics.boundary.segment_match.StreamSpans`: connective spans are
-            built over the whole files, as the script builds them).
+            built over the whole files, as the script builds them); ``marks_connective``: the
+            script's mode, read from the gold's labels (connective spans where it has no BeginSeg).
     """
 
     a: np.ndarray
@@ -254,6 +255,7 @@ class TokenPair:
     marks_b: np.ndarray | None = None
     marks_next: tuple[int, int] = (-1, -1)
     marks_in_files: tuple[Any, Any] | None = None
+    marks_connective: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ def token_items(pair: AnnotationPair, options: Mapping[str, Any]) -> dict[str, A
             marks_b=pair.marks_b.get(s),
             marks_next=pair.marks_next.get(s, (-1, -1)),
             marks_in_files=pair.marks_in_files.get(s),
+            marks_connective=pair.marks_connective,
         )
     return items
 

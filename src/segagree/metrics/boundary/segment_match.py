@@ -79,18 +79,21 @@ class MatchScore:
     counts: MatchCounts
     signature: str = ""
 
+    # Where a denominator is 0, the scripts' figure is the integer 0 (seg_eval.py prints "0", not
+    # "0.0"): so is it here, to the printed digit.
+
     @property
     def precision(self) -> float:
-        return self.counts.correct / self.counts.system if self.counts.system else 0.0
+        return self.counts.correct / self.counts.system if self.counts.system else 0
 
     @property
     def recall(self) -> float:
-        return self.counts.correct / self.counts.gold if self.counts.gold else 0.0
+        return self.counts.correct / self.counts.gold if self.counts.gold else 0
 
     @property
     def value(self) -> float:
         p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
+        return 2 * p * r / (p + r) if p + r else 0
 
     def to_dict(self) -> dict[str, Any]:
         c = self.counts
@@ -359,12 +362,14 @@ class DisrptSegmentation(Measure[TokenPair, MatchCounts, MatchScore]):
         version, first = disrpt_parameters(params)
         marks = item.marks_a is not None and item.marks_b is not None
         code = connective_code(item.scheme)
-        if marks and (code is not None or first == "marked"):  # the labels as the script reads them
+        # the script's mode: from the gold's labels where they are read, else from the layer compared
+        connective = item.marks_connective if marks and item.marks_connective is not None else code is not None
+        if marks and (connective or first == "marked"):  # the labels as the script reads them
             assert item.marks_a is not None and item.marks_b is not None
             return script_counts(
                 item.marks_a,
                 item.marks_b,
-                connective=code is not None,
+                connective=connective,
                 version=version,
                 after=item.marks_next,
                 in_files=item.marks_in_files,

@@ -41,7 +41,8 @@ class AnnotationPair:
             the common index (:func:`segagree.formats.conllu.script_marks`), where both files have them;
             marks_next: speaker -> A's and B's label of the word after the stream in its file (-1: none);
             marks_in_files: speaker -> the stream's place in each file, where it is a run of its words
-            (:class:`segagree.metrics.boundary.segment_match.StreamSpans`).
+            (:class:`segagree.metrics.boundary.segment_match.StreamSpans`); marks_connective: whether
+            the script reads the labels as connective spans (the gold has no BeginSeg), where there are marks.
         notes: what the pairing did that the scores depend on (documents scored as one stream).
     """
 
@@ -66,6 +67,7 @@ class AnnotationPair:
     marks_b: dict[str, np.ndarray] = field(default_factory=dict)
     marks_next: dict[str, tuple[int, int]] = field(default_factory=dict)
     marks_in_files: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    marks_connective: bool | None = None
     notes: list[str] = field(default_factory=list)
 
     def gap_sets(self, speaker: str) -> tuple[list[frozenset[int]], list[frozenset[int]]]:

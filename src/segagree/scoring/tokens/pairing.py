@@ -204,15 +204,18 @@ def pair_annotations(
         sentences, _, _ = speaker_arrays(a, "sentence", a.layers["sentence"].scheme, speaker_map)
         for s in order_a:
             pair.sentences_a[s] = on_common_index(sentences[s], pair.positions_a[s])
-    _add_marks(pair, lay_a.name if layer is None else layer, speaker_map or {})
+    _add_marks(pair, speaker_map or {})
     return pair
 
 
-def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> None:
+def _add_marks(pair: AnnotationPair, rename: Mapping[str, str]) -> None:
     """Both files' DISRPT labels on the common index, where both are CoNLL-U read as written."""
-    marks = [script_marks(pair.a, layer), script_marks(pair.b, layer)]
+    marks = [script_marks(pair.a), script_marks(pair.b)]
     if marks[0] is None or marks[1] is None:
         return
+    # the script's mode, whatever layer is compared: units where the gold has a BeginSeg, else connectives
+    connective = not bool((marks[0] == 1).any())
+    pair.marks_connective = connective
     # (the measure's module: loaded here for CoNLL-U files only, not by every comparison)
     from segagree.metrics.boundary.segment_match import ScriptSpans, StreamSpans
 
@@ -222,7 +225,7 @@ def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> N
         ((pair.a, marks[0], pair.positions_a, pair.marks_a), (pair.b, marks[1], pair.positions_b, pair.marks_b))
     ):
         rows = stream_rows(doc, rename)
-        spans = ScriptSpans(own) if layer == "connective" else None
+        spans = ScriptSpans(own) if connective else None
         for s in pair.speakers:
             out[s] = own[rows[s]][positions[s]]
             last = int(rows[s][-1]) if len(rows[s]) else len(own)
@@ -234,7 +237,7 @@ def _add_marks(pair: AnnotationPair, layer: str, rename: Mapping[str, str]) -> N
                     places[k][s] = StreamSpans(spans, first, last + 1)
     pair.marks_next = {s: (after[0][s], after[1][s]) for s in pair.speakers}
     pair.marks_in_files = {s: (places[0][s], places[1][s]) for s in pair.speakers if s in places[0] and s in places[1]}
-    if layer == "edu":
+    if not connective:
         _add_empty_nodes(pair, rename)
 
 
