@@ -322,5 +322,6 @@ def test_overlap_extent_of_nested_turns_grows_n_log_n() -> None:
         b = [(i + 0.5, 2 * n - i - 0.5) for i in range(n)]
         return _cpu(lambda: [overlap_extent_units(a, b, p) for p in ("elan", "greedy", "largest")])
 
-    times = [nested(n) for n in (1000, 2000, 1000, 2000)]
-    assert min(times[1], times[3]) / max(min(times[0], times[2]), 1e-3) < 3.0, times
+    # the fastest of three turns each, interleaved: a busy machine slows one turn, not all three
+    times = [nested(n) for n in (1000, 2000) * 3]
+    assert min(times[1::2]) / max(min(times[0::2]), 1e-3) < 3.0, times
