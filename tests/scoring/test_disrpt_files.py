@@ -293,3 +293,18 @@ def test_files_without_discourse_labels_are_scored_as_the_script_scores_them(tmp
     system.write_text(write([("d1", [[("He", "BeginSeg=Yes"), *sentences[0][1:]], sentences[1]])]), encoding="utf-8")
     pooled = segagree.compare(gold, system, metrics="disrpt_seg")["metrics"]["disrpt_seg"]["pooled"]
     assert (pooled["correct"], pooled["gold"], pooled["system"]) == (0, 0, 0)
+
+
+def test_an_official_figure_on_aligned_transcripts_says_they_were_aligned(tmp_path: Path) -> None:
+    docs = [("d", [[("a", "BeginSeg=Yes"), ("b", "_"), ("c", "BeginSeg=Yes"), ("d", "_")]])]
+    gold, system = tmp_path / "g.tok", tmp_path / "s.tok"
+    gold.write_text(write(docs), encoding="utf-8")
+    system.write_text(write(docs).replace("2\tb\t", "2\tB\t"), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "segagree", "compare", str(gold), str(system), "--metric", "disrpt_seg", "--align"]
+        + ["--max-mismatch", "0.3"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "1 transcript mismatch was aligned" in proc.stdout and "official figures" in proc.stdout

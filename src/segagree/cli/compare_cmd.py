@@ -32,7 +32,6 @@ from segagree.cli.common import (
     show,
     speaker_labels_option,
     split_names,
-    stdout,
 )
 
 
@@ -212,9 +211,9 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
         show(f"{file_a.name} vs {file_b.name}")
         per = [s for res in result["metrics"].values() for s in (res.get("per_speaker") or {})]
         _print_other(result, list(result["speakers"]) or list(dict.fromkeys(per)), title="official figures")
+        _print_mismatches(result)
         return
     sf, sf_b = api.SF_NAMES
-    out = stdout()
     if result.get(sf) is None and result.get("sf_not_applicable"):
         show(f"{file_a.name} vs {file_b.name}: {result['sf_not_applicable']}")
         _print_other(result, [])
@@ -243,9 +242,14 @@ def _print_table(result: dict[str, Any], file_a: Path, file_b: Path) -> None:
             show(f"not scored, speakers only in {side.upper()}: {', '.join(names)}")
     if result["metrics"]:
         _print_other(result, speakers)
+    _print_mismatches(result)
+
+
+def _print_mismatches(result: dict[str, Any]) -> None:
+    """How many transcript differences the alignment bridged (the figures above rest on it)."""
     if result["mismatches"]:
         n = len(result["mismatches"])
-        out.print(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
+        show(f"{n} transcript {'mismatch was' if n == 1 else 'mismatches were'} aligned (listed in --json)")
 
 
 def _print_other(result: dict[str, Any], speakers: list[str], title: str = "other metrics") -> None:
